@@ -1,0 +1,29 @@
+package loadlab.delay.api;
+
+import java.time.Duration;
+
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
+
+/**
+ * Stands in for a slow remote dependency. The wait is a timer, not a sleeping thread, so thousands of
+ * requests can be pending on a couple of event-loop threads; nothing is logged per request.
+ */
+@RestController
+class DelayController {
+
+    private final DelayParameter parameter;
+
+    DelayController(DelayParameter parameter) {
+        this.parameter = parameter;
+    }
+
+    @GetMapping(path = "/delay", produces = MediaType.APPLICATION_JSON_VALUE)
+    Mono<DelayResponse> delay(@RequestParam(name = DelayParameter.NAME, required = false) String ms) {
+        long delayMs = parameter.parse(ms);
+        return Mono.delay(Duration.ofMillis(delayMs)).thenReturn(new DelayResponse(delayMs));
+    }
+}
