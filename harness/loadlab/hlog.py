@@ -1,0 +1,130 @@
+"""Reads the simulation's HdrHistogram interval logs and merges histograms exactly.
+
+The Python `hdrh` log reader ignores `Tag=` prefixes, and Java's `HistogramLogWriter` scales the max column by
+1e6 (it assumes nanoseconds), so lines are parsed here and every figure is taken from the decoded histogram.
+"""
+from __future__ import annotations
+
+import binascii
+import math
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+from hdrh.codec import HdrCookieException, HdrHistogramSettingsException, HdrLengthException
+from hdrh.histogram import HdrHistogram
+
+# Values are milliseconds. One day is far above any request timeout, so no recorded value is ever dropped.
+LOWEST_TRACKABLE_MS = 1
+HIGHEST_TRACKABLE_MS = 86_400_000
+# The simulation records with 3 significant figures; the accumulators keep the same resolution so adding
+# never re-buckets a value.
+SIGNIFICANT_FIGURES = 3
+
+_DECODE_ERRORS = (ValueError, binascii.Error, zlib.error, HdrCookieException, HdrLengthException,
+                  HdrHistogramSettingsException, IndexError)
+
+
+@dataclass(frozen=True)
+class Interval:
+    tag: str | None
+    start_s: float
+    length_s: float
+    payload: str
+
+    @property
+    def second(self) -> int:
+        # Java prints "%.3f"; the tolerance absorbs float noise around whole seconds.
+        return math.floor(self.start_s + 1e-6)
+
+
+@dataclass(frozen=True)
+class IntervalLog:
+    intervals: list[Interval]
+    malformed_lines: int
+
+
+@dataclass(frozen=True)
+class LatencyStats:
+    count: int
+    p50_ms: int
+    p95_ms: int
+    p99_ms: int
+    max_ms: int
+
+
+def parse_line(line: str) -> Interval | None:
+    """One interval from a log line; None for comments and the legend; ValueError when the line is malformed."""
+    line = line.strip()
+    if not line or line.startswith("#") or line.startswith('"'):
+        return None
+    tag = None
+    if line.startswith("Tag="):
+        tag, sep, line = line[4:].partition(",")
+        if not sep:
+            raise ValueError("tag without fields")
+    fields = line.split(",")
+    if len(fields) != 4:
+        raise ValueError(f"expected 4 fields after the tag, got {len(fields)}")
+    start_s, length_s = float(fields[0]), float(fields[1])
+    payload = fields[3].strip()
+    if not payload:
+        raise ValueError("empty histogram payload")
+    return Interval(tag or None, start_s, length_s, payload)
+
+
+def read_log(path: Path) -> IntervalLog:
+    """Every decodable interval of a log. A line cut short (Ctrl-C, a full disk) is counted, not fatal."""
+    intervals: list[Interval] = []
+    malformed = 0
+    with open(path, encoding="utf-8", errors="replace") as lines:
+        for line in lines:
+            try:
+                interval = parse_line(line)
+                if interval is not None:
+                    decode(interval.payload)
+                    intervals.append(interval)
+            except _DECODE_ERRORS:
+                malformed += 1
+    return IntervalLog(intervals, malformed)
+
+
+def new_histogram() -> HdrHistogram:
+    return HdrHistogram(LOWEST_TRACKABLE_MS, HIGHEST_TRACKABLE_MS, SIGNIFICANT_FIGURES)
+
+
+def decode(payload: str) -> HdrHistogram:
+    try:
+        return HdrHistogram.decode(payload)
+    except _DECODE_ERRORS as e:
+        raise ValueError(f"undecodable histogram payload: {e}") from e
+
+
+def merge(histograms: Iterable[HdrHistogram], into: HdrHistogram | None = None) -> HdrHistogram:
+    """Bucket-exact sum: percentiles of the result equal those of one histogram holding every value."""
+    total = into if into is not None else new_histogram()
+    for histogram in histograms:
+        if histogram.get_total_count():
+            total.add(histogram)
+    return total
+
+
+def merge_payloads(payloads: Iterable[str], into: HdrHistogram | None = None) -> HdrHistogram:
+    return merge((decode(p) for p in payloads), into)
+
+
+def stats(histogram: HdrHistogram) -> LatencyStats | None:
+    """Percentiles as HdrHistogram reports them; None when the histogram holds no value."""
+    count = histogram.get_total_count()
+    if not count:
+        return None
+    values = histogram.get_percentile_to_value_dict([50.0, 95.0, 99.0])
+    return LatencyStats(count, int(values[50.0]), int(values[95.0]), int(values[99.0]),
+                        int(histogram.get_max_value()))
+
+
+def bucket_counts(histogram: HdrHistogram) -> dict[int, int]:
+    """Non-empty buckets keyed by their lowest value: comparable across histograms of different ranges."""
+    return {histogram.get_value_from_index(i): histogram.get_count_at_index(i)
+            for i in range(histogram.counts_len) if histogram.get_count_at_index(i)}

@@ -1,0 +1,189 @@
+"""Writes synthetic run folders in the exact layout the bench produces, for tests.
+
+Latencies are encoded with the Python hdrh encoder, whose V2 compressed base64 is the format Java's
+HistogramLogWriter writes, and laid out as Java writes its lines (tag, %.3f start, the max column scaled by 1e6).
+Each level's latency is a small table of (ms, share) pairs so every percentile is known exactly in advance.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hdrh.histogram import HdrHistogram
+
+START_EPOCH = 1_763_730_000
+# p50 201, p95 205, p99 230, max 260 for any count that is a multiple of 100.
+HEALTHY = ((201, 0.50), (205, 0.45), (230, 0.04), (260, 0.01))
+# p50 201, p95 700, p99 900: the tail of a thread pool that has run out of threads.
+SLOW_TAIL = ((201, 0.50), (700, 0.45), (900, 0.04), (950, 0.01))
+WARMUP_MS = 5000  # far from every measured value, so a leak into a level shows at once
+KO_MS = 10_000
+
+
+@dataclass
+class LevelSpec:
+    target_rps: int
+    latency: tuple = HEALTHY
+    ok_share: float = 1.0      # ok completions per second / target
+    ko_share: float = 0.0
+    sent_share: float = 1.0
+    thread_cpu: float = 60.0
+    delay_cpu: float = 20.0
+    injector_cpu: float = 30.0
+    host_cpu: float = 50.0
+    downstream_ms: float = 201.0
+
+
+@dataclass
+class ModeSpec:
+    levels: list[LevelSpec]
+    injectors: int = 1
+    seconds_per_level: int = 3
+    warmup_seconds: int = 2
+    drain_seconds: int = 1      # measured seconds after the last level, completions only
+    cores: int = 2
+    omit: set[str] = field(default_factory=set)   # relative paths under the mode folder not to write
+    stopped_early: bool = False
+    stop_reason: str | None = None
+    pinned: int | None = None
+
+
+def write_params(run_dir: Path, modes=("platform", "virtual"), completed=None, target="local",
+                 delay_ms=200, platform_threads=200, **extra_params) -> None:
+    run_dir.mkdir(parents=True, exist_ok=True)
+    params = {"TARGET": target, "MODES": list(modes), "DELAY_MS": delay_ms, "PLATFORM_THREADS": platform_threads,
+              "PROFILE": "stairs", "START_RPS": 100, "PEAK_RPS": 500, "STEPS": 5, "STEP_SECONDS": 3,
+              "WARMUP_SECONDS": 2, "INJECTORS": 1, **extra_params}
+    doc = {"run_id": run_dir.name, "target": target, "started_utc": "2026-11-21T13:05:01Z", "params": params,
+           "thresholds": {"ok_ratio": 0.95, "max_error_ratio": 0.01, "p99_factor": 2.0, "p99_slack_ms": 100},
+           "hosts": {"thread": {"address": "127.0.0.1", "description": "this machine"},
+                     "delay": {"address": "127.0.0.1", "description": "this machine"},
+                     "injector-0": {"address": "127.0.0.1", "description": "this machine"}},
+           "machine": "Test CPU @ 2.0GHz, 2 cores, 4 GiB, Debian 12, Temurin 25",
+           "modes_completed": list(modes if completed is None else completed)}
+    (run_dir / "params.json").write_text(json.dumps(doc, indent=2))
+
+
+def write_mode(run_dir: Path, mode: str, spec: ModeSpec) -> None:
+    mode_dir = run_dir / mode
+    measure_start = START_EPOCH + spec.warmup_seconds
+    schedule = _schedule(spec, measure_start)
+    for i in range(spec.injectors):
+        _write_injector(mode_dir, f"injector-{i}", spec, schedule, measure_start, i)
+    _write_thread(mode_dir, spec, schedule)
+    _write_samples(mode_dir, "raw/delay/samples.csv", spec, schedule, lambda lv: lv.delay_cpu)
+    if spec.pinned is not None:
+        _write(mode_dir, spec, "raw/thread/pinned.json", json.dumps({"virtual_thread_pinned_events": spec.pinned}))
+
+
+def encode(values: list[tuple[int, int]]) -> str:
+    histogram = HdrHistogram(1, 3_600_000, 3)
+    for value, count in values:
+        histogram.record_value(value, count)
+    return histogram.encode().decode()
+
+
+def java_line(tag: str, second: int, values: list[tuple[int, int]]) -> str:
+    top = max(v for v, c in values if c)
+    return f"Tag={tag},{second:.3f},1.000,{top / 1e6:.3f},{encode(values)}"
+
+
+def split(count: int, shares) -> list[tuple[int, int]]:
+    """Counts per value, exact by largest remainder, so the totals always add up."""
+    raw = [(value, count * share) for value, share in shares]
+    counts = [(value, int(c)) for value, c in raw]
+    left = count - sum(c for _, c in counts)
+    order = sorted(range(len(raw)), key=lambda i: raw[i][1] - int(raw[i][1]), reverse=True)
+    for i in order[:left]:
+        counts[i] = (counts[i][0], counts[i][1] + 1)
+    return [(v, c) for v, c in counts if c]
+
+
+# --- internals -----------------------------------------------------------------------------------------------------
+
+def _schedule(spec: ModeSpec, measure_start: int) -> list[tuple[int, str, int, LevelSpec | None]]:
+    """(epoch second, phase, level index, level spec) for every second the simulation writes."""
+    rows = [(START_EPOCH + s, "warmup", -1, None) for s in range(spec.warmup_seconds)]
+    second = measure_start
+    for index, level in enumerate(spec.levels):
+        for _ in range(spec.seconds_per_level):
+            rows.append((second, "measure", index, level))
+            second += 1
+    last = len(spec.levels) - 1
+    for _ in range(spec.drain_seconds):
+        rows.append((second, "measure", last, None))
+        second += 1
+    return rows
+
+
+def _write_injector(mode_dir: Path, name: str, spec: ModeSpec, schedule, measure_start: int, i: int) -> None:
+    n = spec.injectors
+    seconds = ["second,phase,level,target_rps,sent,ok,ko,inflight"]
+    log = ["#[Histogram log format version 1.3]", f"#[StartTime: {START_EPOCH}.000 (seconds since epoch)]",
+           "#[BaseTime: 0.000 (seconds since epoch)]",
+           '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"']
+    last = spec.levels[-1] if spec.levels else None
+    for second, phase, index, level in schedule:
+        if phase == "warmup":
+            target, sent, ok, ko, latency = 10 // n, 10 // n, 10 // n, 0, ((WARMUP_MS, 1.0),)
+        elif level is None:  # drain: late completions of the last level
+            target, sent, ok, ko, latency = 0, 0, 10 // n, 0, last.latency
+        else:
+            target = level.target_rps // n
+            sent = round(target * level.sent_share)
+            ok, ko, latency = round(target * level.ok_share), round(target * level.ko_share), level.latency
+        seconds.append(f"{second},{phase},{index},{target},{sent},{ok},{ko},{max(0, sent - ok - ko)}")
+        if ok:
+            log.append(java_line("ok", second, split(ok, latency)))
+        if ko:
+            log.append(java_line("ko", second, [(KO_MS, ko)]))
+    meta = {
+        "levels": [{"index": k, "target_rps": lv.target_rps // n,
+                    "start_epoch_ms": (measure_start + k * spec.seconds_per_level) * 1000,
+                    "end_epoch_ms": (measure_start + (k + 1) * spec.seconds_per_level) * 1000}
+                   for k, lv in enumerate(spec.levels)],
+        "measure_start_epoch_ms": measure_start * 1000,
+        "stopped_early": spec.stopped_early, "stop_reason": spec.stop_reason,
+        "totals": {"sent": 0, "ok": 0, "ko": 0},
+    }
+    _write(mode_dir, spec, f"raw/{name}/seconds.csv", "\n".join(seconds) + "\n")
+    _write(mode_dir, spec, f"raw/{name}/latency.hlog", "\n".join(log) + "\n")
+    _write(mode_dir, spec, f"raw/{name}/meta.json", json.dumps(meta))
+    _write_samples(mode_dir, f"raw/{name}/samples.csv", spec, schedule, lambda lv: lv.injector_cpu)
+    _write(mode_dir, spec, f"gatling/{name}/forwardsimulation-20261121130501{i}/index.html", "<html>gatling</html>")
+
+
+def _write_samples(mode_dir: Path, rel: str, spec: ModeSpec, schedule, proc) -> None:
+    lines = ["second,proc_cpu_pct,host_cpu_pct,host_cores"]
+    for second, _, _, level in schedule:
+        level = level or LevelSpec(0)
+        lines.append(f"{second},{proc(level):.1f},{level.host_cpu:.1f},{spec.cores}")
+    _write(mode_dir, spec, rel, "\n".join(lines) + "\n")
+
+
+def _write_thread(mode_dir: Path, spec: ModeSpec, schedule) -> None:
+    _write_samples(mode_dir, "raw/thread/samples.csv", spec, schedule, lambda lv: lv.thread_cpu)
+    lines = ["second,jvm_threads_live,jvm_threads_daemon,jvm_threads_peak,virtual_threads_mounted,"
+             "virtual_threads_queued,tomcat_threads_busy,tomcat_threads_max,inflight_requests,requests_total,"
+             "heap_used_bytes,heap_committed_bytes,gc_pause_ms_total,gc_count_total,process_cpu_seconds,"
+             "downstream_calls_total,downstream_time_ms_total"]
+    calls = time_ms = gc = requests = 0
+    for second, _, _, level in schedule:
+        level = level or LevelSpec(10)
+        rps = level.target_rps
+        calls += rps
+        time_ms += rps * level.downstream_ms
+        gc += 5
+        requests += rps
+        lines.append(f"{second},{40 + rps // 10},20,{60 + rps // 10},-1,-1,{min(200, rps // 5)},200,{rps // 5},"
+                     f"{requests},{100 * 1024 * 1024},{256 * 1024 * 1024},{gc},{gc // 5},1.0,{calls},{time_ms:.0f}")
+    _write(mode_dir, spec, "raw/thread/jvm.csv", "\n".join(lines) + "\n")
+
+
+def _write(mode_dir: Path, spec: ModeSpec, rel: str, text: str) -> None:
+    if rel in spec.omit:
+        return
+    path = mode_dir / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
