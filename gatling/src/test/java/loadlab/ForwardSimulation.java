@@ -1,0 +1,114 @@
+package loadlab;
+
+import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
+import static io.gatling.javaapi.core.CoreDsl.exec;
+import static io.gatling.javaapi.core.CoreDsl.incrementUsersPerSec;
+import static io.gatling.javaapi.core.CoreDsl.rampUsersPerSec;
+import static io.gatling.javaapi.core.CoreDsl.responseTimeInMillis;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static io.gatling.javaapi.core.CoreDsl.stopLoadGenerator;
+import static io.gatling.javaapi.http.HttpDsl.http;
+import static io.gatling.javaapi.http.HttpDsl.status;
+
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.gatling.javaapi.core.ChainBuilder;
+import io.gatling.javaapi.core.OpenInjectionStep;
+import io.gatling.javaapi.core.ScenarioBuilder;
+import io.gatling.javaapi.core.Simulation;
+import io.gatling.javaapi.http.HttpProtocolBuilder;
+
+/**
+ * Open-model load on the thread-service: one {@code GET /forward?ms=<delayMs>} per virtual user, a warm-up, then
+ * stairs or a ramp. Every request is also recorded by {@link RunMonitor} into the per-second raw files the harness
+ * analyses; Gatling's own report is a by-product. All settings are {@code loadlab.*} system properties
+ * (gatling/README.md).
+ */
+public class ForwardSimulation extends Simulation {
+
+    private static final String SENT_NS = "loadlab.sentNs";
+    private static final String RESPONSE_MS = "loadlab.responseMs";
+
+    private final LoadConfig cfg = loadConfigOrExit();
+    private final Schedule schedule = Schedule.of(cfg);
+    private final RunMonitor monitor = monitorOrExit(cfg, schedule);
+
+    {
+        // No shareConnections(): each virtual user opens its own connection, as independent clients do.
+        HttpProtocolBuilder protocol = http.baseUrl(cfg.baseUrl()).disableWarmUp();
+
+        ChainBuilder send = exec(session -> session.set(SENT_NS, monitor.sent()))
+                .exec(http("forward").get("/forward?ms=" + cfg.delayMs())
+                        .requestTimeout(Duration.ofMillis(cfg.requestTimeoutMs()))
+                        // Response time first: checks stop at the first failure, and a non-200 must be timed too.
+                        .check(responseTimeInMillis().saveAs(RESPONSE_MS), status().is(200)))
+                .exec(session -> {
+                    Integer responseMs = session.contains(RESPONSE_MS) ? session.getInt(RESPONSE_MS) : null;
+                    monitor.completed(session.getLong(SENT_NS), responseMs, !session.isFailed());
+                    return session;
+                });
+
+        ScenarioBuilder forward = scenario("forward")
+                .pause(session -> Duration.ofMillis(monitor.alignDelayMs(System.currentTimeMillis())))
+                .doIfOrElse(session -> monitor.shouldStop())
+                .then(stopLoadGenerator(session -> monitor.stopReason()))
+                .orElse(send);
+
+        // A backstop only: the schedule, the slowest possible request and a margin.
+        long maxSeconds = schedule.totalSeconds() + cfg.requestTimeoutMs() / 1000L + 15;
+        setUp(forward.injectOpen(injection()).protocols(protocol)).maxDuration(Duration.ofSeconds(maxSeconds));
+    }
+
+    private List<OpenInjectionStep> injection() {
+        List<OpenInjectionStep> steps = new ArrayList<>();
+        if (schedule.warmupSeconds() > 0) {
+            steps.add(constantUsersPerSec(schedule.warmupRps()).during(schedule.warmupSeconds()));
+        }
+        if (schedule.ramp()) {
+            steps.add(rampUsersPerSec(schedule.startRps()).to(schedule.peakRps()).during(schedule.measureSeconds()));
+        } else {
+            steps.add(incrementUsersPerSec(schedule.stairsIncrement()).times(schedule.steps())
+                    .eachLevelLasting(schedule.stepSeconds()).startingFrom(schedule.startRps()));
+        }
+        return steps;
+    }
+
+    @Override
+    public void before() {
+        monitor.start();
+    }
+
+    @Override
+    public void after() {
+        monitor.finish(null);
+    }
+
+    private static LoadConfig loadConfigOrExit() {
+        try {
+            return LoadConfig.fromSystemProperties();
+        } catch (IllegalArgumentException e) {
+            throw exit(e.getMessage());
+        }
+    }
+
+    private static RunMonitor monitorOrExit(LoadConfig cfg, Schedule schedule) {
+        try {
+            return new RunMonitor(cfg, schedule, System.out);
+        } catch (UncheckedIOException e) {
+            throw exit("loadlab.outDir=" + cfg.outDir() + ": " + e.getMessage() + " (" + e.getCause() + ")");
+        }
+    }
+
+    /** A bad setting ends the JVM with one line per problem and exit code 2, not a Gatling stack trace. */
+    private static IllegalStateException exit(String lines) {
+        for (String line : lines.split("\n")) {
+            System.out.println("LOADLAB ERROR " + line);
+        }
+        System.out.flush();
+        System.exit(2);
+        return new IllegalStateException(lines);
+    }
+}

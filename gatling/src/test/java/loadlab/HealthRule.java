@@ -1,0 +1,63 @@
+package loadlab;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The level health rule, used here only to stop a collapsing run early. The Python analysis applies the same
+ * thresholds to the merged data afterwards and stays authoritative.
+ *
+ * <p>Healthy when: ok completions per second &ge; okRatio &times; target, ko/(ok+ko) &le; maxErrorRatio, and
+ * p99 &le; max(p99Factor &times; baselineP50, baselineP50 + p99SlackMs), baselineP50 being the p50 of the first
+ * measured level. Percentiles cover every completion (ok and ko) in the level's seconds.
+ */
+public record HealthRule(double okRatio, double maxErrorRatio, double p99Factor, double p99SlackMs) {
+
+    /** A level's completions, bucketed by completion second over the level's own seconds. */
+    public record LevelStats(double targetRps, int seconds, long ok, long ko, double p50Ms, double p99Ms) {
+        public double okRps() {
+            return seconds > 0 ? ok / (double) seconds : 0;
+        }
+
+        public double errorRatio() {
+            long done = ok + ko;
+            return done > 0 ? ko / (double) done : 0;
+        }
+    }
+
+    /** {@code reason} names every broken criterion, or is null when healthy. */
+    public record Verdict(boolean healthy, String reason, double okRps, double errorRatio, double p99Ms,
+            double p99LimitMs) {
+    }
+
+    public static HealthRule of(LoadConfig c) {
+        return new HealthRule(c.okRatio(), c.maxErrorRatio(), c.p99Factor(), c.p99SlackMs());
+    }
+
+    public double p99LimitMs(double baselineP50Ms) {
+        return Math.max(p99Factor * baselineP50Ms, baselineP50Ms + p99SlackMs);
+    }
+
+    public Verdict judge(LevelStats level, double baselineP50Ms) {
+        double limit = p99LimitMs(baselineP50Ms);
+        List<String> broken = new ArrayList<>();
+        if (level.okRps() < okRatio * level.targetRps()) {
+            broken.add(fmt("ok %.1f rps < %.2f x target %.1f rps", level.okRps(), okRatio, level.targetRps()));
+        }
+        if (level.errorRatio() > maxErrorRatio) {
+            broken.add(fmt("errors %.2f%% > %.2f%%", 100 * level.errorRatio(), 100 * maxErrorRatio));
+        }
+        if (level.ok() + level.ko() == 0) {
+            broken.add("no completions");
+        } else if (level.p99Ms() > limit) {
+            broken.add(fmt("p99 %.0f ms > %.0f ms (baseline p50 %.0f ms)", level.p99Ms(), limit, baselineP50Ms));
+        }
+        return new Verdict(broken.isEmpty(), broken.isEmpty() ? null : String.join("; ", broken), level.okRps(),
+                level.errorRatio(), level.p99Ms(), limit);
+    }
+
+    private static String fmt(String format, Object... args) {
+        return String.format(Locale.ROOT, format, args);
+    }
+}

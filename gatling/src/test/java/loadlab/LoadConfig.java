@@ -1,0 +1,234 @@
+package loadlab;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * Every {@code loadlab.*} system property, parsed and checked before Gatling starts injecting, so a typo costs a
+ * one-line message instead of a half-run benchmark.
+ */
+public record LoadConfig(
+        String baseUrl,
+        int delayMs,
+        String profile,
+        double startRps,
+        double peakRps,
+        int steps,
+        int stepSeconds,
+        int warmupSeconds,
+        double warmupRps,
+        int injectors,
+        int injectorIndex,
+        String outDir,
+        int requestTimeoutMs,
+        int connectTimeoutMs,
+        int maxInflight,
+        boolean stopOnCollapse,
+        double okRatio,
+        double maxErrorRatio,
+        double p99Factor,
+        double p99SlackMs,
+        Map<String, String> effective) {
+
+    public static final String PREFIX = "loadlab.";
+
+    /** Defaults let a developer run {@code gatling:test} bare; the harness always passes every value. */
+    static final Map<String, String> DEFAULTS = defaults();
+
+    private static Map<String, String> defaults() {
+        Map<String, String> d = new LinkedHashMap<>();
+        d.put("baseUrl", "http://127.0.0.1:8080");
+        d.put("delayMs", "200");
+        d.put("profile", "stairs");
+        d.put("startRps", "50");
+        d.put("peakRps", "250");
+        d.put("steps", "5");
+        d.put("stepSeconds", "10");
+        d.put("warmupSeconds", "5");
+        d.put("warmupRps", "20");
+        d.put("injectors", "1");
+        d.put("injectorIndex", "0");
+        d.put("outDir", "target/loadlab");
+        d.put("requestTimeoutMs", "10000");
+        d.put("connectTimeoutMs", "5000");
+        d.put("maxInflight", "5000");
+        d.put("stopOnCollapse", "true");
+        d.put("okRatio", "0.95");
+        d.put("maxErrorRatio", "0.01");
+        d.put("p99Factor", "2.0");
+        d.put("p99SlackMs", "100");
+        return Collections.unmodifiableMap(d);
+    }
+
+    public static LoadConfig fromSystemProperties() {
+        return parse(System.getProperties());
+    }
+
+    static LoadConfig parse(Properties props) {
+        Map<String, String> raw = new TreeMap<>();
+        for (String name : props.stringPropertyNames()) {
+            if (name.startsWith(PREFIX)) {
+                raw.put(name.substring(PREFIX.length()), props.getProperty(name));
+            }
+        }
+        return parse(raw);
+    }
+
+    /** @param raw property names without the {@code loadlab.} prefix */
+    public static LoadConfig parse(Map<String, String> raw) {
+        Parser p = new Parser(raw);
+        String baseUrl = p.get("baseUrl", LoadConfig::baseUrl, "an http:// or https:// URL with a host and no path, e.g. http://127.0.0.1:8080");
+        int delayMs = p.get("delayMs", s -> intIn(s, 0, 600_000), "an integer 0..600000");
+        String profile = p.get("profile", s -> oneOf(s, "stairs", "ramp"), "stairs or ramp");
+        double startRps = p.get("startRps", s -> positive(s), "a number > 0");
+        double peakRps = p.get("peakRps", s -> positive(s), "a number > 0");
+        int steps = p.get("steps", s -> intIn(s, 1, 10_000), "an integer 1..10000");
+        int stepSeconds = p.get("stepSeconds", s -> intIn(s, 1, 86_400), "an integer 1..86400");
+        int warmupSeconds = p.get("warmupSeconds", s -> intIn(s, 0, 86_400), "an integer 0..86400");
+        double warmupRps = p.get("warmupRps", s -> nonNegative(s), "a number >= 0");
+        int injectors = p.get("injectors", s -> intIn(s, 1, 1000), "an integer 1..1000");
+        int injectorIndex = p.get("injectorIndex", s -> intIn(s, 0, 999), "an integer 0..injectors-1");
+        String outDir = p.get("outDir", s -> s.isBlank() ? null : s, "a directory path");
+        int requestTimeoutMs = p.get("requestTimeoutMs", s -> intIn(s, 1, 3_600_000), "an integer 1..3600000");
+        int connectTimeoutMs = p.get("connectTimeoutMs", s -> intIn(s, 1, 3_600_000), "an integer 1..3600000");
+        int maxInflight = p.get("maxInflight", s -> intIn(s, 1, 10_000_000), "an integer >= 1");
+        boolean stopOnCollapse = p.get("stopOnCollapse", s -> bool(s), "true or false");
+        double okRatio = p.get("okRatio", s -> ratio(s, false), "a number in (0, 1]");
+        double maxErrorRatio = p.get("maxErrorRatio", s -> ratio(s, true), "a number in [0, 1]");
+        double p99Factor = p.get("p99Factor", s -> atLeast(s, 1.0), "a number >= 1");
+        double p99SlackMs = p.get("p99SlackMs", s -> nonNegative(s), "a number >= 0");
+
+        for (String name : raw.keySet()) {
+            if (!DEFAULTS.containsKey(name)) {
+                p.errors.add(PREFIX + name + "=" + raw.get(name) + ": unknown property (known: "
+                        + String.join(", ", DEFAULTS.keySet()) + ")");
+            }
+        }
+        if (p.errors.isEmpty()) {
+            if (peakRps < startRps) {
+                p.errors.add(PREFIX + "peakRps=" + raw(raw, "peakRps") + ": must be >= loadlab.startRps (" + startRps + ")");
+            }
+            if (injectorIndex >= injectors) {
+                p.errors.add(PREFIX + "injectorIndex=" + injectorIndex + ": must be < loadlab.injectors (" + injectors + ")");
+            }
+            // Gatling drops the first second's users when a rate rounds to 0 in that second, which would shift
+            // the whole schedule by a second; every injector must offer at least one request per second.
+            if (startRps / injectors < 1.0) {
+                p.errors.add(PREFIX + "startRps=" + raw(raw, "startRps") + ": must be >= 1 per injector (injectors=" + injectors + ")");
+            }
+            if (warmupSeconds > 0 && warmupRps / injectors < 1.0) {
+                p.errors.add(PREFIX + "warmupRps=" + raw(raw, "warmupRps")
+                        + ": must be >= 1 per injector when loadlab.warmupSeconds > 0 (injectors=" + injectors + ")");
+            }
+        }
+        if (!p.errors.isEmpty()) {
+            throw new IllegalArgumentException(String.join("\n", p.errors));
+        }
+        return new LoadConfig(baseUrl, delayMs, profile, startRps, peakRps, steps, stepSeconds, warmupSeconds,
+                warmupRps, injectors, injectorIndex, outDir, requestTimeoutMs, connectTimeoutMs, maxInflight,
+                stopOnCollapse, okRatio, maxErrorRatio, p99Factor, p99SlackMs,
+                Collections.unmodifiableMap(p.effective));
+    }
+
+    public boolean isRamp() {
+        return profile.equals("ramp");
+    }
+
+    private static String raw(Map<String, String> raw, String name) {
+        return raw.getOrDefault(name, DEFAULTS.get(name));
+    }
+
+    /** Collects every bad value so one run reports them all. */
+    private static final class Parser {
+        final Map<String, String> raw;
+        final Map<String, String> effective = new LinkedHashMap<>();
+        final List<String> errors = new ArrayList<>();
+
+        Parser(Map<String, String> raw) {
+            this.raw = raw;
+        }
+
+        <T> T get(String name, Function<String, T> convert, String allowed) {
+            String value = raw(raw, name).trim();
+            effective.put(name, value);
+            T parsed;
+            try {
+                parsed = convert.apply(value);
+            } catch (RuntimeException e) {
+                parsed = null;
+            }
+            if (parsed == null) {
+                errors.add(PREFIX + name + "=" + value + ": expected " + allowed);
+                return fallback(name, convert);
+            }
+            return parsed;
+        }
+
+        // Keeps parsing after an error so the cross-field checks do not NPE; the result is discarded anyway.
+        private <T> T fallback(String name, Function<String, T> convert) {
+            return convert.apply(DEFAULTS.get(name));
+        }
+    }
+
+    private static String baseUrl(String s) {
+        URI uri = URI.create(s);
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        boolean pathOk = uri.getRawPath() == null || uri.getRawPath().isEmpty() || uri.getRawPath().equals("/");
+        if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null || !pathOk
+                || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+            return null;
+        }
+        return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+    }
+
+    private static Integer intIn(String s, int min, int max) {
+        int v = Integer.parseInt(s);
+        return v >= min && v <= max ? v : null;
+    }
+
+    private static Double number(String s) {
+        double v = Double.parseDouble(s);
+        return Double.isFinite(v) ? v : null;
+    }
+
+    private static Double positive(String s) {
+        Double v = number(s);
+        return v != null && v > 0 ? v : null;
+    }
+
+    private static Double nonNegative(String s) {
+        Double v = number(s);
+        return v != null && v >= 0 ? v : null;
+    }
+
+    private static Double atLeast(String s, double min) {
+        Double v = number(s);
+        return v != null && v >= min ? v : null;
+    }
+
+    private static Double ratio(String s, boolean zeroAllowed) {
+        Double v = number(s);
+        return v != null && v <= 1 && (zeroAllowed ? v >= 0 : v > 0) ? v : null;
+    }
+
+    private static Boolean bool(String s) {
+        return s.equals("true") ? Boolean.TRUE : s.equals("false") ? Boolean.FALSE : null;
+    }
+
+    private static String oneOf(String s, String... allowed) {
+        for (String a : allowed) {
+            if (a.equals(s)) {
+                return s;
+            }
+        }
+        return null;
+    }
+}

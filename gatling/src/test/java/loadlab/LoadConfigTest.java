@@ -1,0 +1,68 @@
+package loadlab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+
+import org.junit.jupiter.api.Test;
+
+class LoadConfigTest {
+
+    @Test
+    void defaultsAreValid() {
+        LoadConfig c = LoadConfig.parse(Map.of());
+        assertEquals("http://127.0.0.1:8080", c.baseUrl());
+        assertEquals(10_000, c.requestTimeoutMs());
+        assertEquals(5_000, c.connectTimeoutMs());
+        assertEquals(5_000, c.maxInflight());
+        assertTrue(c.stopOnCollapse());
+        assertEquals(0.95, c.okRatio());
+        assertEquals(1, c.injectors());
+    }
+
+    @Test
+    void readsOnlyLoadlabSystemProperties() {
+        Properties p = new Properties();
+        p.setProperty("loadlab.baseUrl", "http://10.0.0.5:9000/");
+        p.setProperty("loadlab.profile", "ramp");
+        p.setProperty("loadlab.injectors", "2");
+        p.setProperty("loadlab.injectorIndex", "1");
+        p.setProperty("gatling.something", "ignored");
+        LoadConfig c = LoadConfig.parse(p);
+        assertEquals("http://10.0.0.5:9000", c.baseUrl());
+        assertTrue(c.isRamp());
+        assertEquals(1, c.injectorIndex());
+        assertEquals("ramp", c.effective().get("profile"));
+    }
+
+    @Test
+    void reportsEveryBadValueOnItsOwnLine() {
+        Map<String, String> raw = new HashMap<>();
+        raw.put("peakRps", "lots");
+        raw.put("profile", "spike");
+        raw.put("stopOnCollapse", "yes");
+        raw.put("okRatio", "1.5");
+        raw.put("baseUrl", "127.0.0.1:8080");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(raw));
+        String[] lines = e.getMessage().split("\n");
+        assertEquals(5, lines.length, e.getMessage());
+        assertTrue(e.getMessage().contains("loadlab.peakRps=lots: expected a number > 0"));
+        assertTrue(e.getMessage().contains("loadlab.profile=spike: expected stairs or ramp"));
+    }
+
+    @Test
+    void rejectsUnknownNamesAndInconsistentValues() {
+        assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(Map.of("stepSecs", "3")));
+        assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(Map.of("startRps", "300", "peakRps", "200")));
+        assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(Map.of("injectors", "2", "injectorIndex", "2")));
+        // Below 1 rps per injector Gatling may inject nobody in the first second, shifting the schedule.
+        assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(Map.of("injectors", "4", "startRps", "3", "peakRps", "10")));
+        assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(Map.of("warmupSeconds", "5", "warmupRps", "0")));
+        assertFalse(LoadConfig.parse(Map.of("warmupSeconds", "0", "warmupRps", "0")).warmupSeconds() > 0);
+    }
+}

@@ -1,0 +1,102 @@
+package loadlab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+class RunMonitorTest {
+
+    private static final long T0 = 1_763_730_000L;
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream console = new ByteArrayOutputStream();
+
+    private RunMonitor monitor(String stopOnCollapse) {
+        LoadConfig cfg = LoadConfig.parse(Map.of("startRps", "10", "peakRps", "30", "steps", "3", "stepSeconds", "2",
+                "warmupSeconds", "0", "outDir", dir.toString(), "stopOnCollapse", stopOnCollapse));
+        return new RunMonitor(cfg, Schedule.of(cfg), new PrintStream(console, true, StandardCharsets.UTF_8));
+    }
+
+    /** {@code n} requests sent at the start of {@code second}, answered after {@code latencyMs}. */
+    private static void load(SecondRecorder r, long second, int n, long latencyMs) {
+        for (int i = 0; i < n; i++) {
+            r.sent(second * 1000 + i);
+            r.completed(second * 1000 + i + latencyMs, latencyMs, true);
+        }
+    }
+
+    @Test
+    void alignsOnTheNextWholeSecond() {
+        RunMonitor m = monitor("true");
+        assertEquals(700, m.alignDelayMs(T0 * 1000 + 300));
+        assertEquals(700, m.alignDelayMs(T0 * 1000 + 900)); // fixed by the first user
+        assertEquals(T0 + 1, m.recorder().firstOpenSecond());
+    }
+
+    @Test
+    void anUnhealthyLevelStopsTheLoadAndIsRecorded() throws Exception {
+        RunMonitor m = monitor("true");
+        m.alignDelayMs(T0 * 1000 + 300);
+        long a = T0 + 1;
+        load(m.recorder(), a, 10, 50);
+        load(m.recorder(), a + 1, 10, 50);
+        load(m.recorder(), a + 2, 20, 500);
+        load(m.recorder(), a + 3, 20, 500);
+        m.tick((a + 4) * 1000 + RunMonitor.GRACE_MS);
+
+        assertTrue(m.shouldStop());
+        assertTrue(m.stopReason().startsWith("level 2/3 (target 20 rps) unhealthy: p99 500 ms > 150 ms"), m.stopReason());
+        m.finish(null, (a + 4) * 1000 + 500);
+
+        List<String> rows = Files.readAllLines(dir.resolve(RawFiles.SECONDS));
+        assertEquals(RawFiles.CSV_HEADER, rows.get(0));
+        assertEquals(a + ",measure,0,10,10,10,0,0", rows.get(1));
+        assertEquals((a + 2) + ",measure,1,20,20,20,0,0", rows.get(3));
+        assertEquals(6, rows.size());
+
+        Map<?, ?> meta = new ObjectMapper().readValue(dir.resolve(RawFiles.META).toFile(), Map.class);
+        assertEquals(true, meta.get("stopped_early"));
+        assertEquals(a * 1000, ((Number) meta.get("measure_start_epoch_ms")).longValue());
+        List<?> levels = (List<?>) meta.get("levels");
+        assertEquals(3, levels.size());
+        Map<?, ?> second = (Map<?, ?>) levels.get(1);
+        assertEquals(false, ((Map<?, ?>) second.get("verdict")).get("healthy"));
+        Map<?, ?> third = (Map<?, ?>) levels.get(2);
+        assertEquals(true, third.get("cut_short"));
+        assertEquals((a + 4) * 1000 + RunMonitor.GRACE_MS, ((Number) third.get("end_epoch_ms")).longValue());
+        assertEquals(60, ((Number) ((Map<?, ?>) meta.get("totals")).get("ok")).longValue());
+
+        String out = console.toString(StandardCharsets.UTF_8);
+        assertTrue(out.contains("LOADLAB inj=0 phase=measure level=2/3 target=20 sent=20 ok=20 ko=0 p99=500ms inflight=0"), out);
+        assertTrue(out.contains("LOADLAB inj=0 STOP level 2/3"), out);
+        out.lines().forEach(line -> assertTrue(line.startsWith("LOADLAB "), line));
+    }
+
+    @Test
+    void withoutStopOnCollapseTheRunGoesOn() {
+        RunMonitor m = monitor("false");
+        m.alignDelayMs(T0 * 1000);
+        load(m.recorder(), T0, 10, 50);
+        load(m.recorder(), T0 + 1, 10, 50);
+        load(m.recorder(), T0 + 2, 5, 900);
+        load(m.recorder(), T0 + 3, 5, 900);
+        m.tick((T0 + 4) * 1000 + RunMonitor.GRACE_MS);
+        assertFalse(m.shouldStop());
+        assertTrue(console.toString(StandardCharsets.UTF_8).contains("UNHEALTHY"));
+    }
+}
