@@ -1,0 +1,79 @@
+package loadlab.thread.forward;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+
+import loadlab.thread.metrics.DownstreamCallStats;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.stereotype.Component;
+import org.springframework.web.client.ResourceAccessException;
+import org.springframework.web.client.RestClient;
+
+/** One blocking call to the delay-service; the calling (request) thread waits for the whole answer. */
+@Component
+class DelayServiceClient {
+
+    record Reply(byte[] body, MediaType contentType) {
+    }
+
+    private final RestClient restClient;
+    private final DownstreamCallStats stats;
+    private final String delayUrlPrefix;
+    private final Duration timeout;
+
+    DelayServiceClient(RestClient delayServiceRestClient, DownstreamCallStats stats, DelayServiceProperties properties) {
+        this.restClient = delayServiceRestClient;
+        this.stats = stats;
+        String base = properties.url().toString();
+        this.delayUrlPrefix = (base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + "/delay?ms=";
+        this.timeout = properties.timeout();
+    }
+
+    Reply delay(long ms) {
+        // ms is a validated long, so plain concatenation is a valid URI and skips template expansion per call.
+        URI uri = URI.create(delayUrlPrefix + ms);
+        long start = System.nanoTime();
+        try {
+            return restClient.get().uri(uri).exchange((request, response) -> {
+                HttpStatusCode status = response.getStatusCode();
+                if (!status.is2xxSuccessful()) {
+                    throw new DownstreamException(DownstreamException.Kind.BAD_STATUS,
+                            "The delay-service answered " + status.value() + " for " + uri + ".", status.value(), null);
+                }
+                return new Reply(response.getBody().readAllBytes(), response.getHeaders().getContentType());
+            });
+        } catch (ResourceAccessException e) {
+            throw classify(e, uri);
+        } finally {
+            stats.record(System.nanoTime() - start);
+        }
+    }
+
+    private DownstreamException classify(ResourceAccessException e, URI uri) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            // HttpConnectTimeoutException is a HttpTimeoutException: a connect that hangs is a timeout too.
+            if (t instanceof HttpTimeoutException) {
+                return new DownstreamException(DownstreamException.Kind.TIMEOUT,
+                        "No answer from " + uri + " within " + limitFor(t) + ".", null, e);
+            }
+            if (t instanceof ConnectException) {
+                return new DownstreamException(DownstreamException.Kind.REFUSED,
+                        "Cannot connect to " + uri + ": "
+                                + (t.getMessage() != null ? t.getMessage() : "connection refused") + ".", null, e);
+            }
+        }
+        Throwable io = e.getCause() instanceof IOException ? e.getCause() : e;
+        return new DownstreamException(DownstreamException.Kind.IO_ERROR,
+                "I/O error calling " + uri + ": " + io + ".", null, e);
+    }
+
+    private String limitFor(Throwable timeoutException) {
+        return timeoutException instanceof java.net.http.HttpConnectTimeoutException
+                ? "the connect timeout (delay-service.connect-timeout)"
+                : timeout.toMillis() + " ms (delay-service.timeout)";
+    }
+}

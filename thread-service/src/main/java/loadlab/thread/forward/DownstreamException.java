@@ -1,0 +1,40 @@
+package loadlab.thread.forward;
+
+import org.springframework.http.HttpStatus;
+
+/** Why the delay-service call failed, already decided as the status the caller gets. */
+class DownstreamException extends RuntimeException {
+
+    enum Kind {
+        REFUSED(HttpStatus.BAD_GATEWAY, "Delay-service unreachable"),
+        TIMEOUT(HttpStatus.GATEWAY_TIMEOUT, "Delay-service timed out"),
+        IO_ERROR(HttpStatus.BAD_GATEWAY, "Delay-service I/O error"),
+        BAD_STATUS(HttpStatus.BAD_GATEWAY, "Delay-service error response");
+
+        final HttpStatus status;
+        final String title;
+
+        Kind(HttpStatus status, String title) {
+            this.status = status;
+            this.title = title;
+        }
+    }
+
+    private final Kind kind;
+    private final Integer downstreamStatus;
+
+    DownstreamException(Kind kind, String detail, Integer downstreamStatus, Throwable cause) {
+        // No stack trace: under overload these can be thousands per second and nobody reads them.
+        super(detail, cause, false, false);
+        this.kind = kind;
+        this.downstreamStatus = downstreamStatus;
+    }
+
+    Kind kind() {
+        return kind;
+    }
+
+    Integer downstreamStatus() {
+        return downstreamStatus;
+    }
+}

@@ -1,0 +1,40 @@
+package loadlab.thread.metrics;
+
+import java.io.IOException;
+import java.util.concurrent.atomic.LongAdder;
+
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+
+/**
+ * Counts /forward requests a request thread has picked up. Requests still queued inside Tomcat are not in
+ * {@code inflight}: in platform mode it tops out at the pool size, which is exactly the saturation signal.
+ */
+class ForwardRequestCounter implements Filter {
+
+    private final LongAdder started = new LongAdder();
+    private final LongAdder inflight = new LongAdder();
+
+    @Override
+    public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        started.increment();
+        inflight.increment();
+        try {
+            chain.doFilter(request, response);
+        } finally {
+            inflight.decrement();
+        }
+    }
+
+    long total() {
+        return started.sum();
+    }
+
+    long inflight() {
+        return inflight.sum();
+    }
+}

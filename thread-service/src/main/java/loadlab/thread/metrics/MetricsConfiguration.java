@@ -1,0 +1,24 @@
+package loadlab.thread.metrics;
+
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+
+@Configuration(proxyBeanMethods = false)
+class MetricsConfiguration {
+
+    @Bean
+    ForwardRequestCounter forwardRequestCounter() {
+        return new ForwardRequestCounter();
+    }
+
+    // First in the chain, so inflight covers everything the request thread does for /forward.
+    @Bean
+    FilterRegistrationBean<ForwardRequestCounter> forwardRequestCounterRegistration(ForwardRequestCounter counter) {
+        FilterRegistrationBean<ForwardRequestCounter> registration = new FilterRegistrationBean<>(counter);
+        registration.addUrlPatterns("/forward");
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        return registration;
+    }
+}

@@ -1,0 +1,84 @@
+package loadlab.thread;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+/** A stand-in delay-service on an ephemeral port that counts calls and can be told to fail. */
+final class DelayServiceStub implements AutoCloseable {
+
+    private final HttpServer server;
+    private final AtomicInteger calls = new AtomicInteger();
+    private volatile int status = 200;
+
+    private DelayServiceStub(HttpServer server) {
+        this.server = server;
+    }
+
+    static DelayServiceStub start() {
+        try {
+            HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            DelayServiceStub stub = new DelayServiceStub(server);
+            server.createContext("/delay", stub::handle);
+            // A thread per exchange, so one sleeping "slow" answer never delays the next test's call.
+            server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+            server.start();
+            return stub;
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    int calls() {
+        return calls.get();
+    }
+
+    void respondWith(int status) {
+        this.status = status;
+    }
+
+    void reset() {
+        calls.set(0);
+        status = 200;
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        calls.incrementAndGet();
+        String query = exchange.getRequestURI().getQuery();
+        long ms = Long.parseLong(query.substring(query.indexOf("ms=") + 3));
+        int answer = status;
+        byte[] body;
+        if (answer == 200) {
+            try {
+                Thread.sleep(ms);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            body = ("{\"delayMs\":" + ms + "}").getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+        } else {
+            body = "stub failure".getBytes(StandardCharsets.UTF_8);
+        }
+        try (OutputStream out = exchange.getResponseBody()) {
+            exchange.sendResponseHeaders(answer, body.length);
+            out.write(body);
+        } catch (IOException ignored) {
+            // The caller gave up first (timeout test); nothing to answer.
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}

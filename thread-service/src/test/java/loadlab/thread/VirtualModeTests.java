@@ -1,0 +1,65 @@
+package loadlab.thread;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "thread-mode=virtual", "management.server.port=0"})
+@DirtiesContext
+class VirtualModeTests {
+
+    static final DelayServiceStub stub = DelayServiceStub.start();
+
+    @DynamicPropertySource
+    static void downstream(DynamicPropertyRegistry registry) {
+        registry.add("delay-service.url", stub::url);
+    }
+
+    @AfterAll
+    static void stopStub() {
+        stub.close();
+    }
+
+    @LocalServerPort
+    int port;
+
+    @LocalManagementPort
+    int managementPort;
+
+    @Test
+    void requestsRunOnVirtualThreads() {
+        Map<String, Object> body = Http.json(Http.get(port, "/thread"));
+        assertThat(body).containsEntry("virtual", true).containsEntry("mode", "virtual");
+        assertThat((String) body.get("thread")).startsWith("VirtualThread");
+    }
+
+    @Test
+    void forwardWorksOnVirtualThreads() {
+        HttpResponse<String> response = Http.get(port, "/forward?ms=20");
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).isEqualTo("{\"delayMs\":20}");
+    }
+
+    @Test
+    void loadlabEndpointReportsVirtualModeWithoutAPool() {
+        Map<String, Object> sample = Http.json(Http.get(managementPort, "/actuator/loadlab"));
+        assertThat(sample).containsOnlyKeys(LoadlabFields.ALL);
+        assertThat(sample).containsEntry("thread_mode", "virtual")
+                .containsEntry("tomcat_threads_busy", -1)
+                .containsEntry("tomcat_threads_max", -1)
+                .containsEntry("tomcat_queue_size", -1);
+        assertThat(((Number) sample.get("virtual_threads_mounted")).intValue()).isGreaterThanOrEqualTo(0);
+        assertThat(((Number) sample.get("virtual_threads_queued")).longValue()).isGreaterThanOrEqualTo(0);
+    }
+}
