@@ -1,0 +1,296 @@
+"""Levels, the health rule, the knee, Little's law and the validity verdict.
+
+Everything here works on plain numbers already merged across injectors (summary.py reads the files), so each rule
+can be tested on a synthetic level list. The health thresholds come from params.json (the simulation's early stop
+uses the same ones); the validity thresholds are fixed here, all in one block.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from hdrh.histogram import HdrHistogram
+
+from . import hlog
+
+# --- Validity thresholds (see `validity`) -------------------------------------------------------------------------
+# At least two levels are needed to tell a knee from a starting condition.
+MIN_LEVELS = 2
+# An open-model injector must send what the schedule asks; below this share of the target it was the bottleneck.
+INJECTOR_MIN_SENT_RATIO = 0.95
+# A process or a whole host at or above this share of its capacity distorts latency (run queue, GC, timers).
+CPU_SATURATED_RATIO = 0.90
+# When every role shares one machine, whole-host CPU says nothing about the injector alone; only a machine pinned
+# at this level before the knee means the comparison measured the machine rather than the thread model.
+MACHINE_SATURATED_HOST_PCT = 95.0
+# The delay-service must add DELAY_MS and little more: beyond max(floor, ratio x DELAY_MS) it became a bottleneck.
+DELAY_ADDED_FLOOR_MS = 20.0
+DELAY_ADDED_RATIO = 0.10
+# Targets whose hosts are one physical machine (namespaces share /proc/stat, so host CPU is the machine's).
+SHARED_MACHINE_TARGETS = frozenset({"local", "netns"})
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """The health rule's parameters; the defaults are the contract's."""
+    ok_ratio: float = 0.95
+    max_error_ratio: float = 0.01
+    p99_factor: float = 2.0
+    p99_slack_ms: float = 100.0
+
+    @classmethod
+    def from_mapping(cls, values: Mapping | None) -> "Thresholds":
+        known = {}
+        for name in cls.__dataclass_fields__:
+            value = (values or {}).get(name)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                known[name] = float(value)
+        return cls(**known)
+
+    def p99_limit_ms(self, baseline_p50_ms: float) -> float:
+        return max(self.p99_factor * baseline_p50_ms, baseline_p50_ms + self.p99_slack_ms)
+
+    def as_dict(self) -> dict:
+        return {name: plain_number(getattr(self, name)) for name in self.__dataclass_fields__}
+
+
+@dataclass
+class Evidence:
+    """Means over a level of what the hosts sampled; None when nothing was sampled."""
+    thread_cpu_pct: float | None = None
+    delay_cpu_pct: float | None = None
+    delay_cores: float | None = None
+    injector_cpu_pct: float | None = None
+    injector_cores: float | None = None
+    injector_host_cpu_pct: float | None = None
+    host_cpu_pct: float | None = None
+    downstream_ms_mean: float | None = None
+
+    def as_dict(self) -> dict:
+        return {name: _round(getattr(self, name), 1) for name in self.__dataclass_fields__}
+
+
+@dataclass
+class Level:
+    index: int
+    target_rps: float
+    seconds: int
+    sent: int
+    ok: int
+    ko: int
+    latency: hlog.LatencyStats | None
+    first_second: int | None = None
+    evidence: Evidence = field(default_factory=Evidence)
+
+    @property
+    def offered_rps(self) -> float:
+        return self.sent / self.seconds if self.seconds else 0.0
+
+    @property
+    def ok_rps(self) -> float:
+        return self.ok / self.seconds if self.seconds else 0.0
+
+    @property
+    def error_ratio(self) -> float:
+        done = self.ok + self.ko
+        return self.ko / done if done else 0.0
+
+    @property
+    def p99_ms(self) -> int | None:
+        return self.latency.p99_ms if self.latency else None
+
+
+class LevelBuilder:
+    """Accumulates the seconds assigned to one level: counts, the ok histogram, and the sampled evidence."""
+
+    def __init__(self, index: int, target_rps: float):
+        self.index, self.target_rps = index, target_rps
+        self.seconds = self.sent = self.ok = self.ko = 0
+        self.first_second: int | None = None
+        self._latency: HdrHistogram | None = None
+        self._samples: dict[str, list[float]] = {}
+        self._downstream_calls = 0.0
+        self._downstream_ms = 0.0
+
+    def add_second(self, second: int, sent: int, ok: int, ko: int, ok_latency: HdrHistogram | None,
+                   evidence: Mapping[str, float | None], downstream: tuple[float, float] | None = None) -> None:
+        self.seconds += 1
+        self.sent += sent
+        self.ok += ok
+        self.ko += ko
+        if self.first_second is None or second < self.first_second:
+            self.first_second = second
+        if ok_latency is not None and ok_latency.get_total_count():
+            self._latency = hlog.merge([ok_latency], self._latency)
+        for name, value in evidence.items():
+            if value is not None:
+                self._samples.setdefault(name, []).append(value)
+        if downstream is not None:
+            self._downstream_calls += downstream[0]
+            self._downstream_ms += downstream[1]
+
+    def build(self) -> Level:
+        means = {name: sum(v) / len(v) for name, v in self._samples.items() if v}
+        known = {k: v for k, v in means.items() if k in Evidence.__dataclass_fields__}
+        evidence = Evidence(**known)
+        if self._downstream_calls > 0:
+            # Weighted by calls: the level's true mean downstream time, not a mean of per-second means.
+            evidence.downstream_ms_mean = self._downstream_ms / self._downstream_calls
+        latency = hlog.stats(self._latency) if self._latency is not None else None
+        return Level(self.index, self.target_rps, self.seconds, self.sent, self.ok, self.ko, latency,
+                     self.first_second, evidence)
+
+
+@dataclass
+class Verdict:
+    baseline_p50_ms: int | None
+    p99_limit_ms: float | None
+    health: list[tuple[bool, list[str]]]
+    first_unhealthy: int | None       # position in the level list, not the level index
+    sustained_rps: float
+    sustained_position: int | None
+    collapsed: bool
+    p99_ms_at_sustained: int | None
+
+
+def judge(levels: list[Level], thresholds: Thresholds) -> Verdict:
+    """Health of every level, then the knee: the last healthy level before the first unhealthy one."""
+    baseline = levels[0].latency.p50_ms if levels and levels[0].latency else None
+    limit = thresholds.p99_limit_ms(baseline) if baseline is not None else None
+    health = [_health(level, thresholds, limit) for level in levels]
+    first_unhealthy = next((i for i, (healthy, _) in enumerate(health) if not healthy), None)
+    before = levels if first_unhealthy is None else levels[:first_unhealthy]
+    sustained_position = max(range(len(before)), key=lambda i: before[i].target_rps) if before else None
+    sustained = before[sustained_position].target_rps if sustained_position is not None else 0.0
+    return Verdict(baseline, limit, health, first_unhealthy, sustained, sustained_position,
+                   collapsed=first_unhealthy is not None,
+                   p99_ms_at_sustained=before[sustained_position].p99_ms if before else None)
+
+
+def _health(level: Level, th: Thresholds, p99_limit: float | None) -> tuple[bool, list[str]]:
+    reasons = []
+    if level.ok_rps < th.ok_ratio * level.target_rps:
+        reasons.append(f"OK throughput {level.ok_rps:.0f} rps is below {th.ok_ratio:.0%} of the "
+                       f"{level.target_rps:.0f} rps target")
+    if level.error_ratio > th.max_error_ratio:
+        reasons.append(f"error ratio {level.error_ratio:.1%} is above {th.max_error_ratio:.1%} "
+                       f"({level.ko} errors)")
+    if level.latency is None:
+        reasons.append("no successful response, so no latency")
+    elif p99_limit is not None and level.latency.p99_ms > p99_limit:
+        reasons.append(f"p99 {level.latency.p99_ms} ms is above the {p99_limit:.0f} ms limit")
+    return not reasons, reasons
+
+
+def predicted_rps(mode: str, platform_threads: float | None, baseline_p50_ms: float | None) -> float | None:
+    """Little's law for a pool of N blocking threads each holding a request for the baseline latency."""
+    if mode != "platform" or not platform_threads or not baseline_p50_ms:
+        return None
+    return platform_threads * 1000.0 / baseline_p50_ms
+
+
+@dataclass(frozen=True)
+class ValidityContext:
+    delay_ms: float | None
+    shared_machine: bool
+
+
+def shares_one_machine(target: str | None) -> bool:
+    # An unknown target is treated as the default one, `local`.
+    return target is None or target in SHARED_MACHINE_TARGETS
+
+
+def validity(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> list[str]:
+    """Every reason the run cannot be trusted, each a sentence with its numbers; [] when valid.
+
+    The checks look at the levels up to and including the first unhealthy one: what happens after the knee is
+    expected to be ugly and says nothing about the knee itself.
+    """
+    reasons = []
+    if len(levels) < MIN_LEVELS:
+        reasons.append(f"only {len(levels)} level{'s' if len(levels) != 1 else ''} measured; "
+                       f"a knee needs at least {MIN_LEVELS}")
+    end = len(levels) if verdict.first_unhealthy is None else verdict.first_unhealthy + 1
+    scope = levels[:end]
+    before_knee = levels if verdict.first_unhealthy is None else levels[:verdict.first_unhealthy]
+
+    def first(hits: list[tuple[Level, str]]) -> None:
+        if hits:
+            level, text = hits[0]
+            more = f" (and {len(hits) - 1} more level{'s' if len(hits) > 2 else ''})" if len(hits) > 1 else ""
+            reasons.append(f"{text} at level {level.index} ({level.target_rps:.0f} rps){more}")
+
+    first([(lv, f"the injector fell behind: it sent {lv.offered_rps:.0f} requests/s, "
+                f"{lv.offered_rps / lv.target_rps:.0%} of the target (needs {INJECTOR_MIN_SENT_RATIO:.0%})")
+           for lv in scope if lv.target_rps and lv.offered_rps < INJECTOR_MIN_SENT_RATIO * lv.target_rps])
+
+    first([(lv, f"the injector's CPU was saturated: its process averaged {lv.evidence.injector_cpu_pct:.0f}% "
+                f"of one core, {_share(lv.evidence.injector_cpu_pct, lv.evidence.injector_cores)} of its "
+                f"{lv.evidence.injector_cores:.0f} cores (limit {CPU_SATURATED_RATIO:.0%})")
+           for lv in scope if _saturated(lv.evidence.injector_cpu_pct, lv.evidence.injector_cores)])
+    if not ctx.shared_machine:
+        first([(lv, f"the injector's host CPU was saturated: {lv.evidence.injector_host_cpu_pct:.0f}% "
+                    f"(limit {CPU_SATURATED_RATIO * 100:.0f}%)")
+               for lv in scope if (lv.evidence.injector_host_cpu_pct or 0) >= CPU_SATURATED_RATIO * 100])
+
+    first([(lv, f"the delay-service's CPU was saturated: its process averaged {lv.evidence.delay_cpu_pct:.0f}% "
+                f"of one core, {_share(lv.evidence.delay_cpu_pct, lv.evidence.delay_cores)} of its "
+                f"{lv.evidence.delay_cores:.0f} cores (limit {CPU_SATURATED_RATIO:.0%})")
+           for lv in scope if _saturated(lv.evidence.delay_cpu_pct, lv.evidence.delay_cores)])
+    if ctx.delay_ms is not None:
+        allowed = delay_allowance_ms(ctx.delay_ms)
+        first([(lv, f"the delay-service's latency rose: downstream calls took {lv.evidence.downstream_ms_mean:.0f} ms "
+                    f"on average, more than {ctx.delay_ms:.0f} + {allowed:.0f} ms")
+               for lv in scope if (lv.evidence.downstream_ms_mean or 0) > ctx.delay_ms + allowed])
+
+    if ctx.shared_machine:
+        first([(lv, f"the machine itself was saturated: host CPU averaged {lv.evidence.host_cpu_pct:.0f}% "
+                    f"(limit {MACHINE_SATURATED_HOST_PCT:.0f}%) before the knee")
+               for lv in before_knee if (lv.evidence.host_cpu_pct or 0) >= MACHINE_SATURATED_HOST_PCT])
+    return reasons
+
+
+def delay_allowance_ms(delay_ms: float) -> float:
+    return max(DELAY_ADDED_FLOOR_MS, DELAY_ADDED_RATIO * delay_ms)
+
+
+def _saturated(process_pct: float | None, cores: float | None) -> bool:
+    return process_pct is not None and bool(cores) and process_pct >= CPU_SATURATED_RATIO * cores * 100
+
+
+def _share(process_pct: float, cores: float) -> str:
+    return f"{process_pct / (cores * 100):.0%}"
+
+
+def level_dict(level: Level, healthy: bool, reasons: list[str]) -> dict:
+    latency = level.latency
+    return {
+        "index": level.index,
+        "target_rps": plain_number(level.target_rps),
+        "offered_rps": _round(level.offered_rps, 1),
+        "ok_rps": _round(level.ok_rps, 1),
+        "error_ratio": _round(level.error_ratio, 4),
+        "p50_ms": latency.p50_ms if latency else None,
+        "p95_ms": latency.p95_ms if latency else None,
+        "p99_ms": latency.p99_ms if latency else None,
+        "max_ms": latency.max_ms if latency else None,
+        "seconds": level.seconds,
+        "healthy": healthy,
+        "unhealthy_reasons": reasons,
+        "first_second": level.first_second,
+        "evidence": level.evidence.as_dict(),
+    }
+
+
+def _round(value: float | None, digits: int) -> float | int | None:
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return None
+    return plain_number(round(value, digits))
+
+
+def plain_number(value: float | int) -> float | int:
+    """Whole numbers as ints, so summary.json reads 1000, not 1000.0."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
