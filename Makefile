@@ -1,0 +1,86 @@
+# loadlab: where does a blocking service on platform threads collapse, and how far do virtual threads take it?
+# Every parameter below can be given as `make bench NAME=value` or as an environment variable.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+
+STATE := .loadlab
+# After `make up TARGET=x`, x stays the target until `make down`.
+TARGET ?= $(or $(shell cat $(STATE)/target 2>/dev/null),local)
+PARAMS := TARGET MODES DELAY_MS PLATFORM_THREADS PROFILE START_RPS PEAK_RPS STEPS STEP_SECONDS WARMUP_SECONDS \
+          INJECTORS RESULTS_DIR
+export $(PARAMS)
+
+SYS_PYTHON := python3
+VENV := .venv
+PY := $(VENV)/bin/python
+# Parameter checks and JDK discovery use only the standard library, so they run before anything is installed.
+LOADLAB := PYTHONPATH=harness $(SYS_PYTHON) -m loadlab
+LOADLAB_VENV := PYTHONPATH=harness $(PY) -m loadlab
+SOURCES := $(shell find pom.xml */pom.xml delay-service/src thread-service/src gatling/src -type f 2>/dev/null)
+
+.PHONY: help build up bench report down test test-java test-python test-e2e test-infra clean check-params \
+        venv test-deps
+
+help: ## list targets and parameters (this page)
+	@echo "usage: make <target> [NAME=value ...]    (active TARGET: $(TARGET))"
+	@echo
+	@echo "targets:"
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+	@echo
+	@echo "parameters (default) [allowed]:"
+	@$(LOADLAB) params-help
+
+check-params:
+	@$(LOADLAB) check
+
+$(VENV)/.installed: harness/requirements.txt
+	@echo "-- installing the harness's Python packages into $(VENV)"
+	@$(SYS_PYTHON) -m venv $(VENV) && $(PY) -m pip install -q -r harness/requirements.txt
+	@touch $@
+
+venv: $(VENV)/.installed
+
+$(STATE)/build.stamp: $(SOURCES)
+	@mkdir -p $(STATE)
+	@jdk=$$($(LOADLAB) java-home) || exit 2; \
+	echo "-- building the services and the simulation with $$jdk (log: $(STATE)/build.log)"; \
+	if ! JAVA_HOME=$$jdk ./mvnw -B package -DskipTests > $(STATE)/build.log 2>&1; then \
+	  tail -40 $(STATE)/build.log; echo "loadlab: the build failed (full log: $(STATE)/build.log)"; exit 1; fi
+	@touch $@
+
+build: $(STATE)/build.stamp ## build the three modules (no-op when nothing changed)
+
+up: check-params ## prepare TARGET: aws = terraform apply, netns = create namespace hosts, local = nothing
+	@$(LOADLAB) up
+	@mkdir -p $(STATE) && echo $(TARGET) > $(STATE)/target
+
+bench: check-params build venv ## run every mode in MODES on TARGET, write results/<run-id>/, print the verdict
+	@$(LOADLAB_VENV) bench
+
+report: venv ## rebuild index.html and summary.json of RUN=results/<run-id> from its raw data
+	@$(LOADLAB_VENV) report "$(RUN)"
+
+down: ## undo `make up` for TARGET: stop every process, remove every resource the harness created
+	@$(LOADLAB) down
+	@rm -f $(STATE)/target
+
+test: test-deps build venv test-java test-python test-infra test-e2e ## the whole test suite (what CI runs)
+
+test-deps:
+	@bash harness/tests/install-test-deps.sh
+
+test-java:
+	@jdk=$$($(LOADLAB) java-home) && JAVA_HOME=$$jdk ./mvnw -B verify
+
+test-python:
+	@PYTHONPATH=harness $(PY) -m pytest harness/tests -q -m "not e2e"
+
+test-e2e:
+	@PYTHONPATH=harness $(PY) -m pytest harness/tests -q -m e2e
+
+test-infra:
+	@bash infra/tests/run.sh
+
+clean: ## remove build output (never results/)
+	@rm -rf delay-service/target thread-service/target gatling/target target $(STATE)/app $(STATE)/build.stamp

@@ -1,0 +1,244 @@
+"""`make bench`: one run folder, every mode in MODES, on whatever hosts the target provides.
+
+Per mode: start the thread-service in that mode → wait until healthy → start the samplers → run Gatling on every
+injector at once → stop → collect → analyse. Ctrl-C or a failure stops every process the run started (by pid, on
+every host) and keeps what was written; the page is rebuilt from whatever is there.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import threading
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+from . import console, topology
+from .hosts import REPO, Host, HostError
+from .java import find_jdk
+from .params import as_env
+from .topology import DELAY_PORT, MGMT_PORT, STATE, THREAD_PORT, Topology
+
+GATLING_GRACE_S = 120  # Gatling start-up, report generation and the last requests' timeouts
+START_ALIGN_S = 6      # injectors start their schedule at the same wall-clock instant, this far ahead
+
+
+def make_run_dir(results: Path) -> Path:
+    """results/<UTC start>; never reuses an existing folder."""
+    results.mkdir(parents=True, exist_ok=True)
+    while True:
+        run_id = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+        run_dir = results / run_id
+        try:
+            run_dir.mkdir()
+        except FileExistsError:
+            time.sleep(1)
+            continue
+        latest = results / "latest"
+        tmp = results / f".latest-{os.getpid()}"
+        tmp.unlink(missing_ok=True)
+        tmp.symlink_to(run_id)
+        tmp.replace(latest)
+        return run_dir
+
+
+def local_app_dir(java_home: Path) -> Path:
+    """.loadlab/app: the layout every host gets (jars under fixed names, the Gatling classpath)."""
+    app = STATE / "app"
+    (app / "gatling").mkdir(parents=True, exist_ok=True)
+    links = {
+        app / "delay-service.jar": next((REPO / "delay-service" / "target").glob("delay-service-*.jar"), None),
+        app / "thread-service.jar": next((REPO / "thread-service" / "target").glob("thread-service-*.jar"), None),
+        app / "gatling" / "test-classes": REPO / "gatling" / "target" / "test-classes",
+        app / "gatling" / "lib": REPO / "gatling" / "target" / "lib",
+    }
+    for link, source in links.items():
+        if source is None or not source.exists():
+            raise HostError(f"build output missing ({link.name}): run `make build`")
+        link.unlink(missing_ok=True)
+        link.symlink_to(source)
+    return app
+
+
+class Run:
+    def __init__(self, values: dict, topo: Topology, run_dir: Path):
+        self.values, self.topo, self.run_dir = values, topo, run_dir
+        self.meta: dict = {}
+
+    # ---- bookkeeping ----
+    def write_meta(self) -> None:
+        (self.run_dir / "params.json").write_text(json.dumps(self.meta, indent=2) + "\n")
+
+    def log(self, host: Host, name: str) -> str:
+        return host.work_path("logs", f"{name}.log")
+
+    # ---- services ----
+    def start_delay_service(self) -> None:
+        h = self.topo.delay
+        console.step(f"starting delay-service on {h.name} ({h.address}:{DELAY_PORT})")
+        h.tool("delay-service", "delay-service", self.log(h, "delay-service"), h.address, str(DELAY_PORT))
+        h.tool("wait-http", f"http://{h.address}:{DELAY_PORT}/actuator/health", "90", "delay-service", timeout=120)
+
+    def start_thread_service(self, mode: str) -> None:
+        h, v = self.topo.thread, self.values
+        console.step(f"starting thread-service in {mode} mode on {h.name} ({h.address}:{THREAD_PORT}"
+                     + (f", {v['PLATFORM_THREADS']} Tomcat threads)" if mode == "platform" else ")"))
+        jfr = h.work_path(mode, "raw", "thread", "pinned.jfr")
+        h.run(["mkdir", "-p", h.work_path(mode, "raw", "thread")])
+        h.tool("thread-service", "thread-service", self.log(h, f"{mode}-thread-service"), h.address,
+               str(THREAD_PORT), str(MGMT_PORT), mode, str(v["PLATFORM_THREADS"]),
+               f"http://{self.topo.delay.address}:{DELAY_PORT}", jfr)
+        h.tool("wait-http", f"http://127.0.0.1:{MGMT_PORT}/actuator/health", "90", "thread-service", timeout=120)
+        # One real request end to end before any load: a broken wiring fails here, not as a "collapse".
+        h.tool("wait-http", f"http://{h.address}:{THREAD_PORT}/forward?ms=1", "30", "thread-service", timeout=60)
+
+    def start_samplers(self, mode: str) -> None:
+        t = self.topo.thread
+        raw = lambda h, role: h.work_path(mode, "raw", role)
+        t.tool("sampler", "sampler-thread", f"{raw(t, 'thread')}/samples.csv", "thread",
+               f"http://127.0.0.1:{MGMT_PORT}/actuator/loadlab", f"{raw(t, 'thread')}/jvm.csv")
+        d = self.topo.delay
+        d.run(["mkdir", "-p", raw(d, "delay")])
+        d.tool("sampler", "sampler-delay", f"{raw(d, 'delay')}/samples.csv", "delay-service")
+
+    def stop_samplers(self) -> None:
+        for h in self.topo.hosts():
+            for name in ("sampler-thread", "sampler-delay", *(f"sampler-injector-{i}" for i in range(len(self.topo.injectors)))):
+                h.tool("stop", name, "5", check=False)
+
+    # ---- load ----
+    def gatling_props(self, mode: str, index: int, start_at_ms: int) -> list[str]:
+        v, inj = self.values, self.topo.injectors[index]
+        props = {
+            "baseUrl": f"http://{self.topo.thread.address}:{THREAD_PORT}",
+            "delayMs": v["DELAY_MS"], "profile": v["PROFILE"], "startRps": v["START_RPS"],
+            "peakRps": v["PEAK_RPS"], "steps": v["STEPS"], "stepSeconds": v["STEP_SECONDS"],
+            "warmupSeconds": v["WARMUP_SECONDS"], "warmupRps": v["START_RPS"],
+            "injectors": len(self.topo.injectors), "injectorIndex": index,
+            "outDir": inj.work_path(mode, "raw", f"injector-{index}"), "startAtEpochMs": start_at_ms,
+            "mode": mode,
+        }
+        thresholds = self.meta["thresholds"]
+        props.update({"okRatio": thresholds["ok_ratio"], "maxErrorRatio": thresholds["max_error_ratio"],
+                      "p99Factor": thresholds["p99_factor"], "p99SlackMs": thresholds["p99_slack_ms"]})
+        return [f"-Dloadlab.{k}={val}" for k, val in props.items()]
+
+    def run_load(self, mode: str) -> list[str]:
+        """Runs the simulation on every injector at once; returns the problems seen (empty when all went well)."""
+        v = self.values
+        start_at = int((time.time() + START_ALIGN_S) * 1000)
+        names = []
+        for i, h in enumerate(self.topo.injectors):
+            name = f"gatling-injector-{i}"
+            out = h.work_path(mode, "raw", f"injector-{i}")
+            h.run(["mkdir", "-p", out])
+            h.tool("gatling", name, self.log(h, f"{mode}-gatling-injector-{i}"),
+                   h.work_path(mode, "gatling", f"injector-{i}"), *self.gatling_props(mode, i, start_at))
+            h.tool("sampler", f"sampler-injector-{i}", f"{out}/samples.csv", name)
+            names.append((h, name))
+        followers = [threading.Thread(target=console.follow_progress,
+                                      args=(h.follow(self.log(h, f"{mode}-gatling-injector-{i}")), mode),
+                                      daemon=True) for i, h in enumerate(self.topo.injectors)]
+        for f in followers:
+            f.start()
+        budget = v["WARMUP_SECONDS"] + v["STEPS"] * v["STEP_SECONDS"] + START_ALIGN_S + GATLING_GRACE_S
+        problems = []
+        for h, name in names:
+            rc = h.tool("wait", name, str(budget), timeout=budget + 30)
+            if rc == "124":
+                problems.append(f"{name} on {h.name} did not finish within {budget}s and was stopped")
+                h.tool("stop", name, "10", check=False)
+            elif rc != "0":
+                problems.append(f"{name} on {h.name} exited with code {rc} (see logs/{mode}-{name}.log)")
+        console.end_progress()
+        return problems
+
+    def record_pinned(self, mode: str) -> None:
+        h = self.topo.thread
+        raw = h.work_path(mode, "raw", "thread")
+        h.tool("pinned", f"{raw}/pinned.jfr", f"{raw}/pinned.json", check=False, timeout=120)
+
+    def run_mode(self, mode: str) -> None:
+        console.heading(mode)
+        self.start_thread_service(mode)
+        self.start_samplers(mode)
+        problems = self.run_load(mode)
+        self.stop_samplers()
+        self.topo.thread.tool("stop", "thread-service", "30")
+        self.record_pinned(mode)
+        self.meta.setdefault("mode_problems", {})[mode] = problems
+        for p in problems:
+            console.warn(p)
+        self.meta["modes_completed"].append(mode)
+        self.write_meta()
+
+    def stop_everything(self) -> None:
+        for h in self.topo.hosts():
+            try:
+                h.tool("stop-all", "30", check=False, timeout=180)
+            except HostError as e:
+                console.warn(f"could not stop processes on {h.name}: {e}")
+
+    def collect(self) -> None:
+        for h in self.topo.hosts():
+            if not h.shares_filesystem():
+                try:
+                    h.collect(self.run_dir)
+                except HostError as e:
+                    console.warn(str(e))
+
+
+def _raise_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def bench(values: dict) -> int:
+    java_home = find_jdk()
+    run_dir = make_run_dir(Path(values["RESULTS_DIR"]).resolve())
+    topo = topology.build(values["TARGET"], values["INJECTORS"], run_dir, java_home)
+    run = Run(values, topo, run_dir)
+    run.meta = {
+        "run_id": run_dir.name, "target": values["TARGET"],
+        "started_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "params": {k: v for k, v in values.items() if k != "RESULTS_DIR"},
+        "thresholds": {"ok_ratio": 0.95, "max_error_ratio": 0.01, "p99_factor": 2.0, "p99_slack_ms": 100},
+        "hosts": topo.describe(), "machine": topology.machine_description(),
+        "java": str(java_home), "modes_completed": [],
+    }
+    run.write_meta()
+    console.step(f"run folder {run_dir}")
+    signal.signal(signal.SIGTERM, _raise_interrupt)
+    outcome = 1
+    try:
+        app = local_app_dir(java_home)
+        for h in topo.hosts():
+            h.push_app(app)
+            h.tool("stop-all", "30", check=False)  # leftovers of an earlier run killed hard
+        topo.delay.tool("ports-free", str(DELAY_PORT))
+        topo.thread.tool("ports-free", str(THREAD_PORT), str(MGMT_PORT))
+        run.start_delay_service()
+        for mode in values["MODES"]:
+            run.run_mode(mode)
+        outcome = 0
+    except KeyboardInterrupt:
+        console.warn("interrupted: stopping every process of this run; results written so far are kept")
+        run.meta["interrupted"] = True
+        outcome = 130
+    except HostError as e:
+        console.error(str(e))
+        run.meta["failed"] = str(e)
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not leave processes behind
+        run.stop_everything()
+        run.collect()
+        run.meta["finished_utc"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        run.write_meta()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    from . import summary  # needs the venv's packages; imported late so validation and start-up stay light
+    result = summary.rebuild(run_dir)
+    console.table(result, run_dir)
+    if outcome == 0 and not all(m.get("valid") for m in result.get("modes", {}).values()):
+        outcome = 1
+    return outcome

@@ -1,0 +1,83 @@
+"""What a person sees in the terminal: a few step lines, one live progress line per second, the final table.
+Maven, Spring and Gatling output goes to the run's logs/ folder, never here."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+_lock = threading.Lock()
+_tty = sys.stdout.isatty()
+PROGRESS = re.compile(r"^LOADLAB (.*)$")
+
+
+def _print(line: str) -> None:
+    with _lock:
+        print(line, flush=True)
+
+
+def heading(mode: str) -> None:
+    _print(f"\n== {mode} threads ==")
+
+
+def step(text: str) -> None:
+    _print(f"-- {text}")
+
+
+def warn(text: str) -> None:
+    _print(f"!! {text}")
+
+
+def error(text: str) -> None:
+    print(f"loadlab: {text}", file=sys.stderr, flush=True)
+
+
+def follow_progress(proc: subprocess.Popen, mode: str) -> None:
+    """Shows the simulation's one-line-per-second progress (lines starting with `LOADLAB `) of one injector."""
+    try:
+        for line in proc.stdout:
+            m = PROGRESS.match(line.rstrip())
+            if m:
+                _print(f"   [{mode}] {m.group(1)}")
+                if "finished" in m.group(1):
+                    break
+    finally:
+        _followers.append(proc)
+
+
+_followers: list[subprocess.Popen] = []
+
+
+def end_progress() -> None:
+    for p in _followers:
+        p.terminate()
+    _followers.clear()
+
+
+def table(summary: dict, run_dir: Path) -> None:
+    """The short verdict: one row per mode."""
+    rows = [("mode", "sustained rps", "predicted rps", "p99 at sustained", "collapsed", "verdict")]
+    for mode, m in summary.get("modes", {}).items():
+        verdict = "valid" if m.get("valid") else "INVALID: " + "; ".join(m.get("invalid_reasons", []))
+        rows.append((mode, _fmt(m.get("sustained_rps")), _fmt(m.get("predicted_rps")),
+                     _fmt(m.get("p99_ms_at_sustained"), " ms"), "yes" if m.get("collapsed") else "no", verdict))
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    _print("")
+    for r in rows:
+        _print("  ".join(c.ljust(w) for c, w in zip(r[:5], widths)) + "  " + r[5])
+    ratio = summary.get("virtual_over_platform")
+    if ratio:
+        _print(f"virtual / platform sustained throughput: {ratio:.2f}x")
+    for mode in summary.get("missing_modes", []):
+        _print(f"missing: {mode} (not run to the end)")
+    _print(f"\nreport: {run_dir / 'index.html'}")
+
+
+def _fmt(value, unit: str = "") -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        value = round(value)
+    return f"{value}{unit}"

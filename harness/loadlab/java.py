@@ -1,0 +1,63 @@
+"""Finds a JDK >= 21 without trusting the default `java` (17 on many machines)."""
+from __future__ import annotations
+
+import glob
+import os
+import re
+import subprocess
+from pathlib import Path
+
+MIN_MAJOR = 21
+SEARCH_GLOBS = (
+    "/usr/lib/jvm/*",
+    "/usr/java/*",
+    "/opt/java/*",
+    "/opt/jdk*",
+    os.path.expanduser("~/.sdkman/candidates/java/*"),
+    "/Library/Java/JavaVirtualMachines/*/Contents/Home",
+)
+
+
+class JdkNotFound(RuntimeError):
+    pass
+
+
+def major_version(home: str | Path) -> int | None:
+    """The feature release of the JDK at home, or None when it is not a usable JDK."""
+    home = Path(home)
+    if not (home / "bin" / "java").is_file() or not (home / "bin" / "javac").is_file():
+        return None
+    release = home / "release"
+    if release.is_file():
+        m = re.search(r'^JAVA_VERSION="(\d+)(?:\.(\d+))?', release.read_text(errors="replace"), re.M)
+        if m:
+            # Old "1.8" style numbering: the feature release is the second number.
+            return int(m.group(2)) if m.group(1) == "1" and m.group(2) else int(m.group(1))
+    try:
+        out = subprocess.run([str(home / "bin" / "java"), "-version"], capture_output=True, text=True,
+                             timeout=20).stderr
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.search(r'version "(\d+)', out)
+    return int(m.group(1)) if m else None
+
+
+def find_jdk(env: dict[str, str] | None = None) -> Path:
+    """JAVA_HOME if it is >= 21, else the newest JDK >= 21 in the usual places, else JdkNotFound."""
+    env = os.environ if env is None else env
+    java_home = env.get("JAVA_HOME")
+    if java_home:
+        major = major_version(java_home)
+        if major is not None and major >= MIN_MAJOR:
+            return Path(java_home)
+    candidates = []
+    for pattern in SEARCH_GLOBS:
+        for home in glob.glob(pattern):
+            major = major_version(home)
+            if major is not None and major >= MIN_MAJOR:
+                candidates.append((major, os.path.realpath(home)))
+    if candidates:
+        return Path(max(candidates)[1])
+    seen = f"JAVA_HOME={java_home} is Java {major_version(java_home) or 'unknown'}; " if java_home else ""
+    raise JdkNotFound(f"no JDK >= {MIN_MAJOR} found ({seen}searched JAVA_HOME and /usr/lib/jvm, /usr/java, /opt, "
+                      f"~/.sdkman). Install one (e.g. Temurin 25) or point JAVA_HOME at it.")

@@ -1,0 +1,117 @@
+"""Which host plays which role for a TARGET: the delay host, the thread host and the injectors.
+
+On `local` one LocalHost plays every role; on `netns` and `aws` each role is its own host. Everything after this
+module is the same for every target.
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from .hosts import REPO, Host, HostError, LocalHost, NetnsHost, SshHost
+
+STATE = REPO / ".loadlab"
+THREAD_PORT, DELAY_PORT, MGMT_PORT = 8080, 8081, 8090
+NETNS_INVENTORY = STATE / "netns.json"
+AWS_DIR = REPO / "infra"
+
+
+@dataclass
+class Topology:
+    delay: Host
+    thread: Host
+    injectors: list[Host]
+
+    def hosts(self) -> list[Host]:
+        """Every distinct host once (on local the same host plays every role)."""
+        seen: dict[int, Host] = {}
+        for h in (self.delay, self.thread, *self.injectors):
+            seen.setdefault(id(h), h)
+        return list(seen.values())
+
+    def describe(self) -> dict:
+        roles = {"delay": self.delay, "thread": self.thread}
+        roles.update({f"injector-{i}": h for i, h in enumerate(self.injectors)})
+        return {role: {"host": h.name, "address": h.address, "description": h.description}
+                for role, h in roles.items()}
+
+
+def machine_description() -> str:
+    cpu = ""
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        mem_kb = int(next(l for l in open("/proc/meminfo") if l.startswith("MemTotal")).split()[1])
+        mem = f"{mem_kb / 1024 / 1024:.0f} GiB"
+    except (OSError, StopIteration, ValueError):
+        mem = "?"
+    return f"{cpu or platform.processor() or 'unknown CPU'}, {os.cpu_count()} cores, {mem}, {platform.system()} {platform.release()}"
+
+
+def build(target: str, injectors: int, run_dir: Path, java: Path) -> Topology:
+    if target == "local":
+        host = LocalHost("local", "127.0.0.1", description=f"this machine: {machine_description()}",
+                         app_dir=str(STATE / "app"), state_dir=str(STATE / "state" / "local"),
+                         work_root=str(run_dir), java=str(java / "bin" / "java"))
+        return Topology(host, host, [host] * injectors)
+    if target == "netns":
+        return _netns(injectors, run_dir, java)
+    if target == "aws":
+        return _aws(injectors, run_dir)
+    raise ValueError(target)
+
+
+def _netns(injectors: int, run_dir: Path, java: Path) -> Topology:
+    if not NETNS_INVENTORY.is_file():
+        raise HostError("no netns hosts: run `make up TARGET=netns` first")
+    inv = json.loads(NETNS_INVENTORY.read_text())
+    have = len(inv.get("injectors", []))
+    if have < injectors:
+        raise HostError(f"INJECTORS={injectors} but `make up TARGET=netns` created {have}: "
+                        f"run `make down TARGET=netns` then `make up TARGET=netns INJECTORS={injectors}`")
+
+    def host(entry: dict) -> NetnsHost:
+        return NetnsHost(entry["name"], entry["address"], namespace=entry["namespace"],
+                         description=f"network namespace {entry['namespace']} ({entry['address']}) on {machine_description()}",
+                         app_dir=str(STATE / "app"), state_dir=str(STATE / "state" / entry["name"]),
+                         work_root=str(run_dir), java=str(java / "bin" / "java"))
+    return Topology(host(inv["delay"]), host(inv["thread"]), [host(e) for e in inv["injectors"][:injectors]])
+
+
+def _aws(injectors: int, run_dir: Path) -> Topology:
+    try:
+        out = subprocess.run(["terraform", f"-chdir={AWS_DIR}", "output", "-json"], capture_output=True, text=True,
+                             timeout=120)
+    except FileNotFoundError:
+        raise HostError("terraform is not installed (needed for TARGET=aws)") from None
+    if out.returncode != 0 or not out.stdout.strip() or out.stdout.strip() == "{}":
+        raise HostError("no AWS hosts: run `make up TARGET=aws` first")
+    outputs = {k: v["value"] for k, v in json.loads(out.stdout).items()}
+    inv, user = outputs["inventory"], outputs.get("ssh_user", "ec2-user")
+    key = os.environ.get("SSH_PRIVATE_KEY", "")
+    ssh_options = ("-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=accept-new", "-o", "ConnectTimeout=10",
+                   "-o", "ServerAliveInterval=15", "-o", "ControlMaster=auto", "-o",
+                   f"ControlPath={STATE}/ssh-%C", "-o", "ControlPersist=10m", *(("-i", key) if key else ()))
+    types = outputs.get("instance_types", {})
+
+    def host(role: str, entry: dict) -> SshHost:
+        return SshHost(entry["name"], entry["private_ip"], public_ip=entry["public_ip"], user=user,
+                       ssh_options=ssh_options,
+                       description=f"EC2 {types.get(role, '')} {entry['name']} ({entry['private_ip']})".replace("  ", " "),
+                       app_dir="/opt/loadlab/app", state_dir="/opt/loadlab/state",
+                       work_root=f"/opt/loadlab/runs/{run_dir.name}", java="/usr/bin/java")
+    inj = inv.get("injector", [])
+    if len(inj) < injectors:
+        raise HostError(f"INJECTORS={injectors} but Terraform created {len(inj)} injector hosts: "
+                        f"set injector_count in infra/terraform.tfvars and run `make up TARGET=aws` again")
+    return Topology(host("delay", inv["delay"][0]), host("thread", inv["thread"][0]),
+                    [host("injector", e) for e in inj[:injectors]])

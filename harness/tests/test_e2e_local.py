@@ -1,0 +1,125 @@
+"""End to end on this machine: the real services and Gatling, a tiny platform pool, a short stairs well past it.
+
+PLATFORM_THREADS=8 and DELAY_MS=200 give a Little's-law knee of 40 rps; the stairs go 10 → 120 rps. Platform must
+collapse near 40 and virtual must not collapse at all. The tolerance (20..60 rps) is wide for a noisy machine but
+fails if the pool size were ignored (no collapse), the client pool capped throughput, or the knee were misplaced.
+"""
+import csv
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, make
+
+pytestmark = pytest.mark.e2e
+
+TINY = {"TARGET": "local", "MODES": "platform virtual", "PLATFORM_THREADS": "8", "DELAY_MS": "200",
+        "PROFILE": "stairs", "START_RPS": "10", "PEAK_RPS": "120", "STEPS": "12", "STEP_SECONDS": "5",
+        "WARMUP_SECONDS": "5", "INJECTORS": "1"}
+TIMELINE_COLUMNS = ["second", "offered_rps", "ok", "ko", "p50_ms", "p95_ms", "p99_ms", "max_ms"]
+
+
+def ports_free(*ports: int) -> bool:
+    for port in ports:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    results = tmp_path_factory.mktemp("results")
+    r = make("bench", env={**TINY, "RESULTS_DIR": str(results)}, timeout=600)
+    run_dir = (results / "latest").resolve()
+    return r, run_dir
+
+
+def test_platform_collapses_near_littles_law_and_virtual_does_not(tiny_run):
+    r, run_dir = tiny_run
+    assert r.returncode in (0, 1), r.stdout[-3000:] + r.stderr[-3000:]
+    summary = json.loads((run_dir / "summary.json").read_text())
+    platform, virtual = summary["modes"]["platform"], summary["modes"]["virtual"]
+    assert platform["collapsed"] is True, platform
+    assert 35 <= platform["predicted_rps"] <= 42, platform  # 8 threads / ~0.2 s
+    assert 20 <= platform["sustained_rps"] <= 60, platform
+    assert virtual["collapsed"] is False, virtual
+    assert virtual["sustained_rps"] == 120, virtual
+    assert summary["virtual_over_platform"] >= 2
+    assert "platform" in r.stdout and "virtual" in r.stdout and "sustained" in r.stdout
+
+
+def test_run_folder_matches_the_contract(tiny_run):
+    _, run_dir = tiny_run
+    assert run_dir.parent.joinpath("latest").is_symlink()
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["run_id"] == run_dir.name and summary["target"] == "local"
+    assert summary["params"]["PLATFORM_THREADS"] == 8 and summary["params"]["DELAY_MS"] == 200
+    for mode in ("platform", "virtual"):
+        m = summary["modes"][mode]
+        for key in ("sustained_rps", "collapsed", "predicted_rps", "baseline_p50_ms", "p99_ms_at_sustained",
+                    "requests", "errors", "valid", "invalid_reasons"):
+            assert key in m, (mode, key)
+        assert 200 <= m["baseline_p50_ms"] <= 260, m
+        with open(run_dir / mode / "timeline.csv") as f:
+            rows = list(csv.reader(f))
+        assert rows[0] == TIMELINE_COLUMNS
+        assert len(rows) > 5
+        assert sum(int(r[2]) + int(r[3]) for r in rows[1:]) == m["requests"]
+        assert (run_dir / mode / "server.csv").stat().st_size > 0
+        reports = list((run_dir / mode / "gatling").glob("*/*/index.html"))
+        assert reports, f"no Gatling HTML report for {mode}"
+    assert (run_dir / "index.html").stat().st_size > 0
+    logs = {p.name for p in (run_dir / "logs").iterdir()}
+    assert {"delay-service.log", "platform-thread-service.log", "virtual-thread-service.log"} <= logs
+
+
+def test_nothing_is_left_running_after_a_run(tiny_run):
+    assert ports_free(8080, 8081, 8090)
+    left = subprocess.run(["pgrep", "-f", "thread-service.jar|delay-service.jar|loadlab.ForwardSimulation"],
+                          capture_output=True, text=True).stdout.split()
+    assert not left, f"processes left behind: {left}"
+
+
+def test_ctrl_c_stops_every_process_frees_ports_and_keeps_results(tmp_path):
+    results = tmp_path / "results"
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL")}
+    env.update({**TINY, "STEPS": "6", "STEP_SECONDS": "10", "RESULTS_DIR": str(results)})
+    proc = subprocess.Popen(["make", "--no-print-directory", "bench"], cwd=REPO, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    seen = []
+    deadline = time.time() + 240
+    for line in proc.stdout:  # wait until the platform load is running, then press Ctrl-C
+        seen.append(line)
+        if "[platform]" in line and "phase=measure" in line or time.time() > deadline:
+            break
+    os.killpg(proc.pid, signal.SIGINT)
+    out, _ = proc.communicate(timeout=180)
+    text = "".join(seen) + out
+    assert proc.returncode != 0
+    assert "interrupted" in text, text[-2000:]
+    run_dir = (results / "latest").resolve()
+    assert (run_dir / "params.json").is_file()
+    assert list((run_dir / "platform" / "raw").glob("injector-0/seconds.csv")), "results written so far were lost"
+    assert (run_dir / "index.html").is_file() and "virtual" in json.loads(
+        (run_dir / "summary.json").read_text()).get("missing_modes", [])
+    assert ports_free(8080, 8081, 8090)
+    left = subprocess.run(["pgrep", "-f", "thread-service.jar|delay-service.jar|loadlab.ForwardSimulation"],
+                          capture_output=True, text=True).stdout.split()
+    assert not left, f"processes left behind: {left}"
+
+
+def test_a_busy_port_is_reported_clearly_before_any_load(tmp_path):
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("127.0.0.1", 8081))
+        s.listen()
+        r = make("bench", env={**TINY, "RESULTS_DIR": str(tmp_path)}, timeout=300)
+    assert r.returncode != 0
+    assert "port(s) 8081 already in use" in r.stdout + r.stderr

@@ -1,0 +1,47 @@
+"""Bad parameters stop `make` with one line naming the value and what is allowed, before anything starts."""
+import pytest
+
+from conftest import make
+from loadlab import params
+
+
+@pytest.mark.parametrize("env, expected", [
+    ({"DELAY_MS": "abc"}, "DELAY_MS='abc' is not a whole number; allowed: 1..60000"),
+    ({"DELAY_MS": "0"}, "DELAY_MS=0 is out of range; allowed: 1..60000"),
+    ({"MODES": "platform turbo"}, "MODES='platform turbo' is not allowed"),
+    ({"MODES": "virtual virtual"}, "MODES='virtual virtual' is not allowed"),
+    ({"TARGET": "gcp"}, "TARGET='gcp' is not allowed; allowed: local | netns | aws"),
+    ({"PROFILE": "spike"}, "PROFILE='spike' is not allowed; allowed: stairs | ramp"),
+    ({"START_RPS": "500", "PEAK_RPS": "100"}, "PEAK_RPS=100 is below START_RPS=500"),
+    ({"INJECTORS": "17"}, "INJECTORS=17 is out of range; allowed: 1..16"),
+    ({"STEP_SECONDS": "1"}, "STEP_SECONDS=1 is out of range; allowed: 2..3600"),
+])
+def test_each_bad_value_is_named_with_its_allowed_range(env, expected):
+    with pytest.raises(params.ParamError) as e:
+        params.parse(env)
+    assert expected in str(e.value)
+    assert len(str(e.value).splitlines()) == 1
+
+
+def test_defaults_are_valid_and_levels_span_start_to_peak_inclusive():
+    values = params.parse({})
+    assert values["MODES"] == ["platform", "virtual"]
+    assert values["DELAY_MS"] == 200 and values["PLATFORM_THREADS"] == 200
+    lv = params.levels(values)
+    assert len(lv) == values["STEPS"] and lv[0] == values["START_RPS"] and lv[-1] == values["PEAK_RPS"]
+
+
+def test_make_bench_with_a_bad_value_stops_before_anything_starts(repo, tmp_path):
+    r = make("bench", env={"DELAY_MS": "-5", "RESULTS_DIR": str(tmp_path / "results")}, timeout=60)
+    assert r.returncode != 0
+    assert "loadlab: DELAY_MS=-5 is out of range; allowed: 1..60000" in r.stderr
+    assert "building" not in r.stdout and not (tmp_path / "results").exists()
+
+
+def test_make_help_lists_every_target_and_parameter_with_defaults():
+    r = make("help", timeout=60)
+    assert r.returncode == 0
+    for target in ("help", "build", "up", "bench", "report", "down", "test", "clean"):
+        assert f"  {target} " in r.stdout
+    for p in params.PARAMS:
+        assert p.name in r.stdout and repr(p.default) in r.stdout
