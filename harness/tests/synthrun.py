@@ -50,7 +50,7 @@ class ModeSpec:
 
 
 def write_params(run_dir: Path, modes=("platform", "virtual"), completed=None, target="local",
-                 delay_ms=200, platform_threads=200, **extra_params) -> None:
+                 delay_ms=200, platform_threads=200, mode_problems=None, **extra_params) -> None:
     run_dir.mkdir(parents=True, exist_ok=True)
     params = {"TARGET": target, "MODES": list(modes), "DELAY_MS": delay_ms, "PLATFORM_THREADS": platform_threads,
               "PROFILE": "stairs", "START_RPS": 100, "PEAK_RPS": 500, "STEPS": 5, "STEP_SECONDS": 3,
@@ -62,6 +62,8 @@ def write_params(run_dir: Path, modes=("platform", "virtual"), completed=None, t
                      "injector-0": {"address": "127.0.0.1", "description": "this machine"}},
            "machine": "Test CPU @ 2.0GHz, 2 cores, 4 GiB, Debian 12, Temurin 25",
            "modes_completed": list(modes if completed is None else completed)}
+    if mode_problems:
+        doc["mode_problems"] = mode_problems
     (run_dir / "params.json").write_text(json.dumps(doc, indent=2))
 
 

@@ -147,7 +147,8 @@ def test_delay_allowance_is_ten_percent_for_long_delays():
 
 def test_machine_saturated_before_the_knee():
     (r,) = reasons(stairs((2, dict(host_cpu_pct=97)), (4, dict(p99=900))))
-    assert r == "the machine itself was saturated: host CPU averaged 97% (limit 95%) before the knee at level 2 (300 rps)"
+    assert r == ("the machine itself was saturated: host CPU averaged 97% (limit 95%) before the knee "
+                 "at level 2 (300 rps)")
 
 
 def test_machine_saturated_only_at_the_knee_is_the_limit_being_measured():

@@ -1,0 +1,81 @@
+"""index.html: the comparison page, rebuilt from summary.json's content and each mode's server.csv."""
+from __future__ import annotations
+
+import csv
+import os
+from html import escape
+from pathlib import Path
+from urllib.parse import quote
+
+from . import charts, page
+
+CAPTIONS = {
+    "throughput": "Each point is one level. OK/s follows the target line while the service keeps up; the knee is "
+                  "the last healthy level before the first unhealthy one (red ×).",
+    "latency": "Percentiles of successful responses over all of a level's requests. A platform pool that has run "
+               "out of threads shows as p95/p99 leaving the baseline near Little's law.",
+    "errors": "Failed requests (timeouts, 5xx, refused connections) as a share of those completed in the level.",
+    "server-threads": "Sampled once a second from the thread-service's management port.",
+    "server-heap": "Heap used by the thread-service.",
+    "server-cpu": "Process CPU per role; on one machine they compete for the same cores.",
+}
+
+
+def render(run_dir: str | os.PathLike, summary: dict) -> Path:
+    """Writes run_dir/index.html and returns its path."""
+    run_dir = Path(run_dir)
+    modes = summary.get("modes") or {}
+    shown = dict(modes)
+    series = {mode: read_server_series(run_dir / mode / "server.csv") for mode in modes}
+    figures = []
+    if shown:
+        figures = [
+            ("Throughput", "throughput", charts.throughput(shown), CAPTIONS["throughput"]),
+            ("Latency", "latency", charts.latency(shown), CAPTIONS["latency"]),
+            ("Errors", "errors", charts.errors(shown, (summary.get("thresholds") or {}).get("max_error_ratio")),
+             CAPTIONS["errors"]),
+        ]
+        figures += [(f"Server: {charts.SERVER_PANELS[name][0]}", name, charts.server(name, shown, series),
+                     CAPTIONS[name]) for name in charts.SERVER_PANELS]
+    links = gatling_links(run_dir, list(modes) + list(summary.get("missing_modes") or []))
+    html = page.document(summary, figures, links)
+    path = run_dir / "index.html"
+    tmp = path.with_name(".index.html.tmp")
+    tmp.write_text(html, encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def fallback_page(summary: dict, error: str) -> str:
+    """A page that still gives the verdict when the charts could not be drawn."""
+    return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>loadlab run</title>"
+            f"<style>{page.CSS}</style></head><body><main><h1>Platform vs virtual threads</h1>"
+            f'<p class="headline invalid" id="headline">{escape(page.headline(summary))}</p>'
+            f'<div class="box missing" id="missing"><h3>The page could not be drawn</h3><p>{escape(error)}</p>'
+            "<p>summary.json in this folder has every number.</p></div></main></body></html>\n")
+
+
+def gatling_links(run_dir: Path, modes: list[str]) -> dict[str, list[str]]:
+    """Relative links to each injector's Gatling report, so the folder can move and still open offline."""
+    links = {}
+    for mode in modes:
+        found = sorted((run_dir / mode / "gatling").glob("*/*/index.html"))
+        links[mode] = [quote(p.relative_to(run_dir).as_posix()) for p in found]
+    return links
+
+
+def read_server_series(path: Path) -> dict[str, list]:
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            rows = list(csv.DictReader(f))
+    except OSError:
+        return {}
+    columns = rows[0].keys() if rows else []
+    return {c: [_number(r.get(c)) for r in rows] for c in columns}
+
+
+def _number(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return None

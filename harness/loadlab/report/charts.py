@@ -1,0 +1,190 @@
+"""The page's charts as inline SVG strings, drawn by matplotlib with one shared style.
+
+Every chart puts the modes side by side on shared axes, so equal heights mean equal values. Figures are built
+with `matplotlib.figure.Figure` (no pyplot state), and ids and metadata are pinned so the same run always gives the
+same bytes.
+"""
+from __future__ import annotations
+
+import io
+import re
+from typing import Callable
+
+import matplotlib
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
+
+STYLE = {
+    "svg.fonttype": "none",          # text stays text: smaller, selectable, searchable
+    "font.family": "sans-serif",
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "axes.titleweight": "bold",
+    "axes.grid": True,
+    "grid.alpha": 0.35,
+    "grid.linewidth": 0.6,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "legend.fontsize": 8,
+    "legend.frameon": False,
+    "lines.linewidth": 1.6,
+    "lines.markersize": 4,
+}
+PANEL_SIZE = (5.4, 3.3)      # inches per mode panel
+COLORS = {
+    "offered": "#7f7f7f", "ok": "#1f77b4", "target": "#bbbbbb",
+    "p50": "#2ca02c", "p95": "#ff7f0e", "p99": "#d62728", "limit": "#d62728",
+    "errors": "#d62728", "knee": "#9467bd", "prediction": "#8c564b", "unhealthy": "#d62728",
+    "jvm_threads_live": "#1f77b4", "tomcat_threads_busy": "#ff7f0e", "inflight_requests": "#2ca02c",
+    "virtual_threads_mounted": "#9467bd", "heap_used_mb": "#1f77b4",
+    "thread_cpu_pct": "#1f77b4", "delay_cpu_pct": "#2ca02c", "injector_cpu_pct": "#ff7f0e",
+}
+SERVER_PANELS = {
+    "server-threads": ("Threads and requests in flight", "count",
+                       [("jvm_threads_live", "live JVM threads"), ("tomcat_threads_busy", "busy Tomcat threads"),
+                        ("inflight_requests", "requests in flight"),
+                        ("virtual_threads_mounted", "mounted virtual threads")]),
+    "server-heap": ("Heap used", "MB", [("heap_used_mb", "heap used")]),
+    "server-cpu": ("CPU (100% = one core)", "%", [("thread_cpu_pct", "thread-service"),
+                                                   ("delay_cpu_pct", "delay-service"),
+                                                   ("injector_cpu_pct", "injector (busiest)")]),
+}
+
+_PROLOG = re.compile(r"^.*?(?=<svg)", re.S)
+_METADATA = re.compile(r"\s*<metadata>.*?</metadata>", re.S)
+_SIZE = re.compile(r'(<svg[^>]*?) width="[^"]*" height="[^"]*"')
+_ID = re.compile(r'(\sid=)"([^"]+)"')
+_REF = re.compile(r'(url\(|href=")#([^")]+)')
+
+
+def throughput(modes: dict[str, dict]) -> str:
+    def draw(ax: Axes, mode: str, summary: dict) -> bool:
+        levels = summary.get("levels") or []
+        x = [lv["target_rps"] for lv in levels]
+        ax.plot(x, x, color=COLORS["target"], linestyle="--", linewidth=1, label="target")
+        ax.plot(x, [lv["offered_rps"] for lv in levels], color=COLORS["offered"], marker="o", label="offered (sent/s)")
+        ax.plot(x, [lv["ok_rps"] for lv in levels], color=COLORS["ok"], marker="o", label="OK/s")
+        _mark_unhealthy(ax, levels, x, [lv["ok_rps"] for lv in levels])
+        _mark_knee_and_prediction(ax, summary)
+        ax.set_ylim(bottom=0)
+        ax.set_xlabel("target rate (requests/s)")
+        ax.set_ylabel("requests/s")
+        return bool(levels)
+    return _panels("throughput", "Offered vs OK throughput per level", modes, draw)
+
+
+def latency(modes: dict[str, dict]) -> str:
+    def draw(ax: Axes, mode: str, summary: dict) -> bool:
+        levels = [lv for lv in summary.get("levels") or [] if lv.get("p50_ms") is not None]
+        x = [lv["offered_rps"] for lv in levels]
+        for key in ("p50", "p95", "p99"):
+            ax.plot(x, [lv[f"{key}_ms"] for lv in levels], color=COLORS[key], marker="o", label=key)
+        _mark_unhealthy(ax, levels, x, [lv["p99_ms"] for lv in levels])
+        if summary.get("p99_limit_ms"):
+            ax.axhline(summary["p99_limit_ms"], color=COLORS["limit"], linestyle=":", linewidth=1,
+                       label=f"p99 limit {summary['p99_limit_ms']} ms")
+        _mark_knee_and_prediction(ax, summary)
+        if levels:
+            ax.set_yscale("log")
+            ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 3.0, 5.0)))
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+            ax.yaxis.set_minor_locator(NullLocator())
+        ax.set_xlabel("offered rate (requests/s)")
+        ax.set_ylabel("latency of OK responses (ms, log)")
+        return bool(levels)
+    return _panels("latency", "Latency percentiles per level", modes, draw)
+
+
+def errors(modes: dict[str, dict], max_error_ratio: float | None) -> str:
+    def draw(ax: Axes, mode: str, summary: dict) -> bool:
+        levels = summary.get("levels") or []
+        x = [lv["target_rps"] for lv in levels]
+        steps = [b - a for a, b in zip(x, x[1:]) if b > a]
+        width = 0.6 * (min(steps) if steps else max(x[0] if x else 1, 1) * 0.5)
+        ax.bar(x, [100 * (lv["error_ratio"] or 0) for lv in levels], width=width, color=COLORS["errors"],
+               label="errors (% of completed)")
+        if max_error_ratio is not None:
+            ax.axhline(100 * max_error_ratio, color=COLORS["limit"], linestyle=":", linewidth=1,
+                       label=f"limit {100 * max_error_ratio:g}%")
+        ax.set_ylim(bottom=0)
+        ax.set_xlabel("target rate (requests/s)")
+        ax.set_ylabel("errors (%)")
+        return bool(levels)
+    return _panels("errors", "Errors per level", modes, draw)
+
+
+def server(name: str, modes: dict[str, dict], series: dict[str, dict[str, list]]) -> str:
+    title, unit, columns = SERVER_PANELS[name]
+
+    def draw(ax: Axes, mode: str, summary: dict) -> bool:
+        data = series.get(mode) or {}
+        seconds = data.get("second") or []
+        drawn = False
+        for column, label in columns:
+            values = data.get(column) or []
+            if any(v is not None for v in values):
+                drawn = True
+                ax.plot(seconds, [float("nan") if v is None else v for v in values],
+                        color=COLORS[column], linewidth=1.2, label=label)
+        knee_at = _knee_second(summary)
+        if knee_at is not None:
+            ax.axvline(knee_at, color=COLORS["knee"], linestyle="--", linewidth=1, label="first unhealthy level")
+        ax.set_ylim(bottom=0)
+        ax.set_xlabel("seconds since the measured phase started")
+        ax.set_ylabel(unit)
+        return drawn
+    return _panels(name, title, modes, draw)
+
+
+def _panels(name: str, title: str, modes: dict[str, dict], draw: Callable[[Axes, str, dict], bool]) -> str:
+    with matplotlib.rc_context({**STYLE, "svg.hashsalt": f"loadlab-{name}"}):
+        fig = Figure(figsize=(PANEL_SIZE[0] * max(len(modes), 1), PANEL_SIZE[1]))
+        # Fixed margins: constrained layout doubles the drawing time and the panels are all alike.
+        width = fig.get_figwidth()
+        fig.subplots_adjust(left=0.75 / width, right=1 - 0.1 / width, bottom=0.16, top=0.91, wspace=0.22)
+        axes = fig.subplots(1, max(len(modes), 1), sharex=True, sharey=True, squeeze=False)[0]
+        for ax, (mode, summary) in zip(axes, modes.items()):
+            ax.set_title(f"{title} — {mode}")
+            if draw(ax, mode, summary):
+                # Every chart here rises to the right, so the upper left corner is the free one.
+                ax.legend(loc="upper left")
+            else:
+                ax.text(0.5, 0.5, "no data", transform=ax.transAxes, ha="center", va="center", color="#888888")
+        for ax in axes[1:]:
+            ax.tick_params(labelleft=True)   # shared y, but each panel keeps its own labels for reading
+        return _svg(fig, name)
+
+
+def _mark_knee_and_prediction(ax: Axes, summary: dict) -> None:
+    if summary.get("collapsed") and summary.get("sustained_rps"):
+        ax.axvline(summary["sustained_rps"], color=COLORS["knee"], linestyle="--", linewidth=1,
+                   label=f"knee: sustained {summary['sustained_rps']:g} rps")
+    if summary.get("predicted_rps"):
+        ax.axvline(summary["predicted_rps"], color=COLORS["prediction"], linestyle=":", linewidth=1.2,
+                   label=f"Little's law {summary['predicted_rps']:g} rps")
+
+
+def _mark_unhealthy(ax: Axes, levels: list[dict], x: list, y: list) -> None:
+    bad = [(a, b) for lv, a, b in zip(levels, x, y) if not lv.get("healthy") and b is not None]
+    if bad:
+        ax.scatter([a for a, _ in bad], [b for _, b in bad], marker="x", s=40, color=COLORS["unhealthy"],
+                   zorder=3, label="unhealthy level")
+
+
+def _knee_second(summary: dict) -> int | None:
+    first_bad = summary.get("first_unhealthy_level")
+    for lv in summary.get("levels") or []:
+        if lv.get("index") == first_bad:
+            return lv.get("first_second")
+    return None
+
+
+def _svg(fig: Figure, name: str) -> str:
+    out = io.StringIO()
+    fig.savefig(out, format="svg", metadata={"Date": None})
+    svg = _METADATA.sub("", _PROLOG.sub("", out.getvalue(), count=1), count=1)
+    svg = _SIZE.sub(r"\1", svg, count=1).strip()
+    # Several SVGs share one HTML document: matplotlib's ids ("axes_1", ...) would repeat, so prefix them.
+    svg = _ID.sub(lambda m: f'{m.group(1)}"{name}-{m.group(2)}"', svg)
+    return _REF.sub(lambda m: f"{m.group(1)}#{name}-{m.group(2)}", svg)

@@ -1,0 +1,261 @@
+"""The comparison page's HTML: one self-contained file, no script, no external resource."""
+from __future__ import annotations
+
+from html import escape
+CSS = """
+:root { --ok: #1a7f37; --bad: #b42318; --muted: #5f6b7a; --line: #d9dee4; --soft: #f5f7f9; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1d232a; }
+main { max-width: 1200px; margin: 0 auto; padding: 24px; }
+h1 { font-size: 1.6em; margin: 0 0 4px; }
+h1 small { font-weight: normal; color: var(--muted); font-size: 0.6em; }
+h2 { font-size: 1.2em; margin: 32px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
+h3 { font-size: 1em; margin: 16px 0 6px; }
+.headline { font-size: 1.15em; padding: 12px 16px; border-left: 5px solid var(--muted); background: var(--soft); }
+.headline.valid { border-color: var(--ok); }
+.headline.invalid { border-color: var(--bad); }
+.box { padding: 10px 16px; margin: 16px 0; border: 1px solid; border-radius: 4px; }
+.box.missing { border-color: #e0a800; background: #fff8e1; }
+.box.invalid { border-color: var(--bad); background: #fdecea; }
+.box h3 { margin-top: 4px; }
+table { border-collapse: collapse; margin: 6px 0 12px; font-size: 0.9em; }
+th, td { border: 1px solid var(--line); padding: 3px 8px; text-align: right; vertical-align: top; }
+th { background: var(--soft); }
+td.text, th.text { text-align: left; }
+tr.unhealthy td { background: #fdecea; }
+tr.sustained td { font-weight: bold; }
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(480px, 1fr)); gap: 16px; }
+figure.chart { margin: 12px 0 20px; }
+figure.chart svg { width: 100%; height: auto; }
+figcaption { color: var(--muted); font-size: 0.9em; }
+.yes { color: var(--ok); font-weight: bold; }
+.no { color: var(--bad); font-weight: bold; }
+.muted { color: var(--muted); }
+code { background: var(--soft); padding: 0 3px; }
+"""
+
+PARAM_ORDER = ["TARGET", "MODES", "DELAY_MS", "PLATFORM_THREADS", "PROFILE", "START_RPS", "PEAK_RPS", "STEPS",
+               "STEP_SECONDS", "WARMUP_SECONDS", "INJECTORS"]
+
+
+def document(summary: dict, charts: list[tuple[str, str, str, str]], gatling: dict[str, list[str]]) -> str:
+    """charts: (section title, data-chart name, svg, caption); gatling: mode -> relative links."""
+    run_id = str(summary.get("run_id") or "")
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>loadlab {escape(run_id)}: platform vs virtual threads</title>",
+        f"<style>{CSS}</style></head><body><main>",
+        f"<h1>Platform vs virtual threads <small>run {escape(run_id)}"
+        f"{' on ' + escape(str(summary['target'])) if summary.get('target') else ''}</small></h1>",
+        f'<p class="headline {verdict_class(summary)}" id="headline">{escape(headline(summary))}</p>',
+        _missing_box(summary),
+        _invalid_box(summary),
+        _verdict_table(summary),
+        '<section id="charts">',
+        *(_chart(*chart) for chart in charts),
+        "</section>",
+        _levels(summary),
+        _setup(summary),
+        _gatling(summary, gatling),
+        "</main></body></html>",
+    ]
+    return "\n".join(p for p in parts if p) + "\n"
+
+
+def headline(summary: dict) -> str:
+    modes = summary.get("modes") or {}
+    phrases = []
+    for mode in _mode_names(summary):
+        m = modes.get(mode)
+        if m is None:
+            phrases.append(f"{mode} was not measured")
+            continue
+        phrase = f"{mode} sustained {_rps(m.get('sustained_rps'))} rps"
+        if mode == "virtual" and summary.get("virtual_over_platform") is not None:
+            phrase += f" = {summary['virtual_over_platform']:.1f}× platform"
+        if not m.get("collapsed") and m.get("levels"):
+            phrase += " (the peak; it never collapsed)"
+        if m.get("predicted_rps") is not None:
+            phrase += f" (Little's law predicted {_rps(m['predicted_rps'])})"
+        phrases.append(phrase)
+    text = ", ".join(phrases) or "no mode was measured"
+    reasons = [f"{mode}: {r}" for mode, m in modes.items() for r in m.get("invalid_reasons") or []]
+    missing = summary.get("missing_modes") or []
+    if reasons:
+        text += " — invalid because " + "; ".join(reasons)
+    elif missing or not modes:
+        text += " — incomplete: " + (", ".join(missing) + " missing" if missing else "nothing measured")
+    else:
+        text += " — valid: no injector or delay-service saturation, every level sent on time"
+    return text
+
+
+def verdict_class(summary: dict) -> str:
+    modes = summary.get("modes") or {}
+    if modes and all(m.get("valid") for m in modes.values()) and not summary.get("missing_modes"):
+        return "valid"
+    return "invalid"
+
+
+def _mode_names(summary: dict) -> list[str]:
+    modes = list((summary.get("modes") or {}).keys())
+    return modes + [m for m in summary.get("missing_modes") or [] if m not in modes]
+
+
+def _missing_box(summary: dict) -> str:
+    items = [f"<li>run: {escape(x)}</li>" for x in summary.get("missing") or []]
+    items += [f"<li><b>{escape(m)}</b>: not measured in this run (no load data), so it has no numbers below</li>"
+              for m in summary.get("missing_modes") or []]
+    for mode, m in (summary.get("modes") or {}).items():
+        items += [f"<li>{escape(mode)}: {escape(x)}</li>" for x in m.get("missing") or []]
+    for mode, problems in (summary.get("problems") or {}).items():
+        items += [f"<li>{escape(mode)}: {escape(p)}</li>" for p in problems]
+    if not items:
+        return ""
+    return ('<div class="box missing" id="missing"><h3>Missing</h3>'
+            "<p>This run folder is incomplete; everything else on this page comes from what is there.</p>"
+            f"<ul>{''.join(items)}</ul></div>")
+
+
+def _invalid_box(summary: dict) -> str:
+    items = [f"<li><b>{escape(mode)}</b>: {escape(r)}</li>"
+             for mode, m in (summary.get("modes") or {}).items() for r in m.get("invalid_reasons") or []]
+    if not items:
+        return ""
+    return ('<div class="box invalid" id="invalid"><h3>Why this run cannot be trusted</h3>'
+            f"<ul>{''.join(items)}</ul></div>")
+
+
+def _verdict_table(summary: dict) -> str:
+    modes = summary.get("modes") or {}
+    if not modes:
+        return ""
+    rows = [
+        ("sustained rate (rps)", lambda m: _rps(m.get("sustained_rps"))),
+        ("collapsed", lambda m: _yes_no(m.get("collapsed"), good=False)),
+        ("Little's law prediction (rps)", lambda m: _rps(m.get("predicted_rps"))),
+        ("baseline p50 (ms)", lambda m: _n(m.get("baseline_p50_ms"))),
+        ("p99 limit (ms)", lambda m: _n(m.get("p99_limit_ms"))),
+        ("p99 at the sustained rate (ms)", lambda m: _n(m.get("p99_ms_at_sustained"))),
+        ("requests / errors (measured phase)", lambda m: f"{_n(m.get('requests'))} / {_n(m.get('errors'))}"),
+        ("pinned virtual threads (JFR)", lambda m: _n(m.get("pinned_virtual_threads"))),
+        ("stopped early", lambda m: escape(m.get("stop_reason") or "yes") if m.get("stopped_early") else "no"),
+        ("valid", lambda m: _yes_no(m.get("valid"))),
+    ]
+    head = "".join(f"<th>{escape(mode)}</th>" for mode in modes)
+    body = "".join(f'<tr><th class="text">{escape(label)}</th>'
+                   + "".join(f"<td>{cell(m)}</td>" for m in modes.values()) + "</tr>"
+                   for label, cell in rows)
+    return f'<section id="verdict"><h2>Verdict</h2><table><tr><th></th>{head}</tr>{body}</table></section>'
+
+
+def _chart(title: str, name: str, svg: str, caption: str) -> str:
+    return (f"<h2>{escape(title)}</h2>"
+            f'<figure class="chart" data-chart="{escape(name)}">{svg}'
+            f"<figcaption>{escape(caption)}</figcaption></figure>")
+
+
+def _levels(summary: dict) -> str:
+    modes = summary.get("modes") or {}
+    if not modes:
+        return ""
+    tables = []
+    for mode, m in modes.items():
+        head = ("<tr><th>level</th><th>target rps</th><th>offered/s</th><th>OK/s</th><th>errors</th>"
+                "<th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th><th>s</th>"
+                '<th class="text">healthy</th></tr>')
+        rows = []
+        sustained = m.get("sustained_rps")
+        for lv in m.get("levels") or []:
+            classes = []
+            if not lv.get("healthy"):
+                classes.append("unhealthy")
+            elif lv.get("target_rps") == sustained:
+                classes.append("sustained")
+            verdict = ('<span class="yes">yes</span>' if lv.get("healthy")
+                       else "; ".join(escape(r) for r in lv.get("unhealthy_reasons") or []))
+            rows.append(
+                f'<tr{_class(classes)}><td>{_n(lv.get("index"))}</td><td>{_rps(lv.get("target_rps"))}</td>'
+                f"<td>{_rps(lv.get('offered_rps'))}</td><td>{_rps(lv.get('ok_rps'))}</td>"
+                f"<td>{_pct(lv.get('error_ratio'))}</td><td>{_n(lv.get('p50_ms'))}</td><td>{_n(lv.get('p95_ms'))}</td>"
+                f"<td>{_n(lv.get('p99_ms'))}</td><td>{_n(lv.get('max_ms'))}</td><td>{_n(lv.get('seconds'))}</td>"
+                f'<td class="text">{verdict}</td></tr>')
+        body = "".join(rows) or '<tr><td colspan="11" class="text muted">no measured level</td></tr>'
+        tables.append(f"<div><h3>{escape(mode)}</h3><table>{head}{body}</table></div>")
+    return f'<section id="levels"><h2>Levels</h2><div class="grid">{"".join(tables)}</div></section>'
+
+
+def _setup(summary: dict) -> str:
+    params = summary.get("params") or {}
+    keys = [k for k in PARAM_ORDER if k in params] + sorted(k for k in params if k not in PARAM_ORDER)
+    param_rows = "".join(f'<tr><th class="text">{escape(k)}</th><td class="text">{escape(_value(params[k]))}</td></tr>'
+                         for k in keys)
+    thresholds = summary.get("thresholds") or {}
+    threshold_rows = "".join(f'<tr><th class="text">{escape(k)}</th><td>{escape(_value(v))}</td></tr>'
+                             for k, v in thresholds.items())
+    hosts = summary.get("hosts") or {}
+    host_rows = "".join(
+        f'<tr><th class="text">{escape(role)}</th><td class="text">{escape(_value(h.get("address")))}</td>'
+        f'<td class="text">{escape(_value(h.get("description")))}</td></tr>'
+        for role, h in sorted(hosts.items()) if isinstance(h, dict))
+    machine = summary.get("machine")
+    return ('<section id="setup"><h2>Parameters and machine</h2><div class="grid">'
+            f"<div><h3>Parameters</h3><table>{param_rows or _none(2)}</table></div>"
+            f"<div><h3>Health thresholds</h3><table>{threshold_rows or _none(2)}</table>"
+            f"<h3>Machine</h3><p>{escape(str(machine)) if machine else '<span class=muted>not recorded</span>'}</p>"
+            '<h3>Hosts</h3><table><tr><th class="text">role</th><th class="text">address</th>'
+            f'<th class="text">description</th></tr>{host_rows or _none(3)}</table></div>'
+            "</div></section>")
+
+
+def _gatling(summary: dict, gatling: dict[str, list[str]]) -> str:
+    items = []
+    for mode in _mode_names(summary):
+        links = gatling.get(mode) or []
+        if links:
+            items += [f'<li>{escape(mode)}: <a href="{escape(href)}">{escape(href)}</a></li>' for href in links]
+        else:
+            items.append(f'<li>{escape(mode)}: <span class="muted">no Gatling report in this folder</span></li>')
+    return f'<section id="gatling"><h2>Gatling reports</h2><ul>{"".join(items)}</ul></section>'
+
+
+def _class(classes: list[str]) -> str:
+    return f' class="{" ".join(classes)}"' if classes else ""
+
+
+def _none(columns: int) -> str:
+    return f'<tr><td colspan="{columns}" class="text muted">not recorded</td></tr>'
+
+
+def _value(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)):
+        return " ".join(str(v) for v in value)
+    return str(value)
+
+
+def _rps(value) -> str:
+    if value is None:
+        return "—"
+    return f"{value:,.0f}"
+
+
+def _n(value) -> str:
+    if value is None:
+        return "—"
+    return f"{value:,}" if isinstance(value, int) else f"{value:,.1f}"
+
+
+def _pct(ratio) -> str:
+    return "—" if ratio is None else f"{100 * ratio:.2f}%"
+
+
+def _yes_no(flag, good: bool = True) -> str:
+    if flag is None:
+        return "—"
+    cls = "yes" if bool(flag) == good else "no"
+    return f'<span class="{cls}">{"yes" if flag else "no"}</span>'
+

@@ -1,0 +1,223 @@
+import csv
+import json
+
+import pytest
+from hdrh.histogram import HdrHistogram
+
+import synthrun
+from synthrun import HEALTHY, SLOW_TAIL, LevelSpec, ModeSpec
+from loadlab import hlog, summary
+
+TIMELINE_HEADER = "second,offered_rps,ok,ko,p50_ms,p95_ms,p99_ms,max_ms"
+SERVER_HEADER = ("second,thread_cpu_pct,jvm_threads_live,virtual_threads_mounted,virtual_threads_queued,"
+                 "tomcat_threads_busy,inflight_requests,heap_used_mb,gc_pause_ms,downstream_ms_mean,delay_cpu_pct,"
+                 "injector_cpu_pct,thread_host_cpu_pct,delay_host_cpu_pct,injector_host_cpu_pct")
+CONTRACT_MODE_KEYS = {"sustained_rps", "collapsed", "predicted_rps", "baseline_p50_ms", "p99_ms_at_sustained",
+                      "requests", "errors", "valid", "invalid_reasons", "levels", "pinned_virtual_threads",
+                      "stopped_early", "stop_reason", "missing"}
+LEVEL_KEYS = {"index", "target_rps", "offered_rps", "ok_rps", "error_ratio", "p50_ms", "p95_ms", "p99_ms", "max_ms",
+              "seconds", "healthy", "unhealthy_reasons"}
+
+
+def stairs(n=5, step=100, **changes):
+    """n healthy levels; changes: {position: LevelSpec overrides}."""
+    return [LevelSpec(step * (i + 1), **changes.get(f"l{i}", {})) for i in range(n)]
+
+
+def platform_collapse():
+    return ModeSpec(stairs(l3=dict(latency=SLOW_TAIL), l4=dict(latency=SLOW_TAIL, ok_share=0.5, ko_share=0.2)))
+
+
+def rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+@pytest.fixture(scope="module")
+def full_run(tmp_path_factory):
+    run = tmp_path_factory.mktemp("results") / "20261121-130501"
+    synthrun.write_params(run)
+    synthrun.write_mode(run, "platform", platform_collapse())
+    synthrun.write_mode(run, "virtual", ModeSpec(stairs(), injectors=2, pinned=3))
+    return run, summary.rebuild(run)
+
+
+def test_summary_json_has_the_contract_shape(full_run):
+    run, result = full_run
+    assert json.loads((run / "summary.json").read_text()) == result
+    assert {"run_id", "target", "params", "modes", "virtual_over_platform", "thresholds", "machine", "hosts",
+            "missing_modes"} <= result.keys()
+    assert result["run_id"] == "20261121-130501" and result["target"] == "local"
+    assert result["params"]["DELAY_MS"] == 200
+    for mode in ("platform", "virtual"):
+        assert CONTRACT_MODE_KEYS <= result["modes"][mode].keys()
+        for level in result["modes"][mode]["levels"]:
+            assert LEVEL_KEYS <= level.keys()
+    assert result["missing_modes"] == [] and result["machine"].startswith("Test CPU")
+
+
+def test_verdict_of_each_mode(full_run):
+    _, result = full_run
+    platform, virtual = result["modes"]["platform"], result["modes"]["virtual"]
+    assert (platform["sustained_rps"], platform["collapsed"], platform["baseline_p50_ms"]) == (300, True, 201)
+    assert platform["predicted_rps"] == round(200 * 1000 / 201)
+    assert platform["p99_ms_at_sustained"] == 230
+    assert (virtual["sustained_rps"], virtual["collapsed"], virtual["predicted_rps"]) == (500, False, None)
+    assert result["virtual_over_platform"] == round(500 / 300, 2)
+    assert platform["valid"] and virtual["valid"], (platform["invalid_reasons"], virtual["invalid_reasons"])
+    assert virtual["pinned_virtual_threads"] == 3 and platform["pinned_virtual_threads"] is None
+    # requests and errors count completions in the measured phase, drain included, warm-up excluded
+    assert platform["requests"] == 3 * (100 + 200 + 300 + 400 + 350) + 10
+    assert platform["errors"] == 3 * 100
+
+
+def test_levels_are_computed_from_the_measured_seconds(full_run):
+    _, result = full_run
+    levels = result["modes"]["platform"]["levels"]
+    assert [lv["target_rps"] for lv in levels] == [100, 200, 300, 400, 500]
+    assert [lv["seconds"] for lv in levels] == [3] * 5    # the drain second belongs to no level
+    assert [lv["healthy"] for lv in levels] == [True, True, True, False, False]
+    fourth, last = levels[3], levels[4]
+    assert (fourth["p50_ms"], fourth["p95_ms"], fourth["p99_ms"], fourth["max_ms"]) == (201, 700, 900, 950)
+    assert (last["offered_rps"], last["ok_rps"], last["error_ratio"]) == (500, 250, round(100 / 350, 4))
+    # the warm-up's 5000 ms never reaches a level
+    assert max(lv["max_ms"] for lv in levels) == 950
+
+
+def test_timeline_and_server_columns_are_the_contracts(full_run):
+    run, _ = full_run
+    for mode in ("platform", "virtual"):
+        assert (run / mode / "timeline.csv").read_text().splitlines()[0] == TIMELINE_HEADER
+        assert (run / mode / "server.csv").read_text().splitlines()[0] == SERVER_HEADER
+
+
+def test_timeline_is_the_measured_phase_merged_across_injectors(full_run):
+    run, _ = full_run
+    timeline = rows(run / "virtual" / "timeline.csv")
+    assert [int(r["second"]) for r in timeline] == list(range(16))     # 5 levels x 3 s + 1 drain second
+    assert [int(r["offered_rps"]) for r in timeline[:6]] == [100, 100, 100, 200, 200, 200]
+    assert [int(r["ok"]) for r in timeline[:4]] == [100, 100, 100, 200]
+    # each injector recorded half of a level's requests; merged percentiles are those of all of them together
+    per_injector = synthrun.split(100, HEALTHY)
+    union = HdrHistogram(1, 3_600_000, 3)
+    for value, count in per_injector + per_injector:
+        union.record_value(value, count)
+    expected = hlog.stats(union)
+    fourth = timeline[3]
+    assert [int(fourth[k]) for k in ("p50_ms", "p95_ms", "p99_ms", "max_ms")] == [
+        expected.p50_ms, expected.p95_ms, expected.p99_ms, expected.max_ms]
+
+
+def test_server_rows_hold_per_second_rates_and_maxima(full_run):
+    run, _ = full_run
+    server = rows(run / "virtual" / "server.csv")
+    assert len(server) == 16
+    first = server[0]
+    assert first["gc_pause_ms"] == "5" and first["downstream_ms_mean"] == "201"
+    assert first["heap_used_mb"] == "100" and first["virtual_threads_mounted"] == ""   # -1 = unavailable
+    assert first["injector_cpu_pct"] == "30" and first["thread_host_cpu_pct"] == "50"
+
+
+def test_rebuild_is_deterministic(full_run):
+    run, _ = full_run
+    names = ["summary.json", "index.html", "platform/timeline.csv", "virtual/server.csv"]
+    before = {n: (run / n).read_bytes() for n in names}
+    summary.rebuild(run)
+    assert {n: (run / n).read_bytes() for n in names} == before
+
+
+@pytest.mark.parametrize("levels, sustained, collapsed", [
+    (stairs(), 500, False),                                                     # healthy throughout: the peak
+    (stairs(l2=dict(latency=SLOW_TAIL), l3=dict(latency=SLOW_TAIL)), 200, True),   # latency collapse
+    (stairs(l3=dict(ok_share=0.97, ko_share=0.03)), 300, True),                 # errors only
+    (stairs(l2=dict(ok_share=0.9)), 200, True),                                 # throughput only
+    (stairs(l0=dict(ko_share=0.2, ok_share=0.8)), 0, True),                     # first level unhealthy
+])
+def test_knee_on_synthetic_runs(tmp_path, levels, sustained, collapsed):
+    synthrun.write_params(tmp_path, modes=["platform"])
+    synthrun.write_mode(tmp_path, "platform", ModeSpec(levels))
+    mode = summary.rebuild(tmp_path)["modes"]["platform"]
+    assert (mode["sustained_rps"], mode["collapsed"]) == (sustained, collapsed)
+
+
+def test_half_finished_run_lists_what_is_missing(tmp_path):
+    synthrun.write_params(tmp_path, completed=["platform"])
+    synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs(), omit={"raw/thread/jvm.csv"}))
+    result = summary.rebuild(tmp_path)
+    assert result["missing_modes"] == ["virtual"]
+    assert list(result["modes"]) == ["platform"]
+    assert result["virtual_over_platform"] is None
+    assert "platform/raw/thread/jvm.csv" in result["modes"]["platform"]["missing"]
+    assert result["modes"]["platform"]["sustained_rps"] == 500
+    server = rows(tmp_path / "platform" / "server.csv")
+    assert server and all(r["jvm_threads_live"] == "" and r["gc_pause_ms"] == "" for r in server)
+    page = (tmp_path / "index.html").read_text()
+    assert 'id="missing"' in page and "jvm.csv" in page and "virtual was not measured" in page
+
+
+def test_a_mode_that_did_not_finish_is_invalid(tmp_path):
+    synthrun.write_params(tmp_path, modes=["platform"], completed=[])
+    synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs()))
+    mode = summary.rebuild(tmp_path)["modes"]["platform"]
+    assert not mode["valid"]
+    assert "this mode did not finish (the run was interrupted or failed)" in mode["invalid_reasons"]
+
+
+def test_params_only_folder_does_not_crash(tmp_path):
+    synthrun.write_params(tmp_path, mode_problems={"platform": ["gatling-injector-0 on local exited with code 2"]})
+    (tmp_path / "platform" / "raw" / "injector-0").mkdir(parents=True)     # started, wrote nothing
+    result = summary.rebuild(tmp_path)
+    assert result["modes"] == {} and result["missing_modes"] == ["platform", "virtual"]
+    assert result["problems"] == {"platform": ["gatling-injector-0 on local exited with code 2"]}
+    page = (tmp_path / "index.html").read_text()
+    assert "incomplete" in page and "exited with code 2" in page
+
+
+def test_folder_without_params_json_is_read_from_its_mode_folders(tmp_path):
+    run = tmp_path / "20261121-130501"
+    synthrun.write_mode(run, "virtual", ModeSpec(stairs()))
+    result = summary.rebuild(run)
+    assert result["run_id"] == "20261121-130501" and result["missing"] == ["params.json"]
+    assert result["modes"]["virtual"]["sustained_rps"] == 500
+
+
+def test_damaged_files_are_reported_not_fatal(tmp_path):
+    synthrun.write_params(tmp_path, modes=["platform"])
+    synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs(l3=dict(latency=SLOW_TAIL)), omit={
+        "raw/injector-0/meta.json", "raw/delay/samples.csv"}))
+    inj = tmp_path / "platform" / "raw" / "injector-0"
+    with open(inj / "latency.hlog", "a") as f:
+        f.write("Tag=ok,1763731000.000,1.000,0.001,HISTFAAAACh42pNpmSzMw\n")     # cut short by Ctrl-C
+    with open(inj / "seconds.csv", "a") as f:
+        f.write("1763731000,measure,4")                                          # half a row
+    mode = summary.rebuild(tmp_path)["modes"]["platform"]
+    # without meta.json, levels come from the seconds.csv level column, and the drain second is left out
+    assert (mode["sustained_rps"], [lv["seconds"] for lv in mode["levels"]]) == (300, [3] * 5)
+    assert "platform/raw/injector-0/latency.hlog: 1 unreadable line skipped" in mode["missing"]
+    assert {"platform/raw/injector-0/meta.json", "platform/raw/delay/samples.csv"} <= set(mode["missing"])
+
+
+def test_validity_is_judged_from_the_raw_evidence(tmp_path):
+    synthrun.write_params(tmp_path, modes=["platform"])
+    synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs(
+        l1=dict(downstream_ms=260.0), l2=dict(sent_share=0.8, ok_share=0.8))))
+    mode = summary.rebuild(tmp_path)["modes"]["platform"]
+    assert not mode["valid"]
+    assert mode["invalid_reasons"] == [
+        "the injector fell behind: it sent 240 requests/s, 80% of the target (needs 95%) at level 2 (300 rps)",
+        "the delay-service's latency rose: downstream calls took 260 ms on average, more than 200 + 20 ms "
+        "at level 1 (200 rps)",
+    ]
+
+
+def test_stopped_early_is_carried_over(tmp_path):
+    synthrun.write_params(tmp_path, modes=["platform"])
+    synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs(n=3), stopped_early=True,
+                                                       stop_reason="3 unhealthy seconds in a row"))
+    mode = summary.rebuild(tmp_path)["modes"]["platform"]
+    assert (mode["stopped_early"], mode["stop_reason"]) == (True, "3 unhealthy seconds in a row")
+
+
+def test_missing_run_folder_is_an_error(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        summary.rebuild(tmp_path / "nope")
