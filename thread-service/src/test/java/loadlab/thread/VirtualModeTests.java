@@ -7,15 +7,20 @@ import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "thread-mode=virtual", "management.server.port=0"})
+        "thread-mode=virtual", "management.server.port=0",
+        "management.endpoints.web.exposure.include=health,loadlab,handlerthread"})
 @DirtiesContext
 class VirtualModeTests {
 
@@ -52,6 +57,12 @@ class VirtualModeTests {
     }
 
     @Test
+    void managementServerKeepsPlatformThreadsSoSamplesNeverQueueBehindRequests() {
+        Map<String, Object> handler = Http.json(Http.get(managementPort, "/actuator/handlerthread"));
+        assertThat(handler).containsEntry("virtual", false);
+    }
+
+    @Test
     void loadlabEndpointReportsVirtualModeWithoutAPool() {
         Map<String, Object> sample = Http.json(Http.get(managementPort, "/actuator/loadlab"));
         assertThat(sample).containsOnlyKeys(LoadlabFields.ALL);
@@ -61,5 +72,24 @@ class VirtualModeTests {
                 .containsEntry("tomcat_queue_size", -1);
         assertThat(((Number) sample.get("virtual_threads_mounted")).intValue()).isGreaterThanOrEqualTo(0);
         assertThat(((Number) sample.get("virtual_threads_queued")).longValue()).isGreaterThanOrEqualTo(0);
+    }
+
+    /** Reports the thread serving a management request; test-only, the product exposes nothing like it. */
+    @TestConfiguration(proxyBeanMethods = false)
+    static class HandlerThreadEndpointConfiguration {
+
+        @Bean
+        HandlerThreadEndpoint handlerThreadEndpoint() {
+            return new HandlerThreadEndpoint();
+        }
+    }
+
+    @Endpoint(id = "handlerthread")
+    static class HandlerThreadEndpoint {
+
+        @ReadOperation
+        Map<String, Object> read() {
+            return Map.of("virtual", Thread.currentThread().isVirtual(), "thread", Thread.currentThread().toString());
+        }
     }
 }
