@@ -212,8 +212,9 @@ def _build_tables(raw: _RawMode) -> _Tables:
 def _measured_window(injectors: list[_Injector]) -> tuple[int, int] | None:
     starts = [m for m in (_float(inj.meta.get("measure_start_epoch_ms")) for inj in injectors) if m is not None]
     measured = [s for inj in injectors for s, r in inj.seconds.items() if r.get("phase") == "measure"]
-    # A second belongs to the measured phase when its middle does, the same rule as for levels.
-    t0 = math.ceil((min(starts) - 500) / 1000) if starts else (min(measured) if measured else None)
+    # The simulation labels epoch second S with the schedule second S - floor(start); flooring here keeps its
+    # seconds.csv labels and these tables in step, whatever the millisecond the injection started at.
+    t0 = math.floor(min(starts) / 1000) if starts else (min(measured) if measured else None)
     if t0 is None:
         return None
     ends = [s for s in measured if s >= t0]
@@ -253,19 +254,24 @@ def _targets_from_seconds(injectors: list[_Injector]) -> dict[int, float]:
 
 
 def _level_of(second: int, bounds: list[_Bound], rows: list[dict], draining: bool) -> int | None:
-    """The level whose schedule holds the middle of this second; the seconds.csv column only without a schedule.
+    """The level of meta.json's schedule that holds this second; the seconds.csv column only without a schedule.
 
-    Seconds after the last level (requests still completing) belong to no level, so they cannot dilute its rates;
-    without a schedule they are recognised as the seconds after the last one that sent anything.
+    Bounds are floored to whole seconds as the simulation does for its own labels, so both agree. The schedule also
+    drops levels never reached and ends a level cut short by an early stop at the stop. Seconds after the last level
+    (requests still completing) belong to no level, so they cannot dilute its rates; without a schedule they are
+    recognised as the seconds after the last one that sent anything.
     """
     if bounds:
-        middle = second * 1000 + 500
-        return next((b.index for b in bounds if b.start_ms <= middle < b.end_ms), None)
+        return next((b.index for b in bounds if _whole_second(b.start_ms) <= second < _whole_second(b.end_ms)), None)
     if draining:
         return None
     levels = [_int_or_none(r.get("level")) for r in rows if r.get("phase") == "measure"]
     levels = [lv for lv in levels if lv is not None and lv >= 0]
     return max(levels) if levels else None
+
+
+def _whole_second(epoch_ms: float) -> float:
+    return epoch_ms if math.isinf(epoch_ms) else math.floor(epoch_ms / 1000)
 
 
 def _server_second(raw: _RawMode, s: int) -> tuple[dict, dict, tuple[float, float] | None]:

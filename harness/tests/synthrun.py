@@ -13,6 +13,8 @@ from pathlib import Path
 from hdrh.histogram import HdrHistogram
 
 START_EPOCH = 1_763_730_000
+# The simulation anchors its schedule at the millisecond injection started, rarely on a whole second.
+ANCHOR_MS = 800
 # p50 201, p95 205, p99 230, max 260 for any count that is a multiple of 100.
 HEALTHY = ((201, 0.50), (205, 0.45), (230, 0.04), (260, 0.01))
 # p50 201, p95 700, p99 900: the tail of a thread pool that has run out of threads.
@@ -46,6 +48,9 @@ class ModeSpec:
     omit: set[str] = field(default_factory=set)   # relative paths under the mode folder not to write
     stopped_early: bool = False
     stop_reason: str | None = None
+    # (level position, whole seconds into it): the early stop; the schedule keeps labelling later seconds, but
+    # nothing is sent any more and meta.json lists levels only up to the one cut short.
+    stop_at: tuple[int, int] | None = None
     pinned: int | None = None
 
 
@@ -112,9 +117,8 @@ def _schedule(spec: ModeSpec, measure_start: int) -> list[tuple[int, str, int, L
         for _ in range(spec.seconds_per_level):
             rows.append((second, "measure", index, level))
             second += 1
-    last = len(spec.levels) - 1
     for _ in range(spec.drain_seconds):
-        rows.append((second, "measure", last, None))
+        rows.append((second, "measure", -1, None))
         second += 1
     return rows
 
@@ -126,7 +130,13 @@ def _write_injector(mode_dir: Path, name: str, spec: ModeSpec, schedule, measure
            "#[BaseTime: 0.000 (seconds since epoch)]",
            '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"']
     last = spec.levels[-1] if spec.levels else None
+    stop = None
+    if spec.stop_at:
+        stop = measure_start + spec.stop_at[0] * spec.seconds_per_level + spec.stop_at[1]
     for second, phase, index, level in schedule:
+        if stop is not None and second >= stop:
+            seconds.append(f"{second},{phase},{index},{(level.target_rps // n) if level else 0},0,0,0,0")
+            continue
         if phase == "warmup":
             target, sent, ok, ko, latency = 10 // n, 10 // n, 10 // n, 0, ((WARMUP_MS, 1.0),)
         elif level is None:  # drain: late completions of the last level
@@ -142,13 +152,18 @@ def _write_injector(mode_dir: Path, name: str, spec: ModeSpec, schedule, measure
             log.append(java_line("ko", second, [(KO_MS, ko)]))
     meta = {
         "levels": [{"index": k, "target_rps": lv.target_rps // n,
-                    "start_epoch_ms": (measure_start + k * spec.seconds_per_level) * 1000,
-                    "end_epoch_ms": (measure_start + (k + 1) * spec.seconds_per_level) * 1000}
+                    "start_epoch_ms": (measure_start + k * spec.seconds_per_level) * 1000 + ANCHOR_MS,
+                    "end_epoch_ms": (measure_start + (k + 1) * spec.seconds_per_level) * 1000 + ANCHOR_MS,
+                    "cut_short": False}
                    for k, lv in enumerate(spec.levels)],
-        "measure_start_epoch_ms": measure_start * 1000,
+        "measure_start_epoch_ms": measure_start * 1000 + ANCHOR_MS,
+        "stop_epoch_ms": None if stop is None else stop * 1000 + ANCHOR_MS,
         "stopped_early": spec.stopped_early, "stop_reason": spec.stop_reason,
         "totals": {"sent": 0, "ok": 0, "ko": 0},
     }
+    if stop is not None:
+        meta["levels"] = meta["levels"][:spec.stop_at[0] + 1]
+        meta["levels"][-1].update(end_epoch_ms=meta["stop_epoch_ms"], cut_short=True)
     _write(mode_dir, spec, f"raw/{name}/seconds.csv", "\n".join(seconds) + "\n")
     _write(mode_dir, spec, f"raw/{name}/latency.hlog", "\n".join(log) + "\n")
     _write(mode_dir, spec, f"raw/{name}/meta.json", json.dumps(meta))

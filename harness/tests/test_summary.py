@@ -210,6 +210,18 @@ def test_validity_is_judged_from_the_raw_evidence(tmp_path):
     ]
 
 
+@pytest.mark.parametrize("omit", [set(), {"raw/injector-0/meta.json"}])
+def test_levels_after_an_early_stop_are_left_out(tmp_path, omit):
+    synthrun.write_params(tmp_path, modes=["platform"])
+    synthrun.write_mode(tmp_path, "platform", ModeSpec(
+        stairs(l2=dict(latency=SLOW_TAIL)), stop_at=(3, 2), stopped_early=True, omit=omit, drain_seconds=0))
+    mode = summary.rebuild(tmp_path)["modes"]["platform"]
+    # the cut level keeps the seconds it really sent in; the labelled but silent seconds after the stop count for
+    # nothing, with meta.json's schedule or, without it, as trailing seconds that sent nothing
+    assert [(lv["index"], lv["seconds"]) for lv in mode["levels"]] == [(0, 3), (1, 3), (2, 3), (3, 2)]
+    assert (mode["sustained_rps"], mode["valid"]) == (200, True)
+
+
 def test_stopped_early_is_carried_over(tmp_path):
     synthrun.write_params(tmp_path, modes=["platform"])
     synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs(n=3), stopped_early=True,
