@@ -237,7 +237,8 @@ def _level_bounds(injectors: list[_Injector]) -> list[_Bound]:
             entry[0] += _float(level.get("target_rps")) or 0.0
             entry[1] = min(entry[1], start)
             entry[2] = max(entry[2], end if end is not None else math.inf)
-    return [_Bound(i, t, s, e) for i, (t, s, e) in sorted(merged.items())]
+    # Each injector's share is total / n as a double; rounding gives back the total the user asked for.
+    return [_Bound(i, round(t, 3), s, e) for i, (t, s, e) in sorted(merged.items())]
 
 
 def _targets_from_seconds(injectors: list[_Injector]) -> dict[int, float]:
@@ -250,7 +251,7 @@ def _targets_from_seconds(injectors: list[_Injector]) -> dict[int, float]:
                 mine[level] = max(mine.get(level, 0.0), _float(r.get("target_rps")) or 0.0)
         for level, rps in mine.items():
             targets[level] = targets.get(level, 0.0) + rps
-    return targets
+    return {level: round(rps, 3) for level, rps in targets.items()}
 
 
 def _level_of(second: int, bounds: list[_Bound], rows: list[dict], draining: bool) -> int | None:

@@ -151,7 +151,7 @@ def _write_injector(mode_dir: Path, name: str, spec: ModeSpec, schedule, measure
         if ko:
             log.append(java_line("ko", second, [(KO_MS, ko)]))
     meta = {
-        "levels": [{"index": k, "target_rps": lv.target_rps // n,
+        "levels": [{"index": k, "target_rps": lv.target_rps / n,
                     "start_epoch_ms": (measure_start + k * spec.seconds_per_level) * 1000 + ANCHOR_MS,
                     "end_epoch_ms": (measure_start + (k + 1) * spec.seconds_per_level) * 1000 + ANCHOR_MS,
                     "cut_short": False}

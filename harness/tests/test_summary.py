@@ -108,6 +108,14 @@ def test_timeline_is_the_measured_phase_merged_across_injectors(full_run):
         expected.p50_ms, expected.p95_ms, expected.p99_ms, expected.max_ms]
 
 
+def test_targets_split_over_three_injectors_add_back_up(tmp_path):
+    synthrun.write_params(tmp_path, modes=["virtual"])
+    synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs(n=3), injectors=3))
+    levels = summary.rebuild(tmp_path)["modes"]["virtual"]["levels"]
+    assert [lv["target_rps"] for lv in levels] == [100, 200, 300]
+    assert [lv["offered_rps"] for lv in levels] == [99, 198, 300]     # each injector sends its whole requests
+
+
 def test_server_rows_hold_per_second_rates_and_maxima(full_run):
     run, _ = full_run
     server = rows(run / "virtual" / "server.csv")
