@@ -24,6 +24,12 @@ public final class RunMonitor {
     /** A second is handed out this long after it ended, so completions timed just before the boundary are in. */
     static final long GRACE_MS = 200;
     private static final long TICK_MS = 100;
+    /**
+     * Gatling schedules users on whole milliseconds, one of them at ms 0 of every second; other users start a few ms
+     * late (event-loop jitter) relative to the first one, which fixed the pause. A few ms of slack keeps the ms-0 users
+     * in their own second instead of the one before, at the cost of the same few ms at the end of a second.
+     */
+    static final long ALIGN_SLACK_MS = 5;
 
     private final LoadConfig cfg;
     private final Schedule schedule;
@@ -93,7 +99,7 @@ public final class RunMonitor {
                 if (anchorMs < 0) {
                     long anchor = (nowMs + 999) / 1000 * 1000;
                     recorder = new SecondRecorder(anchor / 1000);
-                    alignDelayMs = anchor - nowMs;
+                    alignDelayMs = anchor - nowMs + ALIGN_SLACK_MS;
                     anchorMs = anchor;
                 }
             }
@@ -241,7 +247,9 @@ public final class RunMonitor {
         println(inj + " " + where + (v.healthy() ? " healthy" : " UNHEALTHY: " + v.reason())
                 + String.format(Locale.ROOT, " ok_rps=%.1f errors=%.2f%% p50=%.0fms p99=%.0fms p99_limit=%.0fms",
                         v.okRps(), 100 * v.errorRatio(), p50, p99, v.p99LimitMs()));
-        if (!v.healthy() && cfg.stopOnCollapse() && l.index() < schedule.steps() - 1) {
+        // Not after the first level: it is the lowest rate (cannot exhaust anything) and the baseline itself, where a
+        // cold-start spike is noise. Not after the last one either: the load is over anyway.
+        if (!v.healthy() && cfg.stopOnCollapse() && l.index() > 0 && l.index() < schedule.steps() - 1) {
             stop(where + " unhealthy: " + v.reason(), nowMs);
         }
     }

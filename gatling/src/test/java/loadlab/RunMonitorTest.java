@@ -43,8 +43,9 @@ class RunMonitorTest {
     @Test
     void alignsOnTheNextWholeSecond() {
         RunMonitor m = monitor("true");
-        assertEquals(700, m.alignDelayMs(T0 * 1000 + 300));
-        assertEquals(700, m.alignDelayMs(T0 * 1000 + 900)); // fixed by the first user
+        long delay = 700 + RunMonitor.ALIGN_SLACK_MS;
+        assertEquals(delay, m.alignDelayMs(T0 * 1000 + 300));
+        assertEquals(delay, m.alignDelayMs(T0 * 1000 + 900)); // fixed by the first user
         assertEquals(T0 + 1, m.recorder().firstOpenSecond());
     }
 
@@ -98,5 +99,16 @@ class RunMonitorTest {
         m.tick((T0 + 4) * 1000 + RunMonitor.GRACE_MS);
         assertFalse(m.shouldStop());
         assertTrue(console.toString(StandardCharsets.UTF_8).contains("UNHEALTHY"));
+    }
+
+    @Test
+    void theBaselineLevelNeverStopsTheRun() {
+        RunMonitor m = monitor("true");
+        m.alignDelayMs(T0 * 1000);
+        load(m.recorder(), T0, 2, 50);
+        load(m.recorder(), T0 + 1, 2, 50);
+        m.tick((T0 + 2) * 1000 + RunMonitor.GRACE_MS);
+        assertTrue(console.toString(StandardCharsets.UTF_8).contains("level 1/3 (target 10 rps) UNHEALTHY"));
+        assertFalse(m.shouldStop());
     }
 }
