@@ -32,6 +32,7 @@ public record LoadConfig(
         int connectTimeoutMs,
         int maxInflight,
         boolean stopOnCollapse,
+        int stopAfterUnhealthy,
         double okRatio,
         double maxErrorRatio,
         double p99Factor,
@@ -61,6 +62,7 @@ public record LoadConfig(
         d.put("connectTimeoutMs", "5000");
         d.put("maxInflight", "5000");
         d.put("stopOnCollapse", "true");
+        d.put("stopAfterUnhealthy", "1");
         d.put("okRatio", "0.95");
         d.put("maxErrorRatio", "0.01");
         d.put("p99Factor", "2.0");
@@ -101,6 +103,7 @@ public record LoadConfig(
         int connectTimeoutMs = p.get("connectTimeoutMs", s -> intIn(s, 1, 3_600_000), "an integer 1..3600000");
         int maxInflight = p.get("maxInflight", s -> intIn(s, 1, 10_000_000), "an integer >= 1");
         boolean stopOnCollapse = p.get("stopOnCollapse", s -> bool(s), "true or false");
+        int stopAfterUnhealthy = p.get("stopAfterUnhealthy", s -> intIn(s, 1, 10_000), "an integer >= 1");
         double okRatio = p.get("okRatio", s -> ratio(s, false), "a number in (0, 1]");
         double maxErrorRatio = p.get("maxErrorRatio", s -> ratio(s, true), "a number in [0, 1]");
         double p99Factor = p.get("p99Factor", s -> atLeast(s, 1.0), "a number >= 1");
@@ -134,7 +137,7 @@ public record LoadConfig(
         }
         return new LoadConfig(baseUrl, delayMs, profile, startRps, peakRps, steps, stepSeconds, warmupSeconds,
                 warmupRps, injectors, injectorIndex, outDir, requestTimeoutMs, connectTimeoutMs, maxInflight,
-                stopOnCollapse, okRatio, maxErrorRatio, p99Factor, p99SlackMs,
+                stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor, p99SlackMs,
                 Collections.unmodifiableMap(p.effective));
     }
 

@@ -59,6 +59,7 @@ public final class RunMonitor {
     private long accKo;
     private Histogram accHist;
     private double baselineP50Ms = Double.NaN;
+    private int unhealthyInARow;
     private final Map<Integer, HealthRule.Verdict> verdicts = new LinkedHashMap<>();
     private final Map<Integer, double[]> levelPercentiles = new LinkedHashMap<>();
 
@@ -247,10 +248,13 @@ public final class RunMonitor {
         println(inj + " " + where + (v.healthy() ? " healthy" : " UNHEALTHY: " + v.reason())
                 + String.format(Locale.ROOT, " ok_rps=%.1f errors=%.2f%% p50=%.0fms p99=%.0fms p99_limit=%.0fms",
                         v.okRps(), 100 * v.errorRatio(), p50, p99, v.p99LimitMs()));
+        unhealthyInARow = v.healthy() ? 0 : unhealthyInARow + 1;
         // Not after the first level: it is the lowest rate (cannot exhaust anything) and the baseline itself, where a
         // cold-start spike is noise. Not after the last one either: the load is over anyway.
-        if (!v.healthy() && cfg.stopOnCollapse() && l.index() > 0 && l.index() < schedule.steps() - 1) {
-            stop(where + " unhealthy: " + v.reason(), nowMs);
+        if (unhealthyInARow >= cfg.stopAfterUnhealthy() && cfg.stopOnCollapse() && l.index() > 0
+                && l.index() < schedule.steps() - 1) {
+            stop(where + " unhealthy" + (unhealthyInARow > 1 ? " (" + unhealthyInARow + " levels in a row)" : "")
+                    + ": " + v.reason(), nowMs);
         }
     }
 

@@ -27,8 +27,13 @@ class RunMonitorTest {
     private final ByteArrayOutputStream console = new ByteArrayOutputStream();
 
     private RunMonitor monitor(String stopOnCollapse) {
-        LoadConfig cfg = LoadConfig.parse(Map.of("startRps", "10", "peakRps", "30", "steps", "3", "stepSeconds", "2",
-                "warmupSeconds", "0", "outDir", dir.toString(), "stopOnCollapse", stopOnCollapse));
+        return monitor(stopOnCollapse, "1", "3");
+    }
+
+    private RunMonitor monitor(String stopOnCollapse, String stopAfterUnhealthy, String steps) {
+        LoadConfig cfg = LoadConfig.parse(Map.of("startRps", "10", "peakRps", "30", "steps", steps, "stepSeconds", "2",
+                "warmupSeconds", "0", "outDir", dir.toString(), "stopOnCollapse", stopOnCollapse,
+                "stopAfterUnhealthy", stopAfterUnhealthy));
         return new RunMonitor(cfg, Schedule.of(cfg), new PrintStream(console, true, StandardCharsets.UTF_8));
     }
 
@@ -110,5 +115,23 @@ class RunMonitorTest {
         m.tick((T0 + 2) * 1000 + RunMonitor.GRACE_MS);
         assertTrue(console.toString(StandardCharsets.UTF_8).contains("level 1/3 (target 10 rps) UNHEALTHY"));
         assertFalse(m.shouldStop());
+    }
+
+    @Test
+    void stopAfterUnhealthyWaitsForThatManyUnhealthyLevelsInARow() {
+        RunMonitor m = monitor("true", "2", "5"); // 10, 15, 20, 25, 30 rps
+        m.alignDelayMs(T0 * 1000);
+        load(m.recorder(), T0, 10, 50);
+        load(m.recorder(), T0 + 1, 10, 50);
+        load(m.recorder(), T0 + 2, 15, 500);
+        load(m.recorder(), T0 + 3, 15, 500);
+        m.tick((T0 + 4) * 1000 + RunMonitor.GRACE_MS);
+        assertFalse(m.shouldStop());
+        load(m.recorder(), T0 + 4, 20, 900);
+        load(m.recorder(), T0 + 5, 20, 900);
+        m.tick((T0 + 6) * 1000 + RunMonitor.GRACE_MS);
+        assertTrue(m.shouldStop());
+        assertTrue(m.stopReason().startsWith("level 3/5 (target 20 rps) unhealthy (2 levels in a row): p99"),
+                m.stopReason());
     }
 }
