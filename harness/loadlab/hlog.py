@@ -15,11 +15,10 @@ from typing import Iterable
 from hdrh.codec import HdrCookieException, HdrHistogramSettingsException, HdrLengthException
 from hdrh.histogram import HdrHistogram
 
-# Values are milliseconds. One day is far above any request timeout, so no recorded value is ever dropped.
+# Values are milliseconds. The same range and precision as the simulation's recorder (SecondRecorder): adding its
+# histograms is then a plain sum of count arrays, and never re-buckets a value. A wider histogram widens the sum.
 LOWEST_TRACKABLE_MS = 1
-HIGHEST_TRACKABLE_MS = 86_400_000
-# The simulation records with 3 significant figures; the accumulators keep the same resolution so adding
-# never re-buckets a value.
+HIGHEST_TRACKABLE_MS = 3_600_000
 SIGNIFICANT_FIGURES = 3
 
 _DECODE_ERRORS = (ValueError, binascii.Error, zlib.error, HdrCookieException, HdrLengthException,
@@ -105,9 +104,18 @@ def merge(histograms: Iterable[HdrHistogram], into: HdrHistogram | None = None) 
     """Bucket-exact sum: percentiles of the result equal those of one histogram holding every value."""
     total = into if into is not None else new_histogram()
     for histogram in histograms:
-        if histogram.get_total_count():
-            total.add(histogram)
+        if not histogram.get_total_count():
+            continue
+        if histogram.get_max_value() > total.highest_trackable_value:
+            total = _widened(total, histogram.highest_trackable_value)
+        total.add(histogram)
     return total
+
+
+def _widened(histogram: HdrHistogram, highest: int) -> HdrHistogram:
+    wider = HdrHistogram(LOWEST_TRACKABLE_MS, highest, SIGNIFICANT_FIGURES)
+    wider.add(histogram)
+    return wider
 
 
 def merge_payloads(payloads: Iterable[str], into: HdrHistogram | None = None) -> HdrHistogram:

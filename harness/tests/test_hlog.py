@@ -93,6 +93,13 @@ def test_merging_two_injectors_equals_the_histogram_of_the_union():
     assert hlog.stats(merged) == u and u.p50_ms == union.get_value_at_percentile(50)
 
 
+def test_values_beyond_the_usual_range_widen_the_sum():
+    wide = HdrHistogram(1, 86_400_000, 3)
+    wide.record_value(7_200_000, 2)
+    merged = hlog.merge([_histogram([200, 300]), wide])
+    assert merged.get_total_count() == 4 and hlog.stats(merged).max_ms == wide.get_max_value()
+
+
 def test_stats_of_an_empty_histogram_is_none():
     assert hlog.stats(hlog.new_histogram()) is None
     assert hlog.stats(hlog.merge_payloads([])) is None
