@@ -53,6 +53,7 @@ def local_app_dir(java_home: Path) -> Path:
         app / "thread-service.jar": next((REPO / "thread-service" / "target").glob("thread-service-*.jar"), None),
         app / "gatling" / "test-classes": REPO / "gatling" / "target" / "test-classes",
         app / "gatling" / "lib": REPO / "gatling" / "target" / "lib",
+        app / "gatling" / "jvm.options": REPO / "gatling" / "jvm.options",
     }
     for link, source in links.items():
         if source is None or not source.exists():
@@ -97,7 +98,7 @@ class Run:
     def start_samplers(self, mode: str) -> None:
         t = self.topo.thread
         raw = lambda h, role: h.work_path(mode, "raw", role)
-        t.tool("sampler", "sampler-thread", f"{raw(t, 'thread')}/samples.csv", "thread",
+        t.tool("sampler", "sampler-thread", f"{raw(t, 'thread')}/samples.csv", "thread-service",
                f"http://127.0.0.1:{MGMT_PORT}/actuator/loadlab", f"{raw(t, 'thread')}/jvm.csv")
         d = self.topo.delay
         d.run(["mkdir", "-p", raw(d, "delay")])
@@ -118,7 +119,6 @@ class Run:
             "warmupSeconds": v["WARMUP_SECONDS"], "warmupRps": v["START_RPS"],
             "injectors": len(self.topo.injectors), "injectorIndex": index,
             "outDir": inj.work_path(mode, "raw", f"injector-{index}"), "startAtEpochMs": start_at_ms,
-            "mode": mode,
         }
         thresholds = self.meta["thresholds"]
         props.update({"okRatio": thresholds["ok_ratio"], "maxErrorRatio": thresholds["max_error_ratio"],
@@ -135,7 +135,9 @@ class Run:
             out = h.work_path(mode, "raw", f"injector-{i}")
             h.run(["mkdir", "-p", out])
             h.tool("gatling", name, self.log(h, f"{mode}-gatling-injector-{i}"),
-                   h.work_path(mode, "gatling", f"injector-{i}"), *self.gatling_props(mode, i, start_at))
+                   h.work_path(mode, "gatling", f"injector-{i}"),
+                   f"{mode} threads, injector {i + 1}/{len(self.topo.injectors)}",
+                   *self.gatling_props(mode, i, start_at))
             h.tool("sampler", f"sampler-injector-{i}", f"{out}/samples.csv", name)
             names.append((h, name))
         followers = [threading.Thread(target=console.follow_progress,

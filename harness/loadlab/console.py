@@ -13,11 +13,6 @@ _tty = sys.stdout.isatty()
 PROGRESS = re.compile(r"^LOADLAB (.*)$")
 
 
-def _print(line: str) -> None:
-    with _lock:
-        print(line, flush=True)
-
-
 def heading(mode: str) -> None:
     _print(f"\n== {mode} threads ==")
 
@@ -34,17 +29,43 @@ def error(text: str) -> None:
     print(f"loadlab: {text}", file=sys.stderr, flush=True)
 
 
+_ticking = False
+
+
+def _tick(line: str) -> None:
+    """The once-a-second line: rewritten in place on a terminal, left out of logs and CI output."""
+    global _ticking
+    if _tty:
+        with _lock:
+            sys.stdout.write("\r\033[K" + line[: 150])
+            sys.stdout.flush()
+            _ticking = True
+
+
+def _print(line: str) -> None:
+    global _ticking
+    with _lock:
+        if _ticking:
+            sys.stdout.write("\r\033[K")
+            _ticking = False
+        print(line, flush=True)
+
+
 def follow_progress(proc: subprocess.Popen, mode: str) -> None:
-    """Shows the simulation's one-line-per-second progress (lines starting with `LOADLAB `) of one injector."""
-    try:
-        for line in proc.stdout:
-            m = PROGRESS.match(line.rstrip())
-            if m:
-                _print(f"   [{mode}] {m.group(1)}")
-                if "finished" in m.group(1):
-                    break
-    finally:
-        _followers.append(proc)
+    """Shows one injector's progress: the simulation prints `LOADLAB ` lines; per-second ones carry `phase=`,
+    level verdicts, the early stop and the end are kept on screen."""
+    _followers.append(proc)
+    for line in proc.stdout:
+        m = PROGRESS.match(line.rstrip())
+        if not m:
+            continue
+        text = f"   [{mode}] {m.group(1)}"
+        if " phase=" in text:
+            _tick(text)
+        else:
+            _print(text)
+        if " done " in text:
+            break
 
 
 _followers: list[subprocess.Popen] = []

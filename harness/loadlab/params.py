@@ -111,6 +111,10 @@ def _cross_checks(v: dict[str, object]) -> list[str]:
     if v["PEAK_RPS"] < v["START_RPS"]:
         errors.append(f"PEAK_RPS={v['PEAK_RPS']} is below START_RPS={v['START_RPS']}; "
                       f"allowed: {v['START_RPS']}..100000")
+    if v["START_RPS"] < v["INJECTORS"]:
+        # Each injector must offer at least one request per second, or its schedule shifts by whole seconds.
+        errors.append(f"START_RPS={v['START_RPS']} is below INJECTORS={v['INJECTORS']}; "
+                      f"allowed: at least 1 request/s per injector")
     measured = v["STEPS"] * v["STEP_SECONDS"]
     if measured > MAX_MEASURED_SECONDS:
         errors.append(f"STEPS x STEP_SECONDS = {measured} s is too long; allowed: at most {MAX_MEASURED_SECONDS} s")

@@ -37,6 +37,7 @@ public record LoadConfig(
         double maxErrorRatio,
         double p99Factor,
         double p99SlackMs,
+        long startAtEpochMs,
         Map<String, String> effective) {
 
     public static final String PREFIX = "loadlab.";
@@ -67,6 +68,9 @@ public record LoadConfig(
         d.put("maxErrorRatio", "0.01");
         d.put("p99Factor", "2.0");
         d.put("p99SlackMs", "100");
+        // 0: start on the next whole second. The harness passes one instant to every injector so that their
+        // seconds line up and their per-second histograms can be merged exactly.
+        d.put("startAtEpochMs", "0");
         return Collections.unmodifiableMap(d);
     }
 
@@ -108,6 +112,10 @@ public record LoadConfig(
         double maxErrorRatio = p.get("maxErrorRatio", s -> ratio(s, true), "a number in [0, 1]");
         double p99Factor = p.get("p99Factor", s -> atLeast(s, 1.0), "a number >= 1");
         double p99SlackMs = p.get("p99SlackMs", s -> nonNegative(s), "a number >= 0");
+        long startAtEpochMs = p.get("startAtEpochMs", s -> {
+            long v = Long.parseLong(s);
+            return v >= 0 ? v : null;
+        }, "epoch milliseconds, or 0");
 
         for (String name : raw.keySet()) {
             if (!DEFAULTS.containsKey(name)) {
@@ -137,7 +145,7 @@ public record LoadConfig(
         }
         return new LoadConfig(baseUrl, delayMs, profile, startRps, peakRps, steps, stepSeconds, warmupSeconds,
                 warmupRps, injectors, injectorIndex, outDir, requestTimeoutMs, connectTimeoutMs, maxInflight,
-                stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor, p99SlackMs,
+                stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor, p99SlackMs, startAtEpochMs,
                 Collections.unmodifiableMap(p.effective));
     }
 

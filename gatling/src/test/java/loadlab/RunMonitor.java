@@ -98,7 +98,8 @@ public final class RunMonitor {
         if (anchorMs < 0) {
             synchronized (this) {
                 if (anchorMs < 0) {
-                    long anchor = (nowMs + 999) / 1000 * 1000;
+                    long wanted = Math.max(nowMs, cfg.startAtEpochMs());
+                    long anchor = (wanted + 999) / 1000 * 1000;
                     recorder = new SecondRecorder(anchor / 1000);
                     alignDelayMs = anchor - nowMs + ALIGN_SLACK_MS;
                     anchorMs = anchor;
