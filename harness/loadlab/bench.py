@@ -102,7 +102,9 @@ class Run:
                f"http://127.0.0.1:{MGMT_PORT}/actuator/loadlab", f"{raw(t, 'thread')}/jvm.csv")
         d = self.topo.delay
         d.run(["mkdir", "-p", raw(d, "delay")])
-        d.tool("sampler", "sampler-delay", f"{raw(d, 'delay')}/samples.csv", "delay-service")
+        # The delay-service's own latency, timed on its host: what the thread-service sees also holds its own waits.
+        d.tool("sampler", "sampler-delay", f"{raw(d, 'delay')}/samples.csv", "delay-service",
+               f"--probe-url=http://{d.address}:{DELAY_PORT}/delay?ms={self.values['DELAY_MS']}")
 
     def stop_samplers(self) -> None:
         for h in self.topo.hosts():
@@ -201,6 +203,9 @@ def bench(values: dict) -> int:
     run_dir = make_run_dir(Path(values["RESULTS_DIR"]).resolve())
     topo = topology.build(values["TARGET"], values["INJECTORS"], run_dir, java_home)
     run = Run(values, topo, run_dir)
+    fault = os.environ.get("LOADLAB_FAULT_CPU_QUOTA")  # test-only starvation, see infra/host/loadlab-host
+    for h in topo.hosts() if fault else ():
+        h.env["LOADLAB_FAULT_CPU_QUOTA"] = fault
     run.meta = {
         "run_id": run_dir.name, "target": values["TARGET"],
         "started_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -208,6 +213,7 @@ def bench(values: dict) -> int:
         "thresholds": {"ok_ratio": 0.95, "max_error_ratio": 0.01, "p99_factor": 2.0, "p99_slack_ms": 100},
         "hosts": topo.describe(), "machine": topology.machine_description(),
         "java": str(java_home), "modes_completed": [],
+        **({"test_fault": fault} if fault else {}),
     }
     run.write_meta()
     console.step(f"run folder {run_dir}")
