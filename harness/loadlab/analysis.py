@@ -25,8 +25,12 @@ CPU_SATURATED_RATIO = 0.90
 # at this level before the knee means the comparison measured the machine rather than the thread model.
 MACHINE_SATURATED_HOST_PCT = 95.0
 # The delay-service must add DELAY_MS and little more: beyond max(floor, ratio x DELAY_MS) it became a bottleneck.
+# Judged on its own latency, probed on its own host once a second: the thread-service's downstream time also holds
+# the thread-service's own waits for a CPU, so it only stands as evidence.
 DELAY_ADDED_FLOOR_MS = 20.0
 DELAY_ADDED_RATIO = 0.10
+# A probe gets DELAY_MS + 2 s to answer; a delay-service that lets any of them fail is saturated.
+DELAY_PROBE_GRACE_S = 2.0
 # Targets whose hosts are one physical machine (namespaces share /proc/stat, so host CPU is the machine's).
 SHARED_MACHINE_TARGETS = frozenset({"local", "netns"})
 
@@ -66,6 +70,9 @@ class Evidence:
     injector_host_cpu_pct: float | None = None
     host_cpu_pct: float | None = None
     downstream_ms_mean: float | None = None
+    delay_probe_ms: float | None = None
+    delay_probe_failed: float | None = None   # share of the level's seconds in which a probe failed
+
 
     def as_dict(self) -> dict:
         return {name: _round(getattr(self, name), 1) for name in self.__dataclass_fields__}
@@ -205,7 +212,9 @@ def validity(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> lis
     """Every reason the run cannot be trusted, each a sentence with its numbers; [] when valid.
 
     The checks look at the levels up to and including the first unhealthy one: what happens after the knee is
-    expected to be ugly and says nothing about the knee itself.
+    expected to be ugly and says nothing about the knee itself. When every role shares one machine and that machine
+    was saturated, a role's symptoms (a slow delay-service, a busy injector) are the machine's, not the role's: they
+    are reported as the machine's saturation, which invalidates the run only before the knee (see `notes`).
     """
     reasons = []
     if len(levels) < MIN_LEVELS:
@@ -214,6 +223,7 @@ def validity(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> lis
     end = len(levels) if verdict.first_unhealthy is None else verdict.first_unhealthy + 1
     scope = levels[:end]
     before_knee = levels if verdict.first_unhealthy is None else levels[:verdict.first_unhealthy]
+    own = [lv for lv in scope if not machine_saturated(lv, ctx)]
 
     def first(hits: list[tuple[Level, str]]) -> None:
         if hits:
@@ -221,34 +231,78 @@ def validity(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> lis
             more = f" (and {len(hits) - 1} more level{'s' if len(hits) > 2 else ''})" if len(hits) > 1 else ""
             reasons.append(f"{text} at level {level.index} ({level.target_rps:.0f} rps){more}")
 
+    # What the injector sent is counted, not inferred: it stays a reason whatever the machine was doing.
     first([(lv, f"the injector fell behind: it sent {lv.offered_rps:.0f} requests/s, "
-                f"{lv.offered_rps / lv.target_rps:.0%} of the target (needs {INJECTOR_MIN_SENT_RATIO:.0%})")
+                f"{lv.offered_rps / lv.target_rps:.0%} of the target (needs {INJECTOR_MIN_SENT_RATIO:.0%})"
+                + (f" while the machine was saturated (host CPU {lv.evidence.host_cpu_pct:.0f}%)"
+                   if machine_saturated(lv, ctx) else ""))
            for lv in scope if lv.target_rps and lv.offered_rps < INJECTOR_MIN_SENT_RATIO * lv.target_rps])
 
-    first([(lv, f"the injector's CPU was saturated: its process averaged {lv.evidence.injector_cpu_pct:.0f}% "
-                f"of one core, {_share(lv.evidence.injector_cpu_pct, lv.evidence.injector_cores)} of its "
-                f"{lv.evidence.injector_cores:.0f} cores (limit {CPU_SATURATED_RATIO:.0%})")
-           for lv in scope if _saturated(lv.evidence.injector_cpu_pct, lv.evidence.injector_cores)])
+    first([(lv, f"the injector's CPU was saturated: {_injector_cpu(lv)}") for lv in own if _injector_cpu(lv)])
     if not ctx.shared_machine:
         first([(lv, f"the injector's host CPU was saturated: {lv.evidence.injector_host_cpu_pct:.0f}% "
                     f"(limit {CPU_SATURATED_RATIO * 100:.0f}%)")
                for lv in scope if (lv.evidence.injector_host_cpu_pct or 0) >= CPU_SATURATED_RATIO * 100])
 
-    first([(lv, f"the delay-service's CPU was saturated: its process averaged {lv.evidence.delay_cpu_pct:.0f}% "
-                f"of one core, {_share(lv.evidence.delay_cpu_pct, lv.evidence.delay_cores)} of its "
-                f"{lv.evidence.delay_cores:.0f} cores (limit {CPU_SATURATED_RATIO:.0%})")
-           for lv in scope if _saturated(lv.evidence.delay_cpu_pct, lv.evidence.delay_cores)])
-    if ctx.delay_ms is not None:
-        allowed = delay_allowance_ms(ctx.delay_ms)
-        first([(lv, f"the delay-service's latency rose: downstream calls took {lv.evidence.downstream_ms_mean:.0f} ms "
-                    f"on average, more than {ctx.delay_ms:.0f} + {allowed:.0f} ms")
-               for lv in scope if (lv.evidence.downstream_ms_mean or 0) > ctx.delay_ms + allowed])
+    first([(lv, f"the delay-service was saturated: {_delay_symptom(lv, ctx)}")
+           for lv in own if _delay_symptom(lv, ctx)])
 
-    if ctx.shared_machine:
-        first([(lv, f"the machine itself was saturated: host CPU averaged {lv.evidence.host_cpu_pct:.0f}% "
-                    f"(limit {MACHINE_SATURATED_HOST_PCT:.0f}%) before the knee")
-               for lv in before_knee if (lv.evidence.host_cpu_pct or 0) >= MACHINE_SATURATED_HOST_PCT])
+    first([(lv, f"the machine itself was saturated: host CPU averaged {lv.evidence.host_cpu_pct:.0f}% "
+                f"(limit {MACHINE_SATURATED_HOST_PCT:.0f}%) before the knee{_role_symptoms(lv, ctx)}")
+           for lv in before_knee if machine_saturated(lv, ctx)])
     return reasons
+
+
+def notes(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> list[str]:
+    """What a reader must know that does not invalidate the run: the machine ran out of CPU at the knee itself."""
+    if verdict.first_unhealthy is None:
+        return []
+    lv = levels[verdict.first_unhealthy]
+    if not machine_saturated(lv, ctx):
+        return []
+    return [f"the machine was saturated at the first unhealthy level {lv.index} ({lv.target_rps:.0f} rps): host CPU "
+            f"averaged {lv.evidence.host_cpu_pct:.0f}%, so this knee is where this machine ran out of CPU, with "
+            f"every role on the same cores{_role_symptoms(lv, ctx)}"]
+
+
+def machine_saturated(level: Level, ctx: ValidityContext) -> bool:
+    return ctx.shared_machine and (level.evidence.host_cpu_pct or 0) >= MACHINE_SATURATED_HOST_PCT
+
+
+def _role_symptoms(level: Level, ctx: ValidityContext) -> str:
+    """The roles' symptoms at a saturated machine's level, named as consequences rather than causes."""
+    seen = [f"{role}: {text}" for role, text in (("delay-service", _delay_symptom(level, ctx)),
+                                                  ("injector", _injector_cpu(level))) if text]
+    if not seen:
+        return ""
+    return " (what rose with it is not blamed on a single role — " + "; ".join(seen) + ")"
+
+
+def _delay_symptom(level: Level, ctx: ValidityContext) -> str | None:
+    ev = level.evidence
+    if _saturated(ev.delay_cpu_pct, ev.delay_cores):
+        return (f"its process averaged {ev.delay_cpu_pct:.0f}% of one core, {_share(ev.delay_cpu_pct, ev.delay_cores)} "
+                f"of its {ev.delay_cores:.0f} cores (limit {CPU_SATURATED_RATIO:.0%})")
+    if ctx.delay_ms is None:
+        return None
+    seen = f"; the thread-service's calls took {ev.downstream_ms_mean:.0f} ms" if ev.downstream_ms_mean else ""
+    if ev.delay_probe_failed:
+        return (f"probed on its own host, it gave no answer within {ctx.delay_ms / 1000 + DELAY_PROBE_GRACE_S:g} s "
+                f"in {ev.delay_probe_failed:.0%} of the seconds{seen}")
+    allowed = delay_allowance_ms(ctx.delay_ms)
+    if ev.delay_probe_ms is not None and ev.delay_probe_ms > ctx.delay_ms + allowed:
+        return (f"probed on its own host, it answered in {ev.delay_probe_ms:.0f} ms on average, more than "
+                f"{ctx.delay_ms:.0f} + {allowed:.0f} ms{seen}")
+    return None
+
+
+def _injector_cpu(level: Level) -> str | None:
+    ev = level.evidence
+    if not _saturated(ev.injector_cpu_pct, ev.injector_cores):
+        return None
+    return (f"its process averaged {ev.injector_cpu_pct:.0f}% of one core, "
+            f"{_share(ev.injector_cpu_pct, ev.injector_cores)} of its {ev.injector_cores:.0f} cores "
+            f"(limit {CPU_SATURATED_RATIO:.0%})")
 
 
 def delay_allowance_ms(delay_ms: float) -> float:

@@ -23,7 +23,7 @@ TIMELINE_COLUMNS = ["second", "offered_rps", "ok", "ko", "p50_ms", "p95_ms", "p9
 SERVER_COLUMNS = ["second", "thread_cpu_pct", "jvm_threads_live", "virtual_threads_mounted",
                   "virtual_threads_queued", "tomcat_threads_busy", "inflight_requests", "heap_used_mb",
                   "gc_pause_ms", "downstream_ms_mean", "delay_cpu_pct", "injector_cpu_pct", "thread_host_cpu_pct",
-                  "delay_host_cpu_pct", "injector_host_cpu_pct"]
+                  "delay_host_cpu_pct", "injector_host_cpu_pct", "delay_probe_ms"]
 KNOWN_MODES = ("platform", "virtual")
 # A sampler that skipped a few seconds still gives a usable per-second rate; a longer gap is a restart.
 MAX_COUNTER_GAP_S = 5
@@ -61,6 +61,8 @@ def rebuild(run_dir: str | os.PathLike) -> dict:
         "missing": run_missing,
         "problems": _problems(run),
     }
+    if run.get("test_fault"):
+        summary["test_fault"] = str(run["test_fault"])
     _write_text(run_dir / "summary.json", json.dumps(summary, indent=2) + "\n")
     _render_page(run_dir, summary)
     return summary
@@ -136,13 +138,17 @@ def _load_mode(mode_dir: Path) -> _RawMode:
         if not list((mode_dir / "gatling" / inj.name).glob("*/index.html")):
             missing.append(f"{mode_dir.name}/gatling/{inj.name}/…/index.html (Gatling's report)")
 
+    delay_samples = rows(raw_dir / "delay" / "samples.csv")
+    if delay_samples and not any("probe_ms" in r for r in delay_samples.values()):
+        missing.append(f"{mode_dir.name}/raw/delay/samples.csv has no probe_ms (an older run): the delay-service's "
+                       "own latency was not measured, so it was not judged")
     pinned_path = raw_dir / "thread" / "pinned.json"
     pinned = _read_json(pinned_path).get("virtual_thread_pinned_events")
     return _RawMode(
         injectors=injectors,
         thread_samples=rows(raw_dir / "thread" / "samples.csv"),
         jvm=rows(raw_dir / "thread" / "jvm.csv"),
-        delay_samples=rows(raw_dir / "delay" / "samples.csv"),
+        delay_samples=delay_samples,
         pinned=int(pinned) if isinstance(pinned, (int, float)) and not isinstance(pinned, bool) else None,
         missing=missing,
     )
@@ -303,7 +309,9 @@ def _server_second(raw: _RawMode, s: int) -> tuple[dict, dict, tuple[float, floa
         "thread_host_cpu_pct": _float(thread.get("host_cpu_pct")),
         "delay_host_cpu_pct": _float(delay.get("host_cpu_pct")),
         "injector_host_cpu_pct": injector_host,
+        "delay_probe_ms": _float(delay.get("probe_ms")),
     }
+    probe_failed = _float(delay.get("probe_failed"))
     evidence = {
         "thread_cpu_pct": server["thread_cpu_pct"],
         "delay_cpu_pct": server["delay_cpu_pct"],
@@ -312,6 +320,8 @@ def _server_second(raw: _RawMode, s: int) -> tuple[dict, dict, tuple[float, floa
         "injector_cores": _float(busiest.get("host_cores")),
         "injector_host_cpu_pct": injector_host,
         "host_cpu_pct": _max(host_cpus),
+        "delay_probe_ms": server["delay_probe_ms"],
+        "delay_probe_failed": None if probe_failed is None else float(probe_failed > 0),
     }
     return server, evidence, downstream
 
@@ -337,6 +347,7 @@ def _mode_summary(mode: str, raw: _RawMode, tables: _Tables, run: dict, params: 
     ctx = analysis.ValidityContext(delay_ms=_float(params.get("DELAY_MS")),
                                    shared_machine=analysis.shares_one_machine(target))
     reasons = analysis.validity(levels, verdict, ctx)
+    notes = analysis.notes(levels, verdict, ctx)
     missing = list(raw.missing)
     completed = run.get("modes_completed")
     if isinstance(completed, list) and mode not in completed:
@@ -358,6 +369,7 @@ def _mode_summary(mode: str, raw: _RawMode, tables: _Tables, run: dict, params: 
         "errors": tables.errors,
         "valid": not reasons,
         "invalid_reasons": reasons,
+        "notes": notes,
         "levels": [analysis.level_dict(lv, healthy, why) for lv, (healthy, why) in zip(levels, verdict.health)],
         "first_unhealthy_level": first_bad,
         "p99_limit_ms": None if verdict.p99_limit_ms is None else round(verdict.p99_limit_ms),
@@ -372,7 +384,7 @@ def _failed_mode(reason: str) -> dict:
     return {
         "sustained_rps": 0, "collapsed": False, "predicted_rps": None, "baseline_p50_ms": None,
         "p99_ms_at_sustained": None, "requests": 0, "errors": 0, "valid": False, "invalid_reasons": [reason],
-        "levels": [], "first_unhealthy_level": None, "p99_limit_ms": None, "pinned_virtual_threads": None,
+        "notes": [], "levels": [], "first_unhealthy_level": None, "p99_limit_ms": None, "pinned_virtual_threads": None,
         "stopped_early": False, "stop_reason": None, "missing": [reason],
     }
 

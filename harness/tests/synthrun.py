@@ -35,6 +35,7 @@ class LevelSpec:
     injector_cpu: float = 30.0
     host_cpu: float = 50.0
     downstream_ms: float = 201.0
+    probe_ms: float | None = 202.0    # the delay-service's own latency, probed on its host; None = probe failed
 
 
 @dataclass
@@ -52,6 +53,7 @@ class ModeSpec:
     # nothing is sent any more and meta.json lists levels only up to the one cut short.
     stop_at: tuple[int, int] | None = None
     pinned: int | None = None
+    probe: bool = True          # False: the delay sampler of an older run, without probe columns
 
 
 def write_params(run_dir: Path, modes=("platform", "virtual"), completed=None, target="local",
@@ -79,7 +81,7 @@ def write_mode(run_dir: Path, mode: str, spec: ModeSpec) -> None:
     for i in range(spec.injectors):
         _write_injector(mode_dir, f"injector-{i}", spec, schedule, measure_start, i)
     _write_thread(mode_dir, spec, schedule)
-    _write_samples(mode_dir, "raw/delay/samples.csv", spec, schedule, lambda lv: lv.delay_cpu)
+    _write_samples(mode_dir, "raw/delay/samples.csv", spec, schedule, lambda lv: lv.delay_cpu, probe=spec.probe)
     if spec.pinned is not None:
         _write(mode_dir, spec, "raw/thread/pinned.json", json.dumps({"virtual_thread_pinned_events": spec.pinned}))
 
@@ -171,11 +173,14 @@ def _write_injector(mode_dir: Path, name: str, spec: ModeSpec, schedule, measure
     _write(mode_dir, spec, f"gatling/{name}/forwardsimulation-20261121130501{i}/index.html", "<html>gatling</html>")
 
 
-def _write_samples(mode_dir: Path, rel: str, spec: ModeSpec, schedule, proc) -> None:
-    lines = ["second,proc_cpu_pct,host_cpu_pct,host_cores"]
+def _write_samples(mode_dir: Path, rel: str, spec: ModeSpec, schedule, proc, probe: bool = False) -> None:
+    lines = ["second,proc_cpu_pct,host_cpu_pct,host_cores" + (",probe_ms,probe_failed" if probe else "")]
     for second, _, _, level in schedule:
         level = level or LevelSpec(0)
-        lines.append(f"{second},{proc(level):.1f},{level.host_cpu:.1f},{spec.cores}")
+        line = f"{second},{proc(level):.1f},{level.host_cpu:.1f},{spec.cores}"
+        if probe:
+            line += ",,1" if level.probe_ms is None else f",{level.probe_ms:.1f},0"
+        lines.append(line)
     _write(mode_dir, spec, rel, "\n".join(lines) + "\n")
 
 

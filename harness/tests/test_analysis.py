@@ -1,12 +1,10 @@
 import pytest
 
 from loadlab import analysis
-from loadlab.analysis import Evidence, Level, Thresholds, ValidityContext
+from loadlab.analysis import Evidence, Level, Thresholds
 from loadlab.hlog import LatencyStats
 
 TH = Thresholds()
-LOCAL = ValidityContext(delay_ms=200, shared_machine=True)
-AWS = ValidityContext(delay_ms=200, shared_machine=False)
 
 
 def level(index, target, p50=201, p99=230, ok_share=1.0, ko_share=0.0, sent_share=1.0, seconds=10, **evidence):
@@ -90,84 +88,6 @@ def test_littles_law_prediction_for_platform_only():
     assert analysis.predicted_rps("virtual", 200, 202) is None
     assert analysis.predicted_rps("platform", None, 202) is None
     assert analysis.predicted_rps("platform", 200, None) is None
-
-
-# --- validity ----------------------------------------------------------------------------------------------------
-
-def reasons(levels, ctx=LOCAL):
-    return analysis.validity(levels, analysis.judge(levels, TH), ctx)
-
-
-def test_a_clean_run_is_valid():
-    assert reasons(stairs((4, dict(p99=900)))) == []
-    assert reasons(stairs(), AWS) == []
-
-
-def test_fewer_than_two_levels():
-    assert reasons(stairs(n=1)) == ["only 1 level measured; a knee needs at least 2"]
-
-
-def test_injector_fell_behind():
-    (r,) = reasons(stairs((2, dict(sent_share=0.9, ok_share=0.9))))
-    assert r == ("the injector fell behind: it sent 270 requests/s, 90% of the target (needs 95%) "
-                 "at level 2 (300 rps)")
-
-
-def test_injector_process_cpu_saturated():
-    (r,) = reasons(stairs((1, dict(injector_cpu_pct=185)), (2, dict(injector_cpu_pct=190))))
-    assert r == ("the injector's CPU was saturated: its process averaged 185% of one core, 92% of its 2 cores "
-                 "(limit 90%) at level 1 (200 rps) (and 1 more level)")
-
-
-def test_injector_host_cpu_saturated_on_its_own_host():
-    (r,) = reasons(stairs((3, dict(injector_host_cpu_pct=93))), AWS)
-    assert r == "the injector's host CPU was saturated: 93% (limit 90%) at level 3 (400 rps)"
-
-
-def test_shared_machine_host_cpu_is_not_blamed_on_the_injector():
-    assert reasons(stairs((3, dict(injector_host_cpu_pct=93, host_cpu_pct=93)))) == []
-
-
-def test_delay_service_cpu_saturated():
-    (r,) = reasons(stairs((2, dict(delay_cpu_pct=181))), AWS)
-    assert r.startswith("the delay-service's CPU was saturated: its process averaged 181% of one core")
-
-
-def test_delay_service_latency_rose():
-    (r,) = reasons(stairs((2, dict(downstream_ms_mean=221))))
-    assert r == ("the delay-service's latency rose: downstream calls took 221 ms on average, more than 200 + 20 ms "
-                 "at level 2 (300 rps)")
-    assert reasons(stairs((2, dict(downstream_ms_mean=220)))) == []
-
-
-def test_delay_allowance_is_ten_percent_for_long_delays():
-    assert analysis.delay_allowance_ms(1000) == 100
-    assert analysis.delay_allowance_ms(50) == 20
-
-
-def test_machine_saturated_before_the_knee():
-    (r,) = reasons(stairs((2, dict(host_cpu_pct=97)), (4, dict(p99=900))))
-    assert r == ("the machine itself was saturated: host CPU averaged 97% (limit 95%) before the knee "
-                 "at level 2 (300 rps)")
-
-
-def test_machine_saturated_only_at_the_knee_is_the_limit_being_measured():
-    assert reasons(stairs((4, dict(host_cpu_pct=99, p99=900)))) == []
-
-
-def test_machine_rule_applies_only_when_roles_share_a_machine():
-    assert reasons(stairs((2, dict(host_cpu_pct=97))), AWS) == []
-
-
-def test_what_happens_after_the_first_unhealthy_level_is_ignored():
-    levels = stairs((3, dict(p99=900)), (4, dict(sent_share=0.5, injector_cpu_pct=199, downstream_ms_mean=900)))
-    assert reasons(levels) == []
-
-
-def test_every_reason_is_reported_together():
-    found = reasons(stairs((0, dict(sent_share=0.9, ok_share=0.9, downstream_ms_mean=300)), n=1))
-    assert [r.split(":")[0].split(";")[0] for r in found] == [
-        "only 1 level measured", "the injector fell behind", "the delay-service's latency rose"]
 
 
 def test_shared_machine_targets():

@@ -11,7 +11,7 @@ from loadlab import hlog, summary
 TIMELINE_HEADER = "second,offered_rps,ok,ko,p50_ms,p95_ms,p99_ms,max_ms"
 SERVER_HEADER = ("second,thread_cpu_pct,jvm_threads_live,virtual_threads_mounted,virtual_threads_queued,"
                  "tomcat_threads_busy,inflight_requests,heap_used_mb,gc_pause_ms,downstream_ms_mean,delay_cpu_pct,"
-                 "injector_cpu_pct,thread_host_cpu_pct,delay_host_cpu_pct,injector_host_cpu_pct")
+                 "injector_cpu_pct,thread_host_cpu_pct,delay_host_cpu_pct,injector_host_cpu_pct,delay_probe_ms")
 CONTRACT_MODE_KEYS = {"sustained_rps", "collapsed", "predicted_rps", "baseline_p50_ms", "p99_ms_at_sustained",
                       "requests", "errors", "valid", "invalid_reasons", "levels", "pinned_virtual_threads",
                       "stopped_early", "stop_reason", "missing"}
@@ -208,14 +208,17 @@ def test_damaged_files_are_reported_not_fatal(tmp_path):
 def test_validity_is_judged_from_the_raw_evidence(tmp_path):
     synthrun.write_params(tmp_path, modes=["platform"])
     synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs(
-        l1=dict(downstream_ms=260.0), l2=dict(sent_share=0.8, ok_share=0.8))))
+        l0=dict(downstream_ms=300.0), l1=dict(downstream_ms=260.0, probe_ms=255.0),
+        l2=dict(sent_share=0.8, ok_share=0.8))))
     mode = summary.rebuild(tmp_path)["modes"]["platform"]
     assert not mode["valid"]
+    # level 0: only the thread-service's calls were slow (its own waits), not the delay-service itself
     assert mode["invalid_reasons"] == [
         "the injector fell behind: it sent 240 requests/s, 80% of the target (needs 95%) at level 2 (300 rps)",
-        "the delay-service's latency rose: downstream calls took 260 ms on average, more than 200 + 20 ms "
-        "at level 1 (200 rps)",
+        "the delay-service was saturated: probed on its own host, it answered in 255 ms on average, more than "
+        "200 + 20 ms; the thread-service's calls took 260 ms at level 1 (200 rps)",
     ]
+    assert [lv["evidence"]["delay_probe_ms"] for lv in mode["levels"]] == [202, 255, 202, 202, 202]
 
 
 @pytest.mark.parametrize("omit", [set(), {"raw/injector-0/meta.json"}])

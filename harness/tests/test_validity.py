@@ -1,0 +1,172 @@
+"""The validity verdict on level lists with known evidence: each way a load test lies, and what is not a lie.
+
+The same rules on real runs that cause each problem are in test_e2e_faults.py.
+"""
+import synthrun
+from loadlab import analysis, summary
+from loadlab.analysis import Evidence, Level, Thresholds, ValidityContext
+from loadlab.hlog import LatencyStats
+from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
+
+TH = Thresholds()
+LOCAL = ValidityContext(delay_ms=200, shared_machine=True)
+AWS = ValidityContext(delay_ms=200, shared_machine=False)
+
+
+def level(index, target, p50=201, p99=230, ok_share=1.0, sent_share=1.0, seconds=10, **evidence):
+    ok = round(target * ok_share * seconds)
+    stats = LatencyStats(ok, p50, p99, p99, p99 + 20) if ok else None
+    quiet = dict(thread_cpu_pct=60, delay_cpu_pct=20, delay_cores=2, injector_cpu_pct=30, injector_cores=2,
+                 injector_host_cpu_pct=50, host_cpu_pct=50, downstream_ms_mean=201, delay_probe_ms=203,
+                 delay_probe_failed=0.0)
+    return Level(index, target, seconds, round(target * sent_share * seconds), ok, 0, stats, index * seconds,
+                 Evidence(**{**quiet, **evidence}))
+
+
+def stairs(*changes, n=6, step=100):
+    """n healthy levels 100, 200, ...; changes = (position, overrides) applied to single levels."""
+    levels = {i: {} for i in range(n)}
+    for position, overrides in changes:
+        levels[position] = overrides
+    return [level(i, step * (i + 1), **levels[i]) for i in range(n)]
+
+
+def reasons(levels, ctx=LOCAL):
+    return analysis.validity(levels, analysis.judge(levels, TH), ctx)
+
+
+def notes(levels, ctx=LOCAL):
+    return analysis.notes(levels, analysis.judge(levels, TH), ctx)
+
+
+def test_a_clean_run_is_valid():
+    assert reasons(stairs((4, dict(p99=900)))) == []
+    assert reasons(stairs(), AWS) == []
+    assert notes(stairs((4, dict(p99=900)))) == []
+
+
+def test_fewer_than_two_levels():
+    assert reasons(stairs(n=1)) == ["only 1 level measured; a knee needs at least 2"]
+
+
+def test_injector_fell_behind():
+    (r,) = reasons(stairs((2, dict(sent_share=0.9, ok_share=0.9))))
+    assert r == ("the injector fell behind: it sent 270 requests/s, 90% of the target (needs 95%) "
+                 "at level 2 (300 rps)")
+
+
+def test_injector_process_cpu_saturated():
+    (r,) = reasons(stairs((1, dict(injector_cpu_pct=185)), (2, dict(injector_cpu_pct=190))))
+    assert r == ("the injector's CPU was saturated: its process averaged 185% of one core, 92% of its 2 cores "
+                 "(limit 90%) at level 1 (200 rps) (and 1 more level)")
+
+
+def test_injector_host_cpu_saturated_on_its_own_host():
+    (r,) = reasons(stairs((3, dict(injector_host_cpu_pct=93))), AWS)
+    assert r == "the injector's host CPU was saturated: 93% (limit 90%) at level 3 (400 rps)"
+
+
+def test_shared_machine_host_cpu_is_not_blamed_on_the_injector():
+    assert reasons(stairs((3, dict(injector_host_cpu_pct=93, host_cpu_pct=93)))) == []
+
+
+def test_delay_service_cpu_saturated():
+    (r,) = reasons(stairs((2, dict(delay_cpu_pct=181))), AWS)
+    assert r.startswith("the delay-service was saturated: its process averaged 181% of one core, 90% of its 2 cores")
+
+
+def test_delay_service_own_latency_rose():
+    (r,) = reasons(stairs((2, dict(delay_probe_ms=221, downstream_ms_mean=224))))
+    assert r == ("the delay-service was saturated: probed on its own host, it answered in 221 ms on average, more "
+                 "than 200 + 20 ms; the thread-service's calls took 224 ms at level 2 (300 rps)")
+    assert reasons(stairs((2, dict(delay_probe_ms=220)))) == []
+
+
+def test_delay_service_probe_failures():
+    (r,) = reasons(stairs((1, dict(delay_probe_ms=None, delay_probe_failed=0.4, downstream_ms_mean=None))), AWS)
+    assert r == ("the delay-service was saturated: probed on its own host, it gave no answer within 2.2 s in 40% "
+                 "of the seconds at level 1 (200 rps)")
+
+
+def test_a_starved_thread_service_is_not_blamed_on_the_delay_service():
+    # The case that used to be misjudged: the thread-service waited for a CPU, so its downstream time rose, but the
+    # delay-service itself answered on time.
+    assert reasons(stairs((2, dict(downstream_ms_mean=303, delay_probe_ms=204)))) == []
+
+
+def test_a_run_without_probe_is_not_judged_on_downstream_time():
+    assert reasons(stairs((2, dict(downstream_ms_mean=303, delay_probe_ms=None, delay_probe_failed=None)))) == []
+
+
+def test_delay_allowance_is_ten_percent_for_long_delays():
+    assert analysis.delay_allowance_ms(1000) == 100
+    assert analysis.delay_allowance_ms(50) == 20
+
+
+def test_machine_saturated_before_the_knee():
+    (r,) = reasons(stairs((2, dict(host_cpu_pct=97)), (4, dict(p99=900))))
+    assert r == ("the machine itself was saturated: host CPU averaged 97% (limit 95%) before the knee "
+                 "at level 2 (300 rps)")
+
+
+def test_a_saturated_machine_is_named_instead_of_the_roles_it_slowed():
+    (r,) = reasons(stairs((2, dict(host_cpu_pct=99, delay_probe_ms=290, downstream_ms_mean=300)), (4, dict(p99=900))))
+    assert r.startswith("the machine itself was saturated: host CPU averaged 99% (limit 95%) before the knee (what "
+                        "rose with it is not blamed on a single role — delay-service: probed on its own host, it "
+                        "answered in 290 ms")
+    assert "the delay-service was saturated" not in r
+
+
+def test_machine_saturated_only_at_the_knee_is_the_limit_being_measured():
+    levels = stairs((4, dict(host_cpu_pct=99, p99=900, delay_probe_ms=260, downstream_ms_mean=303)))
+    assert reasons(levels) == []
+    (n,) = notes(levels)
+    assert n.startswith("the machine was saturated at the first unhealthy level 4 (500 rps): host CPU averaged 99%, "
+                        "so this knee is where this machine ran out of CPU")
+    assert "delay-service: probed on its own host, it answered in 260 ms" in n
+
+
+def test_an_injector_behind_on_a_saturated_machine_still_invalidates():
+    (r,) = reasons(stairs((4, dict(host_cpu_pct=99, p99=900, sent_share=0.8, ok_share=0.8))))
+    assert r == ("the injector fell behind: it sent 400 requests/s, 80% of the target (needs 95%) while the machine "
+                 "was saturated (host CPU 99%) at level 4 (500 rps)")
+
+
+def test_machine_rule_applies_only_when_roles_share_a_machine():
+    assert reasons(stairs((2, dict(host_cpu_pct=97))), AWS) == []
+    (r,) = reasons(stairs((2, dict(host_cpu_pct=99, delay_probe_ms=290))), AWS)
+    assert r.startswith("the delay-service was saturated")
+
+
+def test_what_happens_after_the_first_unhealthy_level_is_ignored():
+    levels = stairs((3, dict(p99=900)), (4, dict(sent_share=0.5, injector_cpu_pct=199, delay_probe_ms=900)))
+    assert reasons(levels) == []
+
+
+def test_every_reason_is_reported_together():
+    found = reasons(stairs((0, dict(sent_share=0.9, ok_share=0.9, delay_probe_ms=300)), n=1))
+    assert [r.split(":")[0].split(";")[0] for r in found] == [
+        "only 1 level measured", "the injector fell behind", "the delay-service was saturated"]
+
+
+# --- from raw files (summary.rebuild) --------------------------------------------------------------------------------
+
+def test_an_older_run_without_probe_says_the_delay_service_was_not_judged(tmp_path):
+    synthrun.write_params(tmp_path, modes=["virtual"])
+    synthrun.write_mode(tmp_path, "virtual", ModeSpec([LevelSpec(100 * (i + 1), downstream_ms=300.0) for i in range(3)],
+                                                      probe=False))
+    mode = summary.rebuild(tmp_path)["modes"]["virtual"]
+    assert mode["valid"], mode["invalid_reasons"]
+    assert ("virtual/raw/delay/samples.csv has no probe_ms (an older run): the delay-service's own latency was not "
+            "measured, so it was not judged") in mode["missing"]
+
+
+def test_a_machine_saturated_at_the_knee_is_a_note_in_the_summary(tmp_path):
+    synthrun.write_params(tmp_path, modes=["virtual"])
+    levels = [LevelSpec(100), LevelSpec(200), LevelSpec(300, latency=SLOW_TAIL, host_cpu=99.0, probe_ms=280.0)]
+    synthrun.write_mode(tmp_path, "virtual", ModeSpec(levels))
+    mode = summary.rebuild(tmp_path)["modes"]["virtual"]
+    assert mode["valid"] and mode["sustained_rps"] == 200
+    (note,) = mode["notes"]
+    assert note.startswith("the machine was saturated at the first unhealthy level 2 (300 rps): host CPU averaged 99%")
+    assert "the machine was saturated" in (tmp_path / "index.html").read_text()
