@@ -8,7 +8,8 @@ from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 from loadlab import report, summary
 from loadlab.report import page
 
-CHARTS = ["throughput", "latency", "errors", "server-threads", "server-heap", "server-cpu"]
+CHARTS = ["throughput", "latency", "errors", "server-threads", "server-heap", "server-cpu", "server-host",
+          "server-delay"]
 
 
 class Outline(HTMLParser):

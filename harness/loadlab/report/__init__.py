@@ -7,6 +7,7 @@ from html import escape
 from pathlib import Path
 from urllib.parse import quote
 
+from .. import analysis
 from . import charts, page
 
 CAPTIONS = {
@@ -15,9 +16,17 @@ CAPTIONS = {
     "latency": "Percentiles of successful responses over all of a level's requests. A platform pool that has run "
                "out of threads shows as p95/p99 leaving the baseline near Little's law.",
     "errors": "Failed requests (timeouts, 5xx, refused connections) as a share of those completed in the level.",
-    "server-threads": "Sampled once a second from the thread-service's management port.",
+    "server-threads": "Sampled once a second from the thread-service's management port (log scale). In platform "
+                      "mode busy Tomcat threads stop at the pool size while requests in flight keep growing; in "
+                      "virtual mode live JVM threads stay flat whatever the requests in flight.",
     "server-heap": "Heap used by the thread-service.",
-    "server-cpu": "Process CPU per role; on one machine they compete for the same cores.",
+    "server-cpu": "CPU of each role's processes, 100% = one core; on one machine they compete for the same cores.",
+    "server-host": "CPU of each role's whole host, 100% = all its cores. When every role shares one machine, a "
+                   "machine saturated before the knee makes the run invalid: it would measure the machine, not the "
+                   "thread model.",
+    "server-delay": "The delay-service's own latency, timed once a second by a probe on its own host, next to what "
+                    "the thread-service's calls to it took (which also holds the thread-service's own waits for a "
+                    "CPU). Above the limit the delay-service was the bottleneck and the run is invalid.",
 }
 
 
@@ -35,8 +44,11 @@ def render(run_dir: str | os.PathLike, summary: dict) -> Path:
             ("Errors", "errors", charts.errors(shown, (summary.get("thresholds") or {}).get("max_error_ratio")),
              CAPTIONS["errors"]),
         ]
-        figures += [(f"Server: {charts.SERVER_PANELS[name][0]}", name, charts.server(name, shown, series),
-                     CAPTIONS[name]) for name in charts.SERVER_PANELS]
+        one_machine = analysis.shares_one_machine(summary.get("target"))
+        limits = server_limits(summary, one_machine)
+        figures += [(f"Server: {charts.SERVER_PANELS[name][0]}", name,
+                     charts.server(name, shown, series, limits.get(name), one_machine), CAPTIONS[name])
+                    for name in charts.SERVER_PANELS]
     links = gatling_links(run_dir, list(modes) + list(summary.get("missing_modes") or []))
     html = page.document(summary, figures, links)
     path = run_dir / "index.html"
@@ -44,6 +56,21 @@ def render(run_dir: str | os.PathLike, summary: dict) -> Path:
     tmp.write_text(html, encoding="utf-8")
     os.replace(tmp, path)
     return path
+
+
+def server_limits(summary: dict, one_machine: bool) -> dict[str, tuple[float, str]]:
+    """The validity limits drawn on the server charts, the same numbers analysis.py judges with."""
+    if one_machine:
+        limits = {"server-host": (analysis.MACHINE_SATURATED_HOST_PCT,
+                                  f"machine saturated ({analysis.MACHINE_SATURATED_HOST_PCT:g}%)")}
+    else:
+        limits = {"server-host": (analysis.CPU_SATURATED_RATIO * 100,
+                                  f"host saturated ({analysis.CPU_SATURATED_RATIO * 100:g}%)")}
+    delay_ms = (summary.get("params") or {}).get("DELAY_MS")
+    if isinstance(delay_ms, (int, float)) and not isinstance(delay_ms, bool):
+        allowed = analysis.delay_allowance_ms(delay_ms)
+        limits["server-delay"] = (delay_ms + allowed, f"limit {delay_ms:g} + {allowed:g} ms")
+    return limits
 
 
 def fallback_page(summary: dict, error: str) -> str:

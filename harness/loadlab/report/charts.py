@@ -39,16 +39,28 @@ COLORS = {
     "jvm_threads_live": "#1f77b4", "tomcat_threads_busy": "#ff7f0e", "inflight_requests": "#2ca02c",
     "virtual_threads_mounted": "#9467bd", "heap_used_mb": "#1f77b4",
     "thread_cpu_pct": "#1f77b4", "delay_cpu_pct": "#2ca02c", "injector_cpu_pct": "#ff7f0e",
+    "delay_probe_ms": "#2ca02c", "downstream_ms_mean": "#1f77b4",
+    "thread_host_cpu_pct": "#1f77b4", "delay_host_cpu_pct": "#2ca02c", "injector_host_cpu_pct": "#ff7f0e",
 }
+# Busy Tomcat threads equal requests in flight until the pool is full: dashed and on top, so both stay visible.
+LINE_STYLE = {"tomcat_threads_busy": {"linestyle": "--", "zorder": 3}}
+# name -> (title, y label, [(server.csv column, legend label)], log scale). On one machine the three host CPU
+# columns are the same figure, so the page draws the first one only, labelled "this machine (every role)".
 SERVER_PANELS = {
-    "server-threads": ("Threads and requests in flight", "count",
+    "server-threads": ("Threads and requests in flight", "count (log)",
                        [("jvm_threads_live", "live JVM threads"), ("tomcat_threads_busy", "busy Tomcat threads"),
                         ("inflight_requests", "requests in flight"),
-                        ("virtual_threads_mounted", "mounted virtual threads")]),
-    "server-heap": ("Heap used", "MB", [("heap_used_mb", "heap used")]),
-    "server-cpu": ("CPU (100% = one core)", "%", [("thread_cpu_pct", "thread-service"),
-                                                   ("delay_cpu_pct", "delay-service"),
-                                                   ("injector_cpu_pct", "injector (busiest)")]),
+                        ("virtual_threads_mounted", "mounted virtual threads")], True),
+    "server-heap": ("Heap used", "MB", [("heap_used_mb", "heap used")], False),
+    "server-cpu": ("Process CPU (100% = one core)", "% of one core",
+                   [("thread_cpu_pct", "thread-service"), ("delay_cpu_pct", "delay-service"),
+                    ("injector_cpu_pct", "injector (busiest)")], False),
+    "server-host": ("Host CPU (100% = all its cores)", "% of the host",
+                    [("thread_host_cpu_pct", "thread-service's host"), ("delay_host_cpu_pct", "delay-service's host"),
+                     ("injector_host_cpu_pct", "injector's host (busiest)")], False),
+    "server-delay": ("Delay-service latency", "ms",
+                     [("delay_probe_ms", "probed on its own host"),
+                      ("downstream_ms_mean", "seen by the thread-service (mean)")], False),
 }
 
 _PROLOG = re.compile(r"^.*?(?=<svg)", re.S)
@@ -67,7 +79,6 @@ def throughput(modes: dict[str, dict]) -> str:
         ax.plot(x, [lv["ok_rps"] for lv in levels], color=COLORS["ok"], marker="o", label="OK/s")
         _mark_unhealthy(ax, levels, x, [lv["ok_rps"] for lv in levels])
         _mark_knee_and_prediction(ax, summary)
-        ax.set_ylim(bottom=0)
         ax.set_xlabel("target rate (requests/s)")
         ax.set_ylabel("requests/s")
         return bool(levels)
@@ -86,10 +97,7 @@ def latency(modes: dict[str, dict]) -> str:
                        label=f"p99 limit {summary['p99_limit_ms']} ms")
         _mark_knee_and_prediction(ax, summary)
         if levels:
-            ax.set_yscale("log")
-            ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 3.0, 5.0)))
-            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-            ax.yaxis.set_minor_locator(NullLocator())
+            _log_y(ax)
         ax.set_xlabel("offered rate (requests/s)")
         ax.set_ylabel("latency of OK responses (ms, log)")
         return bool(levels)
@@ -102,20 +110,26 @@ def errors(modes: dict[str, dict], max_error_ratio: float | None) -> str:
         x = [lv["target_rps"] for lv in levels]
         steps = [b - a for a, b in zip(x, x[1:]) if b > a]
         width = 0.6 * (min(steps) if steps else max(x[0] if x else 1, 1) * 0.5)
-        ax.bar(x, [100 * (lv["error_ratio"] or 0) for lv in levels], width=width, color=COLORS["errors"],
-               label="errors (% of completed)")
+        shares = [100 * (lv["error_ratio"] or 0) for lv in levels]
+        ax.bar(x, shares, width=width, color=COLORS["errors"], label="errors (% of completed)")
         if max_error_ratio is not None:
             ax.axhline(100 * max_error_ratio, color=COLORS["limit"], linestyle=":", linewidth=1,
                        label=f"limit {100 * max_error_ratio:g}%")
-        ax.set_ylim(bottom=0)
+        if levels and not any(shares):
+            ax.text(0.5, 0.5, "no errors at any level", transform=ax.transAxes, ha="center", va="center",
+                    color="#555555")
         ax.set_xlabel("target rate (requests/s)")
         ax.set_ylabel("errors (%)")
         return bool(levels)
     return _panels("errors", "Errors per level", modes, draw)
 
 
-def server(name: str, modes: dict[str, dict], series: dict[str, dict[str, list]]) -> str:
-    title, unit, columns = SERVER_PANELS[name]
+def server(name: str, modes: dict[str, dict], series: dict[str, dict[str, list]],
+           limit: tuple[float, str] | None = None, one_machine: bool = False) -> str:
+    """limit: (value, label) drawn as a horizontal line; one_machine: every role's host is this one machine."""
+    title, unit, columns, log = SERVER_PANELS[name]
+    if one_machine and name == "server-host":
+        columns = [(columns[0][0], "this machine (every role)")]
 
     def draw(ax: Axes, mode: str, summary: dict) -> bool:
         data = series.get(mode) or {}
@@ -126,11 +140,14 @@ def server(name: str, modes: dict[str, dict], series: dict[str, dict[str, list]]
             if any(v is not None for v in values):
                 drawn = True
                 ax.plot(seconds, [float("nan") if v is None else v for v in values],
-                        color=COLORS[column], linewidth=1.2, label=label)
+                        color=COLORS[column], linewidth=1.2, label=label, **LINE_STYLE.get(column, {}))
+        if limit is not None:
+            ax.axhline(limit[0], color=COLORS["limit"], linestyle=":", linewidth=1, label=limit[1])
         knee_at = _knee_second(summary)
         if knee_at is not None:
             ax.axvline(knee_at, color=COLORS["knee"], linestyle="--", linewidth=1, label="first unhealthy level")
-        ax.set_ylim(bottom=0)
+        if log and drawn:
+            _log_y(ax)
         ax.set_xlabel("seconds since the measured phase started")
         ax.set_ylabel(unit)
         return drawn
@@ -153,7 +170,17 @@ def _panels(name: str, title: str, modes: dict[str, dict], draw: Callable[[Axes,
                 ax.text(0.5, 0.5, "no data", transform=ax.transAxes, ha="center", va="center", color="#888888")
         for ax in axes[1:]:
             ax.tick_params(labelleft=True)   # shared y, but each panel keeps its own labels for reading
+        if axes[0].get_yscale() == "linear":
+            # Once every panel is drawn: the shared range then holds every mode's data, from zero.
+            axes[0].set_ylim(bottom=0)
         return _svg(fig, name)
+
+
+def _log_y(ax: Axes) -> None:
+    ax.set_yscale("log")
+    ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 3.0, 5.0)))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_locator(NullLocator())
 
 
 def _mark_knee_and_prediction(ax: Axes, summary: dict) -> None:

@@ -1,6 +1,7 @@
 """The comparison page's HTML: one self-contained file, no script, no external resource."""
 from __future__ import annotations
 
+import re
 from html import escape
 CSS = """
 :root { --ok: #1a7f37; --bad: #b42318; --muted: #5f6b7a; --line: #d9dee4; --soft: #f5f7f9; }
@@ -17,12 +18,15 @@ h3 { font-size: 1em; margin: 16px 0 6px; }
 .box { padding: 10px 16px; margin: 16px 0; border: 1px solid; border-radius: 4px; }
 .box.missing { border-color: #e0a800; background: #fff8e1; }
 .box.invalid { border-color: var(--bad); background: #fdecea; }
+.box.note { border-color: #8aa4c8; background: #eef3fa; }
 .box h3 { margin-top: 4px; }
 table { border-collapse: collapse; margin: 6px 0 12px; font-size: 0.9em; }
 th, td { border: 1px solid var(--line); padding: 3px 8px; text-align: right; vertical-align: top; }
 th { background: var(--soft); }
 td.text, th.text { text-align: left; }
 tr.unhealthy td { background: #fdecea; }
+td.reason { text-align: left; min-width: 18em; }
+#levels table { width: 100%; }
 tr.sustained td { font-weight: bold; }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(480px, 1fr)); gap: 16px; }
 figure.chart { margin: 12px 0 20px; }
@@ -50,8 +54,10 @@ def document(summary: dict, charts: list[tuple[str, str, str, str]], gatling: di
         f"<h1>Platform vs virtual threads <small>run {escape(run_id)}"
         f"{' on ' + escape(str(summary['target'])) if summary.get('target') else ''}</small></h1>",
         f'<p class="headline {verdict_class(summary)}" id="headline">{escape(headline(summary))}</p>',
+        _test_fault_box(summary),
         _missing_box(summary),
         _invalid_box(summary),
+        _notes_box(summary),
         _verdict_table(summary),
         '<section id="charts">',
         *(_chart(*chart) for chart in charts),
@@ -89,6 +95,9 @@ def headline(summary: dict) -> str:
         text += " — incomplete: " + (", ".join(missing) + " missing" if missing else "nothing measured")
     else:
         text += " — valid: no injector or delay-service saturation, every level sent on time"
+    limited = [mode for mode, m in modes.items() if m.get("notes")]
+    if limited:
+        text += f"; at {' and '.join(limited)}'s knee this machine ran out of CPU (see the note)"
     return text
 
 
@@ -119,6 +128,23 @@ def _missing_box(summary: dict) -> str:
             f"<ul>{''.join(items)}</ul></div>")
 
 
+def _test_fault_box(summary: dict) -> str:
+    fault = summary.get("test_fault")
+    if not fault:
+        return ""
+    return ('<div class="box invalid" id="test-fault"><h3>A test starved this run on purpose</h3>'
+            f"<p><code>LOADLAB_FAULT_CPU_QUOTA={escape(str(fault))}</code> capped these processes' CPU to check "
+            "that the verdict catches it; its numbers say nothing about the thread modes.</p></div>")
+
+
+def _notes_box(summary: dict) -> str:
+    items = [f"<li><b>{escape(mode)}</b>: {escape(n)}</li>"
+             for mode, m in (summary.get("modes") or {}).items() for n in m.get("notes") or []]
+    if not items:
+        return ""
+    return f'<div class="box note" id="notes"><h3>Note</h3><ul>{"".join(items)}</ul></div>'
+
+
 def _invalid_box(summary: dict) -> str:
     items = [f"<li><b>{escape(mode)}</b>: {escape(r)}</li>"
              for mode, m in (summary.get("modes") or {}).items() for r in m.get("invalid_reasons") or []]
@@ -141,7 +167,7 @@ def _verdict_table(summary: dict) -> str:
         ("p99 at the sustained rate (ms)", lambda m: _n(m.get("p99_ms_at_sustained"))),
         ("requests / errors (measured phase)", lambda m: f"{_n(m.get('requests'))} / {_n(m.get('errors'))}"),
         ("pinned virtual threads (JFR)", lambda m: _n(m.get("pinned_virtual_threads"))),
-        ("stopped early", lambda m: escape(m.get("stop_reason") or "yes") if m.get("stopped_early") else "no"),
+        ("stopped early", lambda m: escape(stop_text(m.get("stop_reason"))) if m.get("stopped_early") else "no"),
         ("valid", lambda m: _yes_no(m.get("valid"))),
     ]
     head = "".join(f"<th>{escape(mode)}</th>" for mode in modes)
@@ -149,6 +175,17 @@ def _verdict_table(summary: dict) -> str:
                    + "".join(f"<td>{cell(m)}</td>" for m in modes.values()) + "</tr>"
                    for label, cell in rows)
     return f'<section id="verdict"><h2>Verdict</h2><table><tr><th></th>{head}</tr>{body}</table></section>'
+
+
+def stop_text(reason: str | None) -> str:
+    """The simulation's stop reason in a reader's words."""
+    if not reason:
+        return "yes"
+    cap = re.fullmatch(r"inflight (\d+) > loadlab\.maxInflight (\d+)", reason.strip())
+    if cap:
+        return (f"yes: {int(cap[1]):,} requests were in flight, over the simulation's safety cap of "
+                f"{int(cap[2]):,}")
+    return f"yes: {reason}"
 
 
 def _chart(title: str, name: str, svg: str, caption: str) -> str:
@@ -165,6 +202,7 @@ def _levels(summary: dict) -> str:
     for mode, m in modes.items():
         head = ("<tr><th>level</th><th>target rps</th><th>offered/s</th><th>OK/s</th><th>errors</th>"
                 "<th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th><th>s</th>"
+                "<th>delay-service ms (probe)</th><th>host CPU %</th>"
                 '<th class="text">healthy</th></tr>')
         rows = []
         sustained = m.get("sustained_rps")
@@ -174,6 +212,7 @@ def _levels(summary: dict) -> str:
                 classes.append("unhealthy")
             elif lv.get("target_rps") == sustained:
                 classes.append("sustained")
+            evidence = lv.get("evidence") or {}
             verdict = ('<span class="yes">yes</span>' if lv.get("healthy")
                        else "; ".join(escape(r) for r in lv.get("unhealthy_reasons") or []))
             rows.append(
@@ -181,10 +220,12 @@ def _levels(summary: dict) -> str:
                 f"<td>{_rps(lv.get('offered_rps'))}</td><td>{_rps(lv.get('ok_rps'))}</td>"
                 f"<td>{_pct(lv.get('error_ratio'))}</td><td>{_n(lv.get('p50_ms'))}</td><td>{_n(lv.get('p95_ms'))}</td>"
                 f"<td>{_n(lv.get('p99_ms'))}</td><td>{_n(lv.get('max_ms'))}</td><td>{_n(lv.get('seconds'))}</td>"
-                f'<td class="text">{verdict}</td></tr>')
-        body = "".join(rows) or '<tr><td colspan="11" class="text muted">no measured level</td></tr>'
+                f"<td>{_n(evidence.get('delay_probe_ms'))}</td><td>{_n(evidence.get('host_cpu_pct'))}</td>"
+                f'<td class="reason">{verdict}</td></tr>')
+        body = "".join(rows) or '<tr><td colspan="13" class="text muted">no measured level</td></tr>'
         tables.append(f"<div><h3>{escape(mode)}</h3><table>{head}{body}</table></div>")
-    return f'<section id="levels"><h2>Levels</h2><div class="grid">{"".join(tables)}</div></section>'
+    # One table under the other: side by side, a level's reasons would squeeze both into unreadable columns.
+    return f'<section id="levels"><h2>Levels</h2>{"".join(tables)}</section>'
 
 
 def _setup(summary: dict) -> str:
