@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+from . import topology
 from .hosts import REPO, HostError
 from .topology import AWS_DIR, NETNS_INVENTORY, STATE
 
@@ -36,8 +37,23 @@ def down(values: dict) -> int:
         print("TARGET=local: nothing left running.")
         return 0
     if target == "netns":
-        return subprocess.call([str(NETNS_DIR / "down.sh"), str(NETNS_INVENTORY)])
+        return netns_down()
     return aws_down()
+
+
+def netns_down() -> int:
+    """Stops what the harness started on each namespace host the way a run does, then removes the hosts."""
+    inv = topology.netns_inventory()
+    entries = topology.netns_entries(inv) if inv else []
+    for entry in entries:
+        # The pid namespace is shared, so the host's own script can stop its processes from here.
+        subprocess.call([str(REPO / "infra" / "host" / "loadlab-host"), "stop-all", "20"],
+                        env={**os.environ, "LOADLAB_STATE": str(topology.netns_state_dir(entry))})
+    rc = subprocess.call([str(NETNS_DIR / "down.sh"), str(NETNS_INVENTORY)])
+    for entry in entries:
+        # Pid files of processes down.sh had to kill would name unrelated processes once the pids are reused.
+        shutil.rmtree(topology.netns_state_dir(entry), ignore_errors=True)
+    return rc
 
 
 # ---------------------------------------------------------------- aws

@@ -70,10 +70,31 @@ def build(target: str, injectors: int, run_dir: Path, java: Path) -> Topology:
     raise ValueError(target)
 
 
+def netns_inventory() -> dict | None:
+    """What `make up TARGET=netns` wrote (infra/netns/up.sh), or None when the hosts are not up."""
+    try:
+        return json.loads(NETNS_INVENTORY.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def netns_entries(inv: dict) -> list[dict]:
+    return [inv["delay"], inv["thread"], *inv.get("injectors", [])]
+
+
+def netns_state_dir(entry: dict) -> Path:
+    # One per host even though the namespaces share this filesystem: pid files must not collide between hosts.
+    return STATE / "state" / entry["name"]
+
+
 def _netns(injectors: int, run_dir: Path, java: Path) -> Topology:
-    if not NETNS_INVENTORY.is_file():
+    inv = netns_inventory()
+    if inv is None:
         raise HostError("no netns hosts: run `make up TARGET=netns` first")
-    inv = json.loads(NETNS_INVENTORY.read_text())
+    gone = [e["namespace"] for e in netns_entries(inv) if not Path("/run/netns", e["namespace"]).exists()]
+    if gone:
+        raise HostError(f"netns hosts listed in {NETNS_INVENTORY.name} are gone ({', '.join(gone)}; a reboot?): "
+                        f"run `make down TARGET=netns` then `make up TARGET=netns INJECTORS={injectors}`")
     have = len(inv.get("injectors", []))
     if have < injectors:
         raise HostError(f"INJECTORS={injectors} but `make up TARGET=netns` created {have}: "
@@ -82,7 +103,7 @@ def _netns(injectors: int, run_dir: Path, java: Path) -> Topology:
     def host(entry: dict) -> NetnsHost:
         return NetnsHost(entry["name"], entry["address"], namespace=entry["namespace"],
                          description=f"network namespace {entry['namespace']} ({entry['address']}) on {machine_description()}",
-                         app_dir=str(STATE / "app"), state_dir=str(STATE / "state" / entry["name"]),
+                         app_dir=str(STATE / "app"), state_dir=str(netns_state_dir(entry)),
                          work_root=str(run_dir), java=str(java / "bin" / "java"))
     return Topology(host(inv["delay"]), host(inv["thread"]), [host(e) for e in inv["injectors"][:injectors]])
 

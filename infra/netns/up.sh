@@ -13,8 +13,16 @@ source "$here/netns.conf"
 
 [ "$(id -u)" -eq 0 ] || { echo "loadlab: TARGET=netns needs root (ip netns); run as root or use TARGET=local" >&2; exit 2; }
 command -v ip >/dev/null || { echo "loadlab: TARGET=netns needs iproute2 (ip)" >&2; exit 2; }
-if ip link show "$BRIDGE" >/dev/null 2>&1; then
-  echo "loadlab: netns hosts already exist (bridge $BRIDGE); run 'make down TARGET=netns' first" >&2; exit 2
+if ip link show "$BRIDGE" >/dev/null 2>&1 || ip netns list 2>/dev/null | grep -q "^$NS_PREFIX-"; then
+  echo "loadlab: netns hosts already exist (bridge $BRIDGE or namespaces $NS_PREFIX-*); run 'make down TARGET=netns' first" >&2
+  exit 2
+fi
+# The subnet must be ours alone: a route or an address already in it would send the hosts' traffic elsewhere.
+taken=$(ip -4 route show table all root "$SUBNET_PREFIX.0/24"; ip -4 addr show to "$SUBNET_PREFIX.0/24")
+if [ -n "$taken" ]; then
+  echo "loadlab: $SUBNET_PREFIX.0/24 is already in use on this machine (change SUBNET_PREFIX in infra/netns/netns.conf):" >&2
+  echo "$taken" >&2
+  exit 2
 fi
 
 # Undo a half-made set of hosts if anything below fails.
@@ -49,5 +57,12 @@ add_host() {  # add_host NAME LAST_OCTET
   done
   printf ']}\n'
 } > "$inventory.tmp"
+
+# Check what the comment at the top promises before anything runs on these hosts.
+via=$(ip -4 route get "$SUBNET_PREFIX.254" 2>&1 || true)
+[[ "$via" == *" dev $BRIDGE "* ]] || { echo "loadlab: $SUBNET_PREFIX.254 would not stay on $BRIDGE: $via" >&2; exit 1; }
+for ns in $(ip netns list | awk '{print $1}' | grep "^$NS_PREFIX-"); do
+  [ -z "$(ip -n "$ns" -4 route show default)" ] || { echo "loadlab: $ns has a default route" >&2; exit 1; }
+done
 mv "$inventory.tmp" "$inventory"
 echo "netns hosts up: delay $SUBNET_PREFIX.10, thread $SUBNET_PREFIX.11, injectors $SUBNET_PREFIX.20..$((20 + injectors - 1)) on bridge $BRIDGE"
