@@ -22,7 +22,12 @@ from .params import as_env
 from .topology import DELAY_PORT, MGMT_PORT, STATE, THREAD_PORT, Topology
 
 GATLING_GRACE_S = 120  # Gatling start-up, report generation and the last requests' timeouts
-START_ALIGN_S = 6      # injectors start their schedule at the same wall-clock instant, this far ahead
+START_ALIGN_S = 6      # injectors start their schedule at the same wall-clock instant, this far ahead…
+START_ALIGN_PER_INJECTOR_S = 4  # …plus this per further injector: Gatling JVMs sharing cores boot slower together
+
+
+def start_align_s(injectors: int) -> int:
+    return START_ALIGN_S + START_ALIGN_PER_INJECTOR_S * (injectors - 1)
 
 
 def make_run_dir(results: Path) -> Path:
@@ -130,7 +135,8 @@ class Run:
     def run_load(self, mode: str) -> list[str]:
         """Runs the simulation on every injector at once; returns the problems seen (empty when all went well)."""
         v = self.values
-        start_at = int((time.time() + START_ALIGN_S) * 1000)
+        align = start_align_s(len(self.topo.injectors))
+        start_at = int((time.time() + align) * 1000)
         names = []
         for i, h in enumerate(self.topo.injectors):
             name = f"gatling-injector-{i}"
@@ -147,7 +153,7 @@ class Run:
                                       daemon=True) for i, h in enumerate(self.topo.injectors)]
         for f in followers:
             f.start()
-        budget = v["WARMUP_SECONDS"] + v["STEPS"] * v["STEP_SECONDS"] + START_ALIGN_S + GATLING_GRACE_S
+        budget = v["WARMUP_SECONDS"] + v["STEPS"] * v["STEP_SECONDS"] + align + GATLING_GRACE_S
         problems = []
         for h, name in names:
             rc = h.tool("wait", name, str(budget), timeout=budget + 30)
@@ -184,6 +190,25 @@ class Run:
                 h.tool("stop-all", "30", check=False, timeout=180)
             except HostError as e:
                 console.warn(f"could not stop processes on {h.name}: {e}")
+
+    def check_alignment(self) -> None:
+        """Injectors whose schedules began at different seconds make every merged second a mix of two levels."""
+        for mode in self.meta["modes_completed"]:
+            starts = {}
+            for path in sorted((self.run_dir / mode / "raw").glob("injector-*/meta.json")):
+                try:
+                    starts[path.parent.name] = json.loads(path.read_text()).get("start_epoch_ms")
+                except (OSError, ValueError):
+                    continue
+            known = [v for v in starts.values() if isinstance(v, (int, float))]
+            if len(starts) < 2 or len(set(known)) <= 1:
+                continue
+            first = min(known)
+            late = ", ".join(f"{name} {(v - first) / 1000:+.0f} s" for name, v in starts.items()
+                             if isinstance(v, (int, float)) and v != first)
+            self.meta.setdefault("mode_problems", {}).setdefault(mode, []).append(
+                f"injectors did not start together ({late} after the first): a Gatling JVM was not ready within "
+                f"the {start_align_s(len(starts))} s alignment margin, so merged seconds mix levels")
 
     def collect(self) -> None:
         for h in self.topo.hosts():
@@ -241,6 +266,7 @@ def bench(values: dict) -> int:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not leave processes behind
         run.stop_everything()
         run.collect()
+        run.check_alignment()
         run.meta["finished_utc"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
         run.write_meta()
         signal.signal(signal.SIGINT, signal.default_int_handler)
