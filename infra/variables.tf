@@ -27,9 +27,10 @@ variable "admin_cidr" {
   description = "The only source allowed to SSH into the hosts, e.g. your public address as 203.0.113.7/32. Required: there is no safe default."
   type        = string
 
+  # IPv4 only: the VPC and the hosts have no IPv6 addresses, so an IPv6 source could never connect.
   validation {
-    condition     = can(cidrhost(var.admin_cidr, 0))
-    error_message = "admin_cidr must be a CIDR block such as 203.0.113.7/32 (an address alone is not enough)."
+    condition     = can(cidrnetmask(var.admin_cidr))
+    error_message = "admin_cidr must be an IPv4 CIDR block such as 203.0.113.7/32 (an address alone is not enough; the hosts have no IPv6)."
   }
 
   # The prefix check rejects 0.0.0.0/0 and ::/0 and anything nearly as wide.
@@ -56,7 +57,7 @@ variable "ssh_public_key_path" {
   }
 
   validation {
-    condition     = try(can(regex("^(ssh-ed25519|ssh-rsa) [A-Za-z0-9+/=]+", file(pathexpand(var.ssh_public_key_path)))), true)
+    condition     = !can(file(pathexpand(var.ssh_public_key_path))) || can(regex("^(ssh-ed25519|ssh-rsa) [A-Za-z0-9+/=]+", file(pathexpand(var.ssh_public_key_path))))
     error_message = "ssh_public_key_path must hold an OpenSSH public key starting with ssh-ed25519 or ssh-rsa (EC2 imports no other type). Point it at the .pub file, never at the private key."
   }
 }

@@ -78,7 +78,7 @@ def validations(name):
 check("variable admin_cidr exists and is required (no default)", "admin_cidr" in variables and "default" not in variables["admin_cidr"])
 check("admin_cidr validation refuses 0.0.0.0/0 and ::/0",
       any("0.0.0.0/0" in first(v, "error_message", "") and "::/0" in first(v, "error_message", "") for v in validations("admin_cidr"))
-      and any("cidrhost" in first(v, "condition", "") for v in validations("admin_cidr")))
+      and any("cidrnetmask" in first(v, "condition", "") for v in validations("admin_cidr")))
 check("variable ssh_public_key_path defaults to ~/.ssh/id_ed25519.pub and checks the file",
       first(variables.get("ssh_public_key_path", {}), "default") == "~/.ssh/id_ed25519.pub"
       and any("file(" in first(v, "condition", "") for v in validations("ssh_public_key_path")))

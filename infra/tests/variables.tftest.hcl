@@ -18,11 +18,26 @@ variables {
   ssh_public_key_path = "tests/fixtures/test_ed25519.pub"
 }
 
-run "admin_cidr_accepts_a_host_or_network" {
+run "admin_cidr_accepts_a_host" {
   command = plan
   variables {
-    admin_cidr = "2001:db8:1234::/48"
+    admin_cidr = "198.51.100.7/32"
   }
+}
+
+run "admin_cidr_accepts_a_network" {
+  command = plan
+  variables {
+    admin_cidr = "10.0.0.0/8"
+  }
+}
+
+run "admin_cidr_rejects_ipv6" {
+  command = plan
+  variables {
+    admin_cidr = "2001:db8::1/128"
+  }
+  expect_failures = [var.admin_cidr]
 }
 
 run "admin_cidr_rejects_ipv4_world" {
