@@ -8,18 +8,20 @@ locals {
   ssh_user    = "ec2-user"
   loadlab_dir = "/opt/loadlab"
 
+  # Role keys and host names are the harness's own (harness/loadlab/topology.py, infra/netns/up.sh): thread,
+  # delay, injector-0..N-1, so run folders name hosts the same way on every target.
   instance_types = {
-    thread-service = var.thread_service_instance_type
-    delay-service  = var.delay_service_instance_type
-    injector       = var.injector_instance_type
+    thread   = var.thread_service_instance_type
+    delay    = var.delay_service_instance_type
+    injector = var.injector_instance_type
   }
   instance_types_used = distinct(values(local.instance_types))
 
-  injector_names = [for i in range(var.injector_count) : format("injector-%d", i + 1)]
+  injector_names = [for i in range(var.injector_count) : format("injector-%d", i)]
 
   # Host name => role. Host names are what the harness shows and names folders after, so they carry no prefix.
   hosts = merge(
-    { thread-service = "thread-service", delay-service = "delay-service" },
+    { thread = "thread", delay = "delay" },
     { for name in local.injector_names : name => "injector" },
   )
 }
@@ -90,6 +92,7 @@ resource "aws_instance" "host" {
 
   user_data = templatefile("${path.module}/templates/user-data.sh.tftpl", {
     host_name     = each.key
+    hostname      = "${var.name_prefix}-${each.key}"
     role          = each.value
     ttl_minutes   = var.ttl_minutes
     ssh_user      = local.ssh_user

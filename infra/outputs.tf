@@ -9,11 +9,11 @@ locals {
 }
 
 output "inventory" {
-  description = "What the harness reads: role (thread-service, delay-service, injector) => list of {name, public_ip, private_ip}. Injectors in order injector-1..N."
+  description = "What the harness reads: role (thread = thread-service host, delay = delay-service host, injector) => list of {name, public_ip, private_ip}. Injectors in order injector-0..N-1."
   value = {
-    thread-service = [local.host_entries["thread-service"]]
-    delay-service  = [local.host_entries["delay-service"]]
-    injector       = [for name in local.injector_names : local.host_entries[name]]
+    thread   = [local.host_entries["thread"]]
+    delay    = [local.host_entries["delay"]]
+    injector = [for name in local.injector_names : local.host_entries[name]]
   }
 }
 
@@ -43,7 +43,7 @@ output "ttl_minutes" {
 }
 
 output "instance_types" {
-  description = "Instance type per role."
+  description = "Instance type per role (thread, delay, injector)."
   value       = local.instance_types
 }
 
@@ -64,30 +64,30 @@ output "availability_zone" {
 
 output "thread_service_public_ip" {
   description = "Public IP of the thread-service host (SSH from admin_cidr only)."
-  value       = aws_instance.host["thread-service"].public_ip
+  value       = aws_instance.host["thread"].public_ip
 }
 
 output "thread_service_private_ip" {
   description = "Private IP of the thread-service host: the address injectors send load to."
-  value       = aws_instance.host["thread-service"].private_ip
+  value       = aws_instance.host["thread"].private_ip
 }
 
 output "delay_service_public_ip" {
   description = "Public IP of the delay-service host (SSH from admin_cidr only)."
-  value       = aws_instance.host["delay-service"].public_ip
+  value       = aws_instance.host["delay"].public_ip
 }
 
 output "delay_service_private_ip" {
   description = "Private IP of the delay-service host: the address the thread-service calls."
-  value       = aws_instance.host["delay-service"].private_ip
+  value       = aws_instance.host["delay"].private_ip
 }
 
 output "injector_public_ips" {
-  description = "Public IPs of the injector hosts, injector-1..N."
+  description = "Public IPs of the injector hosts, injector-0..N-1."
   value       = [for name in local.injector_names : aws_instance.host[name].public_ip]
 }
 
 output "injector_private_ips" {
-  description = "Private IPs of the injector hosts, injector-1..N."
+  description = "Private IPs of the injector hosts, injector-0..N-1."
   value       = [for name in local.injector_names : aws_instance.host[name].private_ip]
 }

@@ -189,7 +189,7 @@ check("terraform.tfvars.example sets admin_cidr to a single address, never the w
 
 # Rendered with sample values, the script must at least be valid bash.
 if tpl:
-    sample = {"host_name": "injector-1", "role": "injector", "ttl_minutes": "180", "ssh_user": "ec2-user",
+    sample = {"host_name": "injector-0", "hostname": "loadlab-injector-0", "role": "injector", "ttl_minutes": "180", "ssh_user": "ec2-user",
               "loadlab_dir": "/opt/loadlab", "service_ports": "8080,8081,8090"}
     rendered = re.sub(r"(?<!\$)\$\{(\w+)\}", lambda m: sample.get(m.group(1), m.group(0)), tpl).replace("$${", "${")
     leftover = re.findall(r"(?<!\$)\$\{(\w+)\}", tpl)

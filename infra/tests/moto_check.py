@@ -34,8 +34,8 @@ def live_instances():
 if mode == "applied":
     outputs = json.load(open(sys.argv[2]))
     inventory = outputs["inventory"]["value"]
-    check("inventory has 1 thread-service, 1 delay-service, 2 injectors",
-          [len(inventory.get(r, [])) for r in ("thread-service", "delay-service", "injector")] == [1, 1, 2], inventory)
+    check("inventory has 1 thread, 1 delay, 2 injector hosts",
+          [len(inventory.get(r, [])) for r in ("thread", "delay", "injector")] == [1, 1, 2], inventory)
     hosts = [h for role in inventory.values() for h in role]
     subnet = ipaddress.ip_network("10.77.0.0/24")
     check("every host has a public IP and a private IP in 10.77.0.0/24",
@@ -63,7 +63,7 @@ if mode == "applied":
         user_data = base64.b64decode(user_data).decode() if user_data else ""
         check(f"{name}: user-data arms the 180-minute TTL", "OnBootSec=180min" in user_data)
         check(f"{name}: default tags and Role applied", tags.get("Project") == "loadlab" and tags.get("ManagedBy") == "terraform"
-              and tags.get("Role") in ("thread-service", "delay-service", "injector"), tags)
+              and tags.get("Role") in ("thread", "delay", "injector"), tags)
         volumes = ec2.describe_volumes(Filters=[{"Name": "attachment.instance-id", "Values": [iid]}])["Volumes"]
         check(f"{name}: root volume encrypted gp3, tagged",
               volumes and all(v["Encrypted"] and v["VolumeType"] == "gp3"

@@ -29,7 +29,7 @@ run "defaults_make_three_hardened_hosts" {
 
   assert {
     condition     = length(aws_instance.host) == 3
-    error_message = "defaults should make thread-service, delay-service and one injector"
+    error_message = "defaults should make the thread, delay and one injector host"
   }
   assert {
     condition     = alltrue([for h in aws_instance.host : h.metadata_options[0].http_tokens == "required" && h.metadata_options[0].http_put_response_hop_limit == 1])
@@ -56,7 +56,7 @@ run "defaults_make_three_hardened_hosts" {
     error_message = "user-data must reserve the service ports out of the ephemeral range"
   }
   assert {
-    condition     = aws_instance.host["thread-service"].instance_type == "c7i.large" && aws_instance.host["delay-service"].instance_type == "c7i.xlarge" && aws_instance.host["injector-1"].instance_type == "c7i.2xlarge"
+    condition     = aws_instance.host["thread"].instance_type == "c7i.large" && aws_instance.host["delay"].instance_type == "c7i.xlarge" && aws_instance.host["injector-0"].instance_type == "c7i.2xlarge"
     error_message = "default instance types per role changed"
   }
   assert {
@@ -84,7 +84,7 @@ run "defaults_make_three_hardened_hosts" {
     error_message = "ssh_user/ttl_minutes outputs wrong"
   }
   assert {
-    condition     = output.instance_types == { thread-service = "c7i.large", delay-service = "c7i.xlarge", injector = "c7i.2xlarge" }
+    condition     = output.instance_types == { thread = "c7i.large", delay = "c7i.xlarge", injector = "c7i.2xlarge" }
     error_message = "instance_types output wrong"
   }
 }
@@ -126,19 +126,19 @@ run "apply_outputs_inventory_per_role" {
   }
 
   assert {
-    condition     = join(",", keys(output.inventory)) == "delay-service,injector,thread-service"
-    error_message = "inventory roles must be thread-service, delay-service, injector"
+    condition     = join(",", keys(output.inventory)) == "delay,injector,thread"
+    error_message = "inventory roles must be thread, delay, injector (what harness/loadlab/topology.py reads)"
   }
   assert {
-    condition     = join(",", [for h in output.inventory["injector"] : h.name]) == "injector-1,injector-2,injector-3"
-    error_message = "injectors must be listed in order injector-1..N"
+    condition     = join(",", [for h in output.inventory["injector"] : h.name]) == "injector-0,injector-1,injector-2"
+    error_message = "injectors must be listed in order injector-0..N-1"
   }
   assert {
     condition     = alltrue(flatten([for role, hosts in output.inventory : [for h in hosts : h.public_ip != null && h.private_ip != null && join(",", keys(h)) == "name,private_ip,public_ip"]]))
     error_message = "every inventory entry needs name, public_ip and private_ip"
   }
   assert {
-    condition     = output.inventory["thread-service"][0].private_ip == output.thread_service_private_ip && output.inventory["delay-service"][0].public_ip == output.delay_service_public_ip
+    condition     = output.inventory["thread"][0].private_ip == output.thread_service_private_ip && output.inventory["delay"][0].public_ip == output.delay_service_public_ip
     error_message = "per-role IP outputs must agree with the inventory"
   }
   assert {
