@@ -87,11 +87,15 @@ def netns_state_dir(entry: dict) -> Path:
     return STATE / "state" / entry["name"]
 
 
+def namespace_exists(name: str) -> bool:
+    return Path("/run/netns", name).exists()  # where `ip netns add` mounts it
+
+
 def _netns(injectors: int, run_dir: Path, java: Path) -> Topology:
     inv = netns_inventory()
     if inv is None:
         raise HostError("no netns hosts: run `make up TARGET=netns` first")
-    gone = [e["namespace"] for e in netns_entries(inv) if not Path("/run/netns", e["namespace"]).exists()]
+    gone = [e["namespace"] for e in netns_entries(inv) if not namespace_exists(e["namespace"])]
     if gone:
         raise HostError(f"netns hosts listed in {NETNS_INVENTORY.name} are gone ({', '.join(gone)}; a reboot?): "
                         f"run `make down TARGET=netns` then `make up TARGET=netns INJECTORS={injectors}`")
