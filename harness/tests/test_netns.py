@@ -142,6 +142,23 @@ def test_up_refuses_while_hosts_exist(netns_hosts):
     assert ip("link", "show", BRIDGE, check=False).returncode == 0, "a refused `make up` removed the hosts"
 
 
+def test_a_failing_up_removes_what_it_made(tmp_path):
+    why = netns_unusable()
+    if why:
+        pytest.skip(why)
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "sysctl").write_text("#!/bin/sh\necho 'sysctl: refused (test)' >&2; exit 1\n")
+    (fake / "sysctl").chmod(0o755)
+    inventory = tmp_path / "netns.json"
+    r = subprocess.run([str(REPO / "infra" / "netns" / "up.sh"), "2", str(inventory)], capture_output=True,
+                       text=True, timeout=60, env={**os.environ, "PATH": f"{fake}:{os.environ['PATH']}"})
+    assert r.returncode != 0
+    assert "sysctl: refused (test)" in r.stderr and "removed what was made" in r.stderr, r.stderr
+    assert not [n for n in namespaces() if n.startswith(PREFIX)] and not harness_links()
+    assert not list(tmp_path.glob("netns.json*"))
+
+
 # ---- bookkeeping, no root needed ----
 
 def test_bench_says_what_to_do_when_the_hosts_are_missing_gone_or_too_few(tmp_path, monkeypatch):

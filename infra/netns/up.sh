@@ -26,7 +26,12 @@ if [ -n "$taken" ]; then
 fi
 
 # Undo a half-made set of hosts if anything below fails.
-trap 'status=$?; [ $status -eq 0 ] || "$here/down.sh" >/dev/null 2>&1; exit $status' EXIT
+trap 'status=$?; rm -f "$inventory.tmp"
+      if [ $status -ne 0 ]; then
+        "$here/down.sh" >/dev/null 2>&1
+        echo "loadlab: creating the netns hosts failed (exit $status, see above); removed what was made" >&2
+      fi
+      exit $status' EXIT
 
 ip link add "$BRIDGE" type bridge
 ip addr add "$SUBNET_PREFIX.1/24" dev "$BRIDGE"
@@ -43,17 +48,19 @@ add_host() {  # add_host NAME LAST_OCTET
   # Per-namespace TCP settings a busy server and a load generator need (one new connection per request).
   ip netns exec "$ns" sysctl -q -w net.ipv4.ip_local_port_range="1024 65000" net.core.somaxconn=4096 \
     net.ipv4.tcp_tw_reuse=1 net.ipv4.tcp_max_syn_backlog=4096
-  printf '{"name": "%s", "namespace": "%s", "address": "%s"}' "$1" "$ns" "$addr"
 }
+entry() { printf '{"name": "%s", "namespace": "%s", "address": "%s"}' "$1" "$NS_PREFIX-$1" "$SUBNET_PREFIX.$2"; }
 
+# Called directly, not inside $(...), where a failing command would not stop the script.
+add_host delay 10
+add_host thread 11
+for ((i = 0; i < injectors; i++)); do add_host "injector-$i" $((20 + i)); done
 {
   printf '{"bridge": "%s", "subnet": "%s.0/24",\n' "$BRIDGE" "$SUBNET_PREFIX"
-  printf ' "delay": %s,\n' "$(add_host delay 10)"
-  printf ' "thread": %s,\n' "$(add_host thread 11)"
-  printf ' "injectors": ['
+  printf ' "delay": %s,\n "thread": %s,\n "injectors": [' "$(entry delay 10)" "$(entry thread 11)"
   for ((i = 0; i < injectors; i++)); do
     [ "$i" -gt 0 ] && printf ', '
-    add_host "injector-$i" $((20 + i))
+    entry "injector-$i" $((20 + i))
   done
   printf ']}\n'
 } > "$inventory.tmp"
