@@ -98,31 +98,54 @@ class SshHost(Host):
     public_ip: str = ""
     user: str = "ec2-user"
     ssh_options: tuple[str, ...] = ()
+    root_dir: str = "/opt/loadlab"  # what user-data prepared (Terraform output `loadlab_dir`)
 
     def ssh_base(self) -> list[str]:
-        return ["ssh", *self.ssh_options, f"{self.user}@{self.public_ip}"]
+        return ["ssh", *self.ssh_options, self.login()]
+
+    def login(self) -> str:
+        return f"{self.user}@{self.public_ip}"
+
+    def sudo(self) -> list[str]:
+        # The tuned limits and root-owned paths need root; a root login already is (and may have no sudo at all).
+        return [] if self.user == "root" else ["sudo"]
 
     def wrap(self, argv: list[str]) -> list[str]:
-        # sudo: the tuned limits and /opt/loadlab belong to root on the hosts.
-        return [*self.ssh_base(), "sudo " + shlex.join(argv)]
+        # ssh hands the remote shell one string, so the argv is quoted into it.
+        return [*self.ssh_base(), shlex.join([*self.sudo(), *argv])]
+
+    def follow(self, path: str) -> subprocess.Popen:
+        # Ending the local ssh does not end a remote `tail -F` without a terminal: it would wait forever on a file
+        # that no longer grows. The remote side ends it once its stdin (our pipe) closes.
+        script = f"tail -n +1 -F {shlex.quote(path)} & t=$!; cat >/dev/null; kill $t"
+        return subprocess.Popen([*self.ssh_base(), shlex.join([*self.sudo(), "sh", "-c", script])],
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.PIPE, text=True)
 
     def shares_filesystem(self) -> bool:
         return False
 
     def tool_path(self) -> str:
-        return "/opt/loadlab/host/loadlab-host"
+        return f"{self.root_dir}/host/loadlab-host"
 
     def _rsync(self, *args: str) -> None:
         ssh = shlex.join(["ssh", *self.ssh_options])
-        cp = subprocess.run(["rsync", "-a", "--rsync-path=sudo rsync", "-e", ssh, *args],
-                            capture_output=True, text=True, timeout=600)
+        sudo = shlex.join([*self.sudo(), "rsync"])
+        try:
+            cp = subprocess.run(["rsync", "-a", f"--rsync-path={sudo}", "-e", ssh, *args],
+                                capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL)
+        except FileNotFoundError:
+            raise HostError("rsync is not installed on this machine (needed for TARGET=aws)") from None
+        except subprocess.TimeoutExpired:
+            raise HostError(f"{self.name}: rsync did not finish within 600s") from None
         if cp.returncode != 0:
             raise HostError(f"{self.name}: rsync failed: {cp.stderr.strip()[-300:]}")
 
     def push_app(self, local_app: Path) -> None:
-        self.run(["mkdir", "-p", "/opt/loadlab/app", "/opt/loadlab/host"])
-        self._rsync("-L", "--delete", f"{local_app}/", f"{self.user}@{self.public_ip}:/opt/loadlab/app/")
-        self._rsync("--delete", f"{HOST_SCRIPTS}/", f"{self.user}@{self.public_ip}:/opt/loadlab/host/")
+        app, host = f"{self.root_dir}/app", f"{self.root_dir}/host"
+        self.run(["mkdir", "-p", app, host])
+        # -L: .loadlab/app is a tree of symlinks into the build output; the host needs the files themselves.
+        self._rsync("-L", "--delete", f"{local_app}/", f"{self.login()}:{app}/")
+        self._rsync("--delete", "--exclude=__pycache__", f"{HOST_SCRIPTS}/", f"{self.login()}:{host}/")
 
     def collect(self, local_run_dir: Path) -> None:
-        self._rsync(f"{self.user}@{self.public_ip}:{self.work_root}/", f"{local_run_dir}/")
+        self._rsync(f"{self.login()}:{self.work_root}/", f"{local_run_dir}/")

@@ -1,7 +1,6 @@
 """`make up` / `make down` per TARGET: nothing for local, namespaces for netns, Terraform for aws."""
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -58,30 +57,56 @@ def netns_down() -> int:
 
 # ---------------------------------------------------------------- aws
 
-def aws_preflight(env: dict | None = None) -> list[str]:
-    """Every missing piece, one sentence each; empty when `terraform apply` may run."""
+def _aws_credentials(env, home: Path) -> bool:
+    """Whether Terraform's AWS provider will find credentials without asking anything (a local check only)."""
+    if env.get("AWS_ACCESS_KEY_ID") or env.get("AWS_PROFILE") or env.get("AWS_WEB_IDENTITY_TOKEN_FILE") or \
+            env.get("AWS_CONTAINER_CREDENTIALS_FULL_URI") or env.get("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI"):
+        return True
+    creds = Path(env.get("AWS_SHARED_CREDENTIALS_FILE") or home / ".aws" / "credentials").expanduser()
+    if creds.is_file() and "aws_access_key_id" in creds.read_text(errors="replace"):
+        return True
+    # A config file that only sets a region is no credential; SSO, roles and credential_process are.
+    config = Path(env.get("AWS_CONFIG_FILE") or home / ".aws" / "config").expanduser()
+    text = config.read_text(errors="replace") if config.is_file() else ""
+    return bool(re.search(r"^\s*(aws_access_key_id|credential_process|sso_\w+|role_arn|web_identity_token_file)\s*=",
+                          text, re.M))
+
+
+def aws_preflight(env: dict | None = None, infra_dir: Path = AWS_DIR) -> list[str]:
+    """Every missing piece, one sentence each; empty when `terraform apply` may run. Reads local files only."""
     env = os.environ if env is None else env
+    path = env.get("PATH", "")
     problems = []
-    if not shutil.which("terraform", path=env.get("PATH")):
+    if not shutil.which("terraform", path=path):
         problems.append("terraform is not installed (https://developer.hashicorp.com/terraform/install)")
-    home = Path(env.get("HOME", "~")).expanduser()
-    has_creds = (env.get("AWS_ACCESS_KEY_ID") or env.get("AWS_PROFILE") or env.get("AWS_WEB_IDENTITY_TOKEN_FILE")
-                 or (home / ".aws" / "credentials").is_file() or (home / ".aws" / "config").is_file())
-    if not has_creds:
+    for tool in ("ssh", "rsync"):
+        if not shutil.which(tool, path=path):
+            problems.append(f"{tool} is not installed (the harness reaches the hosts with it)")
+    home = Path(env.get("HOME") or "~").expanduser()
+    if env.get("AWS_ACCESS_KEY_ID") and not env.get("AWS_SECRET_ACCESS_KEY"):
+        problems.append("AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not")
+    elif not _aws_credentials(env, home):
         problems.append("no AWS credentials: set AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY "
                         "(or run `aws configure`)")
-    tfvars = AWS_DIR / "terraform.tfvars"
+    tfvars = infra_dir / "terraform.tfvars"
     text = tfvars.read_text() if tfvars.is_file() else ""
-    if not text:
+    if not tfvars.is_file():
         problems.append("infra/terraform.tfvars is missing: copy infra/terraform.tfvars.example and set admin_cidr "
                         "(your public IP as x.x.x.x/32)")
     elif not re.search(r'^\s*admin_cidr\s*=\s*"[^"]+"', text, re.M):
         problems.append("admin_cidr is not set in infra/terraform.tfvars (your public IP as x.x.x.x/32)")
     m = re.search(r'^\s*ssh_public_key_path\s*=\s*"([^"]+)"', text, re.M)
-    key = Path(m.group(1) if m else "~/.ssh/id_ed25519.pub").expanduser()
+    raw = m.group(1) if m else "~/.ssh/id_ed25519.pub"
+    key = home / raw[2:] if raw.startswith("~/") else Path(raw)
     if not key.is_file():
         problems.append(f"SSH public key {key} not found: create one (ssh-keygen -t ed25519) or set "
                         "ssh_public_key_path in infra/terraform.tfvars")
+    else:
+        private = Path(env.get("SSH_PRIVATE_KEY") or (str(key)[:-4] if str(key).endswith(".pub") else ""))
+        # Without it Terraform would build hosts that the harness then cannot log in to.
+        if not private.name or not private.is_file():
+            problems.append(f"no private key next to {key}: keep it at {str(key).removesuffix('.pub')} "
+                            "or set SSH_PRIVATE_KEY to its path")
     return problems
 
 
@@ -89,9 +114,28 @@ def _terraform(*args: str) -> int:
     return subprocess.call(["terraform", f"-chdir={AWS_DIR}", *args])
 
 
-def _outputs() -> dict:
-    out = subprocess.run(["terraform", f"-chdir={AWS_DIR}", "output", "-json"], capture_output=True, text=True)
-    return {k: v["value"] for k, v in json.loads(out.stdout or "{}").items()}
+def aws_wait_ready(topo: topology.Topology, marker: str, timeout_s: float = 600, poll_s: float = 10) -> None:
+    """Returns once every host answers SSH, user-data finished (its marker) and the host's Java runs."""
+    deadline = time.monotonic() + timeout_s
+    failed = str(Path(marker).with_name(".failed"))
+    for h in topo.hosts():
+        while True:
+            last = ""
+            try:
+                if h.run(["test", "-f", failed], check=False, timeout=30).returncode == 0:
+                    raise HostError(f"{h.name} ({h.public_ip}): preparing the host failed: see "
+                                    f"`ssh {h.login()} sudo cat /var/log/loadlab-user-data.log`")
+                h.run(["test", "-f", marker], timeout=30)
+                h.run([h.java, "-version"], timeout=60)
+                break
+            except HostError as e:
+                if "preparing the host failed" in str(e):
+                    raise
+                last = str(e)
+            if time.monotonic() > deadline:
+                raise HostError(f"{h.name} ({h.public_ip}) is not ready after {timeout_s:.0f} s ({last}): see "
+                                f"`ssh {h.login()} sudo cat /var/log/cloud-init-output.log`")
+            time.sleep(poll_s)
 
 
 def aws_up() -> int:
@@ -102,37 +146,36 @@ def aws_up() -> int:
         print("loadlab: nothing was created", file=sys.stderr)
         return 2
     if _terraform("init", "-input=false") != 0 or _terraform("apply", "-input=false", "-auto-approve") != 0:
-        print("loadlab: terraform apply failed; `make down TARGET=aws` removes whatever was created", file=sys.stderr)
+        print("loadlab: terraform apply failed; `make down TARGET=aws YES=1` removes whatever was created",
+              file=sys.stderr)
         return 1
-    outputs = _outputs()
-    from .topology import _aws  # the same inventory reading that bench uses
-    topo = _aws(len(outputs["inventory"].get("injector", [])), Path("up"))
-    print("-- waiting until every host answers SSH and has Java")
-    deadline = time.time() + 600
-    for h in topo.hosts():
-        while True:
-            try:
-                h.run(["test", "-f", "/opt/loadlab/.ready"], timeout=30)
-                h.run(["java", "-version"], timeout=30)
-                break
-            except HostError:
-                if time.time() > deadline:
-                    raise HostError(f"{h.name} ({h.public_ip}) is not ready after 10 minutes: see "
-                                    f"`ssh ec2-user@{h.public_ip} sudo cat /var/log/cloud-init-output.log`")
-                time.sleep(10)
+    outputs = topology.aws_outputs() or {}
+    topo = topology.build("aws", len(outputs.get("inventory", {}).get("injector", [])), Path("up"), Path())
+    print("-- waiting until every host answers SSH and has Java (a few minutes after a fresh apply)")
+    aws_wait_ready(topo, outputs.get("ready_marker") or "/opt/loadlab/.ready")
     print("hosts:")
     for role, entries in outputs["inventory"].items():
         for e in entries:
             print(f"  {role:<9} {e['name']:<24} public {e['public_ip']:<16} private {e['private_ip']}")
-    print(f"estimated cost: ${outputs.get('hourly_cost_usd', '?')}/hour (on-demand, see infra/README.md); "
-          f"hosts terminate themselves after {outputs.get('ttl_minutes', '?')} minutes")
+    cost = outputs.get("hourly_cost_usd")
+    print(f"estimated cost: {f'${cost:.2f}' if isinstance(cost, (int, float)) else 'unknown (see infra/README.md)'}"
+          f" per hour while up (on-demand estimate, infra/README.md); every host terminates itself "
+          f"{outputs.get('ttl_minutes', '?')} minutes after boot; `make down` removes everything now")
     return 0
 
 
+def aws_forget_ssh(hosts) -> None:
+    """Closes the SSH connections kept open to these hosts and forgets their host keys (they die with the hosts)."""
+    known = topology.AWS_SSH_DIR / "known_hosts"
+    for h in hosts:
+        subprocess.run([*h.ssh_base()[:-1], "-O", "exit", h.login()], capture_output=True, timeout=30,
+                       stdin=subprocess.DEVNULL)
+        if known.is_file():
+            subprocess.run(["ssh-keygen", "-R", h.public_ip, "-f", str(known)], capture_output=True, timeout=30)
+            Path(f"{known}.old").unlink(missing_ok=True)
+
+
 def aws_down() -> int:
-    if not shutil.which("terraform"):
-        print("loadlab: terraform is not installed", file=sys.stderr)
-        return 2
     if os.environ.get("YES") != "1":
         if not sys.stdin.isatty():
             print("loadlab: `make down TARGET=aws` destroys every AWS resource of the harness; "
@@ -141,5 +184,22 @@ def aws_down() -> int:
         if input("Destroy every AWS resource of the harness? [y/N] ").strip().lower() not in ("y", "yes"):
             print("nothing destroyed")
             return 1
+    if not shutil.which("terraform"):
+        print("loadlab: terraform is not installed", file=sys.stderr)
+        return 2
+    if not (AWS_DIR / "terraform.tfstate").is_file():
+        print("TARGET=aws: no Terraform state (infra/terraform.tfstate), so nothing to destroy")
+        return 0
+    try:
+        outputs = topology.aws_outputs() or {}
+        hosts = topology.build("aws", len(outputs["inventory"].get("injector", [])), Path("down"), Path()).hosts() \
+            if outputs else []
+    except (HostError, KeyError, IndexError):
+        hosts = []
+    if not (AWS_DIR / ".terraform").is_dir() and _terraform("init", "-input=false") != 0:
+        return 1
     # Hosts that their TTL already terminated are simply gone from the refreshed state.
-    return _terraform("destroy", "-input=false", "-auto-approve")
+    rc = _terraform("destroy", "-input=false", "-auto-approve")
+    if rc == 0:
+        aws_forget_ssh(hosts)
+    return rc

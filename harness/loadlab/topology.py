@@ -112,28 +112,76 @@ def _netns(injectors: int, run_dir: Path, java: Path) -> Topology:
     return Topology(host(inv["delay"]), host(inv["thread"]), [host(e) for e in inv["injectors"][:injectors]])
 
 
-def _aws(injectors: int, run_dir: Path) -> Topology:
+AWS_JAVA = "/usr/bin/java"  # Corretto 25 on Amazon Linux 2023 (user-data installs it; alternatives link)
+AWS_SSH_DIR = STATE / "aws"  # known_hosts and connection sockets of the current stack; `make down` forgets them
+
+
+def aws_outputs() -> dict | None:
+    """`terraform output -json` of infra/ as {name: value}; None when no stack is up.
+
+    Test-only seam: LOADLAB_TF_OUTPUTS_JSON=<file> holding the same JSON stands in for Terraform, so the SSH path
+    runs against hosts that are not EC2 (harness/tests/test_aws_ssh_e2e.py). A real run never sets it."""
+    fake = os.environ.get("LOADLAB_TF_OUTPUTS_JSON")
+    if fake:
+        try:
+            text = Path(fake).read_text()
+        except OSError as e:
+            raise HostError(f"LOADLAB_TF_OUTPUTS_JSON: {e}") from None
+    else:
+        try:
+            out = subprocess.run(["terraform", f"-chdir={AWS_DIR}", "output", "-json"], capture_output=True,
+                                 text=True, timeout=120, stdin=subprocess.DEVNULL)
+        except FileNotFoundError:
+            raise HostError("terraform is not installed (needed for TARGET=aws)") from None
+        if out.returncode != 0:
+            return None
+        text = out.stdout
     try:
-        out = subprocess.run(["terraform", f"-chdir={AWS_DIR}", "output", "-json"], capture_output=True, text=True,
-                             timeout=120)
-    except FileNotFoundError:
-        raise HostError("terraform is not installed (needed for TARGET=aws)") from None
-    if out.returncode != 0 or not out.stdout.strip() or out.stdout.strip() == "{}":
+        outputs = {k: v["value"] for k, v in json.loads(text or "{}").items()}
+    except (ValueError, TypeError, KeyError) as e:
+        raise HostError(f"unreadable Terraform outputs ({e})") from None
+    return outputs if outputs.get("inventory") else None
+
+
+def aws_control_dir() -> Path:
+    # A unix socket path has ~100 bytes and ssh adds a 40-character hash plus a temporary suffix to this folder.
+    return AWS_SSH_DIR if len(str(AWS_SSH_DIR)) <= 44 else Path("/tmp", f"loadlab-ssh-{os.getuid()}")
+
+
+def aws_ssh_options(key: str) -> tuple[str, ...]:
+    for d in (AWS_SSH_DIR, aws_control_dir()):
+        d.mkdir(parents=True, exist_ok=True, mode=0o700)
+    # A known_hosts of its own: EC2 reuses public addresses, and a host made again by `make up` has a new key.
+    return ("-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=accept-new",
+            "-o", f"UserKnownHostsFile={AWS_SSH_DIR / 'known_hosts'}", "-o", "ConnectTimeout=10",
+            "-o", "ServerAliveInterval=15", "-o", "ServerAliveCountMax=4",
+            # One connection per host for the hundred-odd commands of a run.
+            "-o", "ControlMaster=auto", "-o", f"ControlPath={aws_control_dir()}/%C", "-o", "ControlPersist=10m",
+            *(("-o", "IdentitiesOnly=yes", "-i", key) if key else ()))
+
+
+def _aws(injectors: int, run_dir: Path) -> Topology:
+    outputs = aws_outputs()
+    if outputs is None:
         raise HostError("no AWS hosts: run `make up TARGET=aws` first")
-    outputs = {k: v["value"] for k, v in json.loads(out.stdout).items()}
-    inv, user = outputs["inventory"], outputs.get("ssh_user", "ec2-user")
+    inv, user = outputs["inventory"], outputs.get("ssh_user") or "ec2-user"
+    root = (outputs.get("loadlab_dir") or "/opt/loadlab").rstrip("/")
     key = os.environ.get("SSH_PRIVATE_KEY", "")
-    ssh_options = ("-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=accept-new", "-o", "ConnectTimeout=10",
-                   "-o", "ServerAliveInterval=15", "-o", "ControlMaster=auto", "-o",
-                   f"ControlPath={STATE}/ssh-%C", "-o", "ControlPersist=10m", *(("-i", key) if key else ()))
-    types = outputs.get("instance_types", {})
+    if not key and outputs.get("ssh_private_key_path") and Path(outputs["ssh_private_key_path"]).is_file():
+        key = outputs["ssh_private_key_path"]
+    ssh_options = aws_ssh_options(key)
+    # LOADLAB_REMOTE_JAVA: hosts whose JDK is elsewhere (the SSH test's stand-in hosts use this machine's JDK 25).
+    java = os.environ.get("LOADLAB_REMOTE_JAVA") or AWS_JAVA
+    types = outputs.get("instance_types") or {}
 
     def host(role: str, entry: dict) -> SshHost:
+        kind = " ".join(x for x in ("EC2", types.get(role, ""), entry["name"]) if x)
         return SshHost(entry["name"], entry["private_ip"], public_ip=entry["public_ip"], user=user,
-                       ssh_options=ssh_options,
-                       description=f"EC2 {types.get(role, '')} {entry['name']} ({entry['private_ip']})".replace("  ", " "),
-                       app_dir="/opt/loadlab/app", state_dir="/opt/loadlab/state",
-                       work_root=f"/opt/loadlab/runs/{run_dir.name}", java="/usr/bin/java")
+                       ssh_options=ssh_options, root_dir=root,
+                       description=f"{kind} ({entry['private_ip']})",
+                       # Pid files per host: harmless on separate EC2 hosts, needed where hosts share a disk.
+                       app_dir=f"{root}/app", state_dir=f"{root}/state/{entry['name']}",
+                       work_root=f"{root}/runs/{run_dir.name}", java=java)
     inj = inv.get("injector", [])
     if len(inj) < injectors:
         raise HostError(f"INJECTORS={injectors} but Terraform created {len(inj)} injector hosts: "
