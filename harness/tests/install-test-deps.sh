@@ -4,6 +4,32 @@
 # root it installs nothing: it says so, and the browser test skips with that reason.
 set -euo pipefail
 
+# Debian's sshd and rsync for the SSH path of TARGET=aws on stand-in hosts (test_aws_ssh_e2e.py, which starts its
+# own sshd with its own config: the package's service is never started here). Without them that test skips.
+ssh_missing=()
+[ -x /usr/sbin/sshd ] || ssh_missing+=(openssh-server)
+command -v rsync >/dev/null 2>&1 || ssh_missing+=(rsync)
+if [ ${#ssh_missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "test-deps: installing ${ssh_missing[*]} (apt-get install --no-install-recommends)"
+    # Installing the package must not open an SSH server on this machine: a policy-rc.d that refuses every start
+    # (Debian's mechanism, honoured by invoke-rc.d and deb-systemd-invoke) for the duration, unless one exists.
+    own_policy=""
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+      printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d && own_policy=1
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${ssh_missing[@]}" >/dev/null 2>&1 \
+      || { DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null 2>&1 \
+           && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${ssh_missing[@]}" >/dev/null 2>&1; } \
+      || echo "test-deps: installing ${ssh_missing[*]} failed: the SSH test will be skipped"
+    [ -z "$own_policy" ] || rm -f /usr/sbin/policy-rc.d
+  else
+    echo "test-deps: ${ssh_missing[*]} missing and not installable here (root + apt-get): the SSH test will be skipped"
+  fi
+else
+  echo "test-deps: sshd and rsync present"
+fi
+
 if command -v chromium >/dev/null 2>&1; then
   echo "test-deps: chromium present ($(chromium --version 2>/dev/null | head -1))"
   exit 0
