@@ -7,6 +7,8 @@ SHELL := /bin/bash
 STATE := .loadlab
 # After `make up TARGET=x`, x stays the target until `make down`.
 TARGET ?= $(or $(shell cat $(STATE)/target 2>/dev/null),local)
+# ... and so does the number of injector hosts it made.
+INJECTORS ?= $(or $(shell cat $(STATE)/injectors 2>/dev/null),1)
 PARAMS := TARGET MODES DELAY_MS PLATFORM_THREADS PROFILE START_RPS PEAK_RPS STEPS STEP_SECONDS WARMUP_SECONDS \
           INJECTORS RESULTS_DIR
 export $(PARAMS)
@@ -23,7 +25,7 @@ SOURCES := $(shell find pom.xml */pom.xml delay-service/src thread-service/src g
         venv test-deps
 
 help: ## list targets and parameters (this page)
-	@echo "usage: make <target> [NAME=value ...]    (active TARGET: $(TARGET))"
+	@echo "usage: make <target> [NAME=value ...]    (active: TARGET=$(TARGET) INJECTORS=$(INJECTORS))"
 	@echo
 	@echo "targets:"
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
@@ -53,7 +55,7 @@ build: $(STATE)/build.stamp ## build the three modules (no-op when nothing chang
 
 up: check-params ## prepare TARGET: aws = terraform apply, netns = create namespace hosts, local = nothing
 	@$(LOADLAB) up
-	@mkdir -p $(STATE) && echo $(TARGET) > $(STATE)/target
+	@mkdir -p $(STATE) && echo $(TARGET) > $(STATE)/target && echo $(INJECTORS) > $(STATE)/injectors
 
 bench: check-params build venv ## run every mode in MODES on TARGET, write results/<run-id>/, print the verdict
 	@$(LOADLAB_VENV) bench
@@ -63,7 +65,7 @@ report: venv ## rebuild index.html and summary.json of RUN=results/<run-id> from
 
 down: ## undo `make up` for TARGET: stop every process, remove every resource the harness created
 	@$(LOADLAB) down
-	@rm -f $(STATE)/target
+	@rm -f $(STATE)/target $(STATE)/injectors
 
 test: test-deps build venv test-java test-python test-infra test-e2e ## the whole test suite (what CI runs)
 

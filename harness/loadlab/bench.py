@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import sys
 import threading
@@ -50,21 +51,29 @@ def make_run_dir(results: Path) -> Path:
 
 
 def local_app_dir(java_home: Path) -> Path:
-    """.loadlab/app: the layout every host gets (jars under fixed names, the Gatling classpath)."""
+    """.loadlab/app: the layout every host gets (jars under fixed names, the Gatling classpath).
+
+    Copies, not links: a `make build` during a run must not swap a jar under a running JVM."""
     app = STATE / "app"
-    (app / "gatling").mkdir(parents=True, exist_ok=True)
-    links = {
-        app / "delay-service.jar": next((REPO / "delay-service" / "target").glob("delay-service-*.jar"), None),
-        app / "thread-service.jar": next((REPO / "thread-service" / "target").glob("thread-service-*.jar"), None),
-        app / "gatling" / "test-classes": REPO / "gatling" / "target" / "test-classes",
-        app / "gatling" / "lib": REPO / "gatling" / "target" / "lib",
-        app / "gatling" / "jvm.options": REPO / "gatling" / "jvm.options",
+    sources = {
+        "delay-service.jar": next((REPO / "delay-service" / "target").glob("delay-service-*.jar"), None),
+        "thread-service.jar": next((REPO / "thread-service" / "target").glob("thread-service-*.jar"), None),
+        "gatling/test-classes": REPO / "gatling" / "target" / "test-classes",
+        "gatling/lib": REPO / "gatling" / "target" / "lib",
+        "gatling/jvm.options": REPO / "gatling" / "jvm.options",
     }
-    for link, source in links.items():
+    for name, source in sources.items():
         if source is None or not source.exists():
-            raise HostError(f"build output missing ({link.name}): run `make build`")
-        link.unlink(missing_ok=True)
-        link.symlink_to(source)
+            raise HostError(f"build output missing ({name}): run `make build`")
+        target = app / name
+        if target.is_symlink():
+            target.unlink()
+        if source.is_dir():
+            shutil.rmtree(target, ignore_errors=True)
+            shutil.copytree(source, target)
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
     return app
 
 
