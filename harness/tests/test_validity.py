@@ -77,7 +77,7 @@ def test_delay_service_cpu_saturated():
 
 def test_delay_service_own_latency_rose():
     (r,) = reasons(stairs((2, dict(delay_probe_ms=221, downstream_ms_mean=224))))
-    assert r == ("the delay-service was saturated: probed on its own host, it answered in 221 ms on average, more "
+    assert r == ("the delay-service was saturated: probed on its own host, it answered in 221 ms (median), more "
                  "than 200 + 20 ms; the thread-service's calls took 224 ms at level 2 (300 rps)")
     assert reasons(stairs((2, dict(delay_probe_ms=220)))) == []
 
@@ -113,7 +113,7 @@ def test_a_saturated_machine_is_named_instead_of_the_roles_it_slowed():
     (r,) = reasons(stairs((2, dict(host_cpu_pct=99, delay_probe_ms=290, downstream_ms_mean=300)), (4, dict(p99=900))))
     assert r.startswith("the machine itself was saturated: host CPU averaged 99% (limit 95%) before the knee (what "
                         "rose with it is not blamed on a single role — delay-service: probed on its own host, it "
-                        "answered in 290 ms")
+                        "answered in 290 ms (median)")
     assert "the delay-service was saturated" not in r
 
 
@@ -123,7 +123,7 @@ def test_machine_saturated_only_at_the_knee_is_the_limit_being_measured():
     (n,) = notes(levels)
     assert n.startswith("the machine was saturated at the first unhealthy level 4 (500 rps): host CPU averaged 99%, "
                         "so this knee is where this machine ran out of CPU")
-    assert "delay-service: probed on its own host, it answered in 260 ms" in n
+    assert "delay-service: probed on its own host, it answered in 260 ms (median)" in n
 
 
 def test_an_injector_behind_on_a_saturated_machine_still_invalidates():
@@ -170,3 +170,11 @@ def test_a_machine_saturated_at_the_knee_is_a_note_in_the_summary(tmp_path):
     (note,) = mode["notes"]
     assert note.startswith("the machine was saturated at the first unhealthy level 2 (300 rps): host CPU averaged 99%")
     assert "the machine was saturated" in (tmp_path / "index.html").read_text()
+
+
+def test_one_slow_probe_in_a_level_is_noise_not_saturation():
+    builder = analysis.LevelBuilder(0, 100)
+    for second, probe in enumerate([205.0, 206.0, 300.0, 207.0]):
+        builder.add_second(second, 100, 100, 0, None, {"delay_probe_ms": probe, "delay_cpu_pct": 10.0 * second})
+    evidence = builder.build().evidence
+    assert (evidence.delay_probe_ms, evidence.delay_cpu_pct) == (206.5, 15.0)   # median; other evidence: mean
