@@ -19,7 +19,7 @@ pytestmark = pytest.mark.e2e
 
 TINY = {"TARGET": "local", "MODES": "virtual", "PLATFORM_THREADS": "8", "DELAY_MS": "200", "PROFILE": "stairs",
         "START_RPS": "20", "PEAK_RPS": "40", "STEPS": "2", "STEP_SECONDS": "4", "WARMUP_SECONDS": "3",
-        "INJECTORS": "1", "LOADLAB_FAULT_CPU_QUOTA": ""}
+        "INJECTORS": "1"}
 # Gatling boots in ~3 s and starts its schedule ~6 s after its start; the quota covers warm-up and both levels.
 STARVED_INJECTOR = "gatling-injector-0=3@4-22"
 # The delay-service starts first; the thread-service's start and Gatling's boot come before the levels.

@@ -211,7 +211,9 @@ def _svg(fig: Figure, name: str) -> str:
     out = io.StringIO()
     fig.savefig(out, format="svg", metadata={"Date": None})
     svg = _METADATA.sub("", _PROLOG.sub("", out.getvalue(), count=1), count=1)
-    svg = _SIZE.sub(r"\1", svg, count=1).strip()
+    # Scales with the page, but no larger than about its drawn size: a lone panel would otherwise fill the page
+    # width with twice-sized text.
+    svg = _SIZE.sub(lambda m: f'{m.group(1)} style="max-width: {fig.get_figwidth() * 110:.0f}px"', svg, count=1).strip()
     # Several SVGs share one HTML document: matplotlib's ids ("axes_1", ...) would repeat, so prefix them.
     svg = _ID.sub(lambda m: f'{m.group(1)}"{name}-{m.group(2)}"', svg)
     return _REF.sub(lambda m: f"{m.group(1)}#{name}-{m.group(2)}", svg)

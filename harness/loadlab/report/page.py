@@ -118,7 +118,7 @@ def _missing_box(summary: dict) -> str:
     items += [f"<li><b>{escape(m)}</b>: not measured in this run (no load data), so it has no numbers below</li>"
               for m in summary.get("missing_modes") or []]
     for mode, m in (summary.get("modes") or {}).items():
-        items += [f"<li>{escape(mode)}: {escape(x)}</li>" for x in m.get("missing") or []]
+        items += [f"<li>{escape(mode)}: {escape(_missing_text(x))}</li>" for x in m.get("missing") or []]
     for mode, problems in (summary.get("problems") or {}).items():
         items += [f"<li>{escape(mode)}: {escape(p)}</li>" for p in problems]
     if not items:
@@ -143,6 +143,25 @@ def _notes_box(summary: dict) -> str:
     if not items:
         return ""
     return f'<div class="box note" id="notes"><h3>Note</h3><ul>{"".join(items)}</ul></div>'
+
+
+# What the page can no longer say when a raw file is absent (summary.json lists the bare paths).
+MISSING_MEANS = {
+    "seconds.csv": "no per-second counts from this injector",
+    "latency.hlog": "no latencies from this injector",
+    "meta.json": "no schedule: levels were read from seconds.csv",
+    "thread/samples.csv": "no thread-service CPU",
+    "thread/jvm.csv": "no JVM threads, heap or GC, and no downstream times",
+    "delay/samples.csv": "no delay-service CPU or latency, so the delay-service was not judged",
+    "samples.csv": "no CPU of this injector, so its saturation was not judged",
+}
+
+
+def _missing_text(entry: str) -> str:
+    if " " in entry:   # already a sentence
+        return entry
+    why = next((text for end, text in MISSING_MEANS.items() if entry.endswith(end)), "")
+    return f"{entry} is missing" + (f": {why}" if why else "")
 
 
 def _invalid_box(summary: dict) -> str:
