@@ -11,21 +11,22 @@ import pytest
 from conftest import REPO, make
 from loadlab import hosts, targets, topology
 
-TARGET_FILE = REPO / ".loadlab" / "target"
+REMEMBERED = [REPO / ".loadlab" / "target", REPO / ".loadlab" / "injectors"]
 
 
 @pytest.fixture
 def remembered_target():
-    """The active-target file exactly as found (another engineer's `make up` may own it)."""
-    before = TARGET_FILE.read_bytes() if TARGET_FILE.exists() else None
-    yield before
-    after = TARGET_FILE.read_bytes() if TARGET_FILE.exists() else None
-    if after != before:
-        if before is None:
-            TARGET_FILE.unlink()
+    """The files `make up` remembers the target in, exactly as found (another engineer's `make up` may own them)."""
+    read = lambda f: f.read_bytes() if f.exists() else None
+    before = {f: read(f) for f in REMEMBERED}
+    yield
+    changed = {f.name: (before[f], read(f)) for f in REMEMBERED if read(f) != before[f]}
+    for f in REMEMBERED:
+        if before[f] is None:
+            f.unlink(missing_ok=True)
         else:
-            TARGET_FILE.write_bytes(before)
-        pytest.fail(f".loadlab/target changed from {before!r} to {after!r}")
+            f.write_bytes(before[f])
+    assert not changed, f"changed (before, after): {changed}"
 
 
 def bare_env(home: Path) -> dict:
