@@ -1,6 +1,7 @@
 """`make up` / `make down` per TARGET: nothing for local, namespaces for netns, Terraform for aws."""
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import shutil
@@ -72,6 +73,15 @@ def _aws_credentials(env, home: Path) -> bool:
                           text, re.M))
 
 
+def _documentation_address(cidr: str) -> bool:
+    try:
+        net = ipaddress.ip_network(cidr, strict=False)
+    except ValueError:
+        return False  # Terraform's own validation explains a malformed value
+    return any(net.subnet_of(ipaddress.ip_network(doc)) for doc in ("192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24")
+               if net.version == 4)
+
+
 def aws_preflight(env: dict | None = None, infra_dir: Path = AWS_DIR) -> list[str]:
     """Every missing piece, one sentence each; empty when `terraform apply` may run. Reads local files only."""
     env = os.environ if env is None else env
@@ -93,8 +103,12 @@ def aws_preflight(env: dict | None = None, infra_dir: Path = AWS_DIR) -> list[st
     if not tfvars.is_file():
         problems.append("infra/terraform.tfvars is missing: copy infra/terraform.tfvars.example and set admin_cidr "
                         "(your public IP as x.x.x.x/32)")
-    elif not re.search(r'^\s*admin_cidr\s*=\s*"[^"]+"', text, re.M):
+    elif not (cidr := re.search(r'^\s*admin_cidr\s*=\s*"([^"]+)"', text, re.M)):
         problems.append("admin_cidr is not set in infra/terraform.tfvars (your public IP as x.x.x.x/32)")
+    elif _documentation_address(cidr.group(1)):
+        # The example's value: Terraform would build hosts nobody can reach, and they would bill until the TTL.
+        problems.append(f"admin_cidr = \"{cidr.group(1)}\" in infra/terraform.tfvars is the example's documentation "
+                        "address: set your public IP as x.x.x.x/32 (curl https://checkip.amazonaws.com)")
     m = re.search(r'^\s*ssh_public_key_path\s*=\s*"([^"]+)"', text, re.M)
     raw = m.group(1) if m else "~/.ssh/id_ed25519.pub"
     key = home / raw[2:] if raw.startswith("~/") else Path(raw)

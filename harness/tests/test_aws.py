@@ -91,7 +91,7 @@ def ready(tmp_path):
     (home / ".ssh" / "id_ed25519.pub").write_text("ssh-ed25519 AAAA test\n")
     (home / ".aws" / "credentials").write_text("[default]\naws_access_key_id = AKIAEXAMPLE\n"
                                                "aws_secret_access_key = secret\n")
-    (infra / "terraform.tfvars").write_text('admin_cidr = "203.0.113.7/32"\n')
+    (infra / "terraform.tfvars").write_text('admin_cidr = "100.64.10.7/32"\n')
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     for tool in ("terraform", "ssh", "rsync"):
@@ -138,10 +138,14 @@ def test_preflight_credentials(ready):
 
 def test_preflight_tfvars_and_keys(ready):
     _, home, infra, _ = ready
-    (infra / "terraform.tfvars").write_text('# admin_cidr = "203.0.113.7/32"\nregion = "eu-west-1"\n')
+    (infra / "terraform.tfvars").write_text('# admin_cidr = "100.64.10.7/32"\nregion = "eu-west-1"\n')
     assert preflight(ready) == ["admin_cidr is not set in infra/terraform.tfvars (your public IP as x.x.x.x/32)"]
+    # Copied from the example and not edited: hosts nobody could reach.
+    (infra / "terraform.tfvars").write_text((REPO / "infra" / "terraform.tfvars.example").read_text())
+    problems = preflight(ready)
+    assert len(problems) == 1 and "is the example's documentation address" in problems[0], problems
     key = home / "keys" / "lab.pub"
-    (infra / "terraform.tfvars").write_text(f'admin_cidr = "203.0.113.7/32"\nssh_public_key_path = "{key}"\n')
+    (infra / "terraform.tfvars").write_text(f'admin_cidr = "100.64.10.7/32"\nssh_public_key_path = "{key}"\n')
     assert preflight(ready) == [f"SSH public key {key} not found: create one (ssh-keygen -t ed25519) or set "
                                 "ssh_public_key_path in infra/terraform.tfvars"]
     key.parent.mkdir()
@@ -150,7 +154,7 @@ def test_preflight_tfvars_and_keys(ready):
     assert len(problems) == 1 and problems[0].startswith(f"no private key next to {key}"), problems
     assert preflight(ready, SSH_PRIVATE_KEY=str(home / ".ssh" / "id_ed25519")) == []
     # `~/` in tfvars means the HOME of whoever runs make.
-    (infra / "terraform.tfvars").write_text('admin_cidr = "203.0.113.7/32"\nssh_public_key_path = "~/.ssh/id_ed25519.pub"\n')
+    (infra / "terraform.tfvars").write_text('admin_cidr = "100.64.10.7/32"\nssh_public_key_path = "~/.ssh/id_ed25519.pub"\n')
     assert preflight(ready) == []
 
 
