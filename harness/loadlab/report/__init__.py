@@ -16,17 +16,19 @@ CAPTIONS = {
     "latency": "Percentiles of successful responses over all of a level's requests. A platform pool that has run "
                "out of threads shows as p95/p99 leaving the baseline near Little's law.",
     "errors": "Failed requests (timeouts, 5xx, refused connections) as a share of those completed in the level.",
-    "server-threads": "Sampled once a second from the thread-service's management port (log scale). In platform "
-                      "mode busy Tomcat threads stop at the pool size while requests in flight keep growing; in "
-                      "virtual mode live JVM threads stay flat whatever the requests in flight.",
+    "server-threads": "Sampled once a second from the thread-service's management port (log scale). Platform "
+                      "mode: busy Tomcat threads, and the requests being handled on them, stop at the pool size; "
+                      "the queue in front of the pool is not visible here. Virtual mode: every request in flight "
+                      "has its own virtual thread (rate × latency, Little's law) while live JVM threads stay flat.",
     "server-heap": "Heap used by the thread-service.",
     "server-cpu": "CPU of each role's processes, 100% = one core; on one machine they compete for the same cores.",
     "server-host": "CPU of each role's whole host, 100% = all its cores. When every role shares one machine, a "
                    "machine saturated before the knee makes the run invalid: it would measure the machine, not the "
                    "thread model.",
-    "server-delay": "The delay-service's own latency, timed once a second by a probe on its own host, next to what "
-                    "the thread-service's calls to it took (which also holds the thread-service's own waits for a "
-                    "CPU). Above the limit the delay-service was the bottleneck and the run is invalid.",
+    "server-delay": "The delay-service's own latency, timed once a second by a probe on its own host (log scale), "
+                    "next to what the thread-service's calls to it took, which also holds the thread-service's own "
+                    "waits for a CPU. A level whose median probe is above the limit, or whose probe got no answer, "
+                    "makes the run invalid: the delay-service was the bottleneck, not the thread model.",
 }
 
 

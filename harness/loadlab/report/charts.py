@@ -58,9 +58,9 @@ SERVER_PANELS = {
     "server-host": ("Host CPU (100% = all its cores)", "% of the host",
                     [("thread_host_cpu_pct", "thread-service's host"), ("delay_host_cpu_pct", "delay-service's host"),
                      ("injector_host_cpu_pct", "injector's host (busiest)")], False),
-    "server-delay": ("Delay-service latency", "ms",
+    "server-delay": ("Delay-service latency", "ms (log)",
                      [("delay_probe_ms", "probed on its own host"),
-                      ("downstream_ms_mean", "seen by the thread-service (mean)")], False),
+                      ("downstream_ms_mean", "seen by the thread-service (mean)")], True),
 }
 
 _PROLOG = re.compile(r"^.*?(?=<svg)", re.S)

@@ -221,7 +221,7 @@ def _levels(summary: dict) -> str:
     for mode, m in modes.items():
         head = ("<tr><th>level</th><th>target rps</th><th>offered/s</th><th>OK/s</th><th>errors</th>"
                 "<th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th><th>s</th>"
-                "<th>delay-service ms (probe)</th><th>host CPU %</th>"
+                "<th>delay-service ms (probe, median)</th><th>host CPU %</th>"
                 '<th class="text">healthy</th></tr>')
         rows = []
         sustained = m.get("sustained_rps")
