@@ -20,8 +20,9 @@ pytestmark = pytest.mark.e2e
 TINY = {"TARGET": "local", "MODES": "virtual", "PLATFORM_THREADS": "8", "DELAY_MS": "200", "PROFILE": "stairs",
         "START_RPS": "20", "PEAK_RPS": "40", "STEPS": "2", "STEP_SECONDS": "4", "WARMUP_SECONDS": "3",
         "INJECTORS": "1"}
-# Gatling boots in ~3 s and starts its schedule ~6 s after its start; the quota covers warm-up and both levels.
-STARVED_INJECTOR = "gatling-injector-0=3@4-22"
+# Gatling boots in ~3 s and starts its schedule ~6 s after its start: the quota covers the warm-up's end and both
+# levels, and is lifted in time for Gatling to write its report at full speed.
+STARVED_INJECTOR = "gatling-injector-0=3@6-26"
 # The delay-service starts first; the thread-service's start and Gatling's boot come before the levels.
 STARVED_DELAY = "delay-service=3@12-38"
 BUSY = "another `make bench` is running"
