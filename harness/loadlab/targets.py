@@ -25,7 +25,7 @@ def up(values: dict) -> int:
     if target == "netns":
         STATE.mkdir(parents=True, exist_ok=True)
         return subprocess.call([str(NETNS_DIR / "up.sh"), str(values["INJECTORS"]), str(NETNS_INVENTORY)])
-    return aws_up()
+    return aws_up(values["INJECTORS"])
 
 
 def down(values: dict) -> int:
@@ -152,14 +152,16 @@ def aws_wait_ready(topo: topology.Topology, marker: str, timeout_s: float = 600,
             time.sleep(poll_s)
 
 
-def aws_up() -> int:
+def aws_up(injectors: int) -> int:
     problems = aws_preflight()
     if problems:
         for p in problems:
             print(f"loadlab: {p}", file=sys.stderr)
         print("loadlab: nothing was created", file=sys.stderr)
         return 2
-    if _terraform("init", "-input=false") != 0 or _terraform("apply", "-input=false", "-auto-approve") != 0:
+    if _terraform("init", "-input=false") != 0 or _terraform(
+            # INJECTORS decides the injector hosts on every target (it is remembered after `make up`).
+            "apply", "-input=false", "-auto-approve", f"-var=injector_count={injectors}") != 0:
         print("loadlab: terraform apply failed; `make down TARGET=aws YES=1` removes whatever was created",
               file=sys.stderr)
         return 1

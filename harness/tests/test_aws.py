@@ -241,11 +241,12 @@ def test_up_applies_waits_and_prints_hosts_cost_and_ttl(fake_tf, tmp_path, monke
     fake_tf(injectors=1, hourly_cost_usd=0.7312, ttl_minutes=180, ready_marker="/opt/loadlab/.ready")
     calls, waited = [], []
     monkeypatch.setattr(targets, "aws_preflight", lambda: [])
-    monkeypatch.setattr(targets, "_terraform", lambda *a: calls.append(a[0]) or 0)
+    monkeypatch.setattr(targets, "_terraform", lambda *a: calls.append(a) or 0)
     monkeypatch.setattr(targets, "aws_wait_ready", lambda topo, marker: waited.append(
         ([h.name for h in topo.hosts()], marker)))
-    assert targets.aws_up() == 0
-    assert calls == ["init", "apply"]
+    assert targets.aws_up(2) == 0
+    assert [c[0] for c in calls] == ["init", "apply"]
+    assert "-var=injector_count=2" in calls[1], "INJECTORS must decide the injector hosts"
     assert waited == [(["delay", "thread", "injector-0"], "/opt/loadlab/.ready")]
     out = capsys.readouterr().out
     assert "  thread    thread                   public 198.51.100.11    private 10.77.0.11" in out, out
@@ -255,7 +256,7 @@ def test_up_applies_waits_and_prints_hosts_cost_and_ttl(fake_tf, tmp_path, monke
 def test_up_stops_before_terraform_when_preflight_fails(monkeypatch, capsys):
     monkeypatch.setattr(targets, "aws_preflight", lambda: ["no AWS credentials: …"])
     monkeypatch.setattr(targets, "_terraform", lambda *a: pytest.fail(f"terraform {a} ran"))
-    assert targets.aws_up() == 2
+    assert targets.aws_up(1) == 2
     assert capsys.readouterr().err.splitlines() == ["loadlab: no AWS credentials: …", "loadlab: nothing was created"]
 
 
@@ -268,10 +269,10 @@ def test_down_with_yes_destroys_then_forgets_the_hosts_ssh_keys(fake_tf, tmp_pat
     monkeypatch.setenv("YES", "1")
     monkeypatch.setattr(targets.shutil, "which", lambda name, **kw: f"/usr/bin/{name}")
     calls, forgotten = [], []
-    monkeypatch.setattr(targets, "_terraform", lambda *a: calls.append(a[0]) or 0)
+    monkeypatch.setattr(targets, "_terraform", lambda *a: calls.append(a) or 0)
     monkeypatch.setattr(targets, "aws_forget_ssh", lambda hs: forgotten.extend(h.public_ip for h in hs))
     assert targets.aws_down() == 0
-    assert calls == ["destroy"] and forgotten == ["198.51.100.10", "198.51.100.11", "198.51.100.20"]
+    assert [c[0] for c in calls] == ["destroy"] and forgotten == ["198.51.100.10", "198.51.100.11", "198.51.100.20"]
     calls.clear(), forgotten.clear()
     monkeypatch.setattr(targets, "_terraform", lambda *a: calls.append(a[0]) or 1)
     assert targets.aws_down() == 1 and forgotten == []  # the hosts may still exist: keep their keys
