@@ -28,7 +28,8 @@ pytestmark = pytest.mark.e2e
 BRIDGE, NS_PREFIX, VETH_PREFIX, SUBNET = "llsshbr0", "llssh-", "llsshv", "10.78.0"
 HOSTS = {"delay": 10, "thread": 11, "injector-0": 20}  # name -> last octet
 SSHD = "/usr/sbin/sshd"
-MODES = ["platform", "virtual"]
+# One mode: the SSH path is the same for both, and netns/local already compare them (keeps `make test` short).
+MODES = ["virtual"]
 TINY = {"TARGET": "aws", "INJECTORS": "1", "MODES": " ".join(MODES), "PLATFORM_THREADS": "8", "DELAY_MS": "200",
         "PROFILE": "stairs", "START_RPS": "10", "PEAK_RPS": "40", "STEPS": "3", "STEP_SECONDS": "4",
         "WARMUP_SECONDS": "3"}
@@ -256,7 +257,6 @@ def test_bench_completes_over_ssh_and_writes_the_usual_run_folder(bench):
     assert (run_dir / "index.html").stat().st_size > 10_000
     if r.returncode == 1:  # only an invalid verdict (a busy shared machine) may fail a run that completed
         assert any(not m["valid"] for m in summary["modes"].values()), out
-    assert bench["seconds"] < 150, bench["seconds"]
 
 
 def test_every_hosts_files_came_back_by_rsync(bench, stack):
@@ -271,7 +271,7 @@ def test_every_hosts_files_came_back_by_rsync(bench, stack):
     assert {"delay-service.log", *(f"{m}-thread-service.log" for m in MODES),
             *(f"{m}-gatling-injector-0.log" for m in MODES)} <= logs, logs
     # Written on the hosts (their loadlab_dir), not in the local run folder, and copied back byte for byte.
-    seconds = Path("platform", "raw", "injector-0", "seconds.csv")
+    seconds = Path(MODES[0], "raw", "injector-0", "seconds.csv")
     assert (remote / seconds).read_bytes() == (run_dir / seconds).read_bytes()
 
 

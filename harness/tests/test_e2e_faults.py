@@ -67,21 +67,7 @@ def no_fault_cgroup_left() -> bool:
     return not [p for root in roots if root.is_dir() for p in root.glob("loadlab-fault-*")]
 
 
-def test_a_clean_tiny_run_is_not_flagged(tmp_path):
-    r, summary, run_dir = bench(tmp_path)
-    mode = summary["modes"]["virtual"]
-    reasons = mode["invalid_reasons"]
-    if reasons and all(x.startswith("the machine itself was saturated") for x in reasons):
-        pytest.skip(f"this machine was busy with other work during the run: {reasons}")
-    assert (r.returncode, reasons) == (0, []), r.stdout[-2000:] + r.stderr[-2000:]
-    assert mode["valid"] and not mode["collapsed"] and mode["sustained_rps"] == 40
-    # the delay-service's own latency was measured, on its host, next to what the thread-service saw
-    for level in mode["levels"]:
-        assert 200 <= level["evidence"]["delay_probe_ms"] <= 220, level
-    with open(run_dir / "virtual" / "server.csv") as f:
-        probes = [row["delay_probe_ms"] for row in csv.DictReader(f)]
-    assert sum(1 for p in probes if p) >= len(probes) - 2
-    assert "test-fault" not in (run_dir / "index.html").read_text()
+# The clean run that must NOT be flagged is test_e2e_local.py's tiny run (both modes, asserted valid there).
 
 
 @needs_cgroup

@@ -1,6 +1,6 @@
 """End to end on this machine: the real services and Gatling, a tiny platform pool, a short stairs well past it.
 
-PLATFORM_THREADS=8 and DELAY_MS=200 give a Little's-law knee of 40 rps; the stairs go 10 → 120 rps. Platform must
+PLATFORM_THREADS=8 and DELAY_MS=200 give a Little's-law knee of 40 rps; the stairs go 10 → 100 rps. Platform must
 collapse near 40 and virtual must not collapse at all. The tolerance (20..60 rps) is wide for a noisy machine but
 fails if the pool size were ignored (no collapse), the client pool capped throughput, or the knee were misplaced.
 """
@@ -20,8 +20,8 @@ from conftest import REPO, make
 pytestmark = pytest.mark.e2e
 
 TINY = {"TARGET": "local", "MODES": "platform virtual", "PLATFORM_THREADS": "8", "DELAY_MS": "200",
-        "PROFILE": "stairs", "START_RPS": "10", "PEAK_RPS": "120", "STEPS": "12", "STEP_SECONDS": "5",
-        "WARMUP_SECONDS": "5", "INJECTORS": "1"}
+        "PROFILE": "stairs", "START_RPS": "10", "PEAK_RPS": "100", "STEPS": "10", "STEP_SECONDS": "4",
+        "WARMUP_SECONDS": "4", "INJECTORS": "1"}
 TIMELINE_COLUMNS = ["second", "offered_rps", "ok", "ko", "p50_ms", "p95_ms", "p99_ms", "max_ms"]
 
 
@@ -50,9 +50,25 @@ def test_platform_collapses_near_littles_law_and_virtual_does_not(tiny_run):
     assert 35 <= platform["predicted_rps"] <= 42, platform  # 8 threads / ~0.2 s
     assert 20 <= platform["sustained_rps"] <= 60, platform
     assert virtual["collapsed"] is False, virtual
-    assert virtual["sustained_rps"] == 120, virtual
-    assert summary["virtual_over_platform"] >= 2
+    assert virtual["sustained_rps"] == 100, virtual
+    assert summary["virtual_over_platform"] >= 1.6
     assert "platform" in r.stdout and "virtual" in r.stdout and "sustained" in r.stdout
+
+
+def test_a_clean_run_is_not_flagged(tiny_run):
+    """The counterpart of test_e2e_faults.py: nothing starved, so neither mode may be flagged."""
+    r, run_dir = tiny_run
+    summary = json.loads((run_dir / "summary.json").read_text())
+    reasons = [x for m in summary["modes"].values() for x in m["invalid_reasons"]]
+    if reasons and all(x.startswith("the machine itself was saturated") for x in reasons):
+        pytest.skip(f"this machine was busy with other work during the run: {reasons}")
+    assert reasons == [] and r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    # the delay-service's own latency was measured on its host, next to what the thread-service saw
+    for level in summary["modes"]["virtual"]["levels"]:
+        assert 200 <= level["evidence"]["delay_probe_ms"] <= 220, level
+    with open(run_dir / "virtual" / "server.csv") as f:
+        probes = [row["delay_probe_ms"] for row in csv.DictReader(f)]
+    assert sum(1 for p in probes if p) >= len(probes) - 2
 
 
 def test_run_folder_matches_the_contract(tiny_run):
@@ -95,9 +111,9 @@ def test_ctrl_c_stops_every_process_frees_ports_and_keeps_results(tmp_path):
                             stderr=subprocess.STDOUT, text=True, start_new_session=True)
     seen = []
     deadline = time.time() + 240
-    for line in proc.stdout:  # wait until the platform load is running, then press Ctrl-C
+    for line in proc.stdout:  # wait until the platform load has measured a level, then press Ctrl-C
         seen.append(line)
-        if "[platform]" in line and "phase=measure" in line or time.time() > deadline:
+        if "[platform]" in line and " level 1/" in line or time.time() > deadline:
             break
     os.killpg(proc.pid, signal.SIGINT)
     out, _ = proc.communicate(timeout=180)

@@ -1,7 +1,7 @@
 """End to end on namespace hosts: `make up TARGET=netns INJECTORS=2` → `make bench` → `make down`.
 
 The same tiny comparison as test_e2e_local (PLATFORM_THREADS=8, DELAY_MS=200: a Little's-law knee of 40 rps, stairs
-10 → 120 rps) with the rate split over two injectors, each in its own namespace, services bound to their hosts'
+10 → 100 rps) with the rate split over two injectors, each in its own namespace, services bound to their hosts'
 addresses. Checks the verdict, that the merged timeline holds exactly both injectors' requests, that the injectors
 started together, what listened and connected where, that nothing can route off the bridge, and that `make down`
 leaves no namespace, link or process. The hosts are always taken down, whatever fails (fixture finalizer).
@@ -24,7 +24,7 @@ from loadlab import topology
 pytestmark = pytest.mark.e2e
 
 TINY = {"TARGET": "netns", "INJECTORS": "2", "MODES": "platform virtual", "PLATFORM_THREADS": "8",
-        "DELAY_MS": "200", "PROFILE": "stairs", "START_RPS": "10", "PEAK_RPS": "120", "STEPS": "12",
+        "DELAY_MS": "200", "PROFILE": "stairs", "START_RPS": "10", "PEAK_RPS": "100", "STEPS": "10",
         "STEP_SECONDS": "4", "WARMUP_SECONDS": "5"}
 DELAY, THREAD, INJ = "10.77.0.10", "10.77.0.11", ("10.77.0.20", "10.77.0.21")
 LOCK_WAIT_S = 600  # another engineer's `make bench` on a shared machine: wait for it instead of failing
@@ -135,10 +135,10 @@ def test_platform_collapses_near_littles_law_and_virtual_does_not(netns_run):
     assert platform["collapsed"] is True, platform
     assert 35 <= platform["predicted_rps"] <= 42, platform  # 8 threads / ~0.2 s
     assert 20 <= platform["sustained_rps"] <= 60, platform
-    assert summary["virtual_over_platform"] >= 2, summary
+    assert summary["virtual_over_platform"] >= 1.6, summary
     if virtual["valid"]:
         # An invalid virtual run (two cores shared with other work) is judged by its reasons, not its knee.
-        assert virtual["collapsed"] is False and virtual["sustained_rps"] == 120, virtual
+        assert virtual["collapsed"] is False and virtual["sustained_rps"] == 100, virtual
     else:
         assert virtual["invalid_reasons"], virtual
 
