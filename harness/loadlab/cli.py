@@ -40,6 +40,13 @@ def _single_run_lock():
     return f
 
 
+def _is_run_folder(path: str) -> bool:
+    """An empty RUN must not turn the current folder into a "run" and write a page there."""
+    if not path.strip() or not Path(path).is_dir():
+        return False
+    return Path(path, "params.json").is_file() or any(Path(path, m).is_dir() for m in params.THREAD_MODES)
+
+
 def main(argv: list[str]) -> int:
     cmd = argv[0] if argv else ""
     try:
@@ -62,11 +69,13 @@ def main(argv: list[str]) -> int:
             finally:
                 lock.close()
         if cmd == "report":
-            if len(argv) < 2 or not Path(argv[1], "params.json").exists() and not Path(argv[1]).is_dir():
-                print("loadlab: report needs RUN=results/<run-id> (an existing run folder)", file=sys.stderr)
+            run = argv[1] if len(argv) > 1 else ""
+            if not _is_run_folder(run):
+                print(f"loadlab: RUN={run!r} is not a run folder; allowed: results/<run-id> (a folder with "
+                      f"params.json or a platform/virtual folder)", file=sys.stderr)
                 return 2
             from . import console, summary
-            run_dir = Path(argv[1]).resolve()
+            run_dir = Path(run).resolve()
             console.table(summary.rebuild(run_dir), run_dir)
             return 0
         if cmd in ("up", "down"):

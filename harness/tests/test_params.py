@@ -45,3 +45,12 @@ def test_make_help_lists_every_target_and_parameter_with_defaults():
         assert f"  {target} " in r.stdout
     for p in params.PARAMS:
         assert p.name in r.stdout and repr(p.default) in r.stdout
+
+
+@pytest.mark.parametrize("run", ["", "docs", "results/does-not-exist"])
+def test_make_report_refuses_what_is_not_a_run_folder_and_writes_nothing(repo, run):
+    r = make("report", f"RUN={run}", timeout=120)
+    assert r.returncode != 0
+    assert f"loadlab: RUN={run!r} is not a run folder" in r.stderr
+    assert not (repo / "index.html").exists() and not (repo / "summary.json").exists()
+    assert not (repo / "docs" / "index.html").exists()
