@@ -121,9 +121,11 @@ class Run:
                f"--probe-url=http://{d.address}:{DELAY_PORT}/delay?ms={self.values['DELAY_MS']}")
 
     def stop_samplers(self) -> None:
-        for h in self.topo.hosts():
-            for name in ("sampler-thread", "sampler-delay", *(f"sampler-injector-{i}" for i in range(len(self.topo.injectors)))):
-                h.tool("stop", name, "5", check=False)
+        """Each sampler on the host that started it (one SSH call each on aws, not every name on every host)."""
+        samplers = [(self.topo.thread, "sampler-thread"), (self.topo.delay, "sampler-delay")]
+        samplers += [(h, f"sampler-injector-{i}") for i, h in enumerate(self.topo.injectors)]
+        for h, name in samplers:
+            h.tool("stop", name, "5", check=False)
 
     # ---- load ----
     def gatling_props(self, mode: str, index: int, start_at_ms: int) -> list[str]:
