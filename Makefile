@@ -18,30 +18,40 @@ VENV := .venv
 PY := $(VENV)/bin/python
 # Parameter checks and JDK discovery use only the standard library, so they run before anything is installed.
 LOADLAB := PYTHONPATH=harness $(SYS_PYTHON) -m loadlab
-LOADLAB_VENV := PYTHONPATH=harness $(PY) -m loadlab
+LOADLAB_VENV := $(PY) -m loadlab
+CHECKED := $(STATE)/checked-params.json
 SOURCES := $(shell find pom.xml */pom.xml delay-service/src thread-service/src gatling/src -type f 2>/dev/null)
 
-.PHONY: help build up bench report down test test-java test-python test-e2e test-infra clean check-params \
-        venv test-deps
+.PHONY: help build up bench report down test lint format test-java test-python test-e2e test-infra clean \
+        check-params venv test-venv test-deps
 
 help: ## list targets and parameters (this page)
 	@echo "usage: make <target> [NAME=value ...]    (active: TARGET=$(TARGET) INJECTORS=$(INJECTORS))"
 	@echo
 	@echo "targets:"
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-11s %s\n", $$1, $$2}'
 	@echo
 	@echo "parameters (default) [allowed]:"
 	@$(LOADLAB) params-help
 
+# Validated once, with the standard library only, before anything is built or started; bench reads the result.
 check-params:
-	@$(LOADLAB) check
+	@$(LOADLAB) check --write $(CHECKED)
 
-$(VENV)/.installed: harness/requirements.txt
-	@echo "-- installing the harness's Python packages into $(VENV)"
-	@$(SYS_PYTHON) -m venv $(VENV) && $(PY) -m pip install -q -r harness/requirements.txt
+# The harness as a package (harness/pyproject.toml): `make bench` installs its runtime dependencies only,
+# `make test` adds the test extras (pytest, playwright, ruff).
+$(VENV)/.installed: harness/pyproject.toml
+	@echo "-- installing the harness (harness/pyproject.toml) into $(VENV)"
+	@$(SYS_PYTHON) -m venv $(VENV) && $(PY) -m pip install -q -e harness
+	@touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed harness/pyproject.toml
+	@echo "-- installing the harness's test tools into $(VENV)"
+	@$(PY) -m pip install -q -e 'harness[test]'
 	@touch $@
 
 venv: $(VENV)/.installed
+test-venv: $(VENV)/.installed-test
 
 $(STATE)/build.stamp: $(SOURCES)
 	@mkdir -p $(STATE)
@@ -58,16 +68,26 @@ up: check-params ## prepare TARGET: aws = terraform apply, netns = create namesp
 	@mkdir -p $(STATE) && echo $(TARGET) > $(STATE)/target && echo $(INJECTORS) > $(STATE)/injectors
 
 bench: check-params build venv ## run every mode in MODES on TARGET, write results/<run-id>/, print the verdict
-	@$(LOADLAB_VENV) bench
+	@$(LOADLAB_VENV) bench --params-file $(CHECKED)
 
-report: venv ## rebuild index.html and summary.json of RUN=results/<run-id> from its raw data
+report: venv ## rebuild index.html and summary.json of RUN=results/<run-id> (default: the latest run)
 	@$(LOADLAB_VENV) report "$(RUN)"
 
 down: ## undo `make up` for TARGET: stop every process, remove every resource the harness created
 	@$(LOADLAB) down
 	@rm -f $(STATE)/target $(STATE)/injectors
 
-test: test-deps build venv test-java test-python test-infra test-e2e ## the whole test suite (what CI runs)
+test: test-deps test-venv lint build test-java test-python test-infra test-e2e ## the whole test suite (what CI runs)
+
+lint: test-venv ## ruff (lint + format check) on the harness, spring-javaformat on the Java, terraform fmt
+	@echo "-- lint: ruff check, ruff format --check (harness/), spring-javaformat:validate, terraform fmt -check"
+	@$(VENV)/bin/ruff check --no-cache harness && $(VENV)/bin/ruff format --no-cache --check harness
+	@jdk=$$($(LOADLAB) java-home) && JAVA_HOME=$$jdk ./mvnw -B -q spring-javaformat:validate
+	@terraform fmt -check -recursive infra
+
+format: test-venv ## apply the formatters that `make lint` checks (ruff format, spring-javaformat)
+	@$(VENV)/bin/ruff check --no-cache --fix harness && $(VENV)/bin/ruff format --no-cache harness
+	@jdk=$$($(LOADLAB) java-home) && JAVA_HOME=$$jdk ./mvnw -B -q spring-javaformat:apply
 
 test-deps:
 	@bash harness/tests/install-test-deps.sh
@@ -75,11 +95,11 @@ test-deps:
 test-java:
 	@jdk=$$($(LOADLAB) java-home) && JAVA_HOME=$$jdk ./mvnw -B verify
 
-test-python:
-	@PYTHONPATH=harness $(PY) -m pytest harness/tests -q -m "not e2e"
+test-python: test-venv
+	@$(PY) -m pytest harness/tests -q -m "not e2e"
 
-test-e2e:
-	@PYTHONPATH=harness $(PY) -m pytest harness/tests -q -m e2e
+test-e2e: test-venv
+	@$(PY) -m pytest harness/tests -q -m e2e
 
 test-infra:
 	@bash infra/tests/run.sh

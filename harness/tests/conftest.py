@@ -7,10 +7,6 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 
 
-def pytest_configure(config):
-    config.addinivalue_line("markers", "e2e: runs the real services and Gatling (minutes); `make test-e2e`")
-
-
 def make(*args: str, env: dict | None = None, timeout: float = 900, **kw) -> subprocess.CompletedProcess:
     """Runs `make <args>` in the repo the way a user would, with parameters as environment variables."""
     full_env = {k: v for k, v in os.environ.items() if k not in ("TARGET", "MODES", "MAKEFLAGS", "MAKELEVEL")}
