@@ -1,6 +1,6 @@
 """Levels, the health rule, the knee, Little's law and the validity verdict.
 
-Everything here works on plain numbers already merged across injectors (summary.py reads the files), so each rule
+Everything here works on plain numbers already merged across injectors (summary/ reads the files), so each rule
 can be tested on a synthetic level list. The health thresholds come from params.json (the simulation's early stop
 uses the same ones); the validity thresholds are fixed here, all in one block.
 """
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from hdrh.histogram import HdrHistogram
 
@@ -48,7 +48,7 @@ class Thresholds:
     p99_slack_ms: float = 100.0
 
     @classmethod
-    def from_mapping(cls, values: Mapping | None) -> "Thresholds":
+    def from_mapping(cls, values: Mapping | None) -> Thresholds:
         known = {}
         for name in cls.__dataclass_fields__:
             value = (values or {}).get(name)

@@ -1,0 +1,45 @@
+"""Writing the derived files: the contract's CSV columns; files are replaced, never half-written."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+TIMELINE_COLUMNS = ["second", "offered_rps", "ok", "ko", "p50_ms", "p95_ms", "p99_ms", "max_ms"]
+SERVER_COLUMNS = ["second", "thread_cpu_pct", "jvm_threads_live", "virtual_threads_mounted",
+                  "virtual_threads_queued", "tomcat_threads_busy", "inflight_requests", "heap_used_mb",
+                  "gc_pause_ms", "downstream_ms_mean", "delay_cpu_pct", "injector_cpu_pct", "thread_host_cpu_pct",
+                  "delay_host_cpu_pct", "injector_host_cpu_pct", "delay_probe_ms"]
+
+
+def write_csv(path: Path, columns: list[str], rows: Iterable[dict]) -> None:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([cell(row.get(c)) for c in columns])
+    write_text(path, out.getvalue())
+
+
+def write_text(path: Path, text: str) -> None:
+    # Replace, not overwrite: a page open in a browser or a concurrent `make report` never sees half a file.
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return ""
+        value = round(value, 1)
+        return str(int(value)) if value.is_integer() else str(value)
+    return str(value)
+

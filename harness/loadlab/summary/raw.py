@@ -1,0 +1,122 @@
+"""Reading a mode's raw files (what the injectors, samplers and JFR wrote) into memory, without judging them.
+
+Anything absent or unreadable is listed in `missing`, never raised: a half-finished folder is normal input.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import hlog
+from .values import as_float, natural
+
+# --- Reading the raw files -----------------------------------------------------------------------------------------
+
+@dataclass
+class Injector:
+    name: str
+    seconds: dict[int, dict]
+    meta: dict
+    ok_payloads: dict[int, list[str]]
+    samples: dict[int, dict]
+
+
+@dataclass
+class RawMode:
+    injectors: list[Injector]
+    thread_samples: dict[int, dict]
+    jvm: dict[int, dict]
+    delay_samples: dict[int, dict]
+    pinned: int | None
+    missing: list[str] = field(default_factory=list)
+    # What the thread-service said it runs with (bench.record_live_config); empty for older runs.
+    live_config: dict = field(default_factory=dict)
+
+
+def load_mode(mode_dir: Path) -> RawMode:
+    missing: list[str] = []
+    raw_dir = mode_dir / "raw"
+
+    def rows(path: Path) -> dict[int, dict]:
+        found = read_rows(path)
+        if found is None:
+            missing.append(str(path.relative_to(mode_dir.parent)))
+        return found or {}
+
+    injectors = []
+    for inj_dir in sorted(raw_dir.glob("injector-*"), key=natural):
+        seconds = rows(inj_dir / "seconds.csv")
+        meta = read_json(inj_dir / "meta.json")
+        if not meta:
+            missing.append(str((inj_dir / "meta.json").relative_to(mode_dir.parent)))
+        payloads: dict[int, list[str]] = {}
+        log_path = inj_dir / "latency.hlog"
+        if log_path.is_file():
+            log = hlog.read_log(log_path)
+            for interval in log.intervals:
+                # Untagged lines predate the ok/ko split; they held successful requests only.
+                if interval.tag in ("ok", None):
+                    payloads.setdefault(interval.second, []).append(interval.payload)
+            if log.malformed_lines:
+                missing.append(f"{log_path.relative_to(mode_dir.parent)}: {log.malformed_lines} unreadable "
+                               f"line{'s' if log.malformed_lines > 1 else ''} skipped")
+        else:
+            missing.append(str(log_path.relative_to(mode_dir.parent)))
+        injectors.append(Injector(inj_dir.name, seconds, meta, payloads, rows(inj_dir / "samples.csv")))
+    if not injectors:
+        missing.append(f"{mode_dir.name}/raw/injector-*")
+    for inj in injectors:
+        if not list((mode_dir / "gatling" / inj.name).glob("*/index.html")):
+            missing.append(f"{mode_dir.name}/gatling/{inj.name}/…/index.html (Gatling's report)")
+
+    delay_samples = rows(raw_dir / "delay" / "samples.csv")
+    if delay_samples and not any("probe_ms" in r for r in delay_samples.values()):
+        missing.append(f"{mode_dir.name}/raw/delay/samples.csv has no probe_ms (an older run): the delay-service's "
+                       "own latency was not measured, so it was not judged")
+    pinned_path = raw_dir / "thread" / "pinned.json"
+    pinned = read_json(pinned_path).get("virtual_thread_pinned_events")
+    return RawMode(
+        injectors=injectors,
+        thread_samples=rows(raw_dir / "thread" / "samples.csv"),
+        jvm=rows(raw_dir / "thread" / "jvm.csv"),
+        delay_samples=delay_samples,
+        pinned=int(pinned) if isinstance(pinned, (int, float)) and not isinstance(pinned, bool) else None,
+        live_config=read_json(raw_dir / "thread" / "config.json"),
+        missing=missing,
+    )
+
+
+def has_load_data(mode_dir: Path) -> bool:
+    return any(p.is_file() for p in (mode_dir / "raw").glob("injector-*/seconds.csv"))
+
+
+
+def read_json(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def read_rows(path: Path) -> dict[int, dict] | None:
+    """Rows keyed by their epoch second; a row cut short by an interrupted writer is dropped."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    rows: dict[int, dict] = {}
+    reader = csv.DictReader(io.StringIO(text))
+    width = len(reader.fieldnames or [])
+    for row in reader:
+        if None in row.values() or None in row or len(row) != width:
+            continue
+        second = as_float(row.get("second"))
+        if second is not None:
+            rows[int(second)] = row
+    return rows
+

@@ -1,0 +1,196 @@
+"""Aligning seconds to levels: the per-second tables (timeline.csv, server.csv) and each level's counts, merged
+histogram and sampled evidence, from the raw files of every injector and host.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from .. import analysis, hlog
+from .raw import Injector, RawMode
+from .values import as_float, as_int, int_or_none, max_known, ratio_of
+
+# A sampler that skipped a few seconds still gives a usable per-second rate; a longer gap is a restart.
+MAX_COUNTER_GAP_S = 5
+_JVM_GAUGES = ["jvm_threads_live", "virtual_threads_mounted", "virtual_threads_queued", "tomcat_threads_busy",
+               "inflight_requests"]
+
+
+@dataclass
+class Tables:
+    timeline: list[dict] = field(default_factory=list)
+    server: list[dict] = field(default_factory=list)
+    levels: list[analysis.Level] = field(default_factory=list)
+    requests: int = 0
+    errors: int = 0
+
+
+@dataclass(frozen=True)
+class Bound:
+    index: int
+    target_rps: float
+    start_ms: float
+    end_ms: float
+
+
+def build_tables(raw: RawMode) -> Tables:
+    tables = Tables()
+    window = _measured_window(raw.injectors)
+    if window is None:
+        return tables
+    t0, t_end = window
+    bounds = _level_bounds(raw.injectors)
+    targets = {b.index: b.target_rps for b in bounds} or _targets_from_seconds(raw.injectors)
+    builders: dict[int, analysis.LevelBuilder] = {}
+    last_send = max((s for inj in raw.injectors for s, r in inj.seconds.items()
+                     if t0 <= s <= t_end and as_int(r.get("sent")) > 0), default=t_end)
+
+    for s in range(t0, t_end + 1):
+        rows = [inj.seconds[s] for inj in raw.injectors if s in inj.seconds]
+        sent, ok, ko = (sum(as_int(r.get(col)) for r in rows) for col in ("sent", "ok", "ko"))
+        latency = hlog.merge_payloads(p for inj in raw.injectors for p in inj.ok_payloads.get(s, ()))
+        stats = hlog.stats(latency)
+        tables.timeline.append({
+            "second": s - t0, "offered_rps": sent, "ok": ok, "ko": ko,
+            "p50_ms": stats and stats.p50_ms, "p95_ms": stats and stats.p95_ms,
+            "p99_ms": stats and stats.p99_ms, "max_ms": stats and stats.max_ms,
+        })
+        server, evidence, downstream = _server_second(raw, s)
+        tables.server.append({"second": s - t0, **server})
+        tables.requests += ok + ko
+        tables.errors += ko
+
+        level = _level_of(s, bounds, rows, draining=s > last_send)
+        if level is None:
+            continue
+        if level not in builders:
+            builders[level] = analysis.LevelBuilder(level, targets.get(level, 0.0))
+        builders[level].add_second(s - t0, sent, ok, ko, latency, evidence, downstream)
+
+    tables.levels = [builders[i].build() for i in sorted(builders) if builders[i].seconds]
+    return tables
+
+
+def _measured_window(injectors: list[Injector]) -> tuple[int, int] | None:
+    starts = [m for m in (as_float(inj.meta.get("measure_start_epoch_ms")) for inj in injectors) if m is not None]
+    measured = [s for inj in injectors for s, r in inj.seconds.items() if r.get("phase") == "measure"]
+    # The simulation labels epoch second S with the schedule second S - floor(start); flooring here keeps its
+    # seconds.csv labels and these tables in step, whatever the millisecond the injection started at.
+    t0 = math.floor(min(starts) / 1000) if starts else (min(measured) if measured else None)
+    if t0 is None:
+        return None
+    ends = [s for s in measured if s >= t0]
+    if not ends:
+        return None
+    return t0, max(ends)
+
+
+def _level_bounds(injectors: list[Injector]) -> list[Bound]:
+    merged: dict[int, list[float]] = {}
+    for inj in injectors:
+        for level in inj.meta.get("levels") or []:
+            if not isinstance(level, dict) or int_or_none(level.get("index")) is None:
+                continue
+            start = as_float(level.get("start_epoch_ms"))
+            if start is None:
+                continue
+            end = as_float(level.get("end_epoch_ms"))
+            entry = merged.setdefault(int(level["index"]), [0.0, math.inf, -math.inf])
+            entry[0] += as_float(level.get("target_rps")) or 0.0
+            entry[1] = min(entry[1], start)
+            entry[2] = max(entry[2], end if end is not None else math.inf)
+    # Each injector's share is total / n as a double; rounding gives back the total the user asked for.
+    return [Bound(i, round(t, 3), s, e) for i, (t, s, e) in sorted(merged.items())]
+
+
+def _targets_from_seconds(injectors: list[Injector]) -> dict[int, float]:
+    targets: dict[int, float] = {}
+    for inj in injectors:
+        mine: dict[int, float] = {}
+        for r in inj.seconds.values():
+            level = int_or_none(r.get("level"))
+            if level is not None and level >= 0:
+                mine[level] = max(mine.get(level, 0.0), as_float(r.get("target_rps")) or 0.0)
+        for level, rps in mine.items():
+            targets[level] = targets.get(level, 0.0) + rps
+    return {level: round(rps, 3) for level, rps in targets.items()}
+
+
+def _level_of(second: int, bounds: list[Bound], rows: list[dict], draining: bool) -> int | None:
+    """The level of meta.json's schedule that holds this second; the seconds.csv column only without a schedule.
+
+    Bounds are floored to whole seconds as the simulation does for its own labels, so both agree. The schedule also
+    drops levels never reached and ends a level cut short by an early stop at the stop. Seconds after the last level
+    (requests still completing) belong to no level, so they cannot dilute its rates; without a schedule they are
+    recognised as the seconds after the last one that sent anything.
+    """
+    if bounds:
+        return next((b.index for b in bounds if _whole_second(b.start_ms) <= second < _whole_second(b.end_ms)), None)
+    if draining:
+        return None
+    levels = [int_or_none(r.get("level")) for r in rows if r.get("phase") == "measure"]
+    levels = [lv for lv in levels if lv is not None and lv >= 0]
+    return max(levels) if levels else None
+
+
+def _whole_second(epoch_ms: float) -> float:
+    return epoch_ms if math.isinf(epoch_ms) else math.floor(epoch_ms / 1000)
+
+
+def _server_second(raw: RawMode, s: int) -> tuple[dict, dict, tuple[float, float] | None]:
+    thread = raw.thread_samples.get(s, {})
+    delay = raw.delay_samples.get(s, {})
+    jvm = raw.jvm.get(s, {})
+    injector = [inj.samples[s] for inj in raw.injectors if s in inj.samples]
+    busiest = max(injector, key=lambda r: ratio_of(r, "proc_cpu_pct", "host_cores"), default={})
+
+    gc_elapsed = _counter_delta(raw.jvm, s, "gc_pause_ms_total")
+    calls = _counter_delta(raw.jvm, s, "downstream_calls_total")
+    time_ms = _counter_delta(raw.jvm, s, "downstream_time_ms_total")
+    downstream = None
+    if calls and time_ms and calls[1] == time_ms[1]:
+        downstream = (calls[0], time_ms[0])
+    heap = as_float(jvm.get("heap_used_bytes"))
+
+    host_cpus = [as_float(r.get("host_cpu_pct")) for r in [thread, delay, *injector]]
+    injector_host = max_known(as_float(r.get("host_cpu_pct")) for r in injector)
+    server = {
+        "thread_cpu_pct": as_float(thread.get("proc_cpu_pct")),
+        **{name: as_float(jvm.get(name)) for name in _JVM_GAUGES},
+        "heap_used_mb": None if heap is None else heap / (1024 * 1024),
+        "gc_pause_ms": gc_elapsed and gc_elapsed[0] / gc_elapsed[1],
+        "downstream_ms_mean": downstream[1] / downstream[0] if downstream and downstream[0] > 0 else None,
+        "delay_cpu_pct": as_float(delay.get("proc_cpu_pct")),
+        "injector_cpu_pct": max_known(as_float(r.get("proc_cpu_pct")) for r in injector),
+        "thread_host_cpu_pct": as_float(thread.get("host_cpu_pct")),
+        "delay_host_cpu_pct": as_float(delay.get("host_cpu_pct")),
+        "injector_host_cpu_pct": injector_host,
+        "delay_probe_ms": as_float(delay.get("probe_ms")),
+    }
+    probe_failed = as_float(delay.get("probe_failed"))
+    evidence = {
+        "thread_cpu_pct": server["thread_cpu_pct"],
+        "delay_cpu_pct": server["delay_cpu_pct"],
+        "delay_cores": as_float(delay.get("host_cores")),
+        "injector_cpu_pct": as_float(busiest.get("proc_cpu_pct")),
+        "injector_cores": as_float(busiest.get("host_cores")),
+        "injector_host_cpu_pct": injector_host,
+        "host_cpu_pct": max_known(host_cpus),
+        "delay_probe_ms": server["delay_probe_ms"],
+        "delay_probe_failed": None if probe_failed is None else float(probe_failed > 0),
+    }
+    return server, evidence, downstream
+
+
+def _counter_delta(rows: dict[int, dict], s: int, column: str) -> tuple[float, int] | None:
+    """(increase, seconds elapsed) of a cumulative counter since its previous reading; None across a restart."""
+    now = as_float(rows.get(s, {}).get(column))
+    if now is None:
+        return None
+    for back in range(1, MAX_COUNTER_GAP_S + 1):
+        before = as_float(rows.get(s - back, {}).get(column))
+        if before is not None:
+            return (now - before, back) if now >= before else None
+    return None
+
