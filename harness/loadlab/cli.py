@@ -1,26 +1,59 @@
-"""Entry point of the harness: `python -m loadlab <command>`; the Makefile is its user interface."""
+"""Entry point of the harness: `python -m loadlab <verb>` (the `loadlab` console script); the Makefile is its user
+interface and passes every parameter as an environment variable of the same name (see params.py).
+
+Every verb ends with an `ExitCode`; every error the user must act on is a `LoadlabError`, printed here as one
+`loadlab: …` line per problem.
+"""
+
 from __future__ import annotations
 
+import argparse
 import fcntl
+import json
 import os
 import sys
 from pathlib import Path
 
 from . import params
-from .hosts import HostError
-from .java import JdkNotFound, find_jdk
+from .errors import ExitCode, LoadlabError
 from .topology import STATE
 
-USAGE = "usage: python -m loadlab check|params-help|java-home|bench|report RUN_DIR|up|down"
+# `make bench` validates the parameters with the system Python before building anything, then hands the validated
+# values to the venv's Python through this file, so they are parsed once per run.
+CHECKED_PARAMS = STATE / "checked-params.json"
 
 
-def _check() -> dict:
-    try:
-        return params.parse()
-    except params.ParamError as e:
-        for line in str(e).splitlines():
-            print(f"loadlab: {line}", file=sys.stderr)
-        raise SystemExit(2)
+def _check(args: argparse.Namespace) -> int:
+    values = params.parse()
+    if args.write:
+        Path(args.write).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.write).write_text(json.dumps(values) + "\n")
+    return ExitCode.OK
+
+
+def _params_help(args: argparse.Namespace) -> int:
+    for p in params.PARAMS:
+        print(f"  {p.name:<17} {p.default!r:<19} {p.help} [{p.allowed}]")
+    return ExitCode.OK
+
+
+def _java_home(args: argparse.Namespace) -> int:
+    from .java import find_jdk
+
+    print(find_jdk())
+    return ExitCode.OK
+
+
+def _values(args: argparse.Namespace) -> dict:
+    """The validated parameters: from `check --write` when given (and still matching), else from the environment."""
+    if args.params_file:
+        try:
+            checked = json.loads(Path(args.params_file).read_text())
+        except (OSError, ValueError) as e:
+            raise LoadlabError(f"cannot read the checked parameters {args.params_file}: {e}", ExitCode.USAGE) from e
+        if isinstance(checked, dict) and set(checked) == {p.name for p in params.PARAMS}:
+            return checked
+    return params.parse()
 
 
 def _single_run_lock():
@@ -31,62 +64,104 @@ def _single_run_lock():
         fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         f.seek(0)
-        print(f"loadlab: another `make bench` is running (pid {f.read().strip() or '?'}); wait for it or stop it",
-              file=sys.stderr)
-        raise SystemExit(2)
+        holder = f.read().strip() or "?"
+        f.close()
+        raise LoadlabError(f"another `make bench` is running (pid {holder}); wait for it or stop it",
+                           ExitCode.USAGE) from None
     f.truncate(0)
     f.write(str(os.getpid()))
     f.flush()
     return f
 
 
-def _is_run_folder(path: str) -> bool:
+def _bench(args: argparse.Namespace) -> int:
+    values = _values(args)
+    lock = _single_run_lock()
+    from .bench import bench  # needs the venv's packages; imported late so `check` stays standard-library only
+
+    try:
+        return bench(values)
+    finally:
+        lock.close()
+
+
+def is_run_folder(path: str) -> bool:
     """An empty RUN must not turn the current folder into a "run" and write a page there."""
     if not path.strip() or not Path(path).is_dir():
         return False
     return Path(path, "params.json").is_file() or any(Path(path, m).is_dir() for m in params.THREAD_MODES)
 
 
-def main(argv: list[str]) -> int:
-    cmd = argv[0] if argv else ""
+def _report(args: argparse.Namespace) -> int:
+    run = args.run if args.run is not None else ""
+    if not run.strip():
+        # No RUN: the newest run, as `results/latest` (under RESULTS_DIR) points to it.
+        run = str(Path(os.environ.get("RESULTS_DIR") or "results") / "latest")
+    if not is_run_folder(run):
+        raise LoadlabError(f"RUN={run!r} is not a run folder; allowed: results/<run-id> (a folder with params.json "
+                           f"or a platform/virtual folder), or nothing for results/latest", ExitCode.USAGE)
+    from . import console, summary
+
+    run_dir = Path(run).resolve()
+    console.table(summary.rebuild(run_dir), run_dir)
+    return ExitCode.OK
+
+
+def _up(args: argparse.Namespace) -> int:
+    from . import targets
+
+    return targets.up(params.parse())
+
+
+def _down(args: argparse.Namespace) -> int:
+    from . import targets
+
+    return targets.down(params.parse())
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="loadlab",
+        description="Platform vs virtual threads under open-model load. Parameters are environment variables "
+                    "(see `loadlab params-help`); the Makefile is the usual way in.",
+        epilog="exit codes: " + ", ".join(f"{c.value} {c.name.lower()}" for c in ExitCode))
+    verbs = ap.add_subparsers(dest="verb", metavar="VERB", required=True)
+
+    check = verbs.add_parser("check", help="validate every parameter (one line per bad value, exit 2)",
+                             description="Validates every parameter from the environment; nothing is started.")
+    check.add_argument("--write", metavar="FILE", help="also write the validated values to FILE (JSON)")
+    check.set_defaults(handler=_check)
+
+    bench = verbs.add_parser("bench", help="run every mode in MODES on TARGET and write results/<run-id>/",
+                             description="Runs the comparison: one run folder, a summary table, exit 0 when the "
+                                         "run completed and is valid.")
+    bench.add_argument("--params-file", metavar="FILE",
+                       help="validated parameters written by `check --write` (default: read the environment)")
+    bench.set_defaults(handler=_bench)
+
+    report = verbs.add_parser("report", help="rebuild index.html and summary.json of a finished run",
+                              description="Rebuilds a run's derived files from its raw data, without re-running.")
+    report.add_argument("run", nargs="?", help="the run folder (default: RESULTS_DIR/latest)")
+    report.set_defaults(handler=_report)
+
+    up = verbs.add_parser("up", help="prepare TARGET (aws: terraform apply, netns: namespace hosts)")
+    up.set_defaults(handler=_up)
+    verbs.add_parser("down", help="undo `up` for TARGET: stop every process, remove every resource").set_defaults(
+        handler=_down)
+    verbs.add_parser("params-help", help="list every parameter with its default and what is allowed").set_defaults(
+        handler=_params_help)
+    verbs.add_parser("java-home", help="print the JDK >= 21 the build uses").set_defaults(handler=_java_home)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
     try:
-        if cmd == "check":
-            _check()
-            return 0
-        if cmd == "params-help":
-            for p in params.PARAMS:
-                print(f"  {p.name:<17} {p.default!r:<19} {p.help} [{p.allowed}]")
-            return 0
-        if cmd == "java-home":
-            print(find_jdk())
-            return 0
-        if cmd == "bench":
-            values = _check()
-            lock = _single_run_lock()
-            from .bench import bench
-            try:
-                return bench(values)
-            finally:
-                lock.close()
-        if cmd == "report":
-            run = argv[1] if len(argv) > 1 else ""
-            if not _is_run_folder(run):
-                print(f"loadlab: RUN={run!r} is not a run folder; allowed: results/<run-id> (a folder with "
-                      f"params.json or a platform/virtual folder)", file=sys.stderr)
-                return 2
-            from . import console, summary
-            run_dir = Path(run).resolve()
-            console.table(summary.rebuild(run_dir), run_dir)
-            return 0
-        if cmd in ("up", "down"):
-            values = _check()
-            from . import targets
-            return targets.up(values) if cmd == "up" else targets.down(values)
-    except JdkNotFound as e:
-        print(f"loadlab: {e}", file=sys.stderr)
-        return 2
-    except HostError as e:
-        print(f"loadlab: {e}", file=sys.stderr)
-        return 1
-    print(USAGE, file=sys.stderr)
-    return 2
+        return int(args.handler(args))
+    except LoadlabError as e:
+        for line in str(e).splitlines():
+            print(f"loadlab: {line}", file=sys.stderr)
+        return int(e.exit_code)
+    except KeyboardInterrupt:
+        print("loadlab: interrupted", file=sys.stderr)
+        return int(ExitCode.INTERRUPTED)

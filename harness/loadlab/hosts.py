@@ -10,11 +10,13 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .errors import LoadlabError
+
 REPO = Path(__file__).resolve().parents[2]
 HOST_SCRIPTS = REPO / "infra" / "host"
 
 
-class HostError(RuntimeError):
+class HostError(LoadlabError):
     pass
 
 

@@ -7,6 +7,8 @@ import re
 import subprocess
 from pathlib import Path
 
+from .errors import ExitCode, LoadlabError
+
 MIN_MAJOR = 21
 SEARCH_GLOBS = (
     "/usr/lib/jvm/*",
@@ -18,8 +20,8 @@ SEARCH_GLOBS = (
 )
 
 
-class JdkNotFound(RuntimeError):
-    pass
+class JdkNotFound(LoadlabError):
+    exit_code = ExitCode.USAGE
 
 
 def major_version(home: str | Path) -> int | None:

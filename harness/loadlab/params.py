@@ -6,16 +6,20 @@ The Makefile passes each parameter as an environment variable of the same name, 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Mapping
+
+from .errors import ExitCode, LoadlabError
 
 TARGETS = ("local", "netns", "aws")
 THREAD_MODES = ("platform", "virtual")
 PROFILES = ("stairs", "ramp")
 
 
-class ParamError(ValueError):
+class ParamError(LoadlabError, ValueError):
     """One bad parameter; the message is the single line the user sees."""
+
+    exit_code = ExitCode.USAGE
 
 
 @dataclass(frozen=True)

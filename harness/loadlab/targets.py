@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from . import topology
+from .errors import ExitCode
 from .hosts import REPO, HostError
 from .topology import AWS_DIR, NETNS_INVENTORY, STATE
 
@@ -21,7 +22,7 @@ def up(values: dict) -> int:
     target = values["TARGET"]
     if target == "local":
         print("TARGET=local needs no preparation: every role runs on this machine, on loopback.")
-        return 0
+        return ExitCode.OK
     if target == "netns":
         STATE.mkdir(parents=True, exist_ok=True)
         return subprocess.call([str(NETNS_DIR / "up.sh"), str(values["INJECTORS"]), str(NETNS_INVENTORY)])
@@ -35,7 +36,7 @@ def down(values: dict) -> int:
         subprocess.call([str(REPO / "infra" / "host" / "loadlab-host"), "stop-all", "20"],
                         env={**os.environ, "LOADLAB_STATE": str(STATE / "state" / "local")})
         print("TARGET=local: nothing left running.")
-        return 0
+        return ExitCode.OK
     if target == "netns":
         return netns_down()
     return aws_down()
@@ -158,13 +159,13 @@ def aws_up(injectors: int) -> int:
         for p in problems:
             print(f"loadlab: {p}", file=sys.stderr)
         print("loadlab: nothing was created", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     if _terraform("init", "-input=false") != 0 or _terraform(
             # INJECTORS decides the injector hosts on every target (it is remembered after `make up`).
             "apply", "-input=false", "-auto-approve", f"-var=injector_count={injectors}") != 0:
         print("loadlab: terraform apply failed; `make down TARGET=aws YES=1` removes whatever was created",
               file=sys.stderr)
-        return 1
+        return ExitCode.FAILED
     outputs = topology.aws_outputs() or {}
     topo = topology.build("aws", len(outputs.get("inventory", {}).get("injector", [])), Path("up"), Path())
     print("-- waiting until every host answers SSH and has Java (a few minutes after a fresh apply)")
@@ -177,7 +178,7 @@ def aws_up(injectors: int) -> int:
     print(f"estimated cost: {f'${cost:.2f}' if isinstance(cost, (int, float)) else 'unknown (see infra/README.md)'}"
           f" per hour while up (on-demand estimate, infra/README.md); every host terminates itself "
           f"{outputs.get('ttl_minutes', '?')} minutes after boot; `make down` removes everything now")
-    return 0
+    return ExitCode.OK
 
 
 def aws_forget_ssh(hosts) -> None:
@@ -196,16 +197,16 @@ def aws_down() -> int:
         if not sys.stdin.isatty():
             print("loadlab: `make down TARGET=aws` destroys every AWS resource of the harness; "
                   "add YES=1 to confirm from a script", file=sys.stderr)
-            return 2
+            return ExitCode.USAGE
         if input("Destroy every AWS resource of the harness? [y/N] ").strip().lower() not in ("y", "yes"):
             print("nothing destroyed")
-            return 1
+            return ExitCode.FAILED
     if not shutil.which("terraform"):
         print("loadlab: terraform is not installed", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     if not (AWS_DIR / "terraform.tfstate").is_file():
         print("TARGET=aws: no Terraform state (infra/terraform.tfstate), so nothing to destroy")
-        return 0
+        return ExitCode.OK
     try:
         outputs = topology.aws_outputs() or {}
         hosts = topology.build("aws", len(outputs["inventory"].get("injector", [])), Path("down"), Path()).hosts() \
@@ -213,7 +214,7 @@ def aws_down() -> int:
     except (HostError, KeyError, IndexError):
         hosts = []
     if not (AWS_DIR / ".terraform").is_dir() and _terraform("init", "-input=false") != 0:
-        return 1
+        return ExitCode.FAILED
     # Hosts that their TTL already terminated are simply gone from the refreshed state.
     rc = _terraform("destroy", "-input=false", "-auto-approve")
     if rc == 0:
