@@ -10,18 +10,19 @@ import json
 import os
 import shutil
 import signal
-import sys
 import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
 
 from . import console, topology
+from .errors import ExitCode
 from .hosts import REPO, Host, HostError
 from .java import find_jdk
-from .params import as_env
 from .topology import DELAY_PORT, MGMT_PORT, STATE, THREAD_PORT, Topology
 
+# Read from /actuator/loadlab once the thread-service is up; summary/verdict.py compares them with the request.
+LIVE_CONFIG_FIELDS = ("thread_mode", "tomcat_threads_max", "java_version_feature", "virtual_scheduler_parallelism")
 GATLING_GRACE_S = 120  # Gatling start-up, report generation and the last requests' timeouts
 START_ALIGN_S = 6      # injectors start their schedule at the same wall-clock instant, this far ahead…
 START_ALIGN_PER_INJECTOR_S = 4  # …plus this per further injector: Gatling JVMs sharing cores boot slower together
@@ -108,6 +109,22 @@ class Run:
         h.tool("wait-http", f"http://127.0.0.1:{MGMT_PORT}/actuator/health", "90", "thread-service", timeout=120)
         # One real request end to end before any load: a broken wiring fails here, not as a "collapse".
         h.tool("wait-http", f"http://{h.address}:{THREAD_PORT}/forward?ms=1", "30", "thread-service", timeout=60)
+        self.record_live_config(mode)
+
+    def record_live_config(self, mode: str) -> None:
+        """What the service says it runs with (thread mode, Tomcat's max threads, JDK), kept for the verdict, which
+        refuses a mode whose live settings differ from what was asked."""
+        h = self.topo.thread
+        got = h.run(["curl", "-sf", "--max-time", "5", f"http://127.0.0.1:{MGMT_PORT}/actuator/loadlab"],
+                    check=False, timeout=30)
+        try:
+            sample = json.loads(got.stdout) if got.returncode == 0 else {}
+        except ValueError:
+            sample = {}
+        live = {k: sample.get(k) for k in LIVE_CONFIG_FIELDS if k in sample}
+        path = self.run_dir / mode / "raw" / "thread" / "config.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(live, indent=2) + "\n")
 
     def start_samplers(self, mode: str) -> None:
         t = self.topo.thread
@@ -254,7 +271,7 @@ def bench(values: dict) -> int:
     run.write_meta()
     console.step(f"run folder {run_dir}")
     signal.signal(signal.SIGTERM, _raise_interrupt)
-    outcome = 1
+    outcome = ExitCode.FAILED
     try:
         app = local_app_dir(java_home)
         for h in topo.hosts():
@@ -265,11 +282,11 @@ def bench(values: dict) -> int:
         run.start_delay_service()
         for mode in values["MODES"]:
             run.run_mode(mode)
-        outcome = 0
+        outcome = ExitCode.OK
     except KeyboardInterrupt:
         console.warn("interrupted: stopping every process of this run; results written so far are kept")
         run.meta["interrupted"] = True
-        outcome = 130
+        outcome = ExitCode.INTERRUPTED
     except HostError as e:
         console.error(str(e))
         run.meta["failed"] = str(e)
@@ -284,6 +301,6 @@ def bench(values: dict) -> int:
     from . import summary  # needs the venv's packages; imported late so validation and start-up stay light
     result = summary.rebuild(run_dir)
     console.table(result, run_dir)
-    if outcome == 0 and not all(m.get("valid") for m in result.get("modes", {}).values()):
-        outcome = 1
+    if outcome == ExitCode.OK and not all(m.get("valid") for m in result.get("modes", {}).values()):
+        outcome = ExitCode.FAILED
     return outcome

@@ -50,11 +50,12 @@ def machine_description() -> str:
     except OSError:
         pass
     try:
-        mem_kb = int(next(l for l in open("/proc/meminfo") if l.startswith("MemTotal")).split()[1])
+        mem_kb = int(next(line for line in open("/proc/meminfo") if line.startswith("MemTotal")).split()[1])
         mem = f"{mem_kb / 1024 / 1024:.0f} GiB"
     except (OSError, StopIteration, ValueError):
         mem = "?"
-    return f"{cpu or platform.processor() or 'unknown CPU'}, {os.cpu_count()} cores, {mem}, {platform.system()} {platform.release()}"
+    cpu = cpu or platform.processor() or "unknown CPU"
+    return f"{cpu}, {os.cpu_count()} cores, {mem}, {platform.system()} {platform.release()}"
 
 
 def build(target: str, injectors: int, run_dir: Path, java: Path) -> Topology:
@@ -106,7 +107,8 @@ def _netns(injectors: int, run_dir: Path, java: Path) -> Topology:
 
     def host(entry: dict) -> NetnsHost:
         return NetnsHost(entry["name"], entry["address"], namespace=entry["namespace"],
-                         description=f"network namespace {entry['namespace']} ({entry['address']}) on {machine_description()}",
+                         description=f"network namespace {entry['namespace']} ({entry['address']}) "
+                                     f"on {machine_description()}",
                          app_dir=str(STATE / "app"), state_dir=str(netns_state_dir(entry)),
                          work_root=str(run_dir), java=str(java / "bin" / "java"))
     return Topology(host(inv["delay"]), host(inv["thread"]), [host(e) for e in inv["injectors"][:injectors]])

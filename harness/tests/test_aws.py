@@ -7,8 +7,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, make
+
 from loadlab import hosts, targets, topology
 
 REMEMBERED = [REPO / ".loadlab" / "target", REPO / ".loadlab" / "injectors"]
@@ -48,11 +48,11 @@ def test_make_up_without_anything_fails_fast_and_creates_nothing(tmp_path, remem
     before = infra_listing()
     r = make("up", env={**env, "TARGET": "aws"}, timeout=60, stdin=subprocess.DEVNULL)
     assert r.returncode == 2, r.stdout + r.stderr
-    lines = [l for l in r.stderr.splitlines() if l.startswith("loadlab: ")]
-    assert any("no AWS credentials" in l for l in lines), r.stderr
-    assert any(f"SSH public key {tmp_path}/.ssh/id_ed25519.pub not found" in l for l in lines), r.stderr
+    lines = [line for line in r.stderr.splitlines() if line.startswith("loadlab: ")]
+    assert any("no AWS credentials" in line for line in lines), r.stderr
+    assert any(f"SSH public key {tmp_path}/.ssh/id_ed25519.pub not found" in line for line in lines), r.stderr
     if not (REPO / "infra" / "terraform.tfvars").exists():
-        assert any("infra/terraform.tfvars is missing" in l for l in lines), r.stderr
+        assert any("infra/terraform.tfvars is missing" in line for line in lines), r.stderr
     assert lines[-1] == "loadlab: nothing was created", r.stderr
     assert len(lines) == len(set(lines)), r.stderr  # one line per missing piece
     assert "terraform" not in r.stdout.lower(), r.stdout  # terraform never ran
@@ -154,7 +154,8 @@ def test_preflight_tfvars_and_keys(ready):
     assert len(problems) == 1 and problems[0].startswith(f"no private key next to {key}"), problems
     assert preflight(ready, SSH_PRIVATE_KEY=str(home / ".ssh" / "id_ed25519")) == []
     # `~/` in tfvars means the HOME of whoever runs make.
-    (infra / "terraform.tfvars").write_text('admin_cidr = "100.64.10.7/32"\nssh_public_key_path = "~/.ssh/id_ed25519.pub"\n')
+    (infra / "terraform.tfvars").write_text(
+        'admin_cidr = "100.64.10.7/32"\nssh_public_key_path = "~/.ssh/id_ed25519.pub"\n')
     assert preflight(ready) == []
 
 

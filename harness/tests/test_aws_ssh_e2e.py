@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, make
+
 from loadlab import targets, topology
 from loadlab.java import JdkNotFound, find_jdk
 

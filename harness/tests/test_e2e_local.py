@@ -11,10 +11,8 @@ import signal
 import socket
 import subprocess
 import time
-from pathlib import Path
 
 import pytest
-
 from conftest import REPO, make
 
 pytestmark = pytest.mark.e2e

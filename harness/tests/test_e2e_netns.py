@@ -16,9 +16,9 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, make
 from test_netns import PREFIX, harness_links, namespaces, netns_unusable, route_checks
+
 from loadlab import topology
 
 pytestmark = pytest.mark.e2e
@@ -51,7 +51,10 @@ class SocketWatch:
         while not self._stop.wait(0.5):
             for name, ns in self.namespaces.items():
                 for state, local, peer in sockets(ns):
-                    (self.listening if state == "LISTEN" else self.peers)[name].add(local if state == "LISTEN" else peer)
+                    if state == "LISTEN":
+                        self.listening[name].add(local)
+                    else:
+                        self.peers[name].add(peer)
 
     def __enter__(self):
         self._stop.clear()

@@ -2,9 +2,9 @@ import random
 from pathlib import Path
 
 import pytest
+import synthrun
 from hdrh.histogram import HdrHistogram
 
-import synthrun
 from loadlab import hlog
 
 JAVA_LOG = Path(__file__).parent / "data" / "java-latency.hlog"

@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, make
+
 from loadlab import bench, topology
 
 BRIDGE, PREFIX, SUBNET = "llbr0", "loadlab-", "10.77.0"
@@ -107,7 +107,8 @@ def test_up_makes_isolated_hosts_that_reach_each_other_and_down_removes_them_twi
         assert server.stdout.readline().strip() == "ready"
         got = subprocess.run(
             ["ip", "netns", "exec", "loadlab-injector-2", "python3", "-c",
-             "import socket; c = socket.create_connection(('10.77.0.11', 18080), timeout=5); print(c.recv(64).decode())"],
+             "import socket; c = socket.create_connection(('10.77.0.11', 18080), timeout=5); "
+             "print(c.recv(64).decode())"],
             capture_output=True, text=True, timeout=20)
         assert got.stdout.strip() == f"{SUBNET}.22", got.stderr  # seen by the server with the injector's own address
     finally:

@@ -1,7 +1,9 @@
 """Bad parameters stop `make` with one line naming the value and what is allowed, before anything starts."""
 import pytest
-
+import synthrun
 from conftest import make
+from synthrun import LevelSpec, ModeSpec
+
 from loadlab import params
 
 
@@ -47,10 +49,24 @@ def test_make_help_lists_every_target_and_parameter_with_defaults():
         assert p.name in r.stdout and repr(p.default) in r.stdout
 
 
-@pytest.mark.parametrize("run", ["", "docs", "results/does-not-exist"])
+@pytest.mark.parametrize("run", ["docs", "results/does-not-exist"])
 def test_make_report_refuses_what_is_not_a_run_folder_and_writes_nothing(repo, run):
     r = make("report", f"RUN={run}", timeout=120)
-    assert r.returncode != 0
+    assert r.returncode == 2
     assert f"loadlab: RUN={run!r} is not a run folder" in r.stderr
     assert not (repo / "index.html").exists() and not (repo / "summary.json").exists()
     assert not (repo / "docs" / "index.html").exists()
+
+
+@pytest.mark.parametrize("run_arg", [(), ("RUN=",)])
+def test_make_report_without_run_rebuilds_the_latest_run(tmp_path, run_arg):
+    results = tmp_path / "results"
+    r = make("report", *run_arg, env={"RESULTS_DIR": str(results)}, timeout=120)
+    assert r.returncode == 2 and f"loadlab: RUN='{results}/latest' is not a run folder" in r.stderr, r.stderr
+    run = results / "20261121-130501"
+    synthrun.write_params(run)
+    synthrun.write_mode(run, "platform", ModeSpec([LevelSpec(100), LevelSpec(200)]))
+    (results / "latest").symlink_to(run.name)
+    r = make("report", *run_arg, env={"RESULTS_DIR": str(results)}, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert (run / "summary.json").is_file() and (run / "index.html").is_file()

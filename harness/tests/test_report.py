@@ -2,9 +2,9 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-
 import synthrun
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
+
 from loadlab import report, summary
 from loadlab.report import page
 

@@ -7,10 +7,10 @@ closed network: without the background-networking ones it keeps trying to reach 
 import shutil
 
 import pytest
-
 import synthrun
-from loadlab import summary
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
+
+from loadlab import summary
 
 CHROMIUM = shutil.which("chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

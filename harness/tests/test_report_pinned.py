@@ -10,12 +10,12 @@ import re
 import subprocess
 
 import pytest
-
 import synthrun
 from conftest import REPO
+from synthrun import LevelSpec, ModeSpec
+
 from loadlab import summary
 from loadlab.java import JdkNotFound, find_jdk
-from synthrun import LevelSpec, ModeSpec
 
 PINNED = 3
 

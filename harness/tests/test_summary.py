@@ -2,10 +2,10 @@ import csv
 import json
 
 import pytest
-from hdrh.histogram import HdrHistogram
-
 import synthrun
+from hdrh.histogram import HdrHistogram
 from synthrun import HEALTHY, SLOW_TAIL, LevelSpec, ModeSpec
+
 from loadlab import hlog, summary
 
 TIMELINE_HEADER = "second,offered_rps,ok,ko,p50_ms,p95_ms,p99_ms,max_ms"
@@ -244,3 +244,27 @@ def test_stopped_early_is_carried_over(tmp_path):
 def test_missing_run_folder_is_an_error(tmp_path):
     with pytest.raises(FileNotFoundError):
         summary.rebuild(tmp_path / "nope")
+
+
+@pytest.mark.parametrize("live, reason", [
+    ({"thread_mode": "platform", "tomcat_threads_max": 50}, None),
+    ({"thread_mode": "platform", "tomcat_threads_max": 200},
+     "the thread-service ran with 200 Tomcat threads, not PLATFORM_THREADS=50"),
+    ({"thread_mode": "virtual", "tomcat_threads_max": 50}, "the thread-service ran in virtual mode, not platform"),
+])
+def test_a_mode_whose_live_settings_differ_from_the_request_is_invalid(tmp_path, live, reason):
+    synthrun.write_params(tmp_path, modes=("platform",))
+    params_file = tmp_path / "params.json"
+    run = json.loads(params_file.read_text())
+    run["params"]["PLATFORM_THREADS"] = 50
+    params_file.write_text(json.dumps(run))
+    synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs()))
+    (tmp_path / "platform" / "raw" / "thread" / "config.json").write_text(json.dumps(live))
+    mode = summary.rebuild(tmp_path)["modes"]["platform"]
+    assert mode["live_config"] == live
+    if reason is None:
+        assert mode["valid"], mode["invalid_reasons"]
+    else:
+        assert not mode["valid"] and reason in mode["invalid_reasons"]
+    # Little's law uses the pool the service really had.
+    assert mode["predicted_rps"] == round(live["tomcat_threads_max"] * 1000 / mode["baseline_p50_ms"])

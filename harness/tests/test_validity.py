@@ -3,10 +3,11 @@
 The same rules on real runs that cause each problem are in test_e2e_faults.py.
 """
 import synthrun
+from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
+
 from loadlab import analysis, summary
 from loadlab.analysis import Evidence, Level, Thresholds, ValidityContext
 from loadlab.hlog import LatencyStats
-from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
 TH = Thresholds()
 LOCAL = ValidityContext(delay_ms=200, shared_machine=True)

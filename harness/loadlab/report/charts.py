@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Callable
+from collections.abc import Callable
 
 import matplotlib
 from matplotlib.axes import Axes

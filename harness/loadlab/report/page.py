@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from html import escape
+
 CSS = """
 :root { --ok: #1a7f37; --bad: #b42318; --muted: #5f6b7a; --line: #d9dee4; --soft: #f5f7f9; }
 * { box-sizing: border-box; }
