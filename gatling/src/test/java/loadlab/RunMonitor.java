@@ -134,8 +134,16 @@ public final class RunMonitor {
 
     /** @param gatlingMs Gatling's response time when a response arrived, null on timeout/connection error */
     public void completed(long sentNanos, Integer gatlingMs, boolean ok) {
-        long latency = gatlingMs != null ? gatlingMs : Math.round((System.nanoTime() - sentNanos) / 1e6);
-        recorder.completed(System.currentTimeMillis(), latency, ok);
+        completed(sentNanos, gatlingMs, ok, null);
+    }
+
+    /** @param status the response's status, null when none arrived (used to classify a failure) */
+    public void completed(long sentNanos, Integer gatlingMs, boolean ok, Integer status) {
+        long elapsed = Math.round((System.nanoTime() - sentNanos) / 1e6);
+        long latency = gatlingMs != null ? gatlingMs : elapsed;
+        ErrorKind kind = ok ? null
+                : ErrorKind.of(status, elapsed, cfg.requestTimeoutMs(), cfg.connectTimeoutMs());
+        recorder.completed(System.currentTimeMillis(), latency, ok, kind);
     }
 
     private synchronized void stop(String reason, long nowMs) {
@@ -286,6 +294,14 @@ public final class RunMonitor {
         totals.put("inflight_at_end", lastInflight);
         totals.put("late_records", recorder != null ? recorder.lateRecords() : 0);
         m.put("totals", totals);
+        // The limits this injector applied, so the harness can tell its own timeouts from the service's answers.
+        Map<String, Object> timeouts = new LinkedHashMap<>();
+        timeouts.put("request_ms", cfg.requestTimeoutMs());
+        timeouts.put("connect_ms", cfg.connectTimeoutMs());
+        m.put("timeouts", timeouts);
+        m.put("error_kinds", ErrorKind.ids());
+        m.put("scenario", cfg.scenario());
+        m.put("request_path", cfg.requestPath());
         m.put("written_epoch_ms", System.currentTimeMillis());
         return m;
     }
