@@ -215,12 +215,13 @@ public final class RunMonitor {
                     + s.ok() + " ko=" + s.ko() + " p99=" + (all.getTotalCount() > 0
                     ? all.getValueAtPercentile(99) + "ms" : "-") + " inflight=" + s.inflight());
             if (plan.level() >= 0) {
-                accumulate(plan.level(), s, all, s.second() - anchorSecond, nowMs);
+                // The health rule judges successful requests' latency only, as harness/loadlab/analysis.py does.
+                accumulate(plan.level(), s, s.okHistogram(), s.second() - anchorSecond, nowMs);
             }
         }
     }
 
-    private void accumulate(int level, SecondRecorder.SecondStats s, Histogram all, long offset, long nowMs) {
+    private void accumulate(int level, SecondRecorder.SecondStats s, Histogram ok, long offset, long nowMs) {
         if (level != accLevel) {
             accLevel = level;
             accSeconds = 0;
@@ -231,7 +232,7 @@ public final class RunMonitor {
         accSeconds++;
         accOk += s.ok();
         accKo += s.ko();
-        accHist.add(all);
+        accHist.add(ok);
         Schedule.Level l = schedule.levels().get(level);
         if (offset == l.endSecond() - 1) {
             judge(l, nowMs);
