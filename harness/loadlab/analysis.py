@@ -76,6 +76,9 @@ class Evidence:
     downstream_ms_mean: float | None = None
     delay_probe_ms: float | None = None       # median of the level's probes (MEDIAN_EVIDENCE)
     delay_probe_failed: float | None = None   # share of the level's seconds in which a probe failed
+    other_roles_cpu_pct: float | None = None  # delay-service + injectors' processes, % of one core
+    db_pool_active: float | None = None       # HikariCP connections in use (db scenario)
+    db_pool_pending: float | None = None      # requests waiting for a connection (db scenario)
 
 
     def as_dict(self) -> dict:
@@ -339,7 +342,15 @@ def level_dict(level: Level, healthy: bool, reasons: list[str]) -> dict:
         "unhealthy_reasons": reasons,
         "first_second": level.first_second,
         "evidence": level.evidence.as_dict(),
+        "thread_cpu_ms_per_request": _round(cpu_ms_per_request(level.evidence.thread_cpu_pct, level.ok_rps), 2),
     }
+
+
+def cpu_ms_per_request(cpu_pct: float | None, ok_rps: float) -> float | None:
+    """A process's CPU per OK request: % of one core x 10 = ms of CPU per second, spread over the requests."""
+    if cpu_pct is None or not ok_rps:
+        return None
+    return cpu_pct * 10.0 / ok_rps
 
 
 def _round(value: float | None, digits: int) -> float | int | None:
