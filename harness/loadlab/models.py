@@ -124,7 +124,8 @@ def agreement(predicted: float | None, sustained: float | None, collapsed: bool 
     where = f"{abs(off):.0%} {'above' if off > 0 else 'below'}"
     if abs(off) <= tolerance:
         return True, f"the knee {sustained:,.0f} rps is within {band} ({where})"
-    return False, f"the knee {sustained or 0:,.0f} rps is {where} the predicted {predicted:,.0f} rps (allowed ±{tolerance:.0%})"
+    return False, (f"the knee {sustained or 0:,.0f} rps is {where} the predicted {predicted:,.0f} rps "
+                   f"(allowed ±{tolerance:.0%})")
 
 
 def _s(ms: float) -> str:
