@@ -105,8 +105,8 @@ def test_headline_gives_the_reasons_of_an_invalid_run():
                                      "invalid_reasons": ["only 1 level measured; a knee needs at least 2"]}},
               "missing_modes": ["virtual"]}
     text = page.headline(result)
-    assert text == ("http scenario: platform sustained 0 rps, virtual was not measured — invalid because platform: only 1 level "
-                    "measured; a knee needs at least 2")
+    assert text == ("http scenario: platform sustained 0 rps, virtual was not measured — invalid because platform: "
+                    "only 1 level measured; a knee needs at least 2")
     assert page.verdict_class(result) == "invalid"
 
 
