@@ -209,6 +209,9 @@ def predicted_rps(mode: str, platform_threads: float | None, baseline_p50_ms: fl
 class ValidityContext:
     delay_ms: float | None
     shared_machine: bool
+    # SCENARIO=cpu: the machine's cores are the limit being measured (models.cpu predicts it), so a machine busy
+    # before the knee is the scenario working, not a distorted run: it becomes a note instead of a reason.
+    cpu_is_the_limit: bool = False
 
 
 def shares_one_machine(target: str | None) -> bool:
@@ -255,14 +258,21 @@ def validity(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> lis
     first([(lv, f"the delay-service was saturated: {_delay_symptom(lv, ctx)}")
            for lv in own if _delay_symptom(lv, ctx)])
 
-    first([(lv, f"the machine itself was saturated: host CPU averaged {lv.evidence.host_cpu_pct:.0f}% "
-                f"(limit {MACHINE_SATURATED_HOST_PCT:.0f}%) before the knee{_role_symptoms(lv, ctx)}")
-           for lv in before_knee if machine_saturated(lv, ctx)])
+    if not ctx.cpu_is_the_limit:
+        first([(lv, f"the machine itself was saturated: host CPU averaged {lv.evidence.host_cpu_pct:.0f}% "
+                    f"(limit {MACHINE_SATURATED_HOST_PCT:.0f}%) before the knee{_role_symptoms(lv, ctx)}")
+               for lv in before_knee if machine_saturated(lv, ctx)])
     return reasons
 
 
 def notes(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> list[str]:
     """What a reader must know that does not invalidate the run: the machine ran out of CPU at the knee itself."""
+    if ctx.cpu_is_the_limit:
+        busy = [lv for lv in levels[:verdict.first_unhealthy] if machine_saturated(lv, ctx)]
+        if busy:
+            return [f"the machine was saturated from level {busy[0].index} ({busy[0].target_rps:.0f} rps, host CPU "
+                    f"{busy[0].evidence.host_cpu_pct:.0f}%): in the cpu scenario the cores are the limit the model "
+                    f"predicts, so this is the scenario at work, not a distorted run"]
     if verdict.first_unhealthy is None:
         return []
     lv = levels[verdict.first_unhealthy]

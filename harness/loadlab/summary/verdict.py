@@ -13,7 +13,8 @@ def mode_summary(mode: str, raw: RawMode, tables: Tables, run: dict, params: dic
     levels = tables.levels
     verdict = analysis.judge(levels, thresholds)
     ctx = analysis.ValidityContext(delay_ms=as_float(params.get("DELAY_MS")),
-                                   shared_machine=analysis.shares_one_machine(target))
+                                   shared_machine=analysis.shares_one_machine(target),
+                                   cpu_is_the_limit=params.get("SCENARIO") == "cpu")
     reasons = analysis.validity(levels, verdict, ctx)
     notes = analysis.notes(levels, verdict, ctx)
     missing = list(raw.missing)
