@@ -200,7 +200,7 @@ def _panels(name: str, title: str, modes: dict[str, dict], draw: Callable[[Axes,
                 ax.legend(loc="upper left")
             else:
                 ax.text(0.5, 0.5, "no data", transform=ax.transAxes, ha="center", va="center", color="#888888")
-        for ax in axes[1:]:
+        for ax in axes:
             ax.tick_params(labelleft=True, labelbottom=True)   # shared axes, but each panel keeps its own labels
         if axes[0].get_yscale() == "linear":
             # Once every panel is drawn: the shared range then holds every mode's data, from zero.
