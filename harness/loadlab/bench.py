@@ -15,14 +15,16 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import console, topology
+from . import console, params, scenario, topology
 from .errors import ExitCode
 from .hosts import REPO, Host, HostError
 from .java import find_jdk
-from .topology import DELAY_PORT, MGMT_PORT, STATE, THREAD_PORT, Topology
+from .params import ModeRun
+from .topology import DB_PORT, DELAY_PORT, MGMT_PORT, STATE, THREAD_PORT, Topology
 
 # Read from /actuator/loadlab once the thread-service is up; summary/verdict.py compares them with the request.
-LIVE_CONFIG_FIELDS = ("thread_mode", "tomcat_threads_max", "java_version_feature", "virtual_scheduler_parallelism")
+LIVE_CONFIG_FIELDS = ("thread_mode", "tomcat_threads_max", "java_version_feature", "virtual_scheduler_parallelism",
+                      "db_pool_max", "cpu_work_calibration")
 GATLING_GRACE_S = 120  # Gatling start-up, report generation and the last requests' timeouts
 START_ALIGN_S = 6      # injectors start their schedule at the same wall-clock instant, this far ahead…
 START_ALIGN_PER_INJECTOR_S = 4  # …plus this per further injector: Gatling JVMs sharing cores boot slower together
@@ -79,8 +81,10 @@ def local_app_dir(java_home: Path) -> Path:
 
 
 class Run:
-    def __init__(self, values: dict, topo: Topology, run_dir: Path):
+    def __init__(self, values: dict, topo: Topology, run_dir: Path, javas: dict[int, str] | None = None):
         self.values, self.topo, self.run_dir = values, topo, run_dir
+        # The java binary of each JDK in JDKS on the thread-service's host (scenario.thread_javas).
+        self.javas = javas or {}
         self.meta: dict = {}
 
     # ---- bookkeeping ----
@@ -97,19 +101,35 @@ class Run:
         h.tool("delay-service", "delay-service", self.log(h, "delay-service"), h.address, str(DELAY_PORT))
         h.tool("wait-http", f"http://{h.address}:{DELAY_PORT}/actuator/health", "90", "delay-service", timeout=120)
 
-    def start_thread_service(self, mode: str) -> None:
+    def start_database(self) -> None:
+        """The run's own PostgreSQL (SCENARIO=db) on the delay host, its address and DB_PORT; stop-all stops it."""
+        h, v = self.topo.delay, self.values
+        console.step(f"starting PostgreSQL on {h.name} ({h.address}:{DB_PORT}, max_connections "
+                     f"{params.db_max_connections(v['DB_POOL'])} for DB_POOL={v['DB_POOL']})")
+        h.tool("postgres", "postgres", self.log(h, "postgres"), h.address, str(DB_PORT),
+               str(params.db_max_connections(v["DB_POOL"])), timeout=180)
+        h.tool("wait-postgres", h.address, str(DB_PORT), "60", "postgres", timeout=90)
+
+    def start_thread_service(self, run: ModeRun) -> None:
         h, v = self.topo.thread, self.values
-        console.step(f"starting thread-service in {mode} mode on {h.name} ({h.address}:{THREAD_PORT}"
+        mode, label = run.mode, run.label
+        console.step(f"starting thread-service in {mode} mode on JDK {run.jdk} on {h.name} "
+                     f"({h.address}:{THREAD_PORT}"
                      + (f", {v['PLATFORM_THREADS']} Tomcat threads)" if mode == "platform" else ")"))
-        jfr = h.work_path(mode, "raw", "thread", "pinned.jfr")
-        h.run(["mkdir", "-p", h.work_path(mode, "raw", "thread")])
-        h.tool("thread-service", "thread-service", self.log(h, f"{mode}-thread-service"), h.address,
+        jfr = h.work_path(label, "raw", "thread", "pinned.jfr")
+        h.run(["mkdir", "-p", h.work_path(label, "raw", "thread")])
+        spring = scenario.thread_service_args(v, self.topo.delay.address)
+        java = self.javas.get(run.jdk)
+        h.tool("thread-service", "thread-service", self.log(h, f"{label}-thread-service"), h.address,
                str(THREAD_PORT), str(MGMT_PORT), mode, str(v["PLATFORM_THREADS"]),
-               f"http://{self.topo.delay.address}:{DELAY_PORT}", jfr)
+               f"http://{self.topo.delay.address}:{DELAY_PORT}", jfr, *spring,
+               env={"LOADLAB_JAVA": java} if java else None)
         h.tool("wait-http", f"http://127.0.0.1:{MGMT_PORT}/actuator/health", "90", "thread-service", timeout=120)
-        # One real request end to end before any load: a broken wiring fails here, not as a "collapse".
-        h.tool("wait-http", f"http://{h.address}:{THREAD_PORT}/forward?ms=1", "30", "thread-service", timeout=60)
-        self.record_live_config(mode)
+        # One real request end to end before any load: a broken wiring (or a database that does not answer)
+        # fails here, not as a "collapse".
+        h.tool("wait-http", f"http://{h.address}:{THREAD_PORT}{scenario.smoke_path(v['SCENARIO'])}", "30",
+               "thread-service", timeout=60)
+        self.record_live_config(label)
 
     def record_live_config(self, mode: str) -> None:
         """What the service says it runs with (thread mode, Tomcat's max threads, JDK), kept for the verdict, which
@@ -149,6 +169,7 @@ class Run:
         v, inj = self.values, self.topo.injectors[index]
         props = {
             "baseUrl": f"http://{self.topo.thread.address}:{THREAD_PORT}",
+            "scenario": v["SCENARIO"], "cpuMs": v["CPU_MS"],
             "delayMs": v["DELAY_MS"], "profile": v["PROFILE"], "startRps": v["START_RPS"],
             "peakRps": v["PEAK_RPS"], "steps": v["STEPS"], "stepSeconds": v["STEP_SECONDS"],
             "warmupSeconds": v["WARMUP_SECONDS"], "warmupRps": v["START_RPS"],
@@ -198,9 +219,10 @@ class Run:
         raw = h.work_path(mode, "raw", "thread")
         h.tool("pinned", f"{raw}/pinned.jfr", f"{raw}/pinned.json", check=False, timeout=120)
 
-    def run_mode(self, mode: str) -> None:
+    def run_mode(self, run: ModeRun) -> None:
+        mode = run.label   # the folder, the logs and the summary use the label (`virtual-jdk21` with several JDKs)
         console.heading(mode)
-        self.start_thread_service(mode)
+        self.start_thread_service(run)
         self.start_samplers(mode)
         problems = self.run_load(mode)
         self.stop_samplers()
@@ -253,9 +275,12 @@ def _raise_interrupt(signum, frame):
 
 def bench(values: dict) -> int:
     java_home = find_jdk()
+    # What the scenario needs on this machine (a JDK per entry of JDKS, PostgreSQL for db), found or installed
+    # before a run folder exists: a missing piece stops here with one line.
+    javas = scenario.prepare(values)
     run_dir = make_run_dir(Path(values["RESULTS_DIR"]).resolve())
     topo = topology.build(values["TARGET"], values["INJECTORS"], run_dir, java_home)
-    run = Run(values, topo, run_dir)
+    run = Run(values, topo, run_dir, javas)
     fault = os.environ.get("LOADLAB_FAULT_CPU_QUOTA")  # test-only starvation, see infra/host/loadlab-host
     for h in topo.hosts() if fault else ():
         h.env["LOADLAB_FAULT_CPU_QUOTA"] = fault
@@ -265,7 +290,8 @@ def bench(values: dict) -> int:
         "params": {k: v for k, v in values.items() if k != "RESULTS_DIR"},
         "thresholds": {"ok_ratio": 0.95, "max_error_ratio": 0.01, "p99_factor": 2.0, "p99_slack_ms": 100},
         "hosts": topo.describe(), "machine": topology.machine_description(),
-        "java": str(java_home), "modes_completed": [],
+        "java": str(java_home), "thread_service_javas": {str(k): v for k, v in javas.items()},
+        "modes_completed": [],
         **({"test_fault": fault} if fault else {}),
     }
     run.write_meta()
@@ -277,11 +303,14 @@ def bench(values: dict) -> int:
         for h in topo.hosts():
             h.push_app(app)
             h.tool("stop-all", "30", check=False)  # leftovers of an earlier run killed hard
-        topo.delay.tool("ports-free", str(DELAY_PORT))
+        db = values["SCENARIO"] == "db"
+        topo.delay.tool("ports-free", str(DELAY_PORT), *([str(DB_PORT)] if db else []))
         topo.thread.tool("ports-free", str(THREAD_PORT), str(MGMT_PORT))
+        if db:
+            run.start_database()
         run.start_delay_service()
-        for mode in values["MODES"]:
-            run.run_mode(mode)
+        for mode_run in params.mode_runs(values["MODES"], values["JDKS"]):
+            run.run_mode(mode_run)
         outcome = ExitCode.OK
     except KeyboardInterrupt:
         console.warn("interrupted: stopping every process of this run; results written so far are kept")

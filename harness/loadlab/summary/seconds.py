@@ -167,6 +167,8 @@ def _server_second(raw: RawMode, s: int) -> tuple[dict, dict, tuple[float, float
         "delay_host_cpu_pct": as_float(delay.get("host_cpu_pct")),
         "injector_host_cpu_pct": injector_host,
         "delay_probe_ms": as_float(delay.get("probe_ms")),
+        "db_pool_active": as_float(jvm.get("db_pool_active")),
+        "db_pool_pending": as_float(jvm.get("db_pool_pending")),
     }
     probe_failed = as_float(delay.get("probe_failed"))
     evidence = {
@@ -179,8 +181,18 @@ def _server_second(raw: RawMode, s: int) -> tuple[dict, dict, tuple[float, float
         "host_cpu_pct": max_known(host_cpus),
         "delay_probe_ms": server["delay_probe_ms"],
         "delay_probe_failed": None if probe_failed is None else float(probe_failed > 0),
+        # What the other roles' processes spent, for the cpu model's share of the machine (models.cpu).
+        "other_roles_cpu_pct": _sum_known([as_float(delay.get("proc_cpu_pct")),
+                                           *(as_float(r.get("proc_cpu_pct")) for r in injector)]),
+        "db_pool_active": server["db_pool_active"],
+        "db_pool_pending": server["db_pool_pending"],
     }
     return server, evidence, downstream
+
+
+def _sum_known(values: list[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return sum(known) if known else None
 
 
 def _counter_delta(rows: dict[int, dict], s: int, column: str) -> tuple[float, int] | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import analysis
+from .. import analysis, models
 from .raw import RawMode
 from .seconds import Tables
 from .values import as_float
@@ -13,7 +13,8 @@ def mode_summary(mode: str, raw: RawMode, tables: Tables, run: dict, params: dic
     levels = tables.levels
     verdict = analysis.judge(levels, thresholds)
     ctx = analysis.ValidityContext(delay_ms=as_float(params.get("DELAY_MS")),
-                                   shared_machine=analysis.shares_one_machine(target))
+                                   shared_machine=analysis.shares_one_machine(target),
+                                   cpu_is_the_limit=params.get("SCENARIO") == "cpu")
     reasons = analysis.validity(levels, verdict, ctx)
     notes = analysis.notes(levels, verdict, ctx)
     missing = list(raw.missing)
@@ -24,16 +25,21 @@ def mode_summary(mode: str, raw: RawMode, tables: Tables, run: dict, params: dic
     if not tables.timeline:
         missing.append(f"{mode}: no measured phase in seconds.csv")
     reasons.extend(live_config_mismatches(mode, raw.live_config, params))
-    # The pool the service really had, when it said so; the requested one otherwise.
-    threads = as_float(raw.live_config.get("tomcat_threads_max")) or as_float(params.get("PLATFORM_THREADS"))
-    predicted = analysis.predicted_rps(mode, threads, verdict.baseline_p50_ms)
+    prediction = models.predict(model_inputs(mode, raw, levels, verdict, params, target))
+    predicted = None if prediction is None else round(prediction.rps)
+    peak = max((lv.target_rps for lv in levels), default=None)
+    agrees, agreement = models.agreement(predicted, verdict.sustained_rps, verdict.collapsed, peak)
     stops = [inj.meta for inj in raw.injectors]
     stop_reasons = sorted({str(m["stop_reason"]) for m in stops if m.get("stop_reason")})
     first_bad = levels[verdict.first_unhealthy].index if verdict.first_unhealthy is not None else None
     return {
         "sustained_rps": analysis.plain_number(verdict.sustained_rps),
         "collapsed": verdict.collapsed,
-        "predicted_rps": None if predicted is None else round(predicted),
+        "predicted_rps": predicted,
+        "predicted_by": prediction and prediction.predicted_by,
+        "prediction": prediction and prediction.formula,
+        "prediction_agrees": agrees,
+        "prediction_check": agreement,
         "baseline_p50_ms": verdict.baseline_p50_ms,
         "p99_ms_at_sustained": verdict.p99_ms_at_sustained,
         "requests": tables.requests,
@@ -45,6 +51,9 @@ def mode_summary(mode: str, raw: RawMode, tables: Tables, run: dict, params: dic
         "first_unhealthy_level": first_bad,
         "p99_limit_ms": None if verdict.p99_limit_ms is None else round(verdict.p99_limit_ms),
         "pinned_virtual_threads": raw.pinned,
+        "jdk": mode_jdk(mode, params),
+        "carriers": as_float(raw.live_config.get("virtual_scheduler_parallelism")),
+        "db_pool": pool_evidence(raw, levels, params),
         "stopped_early": any(bool(m.get("stopped_early")) for m in stops),
         "stop_reason": "; ".join(stop_reasons) or None,
         "missing": missing,
@@ -57,6 +66,58 @@ def base_mode(label: str) -> str:
     return label.split("-jdk", 1)[0]
 
 
+def mode_jdk(label: str, params: dict) -> int | None:
+    """The JDK a mode ran on: from its label with several JDKs (`virtual-jdk21`), else the only one in JDKS."""
+    _, _, tail = label.partition("-jdk")
+    if tail.isdigit():
+        return int(tail)
+    jdks = params.get("JDKS")
+    if isinstance(jdks, str):
+        jdks = jdks.split()
+    if isinstance(jdks, list) and len(jdks) == 1 and str(jdks[0]).isdigit():
+        return int(jdks[0])
+    return None
+
+
+def model_inputs(label: str, raw: RawMode, levels: list[analysis.Level], verdict: analysis.Verdict, params: dict,
+                 target: str | None) -> models.Inputs:
+    """The numbers the models need, live values first: what the service reported beats what was asked."""
+    live = raw.live_config
+    cores = next((c for c in (as_float(r.get("host_cores")) for r in raw.thread_samples.values()) if c), None)
+    others = None
+    if analysis.shares_one_machine(target) and verdict.sustained_position is not None:
+        # Other roles' CPU per request where the load was highest and still healthy: at low rates their fixed
+        # per-second costs would inflate it.
+        at = levels[verdict.sustained_position]
+        others = analysis.cpu_ms_per_request(at.evidence.other_roles_cpu_pct, at.ok_rps)
+    return models.Inputs(
+        mode=base_mode(label), scenario=str(params.get("SCENARIO") or "http"), jdk=mode_jdk(label, params),
+        threads=as_float(live.get("tomcat_threads_max")) or as_float(params.get("PLATFORM_THREADS")),
+        baseline_ms=verdict.baseline_p50_ms, delay_ms=as_float(params.get("DELAY_MS")),
+        db_pool=as_float(live.get("db_pool_max")) or as_float(params.get("DB_POOL")),
+        cpu_ms=as_float(params.get("CPU_MS")), cores=cores, others_cpu_ms_per_request=others,
+        carriers=as_float(live.get("virtual_scheduler_parallelism")),
+        # TODO(refine, issue 11): its measured CPU ceiling (`cpu_ceiling_rps`) goes here once it lands.
+        cpu_ceiling=None)
+
+
+def pool_evidence(raw: RawMode, levels: list[analysis.Level], params: dict) -> dict | None:
+    """The db scenario's pool as sampled: its size, the most connections in use and requests waiting, and the
+    first level where requests waited for a connection (the pool, not the threads, was the queue)."""
+    if params.get("SCENARIO") != "db":
+        return None
+    active = [as_float(r.get("db_pool_active")) for r in raw.jvm.values()]
+    pending = [as_float(r.get("db_pool_pending")) for r in raw.jvm.values()]
+    size = next((v for v in (as_float(r.get("db_pool_max")) for r in raw.jvm.values()) if v), None)
+    waited = next((lv.index for lv in levels if (lv.evidence.db_pool_pending or 0) >= 1), None)
+    return {
+        "size": size or as_float(raw.live_config.get("db_pool_max")) or as_float(params.get("DB_POOL")),
+        "active_max": max((v for v in active if v is not None), default=None),
+        "pending_max": max((v for v in pending if v is not None), default=None),
+        "first_level_with_pending": waited,
+    }
+
+
 def live_config_mismatches(mode: str, live: dict, params: dict) -> list[str]:
     """Reasons the mode did not run what was asked, from what the service itself reported at start."""
     reasons = []
@@ -66,16 +127,37 @@ def live_config_mismatches(mode: str, live: dict, params: dict) -> list[str]:
     asked, got = as_float(params.get("PLATFORM_THREADS")), as_float(live.get("tomcat_threads_max"))
     if wanted_mode == "platform" and asked is not None and got is not None and asked != got:
         reasons.append(f"the thread-service ran with {got:.0f} Tomcat threads, not PLATFORM_THREADS={asked:.0f}")
+    jdk, ran = mode_jdk(mode, params), as_float(live.get("java_version_feature"))
+    if jdk is not None and ran is not None and ran != jdk:
+        reasons.append(f"the thread-service ran on Java {ran:.0f}, not the JDK {jdk} asked for")
+    pool_asked, pool_got = as_float(params.get("DB_POOL")), as_float(live.get("db_pool_max"))
+    if params.get("SCENARIO") == "db" and pool_asked and pool_got and pool_asked != pool_got:
+        reasons.append(f"the thread-service's pool had {pool_got:.0f} connections, not DB_POOL={pool_asked:.0f}")
     return reasons
 
 
 def failed_mode(reason: str) -> dict:
     return {
-        "sustained_rps": 0, "collapsed": False, "predicted_rps": None, "baseline_p50_ms": None,
+        "sustained_rps": 0, "collapsed": False, "predicted_rps": None, "predicted_by": None,
+        "prediction": None, "prediction_agrees": None, "baseline_p50_ms": None,
         "p99_ms_at_sustained": None, "requests": 0, "errors": 0, "valid": False, "invalid_reasons": [reason],
         "notes": [], "levels": [], "first_unhealthy_level": None, "p99_limit_ms": None, "pinned_virtual_threads": None,
         "stopped_early": False, "stop_reason": None, "missing": [reason],
     }
+
+
+def ratios(modes: dict[str, dict], params: dict) -> dict[str, float | None]:
+    """virtual / platform per JDK when several ran (`{"21": 0.1, "25": 3.0}`); {} with one JDK."""
+    jdks = sorted({j for j in (mode_jdk(label, params) for label in modes if "-jdk" in label) if j is not None})
+    return {str(j): ratio(modes.get(f"virtual-jdk{j}"), modes.get(f"platform-jdk{j}")) for j in jdks}
+
+
+def headline_ratio(modes: dict[str, dict], params: dict) -> float | None:
+    """The contract's `virtual_over_platform`: the only pair, or the newest JDK's with several."""
+    per_jdk = ratios(modes, params)
+    if per_jdk:
+        return per_jdk[max(per_jdk, key=int)]
+    return ratio(modes.get("virtual"), modes.get("platform"))
 
 
 def ratio(virtual: dict | None, platform: dict | None) -> float | None:
