@@ -118,3 +118,29 @@ def lowest(ceilings: Sequence[CpuCeiling | None]) -> CpuCeiling | None:
     """On separate hosts (aws) the host that runs out of CPU first sets the ceiling."""
     known = [c for c in ceilings if c is not None]
     return min(known, key=lambda c: c.rps) if known else None
+
+
+def ceiling_of_levels(levels: Sequence, shared_machine: bool, injectors: int, thread_cores: float | None,
+                      ) -> CpuCeiling | None:
+    """The mode's CPU ceiling from its healthy levels (analysis.Level, before the first unhealthy one).
+
+    Shared machine (local, netns): one ceiling for every role on its cores, the injectors' CPU counted for all of
+    them (the busiest one's × their number). Separate hosts (aws): one ceiling per host, the smallest wins; an
+    injector host's CPU is fitted against the total rate, so its ceiling is the total rate it would allow."""
+    def points(cpu_of) -> list[tuple[float, dict[str, float | None]]]:
+        return [(lv.ok_rps, cpu_of(lv.evidence)) for lv in levels]
+
+    def injector_pct(ev) -> float | None:
+        return None if ev.injector_cpu_pct is None else ev.injector_cpu_pct * max(injectors, 1)
+
+    if shared_machine:
+        return cpu_ceiling(points(lambda ev: {"thread-service": ev.thread_cpu_pct, "delay-service": ev.delay_cpu_pct,
+                                              "injectors": injector_pct(ev)}), thread_cores)
+    first = levels[0].evidence if levels else None
+    return lowest([
+        cpu_ceiling(points(lambda ev: {"thread-service": ev.thread_cpu_pct}), thread_cores, "thread host"),
+        cpu_ceiling(points(lambda ev: {"delay-service": ev.delay_cpu_pct}), first and first.delay_cores,
+                    "delay host"),
+        cpu_ceiling(points(lambda ev: {"injector": ev.injector_cpu_pct}), first and first.injector_cores,
+                    "busiest injector host"),
+    ])

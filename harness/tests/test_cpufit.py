@@ -40,3 +40,23 @@ def test_the_host_that_runs_out_first_sets_the_ceiling():
     a = cpufit.cpu_ceiling(levels({"thread": 0.5}, {}), cores=2, host="thread")
     b = cpufit.cpu_ceiling(levels({"injector": 0.2}, {}), cores=2, host="injector-0")
     assert cpufit.lowest([a, b, None]) is a
+
+
+def test_every_mode_gets_its_cpu_ceiling_and_virtual_http_is_predicted_by_it(tmp_path):
+    import synthrun
+    from synthrun import LevelSpec, ModeSpec
+
+    from loadlab import summary
+
+    run = tmp_path / "20261121-130501"
+    synthrun.write_params(run, modes=("virtual",))
+    # thread-service 1 ms, delay-service 0.2 ms, injector 0.3 ms of CPU per request (% of one core = rps × ms / 10)
+    levels = [LevelSpec(r, thread_cpu=r / 10, delay_cpu=r * 0.2 / 10, injector_cpu=r * 0.3 / 10)
+              for r in (100, 200, 300, 400, 500)]
+    synthrun.write_mode(run, "virtual", ModeSpec(levels))
+    mode = summary.rebuild(run)["modes"]["virtual"]
+    cores = mode["cpu_ceiling"]["cores"]
+    assert mode["cpu_ceiling_rps"] == pytest.approx(cores * 1000 / 1.5, rel=0.02)
+    assert {r["role"]: round(r["ms_per_request"], 2) for r in mode["cpu_ceiling"]["roles"]} == {
+        "thread-service": 1.0, "delay-service": 0.2, "injectors": 0.3}
+    assert mode["predicted_by"] == "cpu" and mode["predicted_rps"] == mode["cpu_ceiling_rps"]

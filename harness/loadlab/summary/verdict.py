@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import analysis, models
+from .. import analysis, cpufit, models
 from .raw import RawMode
 from .seconds import Tables
 from .values import as_float
@@ -25,7 +25,10 @@ def mode_summary(mode: str, raw: RawMode, tables: Tables, run: dict, params: dic
     if not tables.timeline:
         missing.append(f"{mode}: no measured phase in seconds.csv")
     reasons.extend(live_config_mismatches(mode, raw.live_config, params))
-    prediction = models.predict(model_inputs(mode, raw, levels, verdict, params, target))
+    healthy = levels if verdict.first_unhealthy is None else levels[:verdict.first_unhealthy]
+    ceiling = cpufit.ceiling_of_levels(healthy, analysis.shares_one_machine(target), len(raw.injectors),
+                                       thread_cores(raw))
+    prediction = models.predict(model_inputs(mode, raw, levels, verdict, params, target, ceiling))
     predicted = None if prediction is None else round(prediction.rps)
     peak = max((lv.target_rps for lv in levels), default=None)
     agrees, agreement = models.agreement(predicted, verdict.sustained_rps, verdict.collapsed, peak)
@@ -39,6 +42,8 @@ def mode_summary(mode: str, raw: RawMode, tables: Tables, run: dict, params: dic
         "predicted_by": prediction and prediction.predicted_by,
         "prediction": prediction and prediction.formula,
         "prediction_agrees": agrees,
+        "cpu_ceiling_rps": None if ceiling is None else round(ceiling.rps),
+        "cpu_ceiling": None if ceiling is None else ceiling.as_dict(),
         "prediction_check": agreement,
         "baseline_p50_ms": verdict.baseline_p50_ms,
         "p99_ms_at_sustained": verdict.p99_ms_at_sustained,
@@ -79,11 +84,15 @@ def mode_jdk(label: str, params: dict) -> int | None:
     return None
 
 
+def thread_cores(raw: RawMode) -> float | None:
+    return next((c for c in (as_float(r.get("host_cores")) for r in raw.thread_samples.values()) if c), None)
+
+
 def model_inputs(label: str, raw: RawMode, levels: list[analysis.Level], verdict: analysis.Verdict, params: dict,
-                 target: str | None) -> models.Inputs:
+                 target: str | None, ceiling: cpufit.CpuCeiling | None = None) -> models.Inputs:
     """The numbers the models need, live values first: what the service reported beats what was asked."""
     live = raw.live_config
-    cores = next((c for c in (as_float(r.get("host_cores")) for r in raw.thread_samples.values()) if c), None)
+    cores = thread_cores(raw)
     others = None
     if analysis.shares_one_machine(target) and verdict.sustained_position is not None:
         # Other roles' CPU per request where the load was highest and still healthy: at low rates their fixed
@@ -97,8 +106,8 @@ def model_inputs(label: str, raw: RawMode, levels: list[analysis.Level], verdict
         db_pool=as_float(live.get("db_pool_max")) or as_float(params.get("DB_POOL")),
         cpu_ms=as_float(params.get("CPU_MS")), cores=cores, others_cpu_ms_per_request=others,
         carriers=as_float(live.get("virtual_scheduler_parallelism")),
-        # TODO(refine, issue 11): its measured CPU ceiling (`cpu_ceiling_rps`) goes here once it lands.
-        cpu_ceiling=None)
+        # The utilization law on this mode's own healthy levels (cpufit.py): the limit every mode meets at last.
+        cpu_ceiling=None if ceiling is None else ceiling.prediction())
 
 
 def pool_evidence(raw: RawMode, levels: list[analysis.Level], params: dict) -> dict | None:
