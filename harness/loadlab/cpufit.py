@@ -78,30 +78,38 @@ def fit_line(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float] | 
 
 
 def fit_role(role: str, points: Sequence[tuple[float, float | None]]) -> RoleFit | None:
-    """points: (OK requests/s, the role's process CPU in % of one core) per healthy level."""
+    """points: (OK requests/s, the role's process CPU in % of one core) per healthy level. None when the levels
+    cannot tell a slope (too few, rates too close); a role whose CPU does not rise with the rate (a delay-service
+    the cpu scenario never calls) costs nothing per request, only its mean as a fixed load."""
     known = [(x, y) for x, y in points if y is not None and x > 0]
     if len(known) < MIN_LEVELS:
         return None
     xs = [x for x, _ in known]
     if max(xs) - min(xs) < MIN_SPAN_RATIO * max(xs):
         return None
-    line = fit_line(xs, [y / 100.0 for _, y in known])
-    if line is None or line[0] <= 0:
+    ys = [y / 100.0 for _, y in known]
+    line = fit_line(xs, ys)
+    if line is None:
         return None
     slope, intercept = line
+    if slope <= 0:
+        return RoleFit(role, 0.0, max(sum(ys) / len(ys), 0.0), len(known))
     return RoleFit(role, slope * 1000.0, max(intercept, 0.0), len(known))
 
 
 def cpu_ceiling(levels: Sequence[tuple[float, Mapping[str, float | None]]], cores: float | None,
                 host: str = "this machine") -> CpuCeiling | None:
     """The ceiling of one host from (OK rps, {role: CPU %}) of each healthy level; None when it cannot be fitted
-    (fewer than two levels, rates too close together, a role whose CPU did not rise with the rate)."""
+    (fewer than two levels, rates too close together, no role whose CPU rose with the rate)."""
     if not cores or not levels:
         return None
     roles = sorted({role for _, cpu in levels for role in cpu})
     fits = []
     for role in roles:
-        fit = fit_role(role, [(rps, cpu.get(role)) for rps, cpu in levels])
+        samples = [(rps, cpu.get(role)) for rps, cpu in levels]
+        if all(y is None for _, y in samples):
+            continue  # a role not sampled on this host
+        fit = fit_role(role, samples)
         if fit is None:
             return None
         fits.append(fit)

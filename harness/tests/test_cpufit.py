@@ -30,10 +30,17 @@ def test_noise_around_the_line_still_gives_the_slope():
     [(100, {"thread": 30})],                                  # one level
     [(100, {"thread": 30}), (105, {"thread": 31})],           # rates too close to tell a slope
     [(100, {"thread": 30}), (300, {"thread": 30})],           # CPU did not rise with the rate
-    [(100, {"thread": None}), (300, {"thread": 50})],         # a level without a sample
+    [(100, {"thread": 30}), (300, {"thread": None})],         # one level with a sample is not a fit
 ])
 def test_no_ceiling_without_a_slope(points):
     assert cpufit.cpu_ceiling(points, cores=2) is None
+
+
+def test_a_role_whose_cpu_does_not_follow_the_rate_is_a_fixed_load():
+    # The cpu scenario never calls the delay-service: its 5% is a fixed load, not a cost per request.
+    points = [(r, {"thread": r * 2.0 / 10, "delay": 5.0}) for r in (20, 40, 60)]
+    got = cpufit.cpu_ceiling(points, cores=2)
+    assert got.rps == pytest.approx((2 - 0.05) * 1000 / 2.0)
 
 
 def test_the_host_that_runs_out_first_sets_the_ceiling():
