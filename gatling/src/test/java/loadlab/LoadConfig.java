@@ -159,8 +159,8 @@ public record LoadConfig(
         }
         return new LoadConfig(baseUrl, delayMs, scenario, cpuMs, profile, startRps, peakRps, steps, stepSeconds,
                 warmupSeconds, warmupRps, injectors, injectorIndex, outDir, requestTimeoutMs, connectTimeoutMs,
-                maxInflight, stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor, p99SlackMs, startAtEpochMs,
-                Collections.unmodifiableMap(p.effective));
+                maxInflight, stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor, p99SlackMs,
+                startAtEpochMs, Collections.unmodifiableMap(p.effective));
     }
 
     /** The thread-service endpoint of each scenario (the service's own names; `http` is /forward). */
