@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import console, params, scenario, topology
-from .errors import ExitCode
+from .errors import ExitCode, LoadlabError
 from .hosts import REPO, Host, HostError
 from .java import find_jdk
 from .params import ModeRun
@@ -35,22 +35,47 @@ def start_align_s(injectors: int) -> int:
 
 
 def make_run_dir(results: Path) -> Path:
-    """results/<UTC start>; never reuses an existing folder."""
-    results.mkdir(parents=True, exist_ok=True)
-    while True:
-        run_id = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-        run_dir = results / run_id
-        try:
-            run_dir.mkdir()
-        except FileExistsError:
-            time.sleep(1)
-            continue
-        latest = results / "latest"
-        tmp = results / f".latest-{os.getpid()}"
-        tmp.unlink(missing_ok=True)
-        tmp.symlink_to(run_id)
-        tmp.replace(latest)
-        return run_dir
+    """results/<UTC start>; never reuses an existing folder. `latest` moves only once the run starts (point_latest).
+
+    The preflight already checked that RESULTS_DIR can be created; an OSError here is a race with something else."""
+    try:
+        results.mkdir(parents=True, exist_ok=True)
+        while True:
+            run_id = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+            run_dir = results / run_id
+            try:
+                run_dir.mkdir()
+            except FileExistsError:
+                time.sleep(1)
+                continue
+            return run_dir
+    except OSError as e:
+        raise LoadlabError(f"RESULTS_DIR={results}: cannot create the run folder ({e.strerror})",
+                           ExitCode.USAGE) from None
+
+
+def point_latest(run_dir: Path) -> None:
+    """results/latest → run_dir, replaced in one step (a reader never sees it missing)."""
+    latest = run_dir.parent / "latest"
+    tmp = run_dir.parent / f".latest-{os.getpid()}"
+    tmp.unlink(missing_ok=True)
+    tmp.symlink_to(run_dir.name)
+    tmp.replace(latest)
+
+
+def app_sources() -> dict[str, Path | None]:
+    """The build outputs every host gets, by the name they have there (None: no jar matched)."""
+    return {
+        "delay-service.jar": next((REPO / "delay-service" / "target").glob("delay-service-*.jar"), None),
+        "thread-service.jar": next((REPO / "thread-service" / "target").glob("thread-service-*.jar"), None),
+        "gatling/test-classes": REPO / "gatling" / "target" / "test-classes",
+        "gatling/lib": REPO / "gatling" / "target" / "lib",
+        "gatling/jvm.options": REPO / "gatling" / "jvm.options",
+    }
+
+
+def missing_build_outputs() -> list[str]:
+    return [name for name, source in app_sources().items() if source is None or not source.exists()]
 
 
 def local_app_dir(java_home: Path) -> Path:
@@ -58,16 +83,10 @@ def local_app_dir(java_home: Path) -> Path:
 
     Copies, not links: a `make build` during a run must not swap a jar under a running JVM."""
     app = STATE / "app"
-    sources = {
-        "delay-service.jar": next((REPO / "delay-service" / "target").glob("delay-service-*.jar"), None),
-        "thread-service.jar": next((REPO / "thread-service" / "target").glob("thread-service-*.jar"), None),
-        "gatling/test-classes": REPO / "gatling" / "target" / "test-classes",
-        "gatling/lib": REPO / "gatling" / "target" / "lib",
-        "gatling/jvm.options": REPO / "gatling" / "jvm.options",
-    }
-    for name, source in sources.items():
-        if source is None or not source.exists():
-            raise HostError(f"build output missing ({name}): run `make build`")
+    missing = missing_build_outputs()
+    if missing:
+        raise HostError(f"build output missing ({', '.join(missing)}): run `make build`", ExitCode.USAGE)
+    for name, source in app_sources().items():
         target = app / name
         if target.is_symlink():
             target.unlink()
@@ -278,7 +297,7 @@ def bench(values: dict) -> int:
     # What the scenario needs on this machine (a JDK per entry of JDKS, PostgreSQL for db), found or installed
     # before a run folder exists: a missing piece stops here with one line.
     javas = scenario.prepare(values)
-    run_dir = make_run_dir(Path(values["RESULTS_DIR"]).resolve())
+    run_dir = make_run_dir(Path(values["RESULTS_DIR"]).resolve())  # after the preflight (cli.py) found no problem
     topo = topology.build(values["TARGET"], values["INJECTORS"], run_dir, java_home)
     run = Run(values, topo, run_dir, javas)
     fault = os.environ.get("LOADLAB_FAULT_CPU_QUOTA")  # test-only starvation, see infra/host/loadlab-host
@@ -298,15 +317,22 @@ def bench(values: dict) -> int:
     console.step(f"run folder {run_dir}")
     signal.signal(signal.SIGTERM, _raise_interrupt)
     outcome = ExitCode.FAILED
+    started = False
     try:
         app = local_app_dir(java_home)
         for h in topo.hosts():
             h.push_app(app)
             h.tool("stop-all", "30", check=False)  # leftovers of an earlier run killed hard
-        db = values["SCENARIO"] == "db"
-        topo.delay.tool("ports-free", str(DELAY_PORT), *([str(DB_PORT)] if db else []))
-        topo.thread.tool("ports-free", str(THREAD_PORT), str(MGMT_PORT))
-        if db:
+        # Second line of defence: the preflight found these ports free, but something may have taken one since. The
+        # run folder exists by now (it holds params.json saying why); that is accepted, but `latest` stays on the
+        # previous run and no page is written for a run that never started.
+        for h, ports in topo.service_ports(values["SCENARIO"] == "db"):
+            problem = h.ports_in_use(ports)
+            if problem:
+                raise HostError(problem, ExitCode.USAGE)
+        point_latest(run_dir)
+        started = True
+        if values["SCENARIO"] == "db":
             run.start_database()
         run.start_delay_service()
         for mode_run in params.mode_runs(values["MODES"], values["JDKS"]):
@@ -319,6 +345,8 @@ def bench(values: dict) -> int:
     except HostError as e:
         console.error(str(e))
         run.meta["failed"] = str(e)
+        if not started:
+            outcome = e.exit_code
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not leave processes behind
         run.stop_everything()
@@ -327,6 +355,9 @@ def bench(values: dict) -> int:
         run.meta["finished_utc"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
         run.write_meta()
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    if not started:
+        console.warn(f"the run did not start: {run_dir} holds only params.json; results/latest is unchanged")
+        return outcome
     from . import summary  # needs the venv's packages; imported late so validation and start-up stay light
     result = summary.rebuild(run_dir)
     console.table(result, run_dir)

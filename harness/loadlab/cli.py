@@ -76,10 +76,16 @@ def _single_run_lock():
 
 def _bench(args: argparse.Namespace) -> int:
     values = _values(args)
-    lock = _single_run_lock()
-    from .bench import bench  # needs the venv's packages; imported late so `check` stays standard-library only
+    lock = _single_run_lock()  # first: a second bench must say so, not that the first one's ports are busy
+    # Imported late so `check` stays light; preflight and bench need no more than the standard library until the end.
+    from .bench import bench
+    from .preflight import preflight
 
     try:
+        problems = preflight(values)
+        if problems:
+            raise LoadlabError("\n".join([*problems, "refused before the run: nothing was created "
+                                                     "(no run folder, results/latest unchanged)"]), ExitCode.USAGE)
         return bench(values)
     finally:
         lock.close()

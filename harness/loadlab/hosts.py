@@ -71,6 +71,25 @@ class Host:
     def tool_path(self) -> str:
         return str(HOST_SCRIPTS / "loadlab-host")
 
+    def ports_in_use(self, ports: list[int]) -> str | None:
+        """The one-line problem when something already listens on any of these TCP ports here, else None.
+
+        Asked of `ss` on the host itself (inside its namespace, over SSH), so it works before anything was pushed to
+        it: the preflight and the run's own check just before the services start both ask this."""
+        out = self.run(["ss", "-Hltn"], timeout=30).stdout
+        # Columns: State Recv-Q Send-Q Local-Address:Port Peer-Address:Port; the address may be [::] or have %if.
+        listening = set()
+        for line in out.splitlines():
+            fields = line.split()
+            port = fields[3].rsplit(":", 1)[-1] if len(fields) >= 4 else ""
+            if port.isdigit():
+                listening.add(int(port))
+        busy = [p for p in ports if p in listening]
+        if not busy:
+            return None
+        return (f"port(s) {' '.join(map(str, busy))} already in use on {self.name}: stop what listens there "
+                f"(ss -ltnp) or an earlier run's leftovers (make down)")
+
     def work_path(self, *parts: str) -> str:
         return str(Path(self.work_root, *parts))
 

@@ -35,6 +35,14 @@ class Topology:
             seen.setdefault(id(h), h)
         return list(seen.values())
 
+    def service_ports(self, db: bool = False) -> list[tuple[Host, list[int]]]:
+        """Each distinct host with the ports the run's services will listen on there (db: the run's PostgreSQL)."""
+        wanted = [(self.delay, DELAY_PORT), (self.thread, THREAD_PORT), (self.thread, MGMT_PORT)]
+        if db:
+            wanted.append((self.delay, DB_PORT))
+        return [(h, [port for owner, port in wanted if owner is h]) for h in self.hosts()
+                if any(owner is h for owner, _ in wanted)]
+
     def describe(self) -> dict:
         roles = {"delay": self.delay, "thread": self.thread}
         roles.update({f"injector-{i}": h for i, h in enumerate(self.injectors)})
