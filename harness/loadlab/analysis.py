@@ -93,6 +93,8 @@ class Level:
     latency: hlog.LatencyStats | None
     first_second: int | None = None
     evidence: Evidence = field(default_factory=Evidence)
+    # How long the failed requests took: failures that all end at one limit were cut there (see harness_cuts).
+    ko_latency: hlog.LatencyStats | None = None
 
     @property
     def offered_rps(self) -> float:
@@ -120,6 +122,7 @@ class LevelBuilder:
         self.seconds = self.sent = self.ok = self.ko = 0
         self.first_second: int | None = None
         self._latency: HdrHistogram | None = None
+        self._ko_latency: HdrHistogram | None = None
         self._samples: dict[str, list[float]] = {}
         self._downstream_calls = 0.0
         self._downstream_ms = 0.0
@@ -141,6 +144,14 @@ class LevelBuilder:
             self._downstream_calls += downstream[0]
             self._downstream_ms += downstream[1]
 
+    def add_sent(self, sent: int) -> None:
+        """Requests sent in one of the level's seconds, when its completions are read from other seconds (a lag)."""
+        self.sent += sent
+
+    def add_ko_latency(self, ko_latency: HdrHistogram | None) -> None:
+        if ko_latency is not None and ko_latency.get_total_count():
+            self._ko_latency = hlog.merge([ko_latency], self._ko_latency)
+
     def build(self) -> Level:
         means = {name: statistics.median(v) if name in MEDIAN_EVIDENCE else sum(v) / len(v)
                  for name, v in self._samples.items() if v}
@@ -150,8 +161,9 @@ class LevelBuilder:
             # Weighted by calls: the level's true mean downstream time, not a mean of per-second means.
             evidence.downstream_ms_mean = self._downstream_ms / self._downstream_calls
         latency = hlog.stats(self._latency) if self._latency is not None else None
+        ko_latency = hlog.stats(self._ko_latency) if self._ko_latency is not None else None
         return Level(self.index, self.target_rps, self.seconds, self.sent, self.ok, self.ko, latency,
-                     self.first_second, evidence)
+                     self.first_second, evidence, ko_latency)
 
 
 @dataclass
@@ -202,10 +214,27 @@ def predicted_rps(mode: str, platform_threads: float | None, baseline_p50_ms: fl
     return platform_threads * 1000.0 / baseline_p50_ms
 
 
+# A failed request "ended at" a limit when it took between these shares of it (a timeout fires a little late).
+CUT_AT_LIMIT_LOW = 0.95
+CUT_AT_LIMIT_HIGH = 1.10
+CUT_AT_LIMIT_SLACK_MS = 500
+
+
+@dataclass(frozen=True)
+class HarnessLimit:
+    """A limit of the harness that cuts a request: what it is called and how long it was in force."""
+    name: str
+    ms: float
+
+
 @dataclass(frozen=True)
 class ValidityContext:
     delay_ms: float | None
     shared_machine: bool
+    # The limits that cut requests, and the slowest latency the health rule still accepts: a limit below it can
+    # cut a request the service would have answered in time.
+    limits: tuple[HarnessLimit, ...] = ()
+    healthy_max_ms: float | None = None
 
 
 def shares_one_machine(target: str | None) -> bool:
@@ -252,6 +281,8 @@ def validity(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> lis
     first([(lv, f"the delay-service was saturated: {_delay_symptom(lv, ctx)}")
            for lv in own if _delay_symptom(lv, ctx)])
 
+    first([(lv, text) for lv in scope if (text := _cut_by_harness(lv, ctx))])
+
     first([(lv, f"the machine itself was saturated: host CPU averaged {lv.evidence.host_cpu_pct:.0f}% "
                 f"(limit {MACHINE_SATURATED_HOST_PCT:.0f}%) before the knee{_role_symptoms(lv, ctx)}")
            for lv in before_knee if machine_saturated(lv, ctx)])
@@ -268,6 +299,22 @@ def notes(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> list[s
     return [f"the machine was saturated at the first unhealthy level {lv.index} ({lv.target_rps:.0f} rps): host CPU "
             f"averaged {lv.evidence.host_cpu_pct:.0f}%, so this knee is where this machine ran out of CPU, with "
             f"every role on the same cores{_role_symptoms(lv, ctx)}"]
+
+
+def _cut_by_harness(level: Level, ctx: ValidityContext) -> str | None:
+    """The level's failures ended at a harness limit that lies inside the health rule's band: the harness cut
+    requests the service might have answered in time, so those errors are not the service's."""
+    if not level.ko or level.ko_latency is None or ctx.healthy_max_ms is None:
+        return None
+    typical = level.ko_latency.p50_ms
+    for limit in ctx.limits:
+        if limit.ms >= ctx.healthy_max_ms:
+            continue  # whatever it cut was too slow for the health rule anyway
+        if CUT_AT_LIMIT_LOW * limit.ms <= typical <= CUT_AT_LIMIT_HIGH * limit.ms + CUT_AT_LIMIT_SLACK_MS:
+            return (f"requests were cut by {limit.name} = {limit.ms:.0f} ms, below the {ctx.healthy_max_ms:.0f} ms "
+                    f"a healthy request may take, so their errors are the harness's, not the service's: "
+                    f"{level.ko} failed requests took {typical} ms (median)")
+    return None
 
 
 def machine_saturated(level: Level, ctx: ValidityContext) -> bool:
@@ -334,6 +381,7 @@ def level_dict(level: Level, healthy: bool, reasons: list[str]) -> dict:
         "p95_ms": latency.p95_ms if latency else None,
         "p99_ms": latency.p99_ms if latency else None,
         "max_ms": latency.max_ms if latency else None,
+        "ko_p50_ms": level.ko_latency.p50_ms if level.ko_latency else None,
         "seconds": level.seconds,
         "healthy": healthy,
         "unhealthy_reasons": reasons,

@@ -23,6 +23,8 @@ class Injector:
     meta: dict
     ok_payloads: dict[int, list[str]]
     samples: dict[int, dict]
+    # Failed requests' latencies per completion second: failures that all end at one limit were cut by it.
+    ko_payloads: dict[int, list[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -54,6 +56,7 @@ def load_mode(mode_dir: Path) -> RawMode:
         if not meta:
             missing.append(str((inj_dir / "meta.json").relative_to(mode_dir.parent)))
         payloads: dict[int, list[str]] = {}
+        ko_payloads: dict[int, list[str]] = {}
         log_path = inj_dir / "latency.hlog"
         if log_path.is_file():
             log = hlog.read_log(log_path)
@@ -61,12 +64,14 @@ def load_mode(mode_dir: Path) -> RawMode:
                 # Untagged lines predate the ok/ko split; they held successful requests only.
                 if interval.tag in ("ok", None):
                     payloads.setdefault(interval.second, []).append(interval.payload)
+                elif interval.tag == "ko":
+                    ko_payloads.setdefault(interval.second, []).append(interval.payload)
             if log.malformed_lines:
                 missing.append(f"{log_path.relative_to(mode_dir.parent)}: {log.malformed_lines} unreadable "
                                f"line{'s' if log.malformed_lines > 1 else ''} skipped")
         else:
             missing.append(str(log_path.relative_to(mode_dir.parent)))
-        injectors.append(Injector(inj_dir.name, seconds, meta, payloads, rows(inj_dir / "samples.csv")))
+        injectors.append(Injector(inj_dir.name, seconds, meta, payloads, rows(inj_dir / "samples.csv"), ko_payloads))
     if not injectors:
         missing.append(f"{mode_dir.name}/raw/injector-*")
     for inj in injectors:

@@ -24,6 +24,8 @@ class Tables:
     levels: list[analysis.Level] = field(default_factory=list)
     requests: int = 0
     errors: int = 0
+    t0: int | None = None                 # the epoch second the measured phase began
+    dropped_levels: list[int] = field(default_factory=list)   # levels not finished before a crash
 
 
 @dataclass(frozen=True)
@@ -34,20 +36,38 @@ class Bound:
     end_ms: float
 
 
-def build_tables(raw: RawMode) -> Tables:
+def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tables:
+    """The per-second tables and the levels.
+
+    lag_s: whole seconds a healthy request takes (limits.completion_lag_s). A level's requests are counted by the
+    seconds they were sent in, but they complete, and are timed, lag_s later: its completions, latencies and sampled
+    evidence are read from its window shifted by lag_s, so a level of 11 s requests is judged on its own requests,
+    not on the previous level's.
+    cutoff: the epoch second from which nothing counts (a role died): levels that had not ended by then are dropped;
+    the per-second tables keep every second, so the page still shows what happened.
+    """
     tables = Tables()
     window = _measured_window(raw.injectors)
     if window is None:
         return tables
     t0, t_end = window
+    tables.t0 = t0
     bounds = _level_bounds(raw.injectors)
     targets = {b.index: b.target_rps for b in bounds} or _targets_from_seconds(raw.injectors)
     builders: dict[int, analysis.LevelBuilder] = {}
     last_send = max((s for inj in raw.injectors for s, r in inj.seconds.items()
                      if t0 <= s <= t_end and as_int(r.get("sent")) > 0), default=t_end)
 
+    def builder(level: int) -> analysis.LevelBuilder:
+        if level not in builders:
+            builders[level] = analysis.LevelBuilder(level, targets.get(level, 0.0))
+        return builders[level]
+
+    def rows_at(s: int) -> list[dict]:
+        return [inj.seconds[s] for inj in raw.injectors if s in inj.seconds]
+
     for s in range(t0, t_end + 1):
-        rows = [inj.seconds[s] for inj in raw.injectors if s in inj.seconds]
+        rows = rows_at(s)
         sent, ok, ko = (sum(as_int(r.get(col)) for r in rows) for col in ("sent", "ok", "ko"))
         latency = hlog.merge_payloads(p for inj in raw.injectors for p in inj.ok_payloads.get(s, ()))
         stats = hlog.stats(latency)
@@ -60,16 +80,37 @@ def build_tables(raw: RawMode) -> Tables:
         tables.server.append({"second": s - t0, **server})
         tables.requests += ok + ko
         tables.errors += ko
-
-        level = _level_of(s, bounds, rows, draining=s > last_send)
-        if level is None:
+        if cutoff is not None and s >= cutoff:
             continue
-        if level not in builders:
-            builders[level] = analysis.LevelBuilder(level, targets.get(level, 0.0))
-        builders[level].add_second(s - t0, sent, ok, ko, latency, evidence, downstream)
 
-    tables.levels = [builders[i].build() for i in sorted(builders) if builders[i].seconds]
+        sent_level = _level_of(s, bounds, rows, draining=s > last_send)
+        done_level = sent_level if lag_s == 0 else _level_of(s - lag_s, bounds, rows_at(s - lag_s),
+                                                             draining=s - lag_s > last_send)
+        if sent_level is not None and lag_s:
+            builder(sent_level).add_sent(sent)
+        if done_level is None:
+            continue
+        level = builder(done_level)
+        level.add_second(s - t0, 0 if lag_s else sent, ok, ko, latency, evidence, downstream)
+        level.add_ko_latency(hlog.merge_payloads(p for inj in raw.injectors for p in inj.ko_payloads.get(s, ())))
+
+    levels = [builders[i].build() for i in sorted(builders) if builders[i].seconds]
+    if cutoff is not None:
+        kept = [lv for lv in levels if _ended_before(lv.index, bounds, lag_s, cutoff, levels)]
+        known = sorted({b.index for b in bounds} | {lv.index for lv in levels})
+        tables.dropped_levels = [i for i in known if i not in {lv.index for lv in kept}]
+        levels = kept
+    tables.levels = levels
     return tables
+
+
+def _ended_before(index: int, bounds: list[Bound], lag_s: int, cutoff: int, levels: list[analysis.Level]) -> bool:
+    """Whether every second of a level (its completions included) came before the cutoff second."""
+    bound = next((b for b in bounds if b.index == index), None)
+    if bound is not None:
+        return _whole_second(bound.end_ms) + lag_s <= cutoff
+    # Without a schedule, a level has ended when a later one began before the cutoff.
+    return any(lv.index > index for lv in levels)
 
 
 def _measured_window(injectors: list[Injector]) -> tuple[int, int] | None:
