@@ -82,12 +82,16 @@ def headline(summary: dict) -> str:
         phrase = f"{mode} sustained {_rps(m.get('sustained_rps'))} rps"
         if mode == "virtual" and summary.get("virtual_over_platform") is not None:
             phrase += f" = {summary['virtual_over_platform']:.1f}× platform"
-        if not m.get("collapsed") and m.get("levels"):
+        if m.get("crashed"):
+            phrase = f"{mode} CRASHED: {_crash_when(m['crashed'])}; before it, {phrase}"
+        elif not m.get("collapsed") and m.get("levels"):
             phrase += " (the peak; it never collapsed)"
         if m.get("predicted_rps") is not None:
             phrase += f" (Little's law predicted {_rps(m['predicted_rps'])})"
         phrases.append(phrase)
     text = ", ".join(phrases) or "no mode was measured"
+    if summary.get("virtual_over_platform") is None and summary.get("virtual_over_platform_reason") and len(modes) > 1:
+        text += f"; no virtual/platform ratio: {summary['virtual_over_platform_reason']}"
     reasons = [f"{mode}: {r}" for mode, m in modes.items() for r in m.get("invalid_reasons") or []]
     missing = summary.get("missing_modes") or []
     if reasons:
@@ -100,6 +104,15 @@ def headline(summary: dict) -> str:
     if limited:
         text += f"; at {' and '.join(limited)}'s knee this machine ran out of CPU (see the note)"
     return text
+
+
+def _crash_when(crashed: dict) -> str:
+    """`the thread-service died at second 23 of the measured phase (SIGKILL)`: what died and when, in a line."""
+    second = crashed.get("second")
+    when = ("during this mode" if second is None else f"at second {second} of the measured phase" if second >= 0
+            else f"in the warm-up, {-second} s before the measured phase")
+    how = crashed.get("signal") or (f"exit {crashed['exit']}" if crashed.get("exit") is not None else "")
+    return f"the {crashed.get('role')} on {crashed.get('host')} died {when}" + (f" ({how})" if how else "")
 
 
 def verdict_class(summary: dict) -> str:
@@ -188,6 +201,8 @@ def _verdict_table(summary: dict) -> str:
         ("requests / errors (measured phase)", lambda m: f"{_n(m.get('requests'))} / {_n(m.get('errors'))}"),
         ("pinned virtual threads (JFR)", lambda m: _n(m.get("pinned_virtual_threads"))),
         ("stopped early", lambda m: escape(stop_text(m.get("stop_reason"))) if m.get("stopped_early") else "no"),
+        ("crashed", lambda m: f'<span class="no">{escape(_crash_when(m["crashed"]))}</span>' if m.get("crashed")
+         else "no"),
         ("valid", lambda m: _yes_no(m.get("valid"))),
     ]
     head = "".join(f"<th>{escape(mode)}</th>" for mode in modes)
@@ -262,8 +277,13 @@ def _setup(summary: dict) -> str:
         f'<td class="text">{escape(_value(h.get("description")))}</td></tr>'
         for role, h in sorted(hosts.items()) if isinstance(h, dict))
     machine = summary.get("machine")
+    limit_rows = "".join(f'<tr><th class="text">{escape(k)}</th><td>{escape(_value(v))}</td></tr>'
+                         for k, v in (summary.get("limits") or {}).items())
     return ('<section id="setup"><h2>Parameters and machine</h2><div class="grid">'
-            f"<div><h3>Parameters</h3><table>{param_rows or _none(2)}</table></div>"
+            f"<div><h3>Parameters</h3><table>{param_rows or _none(2)}</table>"
+            '<h3>Limits of the request chain</h3><p class="muted">Derived from what one request should take, '
+            "above the slowest latency the health rule accepts, so that no harness limit cuts a healthy request."
+            f'</p><table id="limits">{limit_rows or _none(2)}</table></div>'
             f"<div><h3>Health thresholds</h3><table>{threshold_rows or _none(2)}</table>"
             f"<h3>Machine</h3><p>{escape(str(machine)) if machine else '<span class=muted>not recorded</span>'}</p>"
             '<h3>Hosts</h3><table><tr><th class="text">role</th><th class="text">address</th>'

@@ -25,7 +25,7 @@ class Tables:
     requests: int = 0
     errors: int = 0
     t0: int | None = None                 # the epoch second the measured phase began
-    dropped_levels: list[int] = field(default_factory=list)   # levels not finished before a crash
+    dropped_levels: list[int] = field(default_factory=list)   # levels a crash interrupted (begun, not ended)
 
 
 @dataclass(frozen=True)
@@ -97,8 +97,9 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
     levels = [builders[i].build() for i in sorted(builders) if builders[i].seconds]
     if cutoff is not None:
         kept = [lv for lv in levels if _ended_before(lv.index, bounds, lag_s, cutoff, levels)]
-        known = sorted({b.index for b in bounds} | {lv.index for lv in levels})
-        tables.dropped_levels = [i for i in known if i not in {lv.index for lv in kept}]
+        # The levels the crash interrupted: begun before it, not ended. Levels never begun are simply not run.
+        begun = {b.index for b in bounds if _whole_second(b.start_ms) < cutoff} | {lv.index for lv in levels}
+        tables.dropped_levels = sorted(begun - {lv.index for lv in kept})
         levels = kept
     tables.levels = levels
     return tables

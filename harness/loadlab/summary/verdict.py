@@ -147,8 +147,8 @@ def dropped_text(dropped: list[int]) -> str:
     if not dropped:
         return "every level had ended before it"
     names = ", ".join(str(i) for i in dropped)
-    return (f"level{'s' if len(dropped) > 1 else ''} {names} had not ended and {'are' if len(dropped) > 1 else 'is'} "
-            "not counted: a dead process is not a collapse")
+    return (f"level{'s' if len(dropped) > 1 else ''} {names}, under way, {'are' if len(dropped) > 1 else 'is'} "
+            "not counted, nor anything after it: a dead process is not a collapse")
 
 
 def base_mode(label: str) -> str:
