@@ -54,10 +54,15 @@ class ModeSpec:
     stop_at: tuple[int, int] | None = None
     pinned: int | None = None
     probe: bool = True          # False: the delay sampler of an older run, without probe columns
+    # Whole seconds between a request's send and its completion (requests longer than a second): completions and
+    # latencies land this many seconds after the sends they answer. Needs drain_seconds >= lag_s.
+    lag_s: int = 0
+    ko_ms: int = 0              # how long the failed requests took (0: KO_MS)
 
 
 def write_params(run_dir: Path, modes=("platform", "virtual"), completed=None, target="local",
-                 delay_ms=200, platform_threads=200, mode_problems=None, **extra_params) -> None:
+                 delay_ms=200, platform_threads=200, mode_problems=None, crashes=None, limits=None,
+                 **extra_params) -> None:
     run_dir.mkdir(parents=True, exist_ok=True)
     params = {"TARGET": target, "MODES": list(modes), "DELAY_MS": delay_ms, "PLATFORM_THREADS": platform_threads,
               "PROFILE": "stairs", "START_RPS": 100, "PEAK_RPS": 500, "STEPS": 5, "STEP_SECONDS": 3,
@@ -71,6 +76,10 @@ def write_params(run_dir: Path, modes=("platform", "virtual"), completed=None, t
            "modes_completed": list(modes if completed is None else completed)}
     if mode_problems:
         doc["mode_problems"] = mode_problems
+    if crashes:
+        doc["crashes"] = crashes
+    if limits:
+        doc["limits"] = limits
     (run_dir / "params.json").write_text(json.dumps(doc, indent=2))
 
 
@@ -84,6 +93,14 @@ def write_mode(run_dir: Path, mode: str, spec: ModeSpec) -> None:
     _write_samples(mode_dir, "raw/delay/samples.csv", spec, schedule, lambda lv: lv.delay_cpu, probe=spec.probe)
     if spec.pinned is not None:
         _write(mode_dir, spec, "raw/thread/pinned.json", json.dumps({"virtual_thread_pinned_events": spec.pinned}))
+
+
+def crash(role: str, spec: ModeSpec, level: int, second: int, exit: int | None = 137, signal="SIGKILL",
+          cause="ended by SIGKILL, nothing in its log says why", host="local") -> dict:
+    """params.json's record of a role that died `second` whole seconds into the level at position `level`."""
+    alive = (START_EPOCH + spec.warmup_seconds + level * spec.seconds_per_level + second) * 1000 + 500
+    return {"role": role, "host": host, "exit": exit, "signal": signal, "cause": cause,
+            "alive_until_epoch_ms": alive, "detected_epoch_ms": alive + 1000}
 
 
 def encode(values: list[tuple[int, int]]) -> str:
@@ -135,7 +152,26 @@ def _write_injector(mode_dir: Path, name: str, spec: ModeSpec, schedule, measure
     stop = None
     if spec.stop_at:
         stop = measure_start + spec.stop_at[0] * spec.seconds_per_level + spec.stop_at[1]
-    for second, phase, index, level in schedule:
+    for position, (second, phase, index, level) in enumerate(schedule):
+        if spec.lag_s:
+            # Sends as scheduled; completions (and their latencies) are those of the sends lag_s seconds earlier.
+            target = (level.target_rps // n) if level else (10 // n if phase == "warmup" else 0)
+            sent = round(target * level.sent_share) if level else target
+            source = schedule[position - spec.lag_s] if position >= spec.lag_s else None
+            ok = ko = 0
+            latency = ((WARMUP_MS, 1.0),)
+            if source is not None and source[3] is not None:
+                src_target = source[3].target_rps // n
+                ok, ko = round(src_target * source[3].ok_share), round(src_target * source[3].ko_share)
+                latency = source[3].latency
+            elif source is not None and source[1] == "warmup":
+                ok = 10 // n
+            seconds.append(f"{second},{phase},{index},{target},{sent},{ok},{ko},0")
+            if ok:
+                log.append(java_line("ok", second, split(ok, latency)))
+            if ko:
+                log.append(java_line("ko", second, [(spec.ko_ms or KO_MS, ko)]))
+            continue
         if stop is not None and second >= stop:
             seconds.append(f"{second},{phase},{index},{(level.target_rps // n) if level else 0},0,0,0,0")
             continue
@@ -151,7 +187,7 @@ def _write_injector(mode_dir: Path, name: str, spec: ModeSpec, schedule, measure
         if ok:
             log.append(java_line("ok", second, split(ok, latency)))
         if ko:
-            log.append(java_line("ko", second, [(KO_MS, ko)]))
+            log.append(java_line("ko", second, [(spec.ko_ms or KO_MS, ko)]))
     meta = {
         "levels": [{"index": k, "target_rps": lv.target_rps / n,
                     "start_epoch_ms": (measure_start + k * spec.seconds_per_level) * 1000 + ANCHOR_MS,
