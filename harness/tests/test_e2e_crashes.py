@@ -84,7 +84,7 @@ def test_a_killed_thread_service_crashes_its_mode_only_and_a_long_delay_stays_he
     11 s requests at a tiny rate, and comes out healthy with p99 near the delay (no harness timeout cuts them)."""
     rc, out, summary, run_dir = bench_and_kill(
         tmp_path, "platform", "thread-service", at_level=0, MODES="platform virtual", DELAY_MS="11000",
-        START_RPS="2", PEAK_RPS="4", STEPS="2", STEP_SECONDS="5", WARMUP_SECONDS="0")
+        START_RPS="2", PEAK_RPS="4", STEPS="2", STEP_SECONDS="4", WARMUP_SECONDS="0")
     platform, virtual = summary["modes"]["platform"], summary["modes"]["virtual"]
     crashed = platform["crashed"]
     assert crashed["role"] == "thread-service" and crashed["host"] == "local", crashed
