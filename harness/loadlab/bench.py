@@ -24,7 +24,7 @@ from .watch import Crash, Watched, Watcher
 
 # Read from /actuator/loadlab once the thread-service is up; summary/verdict.py compares them with the request.
 LIVE_CONFIG_FIELDS = ("thread_mode", "tomcat_threads_max", "java_version_feature", "virtual_scheduler_parallelism")
-GATLING_GRACE_S = 120  # Gatling start-up, report generation and the last requests' timeouts
+GATLING_GRACE_S = 120  # Gatling start-up and report generation (the last requests get their own timeout on top)
 START_ALIGN_S = 6      # injectors start their schedule at the same wall-clock instant, this far ahead…
 START_ALIGN_PER_INJECTOR_S = 4  # …plus this per further injector: Gatling JVMs sharing cores boot slower together
 WATCH_INTERVAL_S = 1.0  # how often every role's process is checked while a mode runs (one call per host)
