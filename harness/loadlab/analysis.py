@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from hdrh.histogram import HdrHistogram
 
-from . import hlog
+from . import hlog, limits
 
 # --- Validity thresholds (see `validity`) -------------------------------------------------------------------------
 # At least two levels are needed to tell a knee from a starting condition.
@@ -30,8 +30,7 @@ MACHINE_SATURATED_HOST_PCT = 95.0
 # the thread-service's own waits for a CPU, so it only stands as evidence.
 DELAY_ADDED_FLOOR_MS = 20.0
 DELAY_ADDED_RATIO = 0.10
-# A probe gets DELAY_MS + 2 s to answer; a delay-service that lets any of them fail is saturated.
-DELAY_PROBE_GRACE_S = 2.0
+# A probe gets DELAY_MS + limits.PROBE_GRACE_MS to answer; a delay-service that lets any of them fail is saturated.
 # Evidence read as the level's median rather than its mean. A probe is one request a second: on a machine shared with
 # other work one of them can wait for a CPU, while a saturated delay-service slows most of them.
 MEDIAN_EVIDENCE = frozenset({"delay_probe_ms"})
@@ -339,7 +338,7 @@ def _delay_symptom(level: Level, ctx: ValidityContext) -> str | None:
         return None
     seen = f"; the thread-service's calls took {ev.downstream_ms_mean:.0f} ms" if ev.downstream_ms_mean else ""
     if ev.delay_probe_failed:
-        return (f"probed on its own host, it gave no answer within {ctx.delay_ms / 1000 + DELAY_PROBE_GRACE_S:g} s "
+        return (f"probed on its own host, it gave no answer within {(ctx.delay_ms + limits.PROBE_GRACE_MS) / 1000:g} s "
                 f"in {ev.delay_probe_failed:.0%} of the seconds{seen}")
     allowed = delay_allowance_ms(ctx.delay_ms)
     if ev.delay_probe_ms is not None and ev.delay_probe_ms > ctx.delay_ms + allowed:
