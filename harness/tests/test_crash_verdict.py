@@ -36,8 +36,9 @@ def test_a_crash_is_not_a_collapse_and_nothing_after_it_counts(tmp_path):
         "the thread-service on local died at second 7 of the measured phase (exit 137, SIGKILL): ended by SIGKILL, "
         "nothing in its log says why; level 2, under way, is not counted, nor anything after it: a dead process is "
         "not a collapse"]
-    # the per-second table still shows what happened after it
+    # the per-second table still shows what happened after it; the totals stop at it
     assert (tmp_path / "platform" / "timeline.csv").read_text().count("\n") == 1 + 5 * 3 + 1
+    assert (platform["requests"], platform["errors"]) == (100 * 3 + 200 * 3 + 300, 210)
     assert result["modes"]["virtual"]["crashed"] is None and result["modes"]["virtual"]["valid"] is True
     assert result["virtual_over_platform"] is None
     assert result["virtual_over_platform_reason"].startswith(

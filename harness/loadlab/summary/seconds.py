@@ -43,8 +43,9 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
     seconds they were sent in, but they complete, and are timed, lag_s later: its completions, latencies and sampled
     evidence are read from its window shifted by lag_s, so a level of 11 s requests is judged on its own requests,
     not on the previous level's.
-    cutoff: the epoch second from which nothing counts (a role died): levels that had not ended by then are dropped;
-    the per-second tables keep every second, so the page still shows what happened.
+    cutoff: the epoch second from which nothing counts (a role died): levels that had not ended by then are dropped,
+    and the requests and errors totals stop there; the per-second tables keep every second, so what happened after
+    it stays visible.
     """
     tables = Tables()
     window = _measured_window(raw.injectors)
@@ -78,10 +79,10 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
         })
         server, evidence, downstream = _server_second(raw, s)
         tables.server.append({"second": s - t0, **server})
-        tables.requests += ok + ko
-        tables.errors += ko
         if cutoff is not None and s >= cutoff:
             continue
+        tables.requests += ok + ko
+        tables.errors += ko
 
         sent_level = _level_of(s, bounds, rows, draining=s > last_send)
         done_level = sent_level if lag_s == 0 else _level_of(s - lag_s, bounds, rows_at(s - lag_s),
