@@ -92,8 +92,10 @@ class Level:
     latency: hlog.LatencyStats | None
     first_second: int | None = None
     evidence: Evidence = field(default_factory=Evidence)
-    # How long the failed requests took: failures that all end at one limit were cut there (see harness_cuts).
+    # How long the failed requests took: failures that all end at one limit were cut there (see _cut_by_harness).
     ko_latency: hlog.LatencyStats | None = None
+    # Failed requests by kind (the simulation's ErrorKind ids); empty when the run did not classify them.
+    errors_by_kind: dict[str, int] = field(default_factory=dict)
 
     @property
     def offered_rps(self) -> float:
@@ -122,6 +124,7 @@ class LevelBuilder:
         self.first_second: int | None = None
         self._latency: HdrHistogram | None = None
         self._ko_latency: HdrHistogram | None = None
+        self._kinds: dict[str, int] = {}
         self._samples: dict[str, list[float]] = {}
         self._downstream_calls = 0.0
         self._downstream_ms = 0.0
@@ -151,6 +154,10 @@ class LevelBuilder:
         if ko_latency is not None and ko_latency.get_total_count():
             self._ko_latency = hlog.merge([ko_latency], self._ko_latency)
 
+    def add_error_kinds(self, kinds: Mapping[str, int]) -> None:
+        for kind, count in kinds.items():
+            self._kinds[kind] = self._kinds.get(kind, 0) + count
+
     def build(self) -> Level:
         means = {name: statistics.median(v) if name in MEDIAN_EVIDENCE else sum(v) / len(v)
                  for name, v in self._samples.items() if v}
@@ -162,7 +169,7 @@ class LevelBuilder:
         latency = hlog.stats(self._latency) if self._latency is not None else None
         ko_latency = hlog.stats(self._ko_latency) if self._ko_latency is not None else None
         return Level(self.index, self.target_rps, self.seconds, self.sent, self.ok, self.ko, latency,
-                     self.first_second, evidence, ko_latency)
+                     self.first_second, evidence, ko_latency, dict(self._kinds))
 
 
 @dataclass
@@ -221,9 +228,11 @@ CUT_AT_LIMIT_SLACK_MS = 500
 
 @dataclass(frozen=True)
 class HarnessLimit:
-    """A limit of the harness that cuts a request: what it is called and how long it was in force."""
+    """A limit of the harness that cuts a request: what it is called, how long it was in force, and the error kind
+    (the simulation's ErrorKind id) of the requests it cut."""
     name: str
     ms: float
+    kind: str
 
 
 @dataclass(frozen=True)
@@ -303,16 +312,29 @@ def notes(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> list[s
 def _cut_by_harness(level: Level, ctx: ValidityContext) -> str | None:
     """The level's failures ended at a harness limit that lies inside the health rule's band: the harness cut
     requests the service might have answered in time, so those errors are not the service's."""
-    if not level.ko or level.ko_latency is None or ctx.healthy_max_ms is None:
+    if not level.ko or ctx.healthy_max_ms is None:
         return None
-    typical = level.ko_latency.p50_ms
     for limit in ctx.limits:
         if limit.ms >= ctx.healthy_max_ms:
             continue  # whatever it cut was too slow for the health rule anyway
-        if CUT_AT_LIMIT_LOW * limit.ms <= typical <= CUT_AT_LIMIT_HIGH * limit.ms + CUT_AT_LIMIT_SLACK_MS:
+        seen = _cut_at(level, limit)
+        if seen:
             return (f"requests were cut by {limit.name} = {limit.ms:.0f} ms, below the {ctx.healthy_max_ms:.0f} ms "
-                    f"a healthy request may take, so their errors are the harness's, not the service's: "
-                    f"{level.ko} failed requests took {typical} ms (median)")
+                    f"a healthy request may take, so their errors are the harness's, not the service's: {seen}")
+    return None
+
+
+def _cut_at(level: Level, limit: HarnessLimit) -> str | None:
+    """What says the level's failures ended at this limit: their kind when the run classified them, else that the
+    failed requests typically took the limit's time (a run before errors.csv)."""
+    if level.errors_by_kind:
+        cut = level.errors_by_kind.get(limit.kind, 0)
+        return f"{cut} failed requests were {limit.kind}" if cut else None
+    if level.ko_latency is None:
+        return None
+    typical = level.ko_latency.p50_ms
+    if CUT_AT_LIMIT_LOW * limit.ms <= typical <= CUT_AT_LIMIT_HIGH * limit.ms + CUT_AT_LIMIT_SLACK_MS:
+        return f"{level.ko} failed requests took {typical} ms (median)"
     return None
 
 
@@ -381,6 +403,7 @@ def level_dict(level: Level, healthy: bool, reasons: list[str]) -> dict:
         "p99_ms": latency.p99_ms if latency else None,
         "max_ms": latency.max_ms if latency else None,
         "ko_p50_ms": level.ko_latency.p50_ms if level.ko_latency else None,
+        "errors_by_kind": dict(level.errors_by_kind),
         "seconds": level.seconds,
         "healthy": healthy,
         "unhealthy_reasons": reasons,

@@ -21,6 +21,9 @@ HEALTHY = ((201, 0.50), (205, 0.45), (230, 0.04), (260, 0.01))
 SLOW_TAIL = ((201, 0.50), (700, 0.45), (900, 0.04), (950, 0.01))
 WARMUP_MS = 5000  # far from every measured value, so a leak into a level shows at once
 KO_MS = 10_000
+# What the simulation lists in meta.json as `error_kinds` (gatling/…/ErrorKind.java); test data, in its order.
+ERROR_KINDS = ["connection_failed", "connect_timeout", "timeout_injector", "status_502", "status_503", "status_504",
+               "status_4xx", "status_5xx", "status_other"]
 
 
 @dataclass
@@ -58,6 +61,7 @@ class ModeSpec:
     # latencies land this many seconds after the sends they answer. Needs drain_seconds >= lag_s.
     lag_s: int = 0
     ko_ms: int = 0              # how long the failed requests took (0: KO_MS)
+    ko_kind: str | None = None  # the kind every failed request is classified as in errors.csv (None: no errors.csv)
 
 
 def write_params(run_dir: Path, modes=("platform", "virtual"), completed=None, target="local",
@@ -145,6 +149,7 @@ def _schedule(spec: ModeSpec, measure_start: int) -> list[tuple[int, str, int, L
 def _write_injector(mode_dir: Path, name: str, spec: ModeSpec, schedule, measure_start: int, i: int) -> None:
     n = spec.injectors
     seconds = ["second,phase,level,target_rps,sent,ok,ko,inflight"]
+    errors = ["second,kind,count"]
     log = ["#[Histogram log format version 1.3]", f"#[StartTime: {START_EPOCH}.000 (seconds since epoch)]",
            "#[BaseTime: 0.000 (seconds since epoch)]",
            '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"']
@@ -171,6 +176,7 @@ def _write_injector(mode_dir: Path, name: str, spec: ModeSpec, schedule, measure
                 log.append(java_line("ok", second, split(ok, latency)))
             if ko:
                 log.append(java_line("ko", second, [(spec.ko_ms or KO_MS, ko)]))
+                errors.append(f"{second},{spec.ko_kind},{ko}")
             continue
         if stop is not None and second >= stop:
             seconds.append(f"{second},{phase},{index},{(level.target_rps // n) if level else 0},0,0,0,0")
@@ -188,6 +194,7 @@ def _write_injector(mode_dir: Path, name: str, spec: ModeSpec, schedule, measure
             log.append(java_line("ok", second, split(ok, latency)))
         if ko:
             log.append(java_line("ko", second, [(spec.ko_ms or KO_MS, ko)]))
+            errors.append(f"{second},{spec.ko_kind},{ko}")
     meta = {
         "levels": [{"index": k, "target_rps": lv.target_rps / n,
                     "start_epoch_ms": (measure_start + k * spec.seconds_per_level) * 1000 + ANCHOR_MS,
@@ -199,6 +206,9 @@ def _write_injector(mode_dir: Path, name: str, spec: ModeSpec, schedule, measure
         "stopped_early": spec.stopped_early, "stop_reason": spec.stop_reason,
         "totals": {"sent": 0, "ok": 0, "ko": 0},
     }
+    if spec.ko_kind:
+        meta["error_kinds"] = ERROR_KINDS
+        _write(mode_dir, spec, f"raw/{name}/errors.csv", "\n".join(errors) + "\n")
     if stop is not None:
         meta["levels"] = meta["levels"][:spec.stop_at[0] + 1]
         meta["levels"][-1].update(end_epoch_ms=meta["stop_epoch_ms"], cut_short=True)

@@ -77,7 +77,7 @@ def test_the_page_says_what_died_and_when(tmp_path):
                            "virtual CRASHED: the "
                            "injector-0 on local died at second 5 of the measured phase (SIGKILL); before it, virtual "
                            "sustained 100 rps"), text
-    assert "no virtual/platform ratio: virtual crashed" in text
+    assert "no virtual/platform ratio (virtual crashed)" in text
     html = (tmp_path / "index.html").read_text()
     assert 'id="headline">' + text.replace("'", "&#x27;") in html
     assert '<span class="no">the injector-0 on local died at second 5' in html
@@ -144,3 +144,32 @@ def test_the_limits_recorded_by_the_run_are_the_ones_judged(tmp_path):
     (reason,) = result["modes"]["platform"]["invalid_reasons"]
     assert reason.startswith("requests were cut by the thread-service's downstream timeout (delay-service.timeout) "
                              "= 1400 ms, below the 2000 ms a healthy request may take"), reason
+
+
+def test_errors_by_kind_per_level(tmp_path):
+    spec = ModeSpec(stairs(l3=dict(ok_share=0.9, ko_share=0.1), l4=dict(ok_share=0.5, ko_share=0.5)), injectors=2,
+                    ko_kind="status_504", ko_ms=1400)
+    synthrun.write_params(tmp_path, modes=["platform"])
+    synthrun.write_mode(tmp_path, "platform", spec)
+    platform = summary.rebuild(tmp_path)["modes"]["platform"]
+    assert [lv["errors_by_kind"] for lv in platform["levels"]] == [
+        {}, {}, {}, {"status_504": 2 * 3 * 20}, {"status_504": 2 * 3 * 125}]
+    assert platform["error_kinds"] == synthrun.ERROR_KINDS
+    html = (tmp_path / "index.html").read_text()
+    assert 'id="errors-by-kind"' in html and "status_504" in html
+
+
+def test_the_kind_tells_a_harness_cut_from_the_services_answer(tmp_path):
+    """With errors.csv, the kind decides: the same 10 s failures are the harness's when they are its own timeout
+    and inside the healthy band, the service's when they are its own answer."""
+    for kind, flagged in (("timeout_injector", True), ("status_502", False)):
+        run = tmp_path / kind
+        spec = ModeSpec([LevelSpec(2, ok_share=0, ko_share=1), LevelSpec(4, ok_share=0, ko_share=1)],
+                        seconds_per_level=20, warmup_seconds=12, drain_seconds=12, lag_s=11, ko_ms=10007,
+                        ko_kind=kind)
+        synthrun.write_params(run, modes=["virtual"], delay_ms=11000)
+        synthrun.write_mode(run, "virtual", spec)
+        reasons = summary.rebuild(run)["modes"]["virtual"]["invalid_reasons"]
+        assert any(r.startswith("requests were cut by the injector's request timeout") for r in reasons) == flagged
+        if flagged:
+            assert reasons[0].endswith("40 failed requests were timeout_injector at level 0 (2 rps)"), reasons

@@ -61,7 +61,7 @@ def document(summary: dict, charts: list[tuple[str, str, str, str]], gatling: di
         _notes_box(summary),
         _verdict_table(summary),
         '<section id="charts">',
-        *(_chart(*chart) for chart in charts),
+        *(_chart(*chart) + (_errors_by_kind(summary) if chart[1] == "errors" else "") for chart in charts),
         "</section>",
         _levels(summary),
         _setup(summary),
@@ -91,7 +91,8 @@ def headline(summary: dict) -> str:
         phrases.append(phrase)
     text = ", ".join(phrases) or "no mode was measured"
     if summary.get("virtual_over_platform") is None and summary.get("virtual_over_platform_reason") and len(modes) > 1:
-        text += f"; no virtual/platform ratio: {summary['virtual_over_platform_reason']}"
+        # The reason's first clause only ("platform crashed"): its details follow in the invalid reasons.
+        text += f"; no virtual/platform ratio ({summary['virtual_over_platform_reason'].split(':')[0]})"
     reasons = [f"{mode}: {r}" for mode, m in modes.items() for r in m.get("invalid_reasons") or []]
     missing = summary.get("missing_modes") or []
     if reasons:
@@ -227,6 +228,29 @@ def _chart(title: str, name: str, svg: str, caption: str) -> str:
     return (f"<h2>{escape(title)}</h2>"
             f'<figure class="chart" data-chart="{escape(name)}">{svg}'
             f"<figcaption>{escape(caption)}</figcaption></figure>")
+
+
+def _errors_by_kind(summary: dict) -> str:
+    """Beside the error chart: per mode and level, how many requests failed and of which kind."""
+    from .charts import error_kinds
+
+    tables = []
+    for mode, m in (summary.get("modes") or {}).items():
+        kinds = error_kinds(m)
+        if not kinds:
+            continue
+        head = "<tr><th>level</th><th>target rps</th>" + "".join(f"<th>{escape(k)}</th>" for k in kinds) + "</tr>"
+        rows = "".join(
+            f"<tr><td>{_n(lv.get('index'))}</td><td>{_rps(lv.get('target_rps'))}</td>"
+            + "".join(f"<td>{_n((lv.get('errors_by_kind') or {}).get(k, 0))}</td>" for k in kinds) + "</tr>"
+            for lv in m.get("levels") or [])
+        tables.append(f"<div><h3>{escape(mode)}: failed requests by kind</h3><table>{head}{rows}</table></div>")
+    if not tables:
+        return ""
+    return ('<div class="grid" id="errors-by-kind">' + "".join(tables) + "</div>"
+            '<p class="muted">timeout_injector: the injector\'s own request timeout (a harness limit); status_504: '
+            "the thread-service's own downstream or query timeout; status_502: the downstream (or database) did not "
+            "answer; connection_failed: refused or reset before any timer.</p>")
 
 
 def _levels(summary: dict) -> str:

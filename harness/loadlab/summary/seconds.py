@@ -94,6 +94,8 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
         level = builder(done_level)
         level.add_second(s - t0, 0 if lag_s else sent, ok, ko, latency, evidence, downstream)
         level.add_ko_latency(hlog.merge_payloads(p for inj in raw.injectors for p in inj.ko_payloads.get(s, ())))
+        for inj in raw.injectors:
+            level.add_error_kinds(inj.errors_by_kind.get(s, {}))
 
     levels = [builders[i].build() for i in sorted(builders) if builders[i].seconds]
     if cutoff is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from .. import analysis, limits
-from .raw import RawMode
+from .raw import RawMode, error_kind_order
 from .seconds import Tables
 from .values import as_float
 
@@ -56,9 +56,15 @@ def mode_summary(mode: str, raw: RawMode, tables: Tables, run: dict, params: dic
         "stop_reason": "; ".join(stop_reasons) or None,
         "missing": missing,
         "live_config": raw.live_config or None,
+        "error_kinds": raw_error_kinds(raw),
         "crashed": crashed,
         "levels_dropped_after_crash": tables.dropped_levels,
     }
+
+
+def raw_error_kinds(raw: RawMode) -> list[str]:
+    """Every kind the simulation can report, in its order (meta.json), so a reader sees which ones stayed at 0."""
+    return error_kind_order(raw.injectors)
 
 
 def expected_ms(params: dict) -> float:
@@ -85,19 +91,21 @@ def completion_lag_s(params: dict) -> int:
 def limits_in_force(raw: RawMode, run: dict, params: dict) -> tuple[analysis.HarnessLimit, ...]:
     """Each limit that cuts a request, as it was in force: the injectors say their own timeout in meta.json."""
     recorded = run_limits(run, params)
-    said = [as_float((inj.meta.get("properties") or {}).get("loadlab.requestTimeoutMs")) for inj in raw.injectors]
+    said = [as_float((inj.meta.get("timeouts") or {}).get("request_ms")
+                     or (inj.meta.get("properties") or {}).get("loadlab.requestTimeoutMs")) for inj in raw.injectors]
     said = [x for x in said if x is not None]
     injector = max(said) if said else as_float(recorded.get("injector_request_timeout_ms"))
     found = []
     if injector is not None:
-        found.append(analysis.HarnessLimit("the injector's request timeout (loadlab.requestTimeoutMs)", injector))
+        found.append(analysis.HarnessLimit("the injector's request timeout (loadlab.requestTimeoutMs)", injector,
+                                           "timeout_injector"))
     service = as_float(recorded.get("thread_service_timeout_ms"))
     if service is not None:
         found.append(analysis.HarnessLimit("the thread-service's downstream timeout (delay-service.timeout)",
-                                           service))
+                                           service, "status_504"))
     database = as_float(recorded.get("database_timeout_ms"))
     if database is not None and params.get("SCENARIO") == "db":
-        found.append(analysis.HarnessLimit("the thread-service's database timeout", database))
+        found.append(analysis.HarnessLimit("the thread-service's database timeout", database, "status_504"))
     return tuple(found)
 
 
