@@ -15,15 +15,13 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import console, limits, topology
+from . import console, limits, metrics, topology
 from .errors import ExitCode
 from .hosts import REPO, Host, HostError
 from .java import find_jdk
 from .topology import DELAY_PORT, MGMT_PORT, STATE, THREAD_PORT, Topology
 from .watch import Crash, Watched, Watcher
 
-# Read from /actuator/loadlab once the thread-service is up; summary/verdict.py compares them with the request.
-LIVE_CONFIG_FIELDS = ("thread_mode", "tomcat_threads_max", "java_version_feature", "virtual_scheduler_parallelism")
 GATLING_GRACE_S = 120  # Gatling start-up and report generation (the last requests get their own timeout on top)
 START_ALIGN_S = 6      # injectors start their schedule at the same wall-clock instant, this far ahead…
 START_ALIGN_PER_INJECTOR_S = 4  # …plus this per further injector: Gatling JVMs sharing cores boot slower together
@@ -128,7 +126,8 @@ class Run:
             sample = json.loads(got.stdout) if got.returncode == 0 else {}
         except ValueError:
             sample = {}
-        live = {k: sample.get(k) for k in LIVE_CONFIG_FIELDS if k in sample}
+        # Its info and config fields (metrics.tsv), read once the service is up; verdict.py compares them.
+        live = {k: sample.get(k) for k in metrics.names(*metrics.LIVE_CONFIG_KINDS) if k in sample}
         path = self.run_dir / mode / "raw" / "thread" / "config.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(live, indent=2) + "\n")
@@ -137,6 +136,7 @@ class Run:
         t = self.topo.thread
         raw = lambda h, role: h.work_path(mode, "raw", role)
         t.tool("sampler", "sampler-thread", f"{raw(t, 'thread')}/samples.csv", "thread-service",
+               f"--jvm-fields={','.join(metrics.names(*metrics.SAMPLED_KINDS))}",
                f"http://127.0.0.1:{MGMT_PORT}/actuator/loadlab", f"{raw(t, 'thread')}/jvm.csv")
         d = self.topo.delay
         d.run(["mkdir", "-p", raw(d, "delay")])

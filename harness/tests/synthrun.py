@@ -12,6 +12,8 @@ from pathlib import Path
 
 from hdrh.histogram import HdrHistogram
 
+from loadlab import metrics
+
 START_EPOCH = 1_763_730_000
 # The simulation anchors its schedule at the millisecond injection started, rarely on a whole second.
 ANCHOR_MS = 800
@@ -232,10 +234,9 @@ def _write_samples(mode_dir: Path, rel: str, spec: ModeSpec, schedule, proc, pro
 
 def _write_thread(mode_dir: Path, spec: ModeSpec, schedule) -> None:
     _write_samples(mode_dir, "raw/thread/samples.csv", spec, schedule, lambda lv: lv.thread_cpu)
-    lines = ["second,jvm_threads_live,jvm_threads_daemon,jvm_threads_peak,virtual_threads_mounted,"
-             "virtual_threads_queued,tomcat_threads_busy,tomcat_threads_max,inflight_requests,requests_total,"
-             "heap_used_bytes,heap_committed_bytes,gc_pause_ms_total,gc_count_total,process_cpu_seconds,"
-             "downstream_calls_total,downstream_time_ms_total"]
+    # jvm.csv as the sampler writes it: every field of metrics.tsv it records, -1 where a value is not made up here.
+    names = metrics.names(*metrics.SAMPLED_KINDS)
+    lines = ["second," + ",".join(names)]
     calls = time_ms = gc = requests = 0
     for second, _, _, level in schedule:
         level = level or LevelSpec(10)
@@ -244,9 +245,18 @@ def _write_thread(mode_dir: Path, spec: ModeSpec, schedule) -> None:
         time_ms += rps * level.downstream_ms
         gc += 5
         requests += rps
-        lines.append(f"{second},{40 + rps // 10},20,{60 + rps // 10},-1,-1,{min(200, rps // 5)},200,{rps // 5},"
-                     f"{requests},{100 * 1024 * 1024},{256 * 1024 * 1024},{gc},{gc // 5},1.0,{calls},{time_ms:.0f}")
+        values = jvm_values(rps, requests, gc, calls, time_ms)
+        lines.append(f"{second}," + ",".join(str(values.get(name, -1)) for name in names))
     _write(mode_dir, spec, "raw/thread/jvm.csv", "\n".join(lines) + "\n")
+
+
+def jvm_values(rps: int, requests: int, gc: int, calls: int, time_ms: float) -> dict:
+    """One jvm.csv row's values by field name (test_metric_names.py checks each name is in metrics.tsv)."""
+    return {"jvm_threads_live": 40 + rps // 10, "jvm_threads_daemon": 20, "jvm_threads_peak": 60 + rps // 10,
+            "tomcat_threads_busy": min(200, rps // 5), "tomcat_threads_max": 200, "inflight_requests": rps // 5,
+            "requests_total": requests, "heap_used_bytes": 100 * 1024 * 1024,
+            "heap_committed_bytes": 256 * 1024 * 1024, "gc_pause_ms_total": gc, "gc_count_total": gc // 5,
+            "process_cpu_seconds": 1.0, "downstream_calls_total": calls, "downstream_time_ms_total": f"{time_ms:.0f}"}
 
 
 def _write(mode_dir: Path, spec: ModeSpec, rel: str, text: str) -> None:

@@ -7,14 +7,36 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .. import analysis, hlog
+from .. import analysis, hlog, metrics
 from .raw import Injector, RawMode
 from .values import as_float, as_int, int_or_none, max_known, ratio_of
 
 # A sampler that skipped a few seconds still gives a usable per-second rate; a longer gap is a restart.
 MAX_COUNTER_GAP_S = 5
-_JVM_GAUGES = ["jvm_threads_live", "virtual_threads_mounted", "virtual_threads_queued", "tomcat_threads_busy",
-               "inflight_requests"]
+# server.csv columns computed from the JVM's metrics (metrics.tsv) rather than copied: column -> the metrics it reads.
+DERIVED = {"heap_used_mb": ("heap_used_bytes",), "gc_pause_ms": ("gc_pause_ms_total",),
+           "downstream_ms_mean": ("downstream_calls_total", "downstream_time_ms_total")}
+# The columns the hosts' samplers give (not the thread-service's metrics): process and host CPU, the delay probe.
+ROLE_COLUMNS = ("thread_cpu_pct", "delay_cpu_pct", "injector_cpu_pct", "thread_host_cpu_pct", "delay_host_cpu_pct",
+                "injector_host_cpu_pct", "delay_probe_ms")
+# Every other counter becomes a rate: its increase per second, in a column named after it with this suffix.
+RATE_SUFFIX = "_per_s"
+
+
+def copied_gauges() -> list[str]:
+    """The gauges server.csv holds as read: every gauge of metrics.tsv that no derived column reads."""
+    used = {name for inputs in DERIVED.values() for name in inputs}
+    return [name for name in metrics.names("gauge") if name not in used]
+
+
+def rated_counters() -> list[str]:
+    used = {name for inputs in DERIVED.values() for name in inputs}
+    return [name for name in metrics.names("counter") if name not in used]
+
+
+def metric_columns() -> list[str]:
+    """Every server.csv column that comes from the thread-service's metrics."""
+    return [*copied_gauges(), *(name + RATE_SUFFIX for name in rated_counters()), *DERIVED]
 
 
 @dataclass
@@ -202,7 +224,8 @@ def _server_second(raw: RawMode, s: int) -> tuple[dict, dict, tuple[float, float
     injector_host = max_known(as_float(r.get("host_cpu_pct")) for r in injector)
     server = {
         "thread_cpu_pct": as_float(thread.get("proc_cpu_pct")),
-        **{name: as_float(jvm.get(name)) for name in _JVM_GAUGES},
+        **{name: as_float(jvm.get(name)) for name in copied_gauges()},
+        **{name + RATE_SUFFIX: _rate(raw.jvm, s, name) for name in rated_counters()},
         "heap_used_mb": None if heap is None else heap / (1024 * 1024),
         "gc_pause_ms": gc_elapsed and gc_elapsed[0] / gc_elapsed[1],
         "downstream_ms_mean": downstream[1] / downstream[0] if downstream and downstream[0] > 0 else None,
@@ -226,6 +249,11 @@ def _server_second(raw: RawMode, s: int) -> tuple[dict, dict, tuple[float, float
         "delay_probe_failed": None if probe_failed is None else float(probe_failed > 0),
     }
     return server, evidence, downstream
+
+
+def _rate(rows: dict[int, dict], s: int, column: str) -> float | None:
+    delta = _counter_delta(rows, s, column)
+    return delta[0] / delta[1] if delta else None
 
 
 def _counter_delta(rows: dict[int, dict], s: int, column: str) -> tuple[float, int] | None:

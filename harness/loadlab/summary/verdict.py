@@ -32,7 +32,7 @@ def mode_summary(mode: str, raw: RawMode, tables: Tables, run: dict, params: dic
         missing.append(f"{mode}: no measured phase in seconds.csv")
     reasons.extend(live_config_mismatches(mode, raw.live_config, params))
     # The pool the service really had, when it said so; the requested one otherwise.
-    threads = as_float(raw.live_config.get("tomcat_threads_max")) or as_float(params.get("PLATFORM_THREADS"))
+    threads = as_float(raw.live_config.get(LIVE_POOL)) or as_float(params.get("PLATFORM_THREADS"))
     predicted = analysis.predicted_rps(mode, threads, verdict.baseline_p50_ms)
     stops = [inj.meta for inj in raw.injectors]
     stop_reasons = sorted({str(m["stop_reason"]) for m in stops if m.get("stop_reason")})
@@ -164,13 +164,17 @@ def base_mode(label: str) -> str:
     return label.split("-jdk", 1)[0]
 
 
+# The live configuration's fields the verdict reads (metrics.tsv names; test_metric_names.py holds them to it).
+LIVE_THREAD_MODE, LIVE_POOL = "thread_mode", "tomcat_threads_max"
+
+
 def live_config_mismatches(mode: str, live: dict, params: dict) -> list[str]:
     """Reasons the mode did not run what was asked, from what the service itself reported at start."""
     reasons = []
     wanted_mode = base_mode(mode)
-    if live.get("thread_mode") not in (None, wanted_mode):
-        reasons.append(f"the thread-service ran in {live['thread_mode']} mode, not {wanted_mode}")
-    asked, got = as_float(params.get("PLATFORM_THREADS")), as_float(live.get("tomcat_threads_max"))
+    if live.get(LIVE_THREAD_MODE) not in (None, wanted_mode):
+        reasons.append(f"the thread-service ran in {live[LIVE_THREAD_MODE]} mode, not {wanted_mode}")
+    asked, got = as_float(params.get("PLATFORM_THREADS")), as_float(live.get(LIVE_POOL))
     if wanted_mode == "platform" and asked is not None and got is not None and asked != got:
         reasons.append(f"the thread-service ran with {got:.0f} Tomcat threads, not PLATFORM_THREADS={asked:.0f}")
     return reasons
