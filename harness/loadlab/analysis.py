@@ -75,6 +75,9 @@ class Evidence:
     downstream_ms_mean: float | None = None
     delay_probe_ms: float | None = None       # median of the level's probes (MEDIAN_EVIDENCE)
     delay_probe_failed: float | None = None   # share of the level's seconds in which a probe failed
+    other_roles_cpu_pct: float | None = None  # delay-service + injectors' processes, % of one core
+    db_pool_active: float | None = None       # HikariCP connections in use (db scenario)
+    db_pool_pending: float | None = None      # requests waiting for a connection (db scenario)
 
 
     def as_dict(self) -> dict:
@@ -243,6 +246,9 @@ class ValidityContext:
     # cut a request the service would have answered in time.
     limits: tuple[HarnessLimit, ...] = ()
     healthy_max_ms: float | None = None
+    # SCENARIO=cpu: the machine's cores are the limit being measured (models.cpu predicts it), so a machine busy
+    # before the knee is the scenario working, not a distorted run: it becomes a note instead of a reason.
+    cpu_is_the_limit: bool = False
 
 
 def shares_one_machine(target: str | None) -> bool:
@@ -291,14 +297,21 @@ def validity(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> lis
 
     first([(lv, text) for lv in scope if (text := _cut_by_harness(lv, ctx))])
 
-    first([(lv, f"the machine itself was saturated: host CPU averaged {lv.evidence.host_cpu_pct:.0f}% "
-                f"(limit {MACHINE_SATURATED_HOST_PCT:.0f}%) before the knee{_role_symptoms(lv, ctx)}")
-           for lv in before_knee if machine_saturated(lv, ctx)])
+    if not ctx.cpu_is_the_limit:
+        first([(lv, f"the machine itself was saturated: host CPU averaged {lv.evidence.host_cpu_pct:.0f}% "
+                    f"(limit {MACHINE_SATURATED_HOST_PCT:.0f}%) before the knee{_role_symptoms(lv, ctx)}")
+               for lv in before_knee if machine_saturated(lv, ctx)])
     return reasons
 
 
 def notes(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> list[str]:
     """What a reader must know that does not invalidate the run: the machine ran out of CPU at the knee itself."""
+    if ctx.cpu_is_the_limit:
+        busy = [lv for lv in levels[:verdict.first_unhealthy] if machine_saturated(lv, ctx)]
+        if busy:
+            return [f"the machine was saturated from level {busy[0].index} ({busy[0].target_rps:.0f} rps, host CPU "
+                    f"{busy[0].evidence.host_cpu_pct:.0f}%): in the cpu scenario the cores are the limit the model "
+                    f"predicts, so this is the scenario at work, not a distorted run"]
     if verdict.first_unhealthy is None:
         return []
     lv = levels[verdict.first_unhealthy]
@@ -409,7 +422,15 @@ def level_dict(level: Level, healthy: bool, reasons: list[str]) -> dict:
         "unhealthy_reasons": reasons,
         "first_second": level.first_second,
         "evidence": level.evidence.as_dict(),
+        "thread_cpu_ms_per_request": _round(cpu_ms_per_request(level.evidence.thread_cpu_pct, level.ok_rps), 2),
     }
+
+
+def cpu_ms_per_request(cpu_pct: float | None, ok_rps: float) -> float | None:
+    """A process's CPU per OK request: % of one core x 10 = ms of CPU per second, spread over the requests."""
+    if cpu_pct is None or not ok_rps:
+        return None
+    return cpu_pct * 10.0 / ok_rps
 
 
 def _round(value: float | None, digits: int) -> float | int | None:

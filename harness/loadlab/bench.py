@@ -15,11 +15,12 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import console, limits, metrics, topology
+from . import console, limits, metrics, params, scenario, topology
 from .errors import ExitCode
 from .hosts import REPO, Host, HostError
 from .java import find_jdk
-from .topology import DELAY_PORT, MGMT_PORT, STATE, THREAD_PORT, Topology
+from .params import ModeRun
+from .topology import DB_PORT, DELAY_PORT, MGMT_PORT, STATE, THREAD_PORT, Topology
 from .watch import Crash, Watched, Watcher
 
 GATLING_GRACE_S = 120  # Gatling start-up and report generation (the last requests get their own timeout on top)
@@ -83,8 +84,11 @@ def local_app_dir(java_home: Path) -> Path:
 
 
 class Run:
-    def __init__(self, values: dict, topo: Topology, run_dir: Path, run_limits: limits.Limits | None = None):
+    def __init__(self, values: dict, topo: Topology, run_dir: Path, javas: dict[int, str] | None = None,
+                 run_limits: limits.Limits | None = None):
         self.values, self.topo, self.run_dir = values, topo, run_dir
+        # The java binary of each JDK in JDKS on the thread-service's host (scenario.thread_javas).
+        self.javas = javas or {}
         self.meta: dict = {}
         self.limits = run_limits
 
@@ -102,19 +106,37 @@ class Run:
         h.tool("delay-service", "delay-service", self.log(h, "delay-service"), h.address, str(DELAY_PORT))
         h.tool("wait-http", f"http://{h.address}:{DELAY_PORT}/actuator/health", "90", "delay-service", timeout=120)
 
-    def start_thread_service(self, mode: str) -> None:
+    def start_database(self) -> None:
+        """The run's own PostgreSQL (SCENARIO=db) on the delay host, its address and DB_PORT; stop-all stops it."""
+        h, v = self.topo.delay, self.values
+        console.step(f"starting PostgreSQL on {h.name} ({h.address}:{DB_PORT}, max_connections "
+                     f"{params.db_max_connections(v['DB_POOL'])} for DB_POOL={v['DB_POOL']})")
+        h.tool("postgres", "postgres", self.log(h, "postgres"), h.address, str(DB_PORT),
+               str(params.db_max_connections(v["DB_POOL"])), timeout=180)
+        h.tool("wait-postgres", h.address, str(DB_PORT), "60", "postgres", timeout=90)
+
+    def start_thread_service(self, run: ModeRun) -> None:
         h, v = self.topo.thread, self.values
-        console.step(f"starting thread-service in {mode} mode on {h.name} ({h.address}:{THREAD_PORT}"
+        mode, label = run.mode, run.label
+        console.step(f"starting thread-service in {mode} mode on JDK {run.jdk} on {h.name} "
+                     f"({h.address}:{THREAD_PORT}"
                      + (f", {v['PLATFORM_THREADS']} Tomcat threads)" if mode == "platform" else ")"))
-        jfr = h.work_path(mode, "raw", "thread", "pinned.jfr")
-        h.run(["mkdir", "-p", h.work_path(mode, "raw", "thread")])
-        h.tool("thread-service", "thread-service", self.log(h, f"{mode}-thread-service"), h.address,
+        jfr = h.work_path(label, "raw", "thread", "pinned.jfr")
+        h.run(["mkdir", "-p", h.work_path(label, "raw", "thread")])
+        # The scenario's settings, then the limits of the request chain (limits.py).
+        spring = [*scenario.thread_service_args(v, self.topo.delay.address, self.limits),
+                  *limits.thread_service_args(self.limits)]
+        java = self.javas.get(run.jdk)
+        h.tool("thread-service", "thread-service", self.log(h, f"{label}-thread-service"), h.address,
                str(THREAD_PORT), str(MGMT_PORT), mode, str(v["PLATFORM_THREADS"]),
-               f"http://{self.topo.delay.address}:{DELAY_PORT}", jfr, *limits.thread_service_args(self.limits))
+               f"http://{self.topo.delay.address}:{DELAY_PORT}", jfr, *spring,
+               env={"LOADLAB_JAVA": java} if java else None)
         h.tool("wait-http", f"http://127.0.0.1:{MGMT_PORT}/actuator/health", "90", "thread-service", timeout=120)
-        # One real request end to end before any load: a broken wiring fails here, not as a "collapse".
-        h.tool("wait-http", f"http://{h.address}:{THREAD_PORT}/forward?ms=1", "30", "thread-service", timeout=60)
-        self.record_live_config(mode)
+        # One real request end to end before any load: a broken wiring (or a database that does not answer)
+        # fails here, not as a "collapse".
+        h.tool("wait-http", f"http://{h.address}:{THREAD_PORT}{scenario.smoke_path(v['SCENARIO'])}", "30",
+               "thread-service", timeout=60)
+        self.record_live_config(label)
 
     def record_live_config(self, mode: str) -> None:
         """What the service says it runs with (thread mode, Tomcat's max threads, JDK), kept for the verdict, which
@@ -157,6 +179,7 @@ class Run:
         v, inj = self.values, self.topo.injectors[index]
         props = {
             "baseUrl": f"http://{self.topo.thread.address}:{THREAD_PORT}",
+            "scenario": v["SCENARIO"], "cpuMs": v["CPU_MS"],
             "delayMs": v["DELAY_MS"], "profile": v["PROFILE"], "startRps": v["START_RPS"],
             "peakRps": v["PEAK_RPS"], "steps": v["STEPS"], "stepSeconds": v["STEP_SECONDS"],
             "warmupSeconds": v["WARMUP_SECONDS"], "warmupRps": v["START_RPS"],
@@ -228,6 +251,9 @@ class Run:
         roles = [Watched("thread-service", "thread-service", t, self.log(t, f"{mode}-thread-service"),
                          health_url=f"http://127.0.0.1:{MGMT_PORT}/actuator/health"),
                  Watched("delay-service", "delay-service", d, self.log(d, "delay-service"))]
+        if self.values.get("SCENARIO") == "db":
+            # The db scenario's PostgreSQL is shared by every mode, like the delay-service.
+            roles.append(Watched("postgres", "postgres", d, self.log(d, "postgres")))
         roles += [Watched(f"injector-{i}", f"gatling-injector-{i}", h, self.log(h, f"{mode}-gatling-injector-{i}"),
                           finishes=True) for i, h in enumerate(self.topo.injectors)]
         return roles
@@ -242,9 +268,10 @@ class Run:
         raw = h.work_path(mode, "raw", "thread")
         h.tool("pinned", f"{raw}/pinned.jfr", f"{raw}/pinned.json", check=False, timeout=120)
 
-    def run_mode(self, mode: str) -> None:
+    def run_mode(self, run: ModeRun) -> None:
+        mode = run.label   # the folder, the logs and the summary use the label (`virtual-jdk21` with several JDKs)
         console.heading(mode)
-        self.start_thread_service(mode)
+        self.start_thread_service(run)
         self.start_samplers(mode)
         problems, crash = self.run_load(mode)
         self.stop_samplers()
@@ -314,10 +341,13 @@ def _raise_interrupt(signum, frame):
 
 def bench(values: dict) -> int:
     java_home = find_jdk()
+    # What the scenario needs on this machine (a JDK per entry of JDKS, PostgreSQL for db), found or installed
+    # before a run folder exists: a missing piece stops here with one line.
+    javas = scenario.prepare(values)
     run_dir = make_run_dir(Path(values["RESULTS_DIR"]).resolve())
     topo = topology.build(values["TARGET"], values["INJECTORS"], run_dir, java_home)
     thresholds = {"ok_ratio": 0.95, "max_error_ratio": 0.01, "p99_factor": 2.0, "p99_slack_ms": 100}
-    run = Run(values, topo, run_dir, limits.derive(values, thresholds))
+    run = Run(values, topo, run_dir, javas, limits.derive(values, thresholds))
     fault = os.environ.get("LOADLAB_FAULT_CPU_QUOTA")  # test-only starvation, see infra/host/loadlab-host
     for h in topo.hosts() if fault else ():
         h.env["LOADLAB_FAULT_CPU_QUOTA"] = fault
@@ -327,7 +357,8 @@ def bench(values: dict) -> int:
         "params": {k: v for k, v in values.items() if k != "RESULTS_DIR"},
         "thresholds": thresholds,
         "hosts": topo.describe(), "machine": topology.machine_description(),
-        "java": str(java_home), "modes_completed": [],
+        "java": str(java_home), "thread_service_javas": {str(k): v for k, v in javas.items()},
+        "modes_completed": [],
         # Every limit of the request chain, derived from the workload (limits.py): what the analysis checks.
         "limits": run.limits.as_dict(),
         **({"test_fault": fault} if fault else {}),
@@ -341,11 +372,14 @@ def bench(values: dict) -> int:
         for h in topo.hosts():
             h.push_app(app)
             h.tool("stop-all", "30", check=False)  # leftovers of an earlier run killed hard
-        topo.delay.tool("ports-free", str(DELAY_PORT))
+        db = values["SCENARIO"] == "db"
+        topo.delay.tool("ports-free", str(DELAY_PORT), *([str(DB_PORT)] if db else []))
         topo.thread.tool("ports-free", str(THREAD_PORT), str(MGMT_PORT))
+        if db:
+            run.start_database()
         run.start_delay_service()
-        for mode in values["MODES"]:
-            run.run_mode(mode)
+        for mode_run in params.mode_runs(values["MODES"], values["JDKS"]):
+            run.run_mode(mode_run)
         outcome = ExitCode.OK
     except KeyboardInterrupt:
         console.warn("interrupted: stopping every process of this run; results written so far are kept")

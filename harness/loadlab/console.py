@@ -84,12 +84,22 @@ def table(summary: dict, run_dir: Path) -> None:
         verdict = "valid" if m.get("valid") else "INVALID: " + "; ".join(m.get("invalid_reasons", []))
         if m.get("crashed"):
             verdict = "CRASHED, " + verdict
-        rows.append((mode, _fmt(m.get("sustained_rps")), _fmt(m.get("predicted_rps")),
+        predicted = _fmt(m.get("predicted_rps")) + (f" ({m['predicted_by']})" if m.get("predicted_by") else "")
+        rows.append((mode, _fmt(m.get("sustained_rps")), predicted,
                      _fmt(m.get("p99_ms_at_sustained"), " ms"), "yes" if m.get("collapsed") else "no", verdict))
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
     _print("")
+    if summary.get("scenario"):
+        _print(f"scenario: {summary['scenario']}")
     for r in rows:
         _print("  ".join(c.ljust(w) for c, w in zip(r[:5], widths)) + "  " + r[5])
+    for mode, m in summary.get("modes", {}).items():
+        if m.get("prediction"):
+            agrees = {True: "knee agrees", False: "knee does NOT agree"}.get(m.get("prediction_agrees"), "not judged")
+            _print(f"  {mode}: {m['prediction']} — {agrees} (±15%)")
+    for jdk, r in (summary.get("ratios") or {}).items():
+        if r:
+            _print(f"JDK {jdk}: virtual / platform sustained throughput: {r:.2f}x")
     ratio = summary.get("virtual_over_platform")
     if ratio:
         _print(f"virtual / platform sustained throughput: {ratio:.2f}x")

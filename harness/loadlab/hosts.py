@@ -54,9 +54,14 @@ class Host:
             raise HostError(f"{self.name}: {detail[-1] if detail else shlex.join(argv) + ' failed'}")
         return cp
 
-    def tool(self, *args: str, check: bool = True, timeout: float | None = 120) -> str:
-        """Runs a loadlab-host subcommand on the host and returns its stdout."""
-        return self.run([self.tool_path(), *args], check=check, timeout=timeout).stdout.strip()
+    def tool(self, *args: str, check: bool = True, timeout: float | None = 120,
+             env: dict[str, str] | None = None) -> str:
+        """Runs a loadlab-host subcommand on the host and returns its stdout; env overrides the host's variables
+        for this call only (e.g. LOADLAB_JAVA: the thread-service on another JDK)."""
+        argv = [self.tool_path(), *args]
+        if env:
+            argv = ["env", *(f"{k}={v}" for k, v in env.items()), *argv]
+        return self.run(argv, check=check, timeout=timeout).stdout.strip()
 
     def follow(self, path: str) -> subprocess.Popen:
         """Streams a growing file of the host (Gatling's console log) line by line."""

@@ -16,6 +16,8 @@ from .hosts import REPO, Host, HostError, LocalHost, NetnsHost, SshHost
 
 STATE = REPO / ".loadlab"
 THREAD_PORT, DELAY_PORT, MGMT_PORT = 8080, 8081, 8090
+# The run's own PostgreSQL (SCENARIO=db), on the delay host: not 5432, so a system cluster never collides with it.
+DB_PORT = 5499
 NETNS_INVENTORY = STATE / "netns.json"
 AWS_DIR = REPO / "infra"
 
@@ -115,6 +117,15 @@ def _netns(injectors: int, run_dir: Path, java: Path) -> Topology:
 
 
 AWS_JAVA = "/usr/bin/java"  # Corretto 25 on Amazon Linux 2023 (user-data installs it; alternatives link)
+# Other JDKs the thread-service may run on (JDKS), where user-data installs them beside 25.
+AWS_JAVAS = {25: AWS_JAVA, 21: "/usr/lib/jvm/java-21-amazon-corretto/bin/java"}
+
+
+def aws_java(jdk: int) -> str:
+    fallback = f"/usr/lib/jvm/java-{jdk}-amazon-corretto/bin/java"
+    return os.environ.get("LOADLAB_REMOTE_JAVA") or AWS_JAVAS.get(jdk) or fallback
+
+
 AWS_SSH_DIR = STATE / "aws"  # known_hosts and connection sockets of the current stack; `make down` forgets them
 
 

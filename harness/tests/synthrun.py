@@ -41,6 +41,8 @@ class LevelSpec:
     host_cpu: float = 50.0
     downstream_ms: float = 201.0
     probe_ms: float | None = 202.0    # the delay-service's own latency, probed on its host; None = probe failed
+    db_active: float | None = None    # HikariCP connections in use (db scenario); None: no pool columns
+    db_pending: float | None = None
 
 
 @dataclass
@@ -59,11 +61,11 @@ class ModeSpec:
     stop_at: tuple[int, int] | None = None
     pinned: int | None = None
     probe: bool = True          # False: the delay sampler of an older run, without probe columns
-    # Whole seconds between a request's send and its completion (requests longer than a second): completions and
-    # latencies land this many seconds after the sends they answer. Needs drain_seconds >= lag_s.
     lag_s: int = 0
     ko_ms: int = 0              # how long the failed requests took (0: KO_MS)
     ko_kind: str | None = None  # the kind every failed request is classified as in errors.csv (None: no errors.csv)
+    live_config: dict | None = None   # what the service reported at start (raw/thread/config.json)
+    db_pool_size: int | None = None   # db_pool_max in jvm.csv (with the levels' db_active/db_pending)
 
 
 def write_params(run_dir: Path, modes=("platform", "virtual"), completed=None, target="local",
@@ -99,6 +101,8 @@ def write_mode(run_dir: Path, mode: str, spec: ModeSpec) -> None:
     _write_samples(mode_dir, "raw/delay/samples.csv", spec, schedule, lambda lv: lv.delay_cpu, probe=spec.probe)
     if spec.pinned is not None:
         _write(mode_dir, spec, "raw/thread/pinned.json", json.dumps({"virtual_thread_pinned_events": spec.pinned}))
+    if spec.live_config is not None:
+        _write(mode_dir, spec, "raw/thread/config.json", json.dumps(spec.live_config))
 
 
 def crash(role: str, spec: ModeSpec, level: int, second: int, exit: int | None = 137, signal="SIGKILL",
@@ -246,6 +250,8 @@ def _write_thread(mode_dir: Path, spec: ModeSpec, schedule) -> None:
         gc += 5
         requests += rps
         values = jvm_values(rps, requests, gc, calls, time_ms)
+        if spec.db_pool_size:
+            values.update(_pool_values(level, spec.db_pool_size))
         lines.append(f"{second}," + ",".join(str(values.get(name, -1)) for name in names))
     _write(mode_dir, spec, "raw/thread/jvm.csv", "\n".join(lines) + "\n")
 
@@ -257,6 +263,12 @@ def jvm_values(rps: int, requests: int, gc: int, calls: int, time_ms: float) -> 
             "requests_total": requests, "heap_used_bytes": 100 * 1024 * 1024,
             "heap_committed_bytes": 256 * 1024 * 1024, "gc_pause_ms_total": gc, "gc_count_total": gc // 5,
             "process_cpu_seconds": 1.0, "downstream_calls_total": calls, "downstream_time_ms_total": f"{time_ms:.0f}"}
+
+
+def _pool_values(level: LevelSpec, size: int) -> dict:
+    active, pending = level.db_active or 0, level.db_pending or 0
+    return {"db_pool_active": f"{active:g}", "db_pool_idle": f"{size - active:g}", "db_pool_pending": f"{pending:g}",
+            "db_pool_max": size}
 
 
 def _write(mode_dir: Path, spec: ModeSpec, rel: str, text: str) -> None:

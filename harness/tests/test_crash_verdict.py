@@ -73,8 +73,8 @@ def test_the_page_says_what_died_and_when(tmp_path):
     spec = ModeSpec(stairs())
     result = rebuild_with_crash(tmp_path, spec, mode="virtual", role="injector-0", level=1, second=2)
     text = page.headline(result)
-    assert text.startswith("platform sustained 500 rps (the peak; it never collapsed) (Little's law predicted 995), "
-                           "virtual CRASHED: the "
+    assert text.startswith("http scenario: platform sustained 500 rps (the peak; it never collapsed) (little "
+                           "predicted 995), virtual CRASHED: the "
                            "injector-0 on local died at second 5 of the measured phase (SIGKILL); before it, virtual "
                            "sustained 100 rps"), text
     assert "no virtual/platform ratio (virtual crashed)" in text

@@ -93,7 +93,7 @@ def test_gatling_reports_are_linked_relatively_and_exist(run):
 def test_headline_states_both_results_and_the_verdict(run):
     _, result = run
     assert page.headline(result) == (
-        "platform sustained 200 rps (Little's law predicted 995), "
+        "http scenario: platform sustained 200 rps (little predicted 995; knee does not agree), "
         "virtual sustained 400 rps = 2.0× platform (the peak; it never collapsed) — valid: no injector or "
         "delay-service saturation, every level sent on time")
     html = (run[0] / "index.html").read_text()
@@ -105,8 +105,8 @@ def test_headline_gives_the_reasons_of_an_invalid_run():
                                      "invalid_reasons": ["only 1 level measured; a knee needs at least 2"]}},
               "missing_modes": ["virtual"]}
     text = page.headline(result)
-    assert text == ("platform sustained 0 rps, virtual was not measured — invalid because platform: only 1 level "
-                    "measured; a knee needs at least 2")
+    assert text == ("http scenario: platform sustained 0 rps, virtual was not measured — invalid because platform: "
+                    "only 1 level measured; a knee needs at least 2")
     assert page.verdict_class(result) == "invalid"
 
 

@@ -82,5 +82,5 @@ def test_no_console_error_and_nothing_fetched(browser_page):
 def test_the_screenshot_shows_the_page(browser_page):
     shot = browser_page["screenshot"].read_bytes()
     assert shot[:8] == b"\x89PNG\r\n\x1a\n" and len(shot) > 50_000
-    assert browser_page["headline"].startswith("platform sustained 200 rps")
+    assert browser_page["headline"].startswith("http scenario: platform sustained 200 rps")
     assert "platform vs virtual threads" in browser_page["title"]

@@ -11,7 +11,8 @@ from loadlab import hlog, summary
 TIMELINE_HEADER = "second,offered_rps,ok,ko,p50_ms,p95_ms,p99_ms,max_ms"
 SERVER_HEADER = ("second,thread_cpu_pct,jvm_threads_live,virtual_threads_mounted,virtual_threads_queued,"
                  "tomcat_threads_busy,inflight_requests,heap_used_mb,gc_pause_ms,downstream_ms_mean,delay_cpu_pct,"
-                 "injector_cpu_pct,thread_host_cpu_pct,delay_host_cpu_pct,injector_host_cpu_pct,delay_probe_ms")
+                 "injector_cpu_pct,thread_host_cpu_pct,delay_host_cpu_pct,injector_host_cpu_pct,delay_probe_ms,"
+                 "db_pool_active,db_pool_pending")
 CONTRACT_MODE_KEYS = {"sustained_rps", "collapsed", "predicted_rps", "baseline_p50_ms", "p99_ms_at_sustained",
                       "requests", "errors", "valid", "invalid_reasons", "levels", "pinned_virtual_threads",
                       "stopped_early", "stop_reason", "missing"}

@@ -179,3 +179,10 @@ def test_one_slow_probe_in_a_level_is_noise_not_saturation():
         builder.add_second(second, 100, 100, 0, None, {"delay_probe_ms": probe, "delay_cpu_pct": 10.0 * second})
     evidence = builder.build().evidence
     assert (evidence.delay_probe_ms, evidence.delay_cpu_pct) == (206.5, 15.0)   # median; other evidence: mean
+
+
+def test_in_the_cpu_scenario_a_busy_machine_before_the_knee_is_a_note_not_a_reason():
+    levels = stairs((1, dict(host_cpu_pct=97)), (2, dict(host_cpu_pct=99)))
+    cpu = ValidityContext(delay_ms=200, shared_machine=True, cpu_is_the_limit=True)
+    assert reasons(levels, cpu) == []
+    assert any("machine itself was saturated" in r for r in reasons(levels, LOCAL))

@@ -30,6 +30,12 @@ CAPTIONS = {
                     "next to what the thread-service's calls to it took, which also holds the thread-service's own "
                     "waits for a CPU. A level whose median probe is above the limit, or whose probe got no answer, "
                     "makes the run invalid: the delay-service was the bottleneck, not the thread model.",
+    "server-pool": "HikariCP's connections in use and requests waiting for one, sampled once a second. Past the "
+                   "pool's knee every connection is in use and the queue moves from Tomcat into the pool: virtual "
+                   "threads wait there just like platform threads, until the pool's timeout fails them.",
+    "cpu-per-request": "The thread-service's CPU per successful request at each level (process CPU / OK "
+                       "requests per second). It stays near CPU_MS while a core is free; the knee comes when "
+                       "rate × CPU per request fills the cores, whatever the thread model.",
 }
 
 
@@ -47,11 +53,19 @@ def render(run_dir: str | os.PathLike, summary: dict) -> Path:
             ("Errors", "errors", charts.errors(shown, (summary.get("thresholds") or {}).get("max_error_ratio")),
              CAPTIONS["errors"]),
         ]
+        params = summary.get("params") or {}
+        scenario = page.scenario_of(summary)
+        cpu_ms = params.get("CPU_MS") if isinstance(params.get("CPU_MS"), (int, float)) else None
+        if scenario == "cpu" or cpu_ms:
+            figures.append(("CPU per request", "cpu-per-request", charts.cpu_per_request(shown, cpu_ms),
+                            CAPTIONS["cpu-per-request"]))
         one_machine = analysis.shares_one_machine(summary.get("target"))
         limits = server_limits(summary, one_machine)
+        panels = [name for name in charts.SERVER_PANELS
+                  if name not in charts.CONDITIONAL_PANELS or (name == "server-pool" and scenario == "db")]
         figures += [(f"Server: {charts.SERVER_PANELS[name][0]}", name,
                      charts.server(name, shown, series, limits.get(name), one_machine), CAPTIONS[name])
-                    for name in charts.SERVER_PANELS]
+                    for name in panels]
     links = gatling_links(run_dir, list(modes) + list(summary.get("missing_modes") or []))
     html = page.document(summary, figures, links)
     path = run_dir / "index.html"
@@ -73,6 +87,9 @@ def server_limits(summary: dict, one_machine: bool) -> dict[str, tuple[float, st
     if isinstance(delay_ms, (int, float)) and not isinstance(delay_ms, bool):
         allowed = analysis.delay_allowance_ms(delay_ms)
         limits["server-delay"] = (delay_ms + allowed, f"limit {delay_ms:g} + {allowed:g} ms")
+    pool = (summary.get("params") or {}).get("DB_POOL")
+    if isinstance(pool, (int, float)) and not isinstance(pool, bool):
+        limits["server-pool"] = (pool, f"DB_POOL {pool:g} connections")
     return limits
 
 

@@ -41,6 +41,7 @@ COLORS = {
     "thread_cpu_pct": "#1f77b4", "delay_cpu_pct": "#2ca02c", "injector_cpu_pct": "#ff7f0e",
     "delay_probe_ms": "#2ca02c", "downstream_ms_mean": "#1f77b4",
     "thread_host_cpu_pct": "#1f77b4", "delay_host_cpu_pct": "#2ca02c", "injector_host_cpu_pct": "#ff7f0e",
+    "db_pool_active": "#1f77b4", "db_pool_pending": "#d62728", "cpu_per_request": "#1f77b4",
 }
 # Busy Tomcat threads equal requests in flight until the pool is full: dashed and on top, so both stay visible.
 LINE_STYLE = {"tomcat_threads_busy": {"linestyle": "--", "zorder": 3}}
@@ -61,7 +62,14 @@ SERVER_PANELS = {
     "server-delay": ("Delay-service latency", "ms (log)",
                      [("delay_probe_ms", "probed on its own host"),
                       ("downstream_ms_mean", "seen by the thread-service (mean)")], True),
+    "server-pool": ("Database pool (HikariCP)", "connections / requests",
+                    [("db_pool_active", "connections in use"), ("db_pool_pending", "requests waiting for one")],
+                    False),
 }
+# Panels drawn only when the scenario has what they show (SCENARIO=db).
+CONDITIONAL_PANELS = {"server-pool"}
+# More modes than this per row (several JDKs) wrap onto a second row, so each panel stays readable.
+MAX_PANELS_PER_ROW = 2
 
 _PROLOG = re.compile(r"^.*?(?=<svg)", re.S)
 _METADATA = re.compile(r"\s*<metadata>.*?</metadata>", re.S)
@@ -145,6 +153,24 @@ def error_kinds(summary: dict) -> list[str]:
     return order + sorted(seen - set(order))
 
 
+def cpu_per_request(modes: dict[str, dict], cpu_ms: float | None) -> str:
+    """The thread-service's CPU per OK request at each level, against the computation each request asked for."""
+    def draw(ax: Axes, mode: str, summary: dict) -> bool:
+        levels = [lv for lv in summary.get("levels") or [] if lv.get("thread_cpu_ms_per_request") is not None]
+        x = [lv["target_rps"] for lv in levels]
+        y = [lv["thread_cpu_ms_per_request"] for lv in levels]
+        ax.plot(x, y, color=COLORS["cpu_per_request"], marker="o", label="thread-service CPU per OK request")
+        _mark_unhealthy(ax, levels, x, y)
+        if cpu_ms:
+            ax.axhline(cpu_ms, color=COLORS["prediction"], linestyle=":", linewidth=1.2,
+                       label=f"CPU_MS {cpu_ms:g} ms (the work asked for)")
+        _mark_knee_and_prediction(ax, summary)
+        ax.set_xlabel("target rate (requests/s)")
+        ax.set_ylabel("ms of CPU per request")
+        return bool(levels)
+    return _panels("cpu-per-request", "CPU per request", modes, draw)
+
+
 def server(name: str, modes: dict[str, dict], series: dict[str, dict[str, list]],
            limit: tuple[float, str] | None = None, one_machine: bool = False) -> str:
     """limit: (value, label) drawn as a horizontal line; one_machine: every role's host is this one machine."""
@@ -177,11 +203,17 @@ def server(name: str, modes: dict[str, dict], series: dict[str, dict[str, list]]
 
 def _panels(name: str, title: str, modes: dict[str, dict], draw: Callable[[Axes, str, dict], bool]) -> str:
     with matplotlib.rc_context({**STYLE, "svg.hashsalt": f"loadlab-{name}"}):
-        fig = Figure(figsize=(PANEL_SIZE[0] * max(len(modes), 1), PANEL_SIZE[1]))
+        columns = min(max(len(modes), 1), MAX_PANELS_PER_ROW)
+        rows = -(-max(len(modes), 1) // columns)
+        fig = Figure(figsize=(PANEL_SIZE[0] * columns, PANEL_SIZE[1] * rows))
         # Fixed margins: constrained layout doubles the drawing time and the panels are all alike.
-        width = fig.get_figwidth()
-        fig.subplots_adjust(left=0.75 / width, right=1 - 0.1 / width, bottom=0.16, top=0.91, wspace=0.22)
-        axes = fig.subplots(1, max(len(modes), 1), sharex=True, sharey=True, squeeze=False)[0]
+        width, height = fig.get_figwidth(), fig.get_figheight()
+        fig.subplots_adjust(left=0.75 / width, right=1 - 0.1 / width, bottom=0.53 / height, top=1 - 0.3 / height,
+                            wspace=0.22, hspace=0.55 if rows > 1 else 0.2)
+        grid = fig.subplots(rows, columns, sharex=True, sharey=True, squeeze=False)
+        axes = [ax for row in grid for ax in row]
+        for ax in axes[len(modes):]:
+            ax.set_visible(False)   # an odd mode count leaves the last cell of the grid empty
         for ax, (mode, summary) in zip(axes, modes.items()):
             ax.set_title(f"{title} — {mode}")
             if draw(ax, mode, summary):
@@ -189,8 +221,8 @@ def _panels(name: str, title: str, modes: dict[str, dict], draw: Callable[[Axes,
                 ax.legend(loc="upper left")
             else:
                 ax.text(0.5, 0.5, "no data", transform=ax.transAxes, ha="center", va="center", color="#888888")
-        for ax in axes[1:]:
-            ax.tick_params(labelleft=True)   # shared y, but each panel keeps its own labels for reading
+        for ax in axes:
+            ax.tick_params(labelleft=True, labelbottom=True)   # shared axes, but each panel keeps its own labels
         if axes[0].get_yscale() == "linear":
             # Once every panel is drawn: the shared range then holds every mode's data, from zero.
             axes[0].set_ylim(bottom=0)
@@ -209,8 +241,9 @@ def _mark_knee_and_prediction(ax: Axes, summary: dict) -> None:
         ax.axvline(summary["sustained_rps"], color=COLORS["knee"], linestyle="--", linewidth=1,
                    label=f"knee: sustained {summary['sustained_rps']:g} rps")
     if summary.get("predicted_rps"):
+        by = summary.get("predicted_by") or "model"
         ax.axvline(summary["predicted_rps"], color=COLORS["prediction"], linestyle=":", linewidth=1.2,
-                   label=f"Little's law {summary['predicted_rps']:g} rps")
+                   label=f"{by} prediction {summary['predicted_rps']:g} rps")
 
 
 def _mark_unhealthy(ax: Axes, levels: list[dict], x: list, y: list) -> None:

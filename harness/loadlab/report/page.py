@@ -39,8 +39,13 @@ figcaption { color: var(--muted); font-size: 0.9em; }
 code { background: var(--soft); padding: 0 3px; }
 """
 
-PARAM_ORDER = ["TARGET", "MODES", "DELAY_MS", "PLATFORM_THREADS", "PROFILE", "START_RPS", "PEAK_RPS", "STEPS",
-               "STEP_SECONDS", "WARMUP_SECONDS", "INJECTORS"]
+PARAM_ORDER = ["TARGET", "SCENARIO", "MODES", "JDKS", "DELAY_MS", "CPU_MS", "DB_POOL", "PLATFORM_THREADS", "PROFILE",
+               "START_RPS", "PEAK_RPS", "STEPS", "STEP_SECONDS", "WARMUP_SECONDS", "INJECTORS"]
+# Scenarios where the models give both thread modes the same limit: the page says so before anyone reads a ratio.
+NOT_EXPECTED_TO_WIN = {
+    "db": "virtual threads were not expected to win: both modes wait for the same DB_POOL connections",
+    "cpu": "virtual threads were not expected to win: both modes share the same cores",
+}
 
 
 def document(summary: dict, charts: list[tuple[str, str, str, str]], gatling: dict[str, list[str]]) -> str:
@@ -52,7 +57,7 @@ def document(summary: dict, charts: list[tuple[str, str, str, str]], gatling: di
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>loadlab {escape(run_id)}: platform vs virtual threads</title>",
         f"<style>{CSS}</style></head><body><main>",
-        f"<h1>Platform vs virtual threads <small>run {escape(run_id)}"
+        f"<h1>Platform vs virtual threads <small>{escape(scenario_of(summary))} scenario, run {escape(run_id)}"
         f"{' on ' + escape(str(summary['target'])) if summary.get('target') else ''}</small></h1>",
         f'<p class="headline {verdict_class(summary)}" id="headline">{escape(headline(summary))}</p>',
         _test_fault_box(summary),
@@ -71,8 +76,13 @@ def document(summary: dict, charts: list[tuple[str, str, str, str]], gatling: di
     return "\n".join(p for p in parts if p) + "\n"
 
 
+def scenario_of(summary: dict) -> str:
+    return str(summary.get("scenario") or (summary.get("params") or {}).get("SCENARIO") or "http")
+
+
 def headline(summary: dict) -> str:
     modes = summary.get("modes") or {}
+    scenario = scenario_of(summary)
     phrases = []
     for mode in _mode_names(summary):
         m = modes.get(mode)
@@ -80,16 +90,22 @@ def headline(summary: dict) -> str:
             phrases.append(f"{mode} was not measured")
             continue
         phrase = f"{mode} sustained {_rps(m.get('sustained_rps'))} rps"
-        if mode == "virtual" and summary.get("virtual_over_platform") is not None:
-            phrase += f" = {summary['virtual_over_platform']:.1f}× platform"
+        ratio = _ratio_for(summary, mode)
+        if ratio is not None:
+            phrase += f" = {ratio:.1f}× {mode.replace('virtual', 'platform', 1)}"
         if m.get("crashed"):
             phrase = f"{mode} CRASHED: {_crash_when(m['crashed'])}; before it, {phrase}"
         elif not m.get("collapsed") and m.get("levels"):
             phrase += " (the peak; it never collapsed)"
         if m.get("predicted_rps") is not None:
-            phrase += f" (Little's law predicted {_rps(m['predicted_rps'])})"
+            phrase += f" ({m.get('predicted_by') or 'model'} predicted {_rps(m['predicted_rps'])}"
+            phrase += {True: "; knee agrees", False: "; knee does not agree"}.get(m.get("prediction_agrees"), "") + ")"
+        if m.get("pinned_virtual_threads"):
+            phrase += f" with {_n(m['pinned_virtual_threads'])} pinned virtual threads"
         phrases.append(phrase)
-    text = ", ".join(phrases) or "no mode was measured"
+    text = f"{scenario} scenario: " + (", ".join(phrases) or "no mode was measured")
+    if scenario in NOT_EXPECTED_TO_WIN:
+        text += f"; {NOT_EXPECTED_TO_WIN[scenario]}"
     if summary.get("virtual_over_platform") is None and summary.get("virtual_over_platform_reason") and len(modes) > 1:
         # The reason's first clause only ("platform crashed"): its details follow in the invalid reasons.
         text += f"; no virtual/platform ratio ({summary['virtual_over_platform_reason'].split(':')[0]})"
@@ -114,6 +130,15 @@ def _crash_when(crashed: dict) -> str:
             else f"in the warm-up, {-second} s before the measured phase")
     how = crashed.get("signal") or (f"exit {crashed['exit']}" if crashed.get("exit") is not None else "")
     return f"the {crashed.get('role')} on {crashed.get('host')} died {when}" + (f" ({how})" if how else "")
+
+
+def _ratio_for(summary: dict, mode: str) -> float | None:
+    """virtual over platform on the same JDK: `virtual` uses the headline ratio, `virtual-jdk21` its JDK's."""
+    if mode == "virtual":
+        return summary.get("virtual_over_platform")
+    if mode.startswith("virtual-jdk"):
+        return (summary.get("ratios") or {}).get(mode.removeprefix("virtual-jdk"))
+    return None
 
 
 def verdict_class(summary: dict) -> str:
@@ -195,22 +220,42 @@ def _verdict_table(summary: dict) -> str:
     rows = [
         ("sustained rate (rps)", lambda m: _rps(m.get("sustained_rps"))),
         ("collapsed", lambda m: _yes_no(m.get("collapsed"), good=False)),
-        ("Little's law prediction (rps)", lambda m: _rps(m.get("predicted_rps"))),
+        ("JDK", lambda m: _n(m.get("jdk"))),
+        ("prediction (rps)", lambda m: _rps(m.get("predicted_rps"))),
+        ("predicted by", lambda m: escape(m.get("prediction") or "no model limits this mode")),
+        ("knee agrees with the prediction (±15%)",
+         lambda m: _yes_no(m.get("prediction_agrees")) + _small(m.get("prediction_check"))),
         ("baseline p50 (ms)", lambda m: _n(m.get("baseline_p50_ms"))),
         ("p99 limit (ms)", lambda m: _n(m.get("p99_limit_ms"))),
         ("p99 at the sustained rate (ms)", lambda m: _n(m.get("p99_ms_at_sustained"))),
         ("requests / errors (measured phase)", lambda m: f"{_n(m.get('requests'))} / {_n(m.get('errors'))}"),
         ("pinned virtual threads (JFR)", lambda m: _n(m.get("pinned_virtual_threads"))),
+        ("carriers (virtual scheduler parallelism)", lambda m: _n(m.get("carriers"))),
         ("stopped early", lambda m: escape(stop_text(m.get("stop_reason"))) if m.get("stopped_early") else "no"),
         ("crashed", lambda m: f'<span class="no">{escape(_crash_when(m["crashed"]))}</span>' if m.get("crashed")
          else "no"),
         ("valid", lambda m: _yes_no(m.get("valid"))),
     ]
+    if any(m.get("db_pool") for m in modes.values()):
+        rows.insert(-2, ("db pool: size / most in use / most waiting", _pool_cell))
     head = "".join(f"<th>{escape(mode)}</th>" for mode in modes)
     body = "".join(f'<tr><th class="text">{escape(label)}</th>'
                    + "".join(f"<td>{cell(m)}</td>" for m in modes.values()) + "</tr>"
                    for label, cell in rows)
     return f'<section id="verdict"><h2>Verdict</h2><table><tr><th></th>{head}</tr>{body}</table></section>'
+
+
+def _pool_cell(m: dict) -> str:
+    pool = m.get("db_pool") or {}
+    if not pool:
+        return "—"
+    first = pool.get("first_level_with_pending")
+    waited = "" if first is None else _small(f"requests waited for a connection from level {first}")
+    return f"{_n(pool.get('size'))} / {_n(pool.get('active_max'))} / {_n(pool.get('pending_max'))}{waited}"
+
+
+def _small(text: str | None) -> str:
+    return f'<br><span class="muted">{escape(text)}</span>' if text else ""
 
 
 def stop_text(reason: str | None) -> str:
@@ -351,6 +396,8 @@ def _rps(value) -> str:
 def _n(value) -> str:
     if value is None:
         return "—"
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
     return f"{value:,}" if isinstance(value, int) else f"{value:,.1f}"
 
 

@@ -16,6 +16,7 @@ import traceback
 from pathlib import Path
 
 from .. import analysis
+from .. import params as run_params
 from . import outputs, raw, seconds, verdict
 
 
@@ -36,10 +37,11 @@ def rebuild(run_dir: str | os.PathLike) -> dict:
     for mode in present:
         modes[mode] = _rebuild_mode(run_dir, mode, run, params, thresholds, target)
 
-    ratio, ratio_reason = verdict.ratio(modes.get("virtual"), modes.get("platform"))
+    ratio, ratio_reason = verdict.headline_ratio(modes, params)
     summary = {
         "run_id": run.get("run_id") or run_dir.name,
         "target": target,
+        "scenario": params.get("SCENARIO") or "http",
         "params": params,
         "modes": modes,
         "virtual_over_platform": ratio,
@@ -52,6 +54,9 @@ def rebuild(run_dir: str | os.PathLike) -> dict:
         "missing": run_missing,
         "problems": verdict.problems(run),
     }
+    per_jdk = verdict.ratios(modes, params)
+    if per_jdk:
+        summary["ratios"] = per_jdk
     if run.get("test_fault"):
         summary["test_fault"] = str(run["test_fault"])
     outputs.write_text(run_dir / "summary.json", json.dumps(summary, indent=2) + "\n")
@@ -74,10 +79,18 @@ def _rebuild_mode(run_dir: Path, mode: str, run: dict, params: dict, thresholds:
 
 
 def _modes_wanted(params: dict) -> list[str]:
-    modes = params.get("MODES")
+    """The mode labels the run asked for: `platform`, `virtual`, or `<mode>-jdk<N>` with several JDKs."""
+    modes, jdks = params.get("MODES"), params.get("JDKS")
     if isinstance(modes, str):
         modes = modes.replace(",", " ").split()
-    return [str(m) for m in modes] if isinstance(modes, list) else []
+    if not isinstance(modes, list):
+        return []
+    if isinstance(jdks, str):
+        jdks = jdks.split()
+    jdks = [int(j) for j in jdks if str(j).isdigit()] if isinstance(jdks, list) else []
+    if len(jdks) < 2:   # one JDK (or a run from before JDKS): the plain thread modes
+        return [str(m) for m in modes]
+    return [r.label for r in run_params.mode_runs([str(m) for m in modes], jdks)]
 
 
 def _ordered_modes(run_dir: Path, wanted: list[str]) -> list[str]:

@@ -247,6 +247,11 @@ def _server_second(raw: RawMode, s: int) -> tuple[dict, dict, tuple[float, float
         "host_cpu_pct": max_known(host_cpus),
         "delay_probe_ms": server["delay_probe_ms"],
         "delay_probe_failed": None if probe_failed is None else float(probe_failed > 0),
+        # What the other roles' processes spent, for the cpu model's share of the machine (models.cpu).
+        "other_roles_cpu_pct": _sum_known([as_float(delay.get("proc_cpu_pct")),
+                                           *(as_float(r.get("proc_cpu_pct")) for r in injector)]),
+        "db_pool_active": server["db_pool_active"],
+        "db_pool_pending": server["db_pool_pending"],
     }
     return server, evidence, downstream
 
@@ -254,6 +259,9 @@ def _server_second(raw: RawMode, s: int) -> tuple[dict, dict, tuple[float, float
 def _rate(rows: dict[int, dict], s: int, column: str) -> float | None:
     delta = _counter_delta(rows, s, column)
     return delta[0] / delta[1] if delta else None
+def _sum_known(values: list[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return sum(known) if known else None
 
 
 def _counter_delta(rows: dict[int, dict], s: int, column: str) -> tuple[float, int] | None:
