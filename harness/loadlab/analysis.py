@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from hdrh.histogram import HdrHistogram
 
-from . import hlog
+from . import hlog, limits
 
 # --- Validity thresholds (see `validity`) -------------------------------------------------------------------------
 # At least two levels are needed to tell a knee from a starting condition.
@@ -30,8 +30,7 @@ MACHINE_SATURATED_HOST_PCT = 95.0
 # the thread-service's own waits for a CPU, so it only stands as evidence.
 DELAY_ADDED_FLOOR_MS = 20.0
 DELAY_ADDED_RATIO = 0.10
-# A probe gets DELAY_MS + 2 s to answer; a delay-service that lets any of them fail is saturated.
-DELAY_PROBE_GRACE_S = 2.0
+# A probe gets DELAY_MS + limits.PROBE_GRACE_MS to answer; a delay-service that lets any of them fail is saturated.
 # Evidence read as the level's median rather than its mean. A probe is one request a second: on a machine shared with
 # other work one of them can wait for a CPU, while a saturated delay-service slows most of them.
 MEDIAN_EVIDENCE = frozenset({"delay_probe_ms"})
@@ -96,6 +95,10 @@ class Level:
     latency: hlog.LatencyStats | None
     first_second: int | None = None
     evidence: Evidence = field(default_factory=Evidence)
+    # How long the failed requests took: failures that all end at one limit were cut there (see _cut_by_harness).
+    ko_latency: hlog.LatencyStats | None = None
+    # Failed requests by kind (the simulation's ErrorKind ids); empty when the run did not classify them.
+    errors_by_kind: dict[str, int] = field(default_factory=dict)
 
     @property
     def offered_rps(self) -> float:
@@ -123,6 +126,8 @@ class LevelBuilder:
         self.seconds = self.sent = self.ok = self.ko = 0
         self.first_second: int | None = None
         self._latency: HdrHistogram | None = None
+        self._ko_latency: HdrHistogram | None = None
+        self._kinds: dict[str, int] = {}
         self._samples: dict[str, list[float]] = {}
         self._downstream_calls = 0.0
         self._downstream_ms = 0.0
@@ -144,6 +149,18 @@ class LevelBuilder:
             self._downstream_calls += downstream[0]
             self._downstream_ms += downstream[1]
 
+    def add_sent(self, sent: int) -> None:
+        """Requests sent in one of the level's seconds, when its completions are read from other seconds (a lag)."""
+        self.sent += sent
+
+    def add_ko_latency(self, ko_latency: HdrHistogram | None) -> None:
+        if ko_latency is not None and ko_latency.get_total_count():
+            self._ko_latency = hlog.merge([ko_latency], self._ko_latency)
+
+    def add_error_kinds(self, kinds: Mapping[str, int]) -> None:
+        for kind, count in kinds.items():
+            self._kinds[kind] = self._kinds.get(kind, 0) + count
+
     def build(self) -> Level:
         means = {name: statistics.median(v) if name in MEDIAN_EVIDENCE else sum(v) / len(v)
                  for name, v in self._samples.items() if v}
@@ -153,8 +170,9 @@ class LevelBuilder:
             # Weighted by calls: the level's true mean downstream time, not a mean of per-second means.
             evidence.downstream_ms_mean = self._downstream_ms / self._downstream_calls
         latency = hlog.stats(self._latency) if self._latency is not None else None
+        ko_latency = hlog.stats(self._ko_latency) if self._ko_latency is not None else None
         return Level(self.index, self.target_rps, self.seconds, self.sent, self.ok, self.ko, latency,
-                     self.first_second, evidence)
+                     self.first_second, evidence, ko_latency, dict(self._kinds))
 
 
 @dataclass
@@ -205,10 +223,29 @@ def predicted_rps(mode: str, platform_threads: float | None, baseline_p50_ms: fl
     return platform_threads * 1000.0 / baseline_p50_ms
 
 
+# A failed request "ended at" a limit when it took between these shares of it (a timeout fires a little late).
+CUT_AT_LIMIT_LOW = 0.95
+CUT_AT_LIMIT_HIGH = 1.10
+CUT_AT_LIMIT_SLACK_MS = 500
+
+
+@dataclass(frozen=True)
+class HarnessLimit:
+    """A limit of the harness that cuts a request: what it is called, how long it was in force, and the error kind
+    (the simulation's ErrorKind id) of the requests it cut."""
+    name: str
+    ms: float
+    kind: str
+
+
 @dataclass(frozen=True)
 class ValidityContext:
     delay_ms: float | None
     shared_machine: bool
+    # The limits that cut requests, and the slowest latency the health rule still accepts: a limit below it can
+    # cut a request the service would have answered in time.
+    limits: tuple[HarnessLimit, ...] = ()
+    healthy_max_ms: float | None = None
     # SCENARIO=cpu: the machine's cores are the limit being measured (models.cpu predicts it), so a machine busy
     # before the knee is the scenario working, not a distorted run: it becomes a note instead of a reason.
     cpu_is_the_limit: bool = False
@@ -258,6 +295,8 @@ def validity(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> lis
     first([(lv, f"the delay-service was saturated: {_delay_symptom(lv, ctx)}")
            for lv in own if _delay_symptom(lv, ctx)])
 
+    first([(lv, text) for lv in scope if (text := _cut_by_harness(lv, ctx))])
+
     if not ctx.cpu_is_the_limit:
         first([(lv, f"the machine itself was saturated: host CPU averaged {lv.evidence.host_cpu_pct:.0f}% "
                     f"(limit {MACHINE_SATURATED_HOST_PCT:.0f}%) before the knee{_role_symptoms(lv, ctx)}")
@@ -283,6 +322,35 @@ def notes(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> list[s
             f"every role on the same cores{_role_symptoms(lv, ctx)}"]
 
 
+def _cut_by_harness(level: Level, ctx: ValidityContext) -> str | None:
+    """The level's failures ended at a harness limit that lies inside the health rule's band: the harness cut
+    requests the service might have answered in time, so those errors are not the service's."""
+    if not level.ko or ctx.healthy_max_ms is None:
+        return None
+    for limit in ctx.limits:
+        if limit.ms >= ctx.healthy_max_ms:
+            continue  # whatever it cut was too slow for the health rule anyway
+        seen = _cut_at(level, limit)
+        if seen:
+            return (f"requests were cut by {limit.name} = {limit.ms:.0f} ms, below the {ctx.healthy_max_ms:.0f} ms "
+                    f"a healthy request may take, so their errors are the harness's, not the service's: {seen}")
+    return None
+
+
+def _cut_at(level: Level, limit: HarnessLimit) -> str | None:
+    """What says the level's failures ended at this limit: their kind when the run classified them, else that the
+    failed requests typically took the limit's time (a run before errors.csv)."""
+    if level.errors_by_kind:
+        cut = level.errors_by_kind.get(limit.kind, 0)
+        return f"{cut} failed requests were {limit.kind}" if cut else None
+    if level.ko_latency is None:
+        return None
+    typical = level.ko_latency.p50_ms
+    if CUT_AT_LIMIT_LOW * limit.ms <= typical <= CUT_AT_LIMIT_HIGH * limit.ms + CUT_AT_LIMIT_SLACK_MS:
+        return f"{level.ko} failed requests took {typical} ms (median)"
+    return None
+
+
 def machine_saturated(level: Level, ctx: ValidityContext) -> bool:
     return ctx.shared_machine and (level.evidence.host_cpu_pct or 0) >= MACHINE_SATURATED_HOST_PCT
 
@@ -305,7 +373,7 @@ def _delay_symptom(level: Level, ctx: ValidityContext) -> str | None:
         return None
     seen = f"; the thread-service's calls took {ev.downstream_ms_mean:.0f} ms" if ev.downstream_ms_mean else ""
     if ev.delay_probe_failed:
-        return (f"probed on its own host, it gave no answer within {ctx.delay_ms / 1000 + DELAY_PROBE_GRACE_S:g} s "
+        return (f"probed on its own host, it gave no answer within {(ctx.delay_ms + limits.PROBE_GRACE_MS) / 1000:g} s "
                 f"in {ev.delay_probe_failed:.0%} of the seconds{seen}")
     allowed = delay_allowance_ms(ctx.delay_ms)
     if ev.delay_probe_ms is not None and ev.delay_probe_ms > ctx.delay_ms + allowed:
@@ -347,6 +415,8 @@ def level_dict(level: Level, healthy: bool, reasons: list[str]) -> dict:
         "p95_ms": latency.p95_ms if latency else None,
         "p99_ms": latency.p99_ms if latency else None,
         "max_ms": latency.max_ms if latency else None,
+        "ko_p50_ms": level.ko_latency.p50_ms if level.ko_latency else None,
+        "errors_by_kind": dict(level.errors_by_kind),
         "seconds": level.seconds,
         "healthy": healthy,
         "unhealthy_reasons": reasons,

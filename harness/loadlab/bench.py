@@ -15,19 +15,22 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import console, params, scenario, topology
+from . import console, limits, metrics, params, scenario, topology
 from .errors import ExitCode, LoadlabError
 from .hosts import REPO, Host, HostError
 from .java import find_jdk
 from .params import ModeRun
 from .topology import DB_PORT, DELAY_PORT, MGMT_PORT, STATE, THREAD_PORT, Topology
+from .watch import Crash, Watched, Watcher
 
-# Read from /actuator/loadlab once the thread-service is up; summary/verdict.py compares them with the request.
-LIVE_CONFIG_FIELDS = ("thread_mode", "tomcat_threads_max", "java_version_feature", "virtual_scheduler_parallelism",
-                      "db_pool_max", "cpu_work_calibration")
-GATLING_GRACE_S = 120  # Gatling start-up, report generation and the last requests' timeouts
+GATLING_GRACE_S = 120  # Gatling start-up and report generation (the last requests get their own timeout on top)
 START_ALIGN_S = 6      # injectors start their schedule at the same wall-clock instant, this far ahead…
 START_ALIGN_PER_INJECTOR_S = 4  # …plus this per further injector: Gatling JVMs sharing cores boot slower together
+WATCH_INTERVAL_S = 1.0  # how often every role's process is checked while a mode runs (one call per host)
+
+
+class RunStopped(HostError):
+    """A role every mode depends on (the delay-service, an injector) died: the run cannot go on."""
 
 
 def start_align_s(injectors: int) -> int:
@@ -100,11 +103,13 @@ def local_app_dir(java_home: Path) -> Path:
 
 
 class Run:
-    def __init__(self, values: dict, topo: Topology, run_dir: Path, javas: dict[int, str] | None = None):
+    def __init__(self, values: dict, topo: Topology, run_dir: Path, javas: dict[int, str] | None = None,
+                 run_limits: limits.Limits | None = None):
         self.values, self.topo, self.run_dir = values, topo, run_dir
         # The java binary of each JDK in JDKS on the thread-service's host (scenario.thread_javas).
         self.javas = javas or {}
         self.meta: dict = {}
+        self.limits = run_limits
 
     # ---- bookkeeping ----
     def write_meta(self) -> None:
@@ -137,7 +142,9 @@ class Run:
                      + (f", {v['PLATFORM_THREADS']} Tomcat threads)" if mode == "platform" else ")"))
         jfr = h.work_path(label, "raw", "thread", "pinned.jfr")
         h.run(["mkdir", "-p", h.work_path(label, "raw", "thread")])
-        spring = scenario.thread_service_args(v, self.topo.delay.address)
+        # The scenario's settings, then the limits of the request chain (limits.py).
+        spring = [*scenario.thread_service_args(v, self.topo.delay.address, self.limits),
+                  *limits.thread_service_args(self.limits)]
         java = self.javas.get(run.jdk)
         h.tool("thread-service", "thread-service", self.log(h, f"{label}-thread-service"), h.address,
                str(THREAD_PORT), str(MGMT_PORT), mode, str(v["PLATFORM_THREADS"]),
@@ -160,7 +167,8 @@ class Run:
             sample = json.loads(got.stdout) if got.returncode == 0 else {}
         except ValueError:
             sample = {}
-        live = {k: sample.get(k) for k in LIVE_CONFIG_FIELDS if k in sample}
+        # Its info and config fields (metrics.tsv), read once the service is up; verdict.py compares them.
+        live = {k: sample.get(k) for k in metrics.names(*metrics.LIVE_CONFIG_KINDS) if k in sample}
         path = self.run_dir / mode / "raw" / "thread" / "config.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(live, indent=2) + "\n")
@@ -169,12 +177,14 @@ class Run:
         t = self.topo.thread
         raw = lambda h, role: h.work_path(mode, "raw", role)
         t.tool("sampler", "sampler-thread", f"{raw(t, 'thread')}/samples.csv", "thread-service",
+               f"--jvm-fields={','.join(metrics.names(*metrics.SAMPLED_KINDS))}",
                f"http://127.0.0.1:{MGMT_PORT}/actuator/loadlab", f"{raw(t, 'thread')}/jvm.csv")
         d = self.topo.delay
         d.run(["mkdir", "-p", raw(d, "delay")])
         # The delay-service's own latency, timed on its host: what the thread-service sees also holds its own waits.
         d.tool("sampler", "sampler-delay", f"{raw(d, 'delay')}/samples.csv", "delay-service",
-               f"--probe-url=http://{d.address}:{DELAY_PORT}/delay?ms={self.values['DELAY_MS']}")
+               f"--probe-url=http://{d.address}:{DELAY_PORT}/delay?ms={self.values['DELAY_MS']}",
+               f"--probe-timeout-ms={self.limits.delay_probe_timeout_ms}")
 
     def stop_samplers(self) -> None:
         """Each sampler on the host that started it (one SSH call each on aws, not every name on every host)."""
@@ -194,14 +204,21 @@ class Run:
             "warmupSeconds": v["WARMUP_SECONDS"], "warmupRps": v["START_RPS"],
             "injectors": len(self.topo.injectors), "injectorIndex": index,
             "outDir": inj.work_path(mode, "raw", f"injector-{index}"), "startAtEpochMs": start_at_ms,
+            **limits.injector_props(self.limits),
+            # The early stop judges a level by the seconds its requests complete in. Requests longer than a second
+            # complete in the next level's window, mixed with its own, so a healthy level would look short of OK
+            # responses and be stopped; the analysis shifts its windows by that lag, the simulation does not.
+            "stopOnCollapse": str(limits.completion_lag_s(self.limits.expected_ms) == 0).lower(),
         }
         thresholds = self.meta["thresholds"]
         props.update({"okRatio": thresholds["ok_ratio"], "maxErrorRatio": thresholds["max_error_ratio"],
                       "p99Factor": thresholds["p99_factor"], "p99SlackMs": thresholds["p99_slack_ms"]})
         return [f"-Dloadlab.{k}={val}" for k, val in props.items()]
 
-    def run_load(self, mode: str) -> list[str]:
-        """Runs the simulation on every injector at once; returns the problems seen (empty when all went well)."""
+    def run_load(self, mode: str) -> tuple[list[str], Crash | None]:
+        """Runs the simulation on every injector at once while watching every role's process.
+
+        Returns the problems seen (empty when all went well) and the crash that stopped the load, if any."""
         v = self.values
         align = start_align_s(len(self.topo.injectors))
         start_at = int((time.time() + align) * 1000)
@@ -221,17 +238,49 @@ class Run:
                                       daemon=True) for i, h in enumerate(self.topo.injectors)]
         for f in followers:
             f.start()
-        budget = v["WARMUP_SECONDS"] + v["STEPS"] * v["STEP_SECONDS"] + align + GATLING_GRACE_S
-        problems = []
-        for h, name in names:
-            rc = h.tool("wait", name, str(budget), timeout=budget + 30)
-            if rc == "124":
-                problems.append(f"{name} on {h.name} did not finish within {budget}s and was stopped")
-                h.tool("stop", name, "10", check=False)
-            elif rc != "0":
-                problems.append(f"{name} on {h.name} exited with code {rc} (see logs/{mode}-{name}.log)")
+        # The last requests may take the whole request timeout to end after the schedule.
+        budget = (v["WARMUP_SECONDS"] + v["STEPS"] * v["STEP_SECONDS"] + align + GATLING_GRACE_S
+                  + self.limits.injector_request_timeout_ms // 1000)
+        deadline = time.time() + budget
+        watcher = Watcher(self.watched(mode))
+        problems, crash = [], None
+        while not watcher.all_finished():
+            crash = watcher.poll()
+            if crash is not None:
+                break
+            if time.time() > deadline:
+                problems += [f"{name} on {h.name} did not finish within {budget}s and was stopped"
+                             for h, name in names if name not in watcher.finished]
+                break
+            time.sleep(max(0.0, WATCH_INTERVAL_S - time.time() % WATCH_INTERVAL_S))
+        if crash is not None or problems:
+            self.stop_load(names)
         console.end_progress()
-        return problems
+        if crash is not None:
+            # The schedule starts on the whole second after start_at (RunMonitor); the summary recomputes this
+            # second from the injectors' own meta.json when they wrote one.
+            measure_start_ms = -(-start_at // 1000) * 1000 + v["WARMUP_SECONDS"] * 1000
+            second = (crash.alive_until_ms - measure_start_ms) // 1000
+            console.warn(f"{mode}: the {crash.role} on {crash.host} died "
+                         f"{describe_second(second)} ({describe_exit(crash)}): {crash.cause}; its load was stopped")
+        return problems, crash
+
+    def watched(self, mode: str) -> list[Watched]:
+        t, d = self.topo.thread, self.topo.delay
+        roles = [Watched("thread-service", "thread-service", t, self.log(t, f"{mode}-thread-service"),
+                         health_url=f"http://127.0.0.1:{MGMT_PORT}/actuator/health"),
+                 Watched("delay-service", "delay-service", d, self.log(d, "delay-service"))]
+        if self.values.get("SCENARIO") == "db":
+            # The db scenario's PostgreSQL is shared by every mode, like the delay-service.
+            roles.append(Watched("postgres", "postgres", d, self.log(d, "postgres")))
+        roles += [Watched(f"injector-{i}", f"gatling-injector-{i}", h, self.log(h, f"{mode}-gatling-injector-{i}"),
+                          finishes=True) for i, h in enumerate(self.topo.injectors)]
+        return roles
+
+    def stop_load(self, names: list[tuple[Host, str]]) -> None:
+        """Stops every injector of the mode (its raw files so far are kept: they are flushed every second)."""
+        for h, name in names:
+            h.tool("stop", name, "10", check=False, timeout=60)
 
     def record_pinned(self, mode: str) -> None:
         h = self.topo.thread
@@ -243,15 +292,22 @@ class Run:
         console.heading(mode)
         self.start_thread_service(run)
         self.start_samplers(mode)
-        problems = self.run_load(mode)
+        problems, crash = self.run_load(mode)
         self.stop_samplers()
         self.topo.thread.tool("stop", "thread-service", "30")
         self.record_pinned(mode)
         self.meta.setdefault("mode_problems", {})[mode] = problems
         for p in problems:
             console.warn(p)
+        if crash is not None:
+            self.meta.setdefault("crashes", {})[mode] = crash.as_dict()
         self.meta["modes_completed"].append(mode)
         self.write_meta()
+        if crash is not None and crash.role != "thread-service":
+            # A dead thread-service is that mode's alone: the next mode starts its own. Every mode shares the
+            # delay-service and the injectors, so the run cannot go on without them.
+            raise RunStopped(f"the {crash.role} died during {mode} ({describe_exit(crash)}): the run stops here; "
+                             "what was measured so far is kept")
 
     def stop_everything(self) -> None:
         for h in self.topo.hosts():
@@ -288,6 +344,16 @@ class Run:
                     console.warn(str(e))
 
 
+def describe_second(second: int) -> str:
+    return f"{second} s into the measured phase" if second >= 0 else f"{-second} s before the measured phase"
+
+
+def describe_exit(crash: Crash) -> str:
+    if crash.exit is None:
+        return "no exit code"
+    return f"exit {crash.exit}" + (f", {crash.signal}" if crash.signal else "")
+
+
 def _raise_interrupt(signum, frame):
     raise KeyboardInterrupt
 
@@ -299,7 +365,8 @@ def bench(values: dict) -> int:
     javas = scenario.prepare(values)
     run_dir = make_run_dir(Path(values["RESULTS_DIR"]).resolve())  # after the preflight (cli.py) found no problem
     topo = topology.build(values["TARGET"], values["INJECTORS"], run_dir, java_home)
-    run = Run(values, topo, run_dir, javas)
+    thresholds = {"ok_ratio": 0.95, "max_error_ratio": 0.01, "p99_factor": 2.0, "p99_slack_ms": 100}
+    run = Run(values, topo, run_dir, javas, limits.derive(values, thresholds))
     fault = os.environ.get("LOADLAB_FAULT_CPU_QUOTA")  # test-only starvation, see infra/host/loadlab-host
     for h in topo.hosts() if fault else ():
         h.env["LOADLAB_FAULT_CPU_QUOTA"] = fault
@@ -307,10 +374,12 @@ def bench(values: dict) -> int:
         "run_id": run_dir.name, "target": values["TARGET"],
         "started_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "params": {k: v for k, v in values.items() if k != "RESULTS_DIR"},
-        "thresholds": {"ok_ratio": 0.95, "max_error_ratio": 0.01, "p99_factor": 2.0, "p99_slack_ms": 100},
+        "thresholds": thresholds,
         "hosts": topo.describe(), "machine": topology.machine_description(),
         "java": str(java_home), "thread_service_javas": {str(k): v for k, v in javas.items()},
         "modes_completed": [],
+        # Every limit of the request chain, derived from the workload (limits.py): what the analysis checks.
+        "limits": run.limits.as_dict(),
         **({"test_fault": fault} if fault else {}),
     }
     run.write_meta()

@@ -82,6 +82,8 @@ def table(summary: dict, run_dir: Path) -> None:
     rows = [("mode", "sustained rps", "predicted rps", "p99 at sustained", "collapsed", "verdict")]
     for mode, m in summary.get("modes", {}).items():
         verdict = "valid" if m.get("valid") else "INVALID: " + "; ".join(m.get("invalid_reasons", []))
+        if m.get("crashed"):
+            verdict = "CRASHED, " + verdict
         predicted = _fmt(m.get("predicted_rps")) + (f" ({m['predicted_by']})" if m.get("predicted_by") else "")
         rows.append((mode, _fmt(m.get("sustained_rps")), predicted,
                      _fmt(m.get("p99_ms_at_sustained"), " ms"), "yes" if m.get("collapsed") else "no", verdict))
@@ -101,6 +103,8 @@ def table(summary: dict, run_dir: Path) -> None:
     ratio = summary.get("virtual_over_platform")
     if ratio:
         _print(f"virtual / platform sustained throughput: {ratio:.2f}x")
+    elif len(summary.get("modes", {})) > 1 and summary.get("virtual_over_platform_reason"):
+        _print(f"no virtual / platform ratio: {summary['virtual_over_platform_reason']}")
     for mode in summary.get("missing_modes", []):
         _print(f"missing: {mode} (not run to the end)")
     _print(f"\nreport: {run_dir / 'index.html'}")

@@ -9,6 +9,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from . import limits
 from .errors import ExitCode, LoadlabError
 
 TARGETS = ("local", "netns", "aws")
@@ -107,14 +108,16 @@ PARAMS: tuple[Param, ...] = (
     Param("TARGET", "local", "where the hosts are: local (this machine), netns (namespaces), aws (Terraform)",
           _one_of(TARGETS), " | ".join(TARGETS)),
     Param("MODES", "platform virtual", "thread modes to run, in order", _modes, "platform and/or virtual"),
-    Param("DELAY_MS", "200", "delay the delay-service waits before replying (ms)", _int_in(1, 60000), "1..60000"),
+    Param("DELAY_MS", "200", "delay the delay-service waits before replying (ms)", _int_in(1, 60000),
+          f"1..60000, and {limits.INFLIGHT_RULE}"),
     Param("PLATFORM_THREADS", "200", "Tomcat's maximum worker threads in platform mode",
           _int_in(1, 10000), "1..10000"),
     Param("PROFILE", "stairs", "stairs (constant-rate levels) or ramp (linear)", _one_of(PROFILES),
           " | ".join(PROFILES)),
     Param("START_RPS", "300", "first arrival rate (requests/s, all injectors together)", _int_in(1, 100000),
           "1..100000"),
-    Param("PEAK_RPS", "3000", "last arrival rate (requests/s)", _int_in(1, 100000), "START_RPS..100000"),
+    Param("PEAK_RPS", "3000", "last arrival rate (requests/s)", _int_in(1, 100000),
+          f"START_RPS..100000, and {limits.INFLIGHT_RULE}"),
     Param("STEPS", "10", "levels from START_RPS to PEAK_RPS inclusive (ramp: judging windows)", _int_in(1, 100),
           "1..100"),
     Param("STEP_SECONDS", "10", "seconds per level", _int_in(2, 3600), "2..3600"),
@@ -170,6 +173,8 @@ def _cross_checks(v: dict[str, object]) -> list[str]:
     measured = v["STEPS"] * v["STEP_SECONDS"]
     if measured > MAX_MEASURED_SECONDS:
         errors.append(f"STEPS x STEP_SECONDS = {measured} s is too long; allowed: at most {MAX_MEASURED_SECONDS} s")
+    # The request chain's limits follow DELAY_MS; where a cap of Gatling or of the machine cannot, say so now.
+    errors.extend(limits.range_errors(v))
     return errors
 
 

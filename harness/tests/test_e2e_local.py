@@ -49,6 +49,11 @@ def test_platform_collapses_near_littles_law_and_virtual_does_not(tiny_run):
     assert 20 <= platform["sustained_rps"] <= 60, platform
     assert virtual["collapsed"] is False, virtual
     assert virtual["sustained_rps"] == 100, virtual
+    reasons = [x for m in summary["modes"].values() for x in m["invalid_reasons"]]
+    if reasons and all(x.startswith("the machine itself was saturated") for x in reasons):
+        # no ratio is claimed from an invalid mode; test_a_clean_run_is_not_flagged skips for the same reason
+        assert summary["virtual_over_platform"] is None and summary["virtual_over_platform_reason"], summary
+        pytest.skip(f"this machine was busy with other work during the run: {reasons}")
     assert summary["virtual_over_platform"] >= 1.6
     assert "platform" in r.stdout and "virtual" in r.stdout and "sustained" in r.stdout
 

@@ -15,7 +15,8 @@ CAPTIONS = {
                   "the last healthy level before the first unhealthy one (red ×).",
     "latency": "Percentiles of successful responses over all of a level's requests. A platform pool that has run "
                "out of threads shows as p95/p99 leaving the baseline near Little's law.",
-    "errors": "Failed requests (timeouts, 5xx, refused connections) as a share of those completed in the level.",
+    "errors": "Failed requests (timeouts, 5xx, refused connections) as a share of those completed in the level, "
+              "stacked by kind when the injector classified them (counts in the tables below).",
     "server-threads": "Sampled once a second from the thread-service's management port (log scale). Platform "
                       "mode: busy Tomcat threads, and the requests being handled on them, stop at the pool size; "
                       "the queue in front of the pool is not visible here. Virtual mode: every request in flight "

@@ -119,7 +119,17 @@ def errors(modes: dict[str, dict], max_error_ratio: float | None) -> str:
         steps = [b - a for a, b in zip(x, x[1:]) if b > a]
         width = 0.6 * (min(steps) if steps else max(x[0] if x else 1, 1) * 0.5)
         shares = [100 * (lv["error_ratio"] or 0) for lv in levels]
-        ax.bar(x, shares, width=width, color=COLORS["errors"], label="errors (% of completed)")
+        kinds = error_kinds(summary)
+        if kinds:
+            # One stacked bar per level, a segment per kind: why a level failed, not only how much.
+            bottom = [0.0] * len(levels)
+            for i, kind in enumerate(kinds):
+                part = [share * (lv.get("errors_by_kind") or {}).get(kind, 0) / max(sum(
+                    (lv.get("errors_by_kind") or {}).values()), 1) for lv, share in zip(levels, shares)]
+                ax.bar(x, part, width=width, bottom=bottom, color=KIND_COLORS[i % len(KIND_COLORS)], label=kind)
+                bottom = [b + p for b, p in zip(bottom, part)]
+        else:
+            ax.bar(x, shares, width=width, color=COLORS["errors"], label="errors (% of completed)")
         if max_error_ratio is not None:
             ax.axhline(100 * max_error_ratio, color=COLORS["limit"], linestyle=":", linewidth=1,
                        label=f"limit {100 * max_error_ratio:g}%")
@@ -130,6 +140,17 @@ def errors(modes: dict[str, dict], max_error_ratio: float | None) -> str:
         ax.set_ylabel("errors (%)")
         return bool(levels)
     return _panels("errors", "Errors per level", modes, draw)
+
+
+# Kinds are the simulation's (ErrorKind); they get colours by position in its list, so none is spelled here.
+KIND_COLORS = ["#d62728", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#1f77b4"]
+
+
+def error_kinds(summary: dict) -> list[str]:
+    """The kinds seen in a mode's levels, in the simulation's order (then any it did not list)."""
+    seen = {k for lv in summary.get("levels") or [] for k, n in (lv.get("errors_by_kind") or {}).items() if n}
+    order = [k for k in summary.get("error_kinds") or [] if k in seen]
+    return order + sorted(seen - set(order))
 
 
 def cpu_per_request(modes: dict[str, dict], cpu_ms: float | None) -> str:

@@ -66,7 +66,7 @@ def document(summary: dict, charts: list[tuple[str, str, str, str]], gatling: di
         _notes_box(summary),
         _verdict_table(summary),
         '<section id="charts">',
-        *(_chart(*chart) for chart in charts),
+        *(_chart(*chart) + (_errors_by_kind(summary) if chart[1] == "errors" else "") for chart in charts),
         "</section>",
         _levels(summary),
         _setup(summary),
@@ -93,7 +93,9 @@ def headline(summary: dict) -> str:
         ratio = _ratio_for(summary, mode)
         if ratio is not None:
             phrase += f" = {ratio:.1f}× {mode.replace('virtual', 'platform', 1)}"
-        if not m.get("collapsed") and m.get("levels"):
+        if m.get("crashed"):
+            phrase = f"{mode} CRASHED: {_crash_when(m['crashed'])}; before it, {phrase}"
+        elif not m.get("collapsed") and m.get("levels"):
             phrase += " (the peak; it never collapsed)"
         if m.get("predicted_rps") is not None:
             phrase += f" ({m.get('predicted_by') or 'model'} predicted {_rps(m['predicted_rps'])}"
@@ -104,6 +106,9 @@ def headline(summary: dict) -> str:
     text = f"{scenario} scenario: " + (", ".join(phrases) or "no mode was measured")
     if scenario in NOT_EXPECTED_TO_WIN:
         text += f"; {NOT_EXPECTED_TO_WIN[scenario]}"
+    if summary.get("virtual_over_platform") is None and summary.get("virtual_over_platform_reason") and len(modes) > 1:
+        # The reason's first clause only ("platform crashed"): its details follow in the invalid reasons.
+        text += f"; no virtual/platform ratio ({summary['virtual_over_platform_reason'].split(':')[0]})"
     reasons = [f"{mode}: {r}" for mode, m in modes.items() for r in m.get("invalid_reasons") or []]
     missing = summary.get("missing_modes") or []
     if reasons:
@@ -116,6 +121,15 @@ def headline(summary: dict) -> str:
     if limited:
         text += f"; at {' and '.join(limited)}'s knee this machine ran out of CPU (see the note)"
     return text
+
+
+def _crash_when(crashed: dict) -> str:
+    """`the thread-service died at second 23 of the measured phase (SIGKILL)`: what died and when, in a line."""
+    second = crashed.get("second")
+    when = ("during this mode" if second is None else f"at second {second} of the measured phase" if second >= 0
+            else f"in the warm-up, {-second} s before the measured phase")
+    how = crashed.get("signal") or (f"exit {crashed['exit']}" if crashed.get("exit") is not None else "")
+    return f"the {crashed.get('role')} on {crashed.get('host')} died {when}" + (f" ({how})" if how else "")
 
 
 def _ratio_for(summary: dict, mode: str) -> float | None:
@@ -218,6 +232,8 @@ def _verdict_table(summary: dict) -> str:
         ("pinned virtual threads (JFR)", lambda m: _n(m.get("pinned_virtual_threads"))),
         ("carriers (virtual scheduler parallelism)", lambda m: _n(m.get("carriers"))),
         ("stopped early", lambda m: escape(stop_text(m.get("stop_reason"))) if m.get("stopped_early") else "no"),
+        ("crashed", lambda m: f'<span class="no">{escape(_crash_when(m["crashed"]))}</span>' if m.get("crashed")
+         else "no"),
         ("valid", lambda m: _yes_no(m.get("valid"))),
     ]
     if any(m.get("db_pool") for m in modes.values()):
@@ -257,6 +273,29 @@ def _chart(title: str, name: str, svg: str, caption: str) -> str:
     return (f"<h2>{escape(title)}</h2>"
             f'<figure class="chart" data-chart="{escape(name)}">{svg}'
             f"<figcaption>{escape(caption)}</figcaption></figure>")
+
+
+def _errors_by_kind(summary: dict) -> str:
+    """Beside the error chart: per mode and level, how many requests failed and of which kind."""
+    from .charts import error_kinds
+
+    tables = []
+    for mode, m in (summary.get("modes") or {}).items():
+        kinds = error_kinds(m)
+        if not kinds:
+            continue
+        head = "<tr><th>level</th><th>target rps</th>" + "".join(f"<th>{escape(k)}</th>" for k in kinds) + "</tr>"
+        rows = "".join(
+            f"<tr><td>{_n(lv.get('index'))}</td><td>{_rps(lv.get('target_rps'))}</td>"
+            + "".join(f"<td>{_n((lv.get('errors_by_kind') or {}).get(k, 0))}</td>" for k in kinds) + "</tr>"
+            for lv in m.get("levels") or [])
+        tables.append(f"<div><h3>{escape(mode)}: failed requests by kind</h3><table>{head}{rows}</table></div>")
+    if not tables:
+        return ""
+    return ('<div class="grid" id="errors-by-kind">' + "".join(tables) + "</div>"
+            '<p class="muted">timeout_injector: the injector\'s own request timeout (a harness limit); status_504: '
+            "the thread-service's own downstream or query timeout; status_502: the downstream (or database) did not "
+            "answer; connection_failed: refused or reset before any timer.</p>")
 
 
 def _levels(summary: dict) -> str:
@@ -307,8 +346,13 @@ def _setup(summary: dict) -> str:
         f'<td class="text">{escape(_value(h.get("description")))}</td></tr>'
         for role, h in sorted(hosts.items()) if isinstance(h, dict))
     machine = summary.get("machine")
+    limit_rows = "".join(f'<tr><th class="text">{escape(k)}</th><td>{escape(_value(v))}</td></tr>'
+                         for k, v in (summary.get("limits") or {}).items())
     return ('<section id="setup"><h2>Parameters and machine</h2><div class="grid">'
-            f"<div><h3>Parameters</h3><table>{param_rows or _none(2)}</table></div>"
+            f"<div><h3>Parameters</h3><table>{param_rows or _none(2)}</table>"
+            '<h3>Limits of the request chain</h3><p class="muted">Derived from what one request should take, '
+            "above the slowest latency the health rule accepts, so that no harness limit cuts a healthy request."
+            f'</p><table id="limits">{limit_rows or _none(2)}</table></div>'
             f"<div><h3>Health thresholds</h3><table>{threshold_rows or _none(2)}</table>"
             f"<h3>Machine</h3><p>{escape(str(machine)) if machine else '<span class=muted>not recorded</span>'}</p>"
             '<h3>Hosts</h3><table><tr><th class="text">role</th><th class="text">address</th>'

@@ -37,14 +37,17 @@ def rebuild(run_dir: str | os.PathLike) -> dict:
     for mode in present:
         modes[mode] = _rebuild_mode(run_dir, mode, run, params, thresholds, target)
 
+    ratio, ratio_reason = verdict.headline_ratio(modes, params)
     summary = {
         "run_id": run.get("run_id") or run_dir.name,
         "target": target,
         "scenario": params.get("SCENARIO") or "http",
         "params": params,
         "modes": modes,
-        "virtual_over_platform": verdict.headline_ratio(modes, params),
+        "virtual_over_platform": ratio,
+        "virtual_over_platform_reason": ratio_reason,
         "thresholds": thresholds.as_dict(),
+        "limits": verdict.run_limits(run, params),
         "machine": run.get("machine"),
         "hosts": run.get("hosts") if isinstance(run.get("hosts"), dict) else {},
         "missing_modes": [m for m in wanted if m not in modes],
@@ -65,7 +68,8 @@ def _rebuild_mode(run_dir: Path, mode: str, run: dict, params: dict, thresholds:
                   target: str | None) -> dict:
     try:
         mode_raw = raw.load_mode(run_dir / mode)
-        table = seconds.build_tables(mode_raw)
+        table = seconds.build_tables(mode_raw, lag_s=verdict.completion_lag_s(params),
+                                     cutoff=verdict.crash_cutoff(verdict.crash_of(run, mode)))
         outputs.write_csv(run_dir / mode / "timeline.csv", outputs.TIMELINE_COLUMNS, table.timeline)
         outputs.write_csv(run_dir / mode / "server.csv", outputs.SERVER_COLUMNS, table.server)
         return verdict.mode_summary(mode, mode_raw, table, run, params, thresholds, target)
