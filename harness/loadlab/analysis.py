@@ -25,6 +25,10 @@ CPU_SATURATED_RATIO = 0.90
 # When every role shares one machine, whole-host CPU says nothing about the injector alone; only a machine pinned
 # at this level before the knee means the comparison measured the machine rather than the thread model.
 MACHINE_SATURATED_HOST_PCT = 95.0
+# On a shared machine, host CPU that the run's own processes do not explain, in % of the machine: past this while the
+# machine was busy (CPU_SATURATED_RATIO), another program competed with the roles and the knee is not the service's.
+# Kernel work not charged to a process (softirq) also lands here, hence a wide margin.
+OUTSIDE_CPU_LIMIT_PCT = 35.0
 # The delay-service must add DELAY_MS and little more: beyond max(floor, ratio x DELAY_MS) it became a bottleneck.
 # Judged on its own latency, probed on its own host once a second: the thread-service's downstream time also holds
 # the thread-service's own waits for a CPU, so it only stands as evidence.
@@ -297,11 +301,33 @@ def validity(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> lis
 
     first([(lv, text) for lv in scope if (text := _cut_by_harness(lv, ctx))])
 
+    if ctx.shared_machine:
+        first([(lv, text) for lv in scope if (text := _outside_competition(lv))])
+
     if not ctx.cpu_is_the_limit:
         first([(lv, f"the machine itself was saturated: host CPU averaged {lv.evidence.host_cpu_pct:.0f}% "
                     f"(limit {MACHINE_SATURATED_HOST_PCT:.0f}%) before the knee{_role_symptoms(lv, ctx)}")
                for lv in before_knee if machine_saturated(lv, ctx)])
     return reasons
+
+
+def outside_cpu_pct(level: Level) -> float | None:
+    """Host CPU (% of the machine) beyond what the run's processes used, on a machine all roles share."""
+    ev = level.evidence
+    cores = ev.delay_cores or ev.injector_cores
+    if ev.host_cpu_pct is None or ev.thread_cpu_pct is None or ev.other_roles_cpu_pct is None or not cores:
+        return None
+    return ev.host_cpu_pct - (ev.thread_cpu_pct + ev.other_roles_cpu_pct) / cores
+
+
+def _outside_competition(level: Level) -> str | None:
+    outside = outside_cpu_pct(level)
+    host = level.evidence.host_cpu_pct
+    if outside is None or host is None or host < CPU_SATURATED_RATIO * 100 or outside < OUTSIDE_CPU_LIMIT_PCT:
+        return None
+    return (f"something outside the run used the CPU: the machine was {host:.0f}% busy but the run's own processes "
+            f"explain only {host - outside:.0f}% of it ({outside:.0f}% left over, limit {OUTSIDE_CPU_LIMIT_PCT:.0f}%), "
+            f"so this knee is not the service's: run again on a quiet machine")
 
 
 def notes(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> list[str]:

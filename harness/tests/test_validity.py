@@ -164,7 +164,9 @@ def test_an_older_run_without_probe_says_the_delay_service_was_not_judged(tmp_pa
 
 def test_a_machine_saturated_at_the_knee_is_a_note_in_the_summary(tmp_path):
     synthrun.write_params(tmp_path, modes=["virtual"])
-    levels = [LevelSpec(100), LevelSpec(200), LevelSpec(300, latency=SLOW_TAIL, host_cpu=99.0, probe_ms=280.0)]
+    # At the knee the roles themselves fill the machine (140 + 20 + 30 % of one core on 2 cores ≈ host 99%).
+    levels = [LevelSpec(100), LevelSpec(200), LevelSpec(300, latency=SLOW_TAIL, host_cpu=99.0, probe_ms=280.0,
+                                                    thread_cpu=140.0)]
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(levels))
     mode = summary.rebuild(tmp_path)["modes"]["virtual"]
     assert mode["valid"] and mode["sustained_rps"] == 200
@@ -186,3 +188,22 @@ def test_in_the_cpu_scenario_a_busy_machine_before_the_knee_is_a_note_not_a_reas
     cpu = ValidityContext(delay_ms=200, shared_machine=True, cpu_is_the_limit=True)
     assert reasons(levels, cpu) == []
     assert any("machine itself was saturated" in r for r in reasons(levels, LOCAL))
+
+
+def test_cpu_taken_by_something_outside_the_run_invalidates_it():
+    """Measured here: a cpu-scenario run while a Maven build ran beside it — host 100%, the roles 21% of it."""
+    from loadlab.analysis import Evidence, Level, Thresholds, ValidityContext, judge, validity
+
+    def level(index, rps, thread, others, host):
+        ev = Evidence(thread_cpu_pct=thread, other_roles_cpu_pct=others, host_cpu_pct=host, delay_cores=2,
+                      injector_cores=2, delay_cpu_pct=1.0, injector_cpu_pct=others - 1.0)
+        lat = LatencyStats(count=rps * 4, p50_ms=30, p95_ms=40, p99_ms=50, max_ms=60)
+        return Level(index, rps, 4, rps * 4, rps * 4, 0, lat, evidence=ev)
+
+    ctx = ValidityContext(delay_ms=100, shared_machine=True, cpu_is_the_limit=True)
+    busy = [level(0, 20, 29.9, 11.8, 99.7), level(1, 40, 53.2, 18.0, 99.9)]
+    reasons = validity(busy, judge(busy, Thresholds()), ctx)
+    assert any(r.startswith("something outside the run used the CPU: the machine was 100% busy but the run's own "
+                            "processes explain only 21% of it") for r in reasons), reasons
+    quiet = [level(0, 20, 29.9, 11.8, 22.0), level(1, 40, 53.2, 18.0, 37.0)]
+    assert not any("outside the run" in r for r in validity(quiet, judge(quiet, Thresholds()), ctx))
