@@ -1,5 +1,6 @@
 """What a person sees in the terminal: a few step lines, one live progress line per second, the final table.
 Maven, Spring and Gatling output goes to the run's logs/ folder, never here."""
+
 from __future__ import annotations
 
 import re
@@ -37,7 +38,7 @@ def _tick(line: str) -> None:
     global _ticking
     if _tty:
         with _lock:
-            sys.stdout.write("\r\033[K" + line[: 150])
+            sys.stdout.write("\r\033[K" + line[:150])
             sys.stdout.flush()
             _ticking = True
 
@@ -85,8 +86,16 @@ def table(summary: dict, run_dir: Path) -> None:
         if m.get("crashed"):
             verdict = "CRASHED, " + verdict
         predicted = _fmt(m.get("predicted_rps")) + (f" ({m['predicted_by']})" if m.get("predicted_by") else "")
-        rows.append((mode, _fmt(m.get("sustained_rps")), predicted,
-                     _fmt(m.get("p99_ms_at_sustained"), " ms"), "yes" if m.get("collapsed") else "no", verdict))
+        rows.append(
+            (
+                mode,
+                _fmt(m.get("sustained_rps")),
+                predicted,
+                _fmt(m.get("p99_ms_at_sustained"), " ms"),
+                "yes" if m.get("collapsed") else "no",
+                verdict,
+            )
+        )
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
     _print("")
     if summary.get("scenario"):

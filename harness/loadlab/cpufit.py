@@ -25,13 +25,17 @@ MIN_SPAN_RATIO = 0.2
 @dataclass(frozen=True)
 class RoleFit:
     role: str
-    ms_per_request: float   # CPU milliseconds one OK request costs this role (the slope)
-    fixed_cores: float      # CPU the role spends whatever the rate (the intercept, in cores; ≥ 0)
+    ms_per_request: float  # CPU milliseconds one OK request costs this role (the slope)
+    fixed_cores: float  # CPU the role spends whatever the rate (the intercept, in cores; ≥ 0)
     levels: int
 
     def as_dict(self) -> dict:
-        return {"role": self.role, "ms_per_request": round(self.ms_per_request, 3),
-                "fixed_cores": round(self.fixed_cores, 3), "levels": self.levels}
+        return {
+            "role": self.role,
+            "ms_per_request": round(self.ms_per_request, 3),
+            "fixed_cores": round(self.fixed_cores, 3),
+            "levels": self.levels,
+        }
 
 
 @dataclass(frozen=True)
@@ -52,16 +56,21 @@ class CpuCeiling:
     def formula(self) -> str:
         parts = " + ".join(f"{r.role} {r.ms_per_request:.2f}" for r in self.roles)
         fixed = f" − {self.fixed_cores:.2f} fixed" if self.fixed_cores else ""
-        return (f"cpu: ({self.cores:g} cores{fixed}) × 1000 / ({parts} ms of CPU per request) "
-                f"= {self.rps:,.0f} rps")
+        return f"cpu: ({self.cores:g} cores{fixed}) × 1000 / ({parts} ms of CPU per request) = {self.rps:,.0f} rps"
 
     def prediction(self) -> Prediction:
         return Prediction(self.rps, "cpu", self.formula())
 
     def as_dict(self) -> dict:
-        return {"rps": round(self.rps), "host": self.host, "cores": self.cores,
-                "ms_per_request": round(self.ms_per_request, 3), "fixed_cores": round(self.fixed_cores, 3),
-                "roles": [r.as_dict() for r in self.roles], "formula": self.formula()}
+        return {
+            "rps": round(self.rps),
+            "host": self.host,
+            "cores": self.cores,
+            "ms_per_request": round(self.ms_per_request, 3),
+            "fixed_cores": round(self.fixed_cores, 3),
+            "roles": [r.as_dict() for r in self.roles],
+            "formula": self.formula(),
+        }
 
 
 def fit_line(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float] | None:
@@ -97,8 +106,9 @@ def fit_role(role: str, points: Sequence[tuple[float, float | None]]) -> RoleFit
     return RoleFit(role, slope * 1000.0, max(intercept, 0.0), len(known))
 
 
-def cpu_ceiling(levels: Sequence[tuple[float, Mapping[str, float | None]]], cores: float | None,
-                host: str = "this machine") -> CpuCeiling | None:
+def cpu_ceiling(
+    levels: Sequence[tuple[float, Mapping[str, float | None]]], cores: float | None, host: str = "this machine"
+) -> CpuCeiling | None:
     """The ceiling of one host from (OK rps, {role: CPU %}) of each healthy level; None when it cannot be fitted
     (fewer than two levels, rates too close together, no role whose CPU rose with the rate)."""
     if not cores or not levels:
@@ -128,13 +138,18 @@ def lowest(ceilings: Sequence[CpuCeiling | None]) -> CpuCeiling | None:
     return min(known, key=lambda c: c.rps) if known else None
 
 
-def ceiling_of_levels(levels: Sequence, shared_machine: bool, injectors: int, thread_cores: float | None,
-                      ) -> CpuCeiling | None:
+def ceiling_of_levels(
+    levels: Sequence,
+    shared_machine: bool,
+    injectors: int,
+    thread_cores: float | None,
+) -> CpuCeiling | None:
     """The mode's CPU ceiling from its healthy levels (analysis.Level, before the first unhealthy one).
 
     Shared machine (local, netns): one ceiling for every role on its cores, the injectors' CPU counted for all of
     them (the busiest one's × their number). Separate hosts (aws): one ceiling per host, the smallest wins; an
     injector host's CPU is fitted against the total rate, so its ceiling is the total rate it would allow."""
+
     def points(cpu_of) -> list[tuple[float, dict[str, float | None]]]:
         return [(lv.ok_rps, cpu_of(lv.evidence)) for lv in levels]
 
@@ -142,13 +157,27 @@ def ceiling_of_levels(levels: Sequence, shared_machine: bool, injectors: int, th
         return None if ev.injector_cpu_pct is None else ev.injector_cpu_pct * max(injectors, 1)
 
     if shared_machine:
-        return cpu_ceiling(points(lambda ev: {"thread-service": ev.thread_cpu_pct, "delay-service": ev.delay_cpu_pct,
-                                              "injectors": injector_pct(ev)}), thread_cores)
+        return cpu_ceiling(
+            points(
+                lambda ev: {
+                    "thread-service": ev.thread_cpu_pct,
+                    "delay-service": ev.delay_cpu_pct,
+                    "injectors": injector_pct(ev),
+                }
+            ),
+            thread_cores,
+        )
     first = levels[0].evidence if levels else None
-    return lowest([
-        cpu_ceiling(points(lambda ev: {"thread-service": ev.thread_cpu_pct}), thread_cores, "thread host"),
-        cpu_ceiling(points(lambda ev: {"delay-service": ev.delay_cpu_pct}), first and first.delay_cores,
-                    "delay host"),
-        cpu_ceiling(points(lambda ev: {"injector": ev.injector_cpu_pct}), first and first.injector_cores,
-                    "busiest injector host"),
-    ])
+    return lowest(
+        [
+            cpu_ceiling(points(lambda ev: {"thread-service": ev.thread_cpu_pct}), thread_cores, "thread host"),
+            cpu_ceiling(
+                points(lambda ev: {"delay-service": ev.delay_cpu_pct}), first and first.delay_cores, "delay host"
+            ),
+            cpu_ceiling(
+                points(lambda ev: {"injector": ev.injector_cpu_pct}),
+                first and first.injector_cores,
+                "busiest injector host",
+            ),
+        ]
+    )

@@ -103,8 +103,10 @@ def derive(values: Mapping, thresholds: Mapping | None = None) -> Limits:
 
 def thread_service_args(limits: Limits) -> list[str]:
     """The thread-service's Spring properties for these limits (`--name=value`, as `java -jar` takes them)."""
-    return [f"--delay-service.timeout={limits.thread_service_timeout_ms}ms",
-            f"--delay-service.connect-timeout={limits.thread_service_connect_timeout_ms}ms"]
+    return [
+        f"--delay-service.timeout={limits.thread_service_timeout_ms}ms",
+        f"--delay-service.connect-timeout={limits.thread_service_connect_timeout_ms}ms",
+    ]
 
 
 def database_timeouts_ms(limits: Limits) -> dict[str, int]:
@@ -115,9 +117,11 @@ def database_timeouts_ms(limits: Limits) -> dict[str, int]:
 
 def injector_props(limits: Limits) -> dict[str, int]:
     """The simulation's `loadlab.*` properties for these limits."""
-    return {"requestTimeoutMs": limits.injector_request_timeout_ms,
-            "connectTimeoutMs": limits.injector_connect_timeout_ms,
-            "maxInflight": limits.injector_max_inflight}
+    return {
+        "requestTimeoutMs": limits.injector_request_timeout_ms,
+        "connectTimeoutMs": limits.injector_connect_timeout_ms,
+        "maxInflight": limits.injector_max_inflight,
+    }
 
 
 def completion_lag_s(expected: float) -> int:
@@ -134,17 +138,21 @@ def range_errors(values: Mapping) -> list[str]:
     errors = []
     limits = derive(values)
     if limits.injector_request_timeout_ms > GATLING_MAX_TIMEOUT_MS:
-        errors.append(f"DELAY_MS={values['DELAY_MS']} gives an injector request timeout of "
-                      f"{limits.injector_request_timeout_ms} ms, over Gatling's cap of {GATLING_MAX_TIMEOUT_MS} ms; "
-                      f"allowed: DELAY_MS + CPU_MS so that 2 x (DELAY_MS + CPU_MS) + "
-                      f"{SERVICE_MARGIN_MS + INJECTOR_MARGIN_MS} + CPU_MS <= {GATLING_MAX_TIMEOUT_MS}")
+        errors.append(
+            f"DELAY_MS={values['DELAY_MS']} gives an injector request timeout of "
+            f"{limits.injector_request_timeout_ms} ms, over Gatling's cap of {GATLING_MAX_TIMEOUT_MS} ms; "
+            f"allowed: DELAY_MS + CPU_MS so that 2 x (DELAY_MS + CPU_MS) + "
+            f"{SERVICE_MARGIN_MS + INJECTOR_MARGIN_MS} + CPU_MS <= {GATLING_MAX_TIMEOUT_MS}"
+        )
     injectors = int(values.get("INJECTORS", 1) or 1)
     inflight = float(values["PEAK_RPS"]) / injectors * limits.expected_ms / 1000.0
     if inflight > HEALTHY_INFLIGHT_MAX:
         top = int(HEALTHY_INFLIGHT_MAX * injectors * 1000 // max(limits.expected_ms, 1))
-        errors.append(f"PEAK_RPS={values['PEAK_RPS']} with requests of {limits.expected_ms} ms keeps "
-                      f"{inflight:.0f} requests in flight per injector even on a healthy service, over "
-                      f"{HEALTHY_INFLIGHT_MAX:.0f} (half the injector's safety cap of {INJECTOR_MAX_INFLIGHT} "
-                      f"outstanding requests, below its 20,000 open files); allowed: PEAK_RPS <= {top} at DELAY_MS="
-                      f"{values['DELAY_MS']} with INJECTORS={injectors} (or more INJECTORS)")
+        errors.append(
+            f"PEAK_RPS={values['PEAK_RPS']} with requests of {limits.expected_ms} ms keeps "
+            f"{inflight:.0f} requests in flight per injector even on a healthy service, over "
+            f"{HEALTHY_INFLIGHT_MAX:.0f} (half the injector's safety cap of {INJECTOR_MAX_INFLIGHT} "
+            f"outstanding requests, below its 20,000 open files); allowed: PEAK_RPS <= {top} at DELAY_MS="
+            f"{values['DELAY_MS']} with INJECTORS={injectors} (or more INJECTORS)"
+        )
     return errors

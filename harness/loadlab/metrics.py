@@ -13,8 +13,9 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-METRICS_TSV = Path(__file__).resolve().parents[2] / "thread-service" / "src" / "main" / "resources" / "loadlab" \
-    / "metrics.tsv"
+METRICS_TSV = (
+    Path(__file__).resolve().parents[2] / "thread-service" / "src" / "main" / "resources" / "loadlab" / "metrics.tsv"
+)
 KINDS = ("info", "config", "gauge", "counter")
 # What the sampler records once a second into jvm.csv: numbers (the info fields are text, read once at start).
 SAMPLED_KINDS = ("config", "gauge", "counter")
@@ -39,8 +40,10 @@ def load(path: Path = METRICS_TSV) -> tuple[Metric, ...]:
             continue
         cells = line.split("\t")
         if len(cells) != 4 or cells[1] not in KINDS:
-            raise ValueError(f"{path}:{number}: expected name<TAB>kind<TAB>unit<TAB>meaning with kind in "
-                             f"{'|'.join(KINDS)}, got {line!r}")
+            raise ValueError(
+                f"{path}:{number}: expected name<TAB>kind<TAB>unit<TAB>meaning with kind in "
+                f"{'|'.join(KINDS)}, got {line!r}"
+            )
         found.append(Metric(*cells))
     return tuple(found)
 

@@ -19,8 +19,8 @@ KNEE_RESOLUTION = 0.05
 
 @dataclass(frozen=True)
 class Bracket:
-    healthy: float     # the highest healthy rate before the first unhealthy one
-    unhealthy: float   # the first unhealthy rate
+    healthy: float  # the highest healthy rate before the first unhealthy one
+    unhealthy: float  # the first unhealthy rate
 
     @property
     def width_ratio(self) -> float:
@@ -53,8 +53,10 @@ def combine(coarse: Bracket, fine: Sequence[tuple[float, bool]]) -> tuple[Bracke
     proves nothing and the coarse bracket stands, with that reason."""
     ordered = sorted(fine)
     if ordered and ordered[0][0] <= coarse.healthy and not ordered[0][1]:
-        return coarse, (f"the fine pass found {ordered[0][0]:,.0f} rps unhealthy, which the coarse pass measured "
-                        f"healthy: the bracket was not narrowed")
+        return coarse, (
+            f"the fine pass found {ordered[0][0]:,.0f} rps unhealthy, which the coarse pass measured "
+            f"healthy: the bracket was not narrowed"
+        )
     healthy, unhealthy = coarse.healthy, coarse.unhealthy
     for rate, ok in ordered:
         if not ok:

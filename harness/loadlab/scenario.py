@@ -40,11 +40,13 @@ def thread_service_args(values: dict, db_address: str, run_limits: limits.Limits
     if values["SCENARIO"] != "db":
         return []
     t = limits.database_timeouts_ms(run_limits or limits.derive(values))
-    return [f"--spring.datasource.url=jdbc:postgresql://{db_address}:{topology.DB_PORT}/{DB_NAME}",
-            f"--spring.datasource.username={DB_USER}",
-            f"--spring.datasource.hikari.maximum-pool-size={values['DB_POOL']}",
-            f"--spring.datasource.hikari.connection-timeout={t['connection_timeout_ms']}",
-            f"--db.query-timeout={t['query_timeout_ms']}ms"]
+    return [
+        f"--spring.datasource.url=jdbc:postgresql://{db_address}:{topology.DB_PORT}/{DB_NAME}",
+        f"--spring.datasource.username={DB_USER}",
+        f"--spring.datasource.hikari.maximum-pool-size={values['DB_POOL']}",
+        f"--spring.datasource.hikari.connection-timeout={t['connection_timeout_ms']}",
+        f"--db.query-timeout={t['query_timeout_ms']}ms",
+    ]
 
 
 def prepare(values: dict) -> dict[int, str]:
@@ -72,11 +74,13 @@ def ensure_postgresql() -> None:
         return
     console.step(f"installing PostgreSQL for SCENARIO=db ({POSTGRES_INSTALL.relative_to(REPO)}: Debian's postgresql)")
     try:
-        done = subprocess.run([str(POSTGRES_INSTALL)], capture_output=True, text=True, timeout=900,
-                              stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            [str(POSTGRES_INSTALL)], capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL
+        )
     except (OSError, subprocess.TimeoutExpired) as e:
         raise ScenarioError(f"SCENARIO=db needs PostgreSQL and installing it failed: {e}") from None
     if done.returncode != 0 or not postgres_installed():
         detail = (done.stderr or done.stdout).strip().splitlines()
-        raise ScenarioError("SCENARIO=db needs PostgreSQL's server and installing it failed"
-                            + (f": {detail[-1]}" if detail else ""))
+        raise ScenarioError(
+            "SCENARIO=db needs PostgreSQL's server and installing it failed" + (f": {detail[-1]}" if detail else "")
+        )

@@ -25,27 +25,34 @@ STATUS_TIMEOUT_S = 8.0
 
 @dataclass
 class Watched:
-    role: str                 # what the summary calls it: thread-service, delay-service, injector-<i>
-    name: str                 # its process name for loadlab-host (pid file)
+    role: str  # what the summary calls it: thread-service, delay-service, injector-<i>
+    name: str  # its process name for loadlab-host (pid file)
     host: Host
-    log: str                  # its console log, on its host
-    health_url: str | None = None   # fetched on its host, so a management port on loopback works everywhere
-    finishes: bool = False    # an injector ends on its own: exit 0 is its normal end, not a crash
+    log: str  # its console log, on its host
+    health_url: str | None = None  # fetched on its host, so a management port on loopback works everywhere
+    finishes: bool = False  # an injector ends on its own: exit 0 is its normal end, not a crash
 
 
 @dataclass
 class Crash:
     role: str
     host: str
-    exit: int | None          # the exit code, None when unknown (killed with its wrapper, or still hung)
-    signal: str | None        # SIGKILL, SIGSEGV, … when the code says a signal ended it
-    cause: str                # the line of its log that says why, or what the watcher saw
-    alive_until_ms: int       # the last instant it was seen running and answering: nothing after it counts
+    exit: int | None  # the exit code, None when unknown (killed with its wrapper, or still hung)
+    signal: str | None  # SIGKILL, SIGSEGV, … when the code says a signal ended it
+    cause: str  # the line of its log that says why, or what the watcher saw
+    alive_until_ms: int  # the last instant it was seen running and answering: nothing after it counts
     detected_ms: int
 
     def as_dict(self) -> dict:
-        return {"role": self.role, "host": self.host, "exit": self.exit, "signal": self.signal, "cause": self.cause,
-                "alive_until_epoch_ms": self.alive_until_ms, "detected_epoch_ms": self.detected_ms}
+        return {
+            "role": self.role,
+            "host": self.host,
+            "exit": self.exit,
+            "signal": self.signal,
+            "cause": self.cause,
+            "alive_until_epoch_ms": self.alive_until_ms,
+            "detected_epoch_ms": self.detected_ms,
+        }
 
 
 def exit_text(code: int | None) -> tuple[int | None, str | None]:
@@ -82,7 +89,7 @@ class Watcher:
     clock: Callable[[], int] = field(default=lambda: int(time.time() * 1000))
     _seen_ok_ms: dict[str, int] = field(default_factory=dict)
     _hosts: dict[int, _HostState] = field(default_factory=dict)
-    finished: dict[str, int] = field(default_factory=dict)   # injectors that ended by themselves: name → code
+    finished: dict[str, int] = field(default_factory=dict)  # injectors that ended by themselves: name → code
 
     def __post_init__(self):
         now = self.clock()
@@ -130,9 +137,14 @@ class Watcher:
                 return self._crash(w, None, f"its process is gone ({state}: no pid file on {w.host.name})", now)
             if w.health_url and not health.get(w.name, False):
                 if now - self._seen_ok_ms[w.name] >= HEALTH_SILENCE_S * 1000:
-                    return self._crash(w, None, f"it stopped answering: no answer to {w.health_url} for "
-                                                f"{(now - self._seen_ok_ms[w.name]) / 1000:.0f} s while its process "
-                                                f"was alive", now)
+                    return self._crash(
+                        w,
+                        None,
+                        f"it stopped answering: no answer to {w.health_url} for "
+                        f"{(now - self._seen_ok_ms[w.name]) / 1000:.0f} s while its process "
+                        f"was alive",
+                        now,
+                    )
                 continue
             self._seen_ok_ms[w.name] = now
         return None
@@ -144,8 +156,13 @@ class Watcher:
         if now - state.last_answer_ms < HOST_SILENCE_S * 1000:
             return None
         w = next((w for w in group if w.name not in self.finished), group[0])
-        return self._crash(w, None, f"its host {host.name} did not answer for {(now - state.last_answer_ms) / 1000:.0f}"
-                                    " s", now, ask_log=False)
+        return self._crash(
+            w,
+            None,
+            f"its host {host.name} did not answer for {(now - state.last_answer_ms) / 1000:.0f} s",
+            now,
+            ask_log=False,
+        )
 
     def _crash(self, w: Watched, code: int | None, seen: str, now: int, ask_log: bool = True) -> Crash:
         code, sig = exit_text(code)
@@ -157,8 +174,11 @@ class Watcher:
                 found = ""
         cause = "; ".join(x for x in (found and f"its log says: {found}", seen) if x)
         if not cause:
-            cause = (f"ended by {sig}, nothing in its log says why (a kill -9, or the kernel's OOM killer)"
-                     if sig else "nothing in its log says why")
+            cause = (
+                f"ended by {sig}, nothing in its log says why (a kill -9, or the kernel's OOM killer)"
+                if sig
+                else "nothing in its log says why"
+            )
         return Crash(w.role, w.host.name, code, sig, cause, self._seen_ok_ms[w.name], now)
 
 

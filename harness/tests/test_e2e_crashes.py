@@ -4,6 +4,7 @@ verdict a user reads in summary.json, on the page and in the exit code.
 
 Kept short (each run well under a minute and a half): a few requests a second, levels of a few seconds.
 """
+
 import json
 import os
 import signal
@@ -18,8 +19,18 @@ from conftest import REPO
 pytestmark = pytest.mark.e2e
 
 STATE = REPO / ".loadlab" / "state" / "local"
-TINY = {"TARGET": "local", "PLATFORM_THREADS": "8", "DELAY_MS": "200", "PROFILE": "stairs", "START_RPS": "20",
-        "PEAK_RPS": "40", "STEPS": "3", "STEP_SECONDS": "4", "WARMUP_SECONDS": "2", "INJECTORS": "1"}
+TINY = {
+    "TARGET": "local",
+    "PLATFORM_THREADS": "8",
+    "DELAY_MS": "200",
+    "PROFILE": "stairs",
+    "START_RPS": "20",
+    "PEAK_RPS": "40",
+    "STEPS": "3",
+    "STEP_SECONDS": "4",
+    "WARMUP_SECONDS": "2",
+    "INJECTORS": "1",
+}
 
 
 def java_pid(name: str) -> int:
@@ -50,8 +61,14 @@ def bench_and_kill(results: Path, mode: str, name: str, at_level: int, **params)
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "TARGET", "MODES")}
     env.update({**TINY, **params, "RESULTS_DIR": str(results)})
     started = time.time()
-    proc = subprocess.Popen(["make", "--no-print-directory", "bench"], cwd=REPO, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        ["make", "--no-print-directory", "bench"],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     out: list[str] = []
     reader = threading.Thread(target=lambda: out.extend(proc.stdout), daemon=True)
     reader.start()
@@ -76,15 +93,25 @@ def bench_and_kill(results: Path, mode: str, name: str, at_level: int, **params)
 def headline(run_dir: Path) -> str:
     page = (run_dir / "index.html").read_text()
     start = page.index('id="headline">') + len('id="headline">')
-    return page[start:page.index("</p>", start)]
+    return page[start : page.index("</p>", start)]
 
 
 def test_a_killed_thread_service_crashes_its_mode_only_and_a_long_delay_stays_healthy(tmp_path):
     """Platform's thread-service killed mid-run: platform crashed, no ratio claimed; virtual still runs, with
     11 s requests at a tiny rate, and comes out healthy with p99 near the delay (no harness timeout cuts them)."""
     rc, out, summary, run_dir = bench_and_kill(
-        tmp_path, "platform", "thread-service", at_level=0, MODES="platform virtual", DELAY_MS="11000",
-        START_RPS="2", PEAK_RPS="4", STEPS="2", STEP_SECONDS="4", WARMUP_SECONDS="0")
+        tmp_path,
+        "platform",
+        "thread-service",
+        at_level=0,
+        MODES="platform virtual",
+        DELAY_MS="11000",
+        START_RPS="2",
+        PEAK_RPS="4",
+        STEPS="2",
+        STEP_SECONDS="4",
+        WARMUP_SECONDS="0",
+    )
     platform, virtual = summary["modes"]["platform"], summary["modes"]["virtual"]
     crashed = platform["crashed"]
     assert crashed["role"] == "thread-service" and crashed["host"] == "local", crashed
@@ -124,6 +151,9 @@ def test_a_killed_delay_service_or_injector_stops_the_run(tmp_path, name, role):
     assert rc != 0, out[-2000:]
     assert f"the {role} died during virtual" in out, out[-2000:]
     assert f"virtual CRASHED: the {role} on local died at second" in headline(run_dir)
-    left = subprocess.run(["pgrep", "-f", "^\\S*java .*(thread-service.jar|delay-service.jar|ForwardSimulation)"],
-                          capture_output=True, text=True).stdout.split()
+    left = subprocess.run(
+        ["pgrep", "-f", "^\\S*java .*(thread-service.jar|delay-service.jar|ForwardSimulation)"],
+        capture_output=True,
+        text=True,
+    ).stdout.split()
     assert not left, f"processes left behind: {left}"

@@ -1,6 +1,7 @@
 """Every limit of the request chain follows the workload (limits.py): for every DELAY_MS the parameters allow, the
 injector waits longer than the thread-service, which waits longer than the slowest request the health rule calls
 healthy, which is longer than what a request should take. Where a cap cannot follow, the parameters say so first."""
+
 import pytest
 
 from loadlab import limits, params
@@ -9,12 +10,13 @@ from loadlab.analysis import Thresholds
 
 def ordered(values, thresholds=None):
     lim = limits.derive(values, thresholds)
-    return (lim.injector_request_timeout_ms > lim.thread_service_timeout_ms > lim.healthy_max_ms
-            >= lim.expected_ms + 100
-            and lim.injector_connect_timeout_ms > lim.thread_service_connect_timeout_ms > lim.healthy_max_ms
-            and lim.database_timeout_ms == lim.thread_service_timeout_ms
-            and lim.delay_probe_timeout_ms > values["DELAY_MS"]
-            and lim.injector_request_timeout_ms <= limits.GATLING_MAX_TIMEOUT_MS)
+    return (
+        lim.injector_request_timeout_ms > lim.thread_service_timeout_ms > lim.healthy_max_ms >= lim.expected_ms + 100
+        and lim.injector_connect_timeout_ms > lim.thread_service_connect_timeout_ms > lim.healthy_max_ms
+        and lim.database_timeout_ms == lim.thread_service_timeout_ms
+        and lim.delay_probe_timeout_ms > values["DELAY_MS"]
+        and lim.injector_request_timeout_ms <= limits.GATLING_MAX_TIMEOUT_MS
+    )
 
 
 def test_every_allowed_delay_gives_injector_over_service_over_expected():
@@ -45,13 +47,14 @@ def test_the_issue_case_is_no_longer_cut():
     lim = limits.derive({"DELAY_MS": 11000})
     assert lim.injector_request_timeout_ms == 25000 and lim.thread_service_timeout_ms == 23000
     assert limits.injector_props(lim) == {"requestTimeoutMs": 25000, "connectTimeoutMs": 25000, "maxInflight": 5000}
-    assert limits.thread_service_args(lim) == ["--delay-service.timeout=23000ms",
-                                               "--delay-service.connect-timeout=23000ms"]
+    assert limits.thread_service_args(lim) == [
+        "--delay-service.timeout=23000ms",
+        "--delay-service.connect-timeout=23000ms",
+    ]
     assert limits.database_timeouts_ms(lim) == {"connection_timeout_ms": 23000, "query_timeout_ms": 23000}
 
 
-@pytest.mark.parametrize("expected, lag", [(1, 0), (200, 0), (499, 0), (500, 0), (1000, 1), (11000, 11),
-                                           (11600, 12)])
+@pytest.mark.parametrize("expected, lag", [(1, 0), (200, 0), (499, 0), (500, 0), (1000, 1), (11000, 11), (11600, 12)])
 def test_completion_lag(expected, lag):
     assert limits.completion_lag_s(expected) == lag
 

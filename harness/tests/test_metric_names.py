@@ -2,6 +2,7 @@
 start unless it emits exactly those). Here: every field of it reaches what the harness records and writes, and every
 name the Python side spells is in it, so a new metric is one line in metrics.tsv and a renamed or forgotten one
 fails here."""
+
 import json
 import os
 import subprocess
@@ -112,10 +113,22 @@ def test_the_sampler_records_the_fields_it_is_given(tmp_path):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     (tmp_path / "x.pid").write_text(str(os.getpid()))
     out = tmp_path / "jvm.csv"
-    proc = subprocess.Popen([sys.executable, str(HOST_SCRIPTS / "loadlab-sample"), "--pid-file",
-                             str(tmp_path / "x.pid"), "--out", str(tmp_path / "samples.csv"),
-                             "--jvm-url", f"http://127.0.0.1:{server.server_port}/", "--jvm-out", str(out),
-                             "--jvm-fields", ",".join(names)])
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            str(HOST_SCRIPTS / "loadlab-sample"),
+            "--pid-file",
+            str(tmp_path / "x.pid"),
+            "--out",
+            str(tmp_path / "samples.csv"),
+            "--jvm-url",
+            f"http://127.0.0.1:{server.server_port}/",
+            "--jvm-out",
+            str(out),
+            "--jvm-fields",
+            ",".join(names),
+        ]
+    )
     try:
         deadline = time.time() + 10
         while time.time() < deadline and len(out.read_text().splitlines() if out.exists() else []) < 2:

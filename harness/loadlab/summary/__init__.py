@@ -64,12 +64,14 @@ def rebuild(run_dir: str | os.PathLike) -> dict:
     return summary
 
 
-def _rebuild_mode(run_dir: Path, mode: str, run: dict, params: dict, thresholds: analysis.Thresholds,
-                  target: str | None) -> dict:
+def _rebuild_mode(
+    run_dir: Path, mode: str, run: dict, params: dict, thresholds: analysis.Thresholds, target: str | None
+) -> dict:
     try:
         mode_raw = raw.load_mode(run_dir / mode)
-        table = seconds.build_tables(mode_raw, lag_s=verdict.completion_lag_s(params),
-                                     cutoff=verdict.crash_cutoff(verdict.crash_of(run, mode)))
+        table = seconds.build_tables(
+            mode_raw, lag_s=verdict.completion_lag_s(params), cutoff=verdict.crash_cutoff(verdict.crash_of(run, mode))
+        )
         outputs.write_csv(run_dir / mode / "timeline.csv", outputs.TIMELINE_COLUMNS, table.timeline)
         outputs.write_csv(run_dir / mode / "server.csv", outputs.SERVER_COLUMNS, table.server)
         return verdict.mode_summary(mode, mode_raw, table, run, params, thresholds, target)
@@ -88,7 +90,7 @@ def _modes_wanted(params: dict) -> list[str]:
     if isinstance(jdks, str):
         jdks = jdks.split()
     jdks = [int(j) for j in jdks if str(j).isdigit()] if isinstance(jdks, list) else []
-    if len(jdks) < 2:   # one JDK (or a run from before JDKS): the plain thread modes
+    if len(jdks) < 2:  # one JDK (or a run from before JDKS): the plain thread modes
         return [str(m) for m in modes]
     return [r.label for r in run_params.mode_runs([str(m) for m in modes], jdks)]
 
@@ -100,9 +102,9 @@ def _ordered_modes(run_dir: Path, wanted: list[str]) -> list[str]:
 
 def _render_page(run_dir: Path, summary: dict) -> None:
     from .. import report  # the page is optional for callers that only want the numbers
+
     try:
         report.render(run_dir, summary)
     except Exception as e:  # noqa: BLE001 - summary.json is already written; say what broke instead of no page
         traceback.print_exc(file=sys.stderr)
         outputs.write_text(run_dir / "index.html", report.fallback_page(summary, f"{type(e).__name__}: {e}"))
-

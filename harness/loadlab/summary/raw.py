@@ -16,6 +16,7 @@ from .values import as_float, natural
 
 # --- Reading the raw files -----------------------------------------------------------------------------------------
 
+
 @dataclass
 class Injector:
     name: str
@@ -69,12 +70,23 @@ def load_mode(mode_dir: Path) -> RawMode:
                 elif interval.tag == "ko":
                     ko_payloads.setdefault(interval.second, []).append(interval.payload)
             if log.malformed_lines:
-                missing.append(f"{log_path.relative_to(mode_dir.parent)}: {log.malformed_lines} unreadable "
-                               f"line{'s' if log.malformed_lines > 1 else ''} skipped")
+                missing.append(
+                    f"{log_path.relative_to(mode_dir.parent)}: {log.malformed_lines} unreadable "
+                    f"line{'s' if log.malformed_lines > 1 else ''} skipped"
+                )
         else:
             missing.append(str(log_path.relative_to(mode_dir.parent)))
-        injectors.append(Injector(inj_dir.name, seconds, meta, payloads, rows(inj_dir / "samples.csv"), ko_payloads,
-                                  read_error_kinds(inj_dir / "errors.csv")))
+        injectors.append(
+            Injector(
+                inj_dir.name,
+                seconds,
+                meta,
+                payloads,
+                rows(inj_dir / "samples.csv"),
+                ko_payloads,
+                read_error_kinds(inj_dir / "errors.csv"),
+            )
+        )
     if not injectors:
         missing.append(f"{mode_dir.name}/raw/injector-*")
     for inj in injectors:
@@ -83,8 +95,10 @@ def load_mode(mode_dir: Path) -> RawMode:
 
     delay_samples = rows(raw_dir / "delay" / "samples.csv")
     if delay_samples and not any("probe_ms" in r for r in delay_samples.values()):
-        missing.append(f"{mode_dir.name}/raw/delay/samples.csv has no probe_ms (an older run): the delay-service's "
-                       "own latency was not measured, so it was not judged")
+        missing.append(
+            f"{mode_dir.name}/raw/delay/samples.csv has no probe_ms (an older run): the delay-service's "
+            "own latency was not measured, so it was not judged"
+        )
     pinned_path = raw_dir / "thread" / "pinned.json"
     pinned = read_json(pinned_path).get("virtual_thread_pinned_events")
     return RawMode(
@@ -130,7 +144,6 @@ def has_load_data(mode_dir: Path) -> bool:
     return any(p.is_file() for p in (mode_dir / "raw").glob("injector-*/seconds.csv"))
 
 
-
 def read_json(path: Path) -> dict:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -155,4 +168,3 @@ def read_rows(path: Path) -> dict[int, dict] | None:
         if second is not None:
             rows[int(second)] = row
     return rows
-

@@ -14,11 +14,21 @@ from .values import as_float, as_int, int_or_none, max_known, ratio_of
 # A sampler that skipped a few seconds still gives a usable per-second rate; a longer gap is a restart.
 MAX_COUNTER_GAP_S = 5
 # server.csv columns computed from the JVM's metrics (metrics.tsv) rather than copied: column -> the metrics it reads.
-DERIVED = {"heap_used_mb": ("heap_used_bytes",), "gc_pause_ms": ("gc_pause_ms_total",),
-           "downstream_ms_mean": ("downstream_calls_total", "downstream_time_ms_total")}
+DERIVED = {
+    "heap_used_mb": ("heap_used_bytes",),
+    "gc_pause_ms": ("gc_pause_ms_total",),
+    "downstream_ms_mean": ("downstream_calls_total", "downstream_time_ms_total"),
+}
 # The columns the hosts' samplers give (not the thread-service's metrics): process and host CPU, the delay probe.
-ROLE_COLUMNS = ("thread_cpu_pct", "delay_cpu_pct", "injector_cpu_pct", "thread_host_cpu_pct", "delay_host_cpu_pct",
-                "injector_host_cpu_pct", "delay_probe_ms")
+ROLE_COLUMNS = (
+    "thread_cpu_pct",
+    "delay_cpu_pct",
+    "injector_cpu_pct",
+    "thread_host_cpu_pct",
+    "delay_host_cpu_pct",
+    "injector_host_cpu_pct",
+    "delay_probe_ms",
+)
 # Every other counter becomes a rate: its increase per second, in a column named after it with this suffix.
 RATE_SUFFIX = "_per_s"
 
@@ -46,8 +56,8 @@ class Tables:
     levels: list[analysis.Level] = field(default_factory=list)
     requests: int = 0
     errors: int = 0
-    t0: int | None = None                 # the epoch second the measured phase began
-    dropped_levels: list[int] = field(default_factory=list)   # levels a crash interrupted (begun, not ended)
+    t0: int | None = None  # the epoch second the measured phase began
+    dropped_levels: list[int] = field(default_factory=list)  # levels a crash interrupted (begun, not ended)
 
 
 @dataclass(frozen=True)
@@ -78,8 +88,10 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
     bounds = _level_bounds(raw.injectors)
     targets = {b.index: b.target_rps for b in bounds} or _targets_from_seconds(raw.injectors)
     builders: dict[int, analysis.LevelBuilder] = {}
-    last_send = max((s for inj in raw.injectors for s, r in inj.seconds.items()
-                     if t0 <= s <= t_end and as_int(r.get("sent")) > 0), default=t_end)
+    last_send = max(
+        (s for inj in raw.injectors for s, r in inj.seconds.items() if t0 <= s <= t_end and as_int(r.get("sent")) > 0),
+        default=t_end,
+    )
 
     def builder(level: int) -> analysis.LevelBuilder:
         if level not in builders:
@@ -94,11 +106,18 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
         sent, ok, ko = (sum(as_int(r.get(col)) for r in rows) for col in ("sent", "ok", "ko"))
         latency = hlog.merge_payloads(p for inj in raw.injectors for p in inj.ok_payloads.get(s, ()))
         stats = hlog.stats(latency)
-        tables.timeline.append({
-            "second": s - t0, "offered_rps": sent, "ok": ok, "ko": ko,
-            "p50_ms": stats and stats.p50_ms, "p95_ms": stats and stats.p95_ms,
-            "p99_ms": stats and stats.p99_ms, "max_ms": stats and stats.max_ms,
-        })
+        tables.timeline.append(
+            {
+                "second": s - t0,
+                "offered_rps": sent,
+                "ok": ok,
+                "ko": ko,
+                "p50_ms": stats and stats.p50_ms,
+                "p95_ms": stats and stats.p95_ms,
+                "p99_ms": stats and stats.p99_ms,
+                "max_ms": stats and stats.max_ms,
+            }
+        )
         server, evidence, downstream = _server_second(raw, s)
         tables.server.append({"second": s - t0, **server})
         if cutoff is not None and s >= cutoff:
@@ -107,8 +126,11 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
         tables.errors += ko
 
         sent_level = _level_of(s, bounds, rows, draining=s > last_send)
-        done_level = sent_level if lag_s == 0 else _level_of(s - lag_s, bounds, rows_at(s - lag_s),
-                                                             draining=s - lag_s > last_send)
+        done_level = (
+            sent_level
+            if lag_s == 0
+            else _level_of(s - lag_s, bounds, rows_at(s - lag_s), draining=s - lag_s > last_send)
+        )
         if sent_level is not None and lag_s:
             builder(sent_level).add_sent(sent)
         if done_level is None:
@@ -248,8 +270,9 @@ def _server_second(raw: RawMode, s: int) -> tuple[dict, dict, tuple[float, float
         "delay_probe_ms": server["delay_probe_ms"],
         "delay_probe_failed": None if probe_failed is None else float(probe_failed > 0),
         # What the other roles' processes spent, for the cpu model's share of the machine (models.cpu).
-        "other_roles_cpu_pct": _sum_known([as_float(delay.get("proc_cpu_pct")),
-                                           *(as_float(r.get("proc_cpu_pct")) for r in injector)]),
+        "other_roles_cpu_pct": _sum_known(
+            [as_float(delay.get("proc_cpu_pct")), *(as_float(r.get("proc_cpu_pct")) for r in injector)]
+        ),
         "db_pool_active": server["db_pool_active"],
         "db_pool_pending": server["db_pool_pending"],
     }
@@ -259,6 +282,8 @@ def _server_second(raw: RawMode, s: int) -> tuple[dict, dict, tuple[float, float
 def _rate(rows: dict[int, dict], s: int, column: str) -> float | None:
     delta = _counter_delta(rows, s, column)
     return delta[0] / delta[1] if delta else None
+
+
 def _sum_known(values: list[float | None]) -> float | None:
     known = [v for v in values if v is not None]
     return sum(known) if known else None
@@ -274,4 +299,3 @@ def _counter_delta(rows: dict[int, dict], s: int, column: str) -> tuple[float, i
         if before is not None:
             return (now - before, back) if now >= before else None
     return None
-

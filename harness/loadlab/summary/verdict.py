@@ -10,16 +10,26 @@ from .seconds import Tables
 from .values import as_float
 
 
-def mode_summary(mode: str, raw: RawMode, tables: Tables, run: dict, params: dict,
-                  thresholds: analysis.Thresholds, target: str | None) -> dict:
+def mode_summary(
+    mode: str,
+    raw: RawMode,
+    tables: Tables,
+    run: dict,
+    params: dict,
+    thresholds: analysis.Thresholds,
+    target: str | None,
+) -> dict:
     levels = tables.levels
     verdict = analysis.judge(levels, thresholds)
     expected = expected_ms(params)
     healthy_max = max(verdict.p99_limit_ms or 0.0, thresholds.p99_limit_ms(expected) if expected else 0.0)
-    ctx = analysis.ValidityContext(delay_ms=as_float(params.get("DELAY_MS")),
-                                   shared_machine=analysis.shares_one_machine(target),
-                                   cpu_is_the_limit=params.get("SCENARIO") == "cpu",
-                                   limits=limits_in_force(raw, run, params), healthy_max_ms=healthy_max or None)
+    ctx = analysis.ValidityContext(
+        delay_ms=as_float(params.get("DELAY_MS")),
+        shared_machine=analysis.shares_one_machine(target),
+        cpu_is_the_limit=params.get("SCENARIO") == "cpu",
+        limits=limits_in_force(raw, run, params),
+        healthy_max_ms=healthy_max or None,
+    )
     crashed = crash_summary(crash_of(run, mode), tables)
     reasons = [crash_reason(crashed, tables)] if crashed else []
     reasons += analysis.validity(levels, verdict, ctx)
@@ -32,9 +42,10 @@ def mode_summary(mode: str, raw: RawMode, tables: Tables, run: dict, params: dic
     if not tables.timeline:
         missing.append(f"{mode}: no measured phase in seconds.csv")
     reasons.extend(live_config_mismatches(mode, raw.live_config, params))
-    healthy = levels if verdict.first_unhealthy is None else levels[:verdict.first_unhealthy]
-    ceiling = cpufit.ceiling_of_levels(healthy, analysis.shares_one_machine(target), len(raw.injectors),
-                                       thread_cores(raw))
+    healthy = levels if verdict.first_unhealthy is None else levels[: verdict.first_unhealthy]
+    ceiling = cpufit.ceiling_of_levels(
+        healthy, analysis.shares_one_machine(target), len(raw.injectors), thread_cores(raw)
+    )
     prediction = models.predict(model_inputs(mode, raw, levels, verdict, params, target, ceiling))
     predicted = None if prediction is None else round(prediction.rps)
     peak = max((lv.target_rps for lv in levels), default=None)
@@ -94,8 +105,10 @@ def run_limits(run: dict, params: dict) -> dict:
     recorded = run.get("limits")
     if isinstance(recorded, dict) and recorded:
         return recorded
-    return {"injector_request_timeout_ms": limits.LEGACY_INJECTOR_TIMEOUT_MS,
-            "thread_service_timeout_ms": limits.LEGACY_SERVICE_TIMEOUT_MS}
+    return {
+        "injector_request_timeout_ms": limits.LEGACY_INJECTOR_TIMEOUT_MS,
+        "thread_service_timeout_ms": limits.LEGACY_SERVICE_TIMEOUT_MS,
+    }
 
 
 def completion_lag_s(params: dict) -> int:
@@ -105,18 +118,29 @@ def completion_lag_s(params: dict) -> int:
 def limits_in_force(raw: RawMode, run: dict, params: dict) -> tuple[analysis.HarnessLimit, ...]:
     """Each limit that cuts a request, as it was in force: the injectors say their own timeout in meta.json."""
     recorded = run_limits(run, params)
-    said = [as_float((inj.meta.get("timeouts") or {}).get("request_ms")
-                     or (inj.meta.get("properties") or {}).get("loadlab.requestTimeoutMs")) for inj in raw.injectors]
+    said = [
+        as_float(
+            (inj.meta.get("timeouts") or {}).get("request_ms")
+            or (inj.meta.get("properties") or {}).get("loadlab.requestTimeoutMs")
+        )
+        for inj in raw.injectors
+    ]
     said = [x for x in said if x is not None]
     injector = max(said) if said else as_float(recorded.get("injector_request_timeout_ms"))
     found = []
     if injector is not None:
-        found.append(analysis.HarnessLimit("the injector's request timeout (loadlab.requestTimeoutMs)", injector,
-                                           "timeout_injector"))
+        found.append(
+            analysis.HarnessLimit(
+                "the injector's request timeout (loadlab.requestTimeoutMs)", injector, "timeout_injector"
+            )
+        )
     service = as_float(recorded.get("thread_service_timeout_ms"))
     if service is not None:
-        found.append(analysis.HarnessLimit("the thread-service's downstream timeout (delay-service.timeout)",
-                                           service, "status_504"))
+        found.append(
+            analysis.HarnessLimit(
+                "the thread-service's downstream timeout (delay-service.timeout)", service, "status_504"
+            )
+        )
     database = as_float(recorded.get("database_timeout_ms"))
     if database is not None and params.get("SCENARIO") == "db":
         found.append(analysis.HarnessLimit("the thread-service's database timeout", database, "status_504"))
@@ -142,8 +166,14 @@ def crash_summary(crash: dict | None, tables: Tables) -> dict | None:
         return None
     cutoff = crash_cutoff(crash)
     second = None if cutoff is None or tables.t0 is None else cutoff - tables.t0
-    return {"role": crash.get("role"), "host": crash.get("host"), "second": second, "exit": crash.get("exit"),
-            "signal": crash.get("signal"), "cause": crash.get("cause")}
+    return {
+        "role": crash.get("role"),
+        "host": crash.get("host"),
+        "second": second,
+        "exit": crash.get("exit"),
+        "signal": crash.get("signal"),
+        "cause": crash.get("cause"),
+    }
 
 
 def crash_reason(crashed: dict, tables: Tables) -> str:
@@ -160,8 +190,9 @@ def crash_headline(crashed: dict) -> str:
     else:
         when = f"during the warm-up, {-second} s before the measured phase"
     code = crashed.get("exit")
-    how = "no exit code" if code is None else f"exit {code}" + (f", {crashed['signal']}" if crashed.get("signal")
-                                                                 else "")
+    how = (
+        "no exit code" if code is None else f"exit {code}" + (f", {crashed['signal']}" if crashed.get("signal") else "")
+    )
     return f"the {crashed.get('role')} on {crashed.get('host')} died {when} ({how}): {crashed.get('cause')}"
 
 
@@ -169,8 +200,10 @@ def dropped_text(dropped: list[int]) -> str:
     if not dropped:
         return "every level had ended before it"
     names = ", ".join(str(i) for i in dropped)
-    return (f"level{'s' if len(dropped) > 1 else ''} {names}, under way, {'are' if len(dropped) > 1 else 'is'} "
-            "not counted, nor anything after it: a dead process is not a collapse")
+    return (
+        f"level{'s' if len(dropped) > 1 else ''} {names}, under way, {'are' if len(dropped) > 1 else 'is'} "
+        "not counted, nor anything after it: a dead process is not a collapse"
+    )
 
 
 def base_mode(label: str) -> str:
@@ -180,6 +213,8 @@ def base_mode(label: str) -> str:
 
 # The live configuration's fields the verdict reads (metrics.tsv names; test_metric_names.py holds them to it).
 LIVE_THREAD_MODE, LIVE_POOL = "thread_mode", "tomcat_threads_max"
+
+
 def mode_jdk(label: str, params: dict) -> int | None:
     """The JDK a mode ran on: from its label with several JDKs (`virtual-jdk21`), else the only one in JDKS."""
     _, _, tail = label.partition("-jdk")
@@ -197,8 +232,15 @@ def thread_cores(raw: RawMode) -> float | None:
     return next((c for c in (as_float(r.get("host_cores")) for r in raw.thread_samples.values()) if c), None)
 
 
-def model_inputs(label: str, raw: RawMode, levels: list[analysis.Level], verdict: analysis.Verdict, params: dict,
-                 target: str | None, ceiling: cpufit.CpuCeiling | None = None) -> models.Inputs:
+def model_inputs(
+    label: str,
+    raw: RawMode,
+    levels: list[analysis.Level],
+    verdict: analysis.Verdict,
+    params: dict,
+    target: str | None,
+    ceiling: cpufit.CpuCeiling | None = None,
+) -> models.Inputs:
     """The numbers the models need, live values first: what the service reported beats what was asked."""
     live = raw.live_config
     cores = thread_cores(raw)
@@ -209,14 +251,20 @@ def model_inputs(label: str, raw: RawMode, levels: list[analysis.Level], verdict
         at = levels[verdict.sustained_position]
         others = analysis.cpu_ms_per_request(at.evidence.other_roles_cpu_pct, at.ok_rps)
     return models.Inputs(
-        mode=base_mode(label), scenario=str(params.get("SCENARIO") or "http"), jdk=mode_jdk(label, params),
+        mode=base_mode(label),
+        scenario=str(params.get("SCENARIO") or "http"),
+        jdk=mode_jdk(label, params),
         threads=as_float(live.get(LIVE_POOL)) or as_float(params.get("PLATFORM_THREADS")),
-        baseline_ms=verdict.baseline_p50_ms, delay_ms=as_float(params.get("DELAY_MS")),
+        baseline_ms=verdict.baseline_p50_ms,
+        delay_ms=as_float(params.get("DELAY_MS")),
         db_pool=as_float(live.get("db_pool_max")) or as_float(params.get("DB_POOL")),
-        cpu_ms=as_float(params.get("CPU_MS")), cores=cores, others_cpu_ms_per_request=others,
+        cpu_ms=as_float(params.get("CPU_MS")),
+        cores=cores,
+        others_cpu_ms_per_request=others,
         carriers=as_float(live.get("virtual_scheduler_parallelism")),
         # The utilization law on this mode's own healthy levels (cpufit.py): the limit every mode meets at last.
-        cpu_ceiling=None if ceiling is None else ceiling.prediction())
+        cpu_ceiling=None if ceiling is None else ceiling.prediction(),
+    )
 
 
 def pool_evidence(raw: RawMode, levels: list[analysis.Level], params: dict) -> dict | None:
@@ -256,11 +304,26 @@ def live_config_mismatches(mode: str, live: dict, params: dict) -> list[str]:
 
 def failed_mode(reason: str) -> dict:
     return {
-        "sustained_rps": 0, "collapsed": False, "predicted_rps": None, "predicted_by": None,
-        "prediction": None, "prediction_agrees": None, "baseline_p50_ms": None,
-        "p99_ms_at_sustained": None, "requests": 0, "errors": 0, "valid": False, "invalid_reasons": [reason],
-        "notes": [], "levels": [], "first_unhealthy_level": None, "p99_limit_ms": None, "pinned_virtual_threads": None,
-        "stopped_early": False, "stop_reason": None, "missing": [reason],
+        "sustained_rps": 0,
+        "collapsed": False,
+        "predicted_rps": None,
+        "predicted_by": None,
+        "prediction": None,
+        "prediction_agrees": None,
+        "baseline_p50_ms": None,
+        "p99_ms_at_sustained": None,
+        "requests": 0,
+        "errors": 0,
+        "valid": False,
+        "invalid_reasons": [reason],
+        "notes": [],
+        "levels": [],
+        "first_unhealthy_level": None,
+        "p99_limit_ms": None,
+        "pinned_virtual_threads": None,
+        "stopped_early": False,
+        "stop_reason": None,
+        "missing": [reason],
     }
 
 
@@ -271,8 +334,12 @@ def ratios(modes: dict[str, dict], params: dict) -> dict[str, float | None]:
 
 def ratios_with_reasons(modes: dict[str, dict], params: dict) -> dict[str, tuple[float | None, str | None]]:
     jdks = sorted({j for j in (mode_jdk(label, params) for label in modes if "-jdk" in label) if j is not None})
-    return {str(j): ratio(modes.get(f"virtual-jdk{j}"), modes.get(f"platform-jdk{j}"),
-                          (f"virtual-jdk{j}", f"platform-jdk{j}")) for j in jdks}
+    return {
+        str(j): ratio(
+            modes.get(f"virtual-jdk{j}"), modes.get(f"platform-jdk{j}"), (f"virtual-jdk{j}", f"platform-jdk{j}")
+        )
+        for j in jdks
+    }
 
 
 def headline_ratio(modes: dict[str, dict], params: dict) -> tuple[float | None, str | None]:
@@ -283,8 +350,9 @@ def headline_ratio(modes: dict[str, dict], params: dict) -> tuple[float | None, 
     return ratio(modes.get("virtual"), modes.get("platform"))
 
 
-def ratio(virtual: dict | None, platform: dict | None,
-          labels: tuple[str, str] = ("virtual", "platform")) -> tuple[float | None, str | None]:
+def ratio(
+    virtual: dict | None, platform: dict | None, labels: tuple[str, str] = ("virtual", "platform")
+) -> tuple[float | None, str | None]:
     """virtual / platform sustained throughput, or None with the reason no ratio can be claimed: a mode missing,
     crashed or invalid (a ratio from a run that cannot be trusted is not a result), or without a sustained level."""
     for name, mode in ((labels[1], platform), (labels[0], virtual)):
@@ -306,4 +374,3 @@ def problems(run: dict) -> dict[str, list[str]]:
     if not isinstance(found, dict):
         return {}
     return {str(mode): [str(p) for p in (v if isinstance(v, list) else [v])] for mode, v in found.items() if v}
-
