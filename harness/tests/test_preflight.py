@@ -157,12 +157,12 @@ ROWS = {
         "RESULTS_DIR=/proc/nope cannot be created: /proc takes no new folders (No such file or directory): "
         "set RESULTS_DIR to a writable directory"
     ),
-    file_where_a_folder_is_expected: r"RESULTS_DIR=\S+/afile/results cannot be created: \S+/afile is a file, not a directory: "
-    r"set RESULTS_DIR to a directory path",
+    file_where_a_folder_is_expected: r"RESULTS_DIR=\S+/afile/results cannot be created: \S+/afile is a file, "
+    r"not a directory: set RESULTS_DIR to a directory path",
     read_only_results: r"RESULTS_DIR=(\S+/ro) cannot be written to: \1 takes no new folders \(Read-only file system\): "
     r"set RESULTS_DIR to a writable directory",
-    not_enough_disk: r"not enough free disk for RESULTS_DIR=(\S+): this run writes up to [\d.]+ MB \([\d.]+ MB with a 2x "
-    r"margin\), [\d.]+ MB free on \1: free some space, point RESULTS_DIR at another disk, or shorten the schedule",
+    not_enough_disk: r"not enough free disk for RESULTS_DIR=(\S+): this run writes up to [\d.]+ MB "
+    r"\([\d.]+ MB with a 2x margin\), [\d.]+ MB free on \1: free some space, point RESULTS_DIR at another disk, or shorten the schedule",
     missing_build: re.escape(
         "build output missing (delay-service.jar, thread-service.jar, gatling/test-classes, gatling/lib, "
         "gatling/jvm.options): run `make build`"
