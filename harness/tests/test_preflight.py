@@ -162,7 +162,8 @@ ROWS = {
     read_only_results: r"RESULTS_DIR=(\S+/ro) cannot be written to: \1 takes no new folders \(Read-only file system\): "
     r"set RESULTS_DIR to a writable directory",
     not_enough_disk: r"not enough free disk for RESULTS_DIR=(\S+): this run writes up to [\d.]+ MB "
-    r"\([\d.]+ MB with a 2x margin\), [\d.]+ MB free on \1: free some space, point RESULTS_DIR at another disk, or shorten the schedule",
+    r"\([\d.]+ MB with a 2x margin\), [\d.]+ MB free on \1: free some space, point RESULTS_DIR at another disk, "
+    r"or shorten the schedule",
     missing_build: re.escape(
         "build output missing (delay-service.jar, thread-service.jar, gatling/test-classes, gatling/lib, "
         "gatling/jvm.options): run `make build`"
