@@ -260,3 +260,12 @@ def test_cpu_taken_by_something_outside_the_run_invalidates_it():
     ), reasons
     quiet = [level(0, 20, 29.9, 11.8, 22.0), level(1, 40, 53.2, 18.0, 37.0)]
     assert not any("outside the run" in r for r in validity(quiet, judge(quiet, Thresholds()), ctx))
+
+
+def test_one_request_short_at_a_few_requests_per_second_is_not_an_injector_falling_behind():
+    from loadlab.analysis import Level, injector_fell_behind
+
+    lat = LatencyStats(count=15, p50_ms=200, p95_ms=210, p99_ms=220, max_ms=230)
+    assert not injector_fell_behind(Level(1, 4, 4, 15, 15, 0, lat))  # 15 of 16: 94%, one request short
+    assert injector_fell_behind(Level(1, 4, 4, 14, 14, 0, lat))  # two short
+    assert injector_fell_behind(Level(1, 100, 4, 370, 370, 0, lat))  # 93% at 100 rps
