@@ -1,10 +1,12 @@
 locals {
-  # thread-service, delay-service, thread-service management (metrics). Also reserved out of the ephemeral
-  # port range in user-data, so an outgoing connection can never take one of them first.
+  # thread-service, delay-service, thread-service management (metrics), the db scenario's PostgreSQL (the
+  # harness starts its own instance on the delay host; harness/loadlab/topology.py DB_PORT). Also reserved out of
+  # the ephemeral port range in user-data, so an outgoing connection can never take one of them first.
   service_ports = {
     thread-service = 8080
     delay-service  = 8081
     management     = 8090
+    postgres       = 5499
   }
 }
 

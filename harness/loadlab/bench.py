@@ -4,6 +4,7 @@ Per mode: start the thread-service in that mode → wait until healthy → start
 injector at once → stop → collect → analyse. Ctrl-C or a failure stops every process the run started (by pid, on
 every host) and keeps what was written; the page is rebuilt from whatever is there.
 """
+
 from __future__ import annotations
 
 import json
@@ -15,17 +16,22 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import console, topology
+from . import console, limits, metrics, params, scenario, topology
 from .errors import ExitCode, LoadlabError
 from .hosts import REPO, Host, HostError
 from .java import find_jdk
-from .topology import DELAY_PORT, MGMT_PORT, STATE, THREAD_PORT, Topology
+from .params import ModeRun
+from .topology import DB_PORT, DELAY_PORT, MGMT_PORT, STATE, THREAD_PORT, Topology
+from .watch import Crash, Watched, Watcher
 
-# Read from /actuator/loadlab once the thread-service is up; summary/verdict.py compares them with the request.
-LIVE_CONFIG_FIELDS = ("thread_mode", "tomcat_threads_max", "java_version_feature", "virtual_scheduler_parallelism")
-GATLING_GRACE_S = 120  # Gatling start-up, report generation and the last requests' timeouts
-START_ALIGN_S = 6      # injectors start their schedule at the same wall-clock instant, this far ahead…
+GATLING_GRACE_S = 120  # Gatling start-up and report generation (the last requests get their own timeout on top)
+START_ALIGN_S = 6  # injectors start their schedule at the same wall-clock instant, this far ahead…
 START_ALIGN_PER_INJECTOR_S = 4  # …plus this per further injector: Gatling JVMs sharing cores boot slower together
+WATCH_INTERVAL_S = 1.0  # how often every role's process is checked while a mode runs (one call per host)
+
+
+class RunStopped(HostError):
+    """A role every mode depends on (the delay-service, an injector) died: the run cannot go on."""
 
 
 def start_align_s(injectors: int) -> int:
@@ -48,8 +54,9 @@ def make_run_dir(results: Path) -> Path:
                 continue
             return run_dir
     except OSError as e:
-        raise LoadlabError(f"RESULTS_DIR={results}: cannot create the run folder ({e.strerror})",
-                           ExitCode.USAGE) from None
+        raise LoadlabError(
+            f"RESULTS_DIR={results}: cannot create the run folder ({e.strerror})", ExitCode.USAGE
+        ) from None
 
 
 def point_latest(run_dir: Path) -> None:
@@ -98,9 +105,19 @@ def local_app_dir(java_home: Path) -> Path:
 
 
 class Run:
-    def __init__(self, values: dict, topo: Topology, run_dir: Path):
+    def __init__(
+        self,
+        values: dict,
+        topo: Topology,
+        run_dir: Path,
+        javas: dict[int, str] | None = None,
+        run_limits: limits.Limits | None = None,
+    ):
         self.values, self.topo, self.run_dir = values, topo, run_dir
+        # The java binary of each JDK in JDKS on the thread-service's host (scenario.thread_javas).
+        self.javas = javas or {}
         self.meta: dict = {}
+        self.limits = run_limits
 
     # ---- bookkeeping ----
     def write_meta(self) -> None:
@@ -116,31 +133,81 @@ class Run:
         h.tool("delay-service", "delay-service", self.log(h, "delay-service"), h.address, str(DELAY_PORT))
         h.tool("wait-http", f"http://{h.address}:{DELAY_PORT}/actuator/health", "90", "delay-service", timeout=120)
 
-    def start_thread_service(self, mode: str) -> None:
+    def start_database(self) -> None:
+        """The run's own PostgreSQL (SCENARIO=db) on the delay host, its address and DB_PORT; stop-all stops it."""
+        h, v = self.topo.delay, self.values
+        console.step(
+            f"starting PostgreSQL on {h.name} ({h.address}:{DB_PORT}, max_connections "
+            f"{params.db_max_connections(v['DB_POOL'])} for DB_POOL={v['DB_POOL']})"
+        )
+        h.tool(
+            "postgres",
+            "postgres",
+            self.log(h, "postgres"),
+            h.address,
+            str(DB_PORT),
+            str(params.db_max_connections(v["DB_POOL"])),
+            timeout=180,
+        )
+        h.tool("wait-postgres", h.address, str(DB_PORT), "60", "postgres", timeout=90)
+
+    def start_thread_service(self, run: ModeRun) -> None:
         h, v = self.topo.thread, self.values
-        console.step(f"starting thread-service in {mode} mode on {h.name} ({h.address}:{THREAD_PORT}"
-                     + (f", {v['PLATFORM_THREADS']} Tomcat threads)" if mode == "platform" else ")"))
-        jfr = h.work_path(mode, "raw", "thread", "pinned.jfr")
-        h.run(["mkdir", "-p", h.work_path(mode, "raw", "thread")])
-        h.tool("thread-service", "thread-service", self.log(h, f"{mode}-thread-service"), h.address,
-               str(THREAD_PORT), str(MGMT_PORT), mode, str(v["PLATFORM_THREADS"]),
-               f"http://{self.topo.delay.address}:{DELAY_PORT}", jfr)
+        mode, label = run.mode, run.label
+        console.step(
+            f"starting thread-service in {mode} mode on JDK {run.jdk} on {h.name} "
+            f"({h.address}:{THREAD_PORT}"
+            + (f", {v['PLATFORM_THREADS']} Tomcat threads)" if mode == "platform" else ")")
+        )
+        jfr = h.work_path(label, "raw", "thread", "pinned.jfr")
+        h.run(["mkdir", "-p", h.work_path(label, "raw", "thread")])
+        # The scenario's settings, then the limits of the request chain (limits.py).
+        spring = [
+            *scenario.thread_service_args(v, self.topo.delay.address, self.limits),
+            *limits.thread_service_args(self.limits),
+        ]
+        java = self.javas.get(run.jdk)
+        h.tool(
+            "thread-service",
+            "thread-service",
+            self.log(h, f"{label}-thread-service"),
+            h.address,
+            str(THREAD_PORT),
+            str(MGMT_PORT),
+            mode,
+            str(v["PLATFORM_THREADS"]),
+            f"http://{self.topo.delay.address}:{DELAY_PORT}",
+            jfr,
+            *spring,
+            env={"LOADLAB_JAVA": java} if java else None,
+        )
         h.tool("wait-http", f"http://127.0.0.1:{MGMT_PORT}/actuator/health", "90", "thread-service", timeout=120)
-        # One real request end to end before any load: a broken wiring fails here, not as a "collapse".
-        h.tool("wait-http", f"http://{h.address}:{THREAD_PORT}/forward?ms=1", "30", "thread-service", timeout=60)
-        self.record_live_config(mode)
+        # One real request end to end before any load: a broken wiring (or a database that does not answer)
+        # fails here, not as a "collapse".
+        h.tool(
+            "wait-http",
+            f"http://{h.address}:{THREAD_PORT}{scenario.smoke_path(v['SCENARIO'])}",
+            "30",
+            "thread-service",
+            timeout=60,
+        )
+        self.record_live_config(label)
 
     def record_live_config(self, mode: str) -> None:
         """What the service says it runs with (thread mode, Tomcat's max threads, JDK), kept for the verdict, which
         refuses a mode whose live settings differ from what was asked."""
         h = self.topo.thread
-        got = h.run(["curl", "-sf", "--max-time", "5", f"http://127.0.0.1:{MGMT_PORT}/actuator/loadlab"],
-                    check=False, timeout=30)
+        got = h.run(
+            ["curl", "-sf", "--max-time", "5", f"http://127.0.0.1:{MGMT_PORT}/actuator/loadlab"],
+            check=False,
+            timeout=30,
+        )
         try:
             sample = json.loads(got.stdout) if got.returncode == 0 else {}
         except ValueError:
             sample = {}
-        live = {k: sample.get(k) for k in LIVE_CONFIG_FIELDS if k in sample}
+        # Its info and config fields (metrics.tsv), read once the service is up; verdict.py compares them.
+        live = {k: sample.get(k) for k in metrics.names(*metrics.LIVE_CONFIG_KINDS) if k in sample}
         path = self.run_dir / mode / "raw" / "thread" / "config.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(live, indent=2) + "\n")
@@ -148,13 +215,26 @@ class Run:
     def start_samplers(self, mode: str) -> None:
         t = self.topo.thread
         raw = lambda h, role: h.work_path(mode, "raw", role)
-        t.tool("sampler", "sampler-thread", f"{raw(t, 'thread')}/samples.csv", "thread-service",
-               f"http://127.0.0.1:{MGMT_PORT}/actuator/loadlab", f"{raw(t, 'thread')}/jvm.csv")
+        t.tool(
+            "sampler",
+            "sampler-thread",
+            f"{raw(t, 'thread')}/samples.csv",
+            "thread-service",
+            f"--jvm-fields={','.join(metrics.names(*metrics.SAMPLED_KINDS))}",
+            f"http://127.0.0.1:{MGMT_PORT}/actuator/loadlab",
+            f"{raw(t, 'thread')}/jvm.csv",
+        )
         d = self.topo.delay
         d.run(["mkdir", "-p", raw(d, "delay")])
         # The delay-service's own latency, timed on its host: what the thread-service sees also holds its own waits.
-        d.tool("sampler", "sampler-delay", f"{raw(d, 'delay')}/samples.csv", "delay-service",
-               f"--probe-url=http://{d.address}:{DELAY_PORT}/delay?ms={self.values['DELAY_MS']}")
+        d.tool(
+            "sampler",
+            "sampler-delay",
+            f"{raw(d, 'delay')}/samples.csv",
+            "delay-service",
+            f"--probe-url=http://{d.address}:{DELAY_PORT}/delay?ms={self.values['DELAY_MS']}",
+            f"--probe-timeout-ms={self.limits.delay_probe_timeout_ms}",
+        )
 
     def stop_samplers(self) -> None:
         """Each sampler on the host that started it (one SSH call each on aws, not every name on every host)."""
@@ -168,19 +248,41 @@ class Run:
         v, inj = self.values, self.topo.injectors[index]
         props = {
             "baseUrl": f"http://{self.topo.thread.address}:{THREAD_PORT}",
-            "delayMs": v["DELAY_MS"], "profile": v["PROFILE"], "startRps": v["START_RPS"],
-            "peakRps": v["PEAK_RPS"], "steps": v["STEPS"], "stepSeconds": v["STEP_SECONDS"],
-            "warmupSeconds": v["WARMUP_SECONDS"], "warmupRps": v["START_RPS"],
-            "injectors": len(self.topo.injectors), "injectorIndex": index,
-            "outDir": inj.work_path(mode, "raw", f"injector-{index}"), "startAtEpochMs": start_at_ms,
+            "scenario": v["SCENARIO"],
+            "cpuMs": v["CPU_MS"],
+            "delayMs": v["DELAY_MS"],
+            "profile": v["PROFILE"],
+            "startRps": v["START_RPS"],
+            "peakRps": v["PEAK_RPS"],
+            "steps": v["STEPS"],
+            "stepSeconds": v["STEP_SECONDS"],
+            "warmupSeconds": v["WARMUP_SECONDS"],
+            "warmupRps": v["START_RPS"],
+            "injectors": len(self.topo.injectors),
+            "injectorIndex": index,
+            "outDir": inj.work_path(mode, "raw", f"injector-{index}"),
+            "startAtEpochMs": start_at_ms,
+            **limits.injector_props(self.limits),
+            # The early stop judges a level by the seconds its requests complete in. Requests longer than a second
+            # complete in the next level's window, mixed with its own, so a healthy level would look short of OK
+            # responses and be stopped; the analysis shifts its windows by that lag, the simulation does not.
+            "stopOnCollapse": str(limits.completion_lag_s(self.limits.expected_ms) == 0).lower(),
         }
         thresholds = self.meta["thresholds"]
-        props.update({"okRatio": thresholds["ok_ratio"], "maxErrorRatio": thresholds["max_error_ratio"],
-                      "p99Factor": thresholds["p99_factor"], "p99SlackMs": thresholds["p99_slack_ms"]})
+        props.update(
+            {
+                "okRatio": thresholds["ok_ratio"],
+                "maxErrorRatio": thresholds["max_error_ratio"],
+                "p99Factor": thresholds["p99_factor"],
+                "p99SlackMs": thresholds["p99_slack_ms"],
+            }
+        )
         return [f"-Dloadlab.{k}={val}" for k, val in props.items()]
 
-    def run_load(self, mode: str) -> list[str]:
-        """Runs the simulation on every injector at once; returns the problems seen (empty when all went well)."""
+    def run_load(self, mode: str) -> tuple[list[str], Crash | None]:
+        """Runs the simulation on every injector at once while watching every role's process.
+
+        Returns the problems seen (empty when all went well) and the crash that stopped the load, if any."""
         v = self.values
         align = start_align_s(len(self.topo.injectors))
         start_at = int((time.time() + align) * 1000)
@@ -189,47 +291,119 @@ class Run:
             name = f"gatling-injector-{i}"
             out = h.work_path(mode, "raw", f"injector-{i}")
             h.run(["mkdir", "-p", out])
-            h.tool("gatling", name, self.log(h, f"{mode}-gatling-injector-{i}"),
-                   h.work_path(mode, "gatling", f"injector-{i}"),
-                   f"{mode} threads, injector {i + 1}/{len(self.topo.injectors)}",
-                   *self.gatling_props(mode, i, start_at))
+            h.tool(
+                "gatling",
+                name,
+                self.log(h, f"{mode}-gatling-injector-{i}"),
+                h.work_path(mode, "gatling", f"injector-{i}"),
+                f"{mode} threads, injector {i + 1}/{len(self.topo.injectors)}",
+                *self.gatling_props(mode, i, start_at),
+            )
             h.tool("sampler", f"sampler-injector-{i}", f"{out}/samples.csv", name)
             names.append((h, name))
-        followers = [threading.Thread(target=console.follow_progress,
-                                      args=(h.follow(self.log(h, f"{mode}-gatling-injector-{i}")), mode),
-                                      daemon=True) for i, h in enumerate(self.topo.injectors)]
+        followers = [
+            threading.Thread(
+                target=console.follow_progress,
+                args=(h.follow(self.log(h, f"{mode}-gatling-injector-{i}")), mode),
+                daemon=True,
+            )
+            for i, h in enumerate(self.topo.injectors)
+        ]
         for f in followers:
             f.start()
-        budget = v["WARMUP_SECONDS"] + v["STEPS"] * v["STEP_SECONDS"] + align + GATLING_GRACE_S
-        problems = []
-        for h, name in names:
-            rc = h.tool("wait", name, str(budget), timeout=budget + 30)
-            if rc == "124":
-                problems.append(f"{name} on {h.name} did not finish within {budget}s and was stopped")
-                h.tool("stop", name, "10", check=False)
-            elif rc != "0":
-                problems.append(f"{name} on {h.name} exited with code {rc} (see logs/{mode}-{name}.log)")
+        # The last requests may take the whole request timeout to end after the schedule.
+        budget = (
+            v["WARMUP_SECONDS"]
+            + v["STEPS"] * v["STEP_SECONDS"]
+            + align
+            + GATLING_GRACE_S
+            + self.limits.injector_request_timeout_ms // 1000
+        )
+        deadline = time.time() + budget
+        watcher = Watcher(self.watched(mode))
+        problems, crash = [], None
+        while not watcher.all_finished():
+            crash = watcher.poll()
+            if crash is not None:
+                break
+            if time.time() > deadline:
+                problems += [
+                    f"{name} on {h.name} did not finish within {budget}s and was stopped"
+                    for h, name in names
+                    if name not in watcher.finished
+                ]
+                break
+            time.sleep(max(0.0, WATCH_INTERVAL_S - time.time() % WATCH_INTERVAL_S))
+        if crash is not None or problems:
+            self.stop_load(names)
         console.end_progress()
-        return problems
+        if crash is not None:
+            # The schedule starts on the whole second after start_at (RunMonitor); the summary recomputes this
+            # second from the injectors' own meta.json when they wrote one.
+            measure_start_ms = -(-start_at // 1000) * 1000 + v["WARMUP_SECONDS"] * 1000
+            second = (crash.alive_until_ms - measure_start_ms) // 1000
+            console.warn(
+                f"{mode}: the {crash.role} on {crash.host} died "
+                f"{describe_second(second)} ({describe_exit(crash)}): {crash.cause}; its load was stopped"
+            )
+        return problems, crash
+
+    def watched(self, mode: str) -> list[Watched]:
+        t, d = self.topo.thread, self.topo.delay
+        roles = [
+            Watched(
+                "thread-service",
+                "thread-service",
+                t,
+                self.log(t, f"{mode}-thread-service"),
+                health_url=f"http://127.0.0.1:{MGMT_PORT}/actuator/health",
+            ),
+            Watched("delay-service", "delay-service", d, self.log(d, "delay-service")),
+        ]
+        if self.values.get("SCENARIO") == "db":
+            # The db scenario's PostgreSQL is shared by every mode, like the delay-service.
+            roles.append(Watched("postgres", "postgres", d, self.log(d, "postgres")))
+        roles += [
+            Watched(
+                f"injector-{i}", f"gatling-injector-{i}", h, self.log(h, f"{mode}-gatling-injector-{i}"), finishes=True
+            )
+            for i, h in enumerate(self.topo.injectors)
+        ]
+        return roles
+
+    def stop_load(self, names: list[tuple[Host, str]]) -> None:
+        """Stops every injector of the mode (its raw files so far are kept: they are flushed every second)."""
+        for h, name in names:
+            h.tool("stop", name, "10", check=False, timeout=60)
 
     def record_pinned(self, mode: str) -> None:
         h = self.topo.thread
         raw = h.work_path(mode, "raw", "thread")
         h.tool("pinned", f"{raw}/pinned.jfr", f"{raw}/pinned.json", check=False, timeout=120)
 
-    def run_mode(self, mode: str) -> None:
+    def run_mode(self, run: ModeRun) -> None:
+        mode = run.label  # the folder, the logs and the summary use the label (`virtual-jdk21` with several JDKs)
         console.heading(mode)
-        self.start_thread_service(mode)
+        self.start_thread_service(run)
         self.start_samplers(mode)
-        problems = self.run_load(mode)
+        problems, crash = self.run_load(mode)
         self.stop_samplers()
         self.topo.thread.tool("stop", "thread-service", "30")
         self.record_pinned(mode)
         self.meta.setdefault("mode_problems", {})[mode] = problems
         for p in problems:
             console.warn(p)
+        if crash is not None:
+            self.meta.setdefault("crashes", {})[mode] = crash.as_dict()
         self.meta["modes_completed"].append(mode)
         self.write_meta()
+        if crash is not None and crash.role != "thread-service":
+            # A dead thread-service is that mode's alone: the next mode starts its own. Every mode shares the
+            # delay-service and the injectors, so the run cannot go on without them.
+            raise RunStopped(
+                f"the {crash.role} died during {mode} ({describe_exit(crash)}): the run stops here; "
+                "what was measured so far is kept"
+            )
 
     def stop_everything(self) -> None:
         for h in self.topo.hosts():
@@ -251,11 +425,15 @@ class Run:
             if len(starts) < 2 or len(set(known)) <= 1:
                 continue
             first = min(known)
-            late = ", ".join(f"{name} {(v - first) / 1000:+.0f} s" for name, v in starts.items()
-                             if isinstance(v, (int, float)) and v != first)
+            late = ", ".join(
+                f"{name} {(v - first) / 1000:+.0f} s"
+                for name, v in starts.items()
+                if isinstance(v, (int, float)) and v != first
+            )
             self.meta.setdefault("mode_problems", {}).setdefault(mode, []).append(
                 f"injectors did not start together ({late} after the first): a Gatling JVM was not ready within "
-                f"the {start_align_s(len(starts))} s alignment margin, so merged seconds mix levels")
+                f"the {start_align_s(len(starts))} s alignment margin, so merged seconds mix levels"
+            )
 
     def collect(self) -> None:
         for h in self.topo.hosts():
@@ -266,25 +444,45 @@ class Run:
                     console.warn(str(e))
 
 
+def describe_second(second: int) -> str:
+    return f"{second} s into the measured phase" if second >= 0 else f"{-second} s before the measured phase"
+
+
+def describe_exit(crash: Crash) -> str:
+    if crash.exit is None:
+        return "no exit code"
+    return f"exit {crash.exit}" + (f", {crash.signal}" if crash.signal else "")
+
+
 def _raise_interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
 def bench(values: dict) -> int:
     java_home = find_jdk()
+    # What the scenario needs on this machine (a JDK per entry of JDKS, PostgreSQL for db), found or installed
+    # before a run folder exists: a missing piece stops here with one line.
+    javas = scenario.prepare(values)
     run_dir = make_run_dir(Path(values["RESULTS_DIR"]).resolve())  # after the preflight (cli.py) found no problem
     topo = topology.build(values["TARGET"], values["INJECTORS"], run_dir, java_home)
-    run = Run(values, topo, run_dir)
+    thresholds = {"ok_ratio": 0.95, "max_error_ratio": 0.01, "p99_factor": 2.0, "p99_slack_ms": 100}
+    run = Run(values, topo, run_dir, javas, limits.derive(values, thresholds))
     fault = os.environ.get("LOADLAB_FAULT_CPU_QUOTA")  # test-only starvation, see infra/host/loadlab-host
     for h in topo.hosts() if fault else ():
         h.env["LOADLAB_FAULT_CPU_QUOTA"] = fault
     run.meta = {
-        "run_id": run_dir.name, "target": values["TARGET"],
+        "run_id": run_dir.name,
+        "target": values["TARGET"],
         "started_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "params": {k: v for k, v in values.items() if k != "RESULTS_DIR"},
-        "thresholds": {"ok_ratio": 0.95, "max_error_ratio": 0.01, "p99_factor": 2.0, "p99_slack_ms": 100},
-        "hosts": topo.describe(), "machine": topology.machine_description(),
-        "java": str(java_home), "modes_completed": [],
+        "thresholds": thresholds,
+        "hosts": topo.describe(),
+        "machine": topology.machine_description(),
+        "java": str(java_home),
+        "thread_service_javas": {str(k): v for k, v in javas.items()},
+        "modes_completed": [],
+        # Every limit of the request chain, derived from the workload (limits.py): what the analysis checks.
+        "limits": run.limits.as_dict(),
         **({"test_fault": fault} if fault else {}),
     }
     run.write_meta()
@@ -300,15 +498,17 @@ def bench(values: dict) -> int:
         # Second line of defence: the preflight found these ports free, but something may have taken one since. The
         # run folder exists by now (it holds params.json saying why); that is accepted, but `latest` stays on the
         # previous run and no page is written for a run that never started.
-        for h, ports in topo.service_ports():
+        for h, ports in topo.service_ports(values["SCENARIO"] == "db"):
             problem = h.ports_in_use(ports)
             if problem:
                 raise HostError(problem, ExitCode.USAGE)
         point_latest(run_dir)
         started = True
+        if values["SCENARIO"] == "db":
+            run.start_database()
         run.start_delay_service()
-        for mode in values["MODES"]:
-            run.run_mode(mode)
+        for mode_run in params.mode_runs(values["MODES"], values["JDKS"]):
+            run.run_mode(mode_run)
         outcome = ExitCode.OK
     except KeyboardInterrupt:
         console.warn("interrupted: stopping every process of this run; results written so far are kept")
@@ -331,6 +531,7 @@ def bench(values: dict) -> int:
         console.warn(f"the run did not start: {run_dir} holds only params.json; results/latest is unchanged")
         return outcome
     from . import summary  # needs the venv's packages; imported late so validation and start-up stay light
+
     result = summary.rebuild(run_dir)
     console.table(result, run_dir)
     if outcome == ExitCode.OK and not all(m.get("valid") for m in result.get("modes", {}).values()):

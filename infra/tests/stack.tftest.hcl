@@ -52,7 +52,7 @@ run "defaults_make_three_hardened_hosts" {
     error_message = "user-data must install Corretto 25 and write the ready marker"
   }
   assert {
-    condition     = alltrue([for h in aws_instance.host : strcontains(h.user_data, "net.ipv4.ip_local_reserved_ports = 8080,8081,8090")])
+    condition     = alltrue([for h in aws_instance.host : strcontains(h.user_data, "net.ipv4.ip_local_reserved_ports = 5499,8080,8081,8090")])
     error_message = "user-data must reserve the service ports out of the ephemeral range"
   }
   assert {
@@ -93,16 +93,16 @@ run "security_group_admits_only_ssh_from_admin_and_service_ports_from_itself" {
   command = plan
 
   assert {
-    condition     = length(aws_security_group.hosts.ingress) == 4
-    error_message = "exactly four inbound rules expected: SSH and the three service ports"
+    condition     = length(aws_security_group.hosts.ingress) == 5
+    error_message = "exactly five inbound rules expected: SSH and the four service ports"
   }
   assert {
     condition     = alltrue([for r in aws_security_group.hosts.ingress : r.from_port == 22 ? (join(",", r.cidr_blocks) == "203.0.113.7/32" && r.self != true) : (r.self == true && try(length(r.cidr_blocks), 0) == 0 && try(length(r.ipv6_cidr_blocks), 0) == 0)])
     error_message = "SSH must come from admin_cidr only and service ports from the group itself only"
   }
   assert {
-    condition     = join(",", sort([for r in aws_security_group.hosts.ingress : tostring(r.from_port)])) == "22,8080,8081,8090"
-    error_message = "inbound ports must be 22, 8080, 8081, 8090"
+    condition     = join(",", sort([for r in aws_security_group.hosts.ingress : tostring(r.from_port)])) == "22,5499,8080,8081,8090"
+    error_message = "inbound ports must be 22, 5499, 8080, 8081, 8090"
   }
   assert {
     condition     = alltrue([for r in aws_security_group.hosts.ingress : r.from_port == r.to_port && r.protocol == "tcp"])

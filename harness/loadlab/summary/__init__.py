@@ -16,6 +16,7 @@ import traceback
 from pathlib import Path
 
 from .. import analysis
+from .. import params as run_params
 from . import outputs, raw, seconds, verdict
 
 
@@ -36,19 +37,26 @@ def rebuild(run_dir: str | os.PathLike) -> dict:
     for mode in present:
         modes[mode] = _rebuild_mode(run_dir, mode, run, params, thresholds, target)
 
+    ratio, ratio_reason = verdict.headline_ratio(modes, params)
     summary = {
         "run_id": run.get("run_id") or run_dir.name,
         "target": target,
+        "scenario": params.get("SCENARIO") or "http",
         "params": params,
         "modes": modes,
-        "virtual_over_platform": verdict.ratio(modes.get("virtual"), modes.get("platform")),
+        "virtual_over_platform": ratio,
+        "virtual_over_platform_reason": ratio_reason,
         "thresholds": thresholds.as_dict(),
+        "limits": verdict.run_limits(run, params),
         "machine": run.get("machine"),
         "hosts": run.get("hosts") if isinstance(run.get("hosts"), dict) else {},
         "missing_modes": [m for m in wanted if m not in modes],
         "missing": run_missing,
         "problems": verdict.problems(run),
     }
+    per_jdk = verdict.ratios(modes, params)
+    if per_jdk:
+        summary["ratios"] = per_jdk
     if run.get("test_fault"):
         summary["test_fault"] = str(run["test_fault"])
     outputs.write_text(run_dir / "summary.json", json.dumps(summary, indent=2) + "\n")
@@ -56,11 +64,14 @@ def rebuild(run_dir: str | os.PathLike) -> dict:
     return summary
 
 
-def _rebuild_mode(run_dir: Path, mode: str, run: dict, params: dict, thresholds: analysis.Thresholds,
-                  target: str | None) -> dict:
+def _rebuild_mode(
+    run_dir: Path, mode: str, run: dict, params: dict, thresholds: analysis.Thresholds, target: str | None
+) -> dict:
     try:
         mode_raw = raw.load_mode(run_dir / mode)
-        table = seconds.build_tables(mode_raw)
+        table = seconds.build_tables(
+            mode_raw, lag_s=verdict.completion_lag_s(params), cutoff=verdict.crash_cutoff(verdict.crash_of(run, mode))
+        )
         outputs.write_csv(run_dir / mode / "timeline.csv", outputs.TIMELINE_COLUMNS, table.timeline)
         outputs.write_csv(run_dir / mode / "server.csv", outputs.SERVER_COLUMNS, table.server)
         return verdict.mode_summary(mode, mode_raw, table, run, params, thresholds, target)
@@ -70,10 +81,18 @@ def _rebuild_mode(run_dir: Path, mode: str, run: dict, params: dict, thresholds:
 
 
 def _modes_wanted(params: dict) -> list[str]:
-    modes = params.get("MODES")
+    """The mode labels the run asked for: `platform`, `virtual`, or `<mode>-jdk<N>` with several JDKs."""
+    modes, jdks = params.get("MODES"), params.get("JDKS")
     if isinstance(modes, str):
         modes = modes.replace(",", " ").split()
-    return [str(m) for m in modes] if isinstance(modes, list) else []
+    if not isinstance(modes, list):
+        return []
+    if isinstance(jdks, str):
+        jdks = jdks.split()
+    jdks = [int(j) for j in jdks if str(j).isdigit()] if isinstance(jdks, list) else []
+    if len(jdks) < 2:  # one JDK (or a run from before JDKS): the plain thread modes
+        return [str(m) for m in modes]
+    return [r.label for r in run_params.mode_runs([str(m) for m in modes], jdks)]
 
 
 def _ordered_modes(run_dir: Path, wanted: list[str]) -> list[str]:
@@ -83,9 +102,9 @@ def _ordered_modes(run_dir: Path, wanted: list[str]) -> list[str]:
 
 def _render_page(run_dir: Path, summary: dict) -> None:
     from .. import report  # the page is optional for callers that only want the numbers
+
     try:
         report.render(run_dir, summary)
     except Exception as e:  # noqa: BLE001 - summary.json is already written; say what broke instead of no page
         traceback.print_exc(file=sys.stderr)
         outputs.write_text(run_dir / "index.html", report.fallback_page(summary, f"{type(e).__name__}: {e}"))
-

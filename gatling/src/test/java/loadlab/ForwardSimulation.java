@@ -24,15 +24,16 @@ import io.gatling.javaapi.core.Simulation;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
 
 /**
- * Open-model load on the thread-service: one {@code GET /forward?ms=<delayMs>} per virtual user, a warm-up, then
- * stairs or a ramp. Every request is also recorded by {@link RunMonitor} into the per-second raw files the harness
- * analyses; Gatling's own report is a by-product. All settings are {@code loadlab.*} system properties
- * (gatling/README.md).
+ * Open-model load on the thread-service: one request of the scenario ({@link LoadConfig#requestPath()}) per virtual
+ * user, a warm-up, then stairs or a ramp. Every request is also recorded by {@link RunMonitor} into the per-second
+ * raw files the harness analyses; Gatling's own report is a by-product. All settings are {@code loadlab.*} system
+ * properties (gatling/README.md).
  */
 public class ForwardSimulation extends Simulation {
 
     private static final String SENT_NS = "loadlab.sentNs";
     private static final String RESPONSE_MS = "loadlab.responseMs";
+    private static final String STATUS = "loadlab.status";
     private static final int PILOT_SECONDS = 1;
 
     private final LoadConfig cfg = loadConfigOrExit();
@@ -44,13 +45,15 @@ public class ForwardSimulation extends Simulation {
         HttpProtocolBuilder protocol = http.baseUrl(cfg.baseUrl()).disableWarmUp();
 
         ChainBuilder send = exec(session -> session.set(SENT_NS, monitor.sent()))
-                .exec(http("forward").get("/forward?ms=" + cfg.delayMs())
+                .exec(http(cfg.scenario()).get(cfg.requestPath())
                         .requestTimeout(Duration.ofMillis(cfg.requestTimeoutMs()))
-                        // Response time first: checks stop at the first failure, and a non-200 must be timed too.
-                        .check(responseTimeInMillis().saveAs(RESPONSE_MS), status().is(200)))
+                        // Response time and status first: checks stop at the first failure, and a non-200 must be
+                        // timed and classified too (ErrorKind).
+                        .check(responseTimeInMillis().saveAs(RESPONSE_MS), status().saveAs(STATUS), status().is(200)))
                 .exec(session -> {
                     Integer responseMs = session.contains(RESPONSE_MS) ? session.getInt(RESPONSE_MS) : null;
-                    monitor.completed(session.getLong(SENT_NS), responseMs, !session.isFailed());
+                    Integer status = session.contains(STATUS) ? session.getInt(STATUS) : null;
+                    monitor.completed(session.getLong(SENT_NS), responseMs, !session.isFailed(), status);
                     return session;
                 });
 

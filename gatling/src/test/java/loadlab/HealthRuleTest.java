@@ -55,6 +55,6 @@ class HealthRuleTest {
     void aLevelWithoutCompletionsIsUnhealthy() {
         HealthRule.Verdict v = rule.judge(new HealthRule.LevelStats(100, 10, 0, 0, 0, 0), 200);
         assertFalse(v.healthy());
-        assertTrue(v.reason().contains("no completions"), v.reason());
+        assertTrue(v.reason().contains("no successful response"), v.reason());
     }
 }

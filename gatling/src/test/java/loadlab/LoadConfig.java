@@ -18,6 +18,8 @@ import java.util.function.Function;
 public record LoadConfig(
         String baseUrl,
         int delayMs,
+        String scenario,
+        int cpuMs,
         String profile,
         double startRps,
         double peakRps,
@@ -49,6 +51,8 @@ public record LoadConfig(
         Map<String, String> d = new LinkedHashMap<>();
         d.put("baseUrl", "http://127.0.0.1:8080");
         d.put("delayMs", "200");
+        d.put("scenario", "http");
+        d.put("cpuMs", "0");
         d.put("profile", "stairs");
         d.put("startRps", "50");
         d.put("peakRps", "250");
@@ -91,8 +95,12 @@ public record LoadConfig(
     /** @param raw property names without the {@code loadlab.} prefix */
     public static LoadConfig parse(Map<String, String> raw) {
         Parser p = new Parser(raw);
-        String baseUrl = p.get("baseUrl", LoadConfig::baseUrl, "an http:// or https:// URL with a host and no path, e.g. http://127.0.0.1:8080");
+        String baseUrl = p.get("baseUrl", LoadConfig::baseUrl,
+                "an http:// or https:// URL with a host and no path, e.g. http://127.0.0.1:8080");
         int delayMs = p.get("delayMs", s -> intIn(s, 0, 600_000), "an integer 0..600000");
+        String scenario = p.get("scenario", s -> oneOf(s, SCENARIO_PATHS.keySet().toArray(String[]::new)),
+                String.join(" | ", SCENARIO_PATHS.keySet()));
+        int cpuMs = p.get("cpuMs", s -> intIn(s, 0, 600_000), "an integer 0..600000");
         String profile = p.get("profile", s -> oneOf(s, "stairs", "ramp"), "stairs or ramp");
         double startRps = p.get("startRps", s -> positive(s), "a number > 0");
         double peakRps = p.get("peakRps", s -> positive(s), "a number > 0");
@@ -125,15 +133,21 @@ public record LoadConfig(
         }
         if (p.errors.isEmpty()) {
             if (peakRps < startRps) {
-                p.errors.add(PREFIX + "peakRps=" + raw(raw, "peakRps") + ": must be >= loadlab.startRps (" + startRps + ")");
+                p.errors.add(PREFIX + "peakRps=" + raw(raw, "peakRps") + ": must be >= loadlab.startRps ("
+                        + startRps + ")");
+            }
+            if (scenario.equals("cpu") && cpuMs < 1) {
+                p.errors.add(PREFIX + "cpuMs=" + cpuMs + ": must be >= 1 when loadlab.scenario=cpu");
             }
             if (injectorIndex >= injectors) {
-                p.errors.add(PREFIX + "injectorIndex=" + injectorIndex + ": must be < loadlab.injectors (" + injectors + ")");
+                p.errors.add(PREFIX + "injectorIndex=" + injectorIndex + ": must be < loadlab.injectors ("
+                        + injectors + ")");
             }
             // Gatling drops the first second's users when a rate rounds to 0 in that second, which would shift
             // the whole schedule by a second; every injector must offer at least one request per second.
             if (startRps / injectors < 1.0) {
-                p.errors.add(PREFIX + "startRps=" + raw(raw, "startRps") + ": must be >= 1 per injector (injectors=" + injectors + ")");
+                p.errors.add(PREFIX + "startRps=" + raw(raw, "startRps") + ": must be >= 1 per injector (injectors="
+                        + injectors + ")");
             }
             if (warmupSeconds > 0 && warmupRps / injectors < 1.0) {
                 p.errors.add(PREFIX + "warmupRps=" + raw(raw, "warmupRps")
@@ -143,10 +157,23 @@ public record LoadConfig(
         if (!p.errors.isEmpty()) {
             throw new IllegalArgumentException(String.join("\n", p.errors));
         }
-        return new LoadConfig(baseUrl, delayMs, profile, startRps, peakRps, steps, stepSeconds, warmupSeconds,
-                warmupRps, injectors, injectorIndex, outDir, requestTimeoutMs, connectTimeoutMs, maxInflight,
-                stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor, p99SlackMs, startAtEpochMs,
-                Collections.unmodifiableMap(p.effective));
+        return new LoadConfig(baseUrl, delayMs, scenario, cpuMs, profile, startRps, peakRps, steps, stepSeconds,
+                warmupSeconds, warmupRps, injectors, injectorIndex, outDir, requestTimeoutMs, connectTimeoutMs,
+                maxInflight, stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor, p99SlackMs,
+                startAtEpochMs, Collections.unmodifiableMap(p.effective));
+    }
+
+    /** The thread-service endpoint of each scenario (the service's own names; `http` is /forward). */
+    static final Map<String, String> SCENARIO_PATHS = Map.of("http", "/forward", "db", "/db", "cpu", "/cpu",
+            "pinned", "/pinned");
+
+    /** The one request of this run, e.g. {@code /db?ms=200&cpuMs=5}; /cpu waits for nothing, so it has no ms. */
+    public String requestPath() {
+        String path = SCENARIO_PATHS.get(scenario);
+        if (scenario.equals("cpu")) {
+            return path + "?cpuMs=" + cpuMs;
+        }
+        return path + "?ms=" + delayMs + (cpuMs > 0 ? "&cpuMs=" + cpuMs : "");
     }
 
     public boolean isRamp() {

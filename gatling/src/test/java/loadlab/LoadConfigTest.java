@@ -26,6 +26,24 @@ class LoadConfigTest {
     }
 
     @Test
+    void eachScenarioRequestsItsOwnEndpoint() {
+        assertEquals("/forward?ms=200", LoadConfig.parse(Map.of()).requestPath());
+        assertEquals("/db?ms=50&cpuMs=3",
+                LoadConfig.parse(Map.of("scenario", "db", "delayMs", "50", "cpuMs", "3")).requestPath());
+        assertEquals("/cpu?cpuMs=20", LoadConfig.parse(Map.of("scenario", "cpu", "cpuMs", "20")).requestPath());
+        assertEquals("/pinned?ms=200", LoadConfig.parse(Map.of("scenario", "pinned")).requestPath());
+    }
+
+    @Test
+    void aBadScenarioOrACpuScenarioWithoutWorkIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> LoadConfig.parse(Map.of("scenario", "grpc")));
+        assertTrue(e.getMessage().contains("loadlab.scenario=grpc: expected"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(Map.of("scenario", "cpu")));
+        assertTrue(e.getMessage().contains("loadlab.cpuMs=0: must be >= 1 when loadlab.scenario=cpu"), e.getMessage());
+    }
+
+    @Test
     void readsOnlyLoadlabSystemProperties() {
         Properties p = new Properties();
         p.setProperty("loadlab.baseUrl", "http://10.0.0.5:9000/");
@@ -58,11 +76,15 @@ class LoadConfigTest {
     @Test
     void rejectsUnknownNamesAndInconsistentValues() {
         assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(Map.of("stepSecs", "3")));
-        assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(Map.of("startRps", "300", "peakRps", "200")));
-        assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(Map.of("injectors", "2", "injectorIndex", "2")));
+        assertThrows(IllegalArgumentException.class,
+                () -> LoadConfig.parse(Map.of("startRps", "300", "peakRps", "200")));
+        assertThrows(IllegalArgumentException.class,
+                () -> LoadConfig.parse(Map.of("injectors", "2", "injectorIndex", "2")));
         // Below 1 rps per injector Gatling may inject nobody in the first second, shifting the schedule.
-        assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(Map.of("injectors", "4", "startRps", "3", "peakRps", "10")));
-        assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(Map.of("warmupSeconds", "5", "warmupRps", "0")));
+        assertThrows(IllegalArgumentException.class,
+                () -> LoadConfig.parse(Map.of("injectors", "4", "startRps", "3", "peakRps", "10")));
+        assertThrows(IllegalArgumentException.class,
+                () -> LoadConfig.parse(Map.of("warmupSeconds", "5", "warmupRps", "0")));
         assertFalse(LoadConfig.parse(Map.of("warmupSeconds", "0", "warmupRps", "0")).warmupSeconds() > 0);
     }
 }

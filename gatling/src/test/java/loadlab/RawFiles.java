@@ -19,7 +19,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
 /**
- * The three raw files of one injector (see docs/ARCHITECTURE.md). Every completed second is flushed to disk at once
+ * The raw files of one injector (see docs/ARCHITECTURE.md). Every completed second is flushed to disk at once
  * so a crash or Ctrl-C keeps what was measured.
  */
 public final class RawFiles implements AutoCloseable {
@@ -28,6 +28,9 @@ public final class RawFiles implements AutoCloseable {
     public static final String SECONDS = "seconds.csv";
     public static final String META = "meta.json";
     public static final String CSV_HEADER = "second,phase,level,target_rps,sent,ok,ko,inflight";
+    /** Failed requests by {@link ErrorKind}, per completion second; a row only for a kind seen in that second. */
+    public static final String ERRORS = "errors.csv";
+    public static final String ERRORS_HEADER = "second,kind,count";
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -35,6 +38,7 @@ public final class RawFiles implements AutoCloseable {
     private final PrintStream hlogStream;
     private final HistogramLogWriter hlog;
     private final BufferedWriter csv;
+    private final BufferedWriter errors;
     private boolean closed;
 
     /** Creates (or truncates) the files and writes their headers. */
@@ -56,6 +60,10 @@ public final class RawFiles implements AutoCloseable {
             csv = Files.newBufferedWriter(dir.resolve(SECONDS), StandardCharsets.UTF_8);
             csv.write(CSV_HEADER);
             csv.newLine();
+            errors = Files.newBufferedWriter(dir.resolve(ERRORS), StandardCharsets.UTF_8);
+            errors.write(ERRORS_HEADER);
+            errors.newLine();
+            errors.flush();
             csv.flush();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write raw files in " + dir, e);
@@ -79,6 +87,14 @@ public final class RawFiles implements AutoCloseable {
                     + s.sent() + "," + s.ok() + "," + s.ko() + "," + s.inflight());
             csv.newLine();
             csv.flush();
+            ErrorKind[] kinds = ErrorKind.values();
+            for (int k = 0; k < kinds.length; k++) {
+                if (s.koByKind()[k] > 0) {
+                    errors.write(s.second() + "," + kinds[k].id() + "," + s.koByKind()[k]);
+                    errors.newLine();
+                }
+            }
+            errors.flush();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -122,6 +138,7 @@ public final class RawFiles implements AutoCloseable {
         hlog.close();
         try {
             csv.close();
+            errors.close();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -35,7 +35,9 @@ class RawFilesTest {
         for (long v : koValues) {
             ko.recordValue(v);
         }
-        return new SecondRecorder.SecondStats(second, sent, okValues.length, koValues.length, inflight, ok, ko);
+        long[] byKind = new long[ErrorKind.values().length];
+        byKind[ErrorKind.STATUS_502.ordinal()] = koValues.length;
+        return new SecondRecorder.SecondStats(second, sent, okValues.length, koValues.length, inflight, ok, ko, byKind);
     }
 
     @Test
@@ -72,12 +74,25 @@ class RawFilesTest {
     @Test
     void secondsCsvHasOneRowPerSecond() throws Exception {
         try (RawFiles f = new RawFiles(dir, "c", T0 * 1000)) {
-            f.writeSecond(second(T0, 20, new long[] {50}, new long[] {}, 19), new Schedule.SecondPlan("warmup", -1, 20));
+            f.writeSecond(second(T0, 20, new long[] {50}, new long[] {}, 19),
+                    new Schedule.SecondPlan("warmup", -1, 20));
             f.writeSecond(second(T0 + 1, 33, new long[] {50, 51}, new long[] {60}, 49),
                     new Schedule.SecondPlan("measure", 0, 100.0 / 3));
         }
-        assertEquals(List.of(RawFiles.CSV_HEADER, T0 + ",warmup,-1,20,20,1,0,19", (T0 + 1) + ",measure,0,33.333,33,2,1,49"),
+        assertEquals(List.of(RawFiles.CSV_HEADER, T0 + ",warmup,-1,20,20,1,0,19",
+                (T0 + 1) + ",measure,0,33.333,33,2,1,49"),
                 Files.readAllLines(dir.resolve(RawFiles.SECONDS)));
+    }
+
+    @Test
+    void errorsCsvCountsFailuresByKindPerSecond() throws Exception {
+        try (RawFiles f = new RawFiles(dir, "c", T0 * 1000)) {
+            f.writeSecond(second(T0, 3, new long[] {50}, new long[] {}, 2), new Schedule.SecondPlan("measure", 0, 3));
+            f.writeSecond(second(T0 + 1, 3, new long[] {}, new long[] {60, 61}, 1),
+                    new Schedule.SecondPlan("measure", 0, 3));
+        }
+        assertEquals(List.of(RawFiles.ERRORS_HEADER, (T0 + 1) + ",status_502,2"),
+                Files.readAllLines(dir.resolve(RawFiles.ERRORS)));
     }
 
     @Test

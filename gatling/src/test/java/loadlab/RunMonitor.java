@@ -134,8 +134,16 @@ public final class RunMonitor {
 
     /** @param gatlingMs Gatling's response time when a response arrived, null on timeout/connection error */
     public void completed(long sentNanos, Integer gatlingMs, boolean ok) {
-        long latency = gatlingMs != null ? gatlingMs : Math.round((System.nanoTime() - sentNanos) / 1e6);
-        recorder.completed(System.currentTimeMillis(), latency, ok);
+        completed(sentNanos, gatlingMs, ok, null);
+    }
+
+    /** @param status the response's status, null when none arrived (used to classify a failure) */
+    public void completed(long sentNanos, Integer gatlingMs, boolean ok, Integer status) {
+        long elapsed = Math.round((System.nanoTime() - sentNanos) / 1e6);
+        long latency = gatlingMs != null ? gatlingMs : elapsed;
+        ErrorKind kind = ok ? null
+                : ErrorKind.of(status, elapsed, cfg.requestTimeoutMs(), cfg.connectTimeoutMs());
+        recorder.completed(System.currentTimeMillis(), latency, ok, kind);
     }
 
     private synchronized void stop(String reason, long nowMs) {
@@ -207,12 +215,13 @@ public final class RunMonitor {
                     + s.ok() + " ko=" + s.ko() + " p99=" + (all.getTotalCount() > 0
                     ? all.getValueAtPercentile(99) + "ms" : "-") + " inflight=" + s.inflight());
             if (plan.level() >= 0) {
-                accumulate(plan.level(), s, all, s.second() - anchorSecond, nowMs);
+                // The health rule judges successful requests' latency only, as harness/loadlab/analysis.py does.
+                accumulate(plan.level(), s, s.okHistogram(), s.second() - anchorSecond, nowMs);
             }
         }
     }
 
-    private void accumulate(int level, SecondRecorder.SecondStats s, Histogram all, long offset, long nowMs) {
+    private void accumulate(int level, SecondRecorder.SecondStats s, Histogram ok, long offset, long nowMs) {
         if (level != accLevel) {
             accLevel = level;
             accSeconds = 0;
@@ -223,7 +232,7 @@ public final class RunMonitor {
         accSeconds++;
         accOk += s.ok();
         accKo += s.ko();
-        accHist.add(all);
+        accHist.add(ok);
         Schedule.Level l = schedule.levels().get(level);
         if (offset == l.endSecond() - 1) {
             judge(l, nowMs);
@@ -286,6 +295,14 @@ public final class RunMonitor {
         totals.put("inflight_at_end", lastInflight);
         totals.put("late_records", recorder != null ? recorder.lateRecords() : 0);
         m.put("totals", totals);
+        // The limits this injector applied, so the harness can tell its own timeouts from the service's answers.
+        Map<String, Object> timeouts = new LinkedHashMap<>();
+        timeouts.put("request_ms", cfg.requestTimeoutMs());
+        timeouts.put("connect_ms", cfg.connectTimeoutMs());
+        m.put("timeouts", timeouts);
+        m.put("error_kinds", ErrorKind.ids());
+        m.put("scenario", cfg.scenario());
+        m.put("request_path", cfg.requestPath());
         m.put("written_epoch_ms", System.currentTimeMillis());
         return m;
     }

@@ -66,7 +66,8 @@ class RunMonitorTest {
         m.tick((a + 4) * 1000 + RunMonitor.GRACE_MS);
 
         assertTrue(m.shouldStop());
-        assertTrue(m.stopReason().startsWith("level 2/3 (target 20 rps) unhealthy: p99 500 ms > 150 ms"), m.stopReason());
+        assertTrue(m.stopReason().startsWith("level 2/3 (target 20 rps) unhealthy: p99 500 ms > 150 ms"),
+                m.stopReason());
         m.finish(null, (a + 4) * 1000 + 500);
 
         List<String> rows = Files.readAllLines(dir.resolve(RawFiles.SECONDS));
@@ -88,7 +89,8 @@ class RunMonitorTest {
         assertEquals(60, ((Number) ((Map<?, ?>) meta.get("totals")).get("ok")).longValue());
 
         String out = console.toString(StandardCharsets.UTF_8);
-        assertTrue(out.contains("LOADLAB inj=0 phase=measure level=2/3 target=20 sent=20 ok=20 ko=0 p99=500ms inflight=0"), out);
+        assertTrue(out.contains(
+                "LOADLAB inj=0 phase=measure level=2/3 target=20 sent=20 ok=20 ko=0 p99=500ms inflight=0"), out);
         assertTrue(out.contains("LOADLAB inj=0 STOP level 2/3"), out);
         out.lines().forEach(line -> assertTrue(line.startsWith("LOADLAB "), line));
     }

@@ -19,14 +19,16 @@ public final class SecondRecorder {
     static final int SIGNIFICANT_DIGITS = 3;
 
     /** One drained second. Histograms are fresh objects the caller may keep or merge. */
+    /** @param koByKind failed requests by {@link ErrorKind} ordinal */
     public record SecondStats(long second, long sent, long ok, long ko, long inflight, Histogram okHistogram,
-            Histogram koHistogram) {
+            Histogram koHistogram, long[] koByKind) {
     }
 
     private static final class Bucket {
         long sent;
         long ok;
         long ko;
+        final long[] koByKind = new long[ErrorKind.values().length];
         Histogram okHist;
         Histogram koHist;
         boolean closed;
@@ -54,6 +56,11 @@ public final class SecondRecorder {
     }
 
     public void completed(long epochMs, long latencyMs, boolean ok) {
+        completed(epochMs, latencyMs, ok, null);
+    }
+
+    /** @param kind why a failed request failed (null: not classified) */
+    public void completed(long epochMs, long latencyMs, boolean ok, ErrorKind kind) {
         inflight.decrementAndGet();
         long value = Math.max(0, Math.min(latencyMs, MAX_TRACKABLE_MS));
         record(epochMs / 1000, b -> {
@@ -65,6 +72,9 @@ public final class SecondRecorder {
                 b.okHist.recordValue(value);
             } else {
                 b.ko++;
+                if (kind != null) {
+                    b.koByKind[kind.ordinal()]++;
+                }
                 if (b.koHist == null) {
                     b.koHist = newHistogram();
                 }
@@ -131,6 +141,7 @@ public final class SecondRecorder {
             long ko;
             Histogram okHist;
             Histogram koHist;
+            long[] koByKind;
             synchronized (b) {
                 b.closed = true;
                 sent = b.sent;
@@ -138,6 +149,7 @@ public final class SecondRecorder {
                 ko = b.ko;
                 okHist = b.okHist;
                 koHist = b.koHist;
+                koByKind = b.koByKind.clone();
             }
             // Published only after closing: a writer seeing an open bucket below this mark knows it is an orphan.
             firstOpenSecond = s + 1;
@@ -145,7 +157,7 @@ public final class SecondRecorder {
             cumulativeSent += sent;
             cumulativeDone += ok + ko;
             out.add(new SecondStats(s, sent, ok, ko, cumulativeSent - cumulativeDone,
-                    okHist != null ? okHist : newHistogram(), koHist != null ? koHist : newHistogram()));
+                    okHist != null ? okHist : newHistogram(), koHist != null ? koHist : newHistogram(), koByKind));
         }
         return out;
     }

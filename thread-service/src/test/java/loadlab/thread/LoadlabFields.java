@@ -1,15 +1,11 @@
 package loadlab.thread;
 
-/** The keys of /actuator/loadlab, as the harness reads them. */
+import loadlab.thread.metrics.MetricNames;
+
+/** The keys of /actuator/loadlab, as the harness reads them: the shared list in loadlab/metrics.tsv. */
 final class LoadlabFields {
 
-    static final String[] ALL = {
-            "thread_mode", "jvm_threads_live", "jvm_threads_daemon", "jvm_threads_peak",
-            "virtual_threads_mounted", "virtual_threads_queued",
-            "tomcat_threads_busy", "tomcat_threads_max", "tomcat_queue_size", "tomcat_connections",
-            "inflight_requests", "requests_total",
-            "heap_used_bytes", "heap_committed_bytes", "gc_pause_ms_total", "gc_count_total",
-            "process_cpu_seconds", "downstream_calls_total", "downstream_time_ms_total"};
+    static final String[] ALL = MetricNames.all().toArray(String[]::new);
 
     private LoadlabFields() {
     }

@@ -1,32 +1,21 @@
 package loadlab.thread.forward;
 
+import loadlab.thread.api.MillisParameter;
 import org.springframework.stereotype.Component;
 
-/** Parses the {@code ms} query parameter; the same rules as the delay-service's, so both answer alike. */
+/** The {@code ms} query parameter of /forward, /pinned and /db: required, 0..delay.max-ms. */
 @Component
-class DelayParameter {
+public class DelayParameter {
 
     static final String NAME = "ms";
 
-    private final long maxMs;
+    private final MillisParameter rule;
 
     DelayParameter(DelayProperties properties) {
-        this.maxMs = properties.maxMs();
+        this.rule = MillisParameter.required(NAME, 0, properties.maxMs());
     }
 
-    long parse(String raw) {
-        if (raw == null || raw.isEmpty()) {
-            throw new InvalidDelayException(NAME, raw, maxMs);
-        }
-        long value;
-        try {
-            value = Long.parseLong(raw);
-        } catch (NumberFormatException e) {
-            throw new InvalidDelayException(NAME, raw, maxMs);
-        }
-        if (value < 0 || value > maxMs) {
-            throw new InvalidDelayException(NAME, raw, maxMs);
-        }
-        return value;
+    public long parse(String raw) {
+        return rule.parse(raw);
     }
 }

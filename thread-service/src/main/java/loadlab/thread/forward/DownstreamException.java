@@ -1,9 +1,12 @@
 package loadlab.thread.forward;
 
+import java.util.Map;
+
+import loadlab.thread.api.ProblemAnswer;
 import org.springframework.http.HttpStatus;
 
 /** Why the delay-service call failed, already decided as the status the caller gets. */
-class DownstreamException extends RuntimeException {
+class DownstreamException extends ProblemAnswer {
 
     enum Kind {
         REFUSED(HttpStatus.BAD_GATEWAY, "Delay-service unreachable"),
@@ -24,8 +27,7 @@ class DownstreamException extends RuntimeException {
     private final Integer downstreamStatus;
 
     DownstreamException(Kind kind, String detail, Integer downstreamStatus, Throwable cause) {
-        // No stack trace: under overload these can be thousands per second and nobody reads them.
-        super(detail, cause, false, false);
+        super(kind.status, kind.title, detail, cause);
         this.kind = kind;
         this.downstreamStatus = downstreamStatus;
     }
@@ -36,5 +38,10 @@ class DownstreamException extends RuntimeException {
 
     Integer downstreamStatus() {
         return downstreamStatus;
+    }
+
+    @Override
+    public Map<String, Object> properties() {
+        return downstreamStatus == null ? Map.of() : Map.of("downstreamStatus", downstreamStatus);
     }
 }

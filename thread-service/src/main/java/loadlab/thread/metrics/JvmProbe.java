@@ -6,7 +6,9 @@ import java.lang.management.MemoryUsage;
 import java.lang.management.ThreadMXBean;
 import java.util.List;
 
-import jdk.management.VirtualThreadSchedulerMXBean;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
 import org.springframework.stereotype.Component;
 
 /** Platform MXBeans only: each read is a field or counter lookup, cheap enough to sample every second. */
@@ -19,13 +21,28 @@ class JvmProbe {
             .filter(gc -> !gc.getName().endsWith("Cycles"))
             .toList();
     private final java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-    private final VirtualThreadSchedulerMXBean scheduler = virtualThreadScheduler();
+    private final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    // jdk.management's VirtualThreadSchedulerMXBean exists from JDK 24; the classes are built for release 21 (so the
+    // service also runs on 21, to show pinning), hence read by name: absent on 21, where the gauges say -1.
+    private final ObjectName scheduler = virtualThreadScheduler();
 
-    private static VirtualThreadSchedulerMXBean virtualThreadScheduler() {
+    private ObjectName virtualThreadScheduler() {
         try {
-            return ManagementFactory.getPlatformMXBean(VirtualThreadSchedulerMXBean.class);
-        } catch (RuntimeException | LinkageError e) {
+            ObjectName name = new ObjectName("jdk.management:type=VirtualThreadScheduler");
+            return server.isRegistered(name) ? name : null;
+        } catch (Exception e) {
             return null;
+        }
+    }
+
+    private long schedulerAttribute(String attribute) {
+        if (scheduler == null) {
+            return -1;
+        }
+        try {
+            return ((Number) server.getAttribute(scheduler, attribute)).longValue();
+        } catch (Exception e) {
+            return -1;
         }
     }
 
@@ -42,12 +59,27 @@ class JvmProbe {
         return threads.getPeakThreadCount();
     }
 
-    int mountedVirtualThreads() {
-        return scheduler == null ? -1 : scheduler.getMountedVirtualThreadCount();
+    long mountedVirtualThreads() {
+        return schedulerAttribute("MountedVirtualThreadCount");
     }
 
     long queuedVirtualThreads() {
-        return scheduler == null ? -1 : scheduler.getQueuedVirtualThreadCount();
+        return schedulerAttribute("QueuedVirtualThreadCount");
+    }
+
+    /** The virtual threads' carriers: the scheduler's own figure (24+), else what JDK 21 uses by default. */
+    long virtualSchedulerParallelism() {
+        long reported = schedulerAttribute("Parallelism");
+        if (reported > 0) {
+            return reported;
+        }
+        String configured = System.getProperty("jdk.virtualThreadScheduler.parallelism");
+        try {
+            return configured != null ? Integer.parseInt(configured.trim())
+                    : Runtime.getRuntime().availableProcessors();
+        } catch (NumberFormatException e) {
+            return Runtime.getRuntime().availableProcessors();
+        }
     }
 
     MemoryUsage heap() {

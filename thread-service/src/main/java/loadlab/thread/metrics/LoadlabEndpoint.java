@@ -1,9 +1,12 @@
 package loadlab.thread.metrics;
 
-import java.lang.management.MemoryUsage;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
+import loadlab.thread.cpu.CpuWork;
+import loadlab.thread.db.DatabasePoolProbe;
 import loadlab.thread.mode.ThreadMode;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -12,50 +15,60 @@ import org.springframework.stereotype.Component;
 
 /**
  * {@code GET /actuator/loadlab}: one flat object the harness samples every second. Counters ({@code *_total},
- * CPU seconds) are cumulative since start; the harness takes differences. -1 means "not available here".
+ * CPU seconds) are cumulative since start; the harness takes differences. -1 means "not available here". The fields
+ * are exactly those of {@code loadlab/metrics.tsv} ({@link MetricNames}), in its order: the service refuses to start
+ * when the two differ, so a metric added on one side only cannot go unnoticed.
  */
 @Component
 @Endpoint(id = "loadlab")
 class LoadlabEndpoint {
 
-    private final String mode;
-    private final JvmProbe jvm;
-    private final RequestPoolProbe pool;
-    private final ForwardRequestCounter requests;
-    private final DownstreamCallStats downstream;
+    private final Map<String, Supplier<Object>> fields = new LinkedHashMap<>();
 
     LoadlabEndpoint(Environment environment, JvmProbe jvm, RequestPoolProbe pool, ForwardRequestCounter requests,
-            DownstreamCallStats downstream) {
-        this.mode = ThreadMode.of(environment).id();
-        this.jvm = jvm;
-        this.pool = pool;
-        this.requests = requests;
-        this.downstream = downstream;
+            DownstreamCallStats downstream, DatabasePoolProbe database, CpuWork work) {
+        String mode = ThreadMode.of(environment).id();
+        Map<String, Supplier<Object>> all = new LinkedHashMap<>();
+        all.put("thread_mode", () -> mode);
+        all.put("java_version_feature", () -> Runtime.version().feature());
+        all.put("virtual_scheduler_parallelism", jvm::virtualSchedulerParallelism);
+        all.put("tomcat_threads_max", pool::maxThreads);
+        all.put("db_pool_max", database::max);
+        all.put("cpu_work_calibration", () -> Math.round(work.iterationsPerMs()));
+        all.put("jvm_threads_live", jvm::liveThreads);
+        all.put("jvm_threads_daemon", jvm::daemonThreads);
+        all.put("jvm_threads_peak", jvm::peakThreads);
+        all.put("virtual_threads_mounted", jvm::mountedVirtualThreads);
+        all.put("virtual_threads_queued", jvm::queuedVirtualThreads);
+        all.put("tomcat_threads_busy", pool::busyThreads);
+        all.put("tomcat_queue_size", pool::queuedRequests);
+        all.put("tomcat_connections", pool::connections);
+        all.put("inflight_requests", requests::inflight);
+        all.put("db_pool_active", database::active);
+        all.put("db_pool_idle", database::idle);
+        all.put("db_pool_pending", database::pending);
+        all.put("heap_used_bytes", () -> jvm.heap().getUsed());
+        all.put("heap_committed_bytes", () -> jvm.heap().getCommitted());
+        all.put("requests_total", requests::total);
+        all.put("gc_pause_ms_total", jvm::gcPauseMillis);
+        all.put("gc_count_total", jvm::gcCount);
+        all.put("process_cpu_seconds", jvm::processCpuSeconds);
+        all.put("downstream_calls_total", downstream::calls);
+        all.put("downstream_time_ms_total", downstream::totalMillis);
+        all.put("cpu_work_ms_total", work::workMsTotal);
+        List<String> names = MetricNames.all();
+        if (!names.equals(List.copyOf(all.keySet()))) {
+            throw new IllegalStateException("/actuator/loadlab fields " + all.keySet() + " differ from "
+                    + MetricNames.RESOURCE + " " + names
+                    + ": add or remove the field on both sides, in the same order");
+        }
+        fields.putAll(all);
     }
 
     @ReadOperation
     Map<String, Object> sample() {
-        MemoryUsage heap = jvm.heap();
         Map<String, Object> sample = new LinkedHashMap<>();
-        sample.put("thread_mode", mode);
-        sample.put("jvm_threads_live", jvm.liveThreads());
-        sample.put("jvm_threads_daemon", jvm.daemonThreads());
-        sample.put("jvm_threads_peak", jvm.peakThreads());
-        sample.put("virtual_threads_mounted", jvm.mountedVirtualThreads());
-        sample.put("virtual_threads_queued", jvm.queuedVirtualThreads());
-        sample.put("tomcat_threads_busy", pool.busyThreads());
-        sample.put("tomcat_threads_max", pool.maxThreads());
-        sample.put("tomcat_queue_size", pool.queuedRequests());
-        sample.put("tomcat_connections", pool.connections());
-        sample.put("inflight_requests", requests.inflight());
-        sample.put("requests_total", requests.total());
-        sample.put("heap_used_bytes", heap.getUsed());
-        sample.put("heap_committed_bytes", heap.getCommitted());
-        sample.put("gc_pause_ms_total", jvm.gcPauseMillis());
-        sample.put("gc_count_total", jvm.gcCount());
-        sample.put("process_cpu_seconds", jvm.processCpuSeconds());
-        sample.put("downstream_calls_total", downstream.calls());
-        sample.put("downstream_time_ms_total", downstream.totalMillis());
+        fields.forEach((name, value) -> sample.put(name, value.get()));
         return sample;
     }
 }

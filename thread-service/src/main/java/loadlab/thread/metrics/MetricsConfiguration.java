@@ -13,11 +13,11 @@ class MetricsConfiguration {
         return new ForwardRequestCounter();
     }
 
-    // First in the chain, so inflight covers everything the request thread does for /forward.
+    // First in the chain, so inflight covers everything the request thread does for a workload request.
     @Bean
     FilterRegistrationBean<ForwardRequestCounter> forwardRequestCounterRegistration(ForwardRequestCounter counter) {
         FilterRegistrationBean<ForwardRequestCounter> registration = new FilterRegistrationBean<>(counter);
-        registration.addUrlPatterns("/forward");
+        registration.addUrlPatterns("/forward", "/pinned", "/db", "/cpu");
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
         return registration;
     }

@@ -1,4 +1,4 @@
-package loadlab.thread.forward;
+package loadlab.thread.api;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -7,26 +7,24 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /** Every failure as RFC 9457 problem+json, so the load generator and a human see the same cause. */
 @RestControllerAdvice
-class ForwardProblemHandler {
+class ProblemHandler {
 
-    @ExceptionHandler(InvalidDelayException.class)
-    ProblemDetail invalidDelay(InvalidDelayException e) {
+    @ExceptionHandler(InvalidParameterException.class)
+    ProblemDetail invalidParameter(InvalidParameterException e) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
         problem.setTitle("Invalid query parameter");
         problem.setProperty("parameter", e.parameter());
         problem.setProperty("value", e.value());
-        problem.setProperty("min", 0);
+        problem.setProperty("min", e.min());
         problem.setProperty("max", e.max());
         return problem;
     }
 
-    @ExceptionHandler(DownstreamException.class)
-    ProblemDetail downstream(DownstreamException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(e.kind().status, e.getMessage());
-        problem.setTitle(e.kind().title);
-        if (e.downstreamStatus() != null) {
-            problem.setProperty("downstreamStatus", e.downstreamStatus());
-        }
+    @ExceptionHandler(ProblemAnswer.class)
+    ProblemDetail answer(ProblemAnswer e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(e.status(), e.getMessage());
+        problem.setTitle(e.title());
+        e.properties().forEach(problem::setProperty);
         return problem;
     }
 }

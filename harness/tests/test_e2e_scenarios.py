@@ -1,0 +1,140 @@
+"""End to end on this machine, one tiny run per scenario where virtual threads are NOT expected to win, and the JDK
+21 vs 25 pinning run. Each is a real `make bench` (real services, Gatling, PostgreSQL, JDKs) with stairs around the
+model's knee, levels placed off the knee itself so a run is not a coin toss:
+
+- db: DB_POOL=2, DELAY_MS=100 → 2 connections / ≈ 0.1 s ≈ 20 rps for BOTH modes (levels 9, 13, 17, 21, 25).
+- cpu: CPU_MS=20 on 2 cores → ≈ 100 rps less the other roles' share, for both modes (levels 20 … 100).
+- pinned on JDKS="21 25", virtual only, DELAY_MS=200: JDK 21 pins its 2 carriers → ≈ 10 rps; JDK 25 (JEP 491) does
+  not pin and stays healthy to 40 rps, 4× that (levels 8, 16, 24, 32, 40).
+
+After each: no PostgreSQL process and no data directory outside the harness's state folder.
+"""
+
+import json
+import subprocess
+import time
+
+import pytest
+from conftest import REPO, make
+
+pytestmark = pytest.mark.e2e
+
+COMMON = {
+    "TARGET": "local",
+    "PROFILE": "stairs",
+    "STEPS": "5",
+    "STEP_SECONDS": "4",
+    "WARMUP_SECONDS": "4",
+    "INJECTORS": "1",
+    "JDKS": "25",
+    "CPU_MS": "0",
+    "PLATFORM_THREADS": "200",
+}
+DB = {
+    **COMMON,
+    "SCENARIO": "db",
+    "MODES": "platform virtual",
+    "DB_POOL": "2",
+    "DELAY_MS": "100",
+    "START_RPS": "9",
+    "PEAK_RPS": "25",
+}
+# A fresh JVM compiles for its first ~10 s on both cores (MACHINE-NOTES): the warm-up must cover it, or the first
+# measured level of a CPU-bound run inherits its backlog.
+CPU = {
+    **COMMON,
+    "SCENARIO": "cpu",
+    "MODES": "platform virtual",
+    "CPU_MS": "20",
+    "DELAY_MS": "100",
+    "START_RPS": "20",
+    "PEAK_RPS": "100",
+    "WARMUP_SECONDS": "12",
+}
+PINNED = {
+    **COMMON,
+    "SCENARIO": "pinned",
+    "MODES": "virtual",
+    "JDKS": "21 25",
+    "DELAY_MS": "200",
+    "START_RPS": "8",
+    "PEAK_RPS": "40",
+}
+
+
+def bench(env: dict, tmp_path) -> tuple[subprocess.CompletedProcess, dict]:
+    started = time.time()
+    results = tmp_path / "results"
+    r = make("bench", env={**env, "RESULTS_DIR": str(results)}, timeout=600)
+    assert (results / "latest").exists(), r.stdout[-3000:] + r.stderr[-3000:]
+    summary = json.loads((results / "latest" / "summary.json").read_text())
+    assert_nothing_of_postgres_left(started)
+    return r, summary
+
+
+def assert_nothing_of_postgres_left(since: float) -> None:
+    left = subprocess.run(["pgrep", "-x", "postgres"], capture_output=True, text=True).stdout.split()
+    assert not left, f"PostgreSQL processes left behind: {left}"
+    state = REPO / ".loadlab" / "state"
+    # A data directory holds PG_VERSION; one made by this run may only be inside the state folder.
+    found = subprocess.run(
+        [
+            "find",
+            "/tmp",
+            "/var/lib/postgresql",
+            str(REPO),
+            "-name",
+            "PG_VERSION",
+            "-newermt",
+            f"@{since:.0f}",
+            "-not",
+            "-path",
+            f"{state}/*",
+        ],
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    assert not found, f"PostgreSQL data directories outside {state}: {found}"
+
+
+def within(value: float, expected: float, tolerance: float) -> bool:
+    return abs(value / expected - 1) <= tolerance
+
+
+def test_db_pool_limits_both_modes_alike(tmp_path):
+    r, summary = bench(DB, tmp_path)
+    assert summary["scenario"] == "db"
+    platform, virtual = summary["modes"]["platform"], summary["modes"]["virtual"]
+    for name, m in (("platform", platform), ("virtual", virtual)):
+        assert m["predicted_by"] == "pool" and m["prediction"].startswith("pool: "), (name, m["prediction"])
+        assert within(m["predicted_rps"], 20, 0.25), (name, m["prediction"])
+        assert m["collapsed"] and within(m["sustained_rps"], 2 * 1000 / 100, 0.25), (name, m["levels"])
+        assert m["db_pool"]["size"] == 2 and m["db_pool"]["pending_max"] >= 1, (name, m["db_pool"])
+    assert virtual["sustained_rps"] <= 1.3 * platform["sustained_rps"]
+    assert "virtual threads were not expected to win" in (tmp_path / "results" / "latest" / "index.html").read_text()
+
+
+def test_cpu_work_limits_both_modes_alike(tmp_path):
+    r, summary = bench(CPU, tmp_path)
+    platform, virtual = summary["modes"]["platform"], summary["modes"]["virtual"]
+    for name, m in (("platform", platform), ("virtual", virtual)):
+        assert m["predicted_by"] == "cpu", (name, m["prediction"])
+        assert m["collapsed"] and within(m["sustained_rps"], m["predicted_rps"], 0.35), (
+            name,
+            m["prediction"],
+            m["levels"],
+        )
+    assert 0.7 <= virtual["sustained_rps"] / platform["sustained_rps"] <= 1.4
+
+
+def test_pinning_collapses_virtual_threads_on_jdk21_and_not_on_jdk25(tmp_path):
+    r, summary = bench(PINNED, tmp_path)
+    assert list(summary["modes"]) == ["virtual-jdk21", "virtual-jdk25"]
+    on21, on25 = summary["modes"]["virtual-jdk21"], summary["modes"]["virtual-jdk25"]
+    assert on21["live_config"]["java_version_feature"] == 21 and on25["live_config"]["java_version_feature"] == 25
+    carriers = on21["carriers"] or 2
+    assert on21["predicted_by"] == "pinned"
+    assert on21["collapsed"] and within(on21["sustained_rps"], carriers * 1000 / 200, 0.40), on21["levels"]
+    assert on21["pinned_virtual_threads"] > 0
+    assert not on25["collapsed"] and on25["sustained_rps"] >= 3 * carriers * 1000 / 200, on25["levels"]
+    assert on25["pinned_virtual_threads"] == 0

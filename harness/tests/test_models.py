@@ -1,0 +1,105 @@
+"""Each scenario's model on synthetic numbers: the rate, its name and the formula with those numbers."""
+
+import pytest
+
+from loadlab import models
+from loadlab.models import Inputs
+
+
+def test_little_is_threads_over_the_baseline():
+    p = models.little(200, 203)
+    assert p.rps == pytest.approx(985.2, abs=0.1) and p.predicted_by == "little"
+    assert p.formula == "little: 200 threads / 0.203 s (baseline p50) = 985 rps"
+    assert models.little(None, 203) is None and models.little(200, None) is None
+
+
+def test_pool_is_connections_over_the_hold_time_and_platform_takes_the_smaller_pool():
+    virtual = models.pool(10, 203, "baseline p50")
+    assert virtual.rps == pytest.approx(49.26, abs=0.01) and virtual.predicted_by == "pool"
+    assert virtual.formula == "pool: 10 connections / 0.203 s (baseline p50) = 49 rps"
+    platform = models.pool(10, 203, "baseline p50", threads=8)
+    assert platform.rps == pytest.approx(8 / 0.203)
+    assert platform.formula == "pool: min(8 threads, 10 connections) / 0.203 s (baseline p50) = 39 rps"
+
+
+def test_cpu_is_cores_over_cpu_ms_less_the_other_roles_share():
+    alone = models.cpu(2, 20)
+    assert alone.rps == pytest.approx(100) and alone.formula == "cpu: 2 cores × 1000 / 20 ms = 100 rps"
+    shared = models.cpu(2, 20, others_ms_per_request=5)
+    assert shared.rps == pytest.approx(80)
+    assert shared.formula == "cpu: 2 cores × 1000 / (20 ms + 5.0 ms of other roles' CPU per request) = 80 rps"
+    assert models.cpu(2, 0) is None and models.cpu(None, 20) is None
+
+
+def test_pinned_is_carriers_over_the_delay():
+    p = models.pinned(2, "virtual scheduler parallelism", 200)
+    assert p.rps == pytest.approx(10) and p.predicted_by == "pinned"
+    assert p.formula == "pinned: 2 carriers (virtual scheduler parallelism) × 1000 / 200 ms = 10 rps"
+
+
+def test_http_platform_is_little_and_virtual_has_no_model():
+    assert models.predict(Inputs("platform", threads=200, baseline_ms=200)).predicted_by == "little"
+    assert models.predict(Inputs("virtual", threads=200, baseline_ms=200)) is None
+
+
+def test_db_predicts_the_pool_for_both_modes_from_the_baseline_or_the_delay():
+    x = dict(scenario="db", threads=200, baseline_ms=101, delay_ms=100, db_pool=2)
+    assert models.predict(Inputs("platform", **x)).rps == pytest.approx(2000 / 101)
+    virtual = models.predict(Inputs("virtual", **x))
+    assert virtual.predicted_by == "pool" and virtual.rps == pytest.approx(2000 / 101)
+    no_baseline = models.predict(Inputs("virtual", **{**x, "baseline_ms": None}))
+    assert no_baseline.formula == "pool: 2 connections / 0.100 s (DELAY_MS, no baseline) = 20 rps"
+    # fewer threads than connections: the threads are the limit, and Little's law says so first
+    assert models.predict(Inputs("platform", **{**x, "threads": 1})).predicted_by == "little"
+
+
+def test_cpu_predicts_the_cores_for_both_modes_and_is_the_lowest_when_cpu_ms_is_added_elsewhere():
+    for mode in ("platform", "virtual"):
+        p = models.predict(Inputs(mode, scenario="cpu", threads=200, baseline_ms=22, cpu_ms=20, cores=2))
+        assert p.predicted_by == "cpu" and p.rps == pytest.approx(100)
+    # http with 200 ms of CPU per request: the cores (10 rps) come before the threads (200 / 0.4 s)
+    p = models.predict(Inputs("platform", threads=200, baseline_ms=400, cpu_ms=200, cores=2))
+    assert p.predicted_by == "cpu"
+
+
+@pytest.mark.parametrize(
+    "jdk, carriers, expected",
+    [
+        (21, 2, ("pinned", 10)),
+        (21, None, ("pinned", 20)),  # no live value: the default parallelism, the cores (4 here)
+        (25, 2, None),  # JEP 491: no pinning on synchronized
+        (None, 2, None),
+    ],
+)
+def test_pinned_applies_to_virtual_threads_before_jdk_24(jdk, carriers, expected):
+    p = models.predict(Inputs("virtual", scenario="pinned", jdk=jdk, delay_ms=200, carriers=carriers, cores=4))
+    assert (p and (p.predicted_by, p.rps)) == (expected and (expected[0], pytest.approx(expected[1])))
+    assert (
+        models.predict(
+            Inputs("platform", scenario="pinned", jdk=21, threads=200, baseline_ms=200, delay_ms=200, carriers=2)
+        ).predicted_by
+        == "little"
+    )
+
+
+def test_a_measured_cpu_ceiling_wins_when_it_is_lower():
+    ceiling = models.Prediction(700, "cpu", "cpu: 2 cores / 2.9 ms per request = 700 rps")
+    assert models.predict(Inputs("platform", threads=200, baseline_ms=200, cpu_ceiling=ceiling)) == ceiling
+    assert models.predict(Inputs("virtual", cpu_ceiling=ceiling)) == ceiling
+
+
+@pytest.mark.parametrize(
+    "sustained, collapsed, peak, agrees",
+    [
+        (45, True, 100, True),  # 8% below 49
+        (56, True, 100, True),  # 14% above
+        (40, True, 100, False),  # 18% below
+        (0, True, 100, False),  # the first level was already unhealthy
+        (100, False, 100, False),  # never collapsed, far past the prediction
+        (40, False, 40, None),  # stopped before the prediction: the knee was not reached
+    ],
+)
+def test_agreement_within_15_percent(sustained, collapsed, peak, agrees):
+    got, why = models.agreement(49, sustained, collapsed, peak)
+    assert got is agrees and "49 rps" in why
+    assert models.agreement(None, 45, True, 100) == (None, "no model limits this mode")

@@ -1,0 +1,37 @@
+"""The fine pass's rates and the bracket it leaves, on known answers."""
+
+import pytest
+
+from loadlab.refine import Bracket, combine, fine_rates
+
+
+def test_the_default_runs_bracket_is_cut_into_steps_of_at_most_five_percent():
+    rates = fine_rates(Bracket(900, 1200))
+    assert rates[0] == 900 and max(rates) < 1200
+    steps = [b - a for a, b in zip(rates, rates[1:] + [1200])]
+    assert all(s <= 0.05 * 900 + 1e-6 for s in steps)
+    assert len(rates) == 7  # 300 / 45 → 7 steps of 42.9
+
+
+@pytest.mark.parametrize("bracket", [Bracket(1000, 1040), Bracket(0, 300), Bracket(500, 500)])
+def test_nothing_to_refine(bracket):
+    assert fine_rates(bracket) == []
+
+
+def test_the_first_unhealthy_fine_level_closes_the_bracket():
+    fine = [(900, True), (943, True), (986, True), (1029, False), (1071, True)]
+    got, why = combine(Bracket(900, 1200), fine)
+    assert got.as_list() == [986, 1029] and why is None
+    assert got.localised()
+
+
+def test_a_fine_pass_that_stays_healthy_keeps_the_coarse_unhealthy_rate():
+    got, _ = combine(Bracket(900, 1200), [(900, True), (1000, True), (1157, True)])
+    assert got.as_list() == [1157, 1200] and got.localised()
+
+
+def test_a_fine_pass_that_contradicts_the_coarse_one_leaves_the_coarse_bracket_with_a_reason():
+    # The drain did not suffice or the machine got slower: the coarse evidence stays, the bracket is not narrowed.
+    got, why = combine(Bracket(900, 1200), [(900, False), (943, False)])
+    assert got.as_list() == [900, 1200]
+    assert "900 rps unhealthy" in why

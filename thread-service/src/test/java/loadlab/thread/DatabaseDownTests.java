@@ -1,0 +1,49 @@
+package loadlab.thread;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** No database at all: the service still starts healthy (other scenarios), and /db says the database is down. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "management.server.port=0", "spring.datasource.hikari.connection-timeout=1000" })
+@DirtiesContext
+class DatabaseDownTests {
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) {
+        int closed = LocalPostgres.freePort();
+        registry.add("spring.datasource.url", () -> "jdbc:postgresql://127.0.0.1:" + closed + "/loadlab");
+    }
+
+    @LocalServerPort
+    int port;
+
+    @LocalManagementPort
+    int managementPort;
+
+    @Test
+    void theServiceIsHealthyWithoutADatabaseAndThePoolIsNotStarted() {
+        assertThat(Http.get(managementPort, "/actuator/health").statusCode()).isEqualTo(200);
+        assertThat(Http.json(Http.get(managementPort, "/actuator/loadlab"))).containsEntry("db_pool_active", -1);
+    }
+
+    @Test
+    void anUnreachableDatabaseIsA502ThatSaysSo() {
+        HttpResponse<String> response = Http.get(port, "/db?ms=10");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(502);
+        assertThat(Http.contentType(response)).startsWith("application/problem+json");
+        Map<String, Object> problem = Http.json(response);
+        assertThat(problem).containsEntry("title", "Database unreachable");
+        assertThat((String) problem.get("detail")).contains("Cannot connect to the database");
+    }
+}
