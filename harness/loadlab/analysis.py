@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from hdrh.histogram import HdrHistogram
 
@@ -32,7 +32,9 @@ MACHINE_SATURATED_HOST_PCT = 95.0
 OUTSIDE_CPU_LIMIT_PCT = 35.0
 # The delay-service must add DELAY_MS and little more: beyond max(floor, ratio x DELAY_MS) it became a bottleneck.
 # Judged on its own latency, probed on its own host once a second: the thread-service's downstream time also holds
-# the thread-service's own waits for a CPU, so it only stands as evidence.
+# the thread-service's own waits for a CPU, so it only stands as evidence. What counts is a rise with the load: the
+# lightest level's answer is the reference (it holds the probe's own cost on this machine, ~10 ms here and twice
+# that on a slower CI machine), and the lightest level itself is only flagged beyond twice the allowance.
 DELAY_ADDED_FLOOR_MS = 20.0
 DELAY_ADDED_RATIO = 0.10
 # A probe gets DELAY_MS + limits.PROBE_GRACE_MS to answer; a delay-service that lets any of them fail is saturated.
@@ -285,6 +287,9 @@ class ValidityContext:
     # SCENARIO=cpu: the machine's cores are the limit being measured (models.cpu predicts it), so a machine busy
     # before the knee is the scenario working, not a distorted run: it becomes a note instead of a reason.
     cpu_is_the_limit: bool = False
+    # The mode's lightest level (its index and the delay-service's probe median there), set by `validity`/`notes`.
+    lightest_level: int | None = None
+    delay_reference_ms: float | None = None
 
 
 def shares_one_machine(target: str | None) -> bool:
@@ -300,6 +305,7 @@ def validity(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> lis
     was saturated, a role's symptoms (a slow delay-service, a busy injector) are the machine's, not the role's: they
     are reported as the machine's saturation, which invalidates the run only before the knee (see `notes`).
     """
+    ctx = with_delay_reference(levels, ctx)
     reasons = []
     if len(levels) < MIN_LEVELS:
         reasons.append(
@@ -404,6 +410,7 @@ def _outside_competition(level: Level) -> str | None:
 
 def notes(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> list[str]:
     """What a reader must know that does not invalidate the run: the machine ran out of CPU at the knee itself."""
+    ctx = with_delay_reference(levels, ctx)
     if ctx.cpu_is_the_limit:
         busy = [lv for lv in levels[: verdict.first_unhealthy] if machine_saturated(lv, ctx)]
         if busy:
@@ -486,13 +493,38 @@ def _delay_symptom(level: Level, ctx: ValidityContext) -> str | None:
             f"probed on its own host, it gave no answer within {(ctx.delay_ms + limits.PROBE_GRACE_MS) / 1000:g} s "
             f"in {ev.delay_probe_failed:.0%} of the seconds{seen}"
         )
+    if ev.delay_probe_ms is None:
+        return None
+    base, allowed, lightest = delay_probe_limit(level, ctx)
+    if ev.delay_probe_ms <= base + allowed:
+        return None
+    if lightest:
+        limit_text = f"{base:.0f} + {allowed:.0f} ms even at the lightest level"
+    elif base == ctx.delay_ms:
+        limit_text = f"{base:.0f} + {allowed:.0f} ms"
+    else:
+        limit_text = f"{allowed:.0f} ms above its {base:.0f} ms at the lightest level"
+    return f"probed on its own host, it answered in {ev.delay_probe_ms:.0f} ms (median), more than {limit_text}{seen}"
+
+
+def with_delay_reference(levels: list[Level], ctx: ValidityContext) -> ValidityContext:
+    if not levels:
+        return ctx
+    return replace(ctx, lightest_level=levels[0].index, delay_reference_ms=levels[0].evidence.delay_probe_ms)
+
+
+def delay_probe_limit(level: Level, ctx: ValidityContext) -> tuple[float, float, bool]:
+    """(base, allowance, is the lightest level): a probe is slow beyond base + allowance.
+
+    At the lightest level the base is DELAY_MS and the allowance doubled (no load yet to saturate anything, only the
+    probe's own cost); above it, the base is the lightest level's answer, at most DELAY_MS + twice the allowance."""
     allowed = delay_allowance_ms(ctx.delay_ms)
-    if ev.delay_probe_ms is not None and ev.delay_probe_ms > ctx.delay_ms + allowed:
-        return (
-            f"probed on its own host, it answered in {ev.delay_probe_ms:.0f} ms (median), more than "
-            f"{ctx.delay_ms:.0f} + {allowed:.0f} ms{seen}"
-        )
-    return None
+    reference = ctx.delay_reference_ms
+    if level.index == ctx.lightest_level:
+        return ctx.delay_ms, 2 * allowed, True
+    if reference is None or reference <= ctx.delay_ms:
+        return ctx.delay_ms, allowed, False
+    return min(reference, ctx.delay_ms + 2 * allowed), allowed, False
 
 
 def _injector_cpu(level: Level) -> str | None:

@@ -16,6 +16,8 @@ import time
 import pytest
 from conftest import REPO, make
 
+from loadlab.analysis import delay_allowance_ms
+
 pytestmark = pytest.mark.e2e
 
 TINY = {
@@ -78,8 +80,9 @@ def test_a_clean_run_is_not_flagged(tiny_run):
         pytest.skip(f"this machine was busy with other work during the run: {reasons}")
     assert reasons == [] and r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     # the delay-service's own latency was measured on its host, next to what the thread-service saw
+    # (the probe's own cost is a few ms here and ~20 ms on a slower machine: the validity rule allows for it)
     for level in summary["modes"]["virtual"]["levels"]:
-        assert 200 <= level["evidence"]["delay_probe_ms"] <= 220, level
+        assert 200 <= level["evidence"]["delay_probe_ms"] <= 200 + 2 * delay_allowance_ms(200), level
     with open(run_dir / "virtual" / "server.csv") as f:
         probes = [row["delay_probe_ms"] for row in csv.DictReader(f)]
     assert sum(1 for p in probes if p) >= len(probes) - 2

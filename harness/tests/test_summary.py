@@ -272,7 +272,7 @@ def test_validity_is_judged_from_the_raw_evidence(tmp_path):
     assert mode["invalid_reasons"] == [
         "the injector fell behind: it sent 240 requests/s, 80% of the target (needs 95%) at level 2 (300 rps)",
         "the delay-service was saturated: probed on its own host, it answered in 255 ms (median), more than "
-        "200 + 20 ms; the thread-service's calls took 260 ms at level 1 (200 rps)",
+        "20 ms above its 202 ms at the lightest level; the thread-service's calls took 260 ms at level 1 (200 rps)",
     ]
     assert [lv["evidence"]["delay_probe_ms"] for lv in mode["levels"]] == [202, 255, 202, 202, 202]
 
