@@ -5,7 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.http.HttpResponse;
 import java.util.Map;
 
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -17,6 +22,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "management.server.port=0", "spring.datasource.hikari.connection-timeout=1000" })
 @DirtiesContext
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DatabaseDownTests {
 
     @DynamicPropertySource
@@ -31,7 +37,9 @@ class DatabaseDownTests {
     @LocalManagementPort
     int managementPort;
 
+    // First: any /db request starts the pool, and the point here is the service before one.
     @Test
+    @Order(1)
     void theServiceIsHealthyWithoutADatabaseAndThePoolIsNotStarted() {
         assertThat(Http.get(managementPort, "/actuator/health").statusCode()).isEqualTo(200);
         assertThat(Http.json(Http.get(managementPort, "/actuator/loadlab"))).containsEntry("db_pool_active", -1);
@@ -43,7 +51,19 @@ class DatabaseDownTests {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(502);
         assertThat(Http.contentType(response)).startsWith("application/problem+json");
         Map<String, Object> problem = Http.json(response);
-        assertThat(problem).containsEntry("title", "Database unreachable");
+        assertThat(problem).containsEntry("title", "Database unreachable")
+            .containsEntry("type", "tag:loadlab,2026:problem/database-unreachable");
         assertThat((String) problem.get("detail")).contains("Cannot connect to the database");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "/db", "/db?ms=", "/db?ms=-3", "/db?ms=60001", "/db?ms=1.5", "/db?ms=1&cpuMs=x",
+            "/db?ms=1&cpuMs=10001" })
+    void badParametersAreA400BeforeAnyConnectionIsAsked(String path) {
+        HttpResponse<String> response = Http.get(port, path);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+        assertThat(Http.contentType(response)).startsWith("application/problem+json");
+        assertThat(Http.json(response)).containsEntry("title", "Invalid query parameter")
+            .containsEntry("type", "tag:loadlab,2026:problem/invalid-parameter");
     }
 }

@@ -10,11 +10,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
-/** A stand-in delay-service on an ephemeral port that counts calls and can be told to fail. */
+/**
+ * A stand-in delay-service on an ephemeral port that counts calls, and how many it held at once, and can be told to
+ * fail.
+ */
 final class DelayServiceStub implements AutoCloseable {
 
     private final HttpServer server;
     private final AtomicInteger calls = new AtomicInteger();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger maxInFlight = new AtomicInteger();
     private volatile int status = 200;
 
     private DelayServiceStub(HttpServer server) {
@@ -26,8 +31,10 @@ final class DelayServiceStub implements AutoCloseable {
             HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
             DelayServiceStub stub = new DelayServiceStub(server);
             server.createContext("/delay", stub::handle);
-            // A thread per exchange, so one sleeping "slow" answer never delays the next test's call.
-            server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+            // A thread per exchange, so one sleeping "slow" answer never delays the next test's call. Platform
+            // threads: on JDK 21 the service's pinned virtual threads can hold every carrier, and a stub needing one
+            // to answer them would wait for them.
+            server.setExecutor(Executors.newCachedThreadPool());
             server.start();
             return stub;
         } catch (IOException e) {
@@ -43,17 +50,32 @@ final class DelayServiceStub implements AutoCloseable {
         return calls.get();
     }
 
+    /** The most calls this stub was answering at the same time since the last {@link #reset()}. */
+    int maxInFlight() {
+        return maxInFlight.get();
+    }
+
     void respondWith(int status) {
         this.status = status;
     }
 
     void reset() {
         calls.set(0);
+        maxInFlight.set(0);
         status = 200;
     }
 
     private void handle(HttpExchange exchange) throws IOException {
         calls.incrementAndGet();
+        maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+        try {
+            answer(exchange);
+        } finally {
+            inFlight.decrementAndGet();
+        }
+    }
+
+    private void answer(HttpExchange exchange) throws IOException {
         String query = exchange.getRequestURI().getQuery();
         long ms = Long.parseLong(query.substring(query.indexOf("ms=") + 3));
         int answer = status;

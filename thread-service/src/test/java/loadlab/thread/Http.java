@@ -6,7 +6,13 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.IntStream;
 
 import com.jayway.jsonpath.JsonPath;
 
@@ -29,6 +35,30 @@ final class Http {
             return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new IllegalStateException("GET " + request.uri() + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * {@code count} GETs of the same path sent at once, each from its own platform thread (never competing with the
+     * service's virtual threads for a carrier); their answers in order.
+     */
+    static List<HttpResponse<String>> concurrently(int count, int port, String pathAndQuery) {
+        try (ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().daemon().factory())) {
+            List<Future<HttpResponse<String>>> calls = IntStream.range(0, count)
+                    .mapToObj(i -> threads.submit(() -> get(port, pathAndQuery)))
+                    .toList();
+            return calls.stream().map(Http::join).toList();
+        }
+    }
+
+    private static <T> T join(Future<T> future) {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

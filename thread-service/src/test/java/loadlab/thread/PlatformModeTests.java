@@ -110,8 +110,10 @@ class PlatformModeTests {
         HttpResponse<String> response = Http.get(managementPort, "/actuator/loadlab");
         assertThat(response.statusCode()).isEqualTo(200);
         Map<String, Object> sample = Http.json(response);
-        assertThat(sample).containsOnlyKeys(LoadlabFields.ALL);
-        assertThat(sample).containsEntry("thread_mode", "platform").containsEntry("tomcat_threads_max", 200);
+        // Exactly the fields of loadlab/metrics.tsv, in its order: none missing, none unlisted.
+        assertThat(sample.keySet()).containsExactly(LoadlabFields.ALL);
+        assertThat(sample).containsEntry("thread_mode", "platform").containsEntry("tomcat_threads_max", 200)
+            .containsEntry("java_version_feature", Runtime.version().feature());
         assertThat(((Number) sample.get("requests_total")).longValue()).isGreaterThanOrEqualTo(1);
         assertThat(((Number) sample.get("downstream_calls_total")).longValue()).isGreaterThanOrEqualTo(1);
         assertThat(((Number) sample.get("downstream_time_ms_total")).doubleValue()).isPositive();

@@ -3,24 +3,32 @@ package loadlab.thread.api;
 import org.springframework.http.HttpStatus;
 
 /**
- * A failure that already knows the answer the caller gets: its status and a title that names the cause. The injector
- * classifies failed requests by status (502 downstream unreachable, 503 database pool exhausted, 504 a timeout of
- * the service's own), so each cause keeps one status.
+ * A failure that already knows the answer the caller gets: its status, a problem type and a title that name the
+ * cause. The injector classifies failed requests by status (502 downstream or database unreachable, 503 database
+ * pool exhausted, 504 a timeout of the service's own), so each cause keeps one status; the type tells causes that
+ * share a status apart (see {@link ProblemTypes}).
  */
 public abstract class ProblemAnswer extends RuntimeException {
 
     private final HttpStatus status;
+    private final String type;
     private final String title;
 
-    protected ProblemAnswer(HttpStatus status, String title, String detail, Throwable cause) {
+    /** @param type the cause's slug among {@link ProblemTypes} (e.g. {@code database-pool-exhausted}) */
+    protected ProblemAnswer(HttpStatus status, String type, String title, String detail, Throwable cause) {
         // No stack trace: under overload these can be thousands per second and nobody reads them.
         super(detail, cause, false, false);
         this.status = status;
+        this.type = type;
         this.title = title;
     }
 
     public HttpStatus status() {
         return status;
+    }
+
+    public String type() {
+        return type;
     }
 
     public String title() {

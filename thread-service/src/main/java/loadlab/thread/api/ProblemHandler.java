@@ -12,6 +12,7 @@ class ProblemHandler {
     @ExceptionHandler(InvalidParameterException.class)
     ProblemDetail invalidParameter(InvalidParameterException e) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
+        problem.setType(ProblemTypes.of(ProblemTypes.INVALID_PARAMETER));
         problem.setTitle("Invalid query parameter");
         problem.setProperty("parameter", e.parameter());
         problem.setProperty("value", e.value());
@@ -23,6 +24,7 @@ class ProblemHandler {
     @ExceptionHandler(ProblemAnswer.class)
     ProblemDetail answer(ProblemAnswer e) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(e.status(), e.getMessage());
+        problem.setType(ProblemTypes.of(e.type()));
         problem.setTitle(e.title());
         e.properties().forEach(problem::setProperty);
         return problem;

@@ -9,6 +9,7 @@ import javax.sql.DataSource;
 
 import loadlab.thread.cpu.CpuWork;
 import loadlab.thread.forward.DelayParameter;
+import org.postgresql.jdbc.PgStatement;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -43,13 +44,22 @@ class DatabaseController {
         work.run(work.parseOptional(cpuMs));
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement sleep = connection.prepareStatement("select pg_sleep(?)")) {
-            // JDBC counts whole seconds: round up, so the limit is never below what was asked.
-            sleep.setQueryTimeout((int) Math.max(1, (queryTimeoutMs + 999) / 1000));
+            limit(sleep);
             sleep.setDouble(1, hold / 1000.0);
             sleep.execute();
         } catch (SQLException e) {
             throw DatabaseException.of(e, queryTimeoutMs);
         }
         return Map.of("heldMs", hold);
+    }
+
+    // PostgreSQL's driver takes the limit in ms (JDBC's own setQueryTimeout counts whole seconds, which would stretch
+    // a 1.1 s limit to 2 s); past it the driver cancels the statement, which fails with SQLSTATE 57014.
+    private void limit(PreparedStatement statement) throws SQLException {
+        if (statement.isWrapperFor(PgStatement.class)) {
+            statement.unwrap(PgStatement.class).setQueryTimeoutMs(queryTimeoutMs);
+        } else {
+            statement.setQueryTimeout((int) Math.max(1, (queryTimeoutMs + 999) / 1000));
+        }
     }
 }

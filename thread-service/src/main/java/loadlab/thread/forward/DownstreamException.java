@@ -9,16 +9,18 @@ import org.springframework.http.HttpStatus;
 class DownstreamException extends ProblemAnswer {
 
     enum Kind {
-        REFUSED(HttpStatus.BAD_GATEWAY, "Delay-service unreachable"),
-        TIMEOUT(HttpStatus.GATEWAY_TIMEOUT, "Delay-service timed out"),
-        IO_ERROR(HttpStatus.BAD_GATEWAY, "Delay-service I/O error"),
-        BAD_STATUS(HttpStatus.BAD_GATEWAY, "Delay-service error response");
+        REFUSED(HttpStatus.BAD_GATEWAY, "delay-service-unreachable", "Delay-service unreachable"),
+        TIMEOUT(HttpStatus.GATEWAY_TIMEOUT, "delay-service-timeout", "Delay-service timed out"),
+        IO_ERROR(HttpStatus.BAD_GATEWAY, "delay-service-io-error", "Delay-service I/O error"),
+        BAD_STATUS(HttpStatus.BAD_GATEWAY, "delay-service-error-status", "Delay-service error response");
 
         final HttpStatus status;
+        final String type;
         final String title;
 
-        Kind(HttpStatus status, String title) {
+        Kind(HttpStatus status, String type, String title) {
             this.status = status;
+            this.type = type;
             this.title = title;
         }
     }
@@ -27,7 +29,7 @@ class DownstreamException extends ProblemAnswer {
     private final Integer downstreamStatus;
 
     DownstreamException(Kind kind, String detail, Integer downstreamStatus, Throwable cause) {
-        super(kind.status, kind.title, detail, cause);
+        super(kind.status, kind.type, kind.title, detail, cause);
         this.kind = kind;
         this.downstreamStatus = downstreamStatus;
     }

@@ -1,0 +1,103 @@
+package loadlab.thread;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MonitorInfo;
+import java.lang.management.ThreadInfo;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Platform mode, where the JVM can show which monitors a request thread holds: /pinned really holds one during its
+ * downstream call, a different one per request (two requests hold theirs at the same time, so they never take
+ * turns), and /forward holds none. Virtual threads are invisible to ThreadMXBean, hence platform mode here; the
+ * virtual-mode side is in CpuAndPinnedTests.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "management.server.port=0", "thread-mode=platform" })
+@DirtiesContext
+class PinnedMonitorTests {
+
+    static final DelayServiceStub stub = DelayServiceStub.start();
+
+    @DynamicPropertySource
+    static void downstream(DynamicPropertyRegistry registry) {
+        registry.add("delay-service.url", stub::url);
+    }
+
+    @AfterAll
+    static void stopStub() {
+        stub.close();
+    }
+
+    @LocalServerPort
+    int port;
+
+    @LocalManagementPort
+    int managementPort;
+
+    /** The monitors request threads hold right now in the pinned handler. */
+    private static List<MonitorInfo> monitorsHeldInPinned() {
+        ThreadInfo[] threads = ManagementFactory.getThreadMXBean().dumpAllThreads(true, false);
+        return Arrays.stream(threads)
+            .flatMap(thread -> Arrays.stream(thread.getLockedMonitors()))
+            .filter(monitor -> monitor.getLockedStackFrame().getClassName().endsWith(".ForwardController"))
+            .toList();
+    }
+
+    private List<CompletableFuture<HttpResponse<String>>> inFlight(int count, String path) {
+        return IntStream.range(0, count).mapToObj(i -> CompletableFuture.supplyAsync(() -> Http.get(port, path)))
+            .toList();
+    }
+
+    @Test
+    void eachPinnedRequestHoldsAMonitorOfItsOwnDuringItsCall() {
+        List<CompletableFuture<HttpResponse<String>>> calls = inFlight(2, "/pinned?ms=1500");
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            List<MonitorInfo> held = monitorsHeldInPinned();
+            assertThat(held).hasSize(2).allSatisfy(monitor -> {
+                assertThat(monitor.getLockedStackFrame().getMethodName()).isEqualTo("pinned");
+                assertThat(monitor.getClassName()).isEqualTo(Object.class.getName());
+            });
+            // Two different objects, both locked at once: the requests overlap instead of taking turns.
+            assertThat(held.get(0).getIdentityHashCode()).isNotEqualTo(held.get(1).getIdentityHashCode());
+        });
+        assertThat(calls.stream().map(CompletableFuture::join).map(HttpResponse::statusCode)).containsOnly(200);
+        assertThat(monitorsHeldInPinned()).isEmpty();
+    }
+
+    @Test
+    void forwardMakesTheSameCallWithoutAMonitor() {
+        int calls = stub.calls();
+        CompletableFuture<HttpResponse<String>> call = inFlight(1, "/forward?ms=1000").get(0);
+        await().atMost(Duration.ofSeconds(10)).until(() -> stub.calls() > calls);
+        assertThat(monitorsHeldInPinned()).isEmpty();
+        assertThat(call.join().statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void cpuWorkIsCountedInPlatformModeToo() {
+        long before = ((Number) Http.json(Http.get(managementPort, "/actuator/loadlab")).get("cpu_work_ms_total"))
+            .longValue();
+        HttpResponse<String> response = Http.get(port, "/cpu?cpuMs=4");
+        assertThat(response.statusCode()).isEqualTo(200);
+        long after = ((Number) Http.json(Http.get(managementPort, "/actuator/loadlab")).get("cpu_work_ms_total"))
+            .longValue();
+        assertThat(after - before).isEqualTo(4);
+    }
+}
