@@ -10,29 +10,31 @@ import org.springframework.http.HttpStatus;
  */
 public abstract class ProblemAnswer extends RuntimeException {
 
-    private final HttpStatus status;
-    private final String type;
-    private final String title;
+    /**
+     * One cause's answer: its status, its slug among {@link ProblemTypes} (e.g. {@code database-pool-exhausted})
+     * and its title.
+     */
+    public record Problem(HttpStatus status, String type, String title) {
+    }
 
-    /** @param type the cause's slug among {@link ProblemTypes} (e.g. {@code database-pool-exhausted}) */
-    protected ProblemAnswer(HttpStatus status, String type, String title, String detail, Throwable cause) {
+    private final Problem problem;
+
+    protected ProblemAnswer(Problem problem, String detail, Throwable cause) {
         // No stack trace: under overload these can be thousands per second and nobody reads them.
         super(detail, cause, false, false);
-        this.status = status;
-        this.type = type;
-        this.title = title;
+        this.problem = problem;
     }
 
     public HttpStatus status() {
-        return status;
+        return problem.status();
     }
 
     public String type() {
-        return type;
+        return problem.type();
     }
 
     public String title() {
-        return title;
+        return problem.title();
     }
 
     /** Extra problem properties (e.g. the downstream status); none by default. */

@@ -20,14 +20,10 @@ class DatabaseException extends ProblemAnswer {
         /** Any other SQL error on a connection that was open. */
         ERROR(HttpStatus.BAD_GATEWAY, "database-error", "Database error");
 
-        final HttpStatus status;
-        final String type;
-        final String title;
+        final Problem problem;
 
         Cause(HttpStatus status, String type, String title) {
-            this.status = status;
-            this.type = type;
-            this.title = title;
+            this.problem = new Problem(status, type, title);
         }
     }
 
@@ -39,7 +35,7 @@ class DatabaseException extends ProblemAnswer {
     private final Cause cause;
 
     private DatabaseException(Cause cause, String detail, Throwable exception) {
-        super(cause.status, cause.type, cause.title, detail, exception);
+        super(cause.problem, detail, exception);
         this.cause = cause;
     }
 

@@ -14,14 +14,10 @@ class DownstreamException extends ProblemAnswer {
         IO_ERROR(HttpStatus.BAD_GATEWAY, "delay-service-io-error", "Delay-service I/O error"),
         BAD_STATUS(HttpStatus.BAD_GATEWAY, "delay-service-error-status", "Delay-service error response");
 
-        final HttpStatus status;
-        final String type;
-        final String title;
+        final Problem problem;
 
         Kind(HttpStatus status, String type, String title) {
-            this.status = status;
-            this.type = type;
-            this.title = title;
+            this.problem = new Problem(status, type, title);
         }
     }
 
@@ -29,7 +25,7 @@ class DownstreamException extends ProblemAnswer {
     private final Integer downstreamStatus;
 
     DownstreamException(Kind kind, String detail, Integer downstreamStatus, Throwable cause) {
-        super(kind.status, kind.type, kind.title, detail, cause);
+        super(kind.problem, detail, cause);
         this.kind = kind;
         this.downstreamStatus = downstreamStatus;
     }
