@@ -6,42 +6,17 @@ import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalManagementPort;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "management.server.port=0", "thread-mode=virtual", "cpu.max-ms=500" })
-@DirtiesContext
-class CpuAndPinnedTests {
-
-    static final DelayServiceStub stub = DelayServiceStub.start();
-
-    @DynamicPropertySource
-    static void downstream(DynamicPropertyRegistry registry) {
-        registry.add("delay-service.url", stub::url);
-    }
-
-    @AfterAll
-    static void stopStub() {
-        stub.close();
-    }
-
-    @LocalServerPort
-    int port;
-
-    @LocalManagementPort
-    int managementPort;
+class CpuAndPinnedTests extends StubbedServiceTests {
 
     private long workMs() {
-        return ((Number) Http.json(Http.get(managementPort, "/actuator/loadlab")).get("cpu_work_ms_total")).longValue();
+        return metric("cpu_work_ms_total");
     }
 
     @Test
@@ -64,10 +39,8 @@ class CpuAndPinnedTests {
         long before = workMs();
         int calls = stub.calls();
         HttpResponse<String> response = Http.get(port, path);
-        assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(Http.contentType(response)).startsWith("application/problem+json");
-        assertThat(Http.json(response)).containsEntry("parameter", "cpuMs").containsEntry("max", 500)
-            .containsEntry("type", "tag:loadlab,2026:problem/invalid-parameter");
+        assertThat(Http.problem(response, 400, "invalid-parameter")).containsEntry("parameter", "cpuMs")
+            .containsEntry("max", 500);
         assertThat(workMs()).isEqualTo(before);
         assertThat(stub.calls()).isEqualTo(calls);
     }
@@ -88,8 +61,7 @@ class CpuAndPinnedTests {
      */
     @Test
     void pinnedRequestsOverlapAsFarAsTheJdkLetsVirtualThreadsBlockInsideAMonitor() {
-        int carriers = ((Number) Http.json(Http.get(managementPort, "/actuator/loadlab"))
-            .get("virtual_scheduler_parallelism")).intValue();
+        int carriers = (int) metric("virtual_scheduler_parallelism");
         int requests = 2 * carriers + 2;
         stub.reset();
         List<HttpResponse<String>> answers = Http.concurrently(requests, port, "/pinned?ms=1000");
@@ -104,8 +76,7 @@ class CpuAndPinnedTests {
 
     @Test
     void forwardIsNotPinnedOnAnyJdk() {
-        int carriers = ((Number) Http.json(Http.get(managementPort, "/actuator/loadlab"))
-            .get("virtual_scheduler_parallelism")).intValue();
+        int carriers = (int) metric("virtual_scheduler_parallelism");
         stub.reset();
         List<HttpResponse<String>> answers = Http.concurrently(2 * carriers + 2, port, "/forward?ms=1000");
         assertThat(answers).extracting(HttpResponse::statusCode).containsOnly(200);

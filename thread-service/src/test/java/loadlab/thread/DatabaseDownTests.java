@@ -12,18 +12,14 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalManagementPort;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /** No database at all: the service still starts healthy (other scenarios), and /db says the database is down. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "management.server.port=0", "spring.datasource.hikari.connection-timeout=1000" })
-@DirtiesContext
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class DatabaseDownTests {
+class DatabaseDownTests extends ServiceTests {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
@@ -31,28 +27,19 @@ class DatabaseDownTests {
         registry.add("spring.datasource.url", () -> "jdbc:postgresql://127.0.0.1:" + closed + "/loadlab");
     }
 
-    @LocalServerPort
-    int port;
-
-    @LocalManagementPort
-    int managementPort;
-
     // First: any /db request starts the pool, and the point here is the service before one.
     @Test
     @Order(1)
     void theServiceIsHealthyWithoutADatabaseAndThePoolIsNotStarted() {
         assertThat(Http.get(managementPort, "/actuator/health").statusCode()).isEqualTo(200);
-        assertThat(Http.json(Http.get(managementPort, "/actuator/loadlab"))).containsEntry("db_pool_active", -1);
+        assertThat(sample()).containsEntry("db_pool_active", -1);
     }
 
     @Test
     void anUnreachableDatabaseIsA502ThatSaysSo() {
         HttpResponse<String> response = Http.get(port, "/db?ms=10");
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(502);
-        assertThat(Http.contentType(response)).startsWith("application/problem+json");
-        Map<String, Object> problem = Http.json(response);
-        assertThat(problem).containsEntry("title", "Database unreachable")
-            .containsEntry("type", "tag:loadlab,2026:problem/database-unreachable");
+        Map<String, Object> problem = Http.problem(response, 502, "database-unreachable");
+        assertThat(problem).containsEntry("title", "Database unreachable");
         assertThat((String) problem.get("detail")).contains("Cannot connect to the database");
     }
 
@@ -61,9 +48,6 @@ class DatabaseDownTests {
             "/db?ms=1&cpuMs=10001" })
     void badParametersAreA400BeforeAnyConnectionIsAsked(String path) {
         HttpResponse<String> response = Http.get(port, path);
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
-        assertThat(Http.contentType(response)).startsWith("application/problem+json");
-        assertThat(Http.json(response)).containsEntry("title", "Invalid query parameter")
-            .containsEntry("type", "tag:loadlab,2026:problem/invalid-parameter");
+        assertThat(Http.problem(response, 400, "invalid-parameter")).containsEntry("title", "Invalid query parameter");
     }
 }

@@ -15,9 +15,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalManagementPort;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -30,8 +27,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "management.server.port=0", "spring.datasource.hikari.maximum-pool-size=1",
         "spring.datasource.hikari.connection-timeout=1000", "db.query-timeout=3000ms" })
-@DirtiesContext
-abstract class DatabaseScenarioTests {
+abstract class DatabaseScenarioTests extends ServiceTests {
 
     static final Path BIN = LocalPostgres.find();
 
@@ -57,16 +53,6 @@ abstract class DatabaseScenarioTests {
         }
     }
 
-    @LocalServerPort
-    int port;
-
-    @LocalManagementPort
-    int managementPort;
-
-    private Map<String, Object> sample() {
-        return Http.json(Http.get(managementPort, "/actuator/loadlab"));
-    }
-
     @Test
     void aQueryHoldsAConnectionForMsAndThePoolReportsItsSize() {
         assertThat(sample()).containsEntry("db_pool_max", 1);
@@ -89,11 +75,8 @@ abstract class DatabaseScenarioTests {
                 CompletableFuture.supplyAsync(() -> Http.get(port, "/db?ms=1"));
         await().atMost(Duration.ofSeconds(10)).until(() -> ((Number) sample().get("db_pool_pending")).intValue() == 1);
         HttpResponse<String> exhausted = waiter.join();
-        assertThat(exhausted.statusCode()).as(exhausted.body()).isEqualTo(503);
-        assertThat(Http.contentType(exhausted)).startsWith("application/problem+json");
-        Map<String, Object> problem = Http.json(exhausted);
-        assertThat(problem).containsEntry("title", "Database pool exhausted")
-            .containsEntry("type", "tag:loadlab,2026:problem/database-pool-exhausted");
+        Map<String, Object> problem = Http.problem(exhausted, 503, "database-pool-exhausted");
+        assertThat(problem).containsEntry("title", "Database pool exhausted");
         assertThat((String) problem.get("detail")).contains("spring.datasource.hikari.connection-timeout");
         assertThat(holder.join().statusCode()).isEqualTo(200);
         assertThat(sample()).containsEntry("db_pool_active", 0).containsEntry("db_pool_pending", 0);
@@ -109,11 +92,8 @@ abstract class DatabaseScenarioTests {
     @Test
     void aQueryLongerThanItsTimeoutIsA504() {
         HttpResponse<String> response = Http.get(port, "/db?ms=5000");
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(504);
-        assertThat(Http.contentType(response)).startsWith("application/problem+json");
-        Map<String, Object> problem = Http.json(response);
-        assertThat(problem).containsEntry("title", "Database query timed out")
-            .containsEntry("type", "tag:loadlab,2026:problem/database-query-timeout");
+        Map<String, Object> problem = Http.problem(response, 504, "database-query-timeout");
+        assertThat(problem).containsEntry("title", "Database query timed out");
         assertThat((String) problem.get("detail")).contains("3000 ms", "db.query-timeout");
         // The connection went back to the pool: the next query is served.
         assertThat(Http.get(port, "/db?ms=1").statusCode()).isEqualTo(200);

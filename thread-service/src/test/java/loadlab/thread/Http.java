@@ -1,5 +1,7 @@
 package loadlab.thread;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -71,5 +73,17 @@ final class Http {
 
     static String contentType(HttpResponse<String> response) {
         return response.headers().firstValue("Content-Type").orElse("");
+    }
+
+    /**
+     * The fields of an application/problem+json answer, after checking its status and its problem type
+     * ({@code tag:loadlab,2026:problem/<slug>}, loadlab.thread.api.ProblemTypes).
+     */
+    static Map<String, Object> problem(HttpResponse<String> response, int status, String typeSlug) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+        assertThat(contentType(response)).startsWith("application/problem+json");
+        Map<String, Object> problem = json(response);
+        assertThat(problem).containsEntry("type", "tag:loadlab,2026:problem/" + typeSlug);
+        return problem;
     }
 }

@@ -13,14 +13,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalManagementPort;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Platform mode, where the JVM can show which monitors a request thread holds: /pinned really holds one during its
@@ -30,26 +24,7 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "management.server.port=0", "thread-mode=platform" })
-@DirtiesContext
-class PinnedMonitorTests {
-
-    static final DelayServiceStub stub = DelayServiceStub.start();
-
-    @DynamicPropertySource
-    static void downstream(DynamicPropertyRegistry registry) {
-        registry.add("delay-service.url", stub::url);
-    }
-
-    @AfterAll
-    static void stopStub() {
-        stub.close();
-    }
-
-    @LocalServerPort
-    int port;
-
-    @LocalManagementPort
-    int managementPort;
+class PinnedMonitorTests extends StubbedServiceTests {
 
     /** The monitors request threads hold right now in the pinned handler. */
     private static List<MonitorInfo> monitorsHeldInPinned() {
@@ -92,12 +67,9 @@ class PinnedMonitorTests {
 
     @Test
     void cpuWorkIsCountedInPlatformModeToo() {
-        long before = ((Number) Http.json(Http.get(managementPort, "/actuator/loadlab")).get("cpu_work_ms_total"))
-            .longValue();
+        long before = metric("cpu_work_ms_total");
         HttpResponse<String> response = Http.get(port, "/cpu?cpuMs=4");
         assertThat(response.statusCode()).isEqualTo(200);
-        long after = ((Number) Http.json(Http.get(managementPort, "/actuator/loadlab")).get("cpu_work_ms_total"))
-            .longValue();
-        assertThat(after - before).isEqualTo(4);
+        assertThat(metric("cpu_work_ms_total") - before).isEqualTo(4);
     }
 }

@@ -8,40 +8,15 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalManagementPort;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "management.server.port=0", "delay-service.timeout=500ms", "delay.max-ms=5000"})
-@DirtiesContext
-class PlatformModeTests {
-
-    static final DelayServiceStub stub = DelayServiceStub.start();
-
-    @DynamicPropertySource
-    static void downstream(DynamicPropertyRegistry registry) {
-        registry.add("delay-service.url", stub::url);
-    }
-
-    @AfterAll
-    static void stopStub() {
-        stub.close();
-    }
-
-    @LocalServerPort
-    int port;
-
-    @LocalManagementPort
-    int managementPort;
+class PlatformModeTests extends StubbedServiceTests {
 
     @BeforeEach
     void resetStub() {

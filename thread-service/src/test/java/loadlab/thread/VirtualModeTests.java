@@ -5,42 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.http.HttpResponse;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.boot.test.web.server.LocalManagementPort;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "thread-mode=virtual", "management.server.port=0",
         "management.endpoints.web.exposure.include=health,loadlab,handlerthread"})
-@DirtiesContext
-class VirtualModeTests {
-
-    static final DelayServiceStub stub = DelayServiceStub.start();
-
-    @DynamicPropertySource
-    static void downstream(DynamicPropertyRegistry registry) {
-        registry.add("delay-service.url", stub::url);
-    }
-
-    @AfterAll
-    static void stopStub() {
-        stub.close();
-    }
-
-    @LocalServerPort
-    int port;
-
-    @LocalManagementPort
-    int managementPort;
+class VirtualModeTests extends StubbedServiceTests {
 
     @Test
     void requestsRunOnVirtualThreads() {

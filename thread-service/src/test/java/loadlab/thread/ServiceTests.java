@@ -1,0 +1,31 @@
+package loadlab.thread;
+
+import java.util.Map;
+
+import org.springframework.boot.test.web.server.LocalManagementPort;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+
+/**
+ * A thread-service started for the test class on random ports (each subclass gives its {@code @SpringBootTest}
+ * properties, with {@code management.server.port=0}) and closed after it.
+ */
+@DirtiesContext
+abstract class ServiceTests {
+
+    @LocalServerPort
+    int port;
+
+    @LocalManagementPort
+    int managementPort;
+
+    /** GET /actuator/loadlab now. */
+    Map<String, Object> sample() {
+        return Http.json(Http.get(managementPort, "/actuator/loadlab"));
+    }
+
+    /** One number of /actuator/loadlab now. */
+    long metric(String name) {
+        return ((Number) sample().get(name)).longValue();
+    }
+}
