@@ -26,7 +26,8 @@ WARMUP_MS = 5000  # far from every measured value, so a leak into a level shows 
 KO_MS = 10_000
 # What the simulation lists in meta.json as `error_kinds` (gatling/…/ErrorKind.java); test data, in its order.
 ERROR_KINDS = [
-    "connection_failed",
+    "connect_refused",
+    "connect_reset",
     "connect_timeout",
     "timeout_injector",
     "status_502",
@@ -34,7 +35,7 @@ ERROR_KINDS = [
     "status_504",
     "status_4xx",
     "status_5xx",
-    "status_other",
+    "other",
 ]
 
 

@@ -25,7 +25,8 @@ import io.gatling.javaapi.http.HttpProtocolBuilder;
 
 /**
  * Open-model load on the thread-service: one request of the scenario ({@link LoadConfig#requestPath()}) per virtual
- * user, a warm-up, then stairs or a ramp. Every request is also recorded by {@link RunMonitor} into the per-second
+ * user, a warm-up, then stairs or a ramp. A failed request is classified ({@link ErrorKind}) by its status or, without
+ * a response, by the exception the HTTP client failed with ({@link FailureCauses}). Every request is also recorded by {@link RunMonitor} into the per-second
  * raw files the harness analyses; Gatling's own report is a by-product. All settings are {@code loadlab.*} system
  * properties (gatling/README.md).
  */
@@ -38,7 +39,8 @@ public class ForwardSimulation extends Simulation {
 
     private final LoadConfig cfg = loadConfigOrExit();
     private final Schedule schedule = Schedule.of(cfg);
-    private final RunMonitor monitor = monitorOrExit(cfg, schedule);
+    private final RunMonitor monitor = monitorOrExit(cfg, schedule, timeoutsInForceOrExit(cfg));
+    private final FailureCauses causes = failureCausesOrExit();
 
     {
         // No shareConnections(): each virtual user opens its own connection, as independent clients do.
@@ -53,7 +55,9 @@ public class ForwardSimulation extends Simulation {
                 .exec(session -> {
                     Integer responseMs = session.contains(RESPONSE_MS) ? session.getInt(RESPONSE_MS) : null;
                     Integer status = session.contains(STATUS) ? session.getInt(STATUS) : null;
-                    monitor.completed(session.getLong(SENT_NS), responseMs, !session.isFailed(), status);
+                    // Taken for every user, so a kind never outlives its request.
+                    ErrorKind cause = causes.take(session.userId());
+                    monitor.completed(session.getLong(SENT_NS), responseMs, !session.isFailed(), status, cause);
                     return session;
                 });
 
@@ -107,11 +111,36 @@ public class ForwardSimulation extends Simulation {
         }
     }
 
-    private static RunMonitor monitorOrExit(LoadConfig cfg, Schedule schedule) {
+    private static RunMonitor monitorOrExit(LoadConfig cfg, Schedule schedule, RunMonitor.Timeouts timeouts) {
         try {
-            return new RunMonitor(cfg, schedule, System.out);
+            return new RunMonitor(cfg, schedule, timeouts, System.out);
         } catch (UncheckedIOException e) {
             throw exit("loadlab.outDir=" + cfg.outDir() + ": " + e.getMessage() + " (" + e.getCause() + ")");
+        }
+    }
+
+    /**
+     * The limits Gatling will apply, read back from its loaded configuration. The request timeout is set on the
+     * request itself (it wins over gatling.http.requestTimeout); the connect timeout exists only in the
+     * configuration (gatling.socket.connectTimeout, which gatling.conf takes from loadlab.connectTimeoutMs): a
+     * different gatling.conf or a -Dgatling.socket.connectTimeout would make it differ, and meta.json must not
+     * record a limit that was not in force.
+     */
+    private static RunMonitor.Timeouts timeoutsInForceOrExit(LoadConfig cfg) {
+        long connectMs = io.gatling.core.Predef.configuration().socket().connectTimeout().toMillis();
+        if (connectMs != cfg.connectTimeoutMs()) {
+            throw exit("loadlab.connectTimeoutMs=" + cfg.connectTimeoutMs() + ": Gatling's configuration says "
+                    + "gatling.socket.connectTimeout=" + connectMs + " (gatling.conf on the classpath must take "
+                    + "${?loadlab.connectTimeoutMs}, as gatling/src/test/resources/gatling.conf does)");
+        }
+        return new RunMonitor.Timeouts(cfg.requestTimeoutMs(), connectMs);
+    }
+
+    private static FailureCauses failureCausesOrExit() {
+        try {
+            return FailureCauses.install();
+        } catch (IllegalStateException e) {
+            throw exit(e.getMessage());
         }
     }
 

@@ -31,8 +31,16 @@ public final class RunMonitor {
      */
     static final long ALIGN_SLACK_MS = 5;
 
+    /** The injector's own limits in force, in ms (meta.json {@code timeouts}). */
+    public record Timeouts(long requestMs, long connectMs) {
+        static Timeouts of(LoadConfig cfg) {
+            return new Timeouts(cfg.requestTimeoutMs(), cfg.connectTimeoutMs());
+        }
+    }
+
     private final LoadConfig cfg;
     private final Schedule schedule;
+    private final Timeouts timeouts;
     private final HealthRule rule;
     private final RawFiles files;
     private final PrintStream out;
@@ -63,15 +71,21 @@ public final class RunMonitor {
     private final Map<Integer, HealthRule.Verdict> verdicts = new LinkedHashMap<>();
     private final Map<Integer, double[]> levelPercentiles = new LinkedHashMap<>();
 
+    /** Outside Gatling (tests): the configured timeouts stand for the ones in force. */
     public RunMonitor(LoadConfig cfg, Schedule schedule, PrintStream out) {
+        this(cfg, schedule, Timeouts.of(cfg), out);
+    }
+
+    public RunMonitor(LoadConfig cfg, Schedule schedule, Timeouts timeouts, PrintStream out) {
         this.cfg = cfg;
         this.schedule = schedule;
+        this.timeouts = timeouts;
         this.rule = HealthRule.of(cfg);
         this.out = out;
         this.inj = "inj=" + cfg.injectorIndex();
         Path dir = Path.of(cfg.outDir()).toAbsolutePath().normalize();
         this.files = new RawFiles(dir, "loadlab injector " + cfg.injectorIndex() + " of " + cfg.injectors()
-                + " -> " + cfg.baseUrl() + "/forward?ms=" + cfg.delayMs(), createdEpochMs);
+                + " -> " + cfg.baseUrl() + cfg.requestPath(), createdEpochMs);
         files.writeMeta(meta("starting"));
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "loadlab-monitor");
@@ -134,15 +148,17 @@ public final class RunMonitor {
 
     /** @param gatlingMs Gatling's response time when a response arrived, null on timeout/connection error */
     public void completed(long sentNanos, Integer gatlingMs, boolean ok) {
-        completed(sentNanos, gatlingMs, ok, null);
+        completed(sentNanos, gatlingMs, ok, null, null);
     }
 
-    /** @param status the response's status, null when none arrived (used to classify a failure) */
-    public void completed(long sentNanos, Integer gatlingMs, boolean ok, Integer status) {
+    /**
+     * @param status the response's status, null when none arrived (used to classify a failure)
+     * @param cause why a request without a response failed ({@link FailureCauses}), null when not known
+     */
+    public void completed(long sentNanos, Integer gatlingMs, boolean ok, Integer status, ErrorKind cause) {
         long elapsed = Math.round((System.nanoTime() - sentNanos) / 1e6);
         long latency = gatlingMs != null ? gatlingMs : elapsed;
-        ErrorKind kind = ok ? null
-                : ErrorKind.of(status, elapsed, cfg.requestTimeoutMs(), cfg.connectTimeoutMs());
+        ErrorKind kind = ok ? null : ErrorKind.of(status, cause, elapsed, timeouts.requestMs());
         recorder.completed(System.currentTimeMillis(), latency, ok, kind);
     }
 
@@ -296,11 +312,12 @@ public final class RunMonitor {
         totals.put("late_records", recorder != null ? recorder.lateRecords() : 0);
         m.put("totals", totals);
         // The limits this injector applied, so the harness can tell its own timeouts from the service's answers.
-        Map<String, Object> timeouts = new LinkedHashMap<>();
-        timeouts.put("request_ms", cfg.requestTimeoutMs());
-        timeouts.put("connect_ms", cfg.connectTimeoutMs());
-        m.put("timeouts", timeouts);
+        Map<String, Object> limits = new LinkedHashMap<>();
+        limits.put("request_ms", timeouts.requestMs());
+        limits.put("connect_ms", timeouts.connectMs());
+        m.put("timeouts", limits);
         m.put("error_kinds", ErrorKind.ids());
+        m.put("error_kind_meanings", ErrorKind.meanings());
         m.put("scenario", cfg.scenario());
         m.put("request_path", cfg.requestPath());
         m.put("written_epoch_ms", System.currentTimeMillis());
