@@ -80,8 +80,8 @@ class ErrorKindTest {
         assertEquals(ErrorKind.CONNECT_RESET, ErrorKind.ofCause(PrematureCloseException.INSTANCE));
         // NIO transport and the epoll transport's read error.
         assertEquals(ErrorKind.CONNECT_RESET, ErrorKind.ofCause(new SocketException("Connection reset")));
-        assertEquals(ErrorKind.CONNECT_RESET,
-                ErrorKind.ofCause(new IOException("recvAddress(..) failed with error(-104): Connection reset by peer")));
+        assertEquals(ErrorKind.CONNECT_RESET, ErrorKind.ofCause(
+                new IOException("recvAddress(..) failed with error(-104): Connection reset by peer")));
     }
 
     @Test
