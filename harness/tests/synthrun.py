@@ -37,6 +37,8 @@ ERROR_KINDS = [
     "status_5xx",
     "other",
 ]
+# ... and as `error_kind_meanings` (in ErrorKind's words there; placeholders here, so a page shows they are passed on).
+ERROR_KIND_MEANINGS = {kind: f"what {kind} means, as the simulation says" for kind in ERROR_KINDS}
 
 
 @dataclass
@@ -277,6 +279,7 @@ def _write_injector(mode_dir: Path, name: str, spec: ModeSpec, schedule, measure
     }
     if spec.ko_kind:
         meta["error_kinds"] = ERROR_KINDS
+        meta["error_kind_meanings"] = ERROR_KIND_MEANINGS
         _write(mode_dir, spec, f"raw/{name}/errors.csv", "\n".join(errors) + "\n")
     if stop is not None:
         meta["levels"] = meta["levels"][: spec.stop_at[0] + 1]

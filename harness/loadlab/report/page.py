@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from html import escape
 
+from ..summary.raw import STATUS_504, TIMEOUT_INJECTOR
+
 CSS = """
 :root { --ok: #1a7f37; --bad: #b42318; --muted: #5f6b7a; --line: #d9dee4; --soft: #f5f7f9; }
 * { box-sizing: border-box; }
@@ -316,14 +318,16 @@ def _chart(title: str, name: str, svg: str, caption: str) -> str:
 
 
 def _errors_by_kind(summary: dict) -> str:
-    """Beside the error chart: per mode and level, how many requests failed and of which kind."""
+    """Beside the error chart: per mode and level, how many requests failed and of which kind, and what each means."""
     from .charts import error_kinds
 
-    tables = []
+    tables, shown, meanings = [], [], {}
     for mode, m in (summary.get("modes") or {}).items():
         kinds = error_kinds(m)
         if not kinds:
             continue
+        shown += [k for k in kinds if k not in shown]
+        meanings.update(m.get("error_kind_meanings") or {})
         head = "<tr><th>level</th><th>target rps</th>" + "".join(f"<th>{escape(k)}</th>" for k in kinds) + "</tr>"
         rows = "".join(
             f"<tr><td>{_n(lv.get('index'))}</td><td>{_rps(lv.get('target_rps'))}</td>"
@@ -334,12 +338,22 @@ def _errors_by_kind(summary: dict) -> str:
         tables.append(f"<div><h3>{escape(mode)}: failed requests by kind</h3><table>{head}{rows}</table></div>")
     if not tables:
         return ""
+    meanings = {**_KIND_MEANINGS_BEFORE_META, **meanings}
+    legend = "; ".join(f"{escape(k)}: {escape(meanings[k])}" for k in shown if k in meanings)
     return (
-        '<div class="grid" id="errors-by-kind">' + "".join(tables) + "</div>"
-        '<p class="muted">timeout_injector: the injector\'s own request timeout (a harness limit); status_504: '
-        "the thread-service's own downstream or query timeout; status_502: the downstream (or database) did not "
-        "answer; connection_failed: refused or reset before any timer.</p>"
+        '<div class="grid" id="errors-by-kind">'
+        + "".join(tables)
+        + "</div>"
+        + (f'<p class="muted" id="error-kind-meanings">{legend}.</p>' if legend else "")
     )
+
+
+# The kinds' meanings come from the injectors (meta.json `error_kind_meanings`, in summary.json per mode); a run from
+# before they did still gets the two that say a limit of the harness's own, or the service's, cut the request.
+_KIND_MEANINGS_BEFORE_META = {
+    TIMEOUT_INJECTOR: "the injector's own request timeout (a harness limit)",
+    STATUS_504: "the thread-service's own downstream or query timeout",
+}
 
 
 def _levels(summary: dict) -> str:

@@ -14,6 +14,13 @@ from pathlib import Path
 from .. import hlog
 from .values import as_float, natural
 
+# Failed requests' kinds are the simulation's (gatling/src/test/java/loadlab/ErrorKind.java, the one list), published
+# in each injector's meta.json as `error_kinds` (ids, in order) and `error_kind_meanings` {id: one line}: read as they
+# come. These two are the only ones the harness names, for the limits of its own that can cut a request
+# (summary/verdict.py); test_error_kinds.py holds them, and the synthetic runs' list, to ErrorKind.java.
+TIMEOUT_INJECTOR = "timeout_injector"
+STATUS_504 = "status_504"
+
 # --- Reading the raw files -----------------------------------------------------------------------------------------
 
 
@@ -133,11 +140,23 @@ def read_error_kinds(path: Path) -> dict[int, dict[str, int]]:
 
 def error_kind_order(injectors: list[Injector]) -> list[str]:
     """The kinds in the simulation's own order (meta.json `error_kinds`), for a stable table and legend."""
+    listed = _first_meta(injectors, "error_kinds", list)
+    return [str(k) for k in listed] if listed else []
+
+
+def error_kind_meanings(injectors: list[Injector]) -> dict[str, str]:
+    """What each kind means, in the simulation's words (meta.json `error_kind_meanings`); {} for runs before it."""
+    given = _first_meta(injectors, "error_kind_meanings", dict)
+    return {str(k): str(v) for k, v in given.items()} if given else {}
+
+
+def _first_meta(injectors: list[Injector], key: str, kind: type):
+    """The first non-empty value of this type that an injector's meta.json holds under key (they all write the same)."""
     for inj in injectors:
-        listed = inj.meta.get("error_kinds")
-        if isinstance(listed, list) and listed:
-            return [str(k) for k in listed]
-    return []
+        value = inj.meta.get(key)
+        if isinstance(value, kind) and value:
+            return value
+    return None
 
 
 def has_load_data(mode_dir: Path) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from .. import analysis, cpufit, limits, models
-from .raw import RawMode, error_kind_order
+from .raw import STATUS_504, TIMEOUT_INJECTOR, RawMode, error_kind_meanings, error_kind_order
 from .seconds import Tables
 from .values import as_float
 
@@ -82,6 +82,7 @@ def mode_summary(
         "missing": missing,
         "live_config": raw.live_config or None,
         "error_kinds": raw_error_kinds(raw),
+        "error_kind_meanings": error_kind_meanings(raw.injectors),
         "crashed": crashed,
         "levels_dropped_after_crash": tables.dropped_levels,
     }
@@ -131,19 +132,19 @@ def limits_in_force(raw: RawMode, run: dict, params: dict) -> tuple[analysis.Har
     if injector is not None:
         found.append(
             analysis.HarnessLimit(
-                "the injector's request timeout (loadlab.requestTimeoutMs)", injector, "timeout_injector"
+                "the injector's request timeout (loadlab.requestTimeoutMs)", injector, TIMEOUT_INJECTOR
             )
         )
     service = as_float(recorded.get("thread_service_timeout_ms"))
     if service is not None:
         found.append(
             analysis.HarnessLimit(
-                "the thread-service's downstream timeout (delay-service.timeout)", service, "status_504"
+                "the thread-service's downstream timeout (delay-service.timeout)", service, STATUS_504
             )
         )
     database = as_float(recorded.get("database_timeout_ms"))
     if database is not None and params.get("SCENARIO") == "db":
-        found.append(analysis.HarnessLimit("the thread-service's database timeout", database, "status_504"))
+        found.append(analysis.HarnessLimit("the thread-service's database timeout", database, STATUS_504))
     return tuple(found)
 
 
