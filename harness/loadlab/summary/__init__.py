@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .. import analysis
 from .. import params as run_params
-from . import outputs, raw, seconds, verdict
+from . import knee, outputs, raw, seconds, verdict
 
 
 def rebuild(run_dir: str | os.PathLike) -> dict:
@@ -68,7 +68,14 @@ def _rebuild_mode(run_dir: Path, mode: str, run: dict, params: dict, thresholds:
         table = seconds.build_tables(mode_raw)
         outputs.write_csv(run_dir / mode / "timeline.csv", outputs.TIMELINE_COLUMNS, table.timeline)
         outputs.write_csv(run_dir / mode / "server.csv", outputs.SERVER_COLUMNS, table.server)
-        return verdict.mode_summary(mode, mode_raw, table, run, params, thresholds, target)
+        fine = []
+        for name in raw.fine_passes(run_dir / mode):
+            fine_raw = raw.load_mode(run_dir / mode, name)
+            fine_table = seconds.build_tables(fine_raw)
+            outputs.write_csv(run_dir / mode / name / "timeline.csv", outputs.TIMELINE_COLUMNS, fine_table.timeline)
+            outputs.write_csv(run_dir / mode / name / "server.csv", outputs.SERVER_COLUMNS, fine_table.server)
+            fine.append(knee.FinePass(name, fine_raw, fine_table))
+        return verdict.mode_summary(mode, mode_raw, table, run, params, thresholds, target, fine)
     except Exception as e:  # noqa: BLE001 - one bad mode must not cost the other mode its report
         traceback.print_exc(file=sys.stderr)
         return verdict.failed_mode(f"the analysis of this mode failed: {type(e).__name__}: {e}")
