@@ -1,7 +1,9 @@
 """`make bench`: one run folder, every mode in MODES, on whatever hosts the target provides.
 
 Per mode: start the thread-service in that mode → wait until healthy → start the samplers → run Gatling on every
-injector at once → stop → collect → analyse. Ctrl-C or a failure stops every process the run started (by pid, on
+injector at once (the coarse stairs) → with REFINE=1, when the mode collapsed: let the service drain, then fine
+passes between the last healthy and the first unhealthy rate (refine.py) → stop → collect → analyse. REPEAT=n runs
+the whole comparison n times into `rep-<k>/`. Ctrl-C or a failure stops every process the run started (by pid, on
 every host) and keeps what was written; the page is rebuilt from whatever is there.
 """
 from __future__ import annotations
@@ -12,10 +14,11 @@ import shutil
 import signal
 import threading
 import time
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import console, params, scenario, topology
+from . import console, params, refine, scenario, topology
 from .errors import ExitCode
 from .hosts import REPO, Host, HostError
 from .java import find_jdk
@@ -28,6 +31,32 @@ LIVE_CONFIG_FIELDS = ("thread_mode", "tomcat_threads_max", "java_version_feature
 GATLING_GRACE_S = 120  # Gatling start-up, report generation and the last requests' timeouts
 START_ALIGN_S = 6      # injectors start their schedule at the same wall-clock instant, this far ahead…
 START_ALIGN_PER_INJECTOR_S = 4  # …plus this per further injector: Gatling JVMs sharing cores boot slower together
+# Before a refinement pass the thread-service must have served the backlog of the collapse: no request in flight and
+# none queued in Tomcat, in DRAIN_QUIET_READS readings in a row. Draining rather than restarting keeps the same JVM,
+# warm (a restart would need the whole warm-up again, and a JIT in another state could move the knee the fine pass
+# is meant to localise). A service that has not drained within DRAIN_TIMEOUT_S is not refined (the reason is kept).
+DRAIN_TIMEOUT_S = 60
+DRAIN_POLL_S = 0.5
+DRAIN_QUIET_READS = 2
+# After the drain, seconds for what the backlog's end left running (GC, compilation) to finish.
+DRAIN_SETTLE_S = 2
+
+
+@dataclass(frozen=True)
+class LoadPass:
+    """One Gatling run of a mode: the coarse stairs (the parameters), or a fine pass between two rates."""
+    name: str = ""                  # "" for the coarse stairs, `refine-<k>` for a fine pass
+    rates: tuple[float, ...] = ()   # a fine pass's levels (evenly spaced, ascending)
+    baseline_p50_ms: float | None = None   # the coarse pass's baseline, which the fine levels are judged against
+
+    def raw(self, folder: str, index: int) -> tuple[str, ...]:
+        return (folder, self.name, "raw", f"injector-{index}") if self.name else (folder, "raw", f"injector-{index}")
+
+    def report(self, folder: str, index: int) -> tuple[str, ...]:
+        return (folder, "gatling", f"{self.name}-injector-{index}" if self.name else f"injector-{index}")
+
+    def gatling(self, index: int) -> str:
+        return f"{self.name}-gatling-injector-{index}" if self.name else f"gatling-injector-{index}"
 
 
 def start_align_s(injectors: int) -> int:
@@ -94,6 +123,11 @@ class Run:
     def log(self, host: Host, name: str) -> str:
         return host.work_path("logs", f"{name}.log")
 
+    @staticmethod
+    def log_name(folder: str, what: str) -> str:
+        """`platform-thread-service`; with REPEAT, `rep-2-platform-thread-service` (logs/ stays one flat folder)."""
+        return f"{folder.replace('/', '-')}-{what}"
+
     # ---- services ----
     def start_delay_service(self) -> None:
         h = self.topo.delay
@@ -110,17 +144,17 @@ class Run:
                str(params.db_max_connections(v["DB_POOL"])), timeout=180)
         h.tool("wait-postgres", h.address, str(DB_PORT), "60", "postgres", timeout=90)
 
-    def start_thread_service(self, run: ModeRun) -> None:
+    def start_thread_service(self, run: ModeRun, folder: str) -> None:
         h, v = self.topo.thread, self.values
-        mode, label = run.mode, run.label
+        mode = run.mode
         console.step(f"starting thread-service in {mode} mode on JDK {run.jdk} on {h.name} "
                      f"({h.address}:{THREAD_PORT}"
                      + (f", {v['PLATFORM_THREADS']} Tomcat threads)" if mode == "platform" else ")"))
-        jfr = h.work_path(label, "raw", "thread", "pinned.jfr")
-        h.run(["mkdir", "-p", h.work_path(label, "raw", "thread")])
+        jfr = h.work_path(folder, "raw", "thread", "pinned.jfr")
+        h.run(["mkdir", "-p", h.work_path(folder, "raw", "thread")])
         spring = scenario.thread_service_args(v, self.topo.delay.address)
         java = self.javas.get(run.jdk)
-        h.tool("thread-service", "thread-service", self.log(h, f"{label}-thread-service"), h.address,
+        h.tool("thread-service", "thread-service", self.log(h, self.log_name(folder, "thread-service")), h.address,
                str(THREAD_PORT), str(MGMT_PORT), mode, str(v["PLATFORM_THREADS"]),
                f"http://{self.topo.delay.address}:{DELAY_PORT}", jfr, *spring,
                env={"LOADLAB_JAVA": java} if java else None)
@@ -129,18 +163,22 @@ class Run:
         # fails here, not as a "collapse".
         h.tool("wait-http", f"http://{h.address}:{THREAD_PORT}{scenario.smoke_path(v['SCENARIO'])}", "30",
                "thread-service", timeout=60)
-        self.record_live_config(label)
+        self.record_live_config(folder)
 
-    def record_live_config(self, mode: str) -> None:
-        """What the service says it runs with (thread mode, Tomcat's max threads, JDK), kept for the verdict, which
-        refuses a mode whose live settings differ from what was asked."""
-        h = self.topo.thread
-        got = h.run(["curl", "-sf", "--max-time", "5", f"http://127.0.0.1:{MGMT_PORT}/actuator/loadlab"],
-                    check=False, timeout=30)
+    def thread_metrics(self) -> dict:
+        """One reading of the thread-service's /actuator/loadlab, on its host; {} when it did not answer."""
+        got = self.topo.thread.run(["curl", "-sf", "--max-time", "5",
+                                    f"http://127.0.0.1:{MGMT_PORT}/actuator/loadlab"], check=False, timeout=30)
         try:
             sample = json.loads(got.stdout) if got.returncode == 0 else {}
         except ValueError:
             sample = {}
+        return sample if isinstance(sample, dict) else {}
+
+    def record_live_config(self, mode: str) -> None:
+        """What the service says it runs with (thread mode, Tomcat's max threads, JDK), kept for the verdict, which
+        refuses a mode whose live settings differ from what was asked."""
+        sample = self.thread_metrics()
         live = {k: sample.get(k) for k in LIVE_CONFIG_FIELDS if k in sample}
         path = self.run_dir / mode / "raw" / "thread" / "config.json"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -165,7 +203,7 @@ class Run:
             h.tool("stop", name, "5", check=False)
 
     # ---- load ----
-    def gatling_props(self, mode: str, index: int, start_at_ms: int) -> list[str]:
+    def gatling_props(self, folder: str, index: int, start_at_ms: int, load: LoadPass) -> list[str]:
         v, inj = self.values, self.topo.injectors[index]
         props = {
             "baseUrl": f"http://{self.topo.thread.address}:{THREAD_PORT}",
@@ -174,64 +212,128 @@ class Run:
             "peakRps": v["PEAK_RPS"], "steps": v["STEPS"], "stepSeconds": v["STEP_SECONDS"],
             "warmupSeconds": v["WARMUP_SECONDS"], "warmupRps": v["START_RPS"],
             "injectors": len(self.topo.injectors), "injectorIndex": index,
-            "outDir": inj.work_path(mode, "raw", f"injector-{index}"), "startAtEpochMs": start_at_ms,
+            "outDir": inj.work_path(*load.raw(folder, index)), "startAtEpochMs": start_at_ms,
         }
+        if load.name:
+            # A fine pass: ascending stairs over its rates, a short warm-up at the first one, judged (and stopped
+            # early) against the coarse pass's baseline.
+            props.update({"profile": "stairs", "startRps": load.rates[0], "peakRps": load.rates[-1],
+                          "steps": len(load.rates), "warmupSeconds": refine.WARMUP_SECONDS,
+                          "warmupRps": load.rates[0], "baselineP50Ms": load.baseline_p50_ms or 0})
         thresholds = self.meta["thresholds"]
         props.update({"okRatio": thresholds["ok_ratio"], "maxErrorRatio": thresholds["max_error_ratio"],
                       "p99Factor": thresholds["p99_factor"], "p99SlackMs": thresholds["p99_slack_ms"]})
         return [f"-Dloadlab.{k}={val}" for k, val in props.items()]
 
-    def run_load(self, mode: str) -> list[str]:
+    def run_load(self, folder: str, load: LoadPass = LoadPass()) -> list[str]:
         """Runs the simulation on every injector at once; returns the problems seen (empty when all went well)."""
         v = self.values
         align = start_align_s(len(self.topo.injectors))
         start_at = int((time.time() + align) * 1000)
         names = []
+        what = f"{folder} {load.name}".strip()
         for i, h in enumerate(self.topo.injectors):
             name = f"gatling-injector-{i}"
-            out = h.work_path(mode, "raw", f"injector-{i}")
+            out = h.work_path(*load.raw(folder, i))
+            log = self.log(h, self.log_name(folder, load.gatling(i)))
             h.run(["mkdir", "-p", out])
-            h.tool("gatling", name, self.log(h, f"{mode}-gatling-injector-{i}"),
-                   h.work_path(mode, "gatling", f"injector-{i}"),
-                   f"{mode} threads, injector {i + 1}/{len(self.topo.injectors)}",
-                   *self.gatling_props(mode, i, start_at))
+            h.tool("gatling", name, log, h.work_path(*load.report(folder, i)),
+                   f"{what} threads, injector {i + 1}/{len(self.topo.injectors)}",
+                   *self.gatling_props(folder, i, start_at, load))
+            # The sampler of an earlier pass watched the Gatling that has ended: one per Gatling run.
+            h.tool("stop", f"sampler-injector-{i}", "5", check=False)
             h.tool("sampler", f"sampler-injector-{i}", f"{out}/samples.csv", name)
-            names.append((h, name))
-        followers = [threading.Thread(target=console.follow_progress,
-                                      args=(h.follow(self.log(h, f"{mode}-gatling-injector-{i}")), mode),
-                                      daemon=True) for i, h in enumerate(self.topo.injectors)]
+            names.append((h, name, log))
+        followers = [threading.Thread(target=console.follow_progress, args=(h.follow(log), what), daemon=True)
+                     for h, _, log in names]
         for f in followers:
             f.start()
-        budget = v["WARMUP_SECONDS"] + v["STEPS"] * v["STEP_SECONDS"] + align + GATLING_GRACE_S
+        if load.name:
+            measured = refine.WARMUP_SECONDS + len(load.rates) * v["STEP_SECONDS"]
+        else:
+            measured = v["WARMUP_SECONDS"] + v["STEPS"] * v["STEP_SECONDS"]
+        budget = measured + align + GATLING_GRACE_S
         problems = []
-        for h, name in names:
+        for h, name, log in names:
             rc = h.tool("wait", name, str(budget), timeout=budget + 30)
+            shown = f"{name} ({load.name})" if load.name else name
             if rc == "124":
-                problems.append(f"{name} on {h.name} did not finish within {budget}s and was stopped")
+                problems.append(f"{shown} on {h.name} did not finish within {budget}s and was stopped")
                 h.tool("stop", name, "10", check=False)
             elif rc != "0":
-                problems.append(f"{name} on {h.name} exited with code {rc} (see logs/{mode}-{name}.log)")
+                problems.append(f"{shown} on {h.name} exited with code {rc} (see logs/{Path(log).name})")
         console.end_progress()
         return problems
+
+    # ---- refinement (REFINE=1) ----
+    def refine_knee(self, folder: str) -> list[str]:
+        """Fine passes until the knee is localised (refine.py), each planned from what the raw files say so far
+        (the same code `make report` judges them with); returns the problems seen."""
+        from .summary import plan  # needs the venv's packages, like the summary at the end
+
+        for k in range(1, refine.MAX_PASSES + 1):
+            self.collect()   # on aws the injectors' files are on their hosts until collected
+            step = plan.next_fine_pass(self.run_dir, folder, self.meta)
+            if not step.rates:
+                if step.reason:
+                    self.meta.setdefault("refine_skipped", {})[folder] = step.reason
+                    console.step(f"not refined: {step.reason}")
+                return []
+            why = self.drain()
+            if why:
+                self.meta.setdefault("refine_skipped", {})[folder] = why
+                console.warn(f"not refined: {why}")
+                return []
+            console.step(f"refining the knee between {step.bracket.healthy:,.1f} and {step.bracket.unhealthy:,.1f} "
+                         f"rps: {len(step.rates)} fine level{'s' if len(step.rates) > 1 else ''} of "
+                         f"{self.values['STEP_SECONDS']} s from {step.rates[0]:,.1f} rps (pass {k})")
+            problems = self.run_load(folder, LoadPass(f"refine-{k}", tuple(step.rates), step.baseline_p50_ms))
+            if problems:
+                return problems
+        return []
+
+    def drain(self) -> str | None:
+        """Waits until the thread-service has served every request of the collapse (see DRAIN_TIMEOUT_S); None when
+        it has, else why not."""
+        deadline = time.monotonic() + DRAIN_TIMEOUT_S
+        quiet, last = 0, {}
+        while time.monotonic() < deadline:
+            last = self.thread_metrics()
+            inflight, queued = last.get("inflight_requests"), last.get("tomcat_queue_size")
+            idle = inflight == 0 and (not isinstance(queued, (int, float)) or queued <= 0)
+            quiet = quiet + 1 if idle else 0
+            if quiet >= DRAIN_QUIET_READS:
+                time.sleep(DRAIN_SETTLE_S)
+                return None
+            time.sleep(DRAIN_POLL_S)
+        if not last:
+            return f"the thread-service's /actuator/loadlab did not answer for {DRAIN_TIMEOUT_S} s after the last pass"
+        return (f"the thread-service still had {last.get('inflight_requests')} requests in flight and "
+                f"{last.get('tomcat_queue_size')} queued {DRAIN_TIMEOUT_S} s after the last pass: its backlog "
+                f"would have poisoned a fine pass")
 
     def record_pinned(self, mode: str) -> None:
         h = self.topo.thread
         raw = h.work_path(mode, "raw", "thread")
         h.tool("pinned", f"{raw}/pinned.jfr", f"{raw}/pinned.json", check=False, timeout=120)
 
-    def run_mode(self, run: ModeRun) -> None:
-        mode = run.label   # the folder, the logs and the summary use the label (`virtual-jdk21` with several JDKs)
-        console.heading(mode)
-        self.start_thread_service(run)
-        self.start_samplers(mode)
-        problems = self.run_load(mode)
+    def run_mode(self, run: ModeRun, folder: str | None = None, repetition: str = "") -> None:
+        """folder: where the mode's files go, its label (`virtual-jdk21` with several JDKs), under `rep-<k>/` with
+        REPEAT > 1; the summary, the logs and modes_completed use it too."""
+        folder = folder or run.label
+        console.heading(run.label + (f" ({repetition})" if repetition else ""))
+        self.start_thread_service(run, folder)
+        self.start_samplers(folder)
+        problems = self.run_load(folder)
+        if self.values.get("REFINE", 1) and not problems:
+            problems += self.refine_knee(folder)
         self.stop_samplers()
         self.topo.thread.tool("stop", "thread-service", "30")
-        self.record_pinned(mode)
-        self.meta.setdefault("mode_problems", {})[mode] = problems
+        self.record_pinned(folder)
+        self.meta.setdefault("mode_problems", {})[folder] = problems
         for p in problems:
             console.warn(p)
-        self.meta["modes_completed"].append(mode)
+        self.meta["modes_completed"].append(folder)
         self.write_meta()
 
     def stop_everything(self) -> None:
@@ -244,21 +346,26 @@ class Run:
     def check_alignment(self) -> None:
         """Injectors whose schedules began at different seconds make every merged second a mix of two levels."""
         for mode in self.meta["modes_completed"]:
-            starts = {}
-            for path in sorted((self.run_dir / mode / "raw").glob("injector-*/meta.json")):
-                try:
-                    starts[path.parent.name] = json.loads(path.read_text()).get("start_epoch_ms")
-                except (OSError, ValueError):
-                    continue
-            known = [v for v in starts.values() if isinstance(v, (int, float))]
-            if len(starts) < 2 or len(set(known)) <= 1:
+            for raw in [self.run_dir / mode / "raw", *sorted((self.run_dir / mode).glob("refine-*/raw"))]:
+                self.check_pass_alignment(mode, raw)
+
+    def check_pass_alignment(self, mode: str, raw: Path) -> None:
+        starts = {}
+        for path in sorted(raw.glob("injector-*/meta.json")):
+            try:
+                starts[path.parent.name] = json.loads(path.read_text()).get("start_epoch_ms")
+            except (OSError, ValueError):
                 continue
-            first = min(known)
-            late = ", ".join(f"{name} {(v - first) / 1000:+.0f} s" for name, v in starts.items()
-                             if isinstance(v, (int, float)) and v != first)
-            self.meta.setdefault("mode_problems", {}).setdefault(mode, []).append(
-                f"injectors did not start together ({late} after the first): a Gatling JVM was not ready within "
-                f"the {start_align_s(len(starts))} s alignment margin, so merged seconds mix levels")
+        known = [v for v in starts.values() if isinstance(v, (int, float))]
+        if len(starts) < 2 or len(set(known)) <= 1:
+            return
+        first = min(known)
+        late = ", ".join(f"{name} {(v - first) / 1000:+.0f} s" for name, v in starts.items()
+                         if isinstance(v, (int, float)) and v != first)
+        where = "" if raw.parent.name == Path(mode).name else f" in {raw.parent.name}"
+        self.meta.setdefault("mode_problems", {}).setdefault(mode, []).append(
+            f"injectors did not start together{where} ({late} after the first): a Gatling JVM was not ready within "
+            f"the {start_align_s(len(starts))} s alignment margin, so merged seconds mix levels")
 
     def collect(self) -> None:
         for h in self.topo.hosts():
@@ -309,8 +416,13 @@ def bench(values: dict) -> int:
         if db:
             run.start_database()
         run.start_delay_service()
-        for mode_run in params.mode_runs(values["MODES"], values["JDKS"]):
-            run.run_mode(mode_run)
+        repeat = values.get("REPEAT", 1)
+        for k in range(1, repeat + 1):
+            for mode_run in params.mode_runs(values["MODES"], values["JDKS"]):
+                if repeat == 1:
+                    run.run_mode(mode_run)   # the contract's layout: <mode>/…
+                else:
+                    run.run_mode(mode_run, f"rep-{k}/{mode_run.label}", f"repetition {k} of {repeat}")
         outcome = ExitCode.OK
     except KeyboardInterrupt:
         console.warn("interrupted: stopping every process of this run; results written so far are kept")

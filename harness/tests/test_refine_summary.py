@@ -126,3 +126,45 @@ def test_the_page_shows_the_bracket_and_the_fine_pass(tmp_path):
     run_with(tmp_path, coarse(), [fine([300, 315, 330, 345, 360], first_bad=360)])
     html = (tmp_path / "index.html").read_text()
     assert "345 – 360" in html and "refine-1" in html
+
+
+def _plan(run_dir, folder="platform"):
+    from loadlab.summary import plan
+    return plan.next_fine_pass(run_dir, folder, json.loads((run_dir / "params.json").read_text()))
+
+
+def test_bench_is_told_the_next_pass_from_the_raw_files_so_far(tmp_path):
+    run_with(tmp_path, coarse())
+    step = _plan(tmp_path)
+    assert step.rates == [300, 315, 330, 345, 360, 375, 390] and step.baseline_p50_ms == 201
+    assert step.bracket.as_list() == [300, 400] and step.reason is None
+    synthrun.write_fine_pass(tmp_path, "platform", "refine-1", fine(step.rates, first_bad=360))
+    done = _plan(tmp_path)
+    assert done.rates == [] and done.reason is None and done.bracket.as_list() == [345, 360]
+
+
+def test_no_pass_for_a_mode_that_did_not_collapse_or_cannot_be_trusted(tmp_path):
+    run_with(tmp_path / "held", coarse(first_bad=None))
+    assert _plan(tmp_path / "held").rates == []
+    run_with(tmp_path / "starved", coarse(sent_share=0.8, ok_share=0.8))
+    step = _plan(tmp_path / "starved")
+    assert step.rates == [] and step.reason.startswith("the coarse pass cannot be trusted (the injector fell behind")
+    run_with(tmp_path / "first", coarse(first_bad=100))
+    step = _plan(tmp_path / "first")
+    assert step.rates == [] and "first level was already unhealthy" in step.reason
+
+
+def test_a_mode_in_a_repetition_is_planned_in_its_own_folder(tmp_path):
+    synthrun.write_params(tmp_path, modes=("platform",), REFINE=1, REPEAT=2, completed=[])
+    synthrun.write_mode(tmp_path / "rep-2", "platform", coarse())
+    assert _plan(tmp_path, "rep-2/platform").rates[0] == 300
+
+
+def test_the_console_table_shows_the_bracket_and_the_prediction(tmp_path, capsys):
+    from loadlab import console
+    run_with(tmp_path, coarse(), [fine([300, 315, 330, 345, 360], first_bad=360)])
+    console.table(summary.rebuild(tmp_path), tmp_path)
+    out = capsys.readouterr().out
+    header, row = out.strip().splitlines()[1:3]
+    assert "knee between" in header and "predicted rps" in header
+    assert row.split()[:5] == ["platform", "345", "345–360", "995", "(little)"]

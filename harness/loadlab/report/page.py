@@ -65,6 +65,7 @@ def document(summary: dict, charts: list[tuple[str, str, str, str]], gatling: di
         _invalid_box(summary),
         _notes_box(summary),
         _verdict_table(summary),
+        _repeats(summary),
         '<section id="charts">',
         *(_chart(*chart) for chart in charts),
         "</section>",
@@ -96,6 +97,10 @@ def headline(summary: dict) -> str:
         interval = m.get("knee_interval_rps")
         if m.get("collapsed") and interval and interval[0]:
             phrase += f", knee between {_rps(interval[0])} and {_rps(interval[1])}"
+        spread = ((summary.get("repeats") or {}).get("modes") or {}).get(mode)
+        if spread and spread.get("median") is not None:
+            phrase += (f" (median of {spread['repetitions_used']} repetitions, {_rps(spread['min'])}–"
+                       f"{_rps(spread['max'])}{'; noisy' if spread.get('noise') else ''})")
         if not m.get("collapsed") and m.get("levels"):
             phrase += " (the peak; it never collapsed)"
         if m.get("predicted_rps") is not None:
@@ -211,6 +216,8 @@ def _verdict_table(summary: dict) -> str:
         ("collapsed", lambda m: _yes_no(m.get("collapsed"), good=False)),
         ("knee between (rps): last healthy – first unhealthy", _bracket_cell),
         ("JDK", lambda m: _n(m.get("jdk"))),
+        *([("repetition shown (the median)", lambda m: _n(m.get("repetition")))]
+          if summary.get("repeats") else []),
         ("prediction (rps)", lambda m: _rps(m.get("predicted_rps"))),
         ("predicted by", lambda m: escape(m.get("prediction") or "no model limits this mode")),
         ("knee agrees with the prediction (±15%)",
@@ -283,6 +290,51 @@ def _ceiling_cell(m: dict) -> str:
     return (f"{_rps(ceiling.get('rps'))}" + _small(f"{ceiling.get('cores'):g} cores on {ceiling.get('host')}; "
                                                    f"CPU per request from {ceiling.get('levels')} healthy levels: "
                                                    f"{roles}"))
+
+
+def _repeats(summary: dict) -> str:
+    """REPEAT > 1: each repetition's sustained rate per mode, the median and range, and whether the spread is noise."""
+    agg = summary.get("repeats")
+    if not agg:
+        return ""
+    reps = summary.get("repetitions") or []
+    head = ('<tr><th class="text">mode</th>'
+            + "".join(f'<th><a href="{escape(r["folder"])}/index.html">{escape(r["folder"])}</a></th>' for r in reps)
+            + '<th>median</th><th>min – max</th><th>spread</th><th class="text">repeatable?</th></tr>')
+    rows = []
+    for mode, s in (agg.get("modes") or {}).items():
+        by_k = {r["repetition"]: r for r in s.get("repetitions") or []}
+        cells = []
+        for r in reps:
+            one = by_k.get(r["repetition"])
+            if one is None:
+                cells.append("<td>—</td>")
+                continue
+            cpu = one.get("host_cpu_pct_at_sustained")
+            note = f"host CPU {cpu:.0f}%" if cpu is not None else ""
+            if not one.get("valid"):
+                note = (note + "; " if note else "") + "invalid, not counted"
+            cells.append(f"<td>{_rps(one.get('sustained_rps'))}{_small(note)}</td>")
+        spread = s.get("spread_ratio")
+        verdict = ('<span class="no">no: noise</span>' if s.get("noise")
+                   else '<span class="yes">yes</span>' if s.get("noise") is False else "—")
+        rows.append(f'<tr><th class="text">{escape(mode)}</th>{"".join(cells)}<td>{_rps(s.get("median"))}</td>'
+                    f"<td>{_rps(s.get('min'))} – {_rps(s.get('max'))}</td>"
+                    f"<td>{'—' if spread is None else f'{spread:.0%}'}</td>"
+                    f'<td class="reason">{verdict}{_small(s.get("evidence"))}</td></tr>')
+    ratio = agg.get("ratio") or {}
+    values = {v["repetition"]: v.get("virtual_over_platform") for v in ratio.get("values") or []}
+    ratio_cells = "".join(f"<td>{_ratio(values.get(r['repetition']))}</td>" for r in reps)
+    rows.append(f'<tr><th class="text">virtual / platform</th>{ratio_cells}<td>{_ratio(ratio.get("median"))}</td>'
+                f"<td>{_ratio(ratio.get('min'))} – {_ratio(ratio.get('max'))}</td><td></td><td></td></tr>")
+    return (f'<section id="repeats"><h2>Repetitions ({agg.get("n")})</h2>'
+            f"<p>The whole comparison ran {agg.get('n')} times. Each column above is the median repetition of its "
+            f"mode; a spread (max − min) above {agg.get('noise_threshold', 0.1):.0%} of the median is this "
+            f"machine's noise, not the thread model.</p><table>{head}{''.join(rows)}</table></section>")
+
+
+def _ratio(value) -> str:
+    return "—" if value is None else f"{value:.2f}×"
 
 
 def _pool_cell(m: dict) -> str:
