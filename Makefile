@@ -79,15 +79,14 @@ down: ## undo `make up` for TARGET: stop every process, remove every resource th
 
 test: test-deps test-venv lint build test-java test-python test-infra test-e2e ## the whole test suite (what CI runs)
 
-lint: test-venv ## ruff (lint + format check) on the harness, spring-javaformat on the Java, terraform fmt
-	@echo "-- lint: ruff check, ruff format --check (harness/), spring-javaformat:validate, terraform fmt -check"
+lint: test-venv ## ruff (lint + format check) on the harness, checkstyle on the Java, terraform fmt
+	@echo "-- lint: ruff check, ruff format --check (harness/), checkstyle (checkstyle.xml), terraform fmt -check"
 	@$(VENV)/bin/ruff check --no-cache harness && $(VENV)/bin/ruff format --no-cache --check harness
-	@jdk=$$($(LOADLAB) java-home) && JAVA_HOME=$$jdk ./mvnw -B -q spring-javaformat:validate
+	@jdk=$$($(LOADLAB) java-home) && JAVA_HOME=$$jdk ./mvnw -B -q checkstyle:check
 	@terraform fmt -check -recursive infra
 
-format: test-venv ## apply the formatters that `make lint` checks (ruff format, spring-javaformat)
+format: test-venv ## apply ruff's fixes and format to the harness (the Java layout is checked, not rewritten)
 	@$(VENV)/bin/ruff check --no-cache --fix harness && $(VENV)/bin/ruff format --no-cache harness
-	@jdk=$$($(LOADLAB) java-home) && JAVA_HOME=$$jdk ./mvnw -B -q spring-javaformat:apply
 
 test-deps:
 	@bash harness/tests/install-test-deps.sh

@@ -4,6 +4,7 @@ Everything here works on plain numbers already merged across injectors (summary/
 can be tested on a synthetic level list. The health thresholds come from params.json (the simulation's early stop
 uses the same ones); the validity thresholds are fixed here, all in one block.
 """
+
 from __future__ import annotations
 
 import math
@@ -13,7 +14,7 @@ from dataclasses import dataclass, field
 
 from hdrh.histogram import HdrHistogram
 
-from . import hlog
+from . import hlog, limits
 
 # --- Validity thresholds (see `validity`) -------------------------------------------------------------------------
 # At least two levels are needed to tell a knee from a starting condition.
@@ -25,13 +26,16 @@ CPU_SATURATED_RATIO = 0.90
 # When every role shares one machine, whole-host CPU says nothing about the injector alone; only a machine pinned
 # at this level before the knee means the comparison measured the machine rather than the thread model.
 MACHINE_SATURATED_HOST_PCT = 95.0
+# On a shared machine, host CPU that the run's own processes do not explain, in % of the machine: past this while the
+# machine was busy (CPU_SATURATED_RATIO), another program competed with the roles and the knee is not the service's.
+# Kernel work not charged to a process (softirq) also lands here, hence a wide margin.
+OUTSIDE_CPU_LIMIT_PCT = 35.0
 # The delay-service must add DELAY_MS and little more: beyond max(floor, ratio x DELAY_MS) it became a bottleneck.
 # Judged on its own latency, probed on its own host once a second: the thread-service's downstream time also holds
 # the thread-service's own waits for a CPU, so it only stands as evidence.
 DELAY_ADDED_FLOOR_MS = 20.0
 DELAY_ADDED_RATIO = 0.10
-# A probe gets DELAY_MS + 2 s to answer; a delay-service that lets any of them fail is saturated.
-DELAY_PROBE_GRACE_S = 2.0
+# A probe gets DELAY_MS + limits.PROBE_GRACE_MS to answer; a delay-service that lets any of them fail is saturated.
 # Evidence read as the level's median rather than its mean. A probe is one request a second: on a machine shared with
 # other work one of them can wait for a CPU, while a saturated delay-service slows most of them.
 MEDIAN_EVIDENCE = frozenset({"delay_probe_ms"})
@@ -42,6 +46,7 @@ SHARED_MACHINE_TARGETS = frozenset({"local", "netns"})
 @dataclass(frozen=True)
 class Thresholds:
     """The health rule's parameters; the defaults are the contract's."""
+
     ok_ratio: float = 0.95
     max_error_ratio: float = 0.01
     p99_factor: float = 2.0
@@ -66,6 +71,7 @@ class Thresholds:
 @dataclass
 class Evidence:
     """Means over a level of what the hosts sampled; None when nothing was sampled."""
+
     thread_cpu_pct: float | None = None
     delay_cpu_pct: float | None = None
     delay_cores: float | None = None
@@ -74,12 +80,11 @@ class Evidence:
     injector_host_cpu_pct: float | None = None
     host_cpu_pct: float | None = None
     downstream_ms_mean: float | None = None
-    delay_probe_ms: float | None = None       # median of the level's probes (MEDIAN_EVIDENCE)
-    delay_probe_failed: float | None = None   # share of the level's seconds in which a probe failed
+    delay_probe_ms: float | None = None  # median of the level's probes (MEDIAN_EVIDENCE)
+    delay_probe_failed: float | None = None  # share of the level's seconds in which a probe failed
     other_roles_cpu_pct: float | None = None  # delay-service + injectors' processes, % of one core
-    db_pool_active: float | None = None       # HikariCP connections in use (db scenario)
-    db_pool_pending: float | None = None      # requests waiting for a connection (db scenario)
-
+    db_pool_active: float | None = None  # HikariCP connections in use (db scenario)
+    db_pool_pending: float | None = None  # requests waiting for a connection (db scenario)
 
     def as_dict(self) -> dict:
         return {name: _round(getattr(self, name), 1) for name in self.__dataclass_fields__}
@@ -96,6 +101,10 @@ class Level:
     latency: hlog.LatencyStats | None
     first_second: int | None = None
     evidence: Evidence = field(default_factory=Evidence)
+    # How long the failed requests took: failures that all end at one limit were cut there (see _cut_by_harness).
+    ko_latency: hlog.LatencyStats | None = None
+    # Failed requests by kind (the simulation's ErrorKind ids); empty when the run did not classify them.
+    errors_by_kind: dict[str, int] = field(default_factory=dict)
 
     @property
     def offered_rps(self) -> float:
@@ -123,12 +132,22 @@ class LevelBuilder:
         self.seconds = self.sent = self.ok = self.ko = 0
         self.first_second: int | None = None
         self._latency: HdrHistogram | None = None
+        self._ko_latency: HdrHistogram | None = None
+        self._kinds: dict[str, int] = {}
         self._samples: dict[str, list[float]] = {}
         self._downstream_calls = 0.0
         self._downstream_ms = 0.0
 
-    def add_second(self, second: int, sent: int, ok: int, ko: int, ok_latency: HdrHistogram | None,
-                   evidence: Mapping[str, float | None], downstream: tuple[float, float] | None = None) -> None:
+    def add_second(
+        self,
+        second: int,
+        sent: int,
+        ok: int,
+        ko: int,
+        ok_latency: HdrHistogram | None,
+        evidence: Mapping[str, float | None],
+        downstream: tuple[float, float] | None = None,
+    ) -> None:
         self.seconds += 1
         self.sent += sent
         self.ok += ok
@@ -144,17 +163,44 @@ class LevelBuilder:
             self._downstream_calls += downstream[0]
             self._downstream_ms += downstream[1]
 
+    def add_sent(self, sent: int) -> None:
+        """Requests sent in one of the level's seconds, when its completions are read from other seconds (a lag)."""
+        self.sent += sent
+
+    def add_ko_latency(self, ko_latency: HdrHistogram | None) -> None:
+        if ko_latency is not None and ko_latency.get_total_count():
+            self._ko_latency = hlog.merge([ko_latency], self._ko_latency)
+
+    def add_error_kinds(self, kinds: Mapping[str, int]) -> None:
+        for kind, count in kinds.items():
+            self._kinds[kind] = self._kinds.get(kind, 0) + count
+
     def build(self) -> Level:
-        means = {name: statistics.median(v) if name in MEDIAN_EVIDENCE else sum(v) / len(v)
-                 for name, v in self._samples.items() if v}
+        means = {
+            name: statistics.median(v) if name in MEDIAN_EVIDENCE else sum(v) / len(v)
+            for name, v in self._samples.items()
+            if v
+        }
         known = {k: v for k, v in means.items() if k in Evidence.__dataclass_fields__}
         evidence = Evidence(**known)
         if self._downstream_calls > 0:
             # Weighted by calls: the level's true mean downstream time, not a mean of per-second means.
             evidence.downstream_ms_mean = self._downstream_ms / self._downstream_calls
         latency = hlog.stats(self._latency) if self._latency is not None else None
-        return Level(self.index, self.target_rps, self.seconds, self.sent, self.ok, self.ko, latency,
-                     self.first_second, evidence)
+        ko_latency = hlog.stats(self._ko_latency) if self._ko_latency is not None else None
+        return Level(
+            self.index,
+            self.target_rps,
+            self.seconds,
+            self.sent,
+            self.ok,
+            self.ko,
+            latency,
+            self.first_second,
+            evidence,
+            ko_latency,
+            dict(self._kinds),
+        )
 
 
 @dataclass
@@ -162,7 +208,7 @@ class Verdict:
     baseline_p50_ms: int | None
     p99_limit_ms: float | None
     health: list[tuple[bool, list[str]]]
-    first_unhealthy: int | None       # position in the level list, not the level index
+    first_unhealthy: int | None  # position in the level list, not the level index
     sustained_rps: float
     sustained_position: int | None
     collapsed: bool
@@ -183,19 +229,26 @@ def judge(levels: list[Level], thresholds: Thresholds, baseline_p50_ms: float | 
     before = levels if first_unhealthy is None else levels[:first_unhealthy]
     sustained_position = max(range(len(before)), key=lambda i: before[i].target_rps) if before else None
     sustained = before[sustained_position].target_rps if sustained_position is not None else 0.0
-    return Verdict(baseline, limit, health, first_unhealthy, sustained, sustained_position,
-                   collapsed=first_unhealthy is not None,
-                   p99_ms_at_sustained=before[sustained_position].p99_ms if before else None)
+    return Verdict(
+        baseline,
+        limit,
+        health,
+        first_unhealthy,
+        sustained,
+        sustained_position,
+        collapsed=first_unhealthy is not None,
+        p99_ms_at_sustained=before[sustained_position].p99_ms if before else None,
+    )
 
 
 def _health(level: Level, th: Thresholds, p99_limit: float | None) -> tuple[bool, list[str]]:
     reasons = []
     if level.ok_rps < th.ok_ratio * level.target_rps:
-        reasons.append(f"OK throughput {level.ok_rps:.0f} rps is below {th.ok_ratio:.0%} of the "
-                       f"{level.target_rps:.0f} rps target")
+        reasons.append(
+            f"OK throughput {level.ok_rps:.0f} rps is below {th.ok_ratio:.0%} of the {level.target_rps:.0f} rps target"
+        )
     if level.error_ratio > th.max_error_ratio:
-        reasons.append(f"error ratio {level.error_ratio:.1%} is above {th.max_error_ratio:.1%} "
-                       f"({level.ko} errors)")
+        reasons.append(f"error ratio {level.error_ratio:.1%} is above {th.max_error_ratio:.1%} ({level.ko} errors)")
     if level.latency is None:
         reasons.append("no successful response, so no latency")
     elif p99_limit is not None and level.latency.p99_ms > p99_limit:
@@ -210,10 +263,30 @@ def predicted_rps(mode: str, platform_threads: float | None, baseline_p50_ms: fl
     return platform_threads * 1000.0 / baseline_p50_ms
 
 
+# A failed request "ended at" a limit when it took between these shares of it (a timeout fires a little late).
+CUT_AT_LIMIT_LOW = 0.95
+CUT_AT_LIMIT_HIGH = 1.10
+CUT_AT_LIMIT_SLACK_MS = 500
+
+
+@dataclass(frozen=True)
+class HarnessLimit:
+    """A limit of the harness that cuts a request: what it is called, how long it was in force, and the error kind
+    (the simulation's ErrorKind id) of the requests it cut."""
+
+    name: str
+    ms: float
+    kind: str
+
+
 @dataclass(frozen=True)
 class ValidityContext:
     delay_ms: float | None
     shared_machine: bool
+    # The limits that cut requests, and the slowest latency the health rule still accepts: a limit below it can
+    # cut a request the service would have answered in time.
+    limits: tuple[HarnessLimit, ...] = ()
+    healthy_max_ms: float | None = None
     # SCENARIO=cpu: the machine's cores are the limit being measured (models.cpu predicts it), so a machine busy
     # before the knee is the scenario working, not a distorted run: it becomes a note instead of a reason.
     cpu_is_the_limit: bool = False
@@ -234,11 +307,12 @@ def validity(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> lis
     """
     reasons = []
     if len(levels) < MIN_LEVELS:
-        reasons.append(f"only {len(levels)} level{'s' if len(levels) != 1 else ''} measured; "
-                       f"a knee needs at least {MIN_LEVELS}")
+        reasons.append(
+            f"only {len(levels)} level{'s' if len(levels) != 1 else ''} measured; a knee needs at least {MIN_LEVELS}"
+        )
     end = len(levels) if verdict.first_unhealthy is None else verdict.first_unhealthy + 1
     scope = levels[:end]
-    before_knee = levels if verdict.first_unhealthy is None else levels[:verdict.first_unhealthy]
+    before_knee = levels if verdict.first_unhealthy is None else levels[: verdict.first_unhealthy]
     own = [lv for lv in scope if not machine_saturated(lv, ctx)]
 
     def first(hits: list[tuple[Level, str]]) -> None:
@@ -248,44 +322,133 @@ def validity(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> lis
             reasons.append(f"{text} at level {level.index} ({level.target_rps:.0f} rps){more}")
 
     # What the injector sent is counted, not inferred: it stays a reason whatever the machine was doing.
-    first([(lv, f"the injector fell behind: it sent {lv.offered_rps:.0f} requests/s, "
+    first(
+        [
+            (
+                lv,
+                f"the injector fell behind: it sent {lv.offered_rps:.0f} requests/s, "
                 f"{lv.offered_rps / lv.target_rps:.0%} of the target (needs {INJECTOR_MIN_SENT_RATIO:.0%})"
-                + (f" while the machine was saturated (host CPU {lv.evidence.host_cpu_pct:.0f}%)"
-                   if machine_saturated(lv, ctx) else ""))
-           for lv in scope if lv.target_rps and lv.offered_rps < INJECTOR_MIN_SENT_RATIO * lv.target_rps])
+                + (
+                    f" while the machine was saturated (host CPU {lv.evidence.host_cpu_pct:.0f}%)"
+                    if machine_saturated(lv, ctx)
+                    else ""
+                ),
+            )
+            for lv in scope
+            if lv.target_rps and lv.offered_rps < INJECTOR_MIN_SENT_RATIO * lv.target_rps
+        ]
+    )
 
     first([(lv, f"the injector's CPU was saturated: {_injector_cpu(lv)}") for lv in own if _injector_cpu(lv)])
     if not ctx.shared_machine:
-        first([(lv, f"the injector's host CPU was saturated: {lv.evidence.injector_host_cpu_pct:.0f}% "
-                    f"(limit {CPU_SATURATED_RATIO * 100:.0f}%)")
-               for lv in scope if (lv.evidence.injector_host_cpu_pct or 0) >= CPU_SATURATED_RATIO * 100])
+        first(
+            [
+                (
+                    lv,
+                    f"the injector's host CPU was saturated: {lv.evidence.injector_host_cpu_pct:.0f}% "
+                    f"(limit {CPU_SATURATED_RATIO * 100:.0f}%)",
+                )
+                for lv in scope
+                if (lv.evidence.injector_host_cpu_pct or 0) >= CPU_SATURATED_RATIO * 100
+            ]
+        )
 
-    first([(lv, f"the delay-service was saturated: {_delay_symptom(lv, ctx)}")
-           for lv in own if _delay_symptom(lv, ctx)])
+    first(
+        [(lv, f"the delay-service was saturated: {_delay_symptom(lv, ctx)}") for lv in own if _delay_symptom(lv, ctx)]
+    )
+
+    first([(lv, text) for lv in scope if (text := _cut_by_harness(lv, ctx))])
+
+    if ctx.shared_machine:
+        first([(lv, text) for lv in scope if (text := _outside_competition(lv))])
 
     if not ctx.cpu_is_the_limit:
-        first([(lv, f"the machine itself was saturated: host CPU averaged {lv.evidence.host_cpu_pct:.0f}% "
-                    f"(limit {MACHINE_SATURATED_HOST_PCT:.0f}%) before the knee{_role_symptoms(lv, ctx)}")
-               for lv in before_knee if machine_saturated(lv, ctx)])
+        first(
+            [
+                (
+                    lv,
+                    f"the machine itself was saturated: host CPU averaged {lv.evidence.host_cpu_pct:.0f}% "
+                    f"(limit {MACHINE_SATURATED_HOST_PCT:.0f}%) before the knee{_role_symptoms(lv, ctx)}",
+                )
+                for lv in before_knee
+                if machine_saturated(lv, ctx)
+            ]
+        )
     return reasons
+
+
+def outside_cpu_pct(level: Level) -> float | None:
+    """Host CPU (% of the machine) beyond what the run's processes used, on a machine all roles share."""
+    ev = level.evidence
+    cores = ev.delay_cores or ev.injector_cores
+    if ev.host_cpu_pct is None or ev.thread_cpu_pct is None or ev.other_roles_cpu_pct is None or not cores:
+        return None
+    return ev.host_cpu_pct - (ev.thread_cpu_pct + ev.other_roles_cpu_pct) / cores
+
+
+def _outside_competition(level: Level) -> str | None:
+    outside = outside_cpu_pct(level)
+    host = level.evidence.host_cpu_pct
+    if outside is None or host is None or host < CPU_SATURATED_RATIO * 100 or outside < OUTSIDE_CPU_LIMIT_PCT:
+        return None
+    return (
+        f"something outside the run used the CPU: the machine was {host:.0f}% busy but the run's own processes "
+        f"explain only {host - outside:.0f}% of it ({outside:.0f}% left over, limit {OUTSIDE_CPU_LIMIT_PCT:.0f}%), "
+        f"so this knee is not the service's: run again on a quiet machine"
+    )
 
 
 def notes(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> list[str]:
     """What a reader must know that does not invalidate the run: the machine ran out of CPU at the knee itself."""
     if ctx.cpu_is_the_limit:
-        busy = [lv for lv in levels[:verdict.first_unhealthy] if machine_saturated(lv, ctx)]
+        busy = [lv for lv in levels[: verdict.first_unhealthy] if machine_saturated(lv, ctx)]
         if busy:
-            return [f"the machine was saturated from level {busy[0].index} ({busy[0].target_rps:.0f} rps, host CPU "
-                    f"{busy[0].evidence.host_cpu_pct:.0f}%): in the cpu scenario the cores are the limit the model "
-                    f"predicts, so this is the scenario at work, not a distorted run"]
+            return [
+                f"the machine was saturated from level {busy[0].index} ({busy[0].target_rps:.0f} rps, host CPU "
+                f"{busy[0].evidence.host_cpu_pct:.0f}%): in the cpu scenario the cores are the limit the model "
+                f"predicts, so this is the scenario at work, not a distorted run"
+            ]
     if verdict.first_unhealthy is None:
         return []
     lv = levels[verdict.first_unhealthy]
     if not machine_saturated(lv, ctx):
         return []
-    return [f"the machine was saturated at the first unhealthy level {lv.index} ({lv.target_rps:.0f} rps): host CPU "
-            f"averaged {lv.evidence.host_cpu_pct:.0f}%, so this knee is where this machine ran out of CPU, with "
-            f"every role on the same cores{_role_symptoms(lv, ctx)}"]
+    return [
+        f"the machine was saturated at the first unhealthy level {lv.index} ({lv.target_rps:.0f} rps): host CPU "
+        f"averaged {lv.evidence.host_cpu_pct:.0f}%, so this knee is where this machine ran out of CPU, with "
+        f"every role on the same cores{_role_symptoms(lv, ctx)}"
+    ]
+
+
+def _cut_by_harness(level: Level, ctx: ValidityContext) -> str | None:
+    """The level's failures ended at a harness limit that lies inside the health rule's band: the harness cut
+    requests the service might have answered in time, so those errors are not the service's."""
+    if not level.ko or ctx.healthy_max_ms is None:
+        return None
+    for limit in ctx.limits:
+        if limit.ms >= ctx.healthy_max_ms:
+            continue  # whatever it cut was too slow for the health rule anyway
+        seen = _cut_at(level, limit)
+        if seen:
+            return (
+                f"requests were cut by {limit.name} = {limit.ms:.0f} ms, below the {ctx.healthy_max_ms:.0f} ms "
+                f"a healthy request may take, so their errors are the harness's, not the service's: {seen}"
+            )
+    return None
+
+
+def _cut_at(level: Level, limit: HarnessLimit) -> str | None:
+    """What says the level's failures ended at this limit: their kind when the run classified them, else that the
+    failed requests typically took the limit's time (a run before errors.csv)."""
+    if level.errors_by_kind:
+        cut = level.errors_by_kind.get(limit.kind, 0)
+        return f"{cut} failed requests were {limit.kind}" if cut else None
+    if level.ko_latency is None:
+        return None
+    typical = level.ko_latency.p50_ms
+    if CUT_AT_LIMIT_LOW * limit.ms <= typical <= CUT_AT_LIMIT_HIGH * limit.ms + CUT_AT_LIMIT_SLACK_MS:
+        return f"{level.ko} failed requests took {typical} ms (median)"
+    return None
 
 
 def machine_saturated(level: Level, ctx: ValidityContext) -> bool:
@@ -294,8 +457,11 @@ def machine_saturated(level: Level, ctx: ValidityContext) -> bool:
 
 def _role_symptoms(level: Level, ctx: ValidityContext) -> str:
     """The roles' symptoms at a saturated machine's level, named as consequences rather than causes."""
-    seen = [f"{role}: {text}" for role, text in (("delay-service", _delay_symptom(level, ctx)),
-                                                  ("injector", _injector_cpu(level))) if text]
+    seen = [
+        f"{role}: {text}"
+        for role, text in (("delay-service", _delay_symptom(level, ctx)), ("injector", _injector_cpu(level)))
+        if text
+    ]
     if not seen:
         return ""
     return " (what rose with it is not blamed on a single role — " + "; ".join(seen) + ")"
@@ -304,18 +470,24 @@ def _role_symptoms(level: Level, ctx: ValidityContext) -> str:
 def _delay_symptom(level: Level, ctx: ValidityContext) -> str | None:
     ev = level.evidence
     if _saturated(ev.delay_cpu_pct, ev.delay_cores):
-        return (f"its process averaged {ev.delay_cpu_pct:.0f}% of one core, {_share(ev.delay_cpu_pct, ev.delay_cores)} "
-                f"of its {ev.delay_cores:.0f} cores (limit {CPU_SATURATED_RATIO:.0%})")
+        return (
+            f"its process averaged {ev.delay_cpu_pct:.0f}% of one core, {_share(ev.delay_cpu_pct, ev.delay_cores)} "
+            f"of its {ev.delay_cores:.0f} cores (limit {CPU_SATURATED_RATIO:.0%})"
+        )
     if ctx.delay_ms is None:
         return None
     seen = f"; the thread-service's calls took {ev.downstream_ms_mean:.0f} ms" if ev.downstream_ms_mean else ""
     if ev.delay_probe_failed:
-        return (f"probed on its own host, it gave no answer within {ctx.delay_ms / 1000 + DELAY_PROBE_GRACE_S:g} s "
-                f"in {ev.delay_probe_failed:.0%} of the seconds{seen}")
+        return (
+            f"probed on its own host, it gave no answer within {(ctx.delay_ms + limits.PROBE_GRACE_MS) / 1000:g} s "
+            f"in {ev.delay_probe_failed:.0%} of the seconds{seen}"
+        )
     allowed = delay_allowance_ms(ctx.delay_ms)
     if ev.delay_probe_ms is not None and ev.delay_probe_ms > ctx.delay_ms + allowed:
-        return (f"probed on its own host, it answered in {ev.delay_probe_ms:.0f} ms (median), more than "
-                f"{ctx.delay_ms:.0f} + {allowed:.0f} ms{seen}")
+        return (
+            f"probed on its own host, it answered in {ev.delay_probe_ms:.0f} ms (median), more than "
+            f"{ctx.delay_ms:.0f} + {allowed:.0f} ms{seen}"
+        )
     return None
 
 
@@ -323,9 +495,11 @@ def _injector_cpu(level: Level) -> str | None:
     ev = level.evidence
     if not _saturated(ev.injector_cpu_pct, ev.injector_cores):
         return None
-    return (f"its process averaged {ev.injector_cpu_pct:.0f}% of one core, "
-            f"{_share(ev.injector_cpu_pct, ev.injector_cores)} of its {ev.injector_cores:.0f} cores "
-            f"(limit {CPU_SATURATED_RATIO:.0%})")
+    return (
+        f"its process averaged {ev.injector_cpu_pct:.0f}% of one core, "
+        f"{_share(ev.injector_cpu_pct, ev.injector_cores)} of its {ev.injector_cores:.0f} cores "
+        f"(limit {CPU_SATURATED_RATIO:.0%})"
+    )
 
 
 def delay_allowance_ms(delay_ms: float) -> float:
@@ -352,6 +526,8 @@ def level_dict(level: Level, healthy: bool, reasons: list[str]) -> dict:
         "p95_ms": latency.p95_ms if latency else None,
         "p99_ms": latency.p99_ms if latency else None,
         "max_ms": latency.max_ms if latency else None,
+        "ko_p50_ms": level.ko_latency.p50_ms if level.ko_latency else None,
+        "errors_by_kind": dict(level.errors_by_kind),
         "seconds": level.seconds,
         "healthy": healthy,
         "unhealthy_reasons": reasons,

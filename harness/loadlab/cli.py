@@ -66,8 +66,9 @@ def _single_run_lock():
         f.seek(0)
         holder = f.read().strip() or "?"
         f.close()
-        raise LoadlabError(f"another `make bench` is running (pid {holder}); wait for it or stop it",
-                           ExitCode.USAGE) from None
+        raise LoadlabError(
+            f"another `make bench` is running (pid {holder}); wait for it or stop it", ExitCode.USAGE
+        ) from None
     f.truncate(0)
     f.write(str(os.getpid()))
     f.flush()
@@ -76,10 +77,20 @@ def _single_run_lock():
 
 def _bench(args: argparse.Namespace) -> int:
     values = _values(args)
-    lock = _single_run_lock()
-    from .bench import bench  # needs the venv's packages; imported late so `check` stays standard-library only
+    lock = _single_run_lock()  # first: a second bench must say so, not that the first one's ports are busy
+    # Imported late so `check` stays light; preflight and bench need no more than the standard library until the end.
+    from .bench import bench
+    from .preflight import preflight
 
     try:
+        problems = preflight(values)
+        if problems:
+            raise LoadlabError(
+                "\n".join(
+                    [*problems, "refused before the run: nothing was created (no run folder, results/latest unchanged)"]
+                ),
+                ExitCode.USAGE,
+            )
         return bench(values)
     finally:
         lock.close()
@@ -98,8 +109,11 @@ def _report(args: argparse.Namespace) -> int:
         # No RUN: the newest run, as `results/latest` (under RESULTS_DIR) points to it.
         run = str(Path(os.environ.get("RESULTS_DIR") or "results") / "latest")
     if not is_run_folder(run):
-        raise LoadlabError(f"RUN={run!r} is not a run folder; allowed: results/<run-id> (a folder with params.json "
-                           f"or a platform/virtual folder), or nothing for results/latest", ExitCode.USAGE)
+        raise LoadlabError(
+            f"RUN={run!r} is not a run folder; allowed: results/<run-id> (a folder with params.json "
+            f"or a platform/virtual folder), or nothing for results/latest",
+            ExitCode.USAGE,
+        )
     from . import console, summary
 
     run_dir = Path(run).resolve()
@@ -123,33 +137,47 @@ def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="loadlab",
         description="Platform vs virtual threads under open-model load. Parameters are environment variables "
-                    "(see `loadlab params-help`); the Makefile is the usual way in.",
-        epilog="exit codes: " + ", ".join(f"{c.value} {c.name.lower()}" for c in ExitCode))
+        "(see `loadlab params-help`); the Makefile is the usual way in.",
+        epilog="exit codes: " + ", ".join(f"{c.value} {c.name.lower()}" for c in ExitCode),
+    )
     verbs = ap.add_subparsers(dest="verb", metavar="VERB", required=True)
 
-    check = verbs.add_parser("check", help="validate every parameter (one line per bad value, exit 2)",
-                             description="Validates every parameter from the environment; nothing is started.")
+    check = verbs.add_parser(
+        "check",
+        help="validate every parameter (one line per bad value, exit 2)",
+        description="Validates every parameter from the environment; nothing is started.",
+    )
     check.add_argument("--write", metavar="FILE", help="also write the validated values to FILE (JSON)")
     check.set_defaults(handler=_check)
 
-    bench = verbs.add_parser("bench", help="run every mode in MODES on TARGET and write results/<run-id>/",
-                             description="Runs the comparison: one run folder, a summary table, exit 0 when the "
-                                         "run completed and is valid.")
-    bench.add_argument("--params-file", metavar="FILE",
-                       help="validated parameters written by `check --write` (default: read the environment)")
+    bench = verbs.add_parser(
+        "bench",
+        help="run every mode in MODES on TARGET and write results/<run-id>/",
+        description="Runs the comparison: one run folder, a summary table, exit 0 when the run completed and is valid.",
+    )
+    bench.add_argument(
+        "--params-file",
+        metavar="FILE",
+        help="validated parameters written by `check --write` (default: read the environment)",
+    )
     bench.set_defaults(handler=_bench)
 
-    report = verbs.add_parser("report", help="rebuild index.html and summary.json of a finished run",
-                              description="Rebuilds a run's derived files from its raw data, without re-running.")
+    report = verbs.add_parser(
+        "report",
+        help="rebuild index.html and summary.json of a finished run",
+        description="Rebuilds a run's derived files from its raw data, without re-running.",
+    )
     report.add_argument("run", nargs="?", help="the run folder (default: RESULTS_DIR/latest)")
     report.set_defaults(handler=_report)
 
     up = verbs.add_parser("up", help="prepare TARGET (aws: terraform apply, netns: namespace hosts)")
     up.set_defaults(handler=_up)
     verbs.add_parser("down", help="undo `up` for TARGET: stop every process, remove every resource").set_defaults(
-        handler=_down)
+        handler=_down
+    )
     verbs.add_parser("params-help", help="list every parameter with its default and what is allowed").set_defaults(
-        handler=_params_help)
+        handler=_params_help
+    )
     verbs.add_parser("java-home", help="print the JDK >= 21 the build uses").set_defaults(handler=_java_home)
     return ap
 

@@ -1,5 +1,6 @@
 """What a person sees in the terminal: a few step lines, one live progress line per second, the final table.
 Maven, Spring and Gatling output goes to the run's logs/ folder, never here."""
+
 from __future__ import annotations
 
 import re
@@ -37,7 +38,7 @@ def _tick(line: str) -> None:
     global _ticking
     if _tty:
         with _lock:
-            sys.stdout.write("\r\033[K" + line[: 150])
+            sys.stdout.write("\r\033[K" + line[:150])
             sys.stdout.flush()
             _ticking = True
 
@@ -79,14 +80,27 @@ def end_progress() -> None:
 
 def table(summary: dict, run_dir: Path) -> None:
     """The short verdict: one row per mode, with the bracket of its knee and the prediction it was checked against."""
-    rows = [("mode", "sustained rps", "knee between", "predicted rps", "agrees", "p99 at sustained", "collapsed",
-             "verdict")]
+    rows = [
+        ("mode", "sustained rps", "knee between", "predicted rps", "agrees", "p99 at sustained", "collapsed", "verdict")
+    ]
     for mode, m in summary.get("modes", {}).items():
         verdict = "valid" if m.get("valid") else "INVALID: " + "; ".join(m.get("invalid_reasons", []))
+        if m.get("crashed"):
+            verdict = "CRASHED, " + verdict
         predicted = _fmt(m.get("predicted_rps")) + (f" ({m['predicted_by']})" if m.get("predicted_by") else "")
         agrees = {True: "yes", False: "NO"}.get(m.get("prediction_agrees"), "-")
-        rows.append((mode, _fmt(m.get("sustained_rps")), _bracket(m), predicted, agrees,
-                     _fmt(m.get("p99_ms_at_sustained"), " ms"), "yes" if m.get("collapsed") else "no", verdict))
+        rows.append(
+            (
+                mode,
+                _fmt(m.get("sustained_rps")),
+                _bracket(m),
+                predicted,
+                agrees,
+                _fmt(m.get("p99_ms_at_sustained"), " ms"),
+                "yes" if m.get("collapsed") else "no",
+                verdict,
+            )
+        )
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     _print("")
     if summary.get("scenario"):
@@ -107,18 +121,26 @@ def table(summary: dict, run_dir: Path) -> None:
         if s.get("median") is None:
             _print(f"  {mode}: no valid repetition")
             continue
-        _print(f"  {mode}: median {_fmt(s['median'])} rps of {s['repetitions_used']} repetitions "
-               f"({_fmt(s['min'])}–{_fmt(s['max'])}, spread {s['spread_ratio']:.0%})"
-               + (" — NOISE: above 10% of the median" if s.get("noise") else ""))
+        _print(
+            f"  {mode}: median {_fmt(s['median'])} rps of {s['repetitions_used']} repetitions "
+            f"({_fmt(s['min'])}–{_fmt(s['max'])}, spread {s['spread_ratio']:.0%})"
+            + (" — NOISE: above 10% of the median" if s.get("noise") else "")
+        )
     for jdk, r in (summary.get("ratios") or {}).items():
         if r:
             _print(f"JDK {jdk}: virtual / platform sustained throughput: {r:.2f}x")
     ratio = summary.get("virtual_over_platform")
     if ratio:
         spread = (agg or {}).get("ratio") or {}
-        extra = (f" (median repetitions; ratio per repetition {spread['min']:.2f}–{spread['max']:.2f}x, median "
-                 f"{spread['median']:.2f}x)" if spread.get("median") is not None else "")
+        extra = (
+            f" (median repetitions; ratio per repetition {spread['min']:.2f}–{spread['max']:.2f}x, median "
+            f"{spread['median']:.2f}x)"
+            if spread.get("median") is not None
+            else ""
+        )
         _print(f"virtual / platform sustained throughput: {ratio:.2f}x{extra}")
+    elif len(summary.get("modes", {})) > 1 and summary.get("virtual_over_platform_reason"):
+        _print(f"no virtual / platform ratio: {summary['virtual_over_platform_reason']}")
     for mode in summary.get("missing_modes", []):
         _print(f"missing: {mode} (not run to the end)")
     _print(f"\nreport: {run_dir / 'index.html'}")

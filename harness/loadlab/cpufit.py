@@ -25,8 +25,8 @@ MIN_SPAN_RATIO = 0.2
 @dataclass(frozen=True)
 class RoleFit:
     role: str
-    ms_per_request: float   # CPU milliseconds one OK request costs this role (the slope)
-    fixed_cores: float      # CPU the role spends whatever the rate (the intercept, in cores; ≥ 0)
+    ms_per_request: float  # CPU milliseconds one OK request costs this role (the slope)
+    fixed_cores: float  # CPU the role spends whatever the rate (the intercept, in cores; ≥ 0)
     levels: int
     # How well a straight line explains the role's CPU (1 = exactly); None for a fixed load (no slope to judge).
     r2: float | None = None
@@ -34,10 +34,14 @@ class RoleFit:
     points: tuple[tuple[float, float], ...] = ()
 
     def as_dict(self) -> dict:
-        return {"role": self.role, "ms_per_request": round(self.ms_per_request, 3),
-                "fixed_cores": round(self.fixed_cores, 3), "levels": self.levels,
-                "r2": None if self.r2 is None else round(self.r2, 3),
-                "points": [[round(x, 1), round(y, 1)] for x, y in self.points]}
+        return {
+            "role": self.role,
+            "ms_per_request": round(self.ms_per_request, 3),
+            "fixed_cores": round(self.fixed_cores, 3),
+            "levels": self.levels,
+            "r2": None if self.r2 is None else round(self.r2, 3),
+            "points": [[round(x, 1), round(y, 1)] for x, y in self.points],
+        }
 
 
 @dataclass(frozen=True)
@@ -58,8 +62,7 @@ class CpuCeiling:
     def formula(self) -> str:
         parts = " + ".join(f"{r.role} {r.ms_per_request:.2f}" for r in self.roles)
         fixed = f" − {self.fixed_cores:.2f} fixed" if self.fixed_cores else ""
-        return (f"cpu: ({self.cores:g} cores{fixed}) × 1000 / ({parts} ms of CPU per request) "
-                f"= {self.rps:,.0f} rps")
+        return f"cpu: ({self.cores:g} cores{fixed}) × 1000 / ({parts} ms of CPU per request) = {self.rps:,.0f} rps"
 
     def prediction(self) -> Prediction:
         return Prediction(self.rps, "cpu", self.formula())
@@ -75,10 +78,17 @@ class CpuCeiling:
         return max((r.levels for r in self.roles), default=0)
 
     def as_dict(self) -> dict:
-        return {"rps": round(self.rps), "host": self.host, "cores": self.cores,
-                "ms_per_request": round(self.ms_per_request, 3), "fixed_cores": round(self.fixed_cores, 3),
-                "levels": self.levels, "r2_min": None if self.r2_min is None else round(self.r2_min, 3),
-                "roles": [r.as_dict() for r in self.roles], "formula": self.formula()}
+        return {
+            "rps": round(self.rps),
+            "host": self.host,
+            "cores": self.cores,
+            "ms_per_request": round(self.ms_per_request, 3),
+            "fixed_cores": round(self.fixed_cores, 3),
+            "levels": self.levels,
+            "r2_min": None if self.r2_min is None else round(self.r2_min, 3),
+            "roles": [r.as_dict() for r in self.roles],
+            "formula": self.formula(),
+        }
 
 
 def r_squared(xs: Sequence[float], ys: Sequence[float], slope: float, intercept: float) -> float | None:
@@ -121,12 +131,14 @@ def fit_role(role: str, points: Sequence[tuple[float, float | None]]) -> RoleFit
     slope, intercept = line
     if slope <= 0:
         return RoleFit(role, 0.0, max(sum(ys) / len(ys), 0.0), len(known), None, tuple(known))
-    return RoleFit(role, slope * 1000.0, max(intercept, 0.0), len(known), r_squared(xs, ys, slope, intercept),
-                   tuple(known))
+    return RoleFit(
+        role, slope * 1000.0, max(intercept, 0.0), len(known), r_squared(xs, ys, slope, intercept), tuple(known)
+    )
 
 
-def cpu_ceiling(levels: Sequence[tuple[float, Mapping[str, float | None]]], cores: float | None,
-                host: str = "this machine") -> CpuCeiling | None:
+def cpu_ceiling(
+    levels: Sequence[tuple[float, Mapping[str, float | None]]], cores: float | None, host: str = "this machine"
+) -> CpuCeiling | None:
     """The ceiling of one host from (OK rps, {role: CPU %}) of each healthy level; None when it cannot be fitted
     (fewer than two levels, rates too close together, no role whose CPU rose with the rate)."""
     if not cores or not levels:
@@ -156,13 +168,18 @@ def lowest(ceilings: Sequence[CpuCeiling | None]) -> CpuCeiling | None:
     return min(known, key=lambda c: c.rps) if known else None
 
 
-def ceiling_of_levels(levels: Sequence, shared_machine: bool, injectors: int, thread_cores: float | None,
-                      ) -> CpuCeiling | None:
+def ceiling_of_levels(
+    levels: Sequence,
+    shared_machine: bool,
+    injectors: int,
+    thread_cores: float | None,
+) -> CpuCeiling | None:
     """The mode's CPU ceiling from its healthy levels (analysis.Level, before the first unhealthy one).
 
     Shared machine (local, netns): one ceiling for every role on its cores, the injectors' CPU counted for all of
     them (the busiest one's × their number). Separate hosts (aws): one ceiling per host, the smallest wins; an
     injector host's CPU is fitted against the total rate, so its ceiling is the total rate it would allow."""
+
     def points(cpu_of) -> list[tuple[float, dict[str, float | None]]]:
         return [(lv.ok_rps, cpu_of(lv.evidence)) for lv in levels]
 
@@ -170,13 +187,27 @@ def ceiling_of_levels(levels: Sequence, shared_machine: bool, injectors: int, th
         return None if ev.injector_cpu_pct is None else ev.injector_cpu_pct * max(injectors, 1)
 
     if shared_machine:
-        return cpu_ceiling(points(lambda ev: {"thread-service": ev.thread_cpu_pct, "delay-service": ev.delay_cpu_pct,
-                                              "injectors": injector_pct(ev)}), thread_cores)
+        return cpu_ceiling(
+            points(
+                lambda ev: {
+                    "thread-service": ev.thread_cpu_pct,
+                    "delay-service": ev.delay_cpu_pct,
+                    "injectors": injector_pct(ev),
+                }
+            ),
+            thread_cores,
+        )
     first = levels[0].evidence if levels else None
-    return lowest([
-        cpu_ceiling(points(lambda ev: {"thread-service": ev.thread_cpu_pct}), thread_cores, "thread host"),
-        cpu_ceiling(points(lambda ev: {"delay-service": ev.delay_cpu_pct}), first and first.delay_cores,
-                    "delay host"),
-        cpu_ceiling(points(lambda ev: {"injector": ev.injector_cpu_pct}), first and first.injector_cores,
-                    "busiest injector host"),
-    ])
+    return lowest(
+        [
+            cpu_ceiling(points(lambda ev: {"thread-service": ev.thread_cpu_pct}), thread_cores, "thread host"),
+            cpu_ceiling(
+                points(lambda ev: {"delay-service": ev.delay_cpu_pct}), first and first.delay_cores, "delay host"
+            ),
+            cpu_ceiling(
+                points(lambda ev: {"injector": ev.injector_cpu_pct}),
+                first and first.injector_cores,
+                "busiest injector host",
+            ),
+        ]
+    )

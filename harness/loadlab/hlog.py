@@ -3,6 +3,7 @@
 The Python `hdrh` log reader ignores `Tag=` prefixes, and Java's `HistogramLogWriter` scales the max column by
 1e6 (it assumes nanoseconds), so lines are parsed here and every figure is taken from the decoded histogram.
 """
+
 from __future__ import annotations
 
 import binascii
@@ -21,8 +22,15 @@ LOWEST_TRACKABLE_MS = 1
 HIGHEST_TRACKABLE_MS = 3_600_000
 SIGNIFICANT_FIGURES = 3
 
-_DECODE_ERRORS = (ValueError, binascii.Error, zlib.error, HdrCookieException, HdrLengthException,
-                  HdrHistogramSettingsException, IndexError)
+_DECODE_ERRORS = (
+    ValueError,
+    binascii.Error,
+    zlib.error,
+    HdrCookieException,
+    HdrLengthException,
+    HdrHistogramSettingsException,
+    IndexError,
+)
 
 
 @dataclass(frozen=True)
@@ -128,11 +136,13 @@ def stats(histogram: HdrHistogram) -> LatencyStats | None:
     if not count:
         return None
     values = histogram.get_percentile_to_value_dict([50.0, 95.0, 99.0])
-    return LatencyStats(count, int(values[50.0]), int(values[95.0]), int(values[99.0]),
-                        int(histogram.get_max_value()))
+    return LatencyStats(count, int(values[50.0]), int(values[95.0]), int(values[99.0]), int(histogram.get_max_value()))
 
 
 def bucket_counts(histogram: HdrHistogram) -> dict[int, int]:
     """Non-empty buckets keyed by their lowest value: comparable across histograms of different ranges."""
-    return {histogram.get_value_from_index(i): histogram.get_count_at_index(i)
-            for i in range(histogram.counts_len) if histogram.get_count_at_index(i)}
+    return {
+        histogram.get_value_from_index(i): histogram.get_count_at_index(i)
+        for i in range(histogram.counts_len)
+        if histogram.get_count_at_index(i)
+    }

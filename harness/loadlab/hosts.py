@@ -3,6 +3,7 @@
 The run logic (bench.py) only ever talks to Host; the three targets differ only in how a command reaches the host:
 directly (local), through `ip netns exec` (netns) or through SSH (aws). Every host runs infra/host/loadlab-host.
 """
+
 from __future__ import annotations
 
 import shlex
@@ -23,6 +24,7 @@ class HostError(LoadlabError):
 @dataclass
 class Host:
     """One machine (or namespace) of the harness. `address` is where its services listen and are reached."""
+
     name: str
     address: str
     description: str = ""
@@ -42,8 +44,9 @@ class Host:
         return True
 
     # -- what the harness does on a host, written once --
-    def run(self, argv: list[str], *, check: bool = True, timeout: float | None = 120,
-            capture: bool = True) -> subprocess.CompletedProcess:
+    def run(
+        self, argv: list[str], *, check: bool = True, timeout: float | None = 120, capture: bool = True
+    ) -> subprocess.CompletedProcess:
         full = self.wrap(self._with_env(argv))
         try:
             cp = subprocess.run(full, capture_output=capture, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
@@ -54,8 +57,9 @@ class Host:
             raise HostError(f"{self.name}: {detail[-1] if detail else shlex.join(argv) + ' failed'}")
         return cp
 
-    def tool(self, *args: str, check: bool = True, timeout: float | None = 120,
-             env: dict[str, str] | None = None) -> str:
+    def tool(
+        self, *args: str, check: bool = True, timeout: float | None = 120, env: dict[str, str] | None = None
+    ) -> str:
         """Runs a loadlab-host subcommand on the host and returns its stdout; env overrides the host's variables
         for this call only (e.g. LOADLAB_JAVA: the thread-service on another JDK)."""
         argv = [self.tool_path(), *args]
@@ -65,11 +69,37 @@ class Host:
 
     def follow(self, path: str) -> subprocess.Popen:
         """Streams a growing file of the host (Gatling's console log) line by line."""
-        return subprocess.Popen(self.wrap(["tail", "-n", "+1", "-F", path]), stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, text=True, stdin=subprocess.DEVNULL)
+        return subprocess.Popen(
+            self.wrap(["tail", "-n", "+1", "-F", path]),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            stdin=subprocess.DEVNULL,
+        )
 
     def tool_path(self) -> str:
         return str(HOST_SCRIPTS / "loadlab-host")
+
+    def ports_in_use(self, ports: list[int]) -> str | None:
+        """The one-line problem when something already listens on any of these TCP ports here, else None.
+
+        Asked of `ss` on the host itself (inside its namespace, over SSH), so it works before anything was pushed to
+        it: the preflight and the run's own check just before the services start both ask this."""
+        out = self.run(["ss", "-Hltn"], timeout=30).stdout
+        # Columns: State Recv-Q Send-Q Local-Address:Port Peer-Address:Port; the address may be [::] or have %if.
+        listening = set()
+        for line in out.splitlines():
+            fields = line.split()
+            port = fields[3].rsplit(":", 1)[-1] if len(fields) >= 4 else ""
+            if port.isdigit():
+                listening.add(int(port))
+        busy = [p for p in ports if p in listening]
+        if not busy:
+            return None
+        return (
+            f"port(s) {' '.join(map(str, busy))} already in use on {self.name}: stop what listens there "
+            f"(ss -ltnp) or an earlier run's leftovers (make down)"
+        )
 
     def work_path(self, *parts: str) -> str:
         return str(Path(self.work_root, *parts))
@@ -93,6 +123,7 @@ class LocalHost(Host):
 @dataclass
 class NetnsHost(Host):
     """A Linux network namespace on this machine (infra/netns): own address, shared filesystem."""
+
     namespace: str = ""
 
     def wrap(self, argv: list[str]) -> list[str]:
@@ -102,6 +133,7 @@ class NetnsHost(Host):
 @dataclass
 class SshHost(Host):
     """An EC2 host reached over SSH; its files are copied back with rsync at the end of every mode."""
+
     public_ip: str = ""
     user: str = "ec2-user"
     ssh_options: tuple[str, ...] = ()
@@ -125,8 +157,13 @@ class SshHost(Host):
         # Ending the local ssh does not end a remote `tail -F` without a terminal: it would wait forever on a file
         # that no longer grows. The remote side ends it once its stdin (our pipe) closes.
         script = f"tail -n +1 -F {shlex.quote(path)} & t=$!; cat >/dev/null; kill $t"
-        return subprocess.Popen([*self.ssh_base(), shlex.join([*self.sudo(), "sh", "-c", script])],
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.PIPE, text=True)
+        return subprocess.Popen(
+            [*self.ssh_base(), shlex.join([*self.sudo(), "sh", "-c", script])],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            stdin=subprocess.PIPE,
+            text=True,
+        )
 
     def shares_filesystem(self) -> bool:
         return False
@@ -138,8 +175,13 @@ class SshHost(Host):
         ssh = shlex.join(["ssh", *self.ssh_options])
         sudo = shlex.join([*self.sudo(), "rsync"])
         try:
-            cp = subprocess.run(["rsync", "-a", f"--rsync-path={sudo}", "-e", ssh, *args],
-                                capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL)
+            cp = subprocess.run(
+                ["rsync", "-a", f"--rsync-path={sudo}", "-e", ssh, *args],
+                capture_output=True,
+                text=True,
+                timeout=600,
+                stdin=subprocess.DEVNULL,
+            )
         except FileNotFoundError:
             raise HostError("rsync is not installed on this machine (needed for TARGET=aws)") from None
         except subprocess.TimeoutExpired:

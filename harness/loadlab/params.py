@@ -3,12 +3,14 @@
 The Makefile passes each parameter as an environment variable of the same name, so `make bench DELAY_MS=100`,
 `DELAY_MS=100 make bench` and `python -m loadlab bench` all read the same values.
 """
+
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from . import limits
 from .errors import ExitCode, LoadlabError
 
 TARGETS = ("local", "netns", "aws")
@@ -52,6 +54,7 @@ def _int_in(lo: int, hi: int) -> Callable[[str, str], int]:
         if not lo <= value <= hi:
             raise ParamError(f"{name}={value} is out of range; allowed: {lo}..{hi}")
         return value
+
     return parse
 
 
@@ -61,6 +64,7 @@ def _one_of(choices: tuple[str, ...]) -> Callable[[str, str], str]:
         if value not in choices:
             raise ParamError(f"{name}={raw!r} is not allowed; allowed: {' | '.join(choices)}")
         return value
+
     return parse
 
 
@@ -73,7 +77,7 @@ def _modes(name: str, raw: str) -> list[str]:
 
 
 def _jdks(name: str, raw: str) -> list[int]:
-    allowed = f"allowed: Java feature releases {JDK_MIN}..{JDK_MAX}, space-separated, each once (e.g. \"21 25\")"
+    allowed = f'allowed: Java feature releases {JDK_MIN}..{JDK_MAX}, space-separated, each once (e.g. "21 25")'
     words = raw.replace(",", " ").split()
     if not words:
         raise ParamError(f"{name} is empty; {allowed}")
@@ -106,36 +110,85 @@ def _text(name: str, raw: str) -> str:
 
 
 PARAMS: tuple[Param, ...] = (
-    Param("TARGET", "local", "where the hosts are: local (this machine), netns (namespaces), aws (Terraform)",
-          _one_of(TARGETS), " | ".join(TARGETS)),
+    Param(
+        "TARGET",
+        "local",
+        "where the hosts are: local (this machine), netns (namespaces), aws (Terraform)",
+        _one_of(TARGETS),
+        " | ".join(TARGETS),
+    ),
     Param("MODES", "platform virtual", "thread modes to run, in order", _modes, "platform and/or virtual"),
-    Param("DELAY_MS", "200", "delay the delay-service waits before replying (ms)", _int_in(1, 60000), "1..60000"),
-    Param("PLATFORM_THREADS", "200", "Tomcat's maximum worker threads in platform mode",
-          _int_in(1, 10000), "1..10000"),
-    Param("PROFILE", "stairs", "stairs (constant-rate levels) or ramp (linear)", _one_of(PROFILES),
-          " | ".join(PROFILES)),
-    Param("START_RPS", "300", "first arrival rate (requests/s, all injectors together)", _int_in(1, 100000),
-          "1..100000"),
-    Param("PEAK_RPS", "3000", "last arrival rate (requests/s)", _int_in(1, 100000), "START_RPS..100000"),
-    Param("STEPS", "10", "levels from START_RPS to PEAK_RPS inclusive (ramp: judging windows)", _int_in(1, 100),
-          "1..100"),
+    Param(
+        "DELAY_MS",
+        "200",
+        "delay the delay-service waits before replying (ms)",
+        _int_in(1, 60000),
+        f"1..60000, and {limits.INFLIGHT_RULE}",
+    ),
+    Param("PLATFORM_THREADS", "200", "Tomcat's maximum worker threads in platform mode", _int_in(1, 10000), "1..10000"),
+    Param(
+        "PROFILE", "stairs", "stairs (constant-rate levels) or ramp (linear)", _one_of(PROFILES), " | ".join(PROFILES)
+    ),
+    Param(
+        "START_RPS", "300", "first arrival rate (requests/s, all injectors together)", _int_in(1, 100000), "1..100000"
+    ),
+    Param(
+        "PEAK_RPS",
+        "3000",
+        "last arrival rate (requests/s)",
+        _int_in(1, 100000),
+        f"START_RPS..100000, and {limits.INFLIGHT_RULE}",
+    ),
+    Param(
+        "STEPS", "10", "levels from START_RPS to PEAK_RPS inclusive (ramp: judging windows)", _int_in(1, 100), "1..100"
+    ),
     Param("STEP_SECONDS", "10", "seconds per level", _int_in(2, 3600), "2..3600"),
-    Param("WARMUP_SECONDS", "30", "warm-up before measuring, at START_RPS (not counted)", _int_in(0, 3600),
-          "0..3600"),
+    Param("WARMUP_SECONDS", "30", "warm-up before measuring, at START_RPS (not counted)", _int_in(0, 3600), "0..3600"),
     Param("INJECTORS", "1", "load-generator hosts; the rate is split evenly", _int_in(1, 16), "1..16"),
-    Param("SCENARIO", "http", "what one request does: http (call the delay-service), db (PostgreSQL through a "
-          "pool of DB_POOL), cpu (CPU_MS of computation), pinned (http while holding a monitor)",
-          _one_of(SCENARIOS), " | ".join(SCENARIOS)),
-    Param("CPU_MS", "0", "computation per request (ms of CPU), added to any scenario; > 0 for cpu",
-          _int_in(0, CPU_MS_MAX), f"0..{CPU_MS_MAX}, 1..{CPU_MS_MAX} for SCENARIO=cpu"),
-    Param("DB_POOL", "10", "HikariCP's maximum pool size in the db scenario (PostgreSQL gets "
-          f"max_connections = DB_POOL + {DB_CONNECTION_HEADROOM})", _int_in(1, DB_POOL_MAX), f"1..{DB_POOL_MAX}"),
-    Param("JDKS", "25", "runtimes of the thread-service; several run every mode on each", _jdks,
-          f"{JDK_MIN}..{JDK_MAX}, each once"),
-    Param("REPEAT", "1", "how many times the whole comparison runs into one run folder (rep-<k>/ when > 1)",
-          _int_in(1, REPEAT_MAX), f"1..{REPEAT_MAX}"),
-    Param("REFINE", "1", "1: localise each knee to within 5% after the coarse levels (fine stairs); 0: coarse only",
-          _int_in(0, 1), "0 | 1"),
+    Param(
+        "SCENARIO",
+        "http",
+        "what one request does: http (call the delay-service), db (PostgreSQL through a "
+        "pool of DB_POOL), cpu (CPU_MS of computation), pinned (http while holding a monitor)",
+        _one_of(SCENARIOS),
+        " | ".join(SCENARIOS),
+    ),
+    Param(
+        "CPU_MS",
+        "0",
+        "computation per request (ms of CPU), added to any scenario; > 0 for cpu",
+        _int_in(0, CPU_MS_MAX),
+        f"0..{CPU_MS_MAX}, 1..{CPU_MS_MAX} for SCENARIO=cpu",
+    ),
+    Param(
+        "DB_POOL",
+        "10",
+        "HikariCP's maximum pool size in the db scenario (PostgreSQL gets "
+        f"max_connections = DB_POOL + {DB_CONNECTION_HEADROOM})",
+        _int_in(1, DB_POOL_MAX),
+        f"1..{DB_POOL_MAX}",
+    ),
+    Param(
+        "JDKS",
+        "25",
+        "runtimes of the thread-service; several run every mode on each",
+        _jdks,
+        f"{JDK_MIN}..{JDK_MAX}, each once",
+    ),
+    Param(
+        "REPEAT",
+        "1",
+        "how many times the whole comparison runs into one run folder (rep-<k>/ when > 1)",
+        _int_in(1, REPEAT_MAX),
+        f"1..{REPEAT_MAX}",
+    ),
+    Param(
+        "REFINE",
+        "1",
+        "1: localise each knee to within 5% after the coarse levels (fine stairs); 0: coarse only",
+        _int_in(0, 1),
+        "0 | 1",
+    ),
     Param("RESULTS_DIR", "results", "where run folders are written", _text, "a directory path"),
 )
 
@@ -165,17 +218,22 @@ def parse(env: Mapping[str, str] | None = None) -> dict[str, object]:
 def _cross_checks(v: dict[str, object]) -> list[str]:
     errors = []
     if v["PEAK_RPS"] < v["START_RPS"]:
-        errors.append(f"PEAK_RPS={v['PEAK_RPS']} is below START_RPS={v['START_RPS']}; "
-                      f"allowed: {v['START_RPS']}..100000")
+        errors.append(
+            f"PEAK_RPS={v['PEAK_RPS']} is below START_RPS={v['START_RPS']}; allowed: {v['START_RPS']}..100000"
+        )
     if v["START_RPS"] < v["INJECTORS"]:
         # Each injector must offer at least one request per second, or its schedule shifts by whole seconds.
-        errors.append(f"START_RPS={v['START_RPS']} is below INJECTORS={v['INJECTORS']}; "
-                      f"allowed: at least 1 request/s per injector")
+        errors.append(
+            f"START_RPS={v['START_RPS']} is below INJECTORS={v['INJECTORS']}; "
+            f"allowed: at least 1 request/s per injector"
+        )
     if v["SCENARIO"] == "cpu" and v["CPU_MS"] == 0:
         errors.append(f"CPU_MS=0 is out of range for SCENARIO=cpu; allowed: 1..{CPU_MS_MAX}")
     measured = v["STEPS"] * v["STEP_SECONDS"]
     if measured > MAX_MEASURED_SECONDS:
         errors.append(f"STEPS x STEP_SECONDS = {measured} s is too long; allowed: at most {MAX_MEASURED_SECONDS} s")
+    # The request chain's limits follow DELAY_MS; where a cap of Gatling or of the machine cannot, say so now.
+    errors.extend(limits.range_errors(v))
     return errors
 
 
@@ -187,6 +245,7 @@ def as_env(values: Mapping[str, object]) -> dict[str, str]:
 @dataclass(frozen=True)
 class ModeRun:
     """One column of the comparison: a thread mode on one JDK, and the label its folder and summary use."""
+
     label: str
     mode: str
     jdk: int

@@ -35,8 +35,8 @@ WARMUP_SECONDS = 5
 
 @dataclass(frozen=True)
 class Bracket:
-    healthy: float     # the highest healthy rate before the first unhealthy one
-    unhealthy: float   # the first unhealthy rate
+    healthy: float  # the highest healthy rate before the first unhealthy one
+    unhealthy: float  # the first unhealthy rate
 
     @property
     def width_ratio(self) -> float:
@@ -49,8 +49,9 @@ class Bracket:
         return [self.healthy, self.unhealthy]
 
 
-def fine_rates(bracket: Bracket, resolution: float = KNEE_RESOLUTION,
-               max_levels: int = MAX_LEVELS_PER_PASS) -> list[float]:
+def fine_rates(
+    bracket: Bracket, resolution: float = KNEE_RESOLUTION, max_levels: int = MAX_LEVELS_PER_PASS
+) -> list[float]:
     """The next fine pass's offered rates: L, then equal steps below U (U itself is already known unhealthy), each
     at most resolution × L, or fewer and wider when max_levels would not reach U. Empty when the bracket is already
     narrow enough or has no healthy side (the first coarse level was unhealthy: nothing to start from).
@@ -78,8 +79,10 @@ def combine(before: Bracket, fine: Sequence[tuple[float, bool]]) -> tuple[Bracke
     for rate, ok in sorted(fine):
         if not ok:
             if rate <= before.healthy:
-                return before, (f"the fine pass found {rate:,.0f} rps unhealthy, which was measured healthy before: "
-                                f"the bracket was not narrowed")
+                return before, (
+                    f"the fine pass found {rate:,.0f} rps unhealthy, which was measured healthy before: "
+                    f"the bracket was not narrowed"
+                )
             return Bracket(healthy, min(unhealthy, rate)), None
         if rate < unhealthy:
             healthy = max(healthy, rate)

@@ -10,7 +10,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from . import console, topology
+from . import console, limits, topology
 from .errors import ExitCode, LoadlabError
 from .hosts import REPO
 
@@ -30,29 +30,23 @@ def smoke_path(scenario: str) -> str:
     return SMOKE_PATHS[scenario]
 
 
-def db_timeouts_ms(delay_ms: int, cpu_ms: int) -> dict[str, int]:
-    """How long a request may wait for a pool connection, and a query may run.
+def thread_service_args(values: dict, db_address: str, run_limits: limits.Limits | None = None) -> list[str]:
+    """Spring properties for the thread-service beyond its mode and pool: the database in the db scenario.
 
-    MOVE to limits.py (trust, issue 8) once it lands: every timeout of a run is computed there from DELAY_MS and
-    CPU_MS. The pool wait is long enough that a healthy level never sees it (the health rule's p99 limit is at most
-    a few request times) and short enough that, past the knee, requests fail with the pool's own error within the
-    run instead of piling up until the injector's timeout. The query gets its DELAY_MS of pg_sleep plus as much
-    again (at least a second) for a busy machine, so only a database that stopped answering hits it.
+    Its limits, a request's wait for a pool connection and one query, come from limits.py like every limit of a
+    run: above the slowest latency the health rule accepts, below the injector's timeout, so past the knee requests
+    fail with the pool's own 503 (or a 504) within the run instead of piling up until the injector gives up.
     """
-    work = delay_ms + cpu_ms
-    return {"pool_wait": max(1000, 10 * work), "query": delay_ms + max(1000, delay_ms)}
-
-
-def thread_service_args(values: dict, db_address: str) -> list[str]:
-    """Spring properties for the thread-service beyond its mode and pool: the database in the db scenario."""
     if values["SCENARIO"] != "db":
         return []
-    t = db_timeouts_ms(values["DELAY_MS"], values["CPU_MS"])
-    return [f"--spring.datasource.url=jdbc:postgresql://{db_address}:{topology.DB_PORT}/{DB_NAME}",
-            f"--spring.datasource.username={DB_USER}",
-            f"--spring.datasource.hikari.maximum-pool-size={values['DB_POOL']}",
-            f"--spring.datasource.hikari.connection-timeout={t['pool_wait']}",
-            f"--db.query-timeout={t['query']}ms"]
+    t = limits.database_timeouts_ms(run_limits or limits.derive(values))
+    return [
+        f"--spring.datasource.url=jdbc:postgresql://{db_address}:{topology.DB_PORT}/{DB_NAME}",
+        f"--spring.datasource.username={DB_USER}",
+        f"--spring.datasource.hikari.maximum-pool-size={values['DB_POOL']}",
+        f"--spring.datasource.hikari.connection-timeout={t['connection_timeout_ms']}",
+        f"--db.query-timeout={t['query_timeout_ms']}ms",
+    ]
 
 
 def prepare(values: dict) -> dict[int, str]:
@@ -80,11 +74,13 @@ def ensure_postgresql() -> None:
         return
     console.step(f"installing PostgreSQL for SCENARIO=db ({POSTGRES_INSTALL.relative_to(REPO)}: Debian's postgresql)")
     try:
-        done = subprocess.run([str(POSTGRES_INSTALL)], capture_output=True, text=True, timeout=900,
-                              stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            [str(POSTGRES_INSTALL)], capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL
+        )
     except (OSError, subprocess.TimeoutExpired) as e:
         raise ScenarioError(f"SCENARIO=db needs PostgreSQL and installing it failed: {e}") from None
     if done.returncode != 0 or not postgres_installed():
         detail = (done.stderr or done.stdout).strip().splitlines()
-        raise ScenarioError("SCENARIO=db needs PostgreSQL's server and installing it failed"
-                            + (f": {detail[-1]}" if detail else ""))
+        raise ScenarioError(
+            "SCENARIO=db needs PostgreSQL's server and installing it failed" + (f": {detail[-1]}" if detail else "")
+        )

@@ -3,6 +3,7 @@
 On `local` one LocalHost plays every role; on `netns` and `aws` each role is its own host. Everything after this
 module is the same for every target.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,11 +36,21 @@ class Topology:
             seen.setdefault(id(h), h)
         return list(seen.values())
 
+    def service_ports(self, db: bool = False) -> list[tuple[Host, list[int]]]:
+        """Each distinct host with the ports the run's services will listen on there (db: the run's PostgreSQL)."""
+        wanted = [(self.delay, DELAY_PORT), (self.thread, THREAD_PORT), (self.thread, MGMT_PORT)]
+        if db:
+            wanted.append((self.delay, DB_PORT))
+        return [
+            (h, [port for owner, port in wanted if owner is h])
+            for h in self.hosts()
+            if any(owner is h for owner, _ in wanted)
+        ]
+
     def describe(self) -> dict:
         roles = {"delay": self.delay, "thread": self.thread}
         roles.update({f"injector-{i}": h for i, h in enumerate(self.injectors)})
-        return {role: {"host": h.name, "address": h.address, "description": h.description}
-                for role, h in roles.items()}
+        return {role: {"host": h.name, "address": h.address, "description": h.description} for role, h in roles.items()}
 
 
 def machine_description() -> str:
@@ -62,9 +73,15 @@ def machine_description() -> str:
 
 def build(target: str, injectors: int, run_dir: Path, java: Path) -> Topology:
     if target == "local":
-        host = LocalHost("local", "127.0.0.1", description=f"this machine: {machine_description()}",
-                         app_dir=str(STATE / "app"), state_dir=str(STATE / "state" / "local"),
-                         work_root=str(run_dir), java=str(java / "bin" / "java"))
+        host = LocalHost(
+            "local",
+            "127.0.0.1",
+            description=f"this machine: {machine_description()}",
+            app_dir=str(STATE / "app"),
+            state_dir=str(STATE / "state" / "local"),
+            work_root=str(run_dir),
+            java=str(java / "bin" / "java"),
+        )
         return Topology(host, host, [host] * injectors)
     if target == "netns":
         return _netns(injectors, run_dir, java)
@@ -100,19 +117,29 @@ def _netns(injectors: int, run_dir: Path, java: Path) -> Topology:
         raise HostError("no netns hosts: run `make up TARGET=netns` first")
     gone = [e["namespace"] for e in netns_entries(inv) if not namespace_exists(e["namespace"])]
     if gone:
-        raise HostError(f"netns hosts listed in {NETNS_INVENTORY.name} are gone ({', '.join(gone)}; a reboot?): "
-                        f"run `make down TARGET=netns` then `make up TARGET=netns INJECTORS={injectors}`")
+        raise HostError(
+            f"netns hosts listed in {NETNS_INVENTORY.name} are gone ({', '.join(gone)}; a reboot?): "
+            f"run `make down TARGET=netns` then `make up TARGET=netns INJECTORS={injectors}`"
+        )
     have = len(inv.get("injectors", []))
     if have < injectors:
-        raise HostError(f"INJECTORS={injectors} but `make up TARGET=netns` created {have}: "
-                        f"run `make down TARGET=netns` then `make up TARGET=netns INJECTORS={injectors}`")
+        raise HostError(
+            f"INJECTORS={injectors} but `make up TARGET=netns` created {have}: "
+            f"run `make down TARGET=netns` then `make up TARGET=netns INJECTORS={injectors}`"
+        )
 
     def host(entry: dict) -> NetnsHost:
-        return NetnsHost(entry["name"], entry["address"], namespace=entry["namespace"],
-                         description=f"network namespace {entry['namespace']} ({entry['address']}) "
-                                     f"on {machine_description()}",
-                         app_dir=str(STATE / "app"), state_dir=str(netns_state_dir(entry)),
-                         work_root=str(run_dir), java=str(java / "bin" / "java"))
+        return NetnsHost(
+            entry["name"],
+            entry["address"],
+            namespace=entry["namespace"],
+            description=f"network namespace {entry['namespace']} ({entry['address']}) on {machine_description()}",
+            app_dir=str(STATE / "app"),
+            state_dir=str(netns_state_dir(entry)),
+            work_root=str(run_dir),
+            java=str(java / "bin" / "java"),
+        )
+
     return Topology(host(inv["delay"]), host(inv["thread"]), [host(e) for e in inv["injectors"][:injectors]])
 
 
@@ -142,8 +169,13 @@ def aws_outputs() -> dict | None:
             raise HostError(f"LOADLAB_TF_OUTPUTS_JSON: {e}") from None
     else:
         try:
-            out = subprocess.run(["terraform", f"-chdir={AWS_DIR}", "output", "-json"], capture_output=True,
-                                 text=True, timeout=120, stdin=subprocess.DEVNULL)
+            out = subprocess.run(
+                ["terraform", f"-chdir={AWS_DIR}", "output", "-json"],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                stdin=subprocess.DEVNULL,
+            )
         except FileNotFoundError:
             raise HostError("terraform is not installed (needed for TARGET=aws)") from None
         if out.returncode != 0:
@@ -165,12 +197,28 @@ def aws_ssh_options(key: str) -> tuple[str, ...]:
     for d in (AWS_SSH_DIR, aws_control_dir()):
         d.mkdir(parents=True, exist_ok=True, mode=0o700)
     # A known_hosts of its own: EC2 reuses public addresses, and a host made again by `make up` has a new key.
-    return ("-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=accept-new",
-            "-o", f"UserKnownHostsFile={AWS_SSH_DIR / 'known_hosts'}", "-o", "ConnectTimeout=10",
-            "-o", "ServerAliveInterval=15", "-o", "ServerAliveCountMax=4",
-            # One connection per host for the hundred-odd commands of a run.
-            "-o", "ControlMaster=auto", "-o", f"ControlPath={aws_control_dir()}/%C", "-o", "ControlPersist=10m",
-            *(("-o", "IdentitiesOnly=yes", "-i", key) if key else ()))
+    return (
+        "-o",
+        "BatchMode=yes",
+        "-o",
+        "StrictHostKeyChecking=accept-new",
+        "-o",
+        f"UserKnownHostsFile={AWS_SSH_DIR / 'known_hosts'}",
+        "-o",
+        "ConnectTimeout=10",
+        "-o",
+        "ServerAliveInterval=15",
+        "-o",
+        "ServerAliveCountMax=4",
+        # One connection per host for the hundred-odd commands of a run.
+        "-o",
+        "ControlMaster=auto",
+        "-o",
+        f"ControlPath={aws_control_dir()}/%C",
+        "-o",
+        "ControlPersist=10m",
+        *(("-o", "IdentitiesOnly=yes", "-i", key) if key else ()),
+    )
 
 
 def _aws(injectors: int, run_dir: Path) -> Topology:
@@ -189,15 +237,27 @@ def _aws(injectors: int, run_dir: Path) -> Topology:
 
     def host(role: str, entry: dict) -> SshHost:
         kind = " ".join(x for x in ("EC2", types.get(role, ""), entry["name"]) if x)
-        return SshHost(entry["name"], entry["private_ip"], public_ip=entry["public_ip"], user=user,
-                       ssh_options=ssh_options, root_dir=root,
-                       description=f"{kind} ({entry['private_ip']})",
-                       # Pid files per host: harmless on separate EC2 hosts, needed where hosts share a disk.
-                       app_dir=f"{root}/app", state_dir=f"{root}/state/{entry['name']}",
-                       work_root=f"{root}/runs/{run_dir.name}", java=java)
+        return SshHost(
+            entry["name"],
+            entry["private_ip"],
+            public_ip=entry["public_ip"],
+            user=user,
+            ssh_options=ssh_options,
+            root_dir=root,
+            description=f"{kind} ({entry['private_ip']})",
+            # Pid files per host: harmless on separate EC2 hosts, needed where hosts share a disk.
+            app_dir=f"{root}/app",
+            state_dir=f"{root}/state/{entry['name']}",
+            work_root=f"{root}/runs/{run_dir.name}",
+            java=java,
+        )
+
     inj = inv.get("injector", [])
     if len(inj) < injectors:
-        raise HostError(f"INJECTORS={injectors} but Terraform created {len(inj)} injector hosts: "
-                        f"set injector_count in infra/terraform.tfvars and run `make up TARGET=aws` again")
-    return Topology(host("delay", inv["delay"][0]), host("thread", inv["thread"][0]),
-                    [host("injector", e) for e in inj[:injectors]])
+        raise HostError(
+            f"INJECTORS={injectors} but Terraform created {len(inj)} injector hosts: "
+            f"set injector_count in infra/terraform.tfvars and run `make up TARGET=aws` again"
+        )
+    return Topology(
+        host("delay", inv["delay"][0]), host("thread", inv["thread"][0]), [host("injector", e) for e in inj[:injectors]]
+    )

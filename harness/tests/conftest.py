@@ -11,8 +11,15 @@ def make(*args: str, env: dict | None = None, timeout: float = 900, **kw) -> sub
     """Runs `make <args>` in the repo the way a user would, with parameters as environment variables."""
     full_env = {k: v for k, v in os.environ.items() if k not in ("TARGET", "MODES", "MAKEFLAGS", "MAKELEVEL")}
     full_env.update(env or {})
-    return subprocess.run(["make", "--no-print-directory", *args], cwd=REPO, env=full_env, capture_output=True,
-                          text=True, timeout=timeout, **kw)
+    return subprocess.run(
+        ["make", "--no-print-directory", *args],
+        cwd=REPO,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        **kw,
+    )
 
 
 @pytest.fixture

@@ -30,6 +30,17 @@ else
   echo "test-deps: sshd and rsync present"
 fi
 
+# PostgreSQL's server binaries for the db scenario's tests (thread-service's DatabaseScenarioTests, the db e2e run):
+# the same script `make bench SCENARIO=db` uses; no cluster is created or started by installing it.
+if [ "$(id -u)" -eq 0 ]; then
+  here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+  if "$here/../../infra/host/install-postgresql"; then
+    echo "test-deps: PostgreSQL server present ($(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | tail -1))"
+  else
+    echo "test-deps: installing PostgreSQL failed: the database tests will be skipped"
+  fi
+fi
+
 if command -v chromium >/dev/null 2>&1; then
   echo "test-deps: chromium present ($(chromium --version 2>/dev/null | head -1))"
   exit 0

@@ -4,6 +4,7 @@ Latencies are encoded with the Python hdrh encoder, whose V2 compressed base64 i
 HistogramLogWriter writes, and laid out as Java writes its lines (tag, %.3f start, the max column scaled by 1e6).
 Each level's latency is a small table of (ms, share) pairs so every percentile is known exactly in advance.
 """
+
 from __future__ import annotations
 
 import json
@@ -11,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hdrh.histogram import HdrHistogram
+
+from loadlab import metrics
 
 START_EPOCH = 1_763_730_000
 # The simulation anchors its schedule at the millisecond injection started, rarely on a whole second.
@@ -21,13 +24,25 @@ HEALTHY = ((201, 0.50), (205, 0.45), (230, 0.04), (260, 0.01))
 SLOW_TAIL = ((201, 0.50), (700, 0.45), (900, 0.04), (950, 0.01))
 WARMUP_MS = 5000  # far from every measured value, so a leak into a level shows at once
 KO_MS = 10_000
+# What the simulation lists in meta.json as `error_kinds` (gatling/…/ErrorKind.java); test data, in its order.
+ERROR_KINDS = [
+    "connection_failed",
+    "connect_timeout",
+    "timeout_injector",
+    "status_502",
+    "status_503",
+    "status_504",
+    "status_4xx",
+    "status_5xx",
+    "status_other",
+]
 
 
 @dataclass
 class LevelSpec:
     target_rps: int
     latency: tuple = HEALTHY
-    ok_share: float = 1.0      # ok completions per second / target
+    ok_share: float = 1.0  # ok completions per second / target
     ko_share: float = 0.0
     sent_share: float = 1.0
     thread_cpu: float = 60.0
@@ -35,8 +50,8 @@ class LevelSpec:
     injector_cpu: float = 30.0
     host_cpu: float = 50.0
     downstream_ms: float = 201.0
-    probe_ms: float | None = 202.0    # the delay-service's own latency, probed on its host; None = probe failed
-    db_active: float | None = None    # HikariCP connections in use (db scenario); None: no pool columns
+    probe_ms: float | None = 202.0  # the delay-service's own latency, probed on its host; None = probe failed
+    db_active: float | None = None  # HikariCP connections in use (db scenario); None: no pool columns
     db_pending: float | None = None
 
 
@@ -46,36 +61,71 @@ class ModeSpec:
     injectors: int = 1
     seconds_per_level: int = 3
     warmup_seconds: int = 2
-    drain_seconds: int = 1      # measured seconds after the last level, completions only
+    drain_seconds: int = 1  # measured seconds after the last level, completions only
     cores: int = 2
-    omit: set[str] = field(default_factory=set)   # relative paths under the mode folder not to write
+    omit: set[str] = field(default_factory=set)  # relative paths under the mode folder not to write
     stopped_early: bool = False
     stop_reason: str | None = None
     # (level position, whole seconds into it): the early stop; the schedule keeps labelling later seconds, but
     # nothing is sent any more and meta.json lists levels only up to the one cut short.
     stop_at: tuple[int, int] | None = None
     pinned: int | None = None
-    probe: bool = True          # False: the delay sampler of an older run, without probe columns
-    live_config: dict | None = None   # what the service reported at start (raw/thread/config.json)
-    db_pool_size: int | None = None   # db_pool_max in jvm.csv (with the levels' db_active/db_pending)
-    start_epoch: int = START_EPOCH    # a refinement pass starts later, on the same samplers' files
+    probe: bool = True  # False: the delay sampler of an older run, without probe columns
+    lag_s: int = 0
+    ko_ms: int = 0  # how long the failed requests took (0: KO_MS)
+    ko_kind: str | None = None  # the kind every failed request is classified as in errors.csv (None: no errors.csv)
+    live_config: dict | None = None  # what the service reported at start (raw/thread/config.json)
+    db_pool_size: int | None = None  # db_pool_max in jvm.csv (with the levels' db_active/db_pending)
+    start_epoch: int = START_EPOCH  # a refinement pass starts later, on the same samplers' files
 
 
-def write_params(run_dir: Path, modes=("platform", "virtual"), completed=None, target="local",
-                 delay_ms=200, platform_threads=200, mode_problems=None, **extra_params) -> None:
+def write_params(
+    run_dir: Path,
+    modes=("platform", "virtual"),
+    completed=None,
+    target="local",
+    delay_ms=200,
+    platform_threads=200,
+    mode_problems=None,
+    crashes=None,
+    limits=None,
+    **extra_params,
+) -> None:
     run_dir.mkdir(parents=True, exist_ok=True)
-    params = {"TARGET": target, "MODES": list(modes), "DELAY_MS": delay_ms, "PLATFORM_THREADS": platform_threads,
-              "PROFILE": "stairs", "START_RPS": 100, "PEAK_RPS": 500, "STEPS": 5, "STEP_SECONDS": 3,
-              "WARMUP_SECONDS": 2, "INJECTORS": 1, **extra_params}
-    doc = {"run_id": run_dir.name, "target": target, "started_utc": "2026-11-21T13:05:01Z", "params": params,
-           "thresholds": {"ok_ratio": 0.95, "max_error_ratio": 0.01, "p99_factor": 2.0, "p99_slack_ms": 100},
-           "hosts": {"thread": {"address": "127.0.0.1", "description": "this machine"},
-                     "delay": {"address": "127.0.0.1", "description": "this machine"},
-                     "injector-0": {"address": "127.0.0.1", "description": "this machine"}},
-           "machine": "Test CPU @ 2.0GHz, 2 cores, 4 GiB, Debian 12, Temurin 25",
-           "modes_completed": list(modes if completed is None else completed)}
+    params = {
+        "TARGET": target,
+        "MODES": list(modes),
+        "DELAY_MS": delay_ms,
+        "PLATFORM_THREADS": platform_threads,
+        "PROFILE": "stairs",
+        "START_RPS": 100,
+        "PEAK_RPS": 500,
+        "STEPS": 5,
+        "STEP_SECONDS": 3,
+        "WARMUP_SECONDS": 2,
+        "INJECTORS": 1,
+        **extra_params,
+    }
+    doc = {
+        "run_id": run_dir.name,
+        "target": target,
+        "started_utc": "2026-11-21T13:05:01Z",
+        "params": params,
+        "thresholds": {"ok_ratio": 0.95, "max_error_ratio": 0.01, "p99_factor": 2.0, "p99_slack_ms": 100},
+        "hosts": {
+            "thread": {"address": "127.0.0.1", "description": "this machine"},
+            "delay": {"address": "127.0.0.1", "description": "this machine"},
+            "injector-0": {"address": "127.0.0.1", "description": "this machine"},
+        },
+        "machine": "Test CPU @ 2.0GHz, 2 cores, 4 GiB, Debian 12, Temurin 25",
+        "modes_completed": list(modes if completed is None else completed),
+    }
     if mode_problems:
         doc["mode_problems"] = mode_problems
+    if crashes:
+        doc["crashes"] = crashes
+    if limits:
+        doc["limits"] = limits
     (run_dir / "params.json").write_text(json.dumps(doc, indent=2))
 
 
@@ -103,8 +153,32 @@ def write_fine_pass(run_dir: Path, mode: str, name: str, spec: ModeSpec) -> None
     for i in range(spec.injectors):
         _write_injector(mode_dir, f"injector-{i}", spec, schedule, measure_start, i, pass_name=name)
     _write_thread(mode_dir, spec, schedule, append=True)
-    _write_samples(mode_dir, "raw/delay/samples.csv", spec, schedule, lambda lv: lv.delay_cpu, probe=spec.probe,
-                   append=True)
+    _write_samples(
+        mode_dir, "raw/delay/samples.csv", spec, schedule, lambda lv: lv.delay_cpu, probe=spec.probe, append=True
+    )
+
+
+def crash(
+    role: str,
+    spec: ModeSpec,
+    level: int,
+    second: int,
+    exit: int | None = 137,
+    signal="SIGKILL",
+    cause="ended by SIGKILL, nothing in its log says why",
+    host="local",
+) -> dict:
+    """params.json's record of a role that died `second` whole seconds into the level at position `level`."""
+    alive = (START_EPOCH + spec.warmup_seconds + level * spec.seconds_per_level + second) * 1000 + 500
+    return {
+        "role": role,
+        "host": host,
+        "exit": exit,
+        "signal": signal,
+        "cause": cause,
+        "alive_until_epoch_ms": alive,
+        "detected_epoch_ms": alive + 1000,
+    }
 
 
 def encode(values: list[tuple[int, int]]) -> str:
@@ -132,6 +206,7 @@ def split(count: int, shares) -> list[tuple[int, int]]:
 
 # --- internals -----------------------------------------------------------------------------------------------------
 
+
 def _schedule(spec: ModeSpec, measure_start: int) -> list[tuple[int, str, int, LevelSpec | None]]:
     """(epoch second, phase, level index, level spec) for every second the simulation writes."""
     rows = [(spec.start_epoch + s, "warmup", -1, None) for s in range(spec.warmup_seconds)]
@@ -146,20 +221,45 @@ def _schedule(spec: ModeSpec, measure_start: int) -> list[tuple[int, str, int, L
     return rows
 
 
-def _write_injector(mode_dir: Path, name: str, spec: ModeSpec, schedule, measure_start: int, i: int,
-                    pass_name: str | None = None) -> None:
+def _write_injector(
+    mode_dir: Path, name: str, spec: ModeSpec, schedule, measure_start: int, i: int, pass_name: str | None = None
+) -> None:
     n = spec.injectors
     raw = f"{pass_name}/raw" if pass_name else "raw"
     report = f"{pass_name}-{name}" if pass_name else name
     seconds = ["second,phase,level,target_rps,sent,ok,ko,inflight"]
-    log = ["#[Histogram log format version 1.3]", f"#[StartTime: {spec.start_epoch}.000 (seconds since epoch)]",
-           "#[BaseTime: 0.000 (seconds since epoch)]",
-           '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"']
+    errors = ["second,kind,count"]
+    log = [
+        "#[Histogram log format version 1.3]",
+        f"#[StartTime: {spec.start_epoch}.000 (seconds since epoch)]",
+        "#[BaseTime: 0.000 (seconds since epoch)]",
+        '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"',
+    ]
     last = spec.levels[-1] if spec.levels else None
     stop = None
     if spec.stop_at:
         stop = measure_start + spec.stop_at[0] * spec.seconds_per_level + spec.stop_at[1]
-    for second, phase, index, level in schedule:
+    for position, (second, phase, index, level) in enumerate(schedule):
+        if spec.lag_s:
+            # Sends as scheduled; completions (and their latencies) are those of the sends lag_s seconds earlier.
+            target = (level.target_rps // n) if level else (10 // n if phase == "warmup" else 0)
+            sent = round(target * level.sent_share) if level else target
+            source = schedule[position - spec.lag_s] if position >= spec.lag_s else None
+            ok = ko = 0
+            latency = ((WARMUP_MS, 1.0),)
+            if source is not None and source[3] is not None:
+                src_target = source[3].target_rps // n
+                ok, ko = round(src_target * source[3].ok_share), round(src_target * source[3].ko_share)
+                latency = source[3].latency
+            elif source is not None and source[1] == "warmup":
+                ok = 10 // n
+            seconds.append(f"{second},{phase},{index},{target},{sent},{ok},{ko},0")
+            if ok:
+                log.append(java_line("ok", second, split(ok, latency)))
+            if ko:
+                log.append(java_line("ko", second, [(spec.ko_ms or KO_MS, ko)]))
+                errors.append(f"{second},{spec.ko_kind},{ko}")
+            continue
         if stop is not None and second >= stop:
             seconds.append(f"{second},{phase},{index},{(level.target_rps // n) if level else 0},0,0,0,0")
             continue
@@ -175,20 +275,30 @@ def _write_injector(mode_dir: Path, name: str, spec: ModeSpec, schedule, measure
         if ok:
             log.append(java_line("ok", second, split(ok, latency)))
         if ko:
-            log.append(java_line("ko", second, [(KO_MS, ko)]))
+            log.append(java_line("ko", second, [(spec.ko_ms or KO_MS, ko)]))
+            errors.append(f"{second},{spec.ko_kind},{ko}")
     meta = {
-        "levels": [{"index": k, "target_rps": lv.target_rps / n,
-                    "start_epoch_ms": (measure_start + k * spec.seconds_per_level) * 1000 + ANCHOR_MS,
-                    "end_epoch_ms": (measure_start + (k + 1) * spec.seconds_per_level) * 1000 + ANCHOR_MS,
-                    "cut_short": False}
-                   for k, lv in enumerate(spec.levels)],
+        "levels": [
+            {
+                "index": k,
+                "target_rps": lv.target_rps / n,
+                "start_epoch_ms": (measure_start + k * spec.seconds_per_level) * 1000 + ANCHOR_MS,
+                "end_epoch_ms": (measure_start + (k + 1) * spec.seconds_per_level) * 1000 + ANCHOR_MS,
+                "cut_short": False,
+            }
+            for k, lv in enumerate(spec.levels)
+        ],
         "measure_start_epoch_ms": measure_start * 1000 + ANCHOR_MS,
         "stop_epoch_ms": None if stop is None else stop * 1000 + ANCHOR_MS,
-        "stopped_early": spec.stopped_early, "stop_reason": spec.stop_reason,
+        "stopped_early": spec.stopped_early,
+        "stop_reason": spec.stop_reason,
         "totals": {"sent": 0, "ok": 0, "ko": 0},
     }
+    if spec.ko_kind:
+        meta["error_kinds"] = ERROR_KINDS
+        _write(mode_dir, spec, f"raw/{name}/errors.csv", "\n".join(errors) + "\n")
     if stop is not None:
-        meta["levels"] = meta["levels"][:spec.stop_at[0] + 1]
+        meta["levels"] = meta["levels"][: spec.stop_at[0] + 1]
         meta["levels"][-1].update(end_epoch_ms=meta["stop_epoch_ms"], cut_short=True)
     _write(mode_dir, spec, f"{raw}/{name}/seconds.csv", "\n".join(seconds) + "\n")
     _write(mode_dir, spec, f"{raw}/{name}/latency.hlog", "\n".join(log) + "\n")
@@ -197,8 +307,9 @@ def _write_injector(mode_dir: Path, name: str, spec: ModeSpec, schedule, measure
     _write(mode_dir, spec, f"gatling/{report}/forwardsimulation-20261121130501{i}/index.html", "<html>gatling</html>")
 
 
-def _write_samples(mode_dir: Path, rel: str, spec: ModeSpec, schedule, proc, probe: bool = False,
-                   append: bool = False) -> None:
+def _write_samples(
+    mode_dir: Path, rel: str, spec: ModeSpec, schedule, proc, probe: bool = False, append: bool = False
+) -> None:
     lines = ["second,proc_cpu_pct,host_cpu_pct,host_cores" + (",probe_ms,probe_failed" if probe else "")]
     for second, _, _, level in schedule:
         level = level or LevelSpec(0)
@@ -211,11 +322,9 @@ def _write_samples(mode_dir: Path, rel: str, spec: ModeSpec, schedule, proc, pro
 
 def _write_thread(mode_dir: Path, spec: ModeSpec, schedule, append: bool = False) -> None:
     _write_samples(mode_dir, "raw/thread/samples.csv", spec, schedule, lambda lv: lv.thread_cpu, append=append)
-    lines = ["second,jvm_threads_live,jvm_threads_daemon,jvm_threads_peak,virtual_threads_mounted,"
-             "virtual_threads_queued,tomcat_threads_busy,tomcat_threads_max,inflight_requests,requests_total,"
-             "heap_used_bytes,heap_committed_bytes,gc_pause_ms_total,gc_count_total,process_cpu_seconds,"
-             "downstream_calls_total,downstream_time_ms_total"
-             + (",db_pool_active,db_pool_idle,db_pool_pending,db_pool_max" if spec.db_pool_size else "")]
+    # jvm.csv as the sampler writes it: every field of metrics.tsv it records, -1 where a value is not made up here.
+    names = metrics.names(*metrics.SAMPLED_KINDS)
+    lines = ["second," + ",".join(names)]
     calls = time_ms = gc = requests = 0
     for second, _, _, level in schedule:
         level = level or LevelSpec(10)
@@ -224,15 +333,41 @@ def _write_thread(mode_dir: Path, spec: ModeSpec, schedule, append: bool = False
         time_ms += rps * level.downstream_ms
         gc += 5
         requests += rps
-        lines.append(f"{second},{40 + rps // 10},20,{60 + rps // 10},-1,-1,{min(200, rps // 5)},200,{rps // 5},"
-                     f"{requests},{100 * 1024 * 1024},{256 * 1024 * 1024},{gc},{gc // 5},1.0,{calls},{time_ms:.0f}"
-                     + (_pool_columns(level, spec.db_pool_size) if spec.db_pool_size else ""))
+        values = jvm_values(rps, requests, gc, calls, time_ms)
+        if spec.db_pool_size:
+            values.update(_pool_values(level, spec.db_pool_size))
+        lines.append(f"{second}," + ",".join(str(values.get(name, -1)) for name in names))
     _write(mode_dir, spec, "raw/thread/jvm.csv", "\n".join(lines) + "\n", append)
 
 
-def _pool_columns(level: LevelSpec, size: int) -> str:
+def jvm_values(rps: int, requests: int, gc: int, calls: int, time_ms: float) -> dict:
+    """One jvm.csv row's values by field name (test_metric_names.py checks each name is in metrics.tsv)."""
+    return {
+        "jvm_threads_live": 40 + rps // 10,
+        "jvm_threads_daemon": 20,
+        "jvm_threads_peak": 60 + rps // 10,
+        "tomcat_threads_busy": min(200, rps // 5),
+        "tomcat_threads_max": 200,
+        "inflight_requests": rps // 5,
+        "requests_total": requests,
+        "heap_used_bytes": 100 * 1024 * 1024,
+        "heap_committed_bytes": 256 * 1024 * 1024,
+        "gc_pause_ms_total": gc,
+        "gc_count_total": gc // 5,
+        "process_cpu_seconds": 1.0,
+        "downstream_calls_total": calls,
+        "downstream_time_ms_total": f"{time_ms:.0f}",
+    }
+
+
+def _pool_values(level: LevelSpec, size: int) -> dict:
     active, pending = level.db_active or 0, level.db_pending or 0
-    return f",{active:g},{size - active:g},{pending:g},{size}"
+    return {
+        "db_pool_active": f"{active:g}",
+        "db_pool_idle": f"{size - active:g}",
+        "db_pool_pending": f"{pending:g}",
+        "db_pool_max": size,
+    }
 
 
 def _write(mode_dir: Path, spec: ModeSpec, rel: str, text: str, append: bool = False) -> None:

@@ -10,10 +10,27 @@ TH = Thresholds()
 def level(index, target, p50=201, p99=230, ok_share=1.0, ko_share=0.0, sent_share=1.0, seconds=10, **evidence):
     ok, ko = round(target * ok_share * seconds), round(target * ko_share * seconds)
     stats = LatencyStats(ok, p50, p99, p99, p99 + 20) if ok else None
-    quiet = dict(thread_cpu_pct=60, delay_cpu_pct=20, delay_cores=2, injector_cpu_pct=30, injector_cores=2,
-                 injector_host_cpu_pct=50, host_cpu_pct=50, downstream_ms_mean=201)
-    return Level(index, target, seconds, round(target * sent_share * seconds), ok, ko, stats, index * seconds,
-                 Evidence(**{**quiet, **evidence}))
+    quiet = dict(
+        thread_cpu_pct=60,
+        delay_cpu_pct=20,
+        delay_cores=2,
+        injector_cpu_pct=30,
+        injector_cores=2,
+        injector_host_cpu_pct=50,
+        host_cpu_pct=50,
+        downstream_ms_mean=201,
+    )
+    return Level(
+        index,
+        target,
+        seconds,
+        round(target * sent_share * seconds),
+        ok,
+        ko,
+        stats,
+        index * seconds,
+        Evidence(**{**quiet, **evidence}),
+    )
 
 
 def stairs(*changes, n=6, step=100):
@@ -25,6 +42,7 @@ def stairs(*changes, n=6, step=100):
 
 
 # --- health and knee ---------------------------------------------------------------------------------------------
+
 
 def test_healthy_throughout_never_collapses_and_reports_the_peak():
     v = analysis.judge(stairs(), TH)

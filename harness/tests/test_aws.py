@@ -1,5 +1,6 @@
 """TARGET=aws without AWS: the preflight of `make up`, the refusal of `make down`, and how topology turns Terraform's
 outputs into SSH hosts (seconds; the SSH path itself runs in test_aws_ssh_e2e.py)."""
+
 import json
 import os
 import shlex
@@ -32,8 +33,13 @@ def remembered_target():
 def bare_env(home: Path) -> dict:
     """A user with no AWS setup at all: HOME and every AWS file location point into an empty folder."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_") and k not in ("SSH_PRIVATE_KEY", "YES")}
-    env.update({"HOME": str(home), "AWS_CONFIG_FILE": str(home / "aws-config"),
-                "AWS_SHARED_CREDENTIALS_FILE": str(home / "aws-credentials")})
+    env.update(
+        {
+            "HOME": str(home),
+            "AWS_CONFIG_FILE": str(home / "aws-config"),
+            "AWS_SHARED_CREDENTIALS_FILE": str(home / "aws-credentials"),
+        }
+    )
     return env
 
 
@@ -42,6 +48,7 @@ def infra_listing() -> set[str]:
 
 
 # ---------------------------------------------------------------- make up / make down
+
 
 def test_make_up_without_anything_fails_fast_and_creates_nothing(tmp_path, remembered_target):
     env = bare_env(tmp_path)
@@ -80,6 +87,7 @@ def test_make_down_with_yes_and_no_state_has_nothing_to_destroy(tmp_path, rememb
 
 # ---------------------------------------------------------------- aws_preflight
 
+
 @pytest.fixture
 def ready(tmp_path):
     """Everything preflight wants, in a temp HOME and a temp infra/ folder; tests take pieces away."""
@@ -89,8 +97,9 @@ def ready(tmp_path):
     infra.mkdir()
     (home / ".ssh" / "id_ed25519").write_text("private\n")
     (home / ".ssh" / "id_ed25519.pub").write_text("ssh-ed25519 AAAA test\n")
-    (home / ".aws" / "credentials").write_text("[default]\naws_access_key_id = AKIAEXAMPLE\n"
-                                               "aws_secret_access_key = secret\n")
+    (home / ".aws" / "credentials").write_text(
+        "[default]\naws_access_key_id = AKIAEXAMPLE\naws_secret_access_key = secret\n"
+    )
     (infra / "terraform.tfvars").write_text('admin_cidr = "100.64.10.7/32"\n')
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
@@ -113,8 +122,14 @@ def test_preflight_passes_when_everything_is_there(ready):
 
 def test_preflight_names_each_missing_piece_once(tmp_path):
     problems = targets.aws_preflight({"HOME": str(tmp_path), "PATH": str(tmp_path)}, infra_dir=tmp_path)
-    assert [p.split(" ")[0] for p in problems] == ["terraform", "ssh", "rsync", "no", "infra/terraform.tfvars",
-                                                  "SSH"], problems
+    assert [p.split(" ")[0] for p in problems] == [
+        "terraform",
+        "ssh",
+        "rsync",
+        "no",
+        "infra/terraform.tfvars",
+        "SSH",
+    ], problems
 
 
 def test_preflight_credentials(ready):
@@ -146,8 +161,10 @@ def test_preflight_tfvars_and_keys(ready):
     assert len(problems) == 1 and "is the example's documentation address" in problems[0], problems
     key = home / "keys" / "lab.pub"
     (infra / "terraform.tfvars").write_text(f'admin_cidr = "100.64.10.7/32"\nssh_public_key_path = "{key}"\n')
-    assert preflight(ready) == [f"SSH public key {key} not found: create one (ssh-keygen -t ed25519) or set "
-                                "ssh_public_key_path in infra/terraform.tfvars"]
+    assert preflight(ready) == [
+        f"SSH public key {key} not found: create one (ssh-keygen -t ed25519) or set "
+        "ssh_public_key_path in infra/terraform.tfvars"
+    ]
     key.parent.mkdir()
     key.write_text("ssh-ed25519 AAAA\n")
     problems = preflight(ready)
@@ -155,18 +172,27 @@ def test_preflight_tfvars_and_keys(ready):
     assert preflight(ready, SSH_PRIVATE_KEY=str(home / ".ssh" / "id_ed25519")) == []
     # `~/` in tfvars means the HOME of whoever runs make.
     (infra / "terraform.tfvars").write_text(
-        'admin_cidr = "100.64.10.7/32"\nssh_public_key_path = "~/.ssh/id_ed25519.pub"\n')
+        'admin_cidr = "100.64.10.7/32"\nssh_public_key_path = "~/.ssh/id_ed25519.pub"\n'
+    )
     assert preflight(ready) == []
 
 
 # ---------------------------------------------------------------- Terraform outputs -> hosts
 
+
 def outputs_file(tmp_path, injectors=2, **extra) -> Path:
     entry = lambda name, n: {"name": name, "public_ip": f"198.51.100.{n}", "private_ip": f"10.77.0.{n}"}
-    values = {"inventory": {"thread": [entry("thread", 11)], "delay": [entry("delay", 10)],
-                            "injector": [entry(f"injector-{i}", 20 + i) for i in range(injectors)]},
-              "ssh_user": "ec2-user", "loadlab_dir": "/opt/loadlab",
-              "instance_types": {"thread": "c7i.large", "delay": "c7i.xlarge", "injector": "c7i.2xlarge"}, **extra}
+    values = {
+        "inventory": {
+            "thread": [entry("thread", 11)],
+            "delay": [entry("delay", 10)],
+            "injector": [entry(f"injector-{i}", 20 + i) for i in range(injectors)],
+        },
+        "ssh_user": "ec2-user",
+        "loadlab_dir": "/opt/loadlab",
+        "instance_types": {"thread": "c7i.large", "delay": "c7i.xlarge", "injector": "c7i.2xlarge"},
+        **extra,
+    }
     path = tmp_path / "outputs.json"
     path.write_text(json.dumps({k: {"sensitive": False, "type": "any", "value": v} for k, v in values.items()}))
     return path
@@ -182,14 +208,17 @@ def fake_tf(tmp_path, monkeypatch):
     def use(**kw):
         monkeypatch.setenv("LOADLAB_TF_OUTPUTS_JSON", str(outputs_file(tmp_path, **kw)))
         return topology.build("aws", 1, Path("/results/20261121-130501"), Path("/unused-local-jdk"))
+
     return use
 
 
 def test_outputs_become_ssh_hosts_with_per_host_state(fake_tf):
     topo = fake_tf()
     assert [(h.name, h.address, h.public_ip) for h in topo.hosts()] == [
-        ("delay", "10.77.0.10", "198.51.100.10"), ("thread", "10.77.0.11", "198.51.100.11"),
-        ("injector-0", "10.77.0.20", "198.51.100.20")]
+        ("delay", "10.77.0.10", "198.51.100.10"),
+        ("thread", "10.77.0.11", "198.51.100.11"),
+        ("injector-0", "10.77.0.20", "198.51.100.20"),
+    ]
     t = topo.thread
     assert isinstance(t, hosts.SshHost) and not t.shares_filesystem()
     assert t.state_dir == "/opt/loadlab/state/thread" and topo.delay.state_dir == "/opt/loadlab/state/delay"
@@ -238,13 +267,15 @@ def test_too_few_injectors_or_no_stack_is_one_clear_error(fake_tf, tmp_path, mon
 
 # ---------------------------------------------------------------- aws_up / aws_down around Terraform
 
+
 def test_up_applies_waits_and_prints_hosts_cost_and_ttl(fake_tf, tmp_path, monkeypatch, capsys):
     fake_tf(injectors=1, hourly_cost_usd=0.7312, ttl_minutes=180, ready_marker="/opt/loadlab/.ready")
     calls, waited = [], []
     monkeypatch.setattr(targets, "aws_preflight", lambda: [])
     monkeypatch.setattr(targets, "_terraform", lambda *a: calls.append(a) or 0)
-    monkeypatch.setattr(targets, "aws_wait_ready", lambda topo, marker: waited.append(
-        ([h.name for h in topo.hosts()], marker)))
+    monkeypatch.setattr(
+        targets, "aws_wait_ready", lambda topo, marker: waited.append(([h.name for h in topo.hosts()], marker))
+    )
     assert targets.aws_up(2) == 0
     assert [c[0] for c in calls] == ["init", "apply"]
     assert "-var=injector_count=2" in calls[1], "INJECTORS must decide the injector hosts"

@@ -8,6 +8,7 @@ files rsynced back. The services bind to their host's address, which exists only
 a run that completes proves each service ran on its own host. Names (llssh-*, llsshbr0, llsshv*) and the subnet
 differ from TARGET=netns's (loadlab-*, llbr0, 10.77.0.0/24): both tests can run on one machine.
 """
+
 import json
 import os
 import shutil
@@ -30,9 +31,19 @@ HOSTS = {"delay": 10, "thread": 11, "injector-0": 20}  # name -> last octet
 SSHD = "/usr/sbin/sshd"
 # One mode: the SSH path is the same for both, and netns/local already compare them (keeps `make test` short).
 MODES = ["virtual"]
-TINY = {"TARGET": "aws", "INJECTORS": "1", "MODES": " ".join(MODES), "PLATFORM_THREADS": "8", "DELAY_MS": "200",
-        "PROFILE": "stairs", "START_RPS": "10", "PEAK_RPS": "40", "STEPS": "3", "STEP_SECONDS": "4",
-        "WARMUP_SECONDS": "3"}
+TINY = {
+    "TARGET": "aws",
+    "INJECTORS": "1",
+    "MODES": " ".join(MODES),
+    "PLATFORM_THREADS": "8",
+    "DELAY_MS": "200",
+    "PROFILE": "stairs",
+    "START_RPS": "10",
+    "PEAK_RPS": "40",
+    "STEPS": "3",
+    "STEP_SECONDS": "4",
+    "WARMUP_SECONDS": "3",
+}
 LOCK_WAIT_S = 600  # another engineer's `make bench` on a shared machine: wait for it instead of failing
 
 
@@ -91,9 +102,11 @@ def teardown_network() -> list[str]:
         name = line.split(": ")[1].split("@")[0]
         if name == BRIDGE or name.startswith(VETH_PREFIX):
             sh("ip", "link", "delete", name, check=False)
-    left = our_namespaces() + [n for n in (line.split(": ")[1].split("@")[0]
-                                           for line in sh("ip", "-o", "link", "show").stdout.splitlines())
-                               if n == BRIDGE or n.startswith(VETH_PREFIX)]
+    left = our_namespaces() + [
+        n
+        for n in (line.split(": ")[1].split("@")[0] for line in sh("ip", "-o", "link", "show").stdout.splitlines())
+        if n == BRIDGE or n.startswith(VETH_PREFIX)
+    ]
     return left
 
 
@@ -118,15 +131,29 @@ def start_sshd(tmp: Path, name: str) -> subprocess.Popen:
     """Debian's sshd on port 22 of the host's address, with a config, host key and pid file of its own: the
     machine's own sshd (and /etc/ssh) is never used or touched."""
     config = tmp / f"sshd-{name}.conf"
-    config.write_text("\n".join([
-        "Port 22", f"ListenAddress {addr(name)}", f"HostKey {tmp}/host_key", f"PidFile {tmp}/sshd-{name}.pid",
-        f"AuthorizedKeysFile {tmp}/authorized_keys", "PermitRootLogin prohibit-password",
-        "PasswordAuthentication no", "KbdInteractiveAuthentication no", "PubkeyAuthentication yes",
-        # A temp folder under /tmp fails sshd's ownership checks; no PAM stack is needed for a key login.
-        "StrictModes no", "UsePAM no", "",
-    ]))
-    return subprocess.Popen(["ip", "netns", "exec", NS_PREFIX + name, SSHD, "-D", "-f", str(config),
-                             "-E", str(tmp / f"sshd-{name}.log")], stdin=subprocess.DEVNULL)
+    config.write_text(
+        "\n".join(
+            [
+                "Port 22",
+                f"ListenAddress {addr(name)}",
+                f"HostKey {tmp}/host_key",
+                f"PidFile {tmp}/sshd-{name}.pid",
+                f"AuthorizedKeysFile {tmp}/authorized_keys",
+                "PermitRootLogin prohibit-password",
+                "PasswordAuthentication no",
+                "KbdInteractiveAuthentication no",
+                "PubkeyAuthentication yes",
+                # A temp folder under /tmp fails sshd's ownership checks; no PAM stack is needed for a key login.
+                "StrictModes no",
+                "UsePAM no",
+                "",
+            ]
+        )
+    )
+    return subprocess.Popen(
+        ["ip", "netns", "exec", NS_PREFIX + name, SSHD, "-D", "-f", str(config), "-E", str(tmp / f"sshd-{name}.log")],
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def wait_port(host: str, port: int, timeout: float = 15) -> None:
@@ -146,7 +173,10 @@ def tf_outputs(root: Path) -> dict:
     entry = lambda name: {"name": name, "public_ip": addr(name), "private_ip": addr(name)}
     values = {
         "inventory": {"thread": [entry("thread")], "delay": [entry("delay")], "injector": [entry("injector-0")]},
-        "ssh_user": "root", "loadlab_dir": str(root), "ready_marker": f"{root}/.ready", "ttl_minutes": 180,
+        "ssh_user": "root",
+        "loadlab_dir": str(root),
+        "ready_marker": f"{root}/.ready",
+        "ttl_minutes": 180,
         "instance_types": {"thread": "netns-standin", "delay": "netns-standin", "injector": "netns-standin"},
         "hourly_cost_usd": 0,
     }
@@ -166,8 +196,11 @@ def stack(tmp_path_factory):
     sh("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(tmp / "host_key"))
     sh("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "loadlab-test", "-f", str(tmp / "id_test"))
     shutil.copy(tmp / "id_test.pub", tmp / "authorized_keys")
-    env = {"LOADLAB_TF_OUTPUTS_JSON": str(outputs), "SSH_PRIVATE_KEY": str(tmp / "id_test"),
-           "LOADLAB_REMOTE_JAVA": str(find_jdk() / "bin" / "java")}
+    env = {
+        "LOADLAB_TF_OUTPUTS_JSON": str(outputs),
+        "SSH_PRIVATE_KEY": str(tmp / "id_test"),
+        "LOADLAB_REMOTE_JAVA": str(find_jdk() / "bin" / "java"),
+    }
     saved = {k: os.environ.get(k) for k in env}
     os.environ.update(env)  # for the in-process topology below; make gets them explicitly
     privsep = Path("/run/sshd")  # sshd's privilege-separation folder, normally made at boot
@@ -189,8 +222,11 @@ def stack(tmp_path_factory):
         if topo is not None:
             targets.aws_forget_ssh(topo.hosts())
         for name in HOSTS:  # a failed run's services, stopped the way a run stops them
-            subprocess.run([str(REPO / "infra" / "host" / "loadlab-host"), "stop-all", "10"], capture_output=True,
-                           env={**os.environ, "LOADLAB_STATE": str(root / "state" / name)})
+            subprocess.run(
+                [str(REPO / "infra" / "host" / "loadlab-host"), "stop-all", "10"],
+                capture_output=True,
+                env={**os.environ, "LOADLAB_STATE": str(root / "state" / name)},
+            )
         for p in sshds:
             p.terminate()
             try:
@@ -245,8 +281,11 @@ def test_bench_completes_over_ssh_and_writes_the_usual_run_folder(bench):
     assert "failed" not in meta and not meta.get("interrupted"), out
     assert meta["modes_completed"] == MODES, out
     assert meta["target"] == "aws"
-    assert {role: h["address"] for role, h in meta["hosts"].items()} == \
-        {"delay": addr("delay"), "thread": addr("thread"), "injector-0": addr("injector-0")}
+    assert {role: h["address"] for role, h in meta["hosts"].items()} == {
+        "delay": addr("delay"),
+        "thread": addr("thread"),
+        "injector-0": addr("injector-0"),
+    }
     assert meta["hosts"]["thread"]["description"].startswith("EC2 netns-standin thread")
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["target"] == "aws" and set(summary["modes"]) == set(MODES)
@@ -268,8 +307,11 @@ def test_every_hosts_files_came_back_by_rsync(bench, stack):
             assert (run_dir / mode / "raw" / host / "samples.csv").stat().st_size > 0, (mode, host)
         assert len(list((run_dir / mode / "gatling" / "injector-0").glob("*/index.html"))) == 1, mode
     logs = {p.name for p in (run_dir / "logs").iterdir()}
-    assert {"delay-service.log", *(f"{m}-thread-service.log" for m in MODES),
-            *(f"{m}-gatling-injector-0.log" for m in MODES)} <= logs, logs
+    assert {
+        "delay-service.log",
+        *(f"{m}-thread-service.log" for m in MODES),
+        *(f"{m}-gatling-injector-0.log" for m in MODES),
+    } <= logs, logs
     # Written on the hosts (their loadlab_dir), not in the local run folder, and copied back byte for byte.
     seconds = Path(MODES[0], "raw", "injector-0", "seconds.csv")
     assert (remote / seconds).read_bytes() == (run_dir / seconds).read_bytes()

@@ -26,12 +26,15 @@ def test_noise_around_the_line_still_gives_the_slope():
     assert got.roles[0].ms_per_request == pytest.approx(2.96, abs=0.01)
 
 
-@pytest.mark.parametrize("points", [
-    [(100, {"thread": 30})],                                  # one level
-    [(100, {"thread": 30}), (105, {"thread": 31})],           # rates too close to tell a slope
-    [(100, {"thread": 30}), (300, {"thread": 30})],           # CPU did not rise with the rate
-    [(100, {"thread": 30}), (300, {"thread": None})],         # one level with a sample is not a fit
-])
+@pytest.mark.parametrize(
+    "points",
+    [
+        [(100, {"thread": 30})],  # one level
+        [(100, {"thread": 30}), (105, {"thread": 31})],  # rates too close to tell a slope
+        [(100, {"thread": 30}), (300, {"thread": 30})],  # CPU did not rise with the rate
+        [(100, {"thread": 30}), (300, {"thread": None})],  # one level with a sample is not a fit
+    ],
+)
 def test_no_ceiling_without_a_slope(points):
     assert cpufit.cpu_ceiling(points, cores=2) is None
 
@@ -58,12 +61,17 @@ def test_every_mode_gets_its_cpu_ceiling_and_virtual_http_is_predicted_by_it(tmp
     run = tmp_path / "20261121-130501"
     synthrun.write_params(run, modes=("virtual",))
     # thread-service 1 ms, delay-service 0.2 ms, injector 0.3 ms of CPU per request (% of one core = rps × ms / 10)
-    levels = [LevelSpec(r, thread_cpu=r / 10, delay_cpu=r * 0.2 / 10, injector_cpu=r * 0.3 / 10)
-              for r in (100, 200, 300, 400, 500)]
+    levels = [
+        LevelSpec(r, thread_cpu=r / 10, delay_cpu=r * 0.2 / 10, injector_cpu=r * 0.3 / 10)
+        for r in (100, 200, 300, 400, 500)
+    ]
     synthrun.write_mode(run, "virtual", ModeSpec(levels))
     mode = summary.rebuild(run)["modes"]["virtual"]
     cores = mode["cpu_ceiling"]["cores"]
     assert mode["cpu_ceiling_rps"] == pytest.approx(cores * 1000 / 1.5, rel=0.02)
     assert {r["role"]: round(r["ms_per_request"], 2) for r in mode["cpu_ceiling"]["roles"]} == {
-        "thread-service": 1.0, "delay-service": 0.2, "injectors": 0.3}
+        "thread-service": 1.0,
+        "delay-service": 0.2,
+        "injectors": 0.3,
+    }
     assert mode["predicted_by"] == "cpu" and mode["predicted_rps"] == mode["cpu_ceiling_rps"]

@@ -5,6 +5,7 @@ test-only hook LOADLAB_FAULT_CPU_QUOTA (infra/host/loadlab-host), which puts a s
 caps it at a few percent of one core for a window of seconds after its start: long enough to cover the measured
 levels, short enough that the JVM boots, and later writes its report, at full speed.
 """
+
 import csv
 import json
 import os
@@ -16,9 +17,19 @@ from conftest import make
 
 pytestmark = pytest.mark.e2e
 
-TINY = {"TARGET": "local", "MODES": "virtual", "PLATFORM_THREADS": "8", "DELAY_MS": "200", "PROFILE": "stairs",
-        "START_RPS": "20", "PEAK_RPS": "40", "STEPS": "2", "STEP_SECONDS": "4", "WARMUP_SECONDS": "3",
-        "INJECTORS": "1"}
+TINY = {
+    "TARGET": "local",
+    "MODES": "virtual",
+    "PLATFORM_THREADS": "8",
+    "DELAY_MS": "200",
+    "PROFILE": "stairs",
+    "START_RPS": "20",
+    "PEAK_RPS": "40",
+    "STEPS": "2",
+    "STEP_SECONDS": "4",
+    "WARMUP_SECONDS": "3",
+    "INJECTORS": "1",
+}
 # Gatling boots in ~3 s and starts its schedule ~6 s after its start: the quota covers the warm-up's end and both
 # levels, and is lifted in time for Gatling to write its report at full speed.
 STARVED_INJECTOR = "gatling-injector-0=3@6-26"
@@ -32,8 +43,11 @@ def cgroup_usable() -> bool:
         return False
     if os.access("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", os.F_OK):
         return True
-    return any("cpu" in Path(root, "cgroup.controllers").read_text().split()
-               for root in ("/sys/fs/cgroup", "/sys/fs/cgroup/unified") if Path(root, "cgroup.controllers").is_file())
+    return any(
+        "cpu" in Path(root, "cgroup.controllers").read_text().split()
+        for root in ("/sys/fs/cgroup", "/sys/fs/cgroup/unified")
+        if Path(root, "cgroup.controllers").is_file()
+    )
 
 
 needs_cgroup = pytest.mark.skipif(not cgroup_usable(), reason="starving a process needs root and a CPU cgroup")

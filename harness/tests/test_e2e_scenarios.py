@@ -19,16 +19,47 @@ from conftest import REPO, make
 
 pytestmark = pytest.mark.e2e
 
-COMMON = {"TARGET": "local", "PROFILE": "stairs", "STEPS": "5", "STEP_SECONDS": "4", "WARMUP_SECONDS": "4",
-          "INJECTORS": "1", "JDKS": "25", "CPU_MS": "0", "PLATFORM_THREADS": "200"}
-DB = {**COMMON, "SCENARIO": "db", "MODES": "platform virtual", "DB_POOL": "2", "DELAY_MS": "100",
-      "START_RPS": "9", "PEAK_RPS": "25"}
+COMMON = {
+    "TARGET": "local",
+    "PROFILE": "stairs",
+    "STEPS": "5",
+    "STEP_SECONDS": "4",
+    "WARMUP_SECONDS": "4",
+    "INJECTORS": "1",
+    "JDKS": "25",
+    "CPU_MS": "0",
+    "PLATFORM_THREADS": "200",
+}
+DB = {
+    **COMMON,
+    "SCENARIO": "db",
+    "MODES": "platform virtual",
+    "DB_POOL": "2",
+    "DELAY_MS": "100",
+    "START_RPS": "9",
+    "PEAK_RPS": "25",
+}
 # A fresh JVM compiles for its first ~10 s on both cores (MACHINE-NOTES): the warm-up must cover it, or the first
 # measured level of a CPU-bound run inherits its backlog.
-CPU = {**COMMON, "SCENARIO": "cpu", "MODES": "platform virtual", "CPU_MS": "20", "DELAY_MS": "100",
-       "START_RPS": "20", "PEAK_RPS": "100", "WARMUP_SECONDS": "12"}
-PINNED = {**COMMON, "SCENARIO": "pinned", "MODES": "virtual", "JDKS": "21 25", "DELAY_MS": "200",
-          "START_RPS": "8", "PEAK_RPS": "40"}
+CPU = {
+    **COMMON,
+    "SCENARIO": "cpu",
+    "MODES": "platform virtual",
+    "CPU_MS": "20",
+    "DELAY_MS": "100",
+    "START_RPS": "20",
+    "PEAK_RPS": "100",
+    "WARMUP_SECONDS": "12",
+}
+PINNED = {
+    **COMMON,
+    "SCENARIO": "pinned",
+    "MODES": "virtual",
+    "JDKS": "21 25",
+    "DELAY_MS": "200",
+    "START_RPS": "8",
+    "PEAK_RPS": "40",
+}
 
 
 def bench(env: dict, tmp_path) -> tuple[subprocess.CompletedProcess, dict]:
@@ -46,9 +77,23 @@ def assert_nothing_of_postgres_left(since: float) -> None:
     assert not left, f"PostgreSQL processes left behind: {left}"
     state = REPO / ".loadlab" / "state"
     # A data directory holds PG_VERSION; one made by this run may only be inside the state folder.
-    found = subprocess.run(["find", "/tmp", "/var/lib/postgresql", str(REPO), "-name", "PG_VERSION",
-                            "-newermt", f"@{since:.0f}", "-not", "-path", f"{state}/*"],
-                           capture_output=True, text=True).stdout.split()
+    found = subprocess.run(
+        [
+            "find",
+            "/tmp",
+            "/var/lib/postgresql",
+            str(REPO),
+            "-name",
+            "PG_VERSION",
+            "-newermt",
+            f"@{since:.0f}",
+            "-not",
+            "-path",
+            f"{state}/*",
+        ],
+        capture_output=True,
+        text=True,
+    ).stdout.split()
     assert not found, f"PostgreSQL data directories outside {state}: {found}"
 
 
@@ -74,8 +119,11 @@ def test_cpu_work_limits_both_modes_alike(tmp_path):
     platform, virtual = summary["modes"]["platform"], summary["modes"]["virtual"]
     for name, m in (("platform", platform), ("virtual", virtual)):
         assert m["predicted_by"] == "cpu", (name, m["prediction"])
-        assert m["collapsed"] and within(m["sustained_rps"], m["predicted_rps"], 0.35), (name, m["prediction"],
-                                                                                         m["levels"])
+        assert m["collapsed"] and within(m["sustained_rps"], m["predicted_rps"], 0.35), (
+            name,
+            m["prediction"],
+            m["levels"],
+        )
     assert 0.7 <= virtual["sustained_rps"] / platform["sustained_rps"] <= 1.4
 
 

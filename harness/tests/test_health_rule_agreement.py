@@ -20,8 +20,15 @@ def test_the_analysis_gives_the_shared_verdict(case):
     histogram = hlog.new_histogram()
     for value in case["ok_latencies_ms"]:
         histogram.record_value(value)
-    level = analysis.Level(index=1, target_rps=case["target_rps"], seconds=case["seconds"],
-                           sent=case["ok"] + case["ko"], ok=case["ok"], ko=case["ko"], latency=hlog.stats(histogram))
+    level = analysis.Level(
+        index=1,
+        target_rps=case["target_rps"],
+        seconds=case["seconds"],
+        sent=case["ok"] + case["ko"],
+        ok=case["ok"],
+        ko=case["ko"],
+        latency=hlog.stats(histogram),
+    )
     thresholds = analysis.Thresholds()
     healthy, reasons = analysis._health(level, thresholds, thresholds.p99_limit_ms(case["baseline_p50_ms"]))
     assert healthy == case["healthy"], reasons

@@ -15,7 +15,10 @@ def test_reads_the_log_written_by_javas_histogram_log_writer():
     log = hlog.read_log(JAVA_LOG)
     assert log.malformed_lines == 0
     assert [(i.tag, i.second, i.length_s) for i in log.intervals] == [
-        ("ok", 1763730301, 1.0), ("ko", 1763730301, 1.0), ("ok", 1763730302, 1.0)]
+        ("ok", 1763730301, 1.0),
+        ("ko", 1763730301, 1.0),
+        ("ok", 1763730302, 1.0),
+    ]
 
     ok, ko, ok_resized = (hlog.stats(hlog.decode(i.payload)) for i in log.intervals)
     # Java scales its max column by 1e6 ("0.001"); the figures come from the histogram itself.
@@ -34,12 +37,15 @@ def test_merging_java_histograms_of_different_ranges_keeps_every_count():
     assert hlog.bucket_counts(merged) == {200: 90, 201: 50, 250: 9, 900: 1, 4000: 50}
 
 
-@pytest.mark.parametrize("line", [
-    "#[Histogram log format version 1.3]",
-    "#[BaseTime: 0.000 (seconds since epoch)]",
-    '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"',
-    "",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "#[Histogram log format version 1.3]",
+        "#[BaseTime: 0.000 (seconds since epoch)]",
+        '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"',
+        "",
+    ],
+)
 def test_comments_and_the_legend_are_not_intervals(line):
     assert hlog.parse_line(line) is None
 
@@ -86,8 +92,9 @@ def test_merging_two_injectors_equals_the_histogram_of_the_union():
 
     assert merged.get_total_count() == union.get_total_count() == 8000
     assert hlog.bucket_counts(merged) == hlog.bucket_counts(union)
-    assert ([merged.get_value_at_percentile(p) for p in PERCENTILES]
-            == [union.get_value_at_percentile(p) for p in PERCENTILES])
+    assert [merged.get_value_at_percentile(p) for p in PERCENTILES] == [
+        union.get_value_at_percentile(p) for p in PERCENTILES
+    ]
     assert merged.get_max_value() == union.get_max_value()
     u = hlog.stats(union)
     assert hlog.stats(merged) == u and u.p50_ms == union.get_value_at_percentile(50)

@@ -1,4 +1,5 @@
 """The harness finds a JDK >= 21 by itself and never trusts the default java."""
+
 import os
 from pathlib import Path
 
@@ -68,8 +69,9 @@ def test_the_projects_own_runtime_is_used_and_a_missing_one_is_one_clear_line(tm
     monkeypatch.setattr(java, "RUNTIME_DIR", tmp_path / "own")
     with pytest.raises(JdkNotFound) as e:
         java.find_runtime(21, {})
-    assert str(e.value) == ("no Java 21 runtime found (JDKS has 21): set JAVA21_HOME to one or let `make bench` "
-                            "install it")
+    assert str(e.value) == (
+        "no Java 21 runtime found (JDKS has 21): set JAVA21_HOME to one or let `make bench` install it"
+    )
     own = java.project_runtime_home(21)
     own.parent.mkdir(parents=True)
     fake_runtime(own.parent, "21.0.8").rename(own)

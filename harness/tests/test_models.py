@@ -1,4 +1,5 @@
 """Each scenario's model on synthetic numbers: the rate, its name and the formula with those numbers."""
+
 import pytest
 
 from loadlab import models
@@ -61,17 +62,24 @@ def test_cpu_predicts_the_cores_for_both_modes_and_is_the_lowest_when_cpu_ms_is_
     assert p.predicted_by == "cpu"
 
 
-@pytest.mark.parametrize("jdk, carriers, expected", [
-    (21, 2, ("pinned", 10)),
-    (21, None, ("pinned", 20)),     # no live value: the default parallelism, the cores (4 here)
-    (25, 2, None),                  # JEP 491: no pinning on synchronized
-    (None, 2, None),
-])
+@pytest.mark.parametrize(
+    "jdk, carriers, expected",
+    [
+        (21, 2, ("pinned", 10)),
+        (21, None, ("pinned", 20)),  # no live value: the default parallelism, the cores (4 here)
+        (25, 2, None),  # JEP 491: no pinning on synchronized
+        (None, 2, None),
+    ],
+)
 def test_pinned_applies_to_virtual_threads_before_jdk_24(jdk, carriers, expected):
     p = models.predict(Inputs("virtual", scenario="pinned", jdk=jdk, delay_ms=200, carriers=carriers, cores=4))
     assert (p and (p.predicted_by, p.rps)) == (expected and (expected[0], pytest.approx(expected[1])))
-    assert models.predict(Inputs("platform", scenario="pinned", jdk=21, threads=200, baseline_ms=200,
-                                 delay_ms=200, carriers=2)).predicted_by == "little"
+    assert (
+        models.predict(
+            Inputs("platform", scenario="pinned", jdk=21, threads=200, baseline_ms=200, delay_ms=200, carriers=2)
+        ).predicted_by
+        == "little"
+    )
 
 
 def test_a_measured_cpu_ceiling_wins_when_it_is_lower():
@@ -80,14 +88,17 @@ def test_a_measured_cpu_ceiling_wins_when_it_is_lower():
     assert models.predict(Inputs("virtual", cpu_ceiling=ceiling)) == ceiling
 
 
-@pytest.mark.parametrize("sustained, collapsed, peak, agrees", [
-    (45, True, 100, True),      # 8% below 49
-    (56, True, 100, True),      # 14% above
-    (40, True, 100, False),     # 18% below
-    (0, True, 100, False),      # the first level was already unhealthy
-    (100, False, 100, False),   # never collapsed, far past the prediction
-    (40, False, 40, None),      # stopped before the prediction: the knee was not reached
-])
+@pytest.mark.parametrize(
+    "sustained, collapsed, peak, agrees",
+    [
+        (45, True, 100, True),  # 8% below 49
+        (56, True, 100, True),  # 14% above
+        (40, True, 100, False),  # 18% below
+        (0, True, 100, False),  # the first level was already unhealthy
+        (100, False, 100, False),  # never collapsed, far past the prediction
+        (40, False, 40, None),  # stopped before the prediction: the knee was not reached
+    ],
+)
 def test_agreement_within_15_percent(sustained, collapsed, peak, agrees):
     got, why = models.agreement(49, sustained, collapsed, peak)
     assert got is agrees and "49 rps" in why

@@ -1,5 +1,6 @@
 """The netns hosts without load: `make up`/`make down TARGET=netns` (root only, about a second each) and the
 netns-specific bookkeeping of topology and bench (anywhere)."""
+
 import json
 import os
 import shutil
@@ -28,7 +29,8 @@ def netns_unusable() -> str | None:
         return f"`ip netns add` is not permitted here: {r.stderr.strip()}"
     subprocess.run(["ip", "netns", "delete", probe], capture_output=True)
     if subprocess.run(["ip", "link", "show", BRIDGE], capture_output=True).returncode == 0 or any(
-            line.startswith(PREFIX) for line in namespaces()):
+        line.startswith(PREFIX) for line in namespaces()
+    ):
         return "netns hosts already exist (someone's `make up TARGET=netns`); `make down TARGET=netns` first"
     return None
 
@@ -92,7 +94,12 @@ def test_up_makes_isolated_hosts_that_reach_each_other_and_down_removes_them_twi
     inv, up_s = netns_hosts
     assert up_s < 5, f"make up took {up_s:.1f}s"
     assert [e["address"] for e in topology.netns_entries(inv)] == [
-        f"{SUBNET}.10", f"{SUBNET}.11", f"{SUBNET}.20", f"{SUBNET}.21", f"{SUBNET}.22"]
+        f"{SUBNET}.10",
+        f"{SUBNET}.11",
+        f"{SUBNET}.20",
+        f"{SUBNET}.21",
+        f"{SUBNET}.22",
+    ]
     assert (STATE / "target").read_text().strip() == "netns"
     route_checks(inv)
     for entry in topology.netns_entries(inv):
@@ -100,16 +107,36 @@ def test_up_makes_isolated_hosts_that_reach_each_other_and_down_removes_them_twi
         assert f"{entry['address']}/24" in addrs and "127.0.0.1/8" in addrs, addrs
     # A port on one host's address is reached from another host, across the bridge.
     server = subprocess.Popen(
-        ["ip", "netns", "exec", "loadlab-thread", "python3", "-c",
-         "import socket; s = socket.create_server(('10.77.0.11', 18080)); print('ready', flush=True); "
-         "c, a = s.accept(); c.sendall(a[0].encode())"], stdout=subprocess.PIPE, text=True)
+        [
+            "ip",
+            "netns",
+            "exec",
+            "loadlab-thread",
+            "python3",
+            "-c",
+            "import socket; s = socket.create_server(('10.77.0.11', 18080)); print('ready', flush=True); "
+            "c, a = s.accept(); c.sendall(a[0].encode())",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert server.stdout.readline().strip() == "ready"
         got = subprocess.run(
-            ["ip", "netns", "exec", "loadlab-injector-2", "python3", "-c",
-             "import socket; c = socket.create_connection(('10.77.0.11', 18080), timeout=5); "
-             "print(c.recv(64).decode())"],
-            capture_output=True, text=True, timeout=20)
+            [
+                "ip",
+                "netns",
+                "exec",
+                "loadlab-injector-2",
+                "python3",
+                "-c",
+                "import socket; c = socket.create_connection(('10.77.0.11', 18080), timeout=5); "
+                "print(c.recv(64).decode())",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=20,
+        )
         assert got.stdout.strip() == f"{SUBNET}.22", got.stderr  # seen by the server with the injector's own address
     finally:
         server.kill()
@@ -152,8 +179,13 @@ def test_a_failing_up_removes_what_it_made(tmp_path):
     (fake / "sysctl").write_text("#!/bin/sh\necho 'sysctl: refused (test)' >&2; exit 1\n")
     (fake / "sysctl").chmod(0o755)
     inventory = tmp_path / "netns.json"
-    r = subprocess.run([str(REPO / "infra" / "netns" / "up.sh"), "2", str(inventory)], capture_output=True,
-                       text=True, timeout=60, env={**os.environ, "PATH": f"{fake}:{os.environ['PATH']}"})
+    r = subprocess.run(
+        [str(REPO / "infra" / "netns" / "up.sh"), "2", str(inventory)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PATH": f"{fake}:{os.environ['PATH']}"},
+    )
     assert r.returncode != 0
     assert "sysctl: refused (test)" in r.stderr and "removed what was made" in r.stderr, r.stderr
     assert not [n for n in namespaces() if n.startswith(PREFIX)] and not harness_links()
@@ -161,6 +193,7 @@ def test_a_failing_up_removes_what_it_made(tmp_path):
 
 
 # ---- bookkeeping, no root needed ----
+
 
 def test_bench_says_what_to_do_when_the_hosts_are_missing_gone_or_too_few(tmp_path, monkeypatch):
     monkeypatch.setattr(topology, "NETNS_INVENTORY", tmp_path / "netns.json")
@@ -187,6 +220,7 @@ def test_injectors_that_started_apart_are_reported(tmp_path):
             d = tmp_path / mode / "raw" / f"injector-{i}"
             d.mkdir(parents=True)
             (d / "meta.json").write_text(json.dumps({"start_epoch_ms": s}))
+
     write("platform", [1_000_000, 1_000_000])
     write("virtual", [2_000_000, 2_002_000])
     run = bench.Run({}, None, tmp_path)
@@ -196,7 +230,8 @@ def test_injectors_that_started_apart_are_reported(tmp_path):
     assert "platform" not in problems
     assert problems["virtual"] == [
         "injectors did not start together (injector-1 +2 s after the first): a Gatling JVM was not ready within "
-        "the 10 s alignment margin, so merged seconds mix levels"]
+        "the 10 s alignment margin, so merged seconds mix levels"
+    ]
 
 
 def test_alignment_margin_grows_with_injectors():

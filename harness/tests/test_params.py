@@ -1,4 +1,5 @@
 """Bad parameters stop `make` with one line naming the value and what is allowed, before anything starts."""
+
 import pytest
 import synthrun
 from conftest import make
@@ -7,28 +8,34 @@ from synthrun import LevelSpec, ModeSpec
 from loadlab import params
 
 
-@pytest.mark.parametrize("env, expected", [
-    ({"DELAY_MS": "abc"}, "DELAY_MS='abc' is not a whole number; allowed: 1..60000"),
-    ({"DELAY_MS": "0"}, "DELAY_MS=0 is out of range; allowed: 1..60000"),
-    ({"MODES": "platform turbo"}, "MODES='platform turbo' is not allowed"),
-    ({"MODES": "virtual virtual"}, "MODES='virtual virtual' is not allowed"),
-    ({"TARGET": "gcp"}, "TARGET='gcp' is not allowed; allowed: local | netns | aws"),
-    ({"PROFILE": "spike"}, "PROFILE='spike' is not allowed; allowed: stairs | ramp"),
-    ({"START_RPS": "500", "PEAK_RPS": "100"}, "PEAK_RPS=100 is below START_RPS=500"),
-    ({"INJECTORS": "17"}, "INJECTORS=17 is out of range; allowed: 1..16"),
-    ({"STEP_SECONDS": "1"}, "STEP_SECONDS=1 is out of range; allowed: 2..3600"),
-    ({"SCENARIO": "gpu"}, "SCENARIO='gpu' is not allowed; allowed: http | db | cpu | pinned"),
-    ({"CPU_MS": "-1"}, "CPU_MS=-1 is out of range; allowed: 0..1000"),
-    ({"CPU_MS": "2000"}, "CPU_MS=2000 is out of range; allowed: 0..1000"),
-    ({"SCENARIO": "cpu"}, "CPU_MS=0 is out of range for SCENARIO=cpu; allowed: 1..1000"),
-    ({"DB_POOL": "0"}, "DB_POOL=0 is out of range; allowed: 1..500"),
-    ({"DB_POOL": "501"}, "DB_POOL=501 is out of range; allowed: 1..500"),
-    ({"JDKS": "17 25"}, "JDKS='17 25' is not allowed (17 is below 21, the first release with virtual threads); "
-                        "allowed: Java feature releases 21..27"),
-    ({"JDKS": "21 21"}, "JDKS='21 21' is not allowed (21 is given twice)"),
-    ({"JDKS": "25.0.1"}, "JDKS='25.0.1' is not allowed ('25.0.1' is not a Java feature release number)"),
-    ({"JDKS": "99"}, "JDKS='99' is not allowed (99 is not a known Java release)"),
-])
+@pytest.mark.parametrize(
+    "env, expected",
+    [
+        ({"DELAY_MS": "abc"}, "DELAY_MS='abc' is not a whole number; allowed: 1..60000"),
+        ({"DELAY_MS": "0"}, "DELAY_MS=0 is out of range; allowed: 1..60000"),
+        ({"MODES": "platform turbo"}, "MODES='platform turbo' is not allowed"),
+        ({"MODES": "virtual virtual"}, "MODES='virtual virtual' is not allowed"),
+        ({"TARGET": "gcp"}, "TARGET='gcp' is not allowed; allowed: local | netns | aws"),
+        ({"PROFILE": "spike"}, "PROFILE='spike' is not allowed; allowed: stairs | ramp"),
+        ({"START_RPS": "500", "PEAK_RPS": "100"}, "PEAK_RPS=100 is below START_RPS=500"),
+        ({"INJECTORS": "17"}, "INJECTORS=17 is out of range; allowed: 1..16"),
+        ({"STEP_SECONDS": "1"}, "STEP_SECONDS=1 is out of range; allowed: 2..3600"),
+        ({"SCENARIO": "gpu"}, "SCENARIO='gpu' is not allowed; allowed: http | db | cpu | pinned"),
+        ({"CPU_MS": "-1"}, "CPU_MS=-1 is out of range; allowed: 0..1000"),
+        ({"CPU_MS": "2000"}, "CPU_MS=2000 is out of range; allowed: 0..1000"),
+        ({"SCENARIO": "cpu"}, "CPU_MS=0 is out of range for SCENARIO=cpu; allowed: 1..1000"),
+        ({"DB_POOL": "0"}, "DB_POOL=0 is out of range; allowed: 1..500"),
+        ({"DB_POOL": "501"}, "DB_POOL=501 is out of range; allowed: 1..500"),
+        (
+            {"JDKS": "17 25"},
+            "JDKS='17 25' is not allowed (17 is below 21, the first release with virtual threads); "
+            "allowed: Java feature releases 21..27",
+        ),
+        ({"JDKS": "21 21"}, "JDKS='21 21' is not allowed (21 is given twice)"),
+        ({"JDKS": "25.0.1"}, "JDKS='25.0.1' is not allowed ('25.0.1' is not a Java feature release number)"),
+        ({"JDKS": "99"}, "JDKS='99' is not allowed (99 is not a known Java release)"),
+    ],
+)
 def test_each_bad_value_is_named_with_its_allowed_range(env, expected):
     with pytest.raises(params.ParamError) as e:
         params.parse(env)

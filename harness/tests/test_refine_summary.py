@@ -1,4 +1,5 @@
 """The refined knee in summary.json, from synthetic runs with coarse levels and fine passes (known answers)."""
+
 import json
 
 import pytest
@@ -13,16 +14,19 @@ SLOW_BASELINE = ((400, 0.5), (420, 0.45), (450, 0.04), (460, 0.01))
 
 def coarse(rates=(100, 200, 300, 400, 500), first_bad=400, **level):
     """Stairs that turn unhealthy (a slow tail) from first_bad on."""
-    return ModeSpec([LevelSpec(r, **({"latency": SLOW_TAIL} if first_bad and r >= first_bad else {}), **level)
-                     for r in rates])
+    return ModeSpec(
+        [LevelSpec(r, **({"latency": SLOW_TAIL} if first_bad and r >= first_bad else {}), **level) for r in rates]
+    )
 
 
 def fine(rates, first_bad=None, k=1, **level):
     """A fine pass, started k × 1,000 s after the coarse one, unhealthy from first_bad on (the early stop ends it
     there, as the simulation does)."""
     rates = [r for r in rates if first_bad is None or r <= first_bad]
-    return ModeSpec([LevelSpec(r, **({"latency": SLOW_TAIL} if first_bad and r >= first_bad else {}), **level)
-                     for r in rates], start_epoch=START_EPOCH + 1000 * k)
+    return ModeSpec(
+        [LevelSpec(r, **({"latency": SLOW_TAIL} if first_bad and r >= first_bad else {}), **level) for r in rates],
+        start_epoch=START_EPOCH + 1000 * k,
+    )
 
 
 def run_with(tmp_path, mode_spec, passes=(), **params):
@@ -76,11 +80,12 @@ def test_a_fine_pass_whose_injector_fell_behind_is_not_used(tmp_path):
 
 def test_a_wide_bracket_takes_two_passes(tmp_path):
     first = refine.fine_rates(refine.Bracket(100, 300))
-    assert first == [100, 125, 150, 175, 200, 225, 250, 275]   # capped at 8 levels: 25 rps steps
+    assert first == [100, 125, 150, 175, 200, 225, 250, 275]  # capped at 8 levels: 25 rps steps
     second = refine.fine_rates(refine.Bracket(200, 225))
     assert second == [200, 210, 220]
-    mode = run_with(tmp_path, coarse((100, 300, 500), first_bad=300),
-                    [fine(first, first_bad=225), fine(second, first_bad=220, k=2)])
+    mode = run_with(
+        tmp_path, coarse((100, 300, 500), first_bad=300), [fine(first, first_bad=225), fine(second, first_bad=220, k=2)]
+    )
     assert [p["interval_after_rps"] for p in mode["refine"]["passes"]] == [[200, 225], [210, 220]]
     assert mode["sustained_rps"] == 210 and mode["refine"]["localised"]
 
@@ -110,15 +115,19 @@ def test_bench_s_reason_for_not_refining_is_shown(tmp_path):
 def test_the_fine_levels_join_the_cpu_fit(tmp_path):
     def cpu(rate):  # thread-service 1 ms of CPU per request, nothing fixed
         return dict(thread_cpu=rate / 10, delay_cpu=0.0, injector_cpu=0.0)
-    spec = ModeSpec([LevelSpec(r, **cpu(r), **({"latency": SLOW_TAIL} if r >= 400 else {}))
-                     for r in (100, 200, 300, 400)])
+
+    spec = ModeSpec(
+        [LevelSpec(r, **cpu(r), **({"latency": SLOW_TAIL} if r >= 400 else {})) for r in (100, 200, 300, 400)]
+    )
     rates = [300, 315, 330, 345, 360]
-    fine_spec = ModeSpec([LevelSpec(r, **cpu(r), **({"latency": SLOW_TAIL} if r >= 360 else {})) for r in rates],
-                         start_epoch=START_EPOCH + 1000)
+    fine_spec = ModeSpec(
+        [LevelSpec(r, **cpu(r), **({"latency": SLOW_TAIL} if r >= 360 else {})) for r in rates],
+        start_epoch=START_EPOCH + 1000,
+    )
     mode = run_with(tmp_path, spec, [fine_spec])
     ceiling = mode["cpu_ceiling"]
-    assert ceiling["levels"] == 3 + 4     # coarse 100..300 and fine 300..345
-    assert ceiling["rps"] == pytest.approx(2000, rel=0.01)   # 2 cores / 1 ms
+    assert ceiling["levels"] == 3 + 4  # coarse 100..300 and fine 300..345
+    assert ceiling["rps"] == pytest.approx(2000, rel=0.01)  # 2 cores / 1 ms
     assert ceiling["r2_min"] == pytest.approx(1.0, abs=1e-3)
 
 
@@ -130,6 +139,7 @@ def test_the_page_shows_the_bracket_and_the_fine_pass(tmp_path):
 
 def _plan(run_dir, folder="platform"):
     from loadlab.summary import plan
+
     return plan.next_fine_pass(run_dir, folder, json.loads((run_dir / "params.json").read_text()))
 
 
@@ -162,6 +172,7 @@ def test_a_mode_in_a_repetition_is_planned_in_its_own_folder(tmp_path):
 
 def test_the_console_table_shows_the_bracket_and_the_prediction(tmp_path, capsys):
     from loadlab import console
+
     run_with(tmp_path, coarse(), [fine([300, 315, 330, 345, 360], first_bad=360)])
     console.table(summary.rebuild(tmp_path), tmp_path)
     out = capsys.readouterr().out

@@ -1,4 +1,5 @@
 """REPEAT=n on synthetic runs: rep-<k>/ folders, the median repetition per mode, the spread named as noise."""
+
 import json
 
 import pytest
@@ -12,8 +13,12 @@ RATES = (100, 200, 300, 400, 500)
 
 
 def mode(first_bad=None, host_cpu=50.0):
-    return ModeSpec([LevelSpec(r, host_cpu=host_cpu, **({"latency": SLOW_TAIL} if first_bad and r >= first_bad else {}))
-                     for r in RATES])
+    return ModeSpec(
+        [
+            LevelSpec(r, host_cpu=host_cpu, **({"latency": SLOW_TAIL} if first_bad and r >= first_bad else {}))
+            for r in RATES
+        ]
+    )
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +38,7 @@ def test_each_repetition_has_its_own_summary_and_page(repeated):
     for k in (1, 2, 3):
         rep = json.loads((run / f"rep-{k}" / "summary.json").read_text())
         assert rep["repetition"] == k and set(rep["modes"]) == {"platform", "virtual"}
-        assert all(m["valid"] for m in rep["modes"].values())   # modes_completed seen per repetition
+        assert all(m["valid"] for m in rep["modes"].values())  # modes_completed seen per repetition
         assert (run / f"rep-{k}" / "index.html").is_file()
         assert (run / f"rep-{k}" / "platform" / "timeline.csv").is_file()
     assert json.loads((run / "rep-2" / "summary.json").read_text())["modes"]["platform"]["sustained_rps"] == 200
@@ -71,9 +76,11 @@ def test_the_page_shows_every_repetition_and_names_the_noise(repeated):
 
 
 def test_an_invalid_repetition_is_not_counted():
-    reps = [(1, {"modes": {"platform": {"sustained_rps": 300, "valid": True}}}),
-            (2, {"modes": {"platform": {"sustained_rps": 100, "valid": False}}}),
-            (3, {"modes": {"platform": {"sustained_rps": 320, "valid": True}}})]
+    reps = [
+        (1, {"modes": {"platform": {"sustained_rps": 300, "valid": True}}}),
+        (2, {"modes": {"platform": {"sustained_rps": 100, "valid": False}}}),
+        (3, {"modes": {"platform": {"sustained_rps": 320, "valid": True}}}),
+    ]
     got = repeats.aggregate(reps)["modes"]["platform"]
     assert (got["median"], got["min"], got["repetitions_used"], got["noise"]) == (310, 300, 2, False)
     assert repeats.median_repetition("platform", reps) == 1

@@ -8,8 +8,16 @@ from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 from loadlab import report, summary
 from loadlab.report import page
 
-CHARTS = ["throughput", "latency", "errors", "server-threads", "server-heap", "server-cpu", "server-host",
-          "server-delay"]
+CHARTS = [
+    "throughput",
+    "latency",
+    "errors",
+    "server-threads",
+    "server-heap",
+    "server-cpu",
+    "server-host",
+    "server-delay",
+]
 
 
 class Outline(HTMLParser):
@@ -71,7 +79,7 @@ def test_page_is_self_contained(run):
     assert found.external == []
     assert not {"script", "link", "img", "iframe", "object"} & found.tags
     assert "@import" not in html
-    assert re.findall(r"url\((?!#)", html) == []          # only references to the page's own elements
+    assert re.findall(r"url\((?!#)", html) == []  # only references to the page's own elements
     assert "<?xml" not in html and "<!DOCTYPE svg" not in html and "<metadata>" not in html
 
 
@@ -86,7 +94,7 @@ def test_ids_are_unique_and_every_reference_resolves(run):
 def test_gatling_reports_are_linked_relatively_and_exist(run):
     run_dir, _ = run
     links = [h for h in outline((run_dir / "index.html").read_text()).links if h.endswith("index.html")]
-    assert len(links) == 3       # one platform injector, two virtual injectors
+    assert len(links) == 3  # one platform injector, two virtual injectors
     assert all(not h.startswith("/") and (run_dir / h).is_file() for h in links)
 
 
@@ -96,25 +104,43 @@ def test_headline_states_both_results_and_the_verdict(run):
         "http scenario: platform sustained 200 rps, knee between 200 and 300 (little predicted 995; knee does not "
         "agree), "
         "virtual sustained 400 rps = 2.0× platform (the peak; it never collapsed) — valid: no injector or "
-        "delay-service saturation, every level sent on time")
+        "delay-service saturation, every level sent on time"
+    )
     html = (run[0] / "index.html").read_text()
     assert 'class="headline valid"' in html
 
 
 def test_headline_gives_the_reasons_of_an_invalid_run():
-    result = {"modes": {"platform": {"sustained_rps": 0, "collapsed": True, "levels": [{}],
-                                     "invalid_reasons": ["only 1 level measured; a knee needs at least 2"]}},
-              "missing_modes": ["virtual"]}
+    result = {
+        "modes": {
+            "platform": {
+                "sustained_rps": 0,
+                "collapsed": True,
+                "levels": [{}],
+                "invalid_reasons": ["only 1 level measured; a knee needs at least 2"],
+            }
+        },
+        "missing_modes": ["virtual"],
+    }
     text = page.headline(result)
-    assert text == ("http scenario: platform sustained 0 rps, virtual was not measured — invalid because platform: "
-                    "only 1 level measured; a knee needs at least 2")
+    assert text == (
+        "http scenario: platform sustained 0 rps, virtual was not measured — invalid because platform: "
+        "only 1 level measured; a knee needs at least 2"
+    )
     assert page.verdict_class(result) == "invalid"
 
 
 def test_page_holds_the_tables_a_reader_needs(run):
     html = (run[0] / "index.html").read_text()
-    for text in ["<h3>platform</h3>", "<h3>virtual</h3>", "PLATFORM_THREADS", "Test CPU @ 2.0GHz",
-                 "p99 900 ms is above the 402 ms limit", "injector-0", 'id="verdict"']:
+    for text in [
+        "<h3>platform</h3>",
+        "<h3>virtual</h3>",
+        "PLATFORM_THREADS",
+        "Test CPU @ 2.0GHz",
+        "p99 900 ms is above the 402 ms limit",
+        "injector-0",
+        'id="verdict"',
+    ]:
         assert text in html, text
     assert 'id="missing"' not in html
 

@@ -4,6 +4,7 @@
 Playwright drives the system Chromium (it never downloads a browser of its own). The flags keep Chromium quiet on a
 closed network: without the background-networking ones it keeps trying to reach its update and sync services.
 """
+
 import shutil
 
 import pytest
@@ -13,8 +14,16 @@ from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 from loadlab import summary
 
 CHROMIUM = shutil.which("chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 # Per chart: its size on screen, and per panel (one per mode) the data lines and bars drawn in it: paths of at least
 # two points directly under an axes group (tick and grid lines sit deeper, inside the tick groups), not counting the
 # white background and the unfilled axis spines.
@@ -34,8 +43,9 @@ MEASURE = """() => [...document.querySelectorAll('figure[data-chart]')].map(figu
 def run_dir(tmp_path_factory):
     run = tmp_path_factory.mktemp("results") / "20261121-130501"
     synthrun.write_params(run)
-    synthrun.write_mode(run, "platform", ModeSpec([LevelSpec(100), LevelSpec(200), LevelSpec(300, latency=SLOW_TAIL)],
-                                                  pinned=0))
+    synthrun.write_mode(
+        run, "platform", ModeSpec([LevelSpec(100), LevelSpec(200), LevelSpec(300, latency=SLOW_TAIL)], pinned=0)
+    )
     synthrun.write_mode(run, "virtual", ModeSpec([LevelSpec(100), LevelSpec(200), LevelSpec(300)], pinned=0))
     summary.rebuild(run)
     return run
@@ -50,8 +60,12 @@ def browser_page(run_dir, tmp_path_factory):
     with sync_api.sync_playwright() as pw:
         # A persistent context is how Playwright takes a --user-data-dir: a fresh one per test run.
         context = pw.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM, headless=True,
-            args=FLAGS, viewport={"width": 1280, "height": 900})
+            str(tmp_path_factory.mktemp("chromium-profile")),
+            executable_path=CHROMIUM,
+            headless=True,
+            args=FLAGS,
+            viewport={"width": 1280, "height": 900},
+        )
         try:
             page = context.new_page()
             page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
@@ -60,16 +74,29 @@ def browser_page(run_dir, tmp_path_factory):
             page.goto((run_dir / "index.html").as_uri(), wait_until="load")
             shot = run_dir / "screenshot.png"
             page.screenshot(path=str(shot), full_page=True)
-            yield {"charts": page.evaluate(MEASURE), "problems": problems, "screenshot": shot,
-                   "headline": page.inner_text("#headline"), "title": page.title()}
+            yield {
+                "charts": page.evaluate(MEASURE),
+                "problems": problems,
+                "screenshot": shot,
+                "headline": page.inner_text("#headline"),
+                "title": page.title(),
+            }
         finally:
             context.close()
 
 
 def test_every_chart_is_drawn_with_a_real_size(browser_page):
     charts = browser_page["charts"]
-    assert [c["name"] for c in charts] == ["throughput", "latency", "errors", "server-threads", "server-heap",
-                                           "server-cpu", "server-host", "server-delay"]
+    assert [c["name"] for c in charts] == [
+        "throughput",
+        "latency",
+        "errors",
+        "server-threads",
+        "server-heap",
+        "server-cpu",
+        "server-host",
+        "server-delay",
+    ]
     for chart in charts:
         assert chart["width"] > 300 and chart["height"] > 100, chart
         assert len(chart["panels"]) == 2 and all(chart["panels"]), f"{chart['name']}: a panel drew no data: {chart}"

@@ -4,6 +4,7 @@ goes through `loadlab-host pinned` (what bench runs after each mode) and the cou
 data/PinnedFixture.java pins exactly N virtual threads; it is recorded with infra/host/pinned.jfc, the settings the
 thread-service runs with.
 """
+
 import json
 import os
 import re
@@ -31,18 +32,28 @@ def java():
 def record(java, tmp_path, n: int):
     jfr = tmp_path / "pinned.jfr"
     settings = REPO / "infra" / "host" / "pinned.jfc"
-    subprocess.run([str(java), "--enable-native-access=ALL-UNNAMED",
-                    f"-XX:StartFlightRecording=filename={jfr},dumponexit=true,settings={settings}",
-                    str(REPO / "harness" / "tests" / "data" / "PinnedFixture.java"), str(n)],
-                   check=True, capture_output=True, text=True, timeout=120)
+    subprocess.run(
+        [
+            str(java),
+            "--enable-native-access=ALL-UNNAMED",
+            f"-XX:StartFlightRecording=filename={jfr},dumponexit=true,settings={settings}",
+            str(REPO / "harness" / "tests" / "data" / "PinnedFixture.java"),
+            str(n),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     return jfr
 
 
 def count(java, tmp_path, jfr):
     out = tmp_path / "pinned.json"
     env = {**os.environ, "LOADLAB_STATE": str(tmp_path / "state"), "LOADLAB_JAVA": str(java)}
-    subprocess.run([str(REPO / "infra" / "host" / "loadlab-host"), "pinned", str(jfr), str(out)], check=True,
-                   env=env, timeout=120)
+    subprocess.run(
+        [str(REPO / "infra" / "host" / "loadlab-host"), "pinned", str(jfr), str(out)], check=True, env=env, timeout=120
+    )
     return json.loads(out.read_text())
 
 

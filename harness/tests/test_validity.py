@@ -2,6 +2,7 @@
 
 The same rules on real runs that cause each problem are in test_e2e_faults.py.
 """
+
 import synthrun
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
@@ -17,11 +18,29 @@ AWS = ValidityContext(delay_ms=200, shared_machine=False)
 def level(index, target, p50=201, p99=230, ok_share=1.0, sent_share=1.0, seconds=10, **evidence):
     ok = round(target * ok_share * seconds)
     stats = LatencyStats(ok, p50, p99, p99, p99 + 20) if ok else None
-    quiet = dict(thread_cpu_pct=60, delay_cpu_pct=20, delay_cores=2, injector_cpu_pct=30, injector_cores=2,
-                 injector_host_cpu_pct=50, host_cpu_pct=50, downstream_ms_mean=201, delay_probe_ms=203,
-                 delay_probe_failed=0.0)
-    return Level(index, target, seconds, round(target * sent_share * seconds), ok, 0, stats, index * seconds,
-                 Evidence(**{**quiet, **evidence}))
+    quiet = dict(
+        thread_cpu_pct=60,
+        delay_cpu_pct=20,
+        delay_cores=2,
+        injector_cpu_pct=30,
+        injector_cores=2,
+        injector_host_cpu_pct=50,
+        host_cpu_pct=50,
+        downstream_ms_mean=201,
+        delay_probe_ms=203,
+        delay_probe_failed=0.0,
+    )
+    return Level(
+        index,
+        target,
+        seconds,
+        round(target * sent_share * seconds),
+        ok,
+        0,
+        stats,
+        index * seconds,
+        Evidence(**{**quiet, **evidence}),
+    )
 
 
 def stairs(*changes, n=6, step=100):
@@ -52,14 +71,15 @@ def test_fewer_than_two_levels():
 
 def test_injector_fell_behind():
     (r,) = reasons(stairs((2, dict(sent_share=0.9, ok_share=0.9))))
-    assert r == ("the injector fell behind: it sent 270 requests/s, 90% of the target (needs 95%) "
-                 "at level 2 (300 rps)")
+    assert r == ("the injector fell behind: it sent 270 requests/s, 90% of the target (needs 95%) at level 2 (300 rps)")
 
 
 def test_injector_process_cpu_saturated():
     (r,) = reasons(stairs((1, dict(injector_cpu_pct=185)), (2, dict(injector_cpu_pct=190))))
-    assert r == ("the injector's CPU was saturated: its process averaged 185% of one core, 92% of its 2 cores "
-                 "(limit 90%) at level 1 (200 rps) (and 1 more level)")
+    assert r == (
+        "the injector's CPU was saturated: its process averaged 185% of one core, 92% of its 2 cores "
+        "(limit 90%) at level 1 (200 rps) (and 1 more level)"
+    )
 
 
 def test_injector_host_cpu_saturated_on_its_own_host():
@@ -78,15 +98,19 @@ def test_delay_service_cpu_saturated():
 
 def test_delay_service_own_latency_rose():
     (r,) = reasons(stairs((2, dict(delay_probe_ms=221, downstream_ms_mean=224))))
-    assert r == ("the delay-service was saturated: probed on its own host, it answered in 221 ms (median), more "
-                 "than 200 + 20 ms; the thread-service's calls took 224 ms at level 2 (300 rps)")
+    assert r == (
+        "the delay-service was saturated: probed on its own host, it answered in 221 ms (median), more "
+        "than 200 + 20 ms; the thread-service's calls took 224 ms at level 2 (300 rps)"
+    )
     assert reasons(stairs((2, dict(delay_probe_ms=220)))) == []
 
 
 def test_delay_service_probe_failures():
     (r,) = reasons(stairs((1, dict(delay_probe_ms=None, delay_probe_failed=0.4, downstream_ms_mean=None))), AWS)
-    assert r == ("the delay-service was saturated: probed on its own host, it gave no answer within 2.2 s in 40% "
-                 "of the seconds at level 1 (200 rps)")
+    assert r == (
+        "the delay-service was saturated: probed on its own host, it gave no answer within 2.2 s in 40% "
+        "of the seconds at level 1 (200 rps)"
+    )
 
 
 def test_a_starved_thread_service_is_not_blamed_on_the_delay_service():
@@ -106,15 +130,18 @@ def test_delay_allowance_is_ten_percent_for_long_delays():
 
 def test_machine_saturated_before_the_knee():
     (r,) = reasons(stairs((2, dict(host_cpu_pct=97)), (4, dict(p99=900))))
-    assert r == ("the machine itself was saturated: host CPU averaged 97% (limit 95%) before the knee "
-                 "at level 2 (300 rps)")
+    assert r == (
+        "the machine itself was saturated: host CPU averaged 97% (limit 95%) before the knee at level 2 (300 rps)"
+    )
 
 
 def test_a_saturated_machine_is_named_instead_of_the_roles_it_slowed():
     (r,) = reasons(stairs((2, dict(host_cpu_pct=99, delay_probe_ms=290, downstream_ms_mean=300)), (4, dict(p99=900))))
-    assert r.startswith("the machine itself was saturated: host CPU averaged 99% (limit 95%) before the knee (what "
-                        "rose with it is not blamed on a single role — delay-service: probed on its own host, it "
-                        "answered in 290 ms (median)")
+    assert r.startswith(
+        "the machine itself was saturated: host CPU averaged 99% (limit 95%) before the knee (what "
+        "rose with it is not blamed on a single role — delay-service: probed on its own host, it "
+        "answered in 290 ms (median)"
+    )
     assert "the delay-service was saturated" not in r
 
 
@@ -122,15 +149,19 @@ def test_machine_saturated_only_at_the_knee_is_the_limit_being_measured():
     levels = stairs((4, dict(host_cpu_pct=99, p99=900, delay_probe_ms=260, downstream_ms_mean=303)))
     assert reasons(levels) == []
     (n,) = notes(levels)
-    assert n.startswith("the machine was saturated at the first unhealthy level 4 (500 rps): host CPU averaged 99%, "
-                        "so this knee is where this machine ran out of CPU")
+    assert n.startswith(
+        "the machine was saturated at the first unhealthy level 4 (500 rps): host CPU averaged 99%, "
+        "so this knee is where this machine ran out of CPU"
+    )
     assert "delay-service: probed on its own host, it answered in 260 ms (median)" in n
 
 
 def test_an_injector_behind_on_a_saturated_machine_still_invalidates():
     (r,) = reasons(stairs((4, dict(host_cpu_pct=99, p99=900, sent_share=0.8, ok_share=0.8))))
-    assert r == ("the injector fell behind: it sent 400 requests/s, 80% of the target (needs 95%) while the machine "
-                 "was saturated (host CPU 99%) at level 4 (500 rps)")
+    assert r == (
+        "the injector fell behind: it sent 400 requests/s, 80% of the target (needs 95%) while the machine "
+        "was saturated (host CPU 99%) at level 4 (500 rps)"
+    )
 
 
 def test_machine_rule_applies_only_when_roles_share_a_machine():
@@ -147,24 +178,36 @@ def test_what_happens_after_the_first_unhealthy_level_is_ignored():
 def test_every_reason_is_reported_together():
     found = reasons(stairs((0, dict(sent_share=0.9, ok_share=0.9, delay_probe_ms=300)), n=1))
     assert [r.split(":")[0].split(";")[0] for r in found] == [
-        "only 1 level measured", "the injector fell behind", "the delay-service was saturated"]
+        "only 1 level measured",
+        "the injector fell behind",
+        "the delay-service was saturated",
+    ]
 
 
 # --- from raw files (summary.rebuild) --------------------------------------------------------------------------------
 
+
 def test_an_older_run_without_probe_says_the_delay_service_was_not_judged(tmp_path):
     synthrun.write_params(tmp_path, modes=["virtual"])
-    synthrun.write_mode(tmp_path, "virtual", ModeSpec([LevelSpec(100 * (i + 1), downstream_ms=300.0) for i in range(3)],
-                                                      probe=False))
+    synthrun.write_mode(
+        tmp_path, "virtual", ModeSpec([LevelSpec(100 * (i + 1), downstream_ms=300.0) for i in range(3)], probe=False)
+    )
     mode = summary.rebuild(tmp_path)["modes"]["virtual"]
     assert mode["valid"], mode["invalid_reasons"]
-    assert ("virtual/raw/delay/samples.csv has no probe_ms (an older run): the delay-service's own latency was not "
-            "measured, so it was not judged") in mode["missing"]
+    assert (
+        "virtual/raw/delay/samples.csv has no probe_ms (an older run): the delay-service's own latency was not "
+        "measured, so it was not judged"
+    ) in mode["missing"]
 
 
 def test_a_machine_saturated_at_the_knee_is_a_note_in_the_summary(tmp_path):
     synthrun.write_params(tmp_path, modes=["virtual"])
-    levels = [LevelSpec(100), LevelSpec(200), LevelSpec(300, latency=SLOW_TAIL, host_cpu=99.0, probe_ms=280.0)]
+    # At the knee the roles themselves fill the machine (140 + 20 + 30 % of one core on 2 cores ≈ host 99%).
+    levels = [
+        LevelSpec(100),
+        LevelSpec(200),
+        LevelSpec(300, latency=SLOW_TAIL, host_cpu=99.0, probe_ms=280.0, thread_cpu=140.0),
+    ]
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(levels))
     mode = summary.rebuild(tmp_path)["modes"]["virtual"]
     assert mode["valid"] and mode["sustained_rps"] == 200
@@ -178,7 +221,7 @@ def test_one_slow_probe_in_a_level_is_noise_not_saturation():
     for second, probe in enumerate([205.0, 206.0, 300.0, 207.0]):
         builder.add_second(second, 100, 100, 0, None, {"delay_probe_ms": probe, "delay_cpu_pct": 10.0 * second})
     evidence = builder.build().evidence
-    assert (evidence.delay_probe_ms, evidence.delay_cpu_pct) == (206.5, 15.0)   # median; other evidence: mean
+    assert (evidence.delay_probe_ms, evidence.delay_cpu_pct) == (206.5, 15.0)  # median; other evidence: mean
 
 
 def test_in_the_cpu_scenario_a_busy_machine_before_the_knee_is_a_note_not_a_reason():
@@ -186,3 +229,34 @@ def test_in_the_cpu_scenario_a_busy_machine_before_the_knee_is_a_note_not_a_reas
     cpu = ValidityContext(delay_ms=200, shared_machine=True, cpu_is_the_limit=True)
     assert reasons(levels, cpu) == []
     assert any("machine itself was saturated" in r for r in reasons(levels, LOCAL))
+
+
+def test_cpu_taken_by_something_outside_the_run_invalidates_it():
+    """Measured here: a cpu-scenario run while a Maven build ran beside it — host 100%, the roles 21% of it."""
+    from loadlab.analysis import Evidence, Level, Thresholds, ValidityContext, judge, validity
+
+    def level(index, rps, thread, others, host):
+        ev = Evidence(
+            thread_cpu_pct=thread,
+            other_roles_cpu_pct=others,
+            host_cpu_pct=host,
+            delay_cores=2,
+            injector_cores=2,
+            delay_cpu_pct=1.0,
+            injector_cpu_pct=others - 1.0,
+        )
+        lat = LatencyStats(count=rps * 4, p50_ms=30, p95_ms=40, p99_ms=50, max_ms=60)
+        return Level(index, rps, 4, rps * 4, rps * 4, 0, lat, evidence=ev)
+
+    ctx = ValidityContext(delay_ms=100, shared_machine=True, cpu_is_the_limit=True)
+    busy = [level(0, 20, 29.9, 11.8, 99.7), level(1, 40, 53.2, 18.0, 99.9)]
+    reasons = validity(busy, judge(busy, Thresholds()), ctx)
+    assert any(
+        r.startswith(
+            "something outside the run used the CPU: the machine was 100% busy but the run's own "
+            "processes explain only 21% of it"
+        )
+        for r in reasons
+    ), reasons
+    quiet = [level(0, 20, 29.9, 11.8, 22.0), level(1, 40, 53.2, 18.0, 37.0)]
+    assert not any("outside the run" in r for r in validity(quiet, judge(quiet, Thresholds()), ctx))

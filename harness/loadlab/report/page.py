@@ -1,4 +1,5 @@
 """The comparison page's HTML: one self-contained file, no script, no external resource."""
+
 from __future__ import annotations
 
 import re
@@ -39,8 +40,25 @@ figcaption { color: var(--muted); font-size: 0.9em; }
 code { background: var(--soft); padding: 0 3px; }
 """
 
-PARAM_ORDER = ["TARGET", "SCENARIO", "MODES", "JDKS", "DELAY_MS", "CPU_MS", "DB_POOL", "PLATFORM_THREADS", "PROFILE",
-               "START_RPS", "PEAK_RPS", "STEPS", "STEP_SECONDS", "WARMUP_SECONDS", "INJECTORS", "REFINE", "REPEAT"]
+PARAM_ORDER = [
+    "TARGET",
+    "SCENARIO",
+    "MODES",
+    "JDKS",
+    "DELAY_MS",
+    "CPU_MS",
+    "DB_POOL",
+    "PLATFORM_THREADS",
+    "PROFILE",
+    "START_RPS",
+    "PEAK_RPS",
+    "STEPS",
+    "STEP_SECONDS",
+    "WARMUP_SECONDS",
+    "INJECTORS",
+    "REFINE",
+    "REPEAT",
+]
 # Scenarios where the models give both thread modes the same limit: the page says so before anyone reads a ratio.
 NOT_EXPECTED_TO_WIN = {
     "db": "virtual threads were not expected to win: both modes wait for the same DB_POOL connections",
@@ -67,7 +85,7 @@ def document(summary: dict, charts: list[tuple[str, str, str, str]], gatling: di
         _verdict_table(summary),
         _repeats(summary),
         '<section id="charts">',
-        *(_chart(*chart) for chart in charts),
+        *(_chart(*chart) + (_errors_by_kind(summary) if chart[1] == "errors" else "") for chart in charts),
         "</section>",
         _levels(summary),
         _setup(summary),
@@ -99,9 +117,13 @@ def headline(summary: dict) -> str:
             phrase += f", knee between {_rps(interval[0])} and {_rps(interval[1])}"
         spread = ((summary.get("repeats") or {}).get("modes") or {}).get(mode)
         if spread and spread.get("median") is not None:
-            phrase += (f" (median of {spread['repetitions_used']} repetitions, {_rps(spread['min'])}–"
-                       f"{_rps(spread['max'])}{'; noisy' if spread.get('noise') else ''})")
-        if not m.get("collapsed") and m.get("levels"):
+            phrase += (
+                f" (median of {spread['repetitions_used']} repetitions, {_rps(spread['min'])}–"
+                f"{_rps(spread['max'])}{'; noisy' if spread.get('noise') else ''})"
+            )
+        if m.get("crashed"):
+            phrase = f"{mode} CRASHED: {_crash_when(m['crashed'])}; before it, {phrase}"
+        elif not m.get("collapsed") and m.get("levels"):
             phrase += " (the peak; it never collapsed)"
         if m.get("predicted_rps") is not None:
             phrase += f" ({m.get('predicted_by') or 'model'} predicted {_rps(m['predicted_rps'])}"
@@ -112,6 +134,9 @@ def headline(summary: dict) -> str:
     text = f"{scenario} scenario: " + (", ".join(phrases) or "no mode was measured")
     if scenario in NOT_EXPECTED_TO_WIN:
         text += f"; {NOT_EXPECTED_TO_WIN[scenario]}"
+    if summary.get("virtual_over_platform") is None and summary.get("virtual_over_platform_reason") and len(modes) > 1:
+        # The reason's first clause only ("platform crashed"): its details follow in the invalid reasons.
+        text += f"; no virtual/platform ratio ({summary['virtual_over_platform_reason'].split(':')[0]})"
     reasons = [f"{mode}: {r}" for mode, m in modes.items() for r in m.get("invalid_reasons") or []]
     missing = summary.get("missing_modes") or []
     if reasons:
@@ -124,6 +149,20 @@ def headline(summary: dict) -> str:
     if limited:
         text += f"; at {' and '.join(limited)}'s knee this machine ran out of CPU (see the note)"
     return text
+
+
+def _crash_when(crashed: dict) -> str:
+    """`the thread-service died at second 23 of the measured phase (SIGKILL)`: what died and when, in a line."""
+    second = crashed.get("second")
+    when = (
+        "during this mode"
+        if second is None
+        else f"at second {second} of the measured phase"
+        if second >= 0
+        else f"in the warm-up, {-second} s before the measured phase"
+    )
+    how = crashed.get("signal") or (f"exit {crashed['exit']}" if crashed.get("exit") is not None else "")
+    return f"the {crashed.get('role')} on {crashed.get('host')} died {when}" + (f" ({how})" if how else "")
 
 
 def _ratio_for(summary: dict, mode: str) -> float | None:
@@ -149,31 +188,40 @@ def _mode_names(summary: dict) -> list[str]:
 
 def _missing_box(summary: dict) -> str:
     items = [f"<li>run: {escape(x)}</li>" for x in summary.get("missing") or []]
-    items += [f"<li><b>{escape(m)}</b>: not measured in this run (no load data), so it has no numbers below</li>"
-              for m in summary.get("missing_modes") or []]
+    items += [
+        f"<li><b>{escape(m)}</b>: not measured in this run (no load data), so it has no numbers below</li>"
+        for m in summary.get("missing_modes") or []
+    ]
     for mode, m in (summary.get("modes") or {}).items():
         items += [f"<li>{escape(mode)}: {escape(_missing_text(x))}</li>" for x in m.get("missing") or []]
     for mode, problems in (summary.get("problems") or {}).items():
         items += [f"<li>{escape(mode)}: {escape(p)}</li>" for p in problems]
     if not items:
         return ""
-    return ('<div class="box missing" id="missing"><h3>Missing</h3>'
-            "<p>This run folder is incomplete; everything else on this page comes from what is there.</p>"
-            f"<ul>{''.join(items)}</ul></div>")
+    return (
+        '<div class="box missing" id="missing"><h3>Missing</h3>'
+        "<p>This run folder is incomplete; everything else on this page comes from what is there.</p>"
+        f"<ul>{''.join(items)}</ul></div>"
+    )
 
 
 def _test_fault_box(summary: dict) -> str:
     fault = summary.get("test_fault")
     if not fault:
         return ""
-    return ('<div class="box invalid" id="test-fault"><h3>A test starved this run on purpose</h3>'
-            f"<p><code>LOADLAB_FAULT_CPU_QUOTA={escape(str(fault))}</code> capped these processes' CPU to check "
-            "that the verdict catches it; its numbers say nothing about the thread modes.</p></div>")
+    return (
+        '<div class="box invalid" id="test-fault"><h3>A test starved this run on purpose</h3>'
+        f"<p><code>LOADLAB_FAULT_CPU_QUOTA={escape(str(fault))}</code> capped these processes' CPU to check "
+        "that the verdict catches it; its numbers say nothing about the thread modes.</p></div>"
+    )
 
 
 def _notes_box(summary: dict) -> str:
-    items = [f"<li><b>{escape(mode)}</b>: {escape(n)}</li>"
-             for mode, m in (summary.get("modes") or {}).items() for n in m.get("notes") or []]
+    items = [
+        f"<li><b>{escape(mode)}</b>: {escape(n)}</li>"
+        for mode, m in (summary.get("modes") or {}).items()
+        for n in m.get("notes") or []
+    ]
     if not items:
         return ""
     return f'<div class="box note" id="notes"><h3>Note</h3><ul>{"".join(items)}</ul></div>'
@@ -192,19 +240,23 @@ MISSING_MEANS = {
 
 
 def _missing_text(entry: str) -> str:
-    if " " in entry:   # already a sentence
+    if " " in entry:  # already a sentence
         return entry
     why = next((text for end, text in MISSING_MEANS.items() if entry.endswith(end)), "")
     return f"{entry} is missing" + (f": {why}" if why else "")
 
 
 def _invalid_box(summary: dict) -> str:
-    items = [f"<li><b>{escape(mode)}</b>: {escape(r)}</li>"
-             for mode, m in (summary.get("modes") or {}).items() for r in m.get("invalid_reasons") or []]
+    items = [
+        f"<li><b>{escape(mode)}</b>: {escape(r)}</li>"
+        for mode, m in (summary.get("modes") or {}).items()
+        for r in m.get("invalid_reasons") or []
+    ]
     if not items:
         return ""
-    return ('<div class="box invalid" id="invalid"><h3>Why this run cannot be trusted</h3>'
-            f"<ul>{''.join(items)}</ul></div>")
+    return (
+        f'<div class="box invalid" id="invalid"><h3>Why this run cannot be trusted</h3><ul>{"".join(items)}</ul></div>'
+    )
 
 
 def _verdict_table(summary: dict) -> str:
@@ -216,14 +268,21 @@ def _verdict_table(summary: dict) -> str:
         ("collapsed", lambda m: _yes_no(m.get("collapsed"), good=False)),
         ("knee between (rps): last healthy – first unhealthy", _bracket_cell),
         ("JDK", lambda m: _n(m.get("jdk"))),
-        *([("repetition shown (the median)", lambda m: _n(m.get("repetition")))]
-          if summary.get("repeats") else []),
+        *([("repetition shown (the median)", lambda m: _n(m.get("repetition")))] if summary.get("repeats") else []),
         ("prediction (rps)", lambda m: _rps(m.get("predicted_rps"))),
         ("predicted by", lambda m: escape(m.get("prediction") or "no model limits this mode")),
-        ("knee agrees with the prediction (±15%)",
-         lambda m: _yes_no(m.get("prediction_agrees")) + _small(m.get("prediction_check"))
-         + (_small("evidence " + m["evidence_at_knee"]) if m.get("prediction_agrees") is False
-            and m.get("evidence_at_knee") else "")),
+        (
+            "knee agrees with the prediction (±15%)",
+            lambda m: (
+                _yes_no(m.get("prediction_agrees"))
+                + _small(m.get("prediction_check"))
+                + (
+                    _small("evidence " + m["evidence_at_knee"])
+                    if m.get("prediction_agrees") is False and m.get("evidence_at_knee")
+                    else ""
+                )
+            ),
+        ),
         ("every prediction (rps)", _predictions_cell),
         ("limit met first", lambda m: escape(m.get("limit_met_first") or "—")),
         ("CPU ceiling (utilization law)", _ceiling_cell),
@@ -234,14 +293,19 @@ def _verdict_table(summary: dict) -> str:
         ("pinned virtual threads (JFR)", lambda m: _n(m.get("pinned_virtual_threads"))),
         ("carriers (virtual scheduler parallelism)", lambda m: _n(m.get("carriers"))),
         ("stopped early", lambda m: escape(stop_text(m.get("stop_reason"))) if m.get("stopped_early") else "no"),
+        (
+            "crashed",
+            lambda m: f'<span class="no">{escape(_crash_when(m["crashed"]))}</span>' if m.get("crashed") else "no",
+        ),
         ("valid", lambda m: _yes_no(m.get("valid"))),
     ]
     if any(m.get("db_pool") for m in modes.values()):
         rows.insert(-2, ("db pool: size / most in use / most waiting", _pool_cell))
     head = "".join(f"<th>{escape(mode)}</th>" for mode in modes)
-    body = "".join(f'<tr><th class="text">{escape(label)}</th>'
-                   + "".join(f"<td>{cell(m)}</td>" for m in modes.values()) + "</tr>"
-                   for label, cell in rows)
+    body = "".join(
+        f'<tr><th class="text">{escape(label)}</th>' + "".join(f"<td>{cell(m)}</td>" for m in modes.values()) + "</tr>"
+        for label, cell in rows
+    )
     return f'<section id="verdict"><h2>Verdict</h2><table><tr><th></th>{head}</tr>{body}</table></section>'
 
 
@@ -261,9 +325,11 @@ def _bracket_cell(m: dict) -> str:
     text = bracket_text(interval) + (f" ({width:.1%} wide)" if width is not None else "")
     passes = refined.get("passes") or []
     if refined.get("localised") and passes:
-        how = (f"localised to within {refined.get('resolution', 0.05):.0%} by {len(passes)} fine "
-               f"pass{'es' if len(passes) > 1 else ''} from the coarse "
-               f"{bracket_text(refined.get('coarse_interval_rps'))}")
+        how = (
+            f"localised to within {refined.get('resolution', 0.05):.0%} by {len(passes)} fine "
+            f"pass{'es' if len(passes) > 1 else ''} from the coarse "
+            f"{bracket_text(refined.get('coarse_interval_rps'))}"
+        )
     elif refined.get("localised"):
         how = "the coarse levels were already within the resolution"
     else:
@@ -276,20 +342,25 @@ def _predictions_cell(m: dict) -> str:
     found = m.get("predictions") or []
     if not found:
         return "—"
-    return "<br>".join(f"{_rps(p.get('rps'))} <span class=\"muted\">{escape(str(p.get('predicted_by')))}</span>"
-                       for p in found)
+    return "<br>".join(
+        f'{_rps(p.get("rps"))} <span class="muted">{escape(str(p.get("predicted_by")))}</span>' for p in found
+    )
 
 
 def _ceiling_cell(m: dict) -> str:
     ceiling = m.get("cpu_ceiling")
     if not ceiling:
         return '<span class="muted">not fitted (fewer than two healthy levels far enough apart)</span>'
-    roles = ", ".join(f"{r['role']} {r['ms_per_request']:.3f} ms" + (f" (R² {r['r2']:.2f})" if r.get("r2") is not None
-                                                                      else " (fixed load)")
-                      for r in ceiling.get("roles") or [])
-    return (f"{_rps(ceiling.get('rps'))}" + _small(f"{ceiling.get('cores'):g} cores on {ceiling.get('host')}; "
-                                                   f"CPU per request from {ceiling.get('levels')} healthy levels: "
-                                                   f"{roles}"))
+    roles = ", ".join(
+        f"{r['role']} {r['ms_per_request']:.3f} ms"
+        + (f" (R² {r['r2']:.2f})" if r.get("r2") is not None else " (fixed load)")
+        for r in ceiling.get("roles") or []
+    )
+    return f"{_rps(ceiling.get('rps'))}" + _small(
+        f"{ceiling.get('cores'):g} cores on {ceiling.get('host')}; "
+        f"CPU per request from {ceiling.get('levels')} healthy levels: "
+        f"{roles}"
+    )
 
 
 def _repeats(summary: dict) -> str:
@@ -298,9 +369,11 @@ def _repeats(summary: dict) -> str:
     if not agg:
         return ""
     reps = summary.get("repetitions") or []
-    head = ('<tr><th class="text">mode</th>'
-            + "".join(f'<th><a href="{escape(r["folder"])}/index.html">{escape(r["folder"])}</a></th>' for r in reps)
-            + '<th>median</th><th>min – max</th><th>spread</th><th class="text">repeatable?</th></tr>')
+    head = (
+        '<tr><th class="text">mode</th>'
+        + "".join(f'<th><a href="{escape(r["folder"])}/index.html">{escape(r["folder"])}</a></th>' for r in reps)
+        + '<th>median</th><th>min – max</th><th>spread</th><th class="text">repeatable?</th></tr>'
+    )
     rows = []
     for mode, s in (agg.get("modes") or {}).items():
         by_k = {r["repetition"]: r for r in s.get("repetitions") or []}
@@ -316,21 +389,32 @@ def _repeats(summary: dict) -> str:
                 note = (note + "; " if note else "") + "invalid, not counted"
             cells.append(f"<td>{_rps(one.get('sustained_rps'))}{_small(note)}</td>")
         spread = s.get("spread_ratio")
-        verdict = ('<span class="no">no: noise</span>' if s.get("noise")
-                   else '<span class="yes">yes</span>' if s.get("noise") is False else "—")
-        rows.append(f'<tr><th class="text">{escape(mode)}</th>{"".join(cells)}<td>{_rps(s.get("median"))}</td>'
-                    f"<td>{_rps(s.get('min'))} – {_rps(s.get('max'))}</td>"
-                    f"<td>{'—' if spread is None else f'{spread:.0%}'}</td>"
-                    f'<td class="reason">{verdict}{_small(s.get("evidence"))}</td></tr>')
+        verdict = (
+            '<span class="no">no: noise</span>'
+            if s.get("noise")
+            else '<span class="yes">yes</span>'
+            if s.get("noise") is False
+            else "—"
+        )
+        rows.append(
+            f'<tr><th class="text">{escape(mode)}</th>{"".join(cells)}<td>{_rps(s.get("median"))}</td>'
+            f"<td>{_rps(s.get('min'))} – {_rps(s.get('max'))}</td>"
+            f"<td>{'—' if spread is None else f'{spread:.0%}'}</td>"
+            f'<td class="reason">{verdict}{_small(s.get("evidence"))}</td></tr>'
+        )
     ratio = agg.get("ratio") or {}
     values = {v["repetition"]: v.get("virtual_over_platform") for v in ratio.get("values") or []}
     ratio_cells = "".join(f"<td>{_ratio(values.get(r['repetition']))}</td>" for r in reps)
-    rows.append(f'<tr><th class="text">virtual / platform</th>{ratio_cells}<td>{_ratio(ratio.get("median"))}</td>'
-                f"<td>{_ratio(ratio.get('min'))} – {_ratio(ratio.get('max'))}</td><td></td><td></td></tr>")
-    return (f'<section id="repeats"><h2>Repetitions ({agg.get("n")})</h2>'
-            f"<p>The whole comparison ran {agg.get('n')} times. Each column above is the median repetition of its "
-            f"mode; a spread (max − min) above {agg.get('noise_threshold', 0.1):.0%} of the median is this "
-            f"machine's noise, not the thread model.</p><table>{head}{''.join(rows)}</table></section>")
+    rows.append(
+        f'<tr><th class="text">virtual / platform</th>{ratio_cells}<td>{_ratio(ratio.get("median"))}</td>'
+        f"<td>{_ratio(ratio.get('min'))} – {_ratio(ratio.get('max'))}</td><td></td><td></td></tr>"
+    )
+    return (
+        f'<section id="repeats"><h2>Repetitions ({agg.get("n")})</h2>'
+        f"<p>The whole comparison ran {agg.get('n')} times. Each column above is the median repetition of its "
+        f"mode; a spread (max − min) above {agg.get('noise_threshold', 0.1):.0%} of the median is this "
+        f"machine's noise, not the thread model.</p><table>{head}{''.join(rows)}</table></section>"
+    )
 
 
 def _ratio(value) -> str:
@@ -356,15 +440,43 @@ def stop_text(reason: str | None) -> str:
         return "yes"
     cap = re.fullmatch(r"inflight (\d+) > loadlab\.maxInflight (\d+)", reason.strip())
     if cap:
-        return (f"yes: {int(cap[1]):,} requests were in flight, over the simulation's safety cap of "
-                f"{int(cap[2]):,}")
+        return f"yes: {int(cap[1]):,} requests were in flight, over the simulation's safety cap of {int(cap[2]):,}"
     return f"yes: {reason}"
 
 
 def _chart(title: str, name: str, svg: str, caption: str) -> str:
-    return (f"<h2>{escape(title)}</h2>"
-            f'<figure class="chart" data-chart="{escape(name)}">{svg}'
-            f"<figcaption>{escape(caption)}</figcaption></figure>")
+    return (
+        f"<h2>{escape(title)}</h2>"
+        f'<figure class="chart" data-chart="{escape(name)}">{svg}'
+        f"<figcaption>{escape(caption)}</figcaption></figure>"
+    )
+
+
+def _errors_by_kind(summary: dict) -> str:
+    """Beside the error chart: per mode and level, how many requests failed and of which kind."""
+    from .charts import error_kinds
+
+    tables = []
+    for mode, m in (summary.get("modes") or {}).items():
+        kinds = error_kinds(m)
+        if not kinds:
+            continue
+        head = "<tr><th>level</th><th>target rps</th>" + "".join(f"<th>{escape(k)}</th>" for k in kinds) + "</tr>"
+        rows = "".join(
+            f"<tr><td>{_n(lv.get('index'))}</td><td>{_rps(lv.get('target_rps'))}</td>"
+            + "".join(f"<td>{_n((lv.get('errors_by_kind') or {}).get(k, 0))}</td>" for k in kinds)
+            + "</tr>"
+            for lv in m.get("levels") or []
+        )
+        tables.append(f"<div><h3>{escape(mode)}: failed requests by kind</h3><table>{head}{rows}</table></div>")
+    if not tables:
+        return ""
+    return (
+        '<div class="grid" id="errors-by-kind">' + "".join(tables) + "</div>"
+        '<p class="muted">timeout_injector: the injector\'s own request timeout (a harness limit); status_504: '
+        "the thread-service's own downstream or query timeout; status_502: the downstream (or database) did not "
+        "answer; connection_failed: refused or reset before any timer.</p>"
+    )
 
 
 def _levels(summary: dict) -> str:
@@ -373,10 +485,12 @@ def _levels(summary: dict) -> str:
         return ""
     tables = []
     for mode, m in modes.items():
-        head = ("<tr><th>level</th><th>target rps</th><th>offered/s</th><th>OK/s</th><th>errors</th>"
-                "<th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th><th>s</th>"
-                "<th>delay-service ms (probe, median)</th><th>host CPU %</th>"
-                '<th class="text">healthy</th></tr>')
+        head = (
+            "<tr><th>level</th><th>target rps</th><th>offered/s</th><th>OK/s</th><th>errors</th>"
+            "<th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th><th>s</th>"
+            "<th>delay-service ms (probe, median)</th><th>host CPU %</th>"
+            '<th class="text">healthy</th></tr>'
+        )
         rows = [_level_row(lv, m.get("sustained_rps")) for lv in m.get("levels") or []]
         body = "".join(rows) or '<tr><td colspan="13" class="text muted">no measured level</td></tr>'
         tables.append(f"<div><h3>{escape(mode)}</h3><table>{head}{body}</table></div>")
@@ -393,14 +507,19 @@ def _level_row(lv: dict, sustained) -> str:
     elif lv.get("target_rps") == sustained:
         classes.append("sustained")
     evidence = lv.get("evidence") or {}
-    verdict = ('<span class="yes">yes</span>' if lv.get("healthy")
-               else "; ".join(escape(r) for r in lv.get("unhealthy_reasons") or []))
-    return (f'<tr{_class(classes)}><td>{_n(lv.get("index"))}</td><td>{_rps(lv.get("target_rps"))}</td>'
-            f"<td>{_rps(lv.get('offered_rps'))}</td><td>{_rps(lv.get('ok_rps'))}</td>"
-            f"<td>{_pct(lv.get('error_ratio'))}</td><td>{_n(lv.get('p50_ms'))}</td><td>{_n(lv.get('p95_ms'))}</td>"
-            f"<td>{_n(lv.get('p99_ms'))}</td><td>{_n(lv.get('max_ms'))}</td><td>{_n(lv.get('seconds'))}</td>"
-            f"<td>{_n(evidence.get('delay_probe_ms'))}</td><td>{_n(evidence.get('host_cpu_pct'))}</td>"
-            f'<td class="reason">{verdict}</td></tr>')
+    verdict = (
+        '<span class="yes">yes</span>'
+        if lv.get("healthy")
+        else "; ".join(escape(r) for r in lv.get("unhealthy_reasons") or [])
+    )
+    return (
+        f"<tr{_class(classes)}><td>{_n(lv.get('index'))}</td><td>{_rps(lv.get('target_rps'))}</td>"
+        f"<td>{_rps(lv.get('offered_rps'))}</td><td>{_rps(lv.get('ok_rps'))}</td>"
+        f"<td>{_pct(lv.get('error_ratio'))}</td><td>{_n(lv.get('p50_ms'))}</td><td>{_n(lv.get('p95_ms'))}</td>"
+        f"<td>{_n(lv.get('p99_ms'))}</td><td>{_n(lv.get('max_ms'))}</td><td>{_n(lv.get('seconds'))}</td>"
+        f"<td>{_n(evidence.get('delay_probe_ms'))}</td><td>{_n(evidence.get('host_cpu_pct'))}</td>"
+        f'<td class="reason">{verdict}</td></tr>'
+    )
 
 
 def _fine_pass_table(mode: str, fine: dict, head: str) -> str:
@@ -409,35 +528,58 @@ def _fine_pass_table(mode: str, fine: dict, head: str) -> str:
     sustained = (fine.get("interval_after_rps") or [None])[0] if fine.get("used") else None
     rows = "".join(_level_row(lv, sustained) for lv in levels)
     rows = rows or '<tr><td colspan="13" class="text muted">no measured level</td></tr>'
-    used = ("used: the bracket went from " + bracket_text(fine.get("interval_before_rps")) + " to "
-            + bracket_text(fine.get("interval_after_rps")) + " rps") if fine.get("used") else \
-        f"not used: {fine.get('why_not_used')}"
-    return (f'<div class="fine-pass"><h3>{escape(mode)} — {escape(str(fine.get("name")))} '
-            f'<span class="muted">(fine levels, judged against the coarse baseline; {escape(used)})</span></h3>'
-            f"<table>{head}{rows}</table></div>")
+    used = (
+        (
+            "used: the bracket went from "
+            + bracket_text(fine.get("interval_before_rps"))
+            + " to "
+            + bracket_text(fine.get("interval_after_rps"))
+            + " rps"
+        )
+        if fine.get("used")
+        else f"not used: {fine.get('why_not_used')}"
+    )
+    return (
+        f'<div class="fine-pass"><h3>{escape(mode)} — {escape(str(fine.get("name")))} '
+        f'<span class="muted">(fine levels, judged against the coarse baseline; {escape(used)})</span></h3>'
+        f"<table>{head}{rows}</table></div>"
+    )
 
 
 def _setup(summary: dict) -> str:
     params = summary.get("params") or {}
     keys = [k for k in PARAM_ORDER if k in params] + sorted(k for k in params if k not in PARAM_ORDER)
-    param_rows = "".join(f'<tr><th class="text">{escape(k)}</th><td class="text">{escape(_value(params[k]))}</td></tr>'
-                         for k in keys)
+    param_rows = "".join(
+        f'<tr><th class="text">{escape(k)}</th><td class="text">{escape(_value(params[k]))}</td></tr>' for k in keys
+    )
     thresholds = summary.get("thresholds") or {}
-    threshold_rows = "".join(f'<tr><th class="text">{escape(k)}</th><td>{escape(_value(v))}</td></tr>'
-                             for k, v in thresholds.items())
+    threshold_rows = "".join(
+        f'<tr><th class="text">{escape(k)}</th><td>{escape(_value(v))}</td></tr>' for k, v in thresholds.items()
+    )
     hosts = summary.get("hosts") or {}
     host_rows = "".join(
         f'<tr><th class="text">{escape(role)}</th><td class="text">{escape(_value(h.get("address")))}</td>'
         f'<td class="text">{escape(_value(h.get("description")))}</td></tr>'
-        for role, h in sorted(hosts.items()) if isinstance(h, dict))
+        for role, h in sorted(hosts.items())
+        if isinstance(h, dict)
+    )
     machine = summary.get("machine")
-    return ('<section id="setup"><h2>Parameters and machine</h2><div class="grid">'
-            f"<div><h3>Parameters</h3><table>{param_rows or _none(2)}</table></div>"
-            f"<div><h3>Health thresholds</h3><table>{threshold_rows or _none(2)}</table>"
-            f"<h3>Machine</h3><p>{escape(str(machine)) if machine else '<span class=muted>not recorded</span>'}</p>"
-            '<h3>Hosts</h3><table><tr><th class="text">role</th><th class="text">address</th>'
-            f'<th class="text">description</th></tr>{host_rows or _none(3)}</table></div>'
-            "</div></section>")
+    limit_rows = "".join(
+        f'<tr><th class="text">{escape(k)}</th><td>{escape(_value(v))}</td></tr>'
+        for k, v in (summary.get("limits") or {}).items()
+    )
+    return (
+        '<section id="setup"><h2>Parameters and machine</h2><div class="grid">'
+        f"<div><h3>Parameters</h3><table>{param_rows or _none(2)}</table>"
+        '<h3>Limits of the request chain</h3><p class="muted">Derived from what one request should take, '
+        "above the slowest latency the health rule accepts, so that no harness limit cuts a healthy request."
+        f'</p><table id="limits">{limit_rows or _none(2)}</table></div>'
+        f"<div><h3>Health thresholds</h3><table>{threshold_rows or _none(2)}</table>"
+        f"<h3>Machine</h3><p>{escape(str(machine)) if machine else '<span class=muted>not recorded</span>'}</p>"
+        '<h3>Hosts</h3><table><tr><th class="text">role</th><th class="text">address</th>'
+        f'<th class="text">description</th></tr>{host_rows or _none(3)}</table></div>'
+        "</div></section>"
+    )
 
 
 def _gatling(summary: dict, gatling: dict[str, list[str]]) -> str:
@@ -490,4 +632,3 @@ def _yes_no(flag, good: bool = True) -> str:
         return "—"
     cls = "yes" if bool(flag) == good else "no"
     return f'<span class="{cls}">{"yes" if flag else "no"}</span>'
-

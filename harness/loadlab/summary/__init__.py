@@ -58,14 +58,17 @@ def _summarise(folder: Path, run: dict, run_id: str) -> dict:
     for mode in present:
         modes[mode] = _rebuild_mode(folder, mode, run, params, thresholds, target)
 
+    ratio, ratio_reason = verdict.headline_ratio(modes, params)
     summary = {
         "run_id": run.get("run_id") or run_id,
         "target": target,
         "scenario": params.get("SCENARIO") or "http",
         "params": params,
         "modes": modes,
-        "virtual_over_platform": verdict.headline_ratio(modes, params),
+        "virtual_over_platform": ratio,
+        "virtual_over_platform_reason": ratio_reason,
         "thresholds": thresholds.as_dict(),
+        "limits": verdict.run_limits(run, params),
         "machine": run.get("machine"),
         "hosts": run.get("hosts") if isinstance(run.get("hosts"), dict) else {},
         "missing_modes": [m for m in wanted if m not in modes],
@@ -92,7 +95,7 @@ def _run_view(run: dict, prefix: str) -> dict:
     completed = run.get("modes_completed")
     if isinstance(completed, list):
         view["modes_completed"] = [m.removeprefix(prefix) for m in completed if str(m).startswith(prefix)]
-    for key in ("mode_problems", "refine_skipped"):
+    for key in ("mode_problems", "refine_skipped", "crashes"):
         if isinstance(run.get(key), dict):
             view[key] = {m.removeprefix(prefix): v for m, v in run[key].items() if str(m).startswith(prefix)}
     return view
@@ -109,21 +112,30 @@ def _combine_repetitions(run_dir: Path, run: dict, params: dict, per_rep: list[t
         if k is not None:
             modes[label] = {**by_k[k]["modes"][label], "repetition": k, "folder": f"rep-{k}/{label}"}
     first = per_rep[0][1]
+    ratio, ratio_reason = verdict.headline_ratio(modes, params)
     summary = {
         "run_id": run.get("run_id") or run_dir.name,
         "target": first.get("target"),
         "scenario": first.get("scenario"),
         "params": params,
         "modes": modes,
-        "virtual_over_platform": verdict.headline_ratio(modes, params),
+        "virtual_over_platform": ratio,
+        "virtual_over_platform_reason": ratio_reason,
         "repeats": agg,
-        "repetitions": [{"repetition": k, "folder": f"rep-{k}",
-                         "valid": bool(rep.get("modes")) and all(m.get("valid") for m in rep["modes"].values())
-                         and not rep.get("missing_modes"),
-                         "virtual_over_platform": rep.get("virtual_over_platform"),
-                         "sustained_rps": {label: m.get("sustained_rps") for label, m in rep["modes"].items()}}
-                        for k, rep in per_rep],
+        "repetitions": [
+            {
+                "repetition": k,
+                "folder": f"rep-{k}",
+                "valid": bool(rep.get("modes"))
+                and all(m.get("valid") for m in rep["modes"].values())
+                and not rep.get("missing_modes"),
+                "virtual_over_platform": rep.get("virtual_over_platform"),
+                "sustained_rps": {label: m.get("sustained_rps") for label, m in rep["modes"].items()},
+            }
+            for k, rep in per_rep
+        ],
         "thresholds": first.get("thresholds"),
+        "limits": first.get("limits"),
         "machine": run.get("machine"),
         "hosts": first.get("hosts"),
         "missing_modes": [m for m in _modes_wanted(params) if m not in modes],
@@ -138,25 +150,35 @@ def _combine_repetitions(run_dir: Path, run: dict, params: dict, per_rep: list[t
     return summary
 
 
-def _rebuild_mode(run_dir: Path, mode: str, run: dict, params: dict, thresholds: analysis.Thresholds,
-                  target: str | None) -> dict:
+def _rebuild_mode(
+    run_dir: Path, mode: str, run: dict, params: dict, thresholds: analysis.Thresholds, target: str | None
+) -> dict:
     return mode_result(run_dir / mode, Path(mode).name, run, params, thresholds, target)
 
 
-def mode_result(mode_dir: Path, label: str, run: dict, params: dict, thresholds: analysis.Thresholds,
-                target: str | None, write: bool = True) -> dict:
+def mode_result(
+    mode_dir: Path,
+    label: str,
+    run: dict,
+    params: dict,
+    thresholds: analysis.Thresholds,
+    target: str | None,
+    write: bool = True,
+) -> dict:
     """One mode's summary from its folder (its coarse pass and its fine passes); with write, also its timeline.csv
     and server.csv (and each fine pass's). write=False is bench's look at a mode it is still running."""
     try:
+        lag_s = verdict.completion_lag_s(params)
+        cutoff = verdict.crash_cutoff(verdict.crash_of(run, label))
         mode_raw = raw.load_mode(mode_dir)
-        table = seconds.build_tables(mode_raw)
+        table = seconds.build_tables(mode_raw, lag_s=lag_s, cutoff=cutoff)
         if write:
             outputs.write_csv(mode_dir / "timeline.csv", outputs.TIMELINE_COLUMNS, table.timeline)
             outputs.write_csv(mode_dir / "server.csv", outputs.SERVER_COLUMNS, table.server)
         fine = []
         for name in raw.fine_passes(mode_dir):
             fine_raw = raw.load_mode(mode_dir, name)
-            fine_table = seconds.build_tables(fine_raw)
+            fine_table = seconds.build_tables(fine_raw, lag_s=lag_s, cutoff=cutoff)
             if write:
                 outputs.write_csv(mode_dir / name / "timeline.csv", outputs.TIMELINE_COLUMNS, fine_table.timeline)
                 outputs.write_csv(mode_dir / name / "server.csv", outputs.SERVER_COLUMNS, fine_table.server)
@@ -177,7 +199,7 @@ def _modes_wanted(params: dict) -> list[str]:
     if isinstance(jdks, str):
         jdks = jdks.split()
     jdks = [int(j) for j in jdks if str(j).isdigit()] if isinstance(jdks, list) else []
-    if len(jdks) < 2:   # one JDK (or a run from before JDKS): the plain thread modes
+    if len(jdks) < 2:  # one JDK (or a run from before JDKS): the plain thread modes
         return [str(m) for m in modes]
     return [r.label for r in run_params.mode_runs([str(m) for m in modes], jdks)]
 
@@ -189,9 +211,9 @@ def _ordered_modes(run_dir: Path, wanted: list[str]) -> list[str]:
 
 def _render_page(run_dir: Path, summary: dict) -> None:
     from .. import report  # the page is optional for callers that only want the numbers
+
     try:
         report.render(run_dir, summary)
     except Exception as e:  # noqa: BLE001 - summary.json is already written; say what broke instead of no page
         traceback.print_exc(file=sys.stderr)
         outputs.write_text(run_dir / "index.html", report.fallback_page(summary, f"{type(e).__name__}: {e}"))
-

@@ -16,10 +16,10 @@ from . import mode_result
 
 @dataclass(frozen=True)
 class FineStep:
-    rates: list[float] = field(default_factory=list)   # empty: no further pass
+    rates: list[float] = field(default_factory=list)  # empty: no further pass
     bracket: refine.Bracket | None = None
     baseline_p50_ms: float | None = None
-    reason: str | None = None   # why there is no further pass, when it is not simply "localised" or "no collapse"
+    reason: str | None = None  # why there is no further pass, when it is not simply "localised" or "no collapse"
 
 
 def next_fine_pass(run_dir: Path, folder: str, run: dict) -> FineStep:
@@ -28,18 +28,24 @@ def next_fine_pass(run_dir: Path, folder: str, run: dict) -> FineStep:
     thresholds = analysis.Thresholds.from_mapping(run.get("thresholds"))
     # The mode is still running: it is not in modes_completed yet, which is not a reason to distrust it.
     view = {**run, "modes_completed": None}
-    mode = mode_result(Path(run_dir) / folder, Path(folder).name, view, params, thresholds, run.get("target"),
-                       write=False)
+    mode = mode_result(
+        Path(run_dir) / folder, Path(folder).name, view, params, thresholds, run.get("target"), write=False
+    )
     if not mode.get("collapsed"):
         return FineStep()
     if not mode.get("valid"):
-        return FineStep(reason="the coarse pass cannot be trusted (" + "; ".join(mode.get("invalid_reasons") or [])
-                               + "): its knee is not refined")
+        return FineStep(
+            reason="the coarse pass cannot be trusted ("
+            + "; ".join(mode.get("invalid_reasons") or [])
+            + "): its knee is not refined"
+        )
     refined = mode.get("refine") or {}
     passes = refined.get("passes") or []
     if passes and not passes[-1].get("used"):
-        return FineStep(reason=f"{passes[-1]['name']} was not used ({passes[-1].get('why_not_used')}): "
-                               f"the bracket stands as the earlier passes left it")
+        return FineStep(
+            reason=f"{passes[-1]['name']} was not used ({passes[-1].get('why_not_used')}): "
+            f"the bracket stands as the earlier passes left it"
+        )
     interval = mode.get("knee_interval_rps")
     if not interval or not interval[0]:
         return FineStep(reason=refined.get("not_refined"))

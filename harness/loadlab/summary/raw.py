@@ -16,6 +16,7 @@ from .values import as_float, natural
 
 # --- Reading the raw files -----------------------------------------------------------------------------------------
 
+
 @dataclass
 class Injector:
     name: str
@@ -23,6 +24,10 @@ class Injector:
     meta: dict
     ok_payloads: dict[int, list[str]]
     samples: dict[int, dict]
+    # Failed requests' latencies per completion second: failures that all end at one limit were cut by it.
+    ko_payloads: dict[int, list[str]] = field(default_factory=dict)
+    # Failed requests per completion second and kind (errors.csv); empty for runs before it was written.
+    errors_by_kind: dict[int, dict[str, int]] = field(default_factory=dict)
 
 
 @dataclass
@@ -59,6 +64,7 @@ def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
         if not meta:
             missing.append(str((inj_dir / "meta.json").relative_to(mode_dir.parent)))
         payloads: dict[int, list[str]] = {}
+        ko_payloads: dict[int, list[str]] = {}
         log_path = inj_dir / "latency.hlog"
         if log_path.is_file():
             log = hlog.read_log(log_path)
@@ -66,12 +72,26 @@ def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
                 # Untagged lines predate the ok/ko split; they held successful requests only.
                 if interval.tag in ("ok", None):
                     payloads.setdefault(interval.second, []).append(interval.payload)
+                elif interval.tag == "ko":
+                    ko_payloads.setdefault(interval.second, []).append(interval.payload)
             if log.malformed_lines:
-                missing.append(f"{log_path.relative_to(mode_dir.parent)}: {log.malformed_lines} unreadable "
-                               f"line{'s' if log.malformed_lines > 1 else ''} skipped")
+                missing.append(
+                    f"{log_path.relative_to(mode_dir.parent)}: {log.malformed_lines} unreadable "
+                    f"line{'s' if log.malformed_lines > 1 else ''} skipped"
+                )
         else:
             missing.append(str(log_path.relative_to(mode_dir.parent)))
-        injectors.append(Injector(inj_dir.name, seconds, meta, payloads, rows(inj_dir / "samples.csv")))
+        injectors.append(
+            Injector(
+                inj_dir.name,
+                seconds,
+                meta,
+                payloads,
+                rows(inj_dir / "samples.csv"),
+                ko_payloads,
+                read_error_kinds(inj_dir / "errors.csv"),
+            )
+        )
     if not injectors:
         missing.append(str((injectors_dir / "injector-*").relative_to(mode_dir.parent)))
     for inj in injectors:
@@ -80,8 +100,10 @@ def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
 
     delay_samples = rows(raw_dir / "delay" / "samples.csv")
     if delay_samples and not any("probe_ms" in r for r in delay_samples.values()):
-        missing.append(f"{mode_dir.name}/raw/delay/samples.csv has no probe_ms (an older run): the delay-service's "
-                       "own latency was not measured, so it was not judged")
+        missing.append(
+            f"{mode_dir.name}/raw/delay/samples.csv has no probe_ms (an older run): the delay-service's "
+            "own latency was not measured, so it was not judged"
+        )
     pinned_path = raw_dir / "thread" / "pinned.json"
     pinned = read_json(pinned_path).get("virtual_thread_pinned_events")
     return RawMode(
@@ -95,6 +117,34 @@ def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
     )
 
 
+def read_error_kinds(path: Path) -> dict[int, dict[str, int]]:
+    """errors.csv (`second,kind,count`, a row per kind seen in a second) as {second: {kind: count}}.
+
+    The kinds are the simulation's (ErrorKind, listed in meta.json as `error_kinds`): read as they come, never
+    spelled here, so a new kind needs no edit on this side."""
+    kinds: dict[int, dict[str, int]] = {}
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return kinds
+    for row in csv.DictReader(io.StringIO(text)):
+        second, kind, count = as_float(row.get("second")), (row.get("kind") or "").strip(), as_float(row.get("count"))
+        if second is None or not kind or count is None:
+            continue  # a row cut short by an interrupted writer
+        per_second = kinds.setdefault(int(second), {})
+        per_second[kind] = per_second.get(kind, 0) + int(count)
+    return kinds
+
+
+def error_kind_order(injectors: list[Injector]) -> list[str]:
+    """The kinds in the simulation's own order (meta.json `error_kinds`), for a stable table and legend."""
+    for inj in injectors:
+        listed = inj.meta.get("error_kinds")
+        if isinstance(listed, list) and listed:
+            return [str(k) for k in listed]
+    return []
+
+
 def has_load_data(mode_dir: Path) -> bool:
     """Also true of a refinement pass's folder (`<mode>/refine-1`), whose layout is the same."""
     return any(p.is_file() for p in (mode_dir / "raw").glob("injector-*/seconds.csv"))
@@ -102,10 +152,8 @@ def has_load_data(mode_dir: Path) -> bool:
 
 def fine_passes(mode_dir: Path) -> list[str]:
     """The refinement passes of a mode that left load data, in the order they ran (`refine-1`, `refine-2`, …)."""
-    found = [p.name for p in mode_dir.glob("refine-*") if p.name.removeprefix("refine-").isdigit()
-             and has_load_data(p)]
+    found = [p.name for p in mode_dir.glob("refine-*") if p.name.removeprefix("refine-").isdigit() and has_load_data(p)]
     return sorted(found, key=lambda name: int(name.removeprefix("refine-")))
-
 
 
 def read_json(path: Path) -> dict:
@@ -132,4 +180,3 @@ def read_rows(path: Path) -> dict[int, dict] | None:
         if second is not None:
             rows[int(second)] = row
     return rows
-

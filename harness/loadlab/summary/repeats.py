@@ -29,7 +29,8 @@ def aggregate(repetitions: list[tuple[int, dict]]) -> dict:
         "modes": modes,
         "ratio": {
             "median": _round(statistics.median(known), 2) if known else None,
-            "min": min(known, default=None), "max": max(known, default=None),
+            "min": min(known, default=None),
+            "max": max(known, default=None),
             "values": [{"repetition": k, "virtual_over_platform": r} for k, r in ratios],
         },
     }
@@ -51,25 +52,42 @@ def _mode(label: str, repetitions: list[tuple[int, dict]]) -> dict:
         m = (rep.get("modes") or {}).get(label)
         if m is None:
             continue
-        rows.append({
-            "repetition": k, "sustained_rps": m.get("sustained_rps"), "collapsed": m.get("collapsed"),
-            "knee_interval_rps": m.get("knee_interval_rps"), "valid": bool(m.get("valid")),
-            "host_cpu_pct_at_sustained": host_cpu_at(m, m.get("sustained_rps"), healthy=True),
-            "host_cpu_pct_at_knee": host_cpu_at(m, (m.get("knee_interval_rps") or [None, None])[1], healthy=False),
-        })
+        rows.append(
+            {
+                "repetition": k,
+                "sustained_rps": m.get("sustained_rps"),
+                "collapsed": m.get("collapsed"),
+                "knee_interval_rps": m.get("knee_interval_rps"),
+                "valid": bool(m.get("valid")),
+                "host_cpu_pct_at_sustained": host_cpu_at(m, m.get("sustained_rps"), healthy=True),
+                "host_cpu_pct_at_knee": host_cpu_at(m, (m.get("knee_interval_rps") or [None, None])[1], healthy=False),
+            }
+        )
     used = [r for r in rows if r["valid"] and isinstance(r["sustained_rps"], (int, float))]
     values = [r["sustained_rps"] for r in used]
     if not values:
-        return {"median": None, "min": None, "max": None, "spread_ratio": None, "noise": None,
-                "repetitions_used": 0, "repetitions": rows, "median_repetition": median_repetition(label, repetitions),
-                "evidence": "no valid repetition of this mode"}
+        return {
+            "median": None,
+            "min": None,
+            "max": None,
+            "spread_ratio": None,
+            "noise": None,
+            "repetitions_used": 0,
+            "repetitions": rows,
+            "median_repetition": median_repetition(label, repetitions),
+            "evidence": "no valid repetition of this mode",
+        }
     median = statistics.median(values)
     spread = (max(values) - min(values)) / median if median else None
     noise = spread is not None and spread > NOISE_SPREAD
     return {
-        "median": _round(median, 1), "min": min(values), "max": max(values),
-        "spread_ratio": None if spread is None else round(spread, 3), "noise": noise,
-        "repetitions_used": len(values), "repetitions": rows,
+        "median": _round(median, 1),
+        "min": min(values),
+        "max": max(values),
+        "spread_ratio": None if spread is None else round(spread, 3),
+        "noise": noise,
+        "repetitions_used": len(values),
+        "repetitions": rows,
         "median_repetition": median_repetition(label, repetitions),
         "evidence": _evidence(used, spread, noise),
     }
@@ -92,15 +110,19 @@ def _evidence(rows: list[dict], spread: float | None, noise: bool) -> str:
     values = [r["sustained_rps"] for r in rows]
     cpus = [r["host_cpu_pct_at_sustained"] for r in rows if r["host_cpu_pct_at_sustained"] is not None]
     knees = [r["host_cpu_pct_at_knee"] for r in rows if r["host_cpu_pct_at_knee"] is not None]
-    text = (f"sustained {min(values):,.0f}–{max(values):,.0f} rps over {len(values)} valid repetition"
-            f"{'s' if len(values) > 1 else ''}, a spread of {spread or 0:.0%} of the median")
+    text = (
+        f"sustained {min(values):,.0f}–{max(values):,.0f} rps over {len(values)} valid repetition"
+        f"{'s' if len(values) > 1 else ''}, a spread of {spread or 0:.0%} of the median"
+    )
     if cpus:
         text += f"; host CPU at the sustained level {min(cpus):.0f}–{max(cpus):.0f}%"
     if knees:
         text += f", at the first unhealthy level {min(knees):.0f}–{max(knees):.0f}%"
     if noise:
-        text += (f": above {NOISE_SPREAD:.0%}, so this machine's noise moves this knee more than the resolution; "
-                 f"read the median, not one run")
+        text += (
+            f": above {NOISE_SPREAD:.0%}, so this machine's noise moves this knee more than the resolution; "
+            f"read the median, not one run"
+        )
     return text
 
 

@@ -7,14 +7,46 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .. import analysis, hlog
+from .. import analysis, hlog, metrics
 from .raw import Injector, RawMode
 from .values import as_float, as_int, int_or_none, max_known, ratio_of
 
 # A sampler that skipped a few seconds still gives a usable per-second rate; a longer gap is a restart.
 MAX_COUNTER_GAP_S = 5
-_JVM_GAUGES = ["jvm_threads_live", "virtual_threads_mounted", "virtual_threads_queued", "tomcat_threads_busy",
-               "inflight_requests"]
+# server.csv columns computed from the JVM's metrics (metrics.tsv) rather than copied: column -> the metrics it reads.
+DERIVED = {
+    "heap_used_mb": ("heap_used_bytes",),
+    "gc_pause_ms": ("gc_pause_ms_total",),
+    "downstream_ms_mean": ("downstream_calls_total", "downstream_time_ms_total"),
+}
+# The columns the hosts' samplers give (not the thread-service's metrics): process and host CPU, the delay probe.
+ROLE_COLUMNS = (
+    "thread_cpu_pct",
+    "delay_cpu_pct",
+    "injector_cpu_pct",
+    "thread_host_cpu_pct",
+    "delay_host_cpu_pct",
+    "injector_host_cpu_pct",
+    "delay_probe_ms",
+)
+# Every other counter becomes a rate: its increase per second, in a column named after it with this suffix.
+RATE_SUFFIX = "_per_s"
+
+
+def copied_gauges() -> list[str]:
+    """The gauges server.csv holds as read: every gauge of metrics.tsv that no derived column reads."""
+    used = {name for inputs in DERIVED.values() for name in inputs}
+    return [name for name in metrics.names("gauge") if name not in used]
+
+
+def rated_counters() -> list[str]:
+    used = {name for inputs in DERIVED.values() for name in inputs}
+    return [name for name in metrics.names("counter") if name not in used]
+
+
+def metric_columns() -> list[str]:
+    """Every server.csv column that comes from the thread-service's metrics."""
+    return [*copied_gauges(), *(name + RATE_SUFFIX for name in rated_counters()), *DERIVED]
 
 
 @dataclass
@@ -24,6 +56,8 @@ class Tables:
     levels: list[analysis.Level] = field(default_factory=list)
     requests: int = 0
     errors: int = 0
+    t0: int | None = None  # the epoch second the measured phase began
+    dropped_levels: list[int] = field(default_factory=list)  # levels a crash interrupted (begun, not ended)
 
 
 @dataclass(frozen=True)
@@ -34,42 +68,97 @@ class Bound:
     end_ms: float
 
 
-def build_tables(raw: RawMode) -> Tables:
+def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tables:
+    """The per-second tables and the levels.
+
+    lag_s: whole seconds a healthy request takes (limits.completion_lag_s). A level's requests are counted by the
+    seconds they were sent in, but they complete, and are timed, lag_s later: its completions, latencies and sampled
+    evidence are read from its window shifted by lag_s, so a level of 11 s requests is judged on its own requests,
+    not on the previous level's.
+    cutoff: the epoch second from which nothing counts (a role died): levels that had not ended by then are dropped,
+    and the requests and errors totals stop there; the per-second tables keep every second, so what happened after
+    it stays visible.
+    """
     tables = Tables()
     window = _measured_window(raw.injectors)
     if window is None:
         return tables
     t0, t_end = window
+    tables.t0 = t0
     bounds = _level_bounds(raw.injectors)
     targets = {b.index: b.target_rps for b in bounds} or _targets_from_seconds(raw.injectors)
     builders: dict[int, analysis.LevelBuilder] = {}
-    last_send = max((s for inj in raw.injectors for s, r in inj.seconds.items()
-                     if t0 <= s <= t_end and as_int(r.get("sent")) > 0), default=t_end)
+    last_send = max(
+        (s for inj in raw.injectors for s, r in inj.seconds.items() if t0 <= s <= t_end and as_int(r.get("sent")) > 0),
+        default=t_end,
+    )
+
+    def builder(level: int) -> analysis.LevelBuilder:
+        if level not in builders:
+            builders[level] = analysis.LevelBuilder(level, targets.get(level, 0.0))
+        return builders[level]
+
+    def rows_at(s: int) -> list[dict]:
+        return [inj.seconds[s] for inj in raw.injectors if s in inj.seconds]
 
     for s in range(t0, t_end + 1):
-        rows = [inj.seconds[s] for inj in raw.injectors if s in inj.seconds]
+        rows = rows_at(s)
         sent, ok, ko = (sum(as_int(r.get(col)) for r in rows) for col in ("sent", "ok", "ko"))
         latency = hlog.merge_payloads(p for inj in raw.injectors for p in inj.ok_payloads.get(s, ()))
         stats = hlog.stats(latency)
-        tables.timeline.append({
-            "second": s - t0, "offered_rps": sent, "ok": ok, "ko": ko,
-            "p50_ms": stats and stats.p50_ms, "p95_ms": stats and stats.p95_ms,
-            "p99_ms": stats and stats.p99_ms, "max_ms": stats and stats.max_ms,
-        })
+        tables.timeline.append(
+            {
+                "second": s - t0,
+                "offered_rps": sent,
+                "ok": ok,
+                "ko": ko,
+                "p50_ms": stats and stats.p50_ms,
+                "p95_ms": stats and stats.p95_ms,
+                "p99_ms": stats and stats.p99_ms,
+                "max_ms": stats and stats.max_ms,
+            }
+        )
         server, evidence, downstream = _server_second(raw, s)
         tables.server.append({"second": s - t0, **server})
+        if cutoff is not None and s >= cutoff:
+            continue
         tables.requests += ok + ko
         tables.errors += ko
 
-        level = _level_of(s, bounds, rows, draining=s > last_send)
-        if level is None:
+        sent_level = _level_of(s, bounds, rows, draining=s > last_send)
+        done_level = (
+            sent_level
+            if lag_s == 0
+            else _level_of(s - lag_s, bounds, rows_at(s - lag_s), draining=s - lag_s > last_send)
+        )
+        if sent_level is not None and lag_s:
+            builder(sent_level).add_sent(sent)
+        if done_level is None:
             continue
-        if level not in builders:
-            builders[level] = analysis.LevelBuilder(level, targets.get(level, 0.0))
-        builders[level].add_second(s - t0, sent, ok, ko, latency, evidence, downstream)
+        level = builder(done_level)
+        level.add_second(s - t0, 0 if lag_s else sent, ok, ko, latency, evidence, downstream)
+        level.add_ko_latency(hlog.merge_payloads(p for inj in raw.injectors for p in inj.ko_payloads.get(s, ())))
+        for inj in raw.injectors:
+            level.add_error_kinds(inj.errors_by_kind.get(s, {}))
 
-    tables.levels = [builders[i].build() for i in sorted(builders) if builders[i].seconds]
+    levels = [builders[i].build() for i in sorted(builders) if builders[i].seconds]
+    if cutoff is not None:
+        kept = [lv for lv in levels if _ended_before(lv.index, bounds, lag_s, cutoff, levels)]
+        # The levels the crash interrupted: begun before it, not ended. Levels never begun are simply not run.
+        begun = {b.index for b in bounds if _whole_second(b.start_ms) < cutoff} | {lv.index for lv in levels}
+        tables.dropped_levels = sorted(begun - {lv.index for lv in kept})
+        levels = kept
+    tables.levels = levels
     return tables
+
+
+def _ended_before(index: int, bounds: list[Bound], lag_s: int, cutoff: int, levels: list[analysis.Level]) -> bool:
+    """Whether every second of a level (its completions included) came before the cutoff second."""
+    bound = next((b for b in bounds if b.index == index), None)
+    if bound is not None:
+        return _whole_second(bound.end_ms) + lag_s <= cutoff
+    # Without a schedule, a level has ended when a later one began before the cutoff.
+    return any(lv.index > index for lv in levels)
 
 
 def _measured_window(injectors: list[Injector]) -> tuple[int, int] | None:
@@ -157,7 +246,8 @@ def _server_second(raw: RawMode, s: int) -> tuple[dict, dict, tuple[float, float
     injector_host = max_known(as_float(r.get("host_cpu_pct")) for r in injector)
     server = {
         "thread_cpu_pct": as_float(thread.get("proc_cpu_pct")),
-        **{name: as_float(jvm.get(name)) for name in _JVM_GAUGES},
+        **{name: as_float(jvm.get(name)) for name in copied_gauges()},
+        **{name + RATE_SUFFIX: _rate(raw.jvm, s, name) for name in rated_counters()},
         "heap_used_mb": None if heap is None else heap / (1024 * 1024),
         "gc_pause_ms": gc_elapsed and gc_elapsed[0] / gc_elapsed[1],
         "downstream_ms_mean": downstream[1] / downstream[0] if downstream and downstream[0] > 0 else None,
@@ -167,8 +257,6 @@ def _server_second(raw: RawMode, s: int) -> tuple[dict, dict, tuple[float, float
         "delay_host_cpu_pct": as_float(delay.get("host_cpu_pct")),
         "injector_host_cpu_pct": injector_host,
         "delay_probe_ms": as_float(delay.get("probe_ms")),
-        "db_pool_active": as_float(jvm.get("db_pool_active")),
-        "db_pool_pending": as_float(jvm.get("db_pool_pending")),
     }
     probe_failed = as_float(delay.get("probe_failed"))
     evidence = {
@@ -182,12 +270,18 @@ def _server_second(raw: RawMode, s: int) -> tuple[dict, dict, tuple[float, float
         "delay_probe_ms": server["delay_probe_ms"],
         "delay_probe_failed": None if probe_failed is None else float(probe_failed > 0),
         # What the other roles' processes spent, for the cpu model's share of the machine (models.cpu).
-        "other_roles_cpu_pct": _sum_known([as_float(delay.get("proc_cpu_pct")),
-                                           *(as_float(r.get("proc_cpu_pct")) for r in injector)]),
+        "other_roles_cpu_pct": _sum_known(
+            [as_float(delay.get("proc_cpu_pct")), *(as_float(r.get("proc_cpu_pct")) for r in injector)]
+        ),
         "db_pool_active": server["db_pool_active"],
         "db_pool_pending": server["db_pool_pending"],
     }
     return server, evidence, downstream
+
+
+def _rate(rows: dict[int, dict], s: int, column: str) -> float | None:
+    delta = _counter_delta(rows, s, column)
+    return delta[0] / delta[1] if delta else None
 
 
 def _sum_known(values: list[float | None]) -> float | None:
@@ -205,4 +299,3 @@ def _counter_delta(rows: dict[int, dict], s: int, column: str) -> tuple[float, i
         if before is not None:
             return (now - before, back) if now >= before else None
     return None
-

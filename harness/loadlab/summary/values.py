@@ -41,7 +41,6 @@ def ratio_of(row: dict, numerator: str, denominator: str) -> float:
     return top / bottom if top is not None and bottom else -1.0
 
 
-
 def natural(path: Path) -> tuple:
     head, _, tail = path.name.rpartition("-")
     return (head, int(tail)) if tail.isdigit() else (path.name, -1)

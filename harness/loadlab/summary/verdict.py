@@ -2,22 +2,39 @@
 
 from __future__ import annotations
 
-from .. import analysis, cpufit, models
+import math
+
+from .. import analysis, cpufit, limits, models
 from . import knee as knees
-from .raw import RawMode
+from .raw import RawMode, error_kind_order
 from .seconds import Tables
 from .values import as_float
 
 
-def mode_summary(mode: str, raw: RawMode, tables: Tables, run: dict, params: dict,
-                  thresholds: analysis.Thresholds, target: str | None,
-                  fine_passes: list[knees.FinePass] | None = None) -> dict:
+def mode_summary(
+    mode: str,
+    raw: RawMode,
+    tables: Tables,
+    run: dict,
+    params: dict,
+    thresholds: analysis.Thresholds,
+    target: str | None,
+    fine_passes: list[knees.FinePass] | None = None,
+) -> dict:
     levels = tables.levels
     verdict = analysis.judge(levels, thresholds)
-    ctx = analysis.ValidityContext(delay_ms=as_float(params.get("DELAY_MS")),
-                                   shared_machine=analysis.shares_one_machine(target),
-                                   cpu_is_the_limit=params.get("SCENARIO") == "cpu")
-    reasons = analysis.validity(levels, verdict, ctx)
+    expected = expected_ms(params)
+    healthy_max = max(verdict.p99_limit_ms or 0.0, thresholds.p99_limit_ms(expected) if expected else 0.0)
+    ctx = analysis.ValidityContext(
+        delay_ms=as_float(params.get("DELAY_MS")),
+        shared_machine=analysis.shares_one_machine(target),
+        cpu_is_the_limit=params.get("SCENARIO") == "cpu",
+        limits=limits_in_force(raw, run, params),
+        healthy_max_ms=healthy_max or None,
+    )
+    crashed = crash_summary(crash_of(run, mode), tables)
+    reasons = [crash_reason(crashed, tables)] if crashed else []
+    reasons += analysis.validity(levels, verdict, ctx)
     notes = analysis.notes(levels, verdict, ctx)
     missing = list(raw.missing)
     completed = run.get("modes_completed")
@@ -28,12 +45,19 @@ def mode_summary(mode: str, raw: RawMode, tables: Tables, run: dict, params: dic
         missing.append(f"{mode}: no measured phase in seconds.csv")
     reasons.extend(live_config_mismatches(mode, raw.live_config, params))
     # The knee after the refinement passes (REFINE=1), and the healthy levels of every pass for the CPU fit.
-    knee = knees.refined_knee(levels, verdict, fine_passes or [], thresholds, ctx,
-                              requested=None if "REFINE" not in params else str(params["REFINE"]) != "0",
-                              skipped=(run.get("refine_skipped") or {}).get(mode))
+    knee = knees.refined_knee(
+        levels,
+        verdict,
+        fine_passes or [],
+        thresholds,
+        ctx,
+        requested=None if "REFINE" not in params else str(params["REFINE"]) != "0",
+        skipped=(run.get("refine_skipped") or {}).get(mode),
+    )
     notes.extend(knee.notes)
-    ceiling = cpufit.ceiling_of_levels(knee.fit_levels, analysis.shares_one_machine(target), len(raw.injectors),
-                                       thread_cores(raw))
+    ceiling = cpufit.ceiling_of_levels(
+        knee.fit_levels, analysis.shares_one_machine(target), len(raw.injectors), thread_cores(raw)
+    )
     inputs = model_inputs(mode, raw, levels, verdict, params, target, ceiling)
     prediction = models.predict(inputs)
     predicted = None if prediction is None else round(prediction.rps)
@@ -52,8 +76,10 @@ def mode_summary(mode: str, raw: RawMode, tables: Tables, run: dict, params: dic
         "cpu_ceiling_rps": None if ceiling is None else round(ceiling.rps),
         "cpu_ceiling": None if ceiling is None else ceiling.as_dict(),
         "prediction_check": agreement,
-        "predictions": [{"predicted_by": p.predicted_by, "rps": round(p.rps), "formula": p.formula}
-                        for p in sorted(models.applicable(inputs), key=lambda p: p.rps)],
+        "predictions": [
+            {"predicted_by": p.predicted_by, "rps": round(p.rps), "formula": p.formula}
+            for p in sorted(models.applicable(inputs), key=lambda p: p.rps)
+        ],
         "limit_met_first": knees.limit_met_first(models.applicable(inputs), knee, verdict.collapsed, peak, ctx),
         "evidence_at_knee": knees.evidence_at(knee.closing) if knee.closing is not None else None,
         **knee.fields(),
@@ -75,12 +101,138 @@ def mode_summary(mode: str, raw: RawMode, tables: Tables, run: dict, params: dic
         "stop_reason": "; ".join(stop_reasons) or None,
         "missing": missing,
         "live_config": raw.live_config or None,
+        "error_kinds": raw_error_kinds(raw),
+        "crashed": crashed,
+        "levels_dropped_after_crash": tables.dropped_levels,
     }
+
+
+def raw_error_kinds(raw: RawMode) -> list[str]:
+    """Every kind the simulation can report, in its order (meta.json), so a reader sees which ones stayed at 0."""
+    return error_kind_order(raw.injectors)
+
+
+def expected_ms(params: dict) -> float:
+    """What one request should take, from the run's parameters (0 when they do not say)."""
+    try:
+        return float(limits.expected_ms(params))
+    except (KeyError, TypeError, ValueError):
+        return 0.0
+
+
+def run_limits(run: dict, params: dict) -> dict:
+    """The limits a run recorded; for a run before they were recorded, the fixed defaults it ran with."""
+    recorded = run.get("limits")
+    if isinstance(recorded, dict) and recorded:
+        return recorded
+    return {
+        "injector_request_timeout_ms": limits.LEGACY_INJECTOR_TIMEOUT_MS,
+        "thread_service_timeout_ms": limits.LEGACY_SERVICE_TIMEOUT_MS,
+    }
+
+
+def completion_lag_s(params: dict) -> int:
+    return limits.completion_lag_s(expected_ms(params))
+
+
+def limits_in_force(raw: RawMode, run: dict, params: dict) -> tuple[analysis.HarnessLimit, ...]:
+    """Each limit that cuts a request, as it was in force: the injectors say their own timeout in meta.json."""
+    recorded = run_limits(run, params)
+    said = [
+        as_float(
+            (inj.meta.get("timeouts") or {}).get("request_ms")
+            or (inj.meta.get("properties") or {}).get("loadlab.requestTimeoutMs")
+        )
+        for inj in raw.injectors
+    ]
+    said = [x for x in said if x is not None]
+    injector = max(said) if said else as_float(recorded.get("injector_request_timeout_ms"))
+    found = []
+    if injector is not None:
+        found.append(
+            analysis.HarnessLimit(
+                "the injector's request timeout (loadlab.requestTimeoutMs)", injector, "timeout_injector"
+            )
+        )
+    service = as_float(recorded.get("thread_service_timeout_ms"))
+    if service is not None:
+        found.append(
+            analysis.HarnessLimit(
+                "the thread-service's downstream timeout (delay-service.timeout)", service, "status_504"
+            )
+        )
+    database = as_float(recorded.get("database_timeout_ms"))
+    if database is not None and params.get("SCENARIO") == "db":
+        found.append(analysis.HarnessLimit("the thread-service's database timeout", database, "status_504"))
+    return tuple(found)
+
+
+def crash_of(run: dict, mode: str) -> dict | None:
+    crashes = run.get("crashes")
+    crash = crashes.get(mode) if isinstance(crashes, dict) else None
+    return crash if isinstance(crash, dict) and crash.get("role") else None
+
+
+def crash_cutoff(crash: dict | None) -> int | None:
+    """The epoch second from which nothing of a crashed mode counts: the one its role was last seen alive in."""
+    alive = as_float((crash or {}).get("alive_until_epoch_ms"))
+    return None if alive is None else math.floor(alive / 1000)
+
+
+def crash_summary(crash: dict | None, tables: Tables) -> dict | None:
+    """The contract's `crashed`: {role, host, second, exit, cause} (+ signal), the second counted from the start
+    of the measured phase (negative: during the warm-up)."""
+    if crash is None:
+        return None
+    cutoff = crash_cutoff(crash)
+    second = None if cutoff is None or tables.t0 is None else cutoff - tables.t0
+    return {
+        "role": crash.get("role"),
+        "host": crash.get("host"),
+        "second": second,
+        "exit": crash.get("exit"),
+        "signal": crash.get("signal"),
+        "cause": crash.get("cause"),
+    }
+
+
+def crash_reason(crashed: dict, tables: Tables) -> str:
+    return f"{crash_headline(crashed)}; {dropped_text(tables.dropped_levels)}"
+
+
+def crash_headline(crashed: dict) -> str:
+    """`the thread-service on local died at second 23 of the measured phase (exit 137, SIGKILL): <cause>`."""
+    second = crashed.get("second")
+    if second is None:
+        when = "during this mode"
+    elif second >= 0:
+        when = f"at second {second} of the measured phase"
+    else:
+        when = f"during the warm-up, {-second} s before the measured phase"
+    code = crashed.get("exit")
+    how = (
+        "no exit code" if code is None else f"exit {code}" + (f", {crashed['signal']}" if crashed.get("signal") else "")
+    )
+    return f"the {crashed.get('role')} on {crashed.get('host')} died {when} ({how}): {crashed.get('cause')}"
+
+
+def dropped_text(dropped: list[int]) -> str:
+    if not dropped:
+        return "every level had ended before it"
+    names = ", ".join(str(i) for i in dropped)
+    return (
+        f"level{'s' if len(dropped) > 1 else ''} {names}, under way, {'are' if len(dropped) > 1 else 'is'} "
+        "not counted, nor anything after it: a dead process is not a collapse"
+    )
 
 
 def base_mode(label: str) -> str:
     """`virtual-jdk21` → `virtual`: the thread mode of a mode label."""
     return label.split("-jdk", 1)[0]
+
+
+# The live configuration's fields the verdict reads (metrics.tsv names; test_metric_names.py holds them to it).
+LIVE_THREAD_MODE, LIVE_POOL = "thread_mode", "tomcat_threads_max"
 
 
 def mode_jdk(label: str, params: dict) -> int | None:
@@ -100,8 +252,15 @@ def thread_cores(raw: RawMode) -> float | None:
     return next((c for c in (as_float(r.get("host_cores")) for r in raw.thread_samples.values()) if c), None)
 
 
-def model_inputs(label: str, raw: RawMode, levels: list[analysis.Level], verdict: analysis.Verdict, params: dict,
-                 target: str | None, ceiling: cpufit.CpuCeiling | None = None) -> models.Inputs:
+def model_inputs(
+    label: str,
+    raw: RawMode,
+    levels: list[analysis.Level],
+    verdict: analysis.Verdict,
+    params: dict,
+    target: str | None,
+    ceiling: cpufit.CpuCeiling | None = None,
+) -> models.Inputs:
     """The numbers the models need, live values first: what the service reported beats what was asked."""
     live = raw.live_config
     cores = thread_cores(raw)
@@ -112,14 +271,20 @@ def model_inputs(label: str, raw: RawMode, levels: list[analysis.Level], verdict
         at = levels[verdict.sustained_position]
         others = analysis.cpu_ms_per_request(at.evidence.other_roles_cpu_pct, at.ok_rps)
     return models.Inputs(
-        mode=base_mode(label), scenario=str(params.get("SCENARIO") or "http"), jdk=mode_jdk(label, params),
-        threads=as_float(live.get("tomcat_threads_max")) or as_float(params.get("PLATFORM_THREADS")),
-        baseline_ms=verdict.baseline_p50_ms, delay_ms=as_float(params.get("DELAY_MS")),
+        mode=base_mode(label),
+        scenario=str(params.get("SCENARIO") or "http"),
+        jdk=mode_jdk(label, params),
+        threads=as_float(live.get(LIVE_POOL)) or as_float(params.get("PLATFORM_THREADS")),
+        baseline_ms=verdict.baseline_p50_ms,
+        delay_ms=as_float(params.get("DELAY_MS")),
         db_pool=as_float(live.get("db_pool_max")) or as_float(params.get("DB_POOL")),
-        cpu_ms=as_float(params.get("CPU_MS")), cores=cores, others_cpu_ms_per_request=others,
+        cpu_ms=as_float(params.get("CPU_MS")),
+        cores=cores,
+        others_cpu_ms_per_request=others,
         carriers=as_float(live.get("virtual_scheduler_parallelism")),
         # The utilization law on this mode's own healthy levels (cpufit.py): the limit every mode meets at last.
-        cpu_ceiling=None if ceiling is None else ceiling.prediction())
+        cpu_ceiling=None if ceiling is None else ceiling.prediction(),
+    )
 
 
 def pool_evidence(raw: RawMode, levels: list[analysis.Level], params: dict) -> dict | None:
@@ -143,9 +308,9 @@ def live_config_mismatches(mode: str, live: dict, params: dict) -> list[str]:
     """Reasons the mode did not run what was asked, from what the service itself reported at start."""
     reasons = []
     wanted_mode = base_mode(mode)
-    if live.get("thread_mode") not in (None, wanted_mode):
-        reasons.append(f"the thread-service ran in {live['thread_mode']} mode, not {wanted_mode}")
-    asked, got = as_float(params.get("PLATFORM_THREADS")), as_float(live.get("tomcat_threads_max"))
+    if live.get(LIVE_THREAD_MODE) not in (None, wanted_mode):
+        reasons.append(f"the thread-service ran in {live[LIVE_THREAD_MODE]} mode, not {wanted_mode}")
+    asked, got = as_float(params.get("PLATFORM_THREADS")), as_float(live.get(LIVE_POOL))
     if wanted_mode == "platform" and asked is not None and got is not None and asked != got:
         reasons.append(f"the thread-service ran with {got:.0f} Tomcat threads, not PLATFORM_THREADS={asked:.0f}")
     jdk, ran = mode_jdk(mode, params), as_float(live.get("java_version_feature"))
@@ -159,32 +324,68 @@ def live_config_mismatches(mode: str, live: dict, params: dict) -> list[str]:
 
 def failed_mode(reason: str) -> dict:
     return {
-        "sustained_rps": 0, "collapsed": False, "predicted_rps": None, "predicted_by": None,
-        "prediction": None, "prediction_agrees": None, "baseline_p50_ms": None,
-        "p99_ms_at_sustained": None, "requests": 0, "errors": 0, "valid": False, "invalid_reasons": [reason],
-        "notes": [], "levels": [], "first_unhealthy_level": None, "p99_limit_ms": None, "pinned_virtual_threads": None,
-        "stopped_early": False, "stop_reason": None, "missing": [reason],
+        "sustained_rps": 0,
+        "collapsed": False,
+        "predicted_rps": None,
+        "predicted_by": None,
+        "prediction": None,
+        "prediction_agrees": None,
+        "baseline_p50_ms": None,
+        "p99_ms_at_sustained": None,
+        "requests": 0,
+        "errors": 0,
+        "valid": False,
+        "invalid_reasons": [reason],
+        "notes": [],
+        "levels": [],
+        "first_unhealthy_level": None,
+        "p99_limit_ms": None,
+        "pinned_virtual_threads": None,
+        "stopped_early": False,
+        "stop_reason": None,
+        "missing": [reason],
     }
 
 
 def ratios(modes: dict[str, dict], params: dict) -> dict[str, float | None]:
     """virtual / platform per JDK when several ran (`{"21": 0.1, "25": 3.0}`); {} with one JDK."""
+    return {jdk: value for jdk, (value, _) in ratios_with_reasons(modes, params).items()}
+
+
+def ratios_with_reasons(modes: dict[str, dict], params: dict) -> dict[str, tuple[float | None, str | None]]:
     jdks = sorted({j for j in (mode_jdk(label, params) for label in modes if "-jdk" in label) if j is not None})
-    return {str(j): ratio(modes.get(f"virtual-jdk{j}"), modes.get(f"platform-jdk{j}")) for j in jdks}
+    return {
+        str(j): ratio(
+            modes.get(f"virtual-jdk{j}"), modes.get(f"platform-jdk{j}"), (f"virtual-jdk{j}", f"platform-jdk{j}")
+        )
+        for j in jdks
+    }
 
 
-def headline_ratio(modes: dict[str, dict], params: dict) -> float | None:
-    """The contract's `virtual_over_platform`: the only pair, or the newest JDK's with several."""
-    per_jdk = ratios(modes, params)
+def headline_ratio(modes: dict[str, dict], params: dict) -> tuple[float | None, str | None]:
+    """The contract's `virtual_over_platform` and, when it is null, why: the only pair, or the newest JDK's."""
+    per_jdk = ratios_with_reasons(modes, params)
     if per_jdk:
         return per_jdk[max(per_jdk, key=int)]
     return ratio(modes.get("virtual"), modes.get("platform"))
 
 
-def ratio(virtual: dict | None, platform: dict | None) -> float | None:
-    if not virtual or not platform or not virtual.get("sustained_rps") or not platform.get("sustained_rps"):
-        return None
-    return round(virtual["sustained_rps"] / platform["sustained_rps"], 2)
+def ratio(
+    virtual: dict | None, platform: dict | None, labels: tuple[str, str] = ("virtual", "platform")
+) -> tuple[float | None, str | None]:
+    """virtual / platform sustained throughput, or None with the reason no ratio can be claimed: a mode missing,
+    crashed or invalid (a ratio from a run that cannot be trusted is not a result), or without a sustained level."""
+    for name, mode in ((labels[1], platform), (labels[0], virtual)):
+        if not mode:
+            return None, f"{name} was not measured"
+        if mode.get("crashed"):
+            return None, f"{name} crashed: {crash_headline(mode['crashed'])}"
+        if not mode.get("valid"):
+            first = (mode.get("invalid_reasons") or ["see its reasons"])[0]
+            return None, f"{name} is invalid: {first}"
+        if not mode.get("sustained_rps"):
+            return None, f"{name} sustained no level"
+    return round(virtual["sustained_rps"] / platform["sustained_rps"], 2), None
 
 
 def problems(run: dict) -> dict[str, list[str]]:
@@ -193,4 +394,3 @@ def problems(run: dict) -> dict[str, list[str]]:
     if not isinstance(found, dict):
         return {}
     return {str(mode): [str(p) for p in (v if isinstance(v, list) else [v])] for mode, v in found.items() if v}
-

@@ -25,9 +25,9 @@ import io.gatling.javaapi.http.HttpProtocolBuilder;
 
 /**
  * Open-model load on the thread-service: one request of the scenario ({@link LoadConfig#requestPath()}) per virtual
- * user, a warm-up, then stairs or a ramp. Every request is also recorded by {@link RunMonitor} into the per-second raw files the harness
- * analyses; Gatling's own report is a by-product. All settings are {@code loadlab.*} system properties
- * (gatling/README.md).
+ * user, a warm-up, then stairs or a ramp. Every request is also recorded by {@link RunMonitor} into the per-second
+ * raw files the harness analyses; Gatling's own report is a by-product. All settings are {@code loadlab.*} system
+ * properties (gatling/README.md).
  */
 public class ForwardSimulation extends Simulation {
 

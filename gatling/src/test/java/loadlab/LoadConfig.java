@@ -99,7 +99,8 @@ public record LoadConfig(
     /** @param raw property names without the {@code loadlab.} prefix */
     public static LoadConfig parse(Map<String, String> raw) {
         Parser p = new Parser(raw);
-        String baseUrl = p.get("baseUrl", LoadConfig::baseUrl, "an http:// or https:// URL with a host and no path, e.g. http://127.0.0.1:8080");
+        String baseUrl = p.get("baseUrl", LoadConfig::baseUrl,
+                "an http:// or https:// URL with a host and no path, e.g. http://127.0.0.1:8080");
         int delayMs = p.get("delayMs", s -> intIn(s, 0, 600_000), "an integer 0..600000");
         String scenario = p.get("scenario", s -> oneOf(s, SCENARIO_PATHS.keySet().toArray(String[]::new)),
                 String.join(" | ", SCENARIO_PATHS.keySet()));
@@ -137,18 +138,21 @@ public record LoadConfig(
         }
         if (p.errors.isEmpty()) {
             if (peakRps < startRps) {
-                p.errors.add(PREFIX + "peakRps=" + raw(raw, "peakRps") + ": must be >= loadlab.startRps (" + startRps + ")");
+                p.errors.add(PREFIX + "peakRps=" + raw(raw, "peakRps") + ": must be >= loadlab.startRps ("
+                        + startRps + ")");
             }
             if (scenario.equals("cpu") && cpuMs < 1) {
                 p.errors.add(PREFIX + "cpuMs=" + cpuMs + ": must be >= 1 when loadlab.scenario=cpu");
             }
             if (injectorIndex >= injectors) {
-                p.errors.add(PREFIX + "injectorIndex=" + injectorIndex + ": must be < loadlab.injectors (" + injectors + ")");
+                p.errors.add(PREFIX + "injectorIndex=" + injectorIndex + ": must be < loadlab.injectors ("
+                        + injectors + ")");
             }
             // Gatling drops the first second's users when a rate rounds to 0 in that second, which would shift
             // the whole schedule by a second; every injector must offer at least one request per second.
             if (startRps / injectors < 1.0) {
-                p.errors.add(PREFIX + "startRps=" + raw(raw, "startRps") + ": must be >= 1 per injector (injectors=" + injectors + ")");
+                p.errors.add(PREFIX + "startRps=" + raw(raw, "startRps") + ": must be >= 1 per injector (injectors="
+                        + injectors + ")");
             }
             if (warmupSeconds > 0 && warmupRps / injectors < 1.0) {
                 p.errors.add(PREFIX + "warmupRps=" + raw(raw, "warmupRps")
@@ -158,10 +162,10 @@ public record LoadConfig(
         if (!p.errors.isEmpty()) {
             throw new IllegalArgumentException(String.join("\n", p.errors));
         }
-        return new LoadConfig(baseUrl, delayMs, scenario, cpuMs, profile, startRps, peakRps, steps, stepSeconds, warmupSeconds,
-                warmupRps, injectors, injectorIndex, outDir, requestTimeoutMs, connectTimeoutMs, maxInflight,
-                stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor, p99SlackMs, baselineP50Ms, startAtEpochMs,
-                Collections.unmodifiableMap(p.effective));
+        return new LoadConfig(baseUrl, delayMs, scenario, cpuMs, profile, startRps, peakRps, steps, stepSeconds,
+                warmupSeconds, warmupRps, injectors, injectorIndex, outDir, requestTimeoutMs, connectTimeoutMs,
+                maxInflight, stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor, p99SlackMs,
+                baselineP50Ms, startAtEpochMs, Collections.unmodifiableMap(p.effective));
     }
 
     /** The thread-service endpoint of each scenario (the service's own names; `http` is /forward). */

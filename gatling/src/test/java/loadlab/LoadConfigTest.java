@@ -76,11 +76,15 @@ class LoadConfigTest {
     @Test
     void rejectsUnknownNamesAndInconsistentValues() {
         assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(Map.of("stepSecs", "3")));
-        assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(Map.of("startRps", "300", "peakRps", "200")));
-        assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(Map.of("injectors", "2", "injectorIndex", "2")));
+        assertThrows(IllegalArgumentException.class,
+                () -> LoadConfig.parse(Map.of("startRps", "300", "peakRps", "200")));
+        assertThrows(IllegalArgumentException.class,
+                () -> LoadConfig.parse(Map.of("injectors", "2", "injectorIndex", "2")));
         // Below 1 rps per injector Gatling may inject nobody in the first second, shifting the schedule.
-        assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(Map.of("injectors", "4", "startRps", "3", "peakRps", "10")));
-        assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(Map.of("warmupSeconds", "5", "warmupRps", "0")));
+        assertThrows(IllegalArgumentException.class,
+                () -> LoadConfig.parse(Map.of("injectors", "4", "startRps", "3", "peakRps", "10")));
+        assertThrows(IllegalArgumentException.class,
+                () -> LoadConfig.parse(Map.of("warmupSeconds", "5", "warmupRps", "0")));
         assertFalse(LoadConfig.parse(Map.of("warmupSeconds", "0", "warmupRps", "0")).warmupSeconds() > 0);
     }
 }

@@ -74,11 +74,13 @@ class RawFilesTest {
     @Test
     void secondsCsvHasOneRowPerSecond() throws Exception {
         try (RawFiles f = new RawFiles(dir, "c", T0 * 1000)) {
-            f.writeSecond(second(T0, 20, new long[] {50}, new long[] {}, 19), new Schedule.SecondPlan("warmup", -1, 20));
+            f.writeSecond(second(T0, 20, new long[] {50}, new long[] {}, 19),
+                    new Schedule.SecondPlan("warmup", -1, 20));
             f.writeSecond(second(T0 + 1, 33, new long[] {50, 51}, new long[] {60}, 49),
                     new Schedule.SecondPlan("measure", 0, 100.0 / 3));
         }
-        assertEquals(List.of(RawFiles.CSV_HEADER, T0 + ",warmup,-1,20,20,1,0,19", (T0 + 1) + ",measure,0,33.333,33,2,1,49"),
+        assertEquals(List.of(RawFiles.CSV_HEADER, T0 + ",warmup,-1,20,20,1,0,19",
+                (T0 + 1) + ",measure,0,33.333,33,2,1,49"),
                 Files.readAllLines(dir.resolve(RawFiles.SECONDS)));
     }
 

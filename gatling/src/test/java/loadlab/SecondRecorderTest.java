@@ -73,7 +73,8 @@ class SecondRecorderTest {
         r.completed(ms(0, 2), Long.MAX_VALUE, false);
         SecondRecorder.SecondStats s = r.drainBefore(T0 + 1).get(0);
         assertEquals(0, s.okHistogram().getMaxValue());
-        assertEquals(SecondRecorder.MAX_TRACKABLE_MS, s.koHistogram().getMaxValue(), SecondRecorder.MAX_TRACKABLE_MS / 500);
+        assertEquals(SecondRecorder.MAX_TRACKABLE_MS, s.koHistogram().getMaxValue(),
+                SecondRecorder.MAX_TRACKABLE_MS / 500);
     }
 
     @Test
@@ -105,7 +106,9 @@ class SecondRecorderTest {
         long sent = all.stream().mapToLong(SecondRecorder.SecondStats::sent).sum();
         long ok = all.stream().mapToLong(SecondRecorder.SecondStats::ok).sum();
         long ko = all.stream().mapToLong(SecondRecorder.SecondStats::ko).sum();
-        long hist = all.stream().mapToLong(s -> s.okHistogram().getTotalCount() + s.koHistogram().getTotalCount()).sum();
+        long hist = all.stream()
+                .mapToLong(s -> s.okHistogram().getTotalCount() + s.koHistogram().getTotalCount())
+                .sum();
         assertEquals((long) threads * perThread, sent);
         assertEquals((long) threads * perThread, ok + ko);
         assertEquals(ok + ko, hist);

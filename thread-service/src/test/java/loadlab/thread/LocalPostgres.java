@@ -44,8 +44,7 @@ final class LocalPostgres implements AutoCloseable {
                 .max(Comparator.comparing(b -> Integer.parseInt(b.getParent().getFileName().toString()
                     .replaceAll("\\D", "0"))))
                 .orElse(null);
-        }
-        catch (IOException e) {
+        } catch (IOException e) {
             return null;
         }
     }
@@ -103,8 +102,7 @@ final class LocalPostgres implements AutoCloseable {
     static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
-        }
-        catch (IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -124,7 +124,8 @@ class PlatformModeTests {
 
     @Test
     void loadlabSeesARequestWhileItIsInFlight() {
-        CompletableFuture<HttpResponse<String>> slow = CompletableFuture.supplyAsync(() -> Http.get(port, "/forward?ms=400"));
+        CompletableFuture<HttpResponse<String>> slow =
+                CompletableFuture.supplyAsync(() -> Http.get(port, "/forward?ms=400"));
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
             Map<String, Object> sample = Http.json(Http.get(managementPort, "/actuator/loadlab"));
             assertThat(((Number) sample.get("inflight_requests")).intValue()).isEqualTo(1);

@@ -62,7 +62,8 @@ class DelayControllerTests {
                 .jsonPath("$.value").isEqualTo(bad)
                 .jsonPath("$.min").isEqualTo(0)
                 .jsonPath("$.max").isEqualTo(5000)
-                .jsonPath("$.detail").value(String.class, d -> assertThat(d).contains("'ms'", "'" + bad + "'", "0 to 5000"));
+                .jsonPath("$.detail")
+                .value(String.class, d -> assertThat(d).contains("'ms'", "'" + bad + "'", "0 to 5000"));
     }
 
     @Test

@@ -26,8 +26,7 @@ public record MillisParameter(String name, long min, long max, Long absentValue)
         long value;
         try {
             value = Long.parseLong(raw);
-        }
-        catch (NumberFormatException e) {
+        } catch (NumberFormatException e) {
             throw new InvalidParameterException(name, raw, min, max);
         }
         if (value < min || value > max) {

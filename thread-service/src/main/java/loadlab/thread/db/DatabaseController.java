@@ -47,8 +47,7 @@ class DatabaseController {
             sleep.setQueryTimeout((int) Math.max(1, (queryTimeoutMs + 999) / 1000));
             sleep.setDouble(1, hold / 1000.0);
             sleep.execute();
-        }
-        catch (SQLException e) {
+        } catch (SQLException e) {
             throw DatabaseException.of(e, queryTimeoutMs);
         }
         return Map.of("heldMs", hold);

@@ -25,7 +25,8 @@ class DelayServiceClient {
     private final String delayUrlPrefix;
     private final Duration timeout;
 
-    DelayServiceClient(RestClient delayServiceRestClient, DownstreamCallStats stats, DelayServiceProperties properties) {
+    DelayServiceClient(RestClient delayServiceRestClient, DownstreamCallStats stats,
+            DelayServiceProperties properties) {
         this.restClient = delayServiceRestClient;
         this.stats = stats;
         String base = properties.url().toString();

@@ -25,7 +25,8 @@ public record DelayServiceProperties(
             throw new IllegalArgumentException("delay-service.url must be an absolute http(s) URL, got '" + url + "'");
         }
         if (connectTimeout.isNegative() || connectTimeout.isZero() || timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("delay-service.connect-timeout and delay-service.timeout must be positive");
+            throw new IllegalArgumentException(
+                    "delay-service.connect-timeout and delay-service.timeout must be positive");
         }
     }
 }

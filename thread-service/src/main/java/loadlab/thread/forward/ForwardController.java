@@ -58,8 +58,7 @@ class ForwardController {
             synchronized (lock) {
                 return answer(client.delay(delay));
             }
-        }
-        finally {
+        } finally {
             HELD.remove(lock);
         }
     }

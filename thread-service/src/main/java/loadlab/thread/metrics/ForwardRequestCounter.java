@@ -10,7 +10,8 @@ import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 
 /**
- * Counts workload requests (/forward, /pinned, /db, /cpu) a request thread has picked up. Requests still queued inside Tomcat are not in
+ * Counts workload requests (/forward, /pinned, /db, /cpu) a request thread has picked up. Requests still queued
+ * inside Tomcat are not in
  * {@code inflight}: in platform mode it tops out at the pool size, which is exactly the saturation signal.
  */
 class ForwardRequestCounter implements Filter {

@@ -75,7 +75,8 @@ class JvmProbe {
         }
         String configured = System.getProperty("jdk.virtualThreadScheduler.parallelism");
         try {
-            return configured != null ? Integer.parseInt(configured.trim()) : Runtime.getRuntime().availableProcessors();
+            return configured != null ? Integer.parseInt(configured.trim())
+                    : Runtime.getRuntime().availableProcessors();
         } catch (NumberFormatException e) {
             return Runtime.getRuntime().availableProcessors();
         }

@@ -59,7 +59,8 @@ class LoadlabEndpoint {
         List<String> names = MetricNames.all();
         if (!names.equals(List.copyOf(all.keySet()))) {
             throw new IllegalStateException("/actuator/loadlab fields " + all.keySet() + " differ from "
-                    + MetricNames.RESOURCE + " " + names + ": add or remove the field on both sides, in the same order");
+                    + MetricNames.RESOURCE + " " + names
+                    + ": add or remove the field on both sides, in the same order");
         }
         fields.putAll(all);
     }

@@ -31,8 +31,7 @@ public final class MetricNames {
                 }
             }
             return Collections.unmodifiableList(names);
-        }
-        catch (IOException e) {
+        } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }

@@ -1,0 +1,229 @@
+"""A dead process is never a collapse, a harness limit never the service's error, and no ratio comes from a mode
+that cannot be trusted: the verdict on synthetic run folders (the same rules on real runs: test_e2e_crashes.py)."""
+
+import synthrun
+from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
+
+from loadlab import summary
+from loadlab.report import page
+
+
+def stairs(n=5, step=100, **changes):
+    return [LevelSpec(step * (i + 1), **changes.get(f"l{i}", {})) for i in range(n)]
+
+
+def rebuild_with_crash(tmp_path, spec, mode="platform", role="thread-service", level=2, second=1, **crash):
+    record = synthrun.crash(role, spec, level, second, **crash)
+    synthrun.write_params(tmp_path, crashes={mode: record})
+    synthrun.write_mode(tmp_path, "platform", spec if mode == "platform" else ModeSpec(stairs()))
+    synthrun.write_mode(tmp_path, "virtual", spec if mode == "virtual" else ModeSpec(stairs()))
+    return summary.rebuild(tmp_path)
+
+
+def test_a_crash_is_not_a_collapse_and_nothing_after_it_counts(tmp_path):
+    # Levels 2.. would read as a collapse (errors, slow tail): they came after the thread-service died.
+    spec = ModeSpec(
+        stairs(l2=dict(ok_share=0.3, ko_share=0.7), l3=dict(ok_share=0, ko_share=1), l4=dict(ok_share=0, ko_share=1))
+    )
+    result = rebuild_with_crash(tmp_path, spec, level=2, second=1)
+    platform = result["modes"]["platform"]
+    assert platform["crashed"] == {
+        "role": "thread-service",
+        "host": "local",
+        "second": 7,
+        "exit": 137,
+        "signal": "SIGKILL",
+        "cause": "ended by SIGKILL, nothing in its log says why",
+    }
+    assert platform["collapsed"] is False
+    assert [lv["index"] for lv in platform["levels"]] == [0, 1]
+    assert platform["levels_dropped_after_crash"] == [2]
+    assert platform["sustained_rps"] == 200
+    assert platform["valid"] is False
+    assert platform["invalid_reasons"] == [
+        "the thread-service on local died at second 7 of the measured phase (exit 137, SIGKILL): ended by SIGKILL, "
+        "nothing in its log says why; level 2, under way, is not counted, nor anything after it: a dead process is "
+        "not a collapse"
+    ]
+    # the per-second table still shows what happened after it; the totals stop at it
+    assert (tmp_path / "platform" / "timeline.csv").read_text().count("\n") == 1 + 5 * 3 + 1
+    assert (platform["requests"], platform["errors"]) == (100 * 3 + 200 * 3 + 300, 210)
+    assert result["modes"]["virtual"]["crashed"] is None and result["modes"]["virtual"]["valid"] is True
+    assert result["virtual_over_platform"] is None
+    assert result["virtual_over_platform_reason"].startswith(
+        "platform crashed: the thread-service on local died at second 7 of the measured phase"
+    )
+
+
+def test_a_collapse_before_the_crash_is_still_a_collapse(tmp_path):
+    spec = ModeSpec(stairs(l1=dict(latency=SLOW_TAIL), l3=dict(ok_share=0, ko_share=1)))
+    platform = rebuild_with_crash(tmp_path, spec, level=3, second=1)["modes"]["platform"]
+    assert platform["collapsed"] is True and platform["sustained_rps"] == 100
+    assert platform["levels_dropped_after_crash"] == [3]
+    assert platform["crashed"]["second"] == 10
+
+
+def test_a_crash_in_the_warm_up_and_without_an_exit_code(tmp_path):
+    spec = ModeSpec(stairs())
+    crash = synthrun.crash(
+        "thread-service",
+        spec,
+        0,
+        -2,
+        exit=None,
+        signal=None,
+        cause="it stopped answering: no answer to http://127.0.0.1:8090/actuator/health for 2 s",
+    )
+    synthrun.write_params(tmp_path, modes=["virtual"], crashes={"virtual": crash})
+    synthrun.write_mode(tmp_path, "virtual", spec)
+    result = summary.rebuild(tmp_path)
+    virtual = result["modes"]["virtual"]
+    assert virtual["levels"] == [] and virtual["crashed"]["second"] == -2
+    assert virtual["invalid_reasons"][0].startswith(
+        "the thread-service on local died during the warm-up, 2 s before the measured phase (no exit code): it "
+        "stopped answering"
+    )
+    assert "virtual CRASHED: the thread-service on local died in the warm-up, 2 s before the measured phase" in (
+        page.headline(result)
+    )
+
+
+def test_the_page_says_what_died_and_when(tmp_path):
+    spec = ModeSpec(stairs())
+    result = rebuild_with_crash(tmp_path, spec, mode="virtual", role="injector-0", level=1, second=2)
+    text = page.headline(result)
+    assert text.startswith(
+        "http scenario: platform sustained 500 rps (the peak; it never collapsed) (little "
+        "predicted 995), virtual CRASHED: the "
+        "injector-0 on local died at second 5 of the measured phase (SIGKILL); before it, virtual "
+        "sustained 100 rps"
+    ), text
+    assert "no virtual/platform ratio (virtual crashed)" in text
+    html = (tmp_path / "index.html").read_text()
+    assert 'id="headline">' + text.replace("'", "&#x27;") in html
+    assert '<span class="no">the injector-0 on local died at second 5' in html
+
+
+def test_the_ratio_needs_two_valid_modes(tmp_path):
+    valid, invalid = (
+        {"valid": True, "sustained_rps": 300},
+        {"valid": False, "sustained_rps": 900, "invalid_reasons": ["the injector fell behind"]},
+    )
+    assert summary.verdict.ratio({"valid": True, "sustained_rps": 900}, valid) == (3.0, None)
+    assert summary.verdict.ratio(invalid, valid) == (None, "virtual is invalid: the injector fell behind")
+    assert summary.verdict.ratio(valid, invalid) == (None, "platform is invalid: the injector fell behind")
+    assert summary.verdict.ratio(valid, None) == (None, "platform was not measured")
+    assert summary.verdict.ratio(valid, {"valid": True, "sustained_rps": 0}) == (None, "platform sustained no level")
+
+
+LONG = ((11012, 0.50), (11020, 0.45), (11031, 0.04), (11040, 0.01))
+
+
+def test_long_requests_are_judged_on_their_own_level(tmp_path):
+    """11 s requests complete 11 s after they were sent: a level's completions are read from its shifted window,
+    so the rate step between levels is not mistaken for missing answers."""
+    spec = ModeSpec(
+        [LevelSpec(2, latency=LONG), LevelSpec(4, latency=LONG)],
+        seconds_per_level=20,
+        warmup_seconds=12,
+        drain_seconds=12,
+        lag_s=11,
+    )
+    synthrun.write_params(tmp_path, modes=["virtual"], delay_ms=11000)
+    synthrun.write_mode(tmp_path, "virtual", spec)
+    virtual = summary.rebuild(tmp_path)["modes"]["virtual"]
+    assert [(lv["offered_rps"], lv["ok_rps"], lv["healthy"]) for lv in virtual["levels"]] == [
+        (2, 2, True),
+        (4, 4, True),
+    ]
+    assert virtual["valid"] is True and virtual["collapsed"] is False
+    assert 11000 <= virtual["p99_ms_at_sustained"] <= 11050
+
+
+def test_errors_at_a_harness_limit_inside_the_healthy_band_make_the_run_invalid(tmp_path):
+    """The issue's run: 11 s requests cut by a fixed 10 s injector timeout read as a collapse; it is the harness's."""
+    spec = ModeSpec(
+        [LevelSpec(2, ok_share=0, ko_share=1), LevelSpec(4, ok_share=0, ko_share=1)],
+        seconds_per_level=20,
+        warmup_seconds=12,
+        drain_seconds=12,
+        lag_s=11,
+        ko_ms=10007,
+    )
+    synthrun.write_params(tmp_path, modes=["virtual"], delay_ms=11000)  # no limits recorded: the old defaults
+    synthrun.write_mode(tmp_path, "virtual", spec)
+    virtual = summary.rebuild(tmp_path)["modes"]["virtual"]
+    assert virtual["valid"] is False
+    assert virtual["invalid_reasons"] == [
+        "requests were cut by the injector's request timeout (loadlab.requestTimeoutMs) = 10000 ms, below the "
+        "22000 ms a healthy request may take, so their errors are the harness's, not the service's: 40 failed "
+        "requests took 10007 ms (median) at level 0 (2 rps)"
+    ]
+
+
+def test_timeouts_above_the_healthy_band_are_the_services(tmp_path):
+    """The same 10 s failures with 200 ms requests: anything that slow is too slow for the health rule anyway."""
+    spec = ModeSpec(stairs(l3=dict(ok_share=0.5, ko_share=0.5)), ko_ms=10007)
+    synthrun.write_params(tmp_path, modes=["platform"])
+    synthrun.write_mode(tmp_path, "platform", spec)
+    platform = summary.rebuild(tmp_path)["modes"]["platform"]
+    assert platform["valid"] is True and platform["collapsed"] is True and platform["sustained_rps"] == 300
+
+
+def test_the_limits_recorded_by_the_run_are_the_ones_judged(tmp_path):
+    spec = ModeSpec(stairs(l3=dict(ok_share=0.5, ko_share=0.5)), ko_ms=1400)
+    # a thread-service timeout below the healthy band (as if misconfigured): its 504s are the harness's
+    limits = {"injector_request_timeout_ms": 3400, "thread_service_timeout_ms": 1400}
+    synthrun.write_params(tmp_path, modes=["platform"], delay_ms=1000, limits=limits)
+    synthrun.write_mode(tmp_path, "platform", spec)
+    result = summary.rebuild(tmp_path)
+    assert result["limits"] == limits
+    (reason,) = result["modes"]["platform"]["invalid_reasons"]
+    assert reason.startswith(
+        "requests were cut by the thread-service's downstream timeout (delay-service.timeout) "
+        "= 1400 ms, below the 2000 ms a healthy request may take"
+    ), reason
+
+
+def test_errors_by_kind_per_level(tmp_path):
+    spec = ModeSpec(
+        stairs(l3=dict(ok_share=0.9, ko_share=0.1), l4=dict(ok_share=0.5, ko_share=0.5)),
+        injectors=2,
+        ko_kind="status_504",
+        ko_ms=1400,
+    )
+    synthrun.write_params(tmp_path, modes=["platform"])
+    synthrun.write_mode(tmp_path, "platform", spec)
+    platform = summary.rebuild(tmp_path)["modes"]["platform"]
+    assert [lv["errors_by_kind"] for lv in platform["levels"]] == [
+        {},
+        {},
+        {},
+        {"status_504": 2 * 3 * 20},
+        {"status_504": 2 * 3 * 125},
+    ]
+    assert platform["error_kinds"] == synthrun.ERROR_KINDS
+    html = (tmp_path / "index.html").read_text()
+    assert 'id="errors-by-kind"' in html and "status_504" in html
+
+
+def test_the_kind_tells_a_harness_cut_from_the_services_answer(tmp_path):
+    """With errors.csv, the kind decides: the same 10 s failures are the harness's when they are its own timeout
+    and inside the healthy band, the service's when they are its own answer."""
+    for kind, flagged in (("timeout_injector", True), ("status_502", False)):
+        run = tmp_path / kind
+        spec = ModeSpec(
+            [LevelSpec(2, ok_share=0, ko_share=1), LevelSpec(4, ok_share=0, ko_share=1)],
+            seconds_per_level=20,
+            warmup_seconds=12,
+            drain_seconds=12,
+            lag_s=11,
+            ko_ms=10007,
+            ko_kind=kind,
+        )
+        synthrun.write_params(run, modes=["virtual"], delay_ms=11000)
+        synthrun.write_mode(run, "virtual", spec)
+        reasons = summary.rebuild(run)["modes"]["virtual"]["invalid_reasons"]
+        assert any(r.startswith("requests were cut by the injector's request timeout") for r in reasons) == flagged
+        if flagged:
+            assert reasons[0].endswith("40 failed requests were timeout_injector at level 0 (2 rps)"), reasons

@@ -1,0 +1,159 @@
+"""A dead process is never a collapse, and the harness's own limits never cut a healthy request: real runs that kill
+a role's JVM (SIGKILL, by its pid file in the host state dir) once the measured phase has begun, and assert the
+verdict a user reads in summary.json, on the page and in the exit code.
+
+Kept short (each run well under a minute and a half): a few requests a second, levels of a few seconds.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+pytestmark = pytest.mark.e2e
+
+STATE = REPO / ".loadlab" / "state" / "local"
+TINY = {
+    "TARGET": "local",
+    "PLATFORM_THREADS": "8",
+    "DELAY_MS": "200",
+    "PROFILE": "stairs",
+    "START_RPS": "20",
+    "PEAK_RPS": "40",
+    "STEPS": "3",
+    "STEP_SECONDS": "4",
+    "WARMUP_SECONDS": "2",
+    "INJECTORS": "1",
+}
+
+
+def java_pid(name: str) -> int:
+    """The JVM itself, not its `bash -c` wrapper, whose pid the file holds (MACHINE-NOTES: match the java)."""
+    wrapper = int((STATE / f"{name}.pid").read_text())
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            pid, rest = stat.read_text().split(" ", 1)
+        except OSError:
+            continue
+        comm, fields = rest.rsplit(")", 1)
+        if comm.lstrip("(") == "java" and int(fields.split()[1]) == wrapper:
+            return int(pid)
+    raise AssertionError(f"no java child of {name}'s wrapper {wrapper}")
+
+
+def measured_rows(run_dir: Path, mode: str) -> list[list[str]]:
+    try:
+        lines = (run_dir / mode / "raw" / "injector-0" / "seconds.csv").read_text().splitlines()[1:]
+    except OSError:
+        return []
+    return [x.split(",") for x in lines if ",measure," in x]
+
+
+def bench_and_kill(results: Path, mode: str, name: str, at_level: int, **params):
+    """`make bench`; once `mode`'s injector has written a measured second of level `at_level`, SIGKILL `name`'s JVM.
+    Returns (completed process, summary, run folder, seconds from start to the kill)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "TARGET", "MODES")}
+    env.update({**TINY, **params, "RESULTS_DIR": str(results)})
+    started = time.time()
+    proc = subprocess.Popen(
+        ["make", "--no-print-directory", "bench"],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    out: list[str] = []
+    reader = threading.Thread(target=lambda: out.extend(proc.stdout), daemon=True)
+    reader.start()
+    killed_at = None
+    while proc.poll() is None and time.time() < started + 300:
+        latest = results / "latest"
+        if killed_at is None and latest.exists():
+            if any(int(r[2]) >= at_level for r in measured_rows(latest.resolve(), mode) if len(r) > 2):
+                os.kill(java_pid(name), signal.SIGKILL)
+                killed_at = time.time() - started
+        time.sleep(0.2)
+    proc.wait(timeout=300)
+    reader.join(timeout=10)
+    text = "".join(out)
+    assert killed_at is not None, f"{mode} never reached level {at_level}:\n{text[-3000:]}"
+    run_dir = (results / "latest").resolve()
+    summary = json.loads((run_dir / "summary.json").read_text())
+    print(f"bench {time.time() - started:.0f}s, killed {name} at {killed_at:.0f}s")
+    return proc.returncode, text, summary, run_dir
+
+
+def headline(run_dir: Path) -> str:
+    page = (run_dir / "index.html").read_text()
+    start = page.index('id="headline">') + len('id="headline">')
+    return page[start : page.index("</p>", start)]
+
+
+def test_a_killed_thread_service_crashes_its_mode_only_and_a_long_delay_stays_healthy(tmp_path):
+    """Platform's thread-service killed mid-run: platform crashed, no ratio claimed; virtual still runs, with
+    11 s requests at a tiny rate, and comes out healthy with p99 near the delay (no harness timeout cuts them)."""
+    rc, out, summary, run_dir = bench_and_kill(
+        tmp_path,
+        "platform",
+        "thread-service",
+        at_level=0,
+        MODES="platform virtual",
+        DELAY_MS="11000",
+        START_RPS="2",
+        PEAK_RPS="4",
+        STEPS="2",
+        STEP_SECONDS="4",
+        WARMUP_SECONDS="0",
+    )
+    platform, virtual = summary["modes"]["platform"], summary["modes"]["virtual"]
+    crashed = platform["crashed"]
+    assert crashed["role"] == "thread-service" and crashed["host"] == "local", crashed
+    assert crashed["exit"] == 137 and crashed["signal"] == "SIGKILL", crashed
+    assert 0 <= crashed["second"] <= 6, crashed
+    assert platform["valid"] is False and platform["collapsed"] is False, platform
+    assert platform["invalid_reasons"][0].startswith("the thread-service on local died at second"), platform
+    # requests of 11 s: the first level had not ended when it died, so nothing is counted
+    assert platform["levels"] == [] and platform["levels_dropped_after_crash"] == [0], platform
+    # the next mode ran, and 11 s requests are healthy at 2-4 rps: valid, p99 near the delay
+    assert virtual["crashed"] is None and virtual["valid"] is True, virtual
+    assert virtual["collapsed"] is False and virtual["sustained_rps"] == 4, virtual
+    assert 11000 <= virtual["p99_ms_at_sustained"] <= 11600, virtual
+    assert all(lv["healthy"] and lv["error_ratio"] == 0 for lv in virtual["levels"]), virtual["levels"]
+    assert summary["limits"]["injector_request_timeout_ms"] > summary["limits"]["thread_service_timeout_ms"] > 11000
+    assert summary["virtual_over_platform"] is None
+    assert summary["virtual_over_platform_reason"].startswith("platform crashed: the thread-service"), summary
+    assert rc != 0, out[-2000:]
+    assert "CRASHED" in out and "no virtual / platform ratio" in out, out[-2000:]
+    text = headline(run_dir)
+    assert "platform CRASHED: the thread-service on local died at second" in text and "(SIGKILL)" in text, text
+
+
+@pytest.mark.parametrize("name, role", [("delay-service", "delay-service"), ("gatling-injector-0", "injector-0")])
+def test_a_killed_delay_service_or_injector_stops_the_run(tmp_path, name, role):
+    """Every mode needs them: the mode crashed, the run stops there (the next mode never starts), exit non-zero."""
+    rc, out, summary, run_dir = bench_and_kill(tmp_path, "virtual", name, at_level=1, MODES="virtual platform")
+    virtual = summary["modes"]["virtual"]
+    crashed = virtual["crashed"]
+    assert crashed["role"] == role and crashed["signal"] == "SIGKILL", crashed
+    assert 4 <= crashed["second"] <= 9, crashed
+    assert virtual["valid"] is False and virtual["collapsed"] is False, virtual
+    # level 0 had ended before the kill and is kept; the level it interrupted is not counted
+    assert [lv["index"] for lv in virtual["levels"]] == [0] and virtual["levels"][0]["healthy"], virtual
+    assert virtual["levels_dropped_after_crash"] == [1], virtual
+    assert summary["missing_modes"] == ["platform"] and summary["virtual_over_platform"] is None, summary
+    assert rc != 0, out[-2000:]
+    assert f"the {role} died during virtual" in out, out[-2000:]
+    assert f"virtual CRASHED: the {role} on local died at second" in headline(run_dir)
+    left = subprocess.run(
+        ["pgrep", "-f", "^\\S*java .*(thread-service.jar|delay-service.jar|ForwardSimulation)"],
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    assert not left, f"processes left behind: {left}"

@@ -1,0 +1,72 @@
+"""Every limit of the request chain follows the workload (limits.py): for every DELAY_MS the parameters allow, the
+injector waits longer than the thread-service, which waits longer than the slowest request the health rule calls
+healthy, which is longer than what a request should take. Where a cap cannot follow, the parameters say so first."""
+
+import pytest
+
+from loadlab import limits, params
+from loadlab.analysis import Thresholds
+
+
+def ordered(values, thresholds=None):
+    lim = limits.derive(values, thresholds)
+    return (
+        lim.injector_request_timeout_ms > lim.thread_service_timeout_ms > lim.healthy_max_ms >= lim.expected_ms + 100
+        and lim.injector_connect_timeout_ms > lim.thread_service_connect_timeout_ms > lim.healthy_max_ms
+        and lim.database_timeout_ms == lim.thread_service_timeout_ms
+        and lim.delay_probe_timeout_ms > values["DELAY_MS"]
+        and lim.injector_request_timeout_ms <= limits.GATLING_MAX_TIMEOUT_MS
+    )
+
+
+def test_every_allowed_delay_gives_injector_over_service_over_expected():
+    lo, hi = 1, 60000
+    assert params.BY_NAME["DELAY_MS"].allowed.startswith(f"{lo}..{hi}")
+    bad = [d for d in range(lo, hi + 1) if not ordered({"DELAY_MS": d})]
+    assert bad == []
+
+
+@pytest.mark.parametrize("cpu_ms", [1, 50, 2000])
+def test_cpu_work_counts_as_part_of_a_request(cpu_ms):
+    for delay in (1, 200, 11000, 60000):
+        values = {"DELAY_MS": delay, "CPU_MS": cpu_ms}
+        assert ordered(values)
+        lim = limits.derive(values)
+        assert lim.expected_ms == delay + cpu_ms
+        # the service's own computation fits between its downstream limit and the injector's
+        assert lim.injector_request_timeout_ms - lim.thread_service_timeout_ms > cpu_ms
+
+
+def test_the_health_rule_thresholds_move_the_limits():
+    strict = limits.derive({"DELAY_MS": 1000}, Thresholds(p99_factor=1.2, p99_slack_ms=50).as_dict())
+    assert strict.healthy_max_ms == 1200 and ordered({"DELAY_MS": 1000}, {"p99_factor": 1.2, "p99_slack_ms": 50})
+    assert limits.derive({"DELAY_MS": 200}).healthy_max_ms == Thresholds().p99_limit_ms(200)
+
+
+def test_the_issue_case_is_no_longer_cut():
+    lim = limits.derive({"DELAY_MS": 11000})
+    assert lim.injector_request_timeout_ms == 25000 and lim.thread_service_timeout_ms == 23000
+    assert limits.injector_props(lim) == {"requestTimeoutMs": 25000, "connectTimeoutMs": 25000, "maxInflight": 5000}
+    assert limits.thread_service_args(lim) == [
+        "--delay-service.timeout=23000ms",
+        "--delay-service.connect-timeout=23000ms",
+    ]
+    assert limits.database_timeouts_ms(lim) == {"connection_timeout_ms": 23000, "query_timeout_ms": 23000}
+
+
+@pytest.mark.parametrize("expected, lag", [(1, 0), (200, 0), (499, 0), (500, 0), (1000, 1), (11000, 11), (11600, 12)])
+def test_completion_lag(expected, lag):
+    assert limits.completion_lag_s(expected) == lag
+
+
+def test_a_healthy_level_that_would_trip_the_injectors_safety_cap_is_refused_before_the_run():
+    with pytest.raises(params.ParamError) as e:
+        params.parse({"DELAY_MS": "2000"})
+    (line,) = str(e.value).splitlines()
+    assert line.startswith("PEAK_RPS=3000 with requests of 2000 ms keeps 6000 requests in flight per injector")
+    assert "allowed: PEAK_RPS <= 1250 at DELAY_MS=2000 with INJECTORS=1" in line
+    # the same rate split over more injectors fits
+    assert params.parse({"DELAY_MS": "2000", "INJECTORS": "3"})["DELAY_MS"] == 2000
+    # the issue's long-delay run fits
+    assert params.parse({"DELAY_MS": "11000", "START_RPS": "2", "PEAK_RPS": "4"})["DELAY_MS"] == 11000
+    assert "PEAK_RPS / INJECTORS x (DELAY_MS + CPU_MS) / 1000 <= 2500" in params.BY_NAME["DELAY_MS"].allowed

@@ -1,0 +1,142 @@
+"""The /actuator/loadlab field names have one source, thread-service's loadlab/metrics.tsv (the service refuses to
+start unless it emits exactly those). Here: every field of it reaches what the harness records and writes, and every
+name the Python side spells is in it, so a new metric is one line in metrics.tsv and a renamed or forgotten one
+fails here."""
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+import synthrun
+from conftest import REPO
+from synthrun import LevelSpec, ModeSpec
+
+from loadlab import bench, metrics, summary
+from loadlab.hosts import HOST_SCRIPTS, Host
+from loadlab.report import charts
+from loadlab.summary import outputs, seconds, verdict
+
+
+def test_the_list_is_read_from_the_service_and_is_well_formed():
+    fields = metrics.load()
+    assert metrics.METRICS_TSV == REPO / "thread-service" / "src" / "main" / "resources" / "loadlab" / "metrics.tsv"
+    names = [m.name for m in fields]
+    assert len(names) == len(set(names)) and len(names) >= 10
+    assert {m.kind for m in fields} <= set(metrics.KINDS)
+    assert set(metrics.names(*metrics.SAMPLED_KINDS)) | set(metrics.names("info")) == set(names)
+
+
+def test_every_name_the_python_side_spells_is_in_the_list():
+    gauges, counters = set(metrics.names("gauge")), set(metrics.names("counter"))
+    live = set(metrics.names(*metrics.LIVE_CONFIG_KINDS))
+    # derived server.csv columns read metrics by name
+    for column, inputs in seconds.DERIVED.items():
+        assert set(inputs) <= gauges | counters, (column, inputs)
+    # the fixed server.csv columns are the samplers', derived ones, or the thread-service's own gauges
+    for column in outputs.SERVER_BASE_COLUMNS:
+        assert column in {"second", *seconds.ROLE_COLUMNS, *seconds.DERIVED} | gauges, column
+    # the verdict's live-config fields
+    assert {verdict.LIVE_THREAD_MODE, verdict.LIVE_POOL} <= live
+    # every column a chart draws is one server.csv has
+    for name, (_, _, columns, _) in charts.SERVER_PANELS.items():
+        for column, _ in columns:
+            assert column in outputs.SERVER_COLUMNS, (name, column)
+    # the synthetic runs' jvm.csv values
+    assert set(synthrun.jvm_values(1, 1, 1, 1, 1.0)) <= gauges | counters | live
+
+
+def test_every_field_reaches_server_csv_or_the_live_config(tmp_path):
+    """A gauge is copied, a counter becomes a rate unless a derived column reads it: nothing is dropped."""
+    read_by_derived = {name for inputs in seconds.DERIVED.values() for name in inputs}
+    for name in metrics.names("gauge"):
+        assert name in outputs.SERVER_COLUMNS or name in read_by_derived, name
+    for name in metrics.names("counter"):
+        assert name + seconds.RATE_SUFFIX in outputs.SERVER_COLUMNS or name in read_by_derived, name
+    # and with real rows: a synthetic run's server.csv carries them, counters as rates per second
+    synthrun.write_params(tmp_path, modes=["virtual"])
+    synthrun.write_mode(tmp_path, "virtual", ModeSpec([LevelSpec(100), LevelSpec(200)]))
+    summary.rebuild(tmp_path)
+    header, *rows = (tmp_path / "virtual" / "server.csv").read_text().splitlines()
+    assert header.split(",") == outputs.SERVER_COLUMNS
+    first = dict(zip(header.split(","), rows[1].split(",")))
+    assert first["requests_total" + seconds.RATE_SUFFIX] == "100" and first["jvm_threads_daemon"] == "20"
+
+
+class FakeHost(Host):
+    def __init__(self, answer: str = ""):
+        super().__init__("fake", "127.0.0.1", work_root="/w")
+        self.calls, self.answer = [], answer
+
+    def tool(self, *args, check=True, timeout=None):
+        self.calls.append(args)
+        return ""
+
+    def run(self, argv, *, check=True, timeout=120, capture=True):
+        self.calls.append(tuple(argv))
+        return subprocess.CompletedProcess(argv, 0, self.answer, "")
+
+
+def test_bench_hands_the_sampler_every_field_and_keeps_every_config_field(tmp_path):
+    every = {m.name: f"v-{m.name}" for m in metrics.load()}
+    host = FakeHost(json.dumps(every))
+    run = bench.Run({"DELAY_MS": 200}, bench.Topology(host, host, [host]), tmp_path, None)
+    run.limits = bench.limits.derive({"DELAY_MS": 200})
+    run.start_samplers("virtual")
+    (sampler,) = [c for c in host.calls if c[:2] == ("sampler", "sampler-thread")]
+    (fields,) = [a for a in sampler if a.startswith("--jvm-fields=")]
+    assert fields.split("=", 1)[1].split(",") == metrics.names(*metrics.SAMPLED_KINDS)
+    run.record_live_config("virtual")
+    live = json.loads((tmp_path / "virtual" / "raw" / "thread" / "config.json").read_text())
+    assert live == {name: every[name] for name in metrics.names(*metrics.LIVE_CONFIG_KINDS)}
+
+
+def test_the_sampler_records_the_fields_it_is_given(tmp_path):
+    """loadlab-sample itself, against a stand-in endpoint: the header is the names, each row their values."""
+    names = metrics.names(*metrics.SAMPLED_KINDS)
+    body = json.dumps({name: i for i, name in enumerate(names)}).encode()
+
+    class Endpoint(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Endpoint)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    (tmp_path / "x.pid").write_text(str(os.getpid()))
+    out = tmp_path / "jvm.csv"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            str(HOST_SCRIPTS / "loadlab-sample"),
+            "--pid-file",
+            str(tmp_path / "x.pid"),
+            "--out",
+            str(tmp_path / "samples.csv"),
+            "--jvm-url",
+            f"http://127.0.0.1:{server.server_port}/",
+            "--jvm-out",
+            str(out),
+            "--jvm-fields",
+            ",".join(names),
+        ]
+    )
+    try:
+        deadline = time.time() + 10
+        while time.time() < deadline and len(out.read_text().splitlines() if out.exists() else []) < 2:
+            time.sleep(0.2)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        server.shutdown()
+    header, row = out.read_text().splitlines()[:2]
+    assert header.split(",") == ["second", *names]
+    assert row.split(",")[1:] == [str(i) for i in range(len(names))]
