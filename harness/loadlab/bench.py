@@ -49,6 +49,7 @@ class LoadPass:
     name: str = ""  # "" for the coarse stairs, `refine-<k>` for a fine pass
     rates: tuple[float, ...] = ()  # a fine pass's levels (evenly spaced, ascending)
     baseline_p50_ms: float | None = None  # the coarse pass's baseline, which the fine levels are judged against
+    warmup_rps: float | None = None  # a fine pass's warm-up rate (refine.warmup_rate)
 
     def raw(self, folder: str, index: int) -> tuple[str, ...]:
         return (folder, self.name, "raw", f"injector-{index}") if self.name else (folder, "raw", f"injector-{index}")
@@ -308,7 +309,7 @@ class Run:
             "stopOnCollapse": str(limits.completion_lag_s(self.limits.expected_ms) == 0).lower(),
         }
         if load.name:
-            # A fine pass: ascending stairs over its rates, a short warm-up at the first one, judged (and stopped
+            # A fine pass: ascending stairs over its rates after a warm-up with headroom, judged (and stopped
             # early) against the coarse pass's baseline.
             props.update(
                 {
@@ -317,7 +318,7 @@ class Run:
                     "peakRps": load.rates[-1],
                     "steps": len(load.rates),
                     "warmupSeconds": refine.WARMUP_SECONDS,
-                    "warmupRps": load.rates[0],
+                    "warmupRps": load.warmup_rps or load.rates[0],
                     "baselineP50Ms": load.baseline_p50_ms or 0,
                 }
             )
@@ -452,9 +453,11 @@ class Run:
             console.step(
                 f"refining the knee between {step.bracket.healthy:,.1f} and {step.bracket.unhealthy:,.1f} rps: "
                 f"{len(step.rates)} fine level{'s' if len(step.rates) > 1 else ''} of {self.values['STEP_SECONDS']} s "
-                f"from {step.rates[0]:,.1f} rps (pass {k})"
+                f"from {step.rates[0]:,.1f} rps, after {refine.WARMUP_SECONDS} s at {step.warmup_rps:,.1f} rps "
+                f"(pass {k})"
             )
-            problems, crash = self.run_load(folder, LoadPass(f"refine-{k}", tuple(step.rates), step.baseline_p50_ms))
+            load = LoadPass(f"refine-{k}", tuple(step.rates), step.baseline_p50_ms, step.warmup_rps)
+            problems, crash = self.run_load(folder, load)
             if problems or crash is not None:
                 return problems, crash
         return [], None

@@ -28,9 +28,18 @@ KNEE_RESOLUTION = 0.05
 MAX_LEVELS_PER_PASS = 8
 # At most this many fine passes per mode: 8 × 8 × 8 steps narrow any bracket up to 25 times its lower rate.
 MAX_PASSES = 3
-# Seconds of warm-up at the pass's first rate before its levels: the new Gatling JVM compiles its hot paths there,
-# not in the first measured level, and the service sees traffic again after the drain.
-WARMUP_SECONDS = 5
+# A fine pass starts a new Gatling JVM, which compiles its hot paths for its first seconds and, on a shared machine,
+# takes CPU from the services. Measured here: a pass that warmed up at L itself (95% of a platform pool's capacity)
+# built a backlog in those seconds that never drained, and its first level contradicted the coarse pass. So the pass
+# warms up this long at a rate with headroom (warmup_rate), then steps up to L as the coarse stairs did.
+WARMUP_SECONDS = 10
+
+
+def warmup_rate(coarse_rates: Sequence[float], coarse_healthy: float) -> float:
+    """The fine pass's warm-up rate: the coarse level below the coarse bracket's healthy rate (from which the coarse
+    stairs stepped up to it), else half of that rate."""
+    below = [r for r in coarse_rates if 0 < r < coarse_healthy]
+    return max(below) if below else coarse_healthy / 2
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,15 @@
 
 import pytest
 
-from loadlab.refine import KNEE_RESOLUTION, MAX_LEVELS_PER_PASS, MAX_PASSES, Bracket, combine, fine_rates
+from loadlab.refine import (
+    KNEE_RESOLUTION,
+    MAX_LEVELS_PER_PASS,
+    MAX_PASSES,
+    Bracket,
+    combine,
+    fine_rates,
+    warmup_rate,
+)
 
 
 def test_the_default_runs_bracket_is_cut_into_steps_of_at_most_five_percent():
@@ -59,3 +67,8 @@ def test_only_the_levels_up_to_the_first_unhealthy_one_count():
 def test_an_unhealthy_fine_level_below_a_healthy_one_of_an_earlier_pass_is_a_contradiction():
     got, why = combine(Bracket(990, 1035), [(990, True), (985, False)])
     assert got.as_list() == [990, 1035] and "985 rps unhealthy" in why
+
+
+def test_the_fine_pass_warms_up_where_the_coarse_stairs_came_from():
+    assert warmup_rate([300, 600, 900, 1200], 900) == 600
+    assert warmup_rate([300, 600], 300) == 150  # no coarse level below: half the healthy rate

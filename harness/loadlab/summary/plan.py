@@ -19,6 +19,7 @@ class FineStep:
     rates: list[float] = field(default_factory=list)  # empty: no further pass
     bracket: refine.Bracket | None = None
     baseline_p50_ms: float | None = None
+    warmup_rps: float | None = None  # refine.warmup_rate: a rate with headroom before the first fine level
     reason: str | None = None  # why there is no further pass, when it is not simply "localised" or "no collapse"
 
 
@@ -52,4 +53,6 @@ def next_fine_pass(run_dir: Path, folder: str, run: dict) -> FineStep:
     bracket = refine.Bracket(float(interval[0]), float(interval[1]))
     if bracket.localised():
         return FineStep(bracket=bracket)
-    return FineStep(refine.fine_rates(bracket), bracket, mode.get("baseline_p50_ms"))
+    coarse = refined.get("coarse_interval_rps") or interval
+    warmup = refine.warmup_rate([lv.get("target_rps") or 0 for lv in mode.get("levels") or []], float(coarse[0]))
+    return FineStep(refine.fine_rates(bracket), bracket, mode.get("baseline_p50_ms"), round(warmup, 3))
