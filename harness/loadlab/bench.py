@@ -317,7 +317,7 @@ class Run:
                     "startRps": load.rates[0],
                     "peakRps": load.rates[-1],
                     "steps": len(load.rates),
-                    "warmupSeconds": refine.WARMUP_SECONDS,
+                    "warmupSeconds": refine.warmup_seconds(v["WARMUP_SECONDS"]),
                     "warmupRps": load.warmup_rps or load.rates[0],
                     "baselineP50Ms": load.baseline_p50_ms or 0,
                 }
@@ -369,7 +369,7 @@ class Run:
         for f in followers:
             f.start()
         if load.name:
-            scheduled = refine.WARMUP_SECONDS + len(load.rates) * v["STEP_SECONDS"]
+            scheduled = refine.warmup_seconds(v["WARMUP_SECONDS"]) + len(load.rates) * v["STEP_SECONDS"]
         else:
             scheduled = v["WARMUP_SECONDS"] + v["STEPS"] * v["STEP_SECONDS"]
         # The last requests may take the whole request timeout to end after the schedule.
@@ -395,7 +395,7 @@ class Run:
         if crash is not None:
             # The schedule starts on the whole second after start_at (RunMonitor); the summary recomputes this
             # second from the injectors' own meta.json when they wrote one.
-            warmup_s = refine.WARMUP_SECONDS if load.name else v["WARMUP_SECONDS"]
+            warmup_s = refine.warmup_seconds(v["WARMUP_SECONDS"]) if load.name else v["WARMUP_SECONDS"]
             measure_start_ms = -(-start_at // 1000) * 1000 + warmup_s * 1000
             second = (crash.alive_until_ms - measure_start_ms) // 1000
             console.warn(
@@ -453,7 +453,8 @@ class Run:
             console.step(
                 f"refining the knee between {step.bracket.healthy:,.1f} and {step.bracket.unhealthy:,.1f} rps: "
                 f"{len(step.rates)} fine level{'s' if len(step.rates) > 1 else ''} of {self.values['STEP_SECONDS']} s "
-                f"from {step.rates[0]:,.1f} rps, after {refine.WARMUP_SECONDS} s at {step.warmup_rps:,.1f} rps "
+                f"from {step.rates[0]:,.1f} rps, after {refine.warmup_seconds(self.values['WARMUP_SECONDS'])} s at "
+                f"{step.warmup_rps:,.1f} rps "
                 f"(pass {k})"
             )
             load = LoadPass(f"refine-{k}", tuple(step.rates), step.baseline_p50_ms, step.warmup_rps)

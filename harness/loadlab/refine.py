@@ -28,18 +28,24 @@ KNEE_RESOLUTION = 0.05
 MAX_LEVELS_PER_PASS = 8
 # At most this many fine passes per mode: 8 × 8 × 8 steps narrow any bracket up to 25 times its lower rate.
 MAX_PASSES = 3
-# A fine pass starts a new Gatling JVM, which compiles its hot paths for its first seconds and, on a shared machine,
-# takes CPU from the services. Measured here: a pass that warmed up at L itself (95% of a platform pool's capacity)
-# built a backlog in those seconds that never drained, and its first level contradicted the coarse pass. So the pass
-# warms up this long at a rate with headroom (warmup_rate), then steps up to L as the coarse stairs did.
-WARMUP_SECONDS = 10
+# A fine pass starts a new Gatling JVM, which compiles its hot paths for its first 20-30 s and, on a shared machine,
+# takes up to a core from the services meanwhile. Measured here: a pass that warmed up 5 s at L itself (95% of a
+# platform pool's capacity) built a backlog that never drained; one that warmed up 10 s at 900 rps still had Gatling at
+# a whole core and found 1,200 rps unhealthy, which the coarse pass had measured healthy. So a fine pass warms up at
+# half of L, where the services have headroom for the compiler, for as long as the coarse pass did (WARMUP_SECONDS),
+# within these bounds (the upper one keeps the default run within 6 minutes).
+WARMUP_MIN_SECONDS = 5
+WARMUP_MAX_SECONDS = 20
+WARMUP_SHARE = 0.5
 
 
-def warmup_rate(coarse_rates: Sequence[float], coarse_healthy: float) -> float:
-    """The fine pass's warm-up rate: the coarse level below the coarse bracket's healthy rate (from which the coarse
-    stairs stepped up to it), else half of that rate."""
-    below = [r for r in coarse_rates if 0 < r < coarse_healthy]
-    return max(below) if below else coarse_healthy / 2
+def warmup_seconds(coarse_warmup_seconds: int) -> int:
+    return max(WARMUP_MIN_SECONDS, min(coarse_warmup_seconds, WARMUP_MAX_SECONDS))
+
+
+def warmup_rate(first_rate: float) -> float:
+    """The fine pass's warm-up rate: half of its first level's rate (the bracket's healthy side)."""
+    return first_rate * WARMUP_SHARE
 
 
 @dataclass(frozen=True)

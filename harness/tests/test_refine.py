@@ -10,6 +10,7 @@ from loadlab.refine import (
     combine,
     fine_rates,
     warmup_rate,
+    warmup_seconds,
 )
 
 
@@ -69,6 +70,6 @@ def test_an_unhealthy_fine_level_below_a_healthy_one_of_an_earlier_pass_is_a_con
     assert got.as_list() == [990, 1035] and "985 rps unhealthy" in why
 
 
-def test_the_fine_pass_warms_up_where_the_coarse_stairs_came_from():
-    assert warmup_rate([300, 600, 900, 1200], 900) == 600
-    assert warmup_rate([300, 600], 300) == 150  # no coarse level below: half the healthy rate
+def test_the_fine_pass_warms_up_at_half_its_first_rate_as_long_as_the_coarse_pass_within_bounds():
+    assert warmup_rate(900) == 450
+    assert [warmup_seconds(s) for s in (0, 4, 12, 30)] == [5, 5, 12, 20]

@@ -53,6 +53,7 @@ def next_fine_pass(run_dir: Path, folder: str, run: dict) -> FineStep:
     bracket = refine.Bracket(float(interval[0]), float(interval[1]))
     if bracket.localised():
         return FineStep(bracket=bracket)
-    coarse = refined.get("coarse_interval_rps") or interval
-    warmup = refine.warmup_rate([lv.get("target_rps") or 0 for lv in mode.get("levels") or []], float(coarse[0]))
-    return FineStep(refine.fine_rates(bracket), bracket, mode.get("baseline_p50_ms"), round(warmup, 3))
+    rates = refine.fine_rates(bracket)
+    return FineStep(
+        rates, bracket, mode.get("baseline_p50_ms"), round(refine.warmup_rate(rates[0]), 3) if rates else None
+    )
