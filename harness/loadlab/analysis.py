@@ -217,9 +217,14 @@ class Verdict:
     p99_ms_at_sustained: int | None
 
 
-def judge(levels: list[Level], thresholds: Thresholds) -> Verdict:
-    """Health of every level, then the knee: the last healthy level before the first unhealthy one."""
-    baseline = levels[0].latency.p50_ms if levels and levels[0].latency else None
+def judge(levels: list[Level], thresholds: Thresholds, baseline_p50_ms: float | None = None) -> Verdict:
+    """Health of every level, then the knee: the last healthy level before the first unhealthy one.
+
+    baseline_p50_ms: the p50 the p99 limit is built on; by default the first level's. A refinement pass near the
+    knee is judged against its coarse pass's baseline (the one rule for both passes)."""
+    baseline = baseline_p50_ms
+    if baseline is None:
+        baseline = levels[0].latency.p50_ms if levels and levels[0].latency else None
     limit = thresholds.p99_limit_ms(baseline) if baseline is not None else None
     health = [_health(level, thresholds, limit) for level in levels]
     first_unhealthy = next((i for i, (healthy, _) in enumerate(health) if not healthy), None)
