@@ -78,6 +78,20 @@ def test_a_fine_pass_whose_injector_fell_behind_is_not_used(tmp_path):
     assert not untrusted["used"] and "the injector fell behind" in untrusted["why_not_used"]
 
 
+def test_a_fine_pass_is_judged_on_the_coarse_pass_s_lightest_probe(tmp_path):
+    # The coarse pass's lightest level answered the probe in 202 ms: a fine pass at 235 ms is a rise of the
+    # delay-service near the knee, even though its own first level (indices restart at 0) would have allowed it.
+    mode = run_with(tmp_path / "rise", coarse(), [fine([300, 315, 330], probe_ms=235.0)])
+    assert mode["knee_interval_rps"] == [300, 400] and mode["valid"] is True
+    (untrusted,) = mode["refine"]["passes"]
+    assert not untrusted["used"], untrusted
+    assert "235 ms (median), more than 20 ms above its 202 ms at the lightest level" in untrusted["why_not_used"]
+    # a slow machine's probe (221 ms from the lightest level on) with no rise is no saturation in a fine pass either
+    slow = dict(probe_ms=221.0)
+    mode = run_with(tmp_path / "slow", coarse(**slow), [fine([300, 315, 330, 345, 360], first_bad=360, **slow)])
+    assert mode["refine"]["passes"][0]["used"] and mode["knee_interval_rps"] == [345, 360], mode["refine"]
+
+
 def test_a_wide_bracket_takes_two_passes(tmp_path):
     first = refine.fine_rates(refine.Bracket(100, 300))
     assert first == [100, 125, 150, 175, 200, 225, 250, 275]  # capped at 8 levels: 25 rps steps

@@ -97,7 +97,8 @@ def refined_knee(
         closing,
         requested=requested,
     )
-    fine_ctx = replace(ctx, cpu_is_the_limit=True)
+    # The delay-service's probe is judged on a rise from the coarse pass's lightest level (analysis.delay_probe_limit).
+    fine_ctx = replace(analysis.judged_on_lightest_of(levels, ctx), cpu_is_the_limit=True)
     for fine in passes:
         knee.passes.append(_apply_pass(knee, fine, thresholds, verdict.baseline_p50_ms, fine_ctx))
     knee.not_refined = _why_not_refined(knee, requested, skipped)
