@@ -85,6 +85,26 @@ def fine_rates(
     return [round(low + i * step, 3) for i in range(steps)]
 
 
+def most_fine_levels(coarse_rates: Sequence[float]) -> list[tuple[int, float]]:
+    """An upper bound on the fine passes of one collapsed mode, for the preflight's disk estimate: per pass, (its
+    levels, the highest rate any of them can offer). Whichever coarse bracket holds the knee, every pass stays below
+    the bracket's unhealthy rate; the pass after one is planned on that pass's lowest step, the widest relative to
+    its rate and so the one taking the most levels (and passes) to localise. No early stop is assumed."""
+    rates = sorted(coarse_rates)
+    worst: list[tuple[int, float]] = []
+    for low, high in zip(rates, rates[1:]):
+        passes, bracket = [], Bracket(low, high)
+        while len(passes) < MAX_PASSES:
+            fine = fine_rates(bracket)
+            if not fine:
+                break
+            passes.append((len(fine), high))
+            bracket = Bracket(fine[0], fine[1] if len(fine) > 1 else high)
+        if sum(n * top for n, top in passes) > sum(n * top for n, top in worst):
+            worst = passes
+    return worst
+
+
 def combine(before: Bracket, fine: Sequence[tuple[float, bool]]) -> tuple[Bracket, str | None]:
     """The bracket after a fine pass, and why it was not narrowed when a pass contradicted the earlier one.
 

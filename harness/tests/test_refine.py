@@ -9,6 +9,7 @@ from loadlab.refine import (
     Bracket,
     combine,
     fine_rates,
+    most_fine_levels,
     warmup_rate,
     warmup_seconds,
 )
@@ -73,3 +74,13 @@ def test_an_unhealthy_fine_level_below_a_healthy_one_of_an_earlier_pass_is_a_con
 def test_the_fine_pass_warms_up_at_half_its_first_rate_as_long_as_the_coarse_pass_within_bounds():
     assert warmup_rate(900) == 450
     assert [warmup_seconds(s) for s in (0, 4, 12, 30)] == [5, 5, 12, 20]
+
+
+def test_the_most_a_collapsed_mode_s_fine_passes_can_offer():
+    # 300 → 3,000 rps in 10 levels: the bracket 600-900 takes the most (8 levels of 38 rps, then 600-638 in 2).
+    coarse = [300 + 300 * i for i in range(10)]
+    assert most_fine_levels(coarse) == [(8, 900), (2, 900)]
+    # a bracket already within 5% needs no pass; nor does a single level
+    assert most_fine_levels([1000, 1040]) == [] and most_fine_levels([500]) == []
+    # at most MAX_PASSES passes, however wide the bracket
+    assert len(most_fine_levels([1, 100_000])) == MAX_PASSES
