@@ -166,6 +166,9 @@ def test_ctrl_c_stops_every_process_frees_ports_and_keeps_results(tmp_path):
         stderr=subprocess.STDOUT,
         text=True,
         start_new_session=True,
+        # A user's Ctrl-C reaches a bench whose SIGINT is not ignored; a test started in the background of a
+        # non-interactive shell would pass its ignored SIGINT on to make and the harness, and nothing would stop.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     seen = []
     deadline = time.time() + 240
