@@ -152,7 +152,9 @@ def test_platform_collapses_near_littles_law_and_virtual_does_not(netns_run):
     assert summary["target"] == "netns" and summary["params"]["INJECTORS"] == 2
     platform, virtual = summary["modes"]["platform"], summary["modes"]["virtual"]
     assert platform["collapsed"] is True, platform
-    assert 35 <= platform["predicted_rps"] <= 42, platform  # 8 threads / ~0.2 s
+    # Little's law from the pool and the measured baseline (≈ 210 ms here, ≈ 235 ms over netns veths)
+    assert 200 <= platform["baseline_p50_ms"] <= 260, platform
+    assert abs(platform["predicted_rps"] - 8 * 1000 / platform["baseline_p50_ms"]) <= 1, platform
     assert 20 <= platform["sustained_rps"] <= 60, platform
     if platform["valid"] and virtual["valid"]:
         assert summary["virtual_over_platform"] >= 1.6, summary

@@ -3,7 +3,9 @@
 model's knee, levels placed off the knee itself so a run is not a coin toss:
 
 - db: DB_POOL=2, DELAY_MS=100 → 2 connections / ≈ 0.1 s ≈ 20 rps for BOTH modes (levels 9, 13, 17, 21, 25).
-- cpu: CPU_MS=20 on 2 cores → ≈ 100 rps less the other roles' share, for both modes (levels 20 … 100).
+- cpu: CPU_MS=20 on 2 cores → a CPU ceiling of ≈ 65 rps once the framework's and the other roles' CPU per request
+  are counted (65-75 rps measured), for both modes (levels 30, 45 … 90: the last one beyond any ceiling). Requests
+  queue for a core before it is 100% busy, so the knee (p99 within twice the baseline) comes below the ceiling.
 - pinned on JDKS="21 25", virtual only, DELAY_MS=200: JDK 21 pins its 2 carriers → ≈ 10 rps; JDK 25 (JEP 491) does
   not pin and stays healthy to 40 rps, 4× that (levels 8, 16, 24, 32, 40).
 
@@ -47,8 +49,8 @@ CPU = {
     "MODES": "platform virtual",
     "CPU_MS": "20",
     "DELAY_MS": "100",
-    "START_RPS": "20",
-    "PEAK_RPS": "100",
+    "START_RPS": "30",
+    "PEAK_RPS": "90",
     "WARMUP_SECONDS": "12",
 }
 PINNED = {
@@ -119,7 +121,8 @@ def test_cpu_work_limits_both_modes_alike(tmp_path):
     platform, virtual = summary["modes"]["platform"], summary["modes"]["virtual"]
     for name, m in (("platform", platform), ("virtual", virtual)):
         assert m["predicted_by"] == "cpu", (name, m["prediction"])
-        assert m["collapsed"] and within(m["sustained_rps"], m["predicted_rps"], 0.35), (
+        # at most the ceiling; queueing for the cores moves the knee below it (seen: 50-60 of 65), not to half
+        assert m["collapsed"] and 0.55 <= m["sustained_rps"] / m["predicted_rps"] <= 1.15, (
             name,
             m["prediction"],
             m["levels"],

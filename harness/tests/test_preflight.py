@@ -336,15 +336,3 @@ def test_a_port_taken_after_the_preflight_keeps_latest(tmp_path):
     (run,) = [p for p in results.iterdir() if p.name not in (PREVIOUS_RUN, "latest")]
     assert "8081 already in use" in json.loads((run / "params.json").read_text())["failed"]
     assert not (run / "index.html").exists()  # no page for a run that never started
-
-
-@pytest.mark.e2e
-def test_a_run_that_passes_the_preflight_makes_exactly_one_folder(tmp_path):
-    results = with_previous_run(tmp_path / "results")
-    assert preflight.preflight({**values(), "RESULTS_DIR": str(results)}) == []
-    r = make("bench", env={**TINY, "RESULTS_DIR": str(results)}, timeout=300)
-    assert r.returncode in (0, 1), r.stdout[-2000:] + r.stderr[-2000:]  # 1 = flagged; the verdict is not tested here
-    new = [p for p in results.iterdir() if p.name not in (PREVIOUS_RUN, "latest")]
-    assert len(new) == 1 and os.readlink(results / "latest") == new[0].name
-    written = sum(f.stat().st_size for f in new[0].rglob("*") if f.is_file())
-    assert written <= preflight.run_bytes(values()), f"the disk estimate is below a real run's {written} bytes"

@@ -253,6 +253,16 @@ def test_damaged_files_are_reported_not_fatal(tmp_path):
     assert {"platform/raw/injector-0/meta.json", "platform/raw/delay/samples.csv"} <= set(mode["missing"])
 
 
+def test_a_single_level_run_is_flagged_from_its_raw_files(tmp_path):
+    # STEPS=1: one measured level cannot place a knee (was a real run in test_e2e_faults.py, 40 s of make test)
+    synthrun.write_params(tmp_path, modes=["virtual"])
+    synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs(n=1)))
+    mode = summary.rebuild(tmp_path)["modes"]["virtual"]
+    assert not mode["valid"] and mode["invalid_reasons"] == ["only 1 level measured; a knee needs at least 2"]
+    page = (tmp_path / "index.html").read_text()
+    assert 'id="invalid"' in page and "invalid because virtual: only 1 level measured" in page
+
+
 def test_validity_is_judged_from_the_raw_evidence(tmp_path):
     synthrun.write_params(tmp_path, modes=["platform"])
     synthrun.write_mode(
