@@ -217,9 +217,14 @@ class Verdict:
     p99_ms_at_sustained: int | None
 
 
-def judge(levels: list[Level], thresholds: Thresholds) -> Verdict:
-    """Health of every level, then the knee: the last healthy level before the first unhealthy one."""
-    baseline = levels[0].latency.p50_ms if levels and levels[0].latency else None
+def judge(levels: list[Level], thresholds: Thresholds, baseline_p50_ms: float | None = None) -> Verdict:
+    """Health of every level, then the knee: the last healthy level before the first unhealthy one.
+
+    baseline_p50_ms: the p50 the p99 limit is built on; by default the first level's. A refinement pass near the
+    knee is judged against its coarse pass's baseline (the one rule for both passes)."""
+    baseline = baseline_p50_ms
+    if baseline is None:
+        baseline = levels[0].latency.p50_ms if levels and levels[0].latency else None
     limit = thresholds.p99_limit_ms(baseline) if baseline is not None else None
     health = [_health(level, thresholds, limit) for level in levels]
     first_unhealthy = next((i for i, (healthy, _) in enumerate(health) if not healthy), None)
@@ -290,6 +295,8 @@ class ValidityContext:
     # The mode's lightest level (its index and the delay-service's probe median there), set by `validity`/`notes`.
     lightest_level: int | None = None
     delay_reference_ms: float | None = None
+    # A refinement pass is judged on its coarse pass's lightest level (`judged_on_lightest_of`), not on its own first.
+    delay_reference_fixed: bool = False
 
 
 def shares_one_machine(target: str | None) -> bool:
@@ -508,9 +515,17 @@ def _delay_symptom(level: Level, ctx: ValidityContext) -> str | None:
 
 
 def with_delay_reference(levels: list[Level], ctx: ValidityContext) -> ValidityContext:
-    if not levels:
+    if not levels or ctx.delay_reference_fixed:
         return ctx
     return replace(ctx, lightest_level=levels[0].index, delay_reference_ms=levels[0].evidence.delay_probe_ms)
+
+
+def judged_on_lightest_of(levels: list[Level], ctx: ValidityContext) -> ValidityContext:
+    """The context of a refinement pass whose mode's lightest level is `levels[0]` (the coarse pass's): a fine pass
+    starts near the knee, so its own first level is no reference for a rise, and none of its levels gets the lightest
+    level's doubled allowance (their indices restart at 0)."""
+    ctx = with_delay_reference(levels, ctx)
+    return replace(ctx, lightest_level=None, delay_reference_fixed=True)
 
 
 def delay_probe_limit(level: Level, ctx: ValidityContext) -> tuple[float, float, bool]:

@@ -79,44 +79,79 @@ def end_progress() -> None:
 
 
 def table(summary: dict, run_dir: Path) -> None:
-    """The short verdict: one row per mode."""
-    rows = [("mode", "sustained rps", "predicted rps", "p99 at sustained", "collapsed", "verdict")]
+    """The short verdict: one row per mode, with the bracket of its knee and the prediction it was checked against."""
+    rows = [
+        ("mode", "sustained rps", "knee between", "predicted rps", "agrees", "p99 at sustained", "collapsed", "verdict")
+    ]
     for mode, m in summary.get("modes", {}).items():
         verdict = "valid" if m.get("valid") else "INVALID: " + "; ".join(m.get("invalid_reasons", []))
         if m.get("crashed"):
             verdict = "CRASHED, " + verdict
         predicted = _fmt(m.get("predicted_rps")) + (f" ({m['predicted_by']})" if m.get("predicted_by") else "")
+        agrees = {True: "yes", False: "NO"}.get(m.get("prediction_agrees"), "-")
         rows.append(
             (
                 mode,
                 _fmt(m.get("sustained_rps")),
+                _bracket(m),
                 predicted,
+                agrees,
                 _fmt(m.get("p99_ms_at_sustained"), " ms"),
                 "yes" if m.get("collapsed") else "no",
                 verdict,
             )
         )
-    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     _print("")
     if summary.get("scenario"):
         _print(f"scenario: {summary['scenario']}")
     for r in rows:
-        _print("  ".join(c.ljust(w) for c, w in zip(r[:5], widths)) + "  " + r[5])
+        _print("  ".join(c.ljust(w) for c, w in zip(r[:-1], widths)) + "  " + r[-1])
     for mode, m in summary.get("modes", {}).items():
         if m.get("prediction"):
             agrees = {True: "knee agrees", False: "knee does NOT agree"}.get(m.get("prediction_agrees"), "not judged")
             _print(f"  {mode}: {m['prediction']} — {agrees} (±15%)")
+        if m.get("prediction_agrees") is False and m.get("evidence_at_knee"):
+            _print(f"  {mode}: the first unhealthy level, {m['evidence_at_knee']}")
+        refined = m.get("refine") or {}
+        if m.get("collapsed") and refined.get("not_refined"):
+            _print(f"  {mode}: knee not localised to {refined.get('resolution', 0.05):.0%}: {refined['not_refined']}")
+    agg = summary.get("repeats")
+    for mode, s in ((agg or {}).get("modes") or {}).items():
+        if s.get("median") is None:
+            _print(f"  {mode}: no valid repetition")
+            continue
+        _print(
+            f"  {mode}: median {_fmt(s['median'])} rps of {s['repetitions_used']} repetitions "
+            f"({_fmt(s['min'])}–{_fmt(s['max'])}, spread {s['spread_ratio']:.0%})"
+            + (" — NOISE: above 10% of the median" if s.get("noise") else "")
+        )
     for jdk, r in (summary.get("ratios") or {}).items():
         if r:
             _print(f"JDK {jdk}: virtual / platform sustained throughput: {r:.2f}x")
     ratio = summary.get("virtual_over_platform")
     if ratio:
-        _print(f"virtual / platform sustained throughput: {ratio:.2f}x")
+        spread = (agg or {}).get("ratio") or {}
+        extra = (
+            f" (median repetitions; ratio per repetition {spread['min']:.2f}–{spread['max']:.2f}x, median "
+            f"{spread['median']:.2f}x)"
+            if spread.get("median") is not None
+            else ""
+        )
+        _print(f"virtual / platform sustained throughput: {ratio:.2f}x{extra}")
     elif len(summary.get("modes", {})) > 1 and summary.get("virtual_over_platform_reason"):
         _print(f"no virtual / platform ratio: {summary['virtual_over_platform_reason']}")
     for mode in summary.get("missing_modes", []):
         _print(f"missing: {mode} (not run to the end)")
     _print(f"\nreport: {run_dir / 'index.html'}")
+
+
+def _bracket(m: dict) -> str:
+    interval = m.get("knee_interval_rps")
+    if not m.get("collapsed") or not interval:
+        return "-"
+    low, high = interval
+    return f"{_fmt(low)}–{_fmt(high)}" + (" (coarse)" if not (m.get("refine") or {}).get("localised") else "")
 
 
 def _fmt(value, unit: str = "") -> str:

@@ -28,6 +28,10 @@ class RoleFit:
     ms_per_request: float  # CPU milliseconds one OK request costs this role (the slope)
     fixed_cores: float  # CPU the role spends whatever the rate (the intercept, in cores; ≥ 0)
     levels: int
+    # How well a straight line explains the role's CPU (1 = exactly); None for a fixed load (no slope to judge).
+    r2: float | None = None
+    # The fit's inputs: (OK requests/s, CPU in % of one core) of each level used.
+    points: tuple[tuple[float, float], ...] = ()
 
     def as_dict(self) -> dict:
         return {
@@ -35,6 +39,8 @@ class RoleFit:
             "ms_per_request": round(self.ms_per_request, 3),
             "fixed_cores": round(self.fixed_cores, 3),
             "levels": self.levels,
+            "r2": None if self.r2 is None else round(self.r2, 3),
+            "points": [[round(x, 1), round(y, 1)] for x, y in self.points],
         }
 
 
@@ -61,6 +67,16 @@ class CpuCeiling:
     def prediction(self) -> Prediction:
         return Prediction(self.rps, "cpu", self.formula())
 
+    @property
+    def r2_min(self) -> float | None:
+        """The weakest fit among the roles that have a slope: one poorly fitted role makes the ceiling rough."""
+        known = [r.r2 for r in self.roles if r.r2 is not None]
+        return min(known) if known else None
+
+    @property
+    def levels(self) -> int:
+        return max((r.levels for r in self.roles), default=0)
+
     def as_dict(self) -> dict:
         return {
             "rps": round(self.rps),
@@ -68,9 +84,21 @@ class CpuCeiling:
             "cores": self.cores,
             "ms_per_request": round(self.ms_per_request, 3),
             "fixed_cores": round(self.fixed_cores, 3),
+            "levels": self.levels,
+            "r2_min": None if self.r2_min is None else round(self.r2_min, 3),
             "roles": [r.as_dict() for r in self.roles],
             "formula": self.formula(),
         }
+
+
+def r_squared(xs: Sequence[float], ys: Sequence[float], slope: float, intercept: float) -> float | None:
+    """The share of the CPU's variation the line explains; None when the CPU did not vary at all."""
+    my = sum(ys) / len(ys)
+    total = sum((y - my) ** 2 for y in ys)
+    if total == 0:
+        return None
+    residual = sum((y - (slope * x + intercept)) ** 2 for x, y in zip(xs, ys))
+    return 1.0 - residual / total
 
 
 def fit_line(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float] | None:
@@ -102,8 +130,10 @@ def fit_role(role: str, points: Sequence[tuple[float, float | None]]) -> RoleFit
         return None
     slope, intercept = line
     if slope <= 0:
-        return RoleFit(role, 0.0, max(sum(ys) / len(ys), 0.0), len(known))
-    return RoleFit(role, slope * 1000.0, max(intercept, 0.0), len(known))
+        return RoleFit(role, 0.0, max(sum(ys) / len(ys), 0.0), len(known), None, tuple(known))
+    return RoleFit(
+        role, slope * 1000.0, max(intercept, 0.0), len(known), r_squared(xs, ys, slope, intercept), tuple(known)
+    )
 
 
 def cpu_ceiling(

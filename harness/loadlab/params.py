@@ -26,6 +26,8 @@ DB_POOL_MAX = 500
 DB_CONNECTION_HEADROOM = 10
 # Runtimes of the thread-service: 21 is the oldest LTS with virtual threads; the list stops at releases that exist.
 JDK_MIN, JDK_MAX = 21, 27
+# REPEAT: each repetition is a whole comparison (≈ 5 minutes by default); more than this is a job for a script.
+REPEAT_MAX = 20
 
 
 class ParamError(LoadlabError, ValueError):
@@ -172,6 +174,20 @@ PARAMS: tuple[Param, ...] = (
         "runtimes of the thread-service; several run every mode on each",
         _jdks,
         f"{JDK_MIN}..{JDK_MAX}, each once",
+    ),
+    Param(
+        "REPEAT",
+        "1",
+        "how many times the whole comparison runs into one run folder (rep-<k>/ when > 1)",
+        _int_in(1, REPEAT_MAX),
+        f"1..{REPEAT_MAX}",
+    ),
+    Param(
+        "REFINE",
+        "1",
+        "1: localise each knee to within 5% after the coarse levels (fine stairs); 0: coarse only",
+        _int_in(0, 1),
+        "0 | 1",
     ),
     Param("RESULTS_DIR", "results", "where run folders are written", _text, "a directory path"),
 )

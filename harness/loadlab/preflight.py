@@ -19,7 +19,7 @@ import tempfile
 from functools import cached_property
 from pathlib import Path
 
-from . import java, topology
+from . import java, params, refine, topology
 from .bench import missing_build_outputs
 from .errors import LoadlabError
 from .hosts import HostError
@@ -35,7 +35,7 @@ RAW_BYTES_PER_SECOND = 2_000  # per injector: raw/ (seconds.csv, latency.hlog, s
 BYTES_PER_MODE_INJECTOR = 520_000  # Gatling's report pages and scripts, whatever the load (512 kB)
 BYTES_PER_MODE = 200_000  # the JFR pinning recording (138 kB), config.json, pinned.json
 BYTES_PER_RUN = 1_000_000  # index.html (164-289 kB), summary.json, params.json, logs/ (16-23 kB)
-DISK_MARGIN = 2  # a failing service's stack traces in logs/, REFINE's extra levels, rounding
+DISK_MARGIN = 2  # a failing service's stack traces in logs/, rounding
 
 # Where Debian's postgresql packages put the server binaries the db scenario starts (MACHINE-NOTES.md).
 PG_CTL_GLOB = "/usr/lib/postgresql/*/bin/pg_ctl"
@@ -127,9 +127,24 @@ def run_bytes(values: dict) -> int:
         + injectors * (BYTES_PER_MODE_INJECTOR + seconds * RAW_BYTES_PER_SECOND)
         + requests * BYTES_PER_REQUEST
     )
-    # JDKS and REPEAT (other issues) run every mode again into the same folder.
+    if int(values.get("REFINE", 1)):
+        per_mode += fine_pass_bytes(values)
+    # JDKS and REPEAT run every mode again into the same folder.
     runs = len(values["MODES"]) * max(1, len(jdk_entries(values))) * int(values.get("REPEAT") or 1)
     return int(BYTES_PER_RUN + runs * per_mode)
+
+
+def fine_pass_bytes(values: dict) -> float:
+    """REFINE=1: the most a collapsed mode's fine passes write (refine.most_fine_levels): each is a Gatling run of its
+    own (a report per injector) with a warm-up at half its first rate, its levels at most at the bracket's top."""
+    injectors, step_s = values["INJECTORS"], values["STEP_SECONDS"]
+    warmup_s = refine.warmup_seconds(values["WARMUP_SECONDS"])
+    total = 0.0
+    for levels, top in refine.most_fine_levels(params.levels(values)):
+        requests = warmup_s * refine.warmup_rate(top) + levels * step_s * top
+        seconds = warmup_s + levels * step_s
+        total += injectors * (BYTES_PER_MODE_INJECTOR + seconds * RAW_BYTES_PER_SECOND) + requests * BYTES_PER_REQUEST
+    return total
 
 
 def _mb(n: float) -> str:

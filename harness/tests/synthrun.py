@@ -79,6 +79,7 @@ class ModeSpec:
     ko_kind: str | None = None  # the kind every failed request is classified as in errors.csv (None: no errors.csv)
     live_config: dict | None = None  # what the service reported at start (raw/thread/config.json)
     db_pool_size: int | None = None  # db_pool_max in jvm.csv (with the levels' db_active/db_pending)
+    start_epoch: int = START_EPOCH  # a refinement pass starts later, on the same samplers' files
 
 
 def write_params(
@@ -133,7 +134,7 @@ def write_params(
 
 def write_mode(run_dir: Path, mode: str, spec: ModeSpec) -> None:
     mode_dir = run_dir / mode
-    measure_start = START_EPOCH + spec.warmup_seconds
+    measure_start = spec.start_epoch + spec.warmup_seconds
     schedule = _schedule(spec, measure_start)
     for i in range(spec.injectors):
         _write_injector(mode_dir, f"injector-{i}", spec, schedule, measure_start, i)
@@ -143,6 +144,21 @@ def write_mode(run_dir: Path, mode: str, spec: ModeSpec) -> None:
         _write(mode_dir, spec, "raw/thread/pinned.json", json.dumps({"virtual_thread_pinned_events": spec.pinned}))
     if spec.live_config is not None:
         _write(mode_dir, spec, "raw/thread/config.json", json.dumps(spec.live_config))
+
+
+def write_fine_pass(run_dir: Path, mode: str, name: str, spec: ModeSpec) -> None:
+    """A refinement pass (`refine-1`) of a mode already written: its injectors under `<mode>/<name>/raw/`, its
+    Gatling reports under `<mode>/gatling/<name>-injector-<i>/`, and the service samplers' rows for its seconds
+    appended to the mode's own files (they ran through every pass). spec.start_epoch must follow the mode's."""
+    mode_dir = run_dir / mode
+    measure_start = spec.start_epoch + spec.warmup_seconds
+    schedule = _schedule(spec, measure_start)
+    for i in range(spec.injectors):
+        _write_injector(mode_dir, f"injector-{i}", spec, schedule, measure_start, i, pass_name=name)
+    _write_thread(mode_dir, spec, schedule, append=True)
+    _write_samples(
+        mode_dir, "raw/delay/samples.csv", spec, schedule, lambda lv: lv.delay_cpu, probe=spec.probe, append=True
+    )
 
 
 def crash(
@@ -196,7 +212,7 @@ def split(count: int, shares) -> list[tuple[int, int]]:
 
 def _schedule(spec: ModeSpec, measure_start: int) -> list[tuple[int, str, int, LevelSpec | None]]:
     """(epoch second, phase, level index, level spec) for every second the simulation writes."""
-    rows = [(START_EPOCH + s, "warmup", -1, None) for s in range(spec.warmup_seconds)]
+    rows = [(spec.start_epoch + s, "warmup", -1, None) for s in range(spec.warmup_seconds)]
     second = measure_start
     for index, level in enumerate(spec.levels):
         for _ in range(spec.seconds_per_level):
@@ -208,13 +224,17 @@ def _schedule(spec: ModeSpec, measure_start: int) -> list[tuple[int, str, int, L
     return rows
 
 
-def _write_injector(mode_dir: Path, name: str, spec: ModeSpec, schedule, measure_start: int, i: int) -> None:
+def _write_injector(
+    mode_dir: Path, name: str, spec: ModeSpec, schedule, measure_start: int, i: int, pass_name: str | None = None
+) -> None:
     n = spec.injectors
+    raw = f"{pass_name}/raw" if pass_name else "raw"
+    report = f"{pass_name}-{name}" if pass_name else name
     seconds = ["second,phase,level,target_rps,sent,ok,ko,inflight"]
     errors = ["second,kind,count"]
     log = [
         "#[Histogram log format version 1.3]",
-        f"#[StartTime: {START_EPOCH}.000 (seconds since epoch)]",
+        f"#[StartTime: {spec.start_epoch}.000 (seconds since epoch)]",
         "#[BaseTime: 0.000 (seconds since epoch)]",
         '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"',
     ]
@@ -284,14 +304,16 @@ def _write_injector(mode_dir: Path, name: str, spec: ModeSpec, schedule, measure
     if stop is not None:
         meta["levels"] = meta["levels"][: spec.stop_at[0] + 1]
         meta["levels"][-1].update(end_epoch_ms=meta["stop_epoch_ms"], cut_short=True)
-    _write(mode_dir, spec, f"raw/{name}/seconds.csv", "\n".join(seconds) + "\n")
-    _write(mode_dir, spec, f"raw/{name}/latency.hlog", "\n".join(log) + "\n")
-    _write(mode_dir, spec, f"raw/{name}/meta.json", json.dumps(meta))
-    _write_samples(mode_dir, f"raw/{name}/samples.csv", spec, schedule, lambda lv: lv.injector_cpu)
-    _write(mode_dir, spec, f"gatling/{name}/forwardsimulation-20261121130501{i}/index.html", "<html>gatling</html>")
+    _write(mode_dir, spec, f"{raw}/{name}/seconds.csv", "\n".join(seconds) + "\n")
+    _write(mode_dir, spec, f"{raw}/{name}/latency.hlog", "\n".join(log) + "\n")
+    _write(mode_dir, spec, f"{raw}/{name}/meta.json", json.dumps(meta))
+    _write_samples(mode_dir, f"{raw}/{name}/samples.csv", spec, schedule, lambda lv: lv.injector_cpu)
+    _write(mode_dir, spec, f"gatling/{report}/forwardsimulation-20261121130501{i}/index.html", "<html>gatling</html>")
 
 
-def _write_samples(mode_dir: Path, rel: str, spec: ModeSpec, schedule, proc, probe: bool = False) -> None:
+def _write_samples(
+    mode_dir: Path, rel: str, spec: ModeSpec, schedule, proc, probe: bool = False, append: bool = False
+) -> None:
     lines = ["second,proc_cpu_pct,host_cpu_pct,host_cores" + (",probe_ms,probe_failed" if probe else "")]
     for second, _, _, level in schedule:
         level = level or LevelSpec(0)
@@ -299,11 +321,11 @@ def _write_samples(mode_dir: Path, rel: str, spec: ModeSpec, schedule, proc, pro
         if probe:
             line += ",,1" if level.probe_ms is None else f",{level.probe_ms:.1f},0"
         lines.append(line)
-    _write(mode_dir, spec, rel, "\n".join(lines) + "\n")
+    _write(mode_dir, spec, rel, "\n".join(lines) + "\n", append)
 
 
-def _write_thread(mode_dir: Path, spec: ModeSpec, schedule) -> None:
-    _write_samples(mode_dir, "raw/thread/samples.csv", spec, schedule, lambda lv: lv.thread_cpu)
+def _write_thread(mode_dir: Path, spec: ModeSpec, schedule, append: bool = False) -> None:
+    _write_samples(mode_dir, "raw/thread/samples.csv", spec, schedule, lambda lv: lv.thread_cpu, append=append)
     # jvm.csv as the sampler writes it: every field of metrics.tsv it records, -1 where a value is not made up here.
     names = metrics.names(*metrics.SAMPLED_KINDS)
     lines = ["second," + ",".join(names)]
@@ -319,7 +341,7 @@ def _write_thread(mode_dir: Path, spec: ModeSpec, schedule) -> None:
         if spec.db_pool_size:
             values.update(_pool_values(level, spec.db_pool_size))
         lines.append(f"{second}," + ",".join(str(values.get(name, -1)) for name in names))
-    _write(mode_dir, spec, "raw/thread/jvm.csv", "\n".join(lines) + "\n")
+    _write(mode_dir, spec, "raw/thread/jvm.csv", "\n".join(lines) + "\n", append)
 
 
 def jvm_values(rps: int, requests: int, gc: int, calls: int, time_ms: float) -> dict:
@@ -352,9 +374,14 @@ def _pool_values(level: LevelSpec, size: int) -> dict:
     }
 
 
-def _write(mode_dir: Path, spec: ModeSpec, rel: str, text: str) -> None:
+def _write(mode_dir: Path, spec: ModeSpec, rel: str, text: str, append: bool = False) -> None:
+    """append: add the rows (not the header line) to a file a pass before wrote."""
     if rel in spec.omit:
         return
     path = mode_dir / rel
     path.parent.mkdir(parents=True, exist_ok=True)
+    if append and path.exists():
+        with open(path, "a") as f:
+            f.write(text.split("\n", 1)[1])
+        return
     path.write_text(text)

@@ -45,7 +45,9 @@ def render(run_dir: str | os.PathLike, summary: dict) -> Path:
     run_dir = Path(run_dir)
     modes = summary.get("modes") or {}
     shown = dict(modes)
-    series = {mode: read_server_series(run_dir / mode / "server.csv") for mode in modes}
+    # With REPEAT > 1 each mode shown is one repetition's (`folder`: rep-<k>/<mode>).
+    folders = {mode: (m.get("folder") or mode) for mode, m in modes.items()}
+    series = {mode: read_server_series(run_dir / folders[mode] / "server.csv") for mode in modes}
     figures = []
     if shown:
         figures = [
@@ -86,7 +88,7 @@ def render(run_dir: str | os.PathLike, summary: dict) -> Path:
             )
             for name in panels
         ]
-    links = gatling_links(run_dir, list(modes) + list(summary.get("missing_modes") or []))
+    links = gatling_links(run_dir, list(modes) + list(summary.get("missing_modes") or []), folders)
     html = page.document(summary, figures, links)
     path = run_dir / "index.html"
     tmp = path.with_name(".index.html.tmp")
@@ -132,11 +134,12 @@ def fallback_page(summary: dict, error: str) -> str:
     )
 
 
-def gatling_links(run_dir: Path, modes: list[str]) -> dict[str, list[str]]:
-    """Relative links to each injector's Gatling report, so the folder can move and still open offline."""
+def gatling_links(run_dir: Path, modes: list[str], folders: dict[str, str] | None = None) -> dict[str, list[str]]:
+    """Relative links to each injector's Gatling report (the coarse pass's, then each fine pass's), so the folder
+    can move and still open offline."""
     links = {}
     for mode in modes:
-        found = sorted((run_dir / mode / "gatling").glob("*/*/index.html"))
+        found = sorted((run_dir / (folders or {}).get(mode, mode) / "gatling").glob("*/*/index.html"))
         links[mode] = [quote(p.relative_to(run_dir).as_posix()) for p in found]
     return links
 

@@ -61,6 +61,7 @@ COLORS = {
     "db_pool_active": "#1f77b4",
     "db_pool_pending": "#d62728",
     "cpu_per_request": "#1f77b4",
+    "fine": "#17becf",
 }
 # Busy Tomcat threads equal requests in flight until the pool is full: dashed and on top, so both stay visible.
 LINE_STYLE = {"tomcat_threads_busy": {"linestyle": "--", "zorder": 3}}
@@ -132,6 +133,7 @@ def throughput(modes: dict[str, dict]) -> str:
         ax.plot(x, [lv["offered_rps"] for lv in levels], color=COLORS["offered"], marker="o", label="offered (sent/s)")
         ax.plot(x, [lv["ok_rps"] for lv in levels], color=COLORS["ok"], marker="o", label="OK/s")
         _mark_unhealthy(ax, levels, x, [lv["ok_rps"] for lv in levels])
+        _mark_fine_levels(ax, summary)
         _mark_knee_and_prediction(ax, summary)
         ax.set_xlabel("target rate (requests/s)")
         ax.set_ylabel("requests/s")
@@ -342,6 +344,27 @@ def _mark_knee_and_prediction(ax: Axes, summary: dict) -> None:
             linestyle=":",
             linewidth=1.2,
             label=f"{by} prediction {summary['predicted_rps']:g} rps",
+        )
+
+
+def _mark_fine_levels(ax: Axes, summary: dict) -> None:
+    """The refinement passes' levels (REFINE=1) as diamonds, and the knee's bracket as a band."""
+    fine = [lv for p in (summary.get("refine") or {}).get("passes") or [] for lv in p.get("levels") or []]
+    if fine:
+        x, y = [lv["target_rps"] for lv in fine], [lv["ok_rps"] for lv in fine]
+        ax.scatter(x, y, marker="D", s=16, color=COLORS["fine"], zorder=3, label="OK/s, fine levels")
+        bad = [(a, b) for lv, a, b in zip(fine, x, y) if not lv.get("healthy")]
+        if bad:
+            ax.scatter([a for a, _ in bad], [b for _, b in bad], marker="x", s=40, color=COLORS["unhealthy"], zorder=4)
+    interval = summary.get("knee_interval_rps")
+    if summary.get("collapsed") and interval and interval[0]:
+        ax.axvspan(
+            interval[0],
+            interval[1],
+            color=COLORS["knee"],
+            alpha=0.18,
+            linewidth=0,
+            label=f"knee between {interval[0]:g} and {interval[1]:g} rps",
         )
 
 

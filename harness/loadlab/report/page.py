@@ -58,6 +58,8 @@ PARAM_ORDER = [
     "STEP_SECONDS",
     "WARMUP_SECONDS",
     "INJECTORS",
+    "REFINE",
+    "REPEAT",
 ]
 # Scenarios where the models give both thread modes the same limit: the page says so before anyone reads a ratio.
 NOT_EXPECTED_TO_WIN = {
@@ -83,6 +85,7 @@ def document(summary: dict, charts: list[tuple[str, str, str, str]], gatling: di
         _invalid_box(summary),
         _notes_box(summary),
         _verdict_table(summary),
+        _repeats(summary),
         '<section id="charts">',
         *(_chart(*chart) + (_errors_by_kind(summary) if chart[1] == "errors" else "") for chart in charts),
         "</section>",
@@ -111,6 +114,15 @@ def headline(summary: dict) -> str:
         ratio = _ratio_for(summary, mode)
         if ratio is not None:
             phrase += f" = {ratio:.1f}× {mode.replace('virtual', 'platform', 1)}"
+        interval = m.get("knee_interval_rps")
+        if m.get("collapsed") and interval and interval[0]:
+            phrase += f", knee between {_rps(interval[0])} and {_rps(interval[1])}"
+        spread = ((summary.get("repeats") or {}).get("modes") or {}).get(mode)
+        if spread and spread.get("median") is not None:
+            phrase += (
+                f" (median of {spread['repetitions_used']} repetitions, {_rps(spread['min'])}–"
+                f"{_rps(spread['max'])}{'; noisy' if spread.get('noise') else ''})"
+            )
         if m.get("crashed"):
             phrase = f"{mode} CRASHED: {_crash_when(m['crashed'])}; before it, {phrase}"
         elif not m.get("collapsed") and m.get("levels"):
@@ -256,13 +268,26 @@ def _verdict_table(summary: dict) -> str:
     rows = [
         ("sustained rate (rps)", lambda m: _rps(m.get("sustained_rps"))),
         ("collapsed", lambda m: _yes_no(m.get("collapsed"), good=False)),
+        ("knee between (rps): last healthy – first unhealthy", _bracket_cell),
         ("JDK", lambda m: _n(m.get("jdk"))),
+        *([("repetition shown (the median)", lambda m: _n(m.get("repetition")))] if summary.get("repeats") else []),
         ("prediction (rps)", lambda m: _rps(m.get("predicted_rps"))),
         ("predicted by", lambda m: escape(m.get("prediction") or "no model limits this mode")),
         (
             "knee agrees with the prediction (±15%)",
-            lambda m: _yes_no(m.get("prediction_agrees")) + _small(m.get("prediction_check")),
+            lambda m: (
+                _yes_no(m.get("prediction_agrees"))
+                + _small(m.get("prediction_check"))
+                + (
+                    _small("evidence " + m["evidence_at_knee"])
+                    if m.get("prediction_agrees") is False and m.get("evidence_at_knee")
+                    else ""
+                )
+            ),
         ),
+        ("every prediction (rps)", _predictions_cell),
+        ("limit met first", lambda m: escape(m.get("limit_met_first") or "—")),
+        ("CPU ceiling (utilization law)", _ceiling_cell),
         ("baseline p50 (ms)", lambda m: _n(m.get("baseline_p50_ms"))),
         ("p99 limit (ms)", lambda m: _n(m.get("p99_limit_ms"))),
         ("p99 at the sustained rate (ms)", lambda m: _n(m.get("p99_ms_at_sustained"))),
@@ -284,6 +309,118 @@ def _verdict_table(summary: dict) -> str:
         for label, cell in rows
     )
     return f'<section id="verdict"><h2>Verdict</h2><table><tr><th></th>{head}</tr>{body}</table></section>'
+
+
+def bracket_text(interval: list | None) -> str:
+    """[345, 360] → "345 – 360"; a missing healthy side (the first level was unhealthy) → "— – 300"."""
+    if not interval:
+        return "—"
+    return f"{_rps(interval[0])} – {_rps(interval[1])}"
+
+
+def _bracket_cell(m: dict) -> str:
+    interval = m.get("knee_interval_rps")
+    refined = m.get("refine") or {}
+    if not interval:
+        return '<span class="muted">never collapsed</span>' if m.get("levels") else "—"
+    width = refined.get("width_ratio")
+    text = bracket_text(interval) + (f" ({width:.1%} wide)" if width is not None else "")
+    passes = refined.get("passes") or []
+    if refined.get("localised") and passes:
+        how = (
+            f"localised to within {refined.get('resolution', 0.05):.0%} by {len(passes)} fine "
+            f"pass{'es' if len(passes) > 1 else ''} from the coarse "
+            f"{bracket_text(refined.get('coarse_interval_rps'))}"
+        )
+    elif refined.get("localised"):
+        how = "the coarse levels were already within the resolution"
+    else:
+        how = refined.get("not_refined") or "not localised"
+    unused = [f"{p['name']} not used: {p['why_not_used']}" for p in passes if not p.get("used")]
+    return escape(text) + _small(how) + "".join(_small(u) for u in unused)
+
+
+def _predictions_cell(m: dict) -> str:
+    found = m.get("predictions") or []
+    if not found:
+        return "—"
+    return "<br>".join(
+        f'{_rps(p.get("rps"))} <span class="muted">{escape(str(p.get("predicted_by")))}</span>' for p in found
+    )
+
+
+def _ceiling_cell(m: dict) -> str:
+    ceiling = m.get("cpu_ceiling")
+    if not ceiling:
+        return '<span class="muted">not fitted (fewer than two healthy levels far enough apart)</span>'
+    roles = ", ".join(
+        f"{r['role']} {r['ms_per_request']:.3f} ms"
+        + (f" (R² {r['r2']:.2f})" if r.get("r2") is not None else " (fixed load)")
+        for r in ceiling.get("roles") or []
+    )
+    return f"{_rps(ceiling.get('rps'))}" + _small(
+        f"{ceiling.get('cores'):g} cores on {ceiling.get('host')}; "
+        f"CPU per request from {ceiling.get('levels')} healthy levels: "
+        f"{roles}"
+    )
+
+
+def _repeats(summary: dict) -> str:
+    """REPEAT > 1: each repetition's sustained rate per mode, the median and range, and whether the spread is noise."""
+    agg = summary.get("repeats")
+    if not agg:
+        return ""
+    reps = summary.get("repetitions") or []
+    head = (
+        '<tr><th class="text">mode</th>'
+        + "".join(f'<th><a href="{escape(r["folder"])}/index.html">{escape(r["folder"])}</a></th>' for r in reps)
+        + '<th>median</th><th>min – max</th><th>spread</th><th class="text">repeatable?</th></tr>'
+    )
+    rows = []
+    for mode, s in (agg.get("modes") or {}).items():
+        by_k = {r["repetition"]: r for r in s.get("repetitions") or []}
+        cells = []
+        for r in reps:
+            one = by_k.get(r["repetition"])
+            if one is None:
+                cells.append("<td>—</td>")
+                continue
+            cpu = one.get("host_cpu_pct_at_sustained")
+            note = f"host CPU {cpu:.0f}%" if cpu is not None else ""
+            if not one.get("valid"):
+                note = (note + "; " if note else "") + "invalid, not counted"
+            cells.append(f"<td>{_rps(one.get('sustained_rps'))}{_small(note)}</td>")
+        spread = s.get("spread_ratio")
+        verdict = (
+            '<span class="no">no: noise</span>'
+            if s.get("noise")
+            else '<span class="yes">yes</span>'
+            if s.get("noise") is False
+            else "—"
+        )
+        rows.append(
+            f'<tr><th class="text">{escape(mode)}</th>{"".join(cells)}<td>{_rps(s.get("median"))}</td>'
+            f"<td>{_rps(s.get('min'))} – {_rps(s.get('max'))}</td>"
+            f"<td>{'—' if spread is None else f'{spread:.0%}'}</td>"
+            f'<td class="reason">{verdict}{_small(s.get("evidence"))}</td></tr>'
+        )
+    ratio = agg.get("ratio") or {}
+    values = {v["repetition"]: v.get("virtual_over_platform") for v in ratio.get("values") or []}
+    ratio_cells = "".join(f"<td>{_ratio(values.get(r['repetition']))}</td>" for r in reps)
+    rows.append(
+        f'<tr><th class="text">virtual / platform</th>{ratio_cells}<td>{_ratio(ratio.get("median"))}</td>'
+        f"<td>{_ratio(ratio.get('min'))} – {_ratio(ratio.get('max'))}</td><td></td><td></td></tr>"
+    )
+    return (
+        f'<section id="repeats"><h2>Repetitions ({agg.get("n")})</h2>'
+        f"<p>The whole comparison ran {agg.get('n')} times. Each column above is the median repetition of its "
+        f"mode; a spread (max − min) above {agg.get('noise_threshold', 0.1):.0%} of the median is this "
+        f"machine's noise, not the thread model.</p><table>{head}{''.join(rows)}</table></section>"
+    )
+
+
+def _ratio(value) -> str:
+    return "—" if value is None else f"{value:.2f}×"
 
 
 def _pool_cell(m: dict) -> str:
@@ -368,32 +505,59 @@ def _levels(summary: dict) -> str:
             "<th>delay-service ms (probe, median)</th><th>host CPU %</th>"
             '<th class="text">healthy</th></tr>'
         )
-        rows = []
-        sustained = m.get("sustained_rps")
-        for lv in m.get("levels") or []:
-            classes = []
-            if not lv.get("healthy"):
-                classes.append("unhealthy")
-            elif lv.get("target_rps") == sustained:
-                classes.append("sustained")
-            evidence = lv.get("evidence") or {}
-            verdict = (
-                '<span class="yes">yes</span>'
-                if lv.get("healthy")
-                else "; ".join(escape(r) for r in lv.get("unhealthy_reasons") or [])
-            )
-            rows.append(
-                f"<tr{_class(classes)}><td>{_n(lv.get('index'))}</td><td>{_rps(lv.get('target_rps'))}</td>"
-                f"<td>{_rps(lv.get('offered_rps'))}</td><td>{_rps(lv.get('ok_rps'))}</td>"
-                f"<td>{_pct(lv.get('error_ratio'))}</td><td>{_n(lv.get('p50_ms'))}</td><td>{_n(lv.get('p95_ms'))}</td>"
-                f"<td>{_n(lv.get('p99_ms'))}</td><td>{_n(lv.get('max_ms'))}</td><td>{_n(lv.get('seconds'))}</td>"
-                f"<td>{_n(evidence.get('delay_probe_ms'))}</td><td>{_n(evidence.get('host_cpu_pct'))}</td>"
-                f'<td class="reason">{verdict}</td></tr>'
-            )
+        rows = [_level_row(lv, m.get("sustained_rps")) for lv in m.get("levels") or []]
         body = "".join(rows) or '<tr><td colspan="13" class="text muted">no measured level</td></tr>'
         tables.append(f"<div><h3>{escape(mode)}</h3><table>{head}{body}</table></div>")
+        for fine in (m.get("refine") or {}).get("passes") or []:
+            tables.append(_fine_pass_table(mode, fine, head))
     # One table under the other: side by side, a level's reasons would squeeze both into unreadable columns.
     return f'<section id="levels"><h2>Levels</h2>{"".join(tables)}</section>'
+
+
+def _level_row(lv: dict, sustained) -> str:
+    classes = []
+    if not lv.get("healthy"):
+        classes.append("unhealthy")
+    elif lv.get("target_rps") == sustained:
+        classes.append("sustained")
+    evidence = lv.get("evidence") or {}
+    verdict = (
+        '<span class="yes">yes</span>'
+        if lv.get("healthy")
+        else "; ".join(escape(r) for r in lv.get("unhealthy_reasons") or [])
+    )
+    return (
+        f"<tr{_class(classes)}><td>{_n(lv.get('index'))}</td><td>{_rps(lv.get('target_rps'))}</td>"
+        f"<td>{_rps(lv.get('offered_rps'))}</td><td>{_rps(lv.get('ok_rps'))}</td>"
+        f"<td>{_pct(lv.get('error_ratio'))}</td><td>{_n(lv.get('p50_ms'))}</td><td>{_n(lv.get('p95_ms'))}</td>"
+        f"<td>{_n(lv.get('p99_ms'))}</td><td>{_n(lv.get('max_ms'))}</td><td>{_n(lv.get('seconds'))}</td>"
+        f"<td>{_n(evidence.get('delay_probe_ms'))}</td><td>{_n(evidence.get('host_cpu_pct'))}</td>"
+        f'<td class="reason">{verdict}</td></tr>'
+    )
+
+
+def _fine_pass_table(mode: str, fine: dict, head: str) -> str:
+    """A refinement pass's levels under the coarse ones: same columns, the rule and baseline of the coarse pass."""
+    levels = fine.get("levels") or []
+    sustained = (fine.get("interval_after_rps") or [None])[0] if fine.get("used") else None
+    rows = "".join(_level_row(lv, sustained) for lv in levels)
+    rows = rows or '<tr><td colspan="13" class="text muted">no measured level</td></tr>'
+    used = (
+        (
+            "used: the bracket went from "
+            + bracket_text(fine.get("interval_before_rps"))
+            + " to "
+            + bracket_text(fine.get("interval_after_rps"))
+            + " rps"
+        )
+        if fine.get("used")
+        else f"not used: {fine.get('why_not_used')}"
+    )
+    return (
+        f'<div class="fine-pass"><h3>{escape(mode)} — {escape(str(fine.get("name")))} '
+        f'<span class="muted">(fine levels, judged against the coarse baseline; {escape(used)})</span></h3>'
+        f"<table>{head}{rows}</table></div>"
+    )
 
 
 def _setup(summary: dict) -> str:

@@ -17,29 +17,50 @@ from pathlib import Path
 
 from .. import analysis
 from .. import params as run_params
-from . import outputs, raw, seconds, verdict
+from . import knee, outputs, raw, repeats, seconds, verdict
 
 
 def rebuild(run_dir: str | os.PathLike) -> dict:
-    """Writes every derived file of a run folder and returns the summary (the shape of summary.json)."""
+    """Writes every derived file of a run folder and returns the summary (the shape of summary.json).
+
+    With REPEAT > 1 each repetition's folder (`rep-<k>/`) gets its own summary.json and index.html, and the run's
+    own pair shows, per mode, the median repetition with the spread of all of them (repeats.py)."""
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         raise FileNotFoundError(f"{run_dir} is not a run folder")
     run = raw.read_json(run_dir / "params.json")
     params = run.get("params") if isinstance(run.get("params"), dict) else {}
+    repetitions = _repetitions(run_dir)
+    if not repetitions:
+        summary = _summarise(run_dir, run, run_dir.name)
+    else:
+        per_rep = []
+        for k in repetitions:
+            rep = _summarise(run_dir / f"rep-{k}", _run_view(run, f"rep-{k}/"), run_dir.name)
+            rep["repetition"] = k
+            outputs.write_text(run_dir / f"rep-{k}" / "summary.json", json.dumps(rep, indent=2) + "\n")
+            _render_page(run_dir / f"rep-{k}", rep)
+            per_rep.append((k, rep))
+        summary = _combine_repetitions(run_dir, run, params, per_rep)
+    outputs.write_text(run_dir / "summary.json", json.dumps(summary, indent=2) + "\n")
+    _render_page(run_dir, summary)
+    return summary
+
+
+def _summarise(folder: Path, run: dict, run_id: str) -> dict:
+    """The summary of one comparison: the run folder itself, or one repetition's folder."""
+    params = run.get("params") if isinstance(run.get("params"), dict) else {}
     thresholds = analysis.Thresholds.from_mapping(run.get("thresholds"))
     target = run.get("target") or params.get("TARGET")
-    run_missing = [] if run else ["params.json"]
-
     wanted = _modes_wanted(params)
-    present = [m for m in _ordered_modes(run_dir, wanted) if raw.has_load_data(run_dir / m)]
+    present = [m for m in _ordered_modes(folder, wanted) if raw.has_load_data(folder / m)]
     modes = {}
     for mode in present:
-        modes[mode] = _rebuild_mode(run_dir, mode, run, params, thresholds, target)
+        modes[mode] = _rebuild_mode(folder, mode, run, params, thresholds, target)
 
     ratio, ratio_reason = verdict.headline_ratio(modes, params)
     summary = {
-        "run_id": run.get("run_id") or run_dir.name,
+        "run_id": run.get("run_id") or run_id,
         "target": target,
         "scenario": params.get("SCENARIO") or "http",
         "params": params,
@@ -51,7 +72,7 @@ def rebuild(run_dir: str | os.PathLike) -> dict:
         "machine": run.get("machine"),
         "hosts": run.get("hosts") if isinstance(run.get("hosts"), dict) else {},
         "missing_modes": [m for m in wanted if m not in modes],
-        "missing": run_missing,
+        "missing": [] if run else ["params.json"],
         "problems": verdict.problems(run),
     }
     per_jdk = verdict.ratios(modes, params)
@@ -59,22 +80,110 @@ def rebuild(run_dir: str | os.PathLike) -> dict:
         summary["ratios"] = per_jdk
     if run.get("test_fault"):
         summary["test_fault"] = str(run["test_fault"])
-    outputs.write_text(run_dir / "summary.json", json.dumps(summary, indent=2) + "\n")
-    _render_page(run_dir, summary)
+    return summary
+
+
+def _repetitions(run_dir: Path) -> list[int]:
+    """The repetitions of a REPEAT > 1 run that have a folder, in order; [] for a run of one (the plain layout)."""
+    found = [p.name.removeprefix("rep-") for p in run_dir.glob("rep-*") if p.is_dir()]
+    return sorted(int(k) for k in found if k.isdigit())
+
+
+def _run_view(run: dict, prefix: str) -> dict:
+    """params.json as one repetition sees it: bench's per-mode entries (keyed `rep-<k>/<mode>`) under the mode."""
+    view = dict(run)
+    completed = run.get("modes_completed")
+    if isinstance(completed, list):
+        view["modes_completed"] = [m.removeprefix(prefix) for m in completed if str(m).startswith(prefix)]
+    for key in ("mode_problems", "refine_skipped", "crashes"):
+        if isinstance(run.get(key), dict):
+            view[key] = {m.removeprefix(prefix): v for m, v in run[key].items() if str(m).startswith(prefix)}
+    return view
+
+
+def _combine_repetitions(run_dir: Path, run: dict, params: dict, per_rep: list[tuple[int, dict]]) -> dict:
+    """The run's summary with REPEAT > 1: each mode as its median repetition, `repeats` with the spread, and every
+    repetition's own verdict (its folder has the full summary)."""
+    agg = repeats.aggregate(per_rep)
+    by_k = dict(per_rep)
+    modes = {}
+    for label, stats in agg["modes"].items():
+        k = stats["median_repetition"]
+        if k is not None:
+            modes[label] = {**by_k[k]["modes"][label], "repetition": k, "folder": f"rep-{k}/{label}"}
+    first = per_rep[0][1]
+    ratio, ratio_reason = verdict.headline_ratio(modes, params)
+    summary = {
+        "run_id": run.get("run_id") or run_dir.name,
+        "target": first.get("target"),
+        "scenario": first.get("scenario"),
+        "params": params,
+        "modes": modes,
+        "virtual_over_platform": ratio,
+        "virtual_over_platform_reason": ratio_reason,
+        "repeats": agg,
+        "repetitions": [
+            {
+                "repetition": k,
+                "folder": f"rep-{k}",
+                "valid": bool(rep.get("modes"))
+                and all(m.get("valid") for m in rep["modes"].values())
+                and not rep.get("missing_modes"),
+                "virtual_over_platform": rep.get("virtual_over_platform"),
+                "sustained_rps": {label: m.get("sustained_rps") for label, m in rep["modes"].items()},
+            }
+            for k, rep in per_rep
+        ],
+        "thresholds": first.get("thresholds"),
+        "limits": first.get("limits"),
+        "machine": run.get("machine"),
+        "hosts": first.get("hosts"),
+        "missing_modes": [m for m in _modes_wanted(params) if m not in modes],
+        "missing": [] if run else ["params.json"],
+        "problems": {f"rep-{k}/{mode}": p for k, rep in per_rep for mode, p in (rep.get("problems") or {}).items()},
+    }
+    per_jdk = verdict.ratios(modes, params)
+    if per_jdk:
+        summary["ratios"] = per_jdk
+    if run.get("test_fault"):
+        summary["test_fault"] = str(run["test_fault"])
     return summary
 
 
 def _rebuild_mode(
     run_dir: Path, mode: str, run: dict, params: dict, thresholds: analysis.Thresholds, target: str | None
 ) -> dict:
+    return mode_result(run_dir / mode, Path(mode).name, run, params, thresholds, target)
+
+
+def mode_result(
+    mode_dir: Path,
+    label: str,
+    run: dict,
+    params: dict,
+    thresholds: analysis.Thresholds,
+    target: str | None,
+    write: bool = True,
+) -> dict:
+    """One mode's summary from its folder (its coarse pass and its fine passes); with write, also its timeline.csv
+    and server.csv (and each fine pass's). write=False is bench's look at a mode it is still running."""
     try:
-        mode_raw = raw.load_mode(run_dir / mode)
-        table = seconds.build_tables(
-            mode_raw, lag_s=verdict.completion_lag_s(params), cutoff=verdict.crash_cutoff(verdict.crash_of(run, mode))
-        )
-        outputs.write_csv(run_dir / mode / "timeline.csv", outputs.TIMELINE_COLUMNS, table.timeline)
-        outputs.write_csv(run_dir / mode / "server.csv", outputs.SERVER_COLUMNS, table.server)
-        return verdict.mode_summary(mode, mode_raw, table, run, params, thresholds, target)
+        lag_s = verdict.completion_lag_s(params)
+        cutoff = verdict.crash_cutoff(verdict.crash_of(run, label))
+        mode_raw = raw.load_mode(mode_dir)
+        table = seconds.build_tables(mode_raw, lag_s=lag_s, cutoff=cutoff)
+        if write:
+            outputs.write_csv(mode_dir / "timeline.csv", outputs.TIMELINE_COLUMNS, table.timeline)
+            outputs.write_csv(mode_dir / "server.csv", outputs.SERVER_COLUMNS, table.server)
+        fine = []
+        for name in raw.fine_passes(mode_dir):
+            fine_raw = raw.load_mode(mode_dir, name)
+            fine_table = seconds.build_tables(fine_raw, lag_s=lag_s, cutoff=cutoff)
+            if write:
+                outputs.write_csv(mode_dir / name / "timeline.csv", outputs.TIMELINE_COLUMNS, fine_table.timeline)
+                outputs.write_csv(mode_dir / name / "server.csv", outputs.SERVER_COLUMNS, fine_table.server)
+            fine.append(knee.FinePass(name, fine_raw, fine_table))
+        return verdict.mode_summary(label, mode_raw, table, run, params, thresholds, target, fine)
     except Exception as e:  # noqa: BLE001 - one bad mode must not cost the other mode its report
         traceback.print_exc(file=sys.stderr)
         return verdict.failed_mode(f"the analysis of this mode failed: {type(e).__name__}: {e}")

@@ -49,9 +49,14 @@ class RawMode:
     live_config: dict = field(default_factory=dict)
 
 
-def load_mode(mode_dir: Path) -> RawMode:
+def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
+    """fine_pass: the name of a refinement pass (`refine-1`): its injectors' files are under `<mode>/refine-1/raw/`
+    and their Gatling reports under `<mode>/gatling/refine-1-injector-<i>/`; the service samplers ran through every
+    pass of the mode, so their files are the mode's own."""
     missing: list[str] = []
     raw_dir = mode_dir / "raw"
+    injectors_dir = mode_dir / fine_pass / "raw" if fine_pass else raw_dir
+    report_prefix = f"{fine_pass}-" if fine_pass else ""
 
     def rows(path: Path) -> dict[int, dict]:
         found = read_rows(path)
@@ -60,7 +65,7 @@ def load_mode(mode_dir: Path) -> RawMode:
         return found or {}
 
     injectors = []
-    for inj_dir in sorted(raw_dir.glob("injector-*"), key=natural):
+    for inj_dir in sorted(injectors_dir.glob("injector-*"), key=natural):
         seconds = rows(inj_dir / "seconds.csv")
         meta = read_json(inj_dir / "meta.json")
         if not meta:
@@ -95,10 +100,10 @@ def load_mode(mode_dir: Path) -> RawMode:
             )
         )
     if not injectors:
-        missing.append(f"{mode_dir.name}/raw/injector-*")
+        missing.append(str((injectors_dir / "injector-*").relative_to(mode_dir.parent)))
     for inj in injectors:
-        if not list((mode_dir / "gatling" / inj.name).glob("*/index.html")):
-            missing.append(f"{mode_dir.name}/gatling/{inj.name}/…/index.html (Gatling's report)")
+        if not list((mode_dir / "gatling" / f"{report_prefix}{inj.name}").glob("*/index.html")):
+            missing.append(f"{mode_dir.name}/gatling/{report_prefix}{inj.name}/…/index.html (Gatling's report)")
 
     delay_samples = rows(raw_dir / "delay" / "samples.csv")
     if delay_samples and not any("probe_ms" in r for r in delay_samples.values()):
@@ -160,7 +165,14 @@ def _first_meta(injectors: list[Injector], key: str, kind: type):
 
 
 def has_load_data(mode_dir: Path) -> bool:
+    """Also true of a refinement pass's folder (`<mode>/refine-1`), whose layout is the same."""
     return any(p.is_file() for p in (mode_dir / "raw").glob("injector-*/seconds.csv"))
+
+
+def fine_passes(mode_dir: Path) -> list[str]:
+    """The refinement passes of a mode that left load data, in the order they ran (`refine-1`, `refine-2`, …)."""
+    found = [p.name for p in mode_dir.glob("refine-*") if p.name.removeprefix("refine-").isdigit() and has_load_data(p)]
+    return sorted(found, key=lambda name: int(name.removeprefix("refine-")))
 
 
 def read_json(path: Path) -> dict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from .. import analysis, cpufit, limits, models
+from . import knee as knees
 from .raw import STATUS_504, TIMEOUT_INJECTOR, RawMode, error_kind_meanings, error_kind_order
 from .seconds import Tables
 from .values import as_float
@@ -18,6 +19,7 @@ def mode_summary(
     params: dict,
     thresholds: analysis.Thresholds,
     target: str | None,
+    fine_passes: list[knees.FinePass] | None = None,
 ) -> dict:
     levels = tables.levels
     verdict = analysis.judge(levels, thresholds)
@@ -42,19 +44,30 @@ def mode_summary(
     if not tables.timeline:
         missing.append(f"{mode}: no measured phase in seconds.csv")
     reasons.extend(live_config_mismatches(mode, raw.live_config, params))
-    healthy = levels if verdict.first_unhealthy is None else levels[: verdict.first_unhealthy]
-    ceiling = cpufit.ceiling_of_levels(
-        healthy, analysis.shares_one_machine(target), len(raw.injectors), thread_cores(raw)
+    # The knee after the refinement passes (REFINE=1), and the healthy levels of every pass for the CPU fit.
+    knee = knees.refined_knee(
+        levels,
+        verdict,
+        fine_passes or [],
+        thresholds,
+        ctx,
+        requested=None if "REFINE" not in params else str(params["REFINE"]) != "0",
+        skipped=(run.get("refine_skipped") or {}).get(mode),
     )
-    prediction = models.predict(model_inputs(mode, raw, levels, verdict, params, target, ceiling))
+    notes.extend(knee.notes)
+    ceiling = cpufit.ceiling_of_levels(
+        knee.fit_levels, analysis.shares_one_machine(target), len(raw.injectors), thread_cores(raw)
+    )
+    inputs = model_inputs(mode, raw, levels, verdict, params, target, ceiling)
+    prediction = models.predict(inputs)
     predicted = None if prediction is None else round(prediction.rps)
     peak = max((lv.target_rps for lv in levels), default=None)
-    agrees, agreement = models.agreement(predicted, verdict.sustained_rps, verdict.collapsed, peak)
+    agrees, agreement = models.agreement(predicted, knee.sustained_rps, verdict.collapsed, peak)
     stops = [inj.meta for inj in raw.injectors]
     stop_reasons = sorted({str(m["stop_reason"]) for m in stops if m.get("stop_reason")})
     first_bad = levels[verdict.first_unhealthy].index if verdict.first_unhealthy is not None else None
     return {
-        "sustained_rps": analysis.plain_number(verdict.sustained_rps),
+        "sustained_rps": analysis.plain_number(round(knee.sustained_rps, 1)),
         "collapsed": verdict.collapsed,
         "predicted_rps": predicted,
         "predicted_by": prediction and prediction.predicted_by,
@@ -63,8 +76,15 @@ def mode_summary(
         "cpu_ceiling_rps": None if ceiling is None else round(ceiling.rps),
         "cpu_ceiling": None if ceiling is None else ceiling.as_dict(),
         "prediction_check": agreement,
+        "predictions": [
+            {"predicted_by": p.predicted_by, "rps": round(p.rps), "formula": p.formula}
+            for p in sorted(models.applicable(inputs), key=lambda p: p.rps)
+        ],
+        "limit_met_first": knees.limit_met_first(models.applicable(inputs), knee, verdict.collapsed, peak, ctx),
+        "evidence_at_knee": knees.evidence_at(knee.closing) if knee.closing is not None else None,
+        **knee.fields(),
         "baseline_p50_ms": verdict.baseline_p50_ms,
-        "p99_ms_at_sustained": verdict.p99_ms_at_sustained,
+        "p99_ms_at_sustained": knee.p99_ms_at_sustained,
         "requests": tables.requests,
         "errors": tables.errors,
         "valid": not reasons,

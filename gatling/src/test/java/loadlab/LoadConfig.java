@@ -39,6 +39,7 @@ public record LoadConfig(
         double maxErrorRatio,
         double p99Factor,
         double p99SlackMs,
+        double baselineP50Ms,
         long startAtEpochMs,
         Map<String, String> effective) {
 
@@ -72,6 +73,9 @@ public record LoadConfig(
         d.put("maxErrorRatio", "0.01");
         d.put("p99Factor", "2.0");
         d.put("p99SlackMs", "100");
+        // 0: the baseline of the p99 limit is the first level's p50. A refinement pass (the harness's REFINE) runs
+        // near the knee, where that would be the wrong baseline: it passes the coarse pass's instead.
+        d.put("baselineP50Ms", "0");
         // 0: start on the next whole second. The harness passes one instant to every injector so that their
         // seconds line up and their per-second histograms can be merged exactly.
         d.put("startAtEpochMs", "0");
@@ -120,6 +124,7 @@ public record LoadConfig(
         double maxErrorRatio = p.get("maxErrorRatio", s -> ratio(s, true), "a number in [0, 1]");
         double p99Factor = p.get("p99Factor", s -> atLeast(s, 1.0), "a number >= 1");
         double p99SlackMs = p.get("p99SlackMs", s -> nonNegative(s), "a number >= 0");
+        double baselineP50Ms = p.get("baselineP50Ms", s -> nonNegative(s), "a number >= 0 (0: the first level's p50)");
         long startAtEpochMs = p.get("startAtEpochMs", s -> {
             long v = Long.parseLong(s);
             return v >= 0 ? v : null;
@@ -160,7 +165,7 @@ public record LoadConfig(
         return new LoadConfig(baseUrl, delayMs, scenario, cpuMs, profile, startRps, peakRps, steps, stepSeconds,
                 warmupSeconds, warmupRps, injectors, injectorIndex, outDir, requestTimeoutMs, connectTimeoutMs,
                 maxInflight, stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor, p99SlackMs,
-                startAtEpochMs, Collections.unmodifiableMap(p.effective));
+                baselineP50Ms, startAtEpochMs, Collections.unmodifiableMap(p.effective));
     }
 
     /** The thread-service endpoint of each scenario (the service's own names; `http` is /forward). */
@@ -174,6 +179,11 @@ public record LoadConfig(
             return path + "?cpuMs=" + cpuMs;
         }
         return path + "?ms=" + delayMs + (cpuMs > 0 ? "&cpuMs=" + cpuMs : "");
+    }
+
+    /** True when the baseline of the p99 limit was given rather than measured at the first level. */
+    public boolean baselineGiven() {
+        return baselineP50Ms > 0;
     }
 
     public boolean isRamp() {

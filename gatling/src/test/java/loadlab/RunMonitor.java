@@ -81,6 +81,7 @@ public final class RunMonitor {
         this.schedule = schedule;
         this.timeouts = timeouts;
         this.rule = HealthRule.of(cfg);
+        this.baselineP50Ms = cfg.baselineGiven() ? cfg.baselineP50Ms() : Double.NaN;
         this.out = out;
         this.inj = "inj=" + cfg.injectorIndex();
         Path dir = Path.of(cfg.outDir()).toAbsolutePath().normalize();
@@ -259,7 +260,7 @@ public final class RunMonitor {
         boolean any = accHist.getTotalCount() > 0;
         double p50 = any ? accHist.getValueAtPercentile(50) : 0;
         double p99 = any ? accHist.getValueAtPercentile(99) : 0;
-        if (l.index() == 0) {
+        if (l.index() == 0 && !cfg.baselineGiven()) {
             baselineP50Ms = p50;
         }
         levelPercentiles.put(l.index(), new double[] {p50, p99});
@@ -275,9 +276,12 @@ public final class RunMonitor {
                 + String.format(Locale.ROOT, " ok_rps=%.1f errors=%.2f%% p50=%.0fms p99=%.0fms p99_limit=%.0fms",
                         v.okRps(), 100 * v.errorRatio(), p50, p99, v.p99LimitMs()));
         unhealthyInARow = v.healthy() ? 0 : unhealthyInARow + 1;
-        // Not after the first level: it is the lowest rate (cannot exhaust anything) and the baseline itself, where a
-        // cold-start spike is noise. Not after the last one either: the load is over anyway.
-        if (unhealthyInARow >= cfg.stopAfterUnhealthy() && cfg.stopOnCollapse() && l.index() > 0
+        // Not after the first level when it is the baseline: it is the lowest rate (cannot exhaust anything), where a
+        // cold-start spike is noise. With a given baseline (a refinement pass) the first level is a rate already
+        // measured healthy, and finding it unhealthy ends the pass at once. Not after the last one either: the load
+        // is over anyway.
+        boolean firstLevelMayStop = l.index() > 0 || cfg.baselineGiven();
+        if (unhealthyInARow >= cfg.stopAfterUnhealthy() && cfg.stopOnCollapse() && firstLevelMayStop
                 && l.index() < schedule.steps() - 1) {
             stop(where + " unhealthy" + (unhealthyInARow > 1 ? " (" + unhealthyInARow + " levels in a row)" : "")
                     + ": " + v.reason(), nowMs);

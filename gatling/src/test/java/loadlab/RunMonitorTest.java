@@ -31,9 +31,13 @@ class RunMonitorTest {
     }
 
     private RunMonitor monitor(String stopOnCollapse, String stopAfterUnhealthy, String steps) {
+        return monitor(stopOnCollapse, stopAfterUnhealthy, steps, "0");
+    }
+
+    private RunMonitor monitor(String stopOnCollapse, String stopAfterUnhealthy, String steps, String baselineP50Ms) {
         LoadConfig cfg = LoadConfig.parse(Map.of("startRps", "10", "peakRps", "30", "steps", steps, "stepSeconds", "2",
                 "warmupSeconds", "0", "outDir", dir.toString(), "stopOnCollapse", stopOnCollapse,
-                "stopAfterUnhealthy", stopAfterUnhealthy));
+                "stopAfterUnhealthy", stopAfterUnhealthy, "baselineP50Ms", baselineP50Ms));
         return new RunMonitor(cfg, Schedule.of(cfg), new PrintStream(console, true, StandardCharsets.UTF_8));
     }
 
@@ -117,6 +121,32 @@ class RunMonitorTest {
         m.tick((T0 + 2) * 1000 + RunMonitor.GRACE_MS);
         assertTrue(console.toString(StandardCharsets.UTF_8).contains("level 1/3 (target 10 rps) UNHEALTHY"));
         assertFalse(m.shouldStop());
+    }
+
+    @Test
+    void aGivenBaselineJudgesTheFirstLevelAndMayStopThere() {
+        // A refinement pass: its first level is a rate the coarse pass measured healthy against a 50 ms baseline.
+        RunMonitor m = monitor("true", "1", "3", "50");
+        m.alignDelayMs(T0 * 1000);
+        load(m.recorder(), T0, 10, 400);
+        load(m.recorder(), T0 + 1, 10, 400);
+        m.tick((T0 + 2) * 1000 + RunMonitor.GRACE_MS);
+        assertTrue(m.shouldStop());
+        String expected = "level 1/3 (target 10 rps) unhealthy: p99 400 ms > 150 ms (baseline p50 50 ms)";
+        assertTrue(m.stopReason().startsWith(expected), m.stopReason());
+    }
+
+    @Test
+    void aGivenBaselineIsNotReplacedByTheFirstLevel() {
+        RunMonitor m = monitor("true", "1", "3", "200");
+        m.alignDelayMs(T0 * 1000);
+        load(m.recorder(), T0, 10, 50);
+        load(m.recorder(), T0 + 1, 10, 50);
+        load(m.recorder(), T0 + 2, 20, 380);
+        load(m.recorder(), T0 + 3, 20, 380);
+        m.tick((T0 + 4) * 1000 + RunMonitor.GRACE_MS);
+        // 380 ms is within max(2 x 200, 200 + 100) = 400 ms; against the first level's 50 ms it would not be.
+        assertFalse(m.shouldStop(), console.toString(StandardCharsets.UTF_8));
     }
 
     @Test

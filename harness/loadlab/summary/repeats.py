@@ -1,0 +1,131 @@
+"""REPEAT=n: the whole comparison run n times into one run folder (`rep-<k>/<mode>/…`), and what the repetitions
+say together: per mode the median sustained rate with its range, the ratio's median and range, and whether the
+spread is the machine's noise rather than a property of the thread model.
+
+Only valid repetitions count towards a median (an invalid one measured something else); the mode shown on the page
+and in summary.json's `modes` is the repetition whose sustained rate is the median (the lower of the two middle ones
+for an even count), so every number next to it comes from one real run.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+# A spread (max − min) above this share of the median is named as noise on the page.
+NOISE_SPREAD = 0.10
+
+
+def aggregate(repetitions: list[tuple[int, dict]]) -> dict:
+    """repetitions: (k, that repetition's summary) in order; returns summary.json's `repeats`."""
+    labels: list[str] = []
+    for _, rep in repetitions:
+        labels += [label for label in rep.get("modes") or {} if label not in labels]
+    modes = {label: _mode(label, repetitions) for label in labels}
+    ratios = [(k, rep.get("virtual_over_platform")) for k, rep in repetitions]
+    known = [r for _, r in ratios if isinstance(r, (int, float))]
+    return {
+        "n": len(repetitions),
+        "noise_threshold": NOISE_SPREAD,
+        "modes": modes,
+        "ratio": {
+            "median": _round(statistics.median(known), 2) if known else None,
+            "min": min(known, default=None),
+            "max": max(known, default=None),
+            "values": [{"repetition": k, "virtual_over_platform": r} for k, r in ratios],
+        },
+    }
+
+
+def median_repetition(label: str, repetitions: list[tuple[int, dict]]) -> int | None:
+    """The repetition whose sustained rate is the median of the valid ones (else of all) for this mode."""
+    entries = [(k, rep["modes"][label]) for k, rep in repetitions if label in (rep.get("modes") or {})]
+    pool = [(k, m) for k, m in entries if m.get("valid")] or entries
+    if not pool:
+        return None
+    ordered = sorted(pool, key=lambda e: (e[1].get("sustained_rps") or 0, e[0]))
+    return ordered[(len(ordered) - 1) // 2][0]
+
+
+def _mode(label: str, repetitions: list[tuple[int, dict]]) -> dict:
+    rows = []
+    for k, rep in repetitions:
+        m = (rep.get("modes") or {}).get(label)
+        if m is None:
+            continue
+        rows.append(
+            {
+                "repetition": k,
+                "sustained_rps": m.get("sustained_rps"),
+                "collapsed": m.get("collapsed"),
+                "knee_interval_rps": m.get("knee_interval_rps"),
+                "valid": bool(m.get("valid")),
+                "host_cpu_pct_at_sustained": host_cpu_at(m, m.get("sustained_rps"), healthy=True),
+                "host_cpu_pct_at_knee": host_cpu_at(m, (m.get("knee_interval_rps") or [None, None])[1], healthy=False),
+            }
+        )
+    used = [r for r in rows if r["valid"] and isinstance(r["sustained_rps"], (int, float))]
+    values = [r["sustained_rps"] for r in used]
+    if not values:
+        return {
+            "median": None,
+            "min": None,
+            "max": None,
+            "spread_ratio": None,
+            "noise": None,
+            "repetitions_used": 0,
+            "repetitions": rows,
+            "median_repetition": median_repetition(label, repetitions),
+            "evidence": "no valid repetition of this mode",
+        }
+    median = statistics.median(values)
+    spread = (max(values) - min(values)) / median if median else None
+    noise = spread is not None and spread > NOISE_SPREAD
+    return {
+        "median": _round(median, 1),
+        "min": min(values),
+        "max": max(values),
+        "spread_ratio": None if spread is None else round(spread, 3),
+        "noise": noise,
+        "repetitions_used": len(values),
+        "repetitions": rows,
+        "median_repetition": median_repetition(label, repetitions),
+        "evidence": _evidence(used, spread, noise),
+    }
+
+
+def host_cpu_at(mode: dict, rate, healthy: bool) -> float | None:
+    """The machine's CPU (host_cpu_pct) at the level of this rate — coarse or fine — healthy or not as asked."""
+    if rate is None:
+        return None
+    levels = list(mode.get("levels") or [])
+    for fine in (mode.get("refine") or {}).get("passes") or []:
+        levels += fine.get("levels") or []
+    for lv in levels:
+        if lv.get("target_rps") == rate and bool(lv.get("healthy")) == healthy:
+            return (lv.get("evidence") or {}).get("host_cpu_pct")
+    return None
+
+
+def _evidence(rows: list[dict], spread: float | None, noise: bool) -> str:
+    values = [r["sustained_rps"] for r in rows]
+    cpus = [r["host_cpu_pct_at_sustained"] for r in rows if r["host_cpu_pct_at_sustained"] is not None]
+    knees = [r["host_cpu_pct_at_knee"] for r in rows if r["host_cpu_pct_at_knee"] is not None]
+    text = (
+        f"sustained {min(values):,.0f}–{max(values):,.0f} rps over {len(values)} valid repetition"
+        f"{'s' if len(values) > 1 else ''}, a spread of {spread or 0:.0%} of the median"
+    )
+    if cpus:
+        text += f"; host CPU at the sustained level {min(cpus):.0f}–{max(cpus):.0f}%"
+    if knees:
+        text += f", at the first unhealthy level {min(knees):.0f}–{max(knees):.0f}%"
+    if noise:
+        text += (
+            f": above {NOISE_SPREAD:.0%}, so this machine's noise moves this knee more than the resolution; "
+            f"read the median, not one run"
+        )
+    return text
+
+
+def _round(value: float, digits: int) -> float | int:
+    value = round(value, digits)
+    return int(value) if float(value).is_integer() else value

@@ -1,0 +1,196 @@
+"""The refined knee in summary.json, from synthetic runs with coarse levels and fine passes (known answers)."""
+
+import json
+
+import pytest
+import synthrun
+from synthrun import SLOW_TAIL, START_EPOCH, LevelSpec, ModeSpec
+
+from loadlab import refine, summary
+
+# p50 400 ms: healthy against its own first level (limit 800 ms), not against a 201 ms baseline (limit 402 ms).
+SLOW_BASELINE = ((400, 0.5), (420, 0.45), (450, 0.04), (460, 0.01))
+
+
+def coarse(rates=(100, 200, 300, 400, 500), first_bad=400, **level):
+    """Stairs that turn unhealthy (a slow tail) from first_bad on."""
+    return ModeSpec(
+        [LevelSpec(r, **({"latency": SLOW_TAIL} if first_bad and r >= first_bad else {}), **level) for r in rates]
+    )
+
+
+def fine(rates, first_bad=None, k=1, **level):
+    """A fine pass, started k × 1,000 s after the coarse one, unhealthy from first_bad on (the early stop ends it
+    there, as the simulation does)."""
+    rates = [r for r in rates if first_bad is None or r <= first_bad]
+    return ModeSpec(
+        [LevelSpec(r, **({"latency": SLOW_TAIL} if first_bad and r >= first_bad else {}), **level) for r in rates],
+        start_epoch=START_EPOCH + 1000 * k,
+    )
+
+
+def run_with(tmp_path, mode_spec, passes=(), **params):
+    synthrun.write_params(tmp_path, modes=("platform",), **{"REFINE": 1, **params})
+    synthrun.write_mode(tmp_path, "platform", mode_spec)
+    for k, spec in enumerate(passes, start=1):
+        synthrun.write_fine_pass(tmp_path, "platform", f"refine-{k}", spec)
+    return summary.rebuild(tmp_path)["modes"]["platform"]
+
+
+def test_the_fine_pass_narrows_the_bracket_to_within_five_percent(tmp_path):
+    rates = refine.fine_rates(refine.Bracket(300, 400))
+    assert rates == [300, 315, 330, 345, 360, 375, 390]
+    mode = run_with(tmp_path, coarse(), [fine(rates, first_bad=360)])
+    assert mode["collapsed"] is True
+    assert mode["sustained_rps"] == 345 and mode["knee_interval_rps"] == [345, 360]
+    assert mode["p99_ms_at_sustained"] == 230
+    assert mode["refine"]["localised"] is True and mode["refine"]["coarse_interval_rps"] == [300, 400]
+    (used,) = mode["refine"]["passes"]
+    assert used["used"] and used["rates"] == [300, 315, 330, 345, 360]
+    assert [lv["healthy"] for lv in used["levels"]] == [True, True, True, True, False]
+    assert used["interval_after_rps"] == [345, 360]
+    # the coarse levels stay as measured
+    assert [lv["target_rps"] for lv in mode["levels"]] == [100, 200, 300, 400, 500]
+    assert (tmp_path / "platform" / "refine-1" / "timeline.csv").is_file()
+
+
+def test_a_fine_pass_that_stays_healthy_closes_on_the_coarse_unhealthy_rate(tmp_path):
+    mode = run_with(tmp_path, coarse(), [fine([300, 315, 330, 345, 360, 375, 390])])
+    assert mode["sustained_rps"] == 390 and mode["knee_interval_rps"] == [390, 400]
+
+
+def test_a_fine_pass_that_contradicts_the_coarse_one_leaves_the_coarse_bracket(tmp_path):
+    # Judged against the coarse baseline (201 ms), a fine level at p50 400 ms is unhealthy: at a rate the coarse
+    # pass measured healthy, so the service was not in the state the coarse pass measured.
+    mode = run_with(tmp_path, coarse(), [fine([300, 315], latency=SLOW_BASELINE)])
+    assert mode["sustained_rps"] == 300 and mode["knee_interval_rps"] == [300, 400]
+    (contradicting,) = mode["refine"]["passes"]
+    assert not contradicting["used"] and "300 rps unhealthy" in contradicting["why_not_used"]
+    assert contradicting["levels"][0]["healthy"] is False
+    assert mode["refine"]["localised"] is False
+    assert "still 33%" in mode["refine"]["not_refined"]
+
+
+def test_a_fine_pass_whose_injector_fell_behind_is_not_used(tmp_path):
+    mode = run_with(tmp_path, coarse(), [fine([300, 315, 330], sent_share=0.8, ok_share=0.8)])
+    assert mode["knee_interval_rps"] == [300, 400] and mode["valid"] is True
+    (untrusted,) = mode["refine"]["passes"]
+    assert not untrusted["used"] and "the injector fell behind" in untrusted["why_not_used"]
+
+
+def test_a_fine_pass_is_judged_on_the_coarse_pass_s_lightest_probe(tmp_path):
+    # The coarse pass's lightest level answered the probe in 202 ms: a fine pass at 235 ms is a rise of the
+    # delay-service near the knee, even though its own first level (indices restart at 0) would have allowed it.
+    mode = run_with(tmp_path / "rise", coarse(), [fine([300, 315, 330], probe_ms=235.0)])
+    assert mode["knee_interval_rps"] == [300, 400] and mode["valid"] is True
+    (untrusted,) = mode["refine"]["passes"]
+    assert not untrusted["used"], untrusted
+    assert "235 ms (median), more than 20 ms above its 202 ms at the lightest level" in untrusted["why_not_used"]
+    # a slow machine's probe (221 ms from the lightest level on) with no rise is no saturation in a fine pass either
+    slow = dict(probe_ms=221.0)
+    mode = run_with(tmp_path / "slow", coarse(**slow), [fine([300, 315, 330, 345, 360], first_bad=360, **slow)])
+    assert mode["refine"]["passes"][0]["used"] and mode["knee_interval_rps"] == [345, 360], mode["refine"]
+
+
+def test_a_wide_bracket_takes_two_passes(tmp_path):
+    first = refine.fine_rates(refine.Bracket(100, 300))
+    assert first == [100, 125, 150, 175, 200, 225, 250, 275]  # capped at 8 levels: 25 rps steps
+    second = refine.fine_rates(refine.Bracket(200, 225))
+    assert second == [200, 210, 220]
+    mode = run_with(
+        tmp_path, coarse((100, 300, 500), first_bad=300), [fine(first, first_bad=225), fine(second, first_bad=220, k=2)]
+    )
+    assert [p["interval_after_rps"] for p in mode["refine"]["passes"]] == [[200, 225], [210, 220]]
+    assert mode["sustained_rps"] == 210 and mode["refine"]["localised"]
+
+
+def test_a_mode_that_never_collapsed_keeps_the_peak_and_has_no_bracket(tmp_path):
+    mode = run_with(tmp_path, coarse(first_bad=None))
+    assert (mode["sustained_rps"], mode["collapsed"], mode["knee_interval_rps"]) == (500, False, None)
+    assert mode["refine"]["not_refined"] is None
+
+
+def test_refine_0_says_the_knee_is_on_the_coarse_levels(tmp_path):
+    mode = run_with(tmp_path, coarse(), REFINE=0)
+    assert mode["knee_interval_rps"] == [300, 400]
+    assert mode["refine"]["not_refined"].startswith("REFINE=0")
+
+
+def test_bench_s_reason_for_not_refining_is_shown(tmp_path):
+    synthrun.write_params(tmp_path, modes=("platform",), REFINE=1)
+    doc = json.loads((tmp_path / "params.json").read_text())
+    doc["refine_skipped"] = {"platform": "the service still had 12 requests in flight after 60 s"}
+    (tmp_path / "params.json").write_text(json.dumps(doc))
+    synthrun.write_mode(tmp_path, "platform", coarse())
+    mode = summary.rebuild(tmp_path)["modes"]["platform"]
+    assert mode["refine"]["not_refined"] == "the service still had 12 requests in flight after 60 s"
+
+
+def test_the_fine_levels_join_the_cpu_fit(tmp_path):
+    def cpu(rate):  # thread-service 1 ms of CPU per request, nothing fixed
+        return dict(thread_cpu=rate / 10, delay_cpu=0.0, injector_cpu=0.0)
+
+    spec = ModeSpec(
+        [LevelSpec(r, **cpu(r), **({"latency": SLOW_TAIL} if r >= 400 else {})) for r in (100, 200, 300, 400)]
+    )
+    rates = [300, 315, 330, 345, 360]
+    fine_spec = ModeSpec(
+        [LevelSpec(r, **cpu(r), **({"latency": SLOW_TAIL} if r >= 360 else {})) for r in rates],
+        start_epoch=START_EPOCH + 1000,
+    )
+    mode = run_with(tmp_path, spec, [fine_spec])
+    ceiling = mode["cpu_ceiling"]
+    assert ceiling["levels"] == 3 + 4  # coarse 100..300 and fine 300..345
+    assert ceiling["rps"] == pytest.approx(2000, rel=0.01)  # 2 cores / 1 ms
+    assert ceiling["r2_min"] == pytest.approx(1.0, abs=1e-3)
+
+
+def test_the_page_shows_the_bracket_and_the_fine_pass(tmp_path):
+    run_with(tmp_path, coarse(), [fine([300, 315, 330, 345, 360], first_bad=360)])
+    html = (tmp_path / "index.html").read_text()
+    assert "345 – 360" in html and "refine-1" in html
+
+
+def _plan(run_dir, folder="platform"):
+    from loadlab.summary import plan
+
+    return plan.next_fine_pass(run_dir, folder, json.loads((run_dir / "params.json").read_text()))
+
+
+def test_bench_is_told_the_next_pass_from_the_raw_files_so_far(tmp_path):
+    run_with(tmp_path, coarse())
+    step = _plan(tmp_path)
+    assert step.rates == [300, 315, 330, 345, 360, 375, 390] and step.baseline_p50_ms == 201
+    assert step.warmup_rps == 150  # half the first rate: headroom for a new Gatling JVM's compiler
+    assert step.bracket.as_list() == [300, 400] and step.reason is None
+    synthrun.write_fine_pass(tmp_path, "platform", "refine-1", fine(step.rates, first_bad=360))
+    done = _plan(tmp_path)
+    assert done.rates == [] and done.reason is None and done.bracket.as_list() == [345, 360]
+
+
+def test_no_pass_for_a_mode_that_did_not_collapse_or_cannot_be_trusted(tmp_path):
+    run_with(tmp_path / "held", coarse(first_bad=None))
+    assert _plan(tmp_path / "held").rates == []
+    run_with(tmp_path / "starved", coarse(sent_share=0.8, ok_share=0.8))
+    step = _plan(tmp_path / "starved")
+    assert step.rates == [] and step.reason.startswith("the coarse pass cannot be trusted (the injector fell behind")
+    run_with(tmp_path / "first", coarse(first_bad=100))
+    step = _plan(tmp_path / "first")
+    assert step.rates == [] and "first level was already unhealthy" in step.reason
+
+
+def test_a_mode_in_a_repetition_is_planned_in_its_own_folder(tmp_path):
+    synthrun.write_params(tmp_path, modes=("platform",), REFINE=1, REPEAT=2, completed=[])
+    synthrun.write_mode(tmp_path / "rep-2", "platform", coarse())
+    assert _plan(tmp_path, "rep-2/platform").rates[0] == 300
+
+
+def test_the_console_table_shows_the_bracket_and_the_prediction(tmp_path, capsys):
+    from loadlab import console
+
+    run_with(tmp_path, coarse(), [fine([300, 315, 330, 345, 360], first_bad=360)])
+    console.table(summary.rebuild(tmp_path), tmp_path)
+    out = capsys.readouterr().out
+    header, row = out.strip().splitlines()[1:3]
+    assert "knee between" in header and "predicted rps" in header
+    assert row.split()[:5] == ["platform", "345", "345–360", "995", "(little)"]

@@ -1,0 +1,86 @@
+"""REPEAT=n on synthetic runs: rep-<k>/ folders, the median repetition per mode, the spread named as noise."""
+
+import json
+
+import pytest
+import synthrun
+from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
+
+from loadlab import summary
+from loadlab.summary import repeats
+
+RATES = (100, 200, 300, 400, 500)
+
+
+def mode(first_bad=None, host_cpu=50.0):
+    return ModeSpec(
+        [
+            LevelSpec(r, host_cpu=host_cpu, **({"latency": SLOW_TAIL} if first_bad and r >= first_bad else {}))
+            for r in RATES
+        ]
+    )
+
+
+@pytest.fixture(scope="module")
+def repeated(tmp_path_factory):
+    """Platform's knee at 300, 200, 300 rps (the second repetition on a busier machine); virtual holds 500."""
+    run = tmp_path_factory.mktemp("results") / "20261121-130501"
+    labels = [f"rep-{k}/{m}" for k in (1, 2, 3) for m in ("platform", "virtual")]
+    synthrun.write_params(run, completed=labels, REPEAT=3, REFINE=0)
+    for k, first_bad, cpu in ((1, 400, 50.0), (2, 300, 80.0), (3, 400, 52.0)):
+        synthrun.write_mode(run / f"rep-{k}", "platform", mode(first_bad, cpu))
+        synthrun.write_mode(run / f"rep-{k}", "virtual", mode())
+    return run, summary.rebuild(run)
+
+
+def test_each_repetition_has_its_own_summary_and_page(repeated):
+    run, _ = repeated
+    for k in (1, 2, 3):
+        rep = json.loads((run / f"rep-{k}" / "summary.json").read_text())
+        assert rep["repetition"] == k and set(rep["modes"]) == {"platform", "virtual"}
+        assert all(m["valid"] for m in rep["modes"].values())  # modes_completed seen per repetition
+        assert (run / f"rep-{k}" / "index.html").is_file()
+        assert (run / f"rep-{k}" / "platform" / "timeline.csv").is_file()
+    assert json.loads((run / "rep-2" / "summary.json").read_text())["modes"]["platform"]["sustained_rps"] == 200
+
+
+def test_the_median_spread_and_ratio_over_the_repetitions(repeated):
+    _, result = repeated
+    platform = result["repeats"]["modes"]["platform"]
+    assert (platform["median"], platform["min"], platform["max"]) == (300, 200, 300)
+    assert platform["spread_ratio"] == pytest.approx(1 / 3, abs=1e-3) and platform["noise"] is True
+    assert [r["host_cpu_pct_at_sustained"] for r in platform["repetitions"]] == [50, 80, 52]
+    assert "host CPU at the sustained level 50–80%" in platform["evidence"]
+    virtual = result["repeats"]["modes"]["virtual"]
+    assert (virtual["median"], virtual["spread_ratio"], virtual["noise"]) == (500, 0, False)
+    ratio = result["repeats"]["ratio"]
+    assert (ratio["median"], ratio["min"], ratio["max"]) == (1.67, 1.67, 2.5)
+
+
+def test_the_modes_shown_are_the_median_repetition(repeated):
+    _, result = repeated
+    platform = result["modes"]["platform"]
+    assert platform["sustained_rps"] == 300 and platform["repetition"] == 1 and platform["folder"] == "rep-1/platform"
+    assert result["virtual_over_platform"] == round(500 / 300, 2)
+    assert [r["valid"] for r in result["repetitions"]] == [True, True, True]
+
+
+def test_the_page_shows_every_repetition_and_names_the_noise(repeated):
+    run, _ = repeated
+    html = (run / "index.html").read_text()
+    assert 'id="repeats"' in html and "Repetitions (3)" in html
+    assert 'href="rep-2/index.html"' in html and "no: noise" in html
+    assert "median of 3 repetitions, 200–300; noisy" in html
+    # the charts of the median repetition are drawn from its own server.csv
+    assert "no data" not in html.split('data-chart="server-cpu"')[1].split("</figure>")[0]
+
+
+def test_an_invalid_repetition_is_not_counted():
+    reps = [
+        (1, {"modes": {"platform": {"sustained_rps": 300, "valid": True}}}),
+        (2, {"modes": {"platform": {"sustained_rps": 100, "valid": False}}}),
+        (3, {"modes": {"platform": {"sustained_rps": 320, "valid": True}}}),
+    ]
+    got = repeats.aggregate(reps)["modes"]["platform"]
+    assert (got["median"], got["min"], got["repetitions_used"], got["noise"]) == (310, 300, 2, False)
+    assert repeats.median_repetition("platform", reps) == 1
