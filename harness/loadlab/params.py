@@ -143,7 +143,13 @@ PARAMS: tuple[Param, ...] = (
         "STEPS", "10", "levels from START_RPS to PEAK_RPS inclusive (ramp: judging windows)", _int_in(1, 100), "1..100"
     ),
     Param("STEP_SECONDS", "10", "seconds per level", _int_in(2, 3600), "2..3600"),
-    Param("WARMUP_SECONDS", "30", "warm-up before measuring, at START_RPS (not counted)", _int_in(0, 3600), "0..3600"),
+    Param(
+        "WARMUP_SECONDS",
+        "30",
+        "warm-up before measuring, not counted: climbs to START_RPS over its first half, then holds it",
+        _int_in(0, 3600),
+        "0..3600",
+    ),
     Param("INJECTORS", "1", "load-generator hosts; the rate is split evenly", _int_in(1, 16), "1..16"),
     Param(
         "SCENARIO",

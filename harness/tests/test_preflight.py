@@ -266,11 +266,11 @@ def test_the_disk_estimate_counts_the_refinement_passes_of_every_repetition():
     schedule = dict(START_RPS=300, PEAK_RPS=3000, STEPS=10, STEP_SECONDS=10, WARMUP_SECONDS=30, INJECTORS=1)
     coarse = preflight.run_bytes(values(**schedule, REFINE=0))
     refined = preflight.run_bytes(values(**schedule, REFINE=1))
-    # the worst bracket, 600-900 rps: 8 levels then 2, each level 10 s at up to 900 rps, a 20 s warm-up at 450 rps,
+    # the worst bracket, 600-900 rps: 8 levels then 2, each level 10 s at up to 900 rps, a 15 s warm-up at 450 rps,
     # and a Gatling report per pass
-    one_pass = preflight.BYTES_PER_MODE_INJECTOR + 20 * preflight.RAW_BYTES_PER_SECOND
+    one_pass = preflight.BYTES_PER_MODE_INJECTOR + 15 * preflight.RAW_BYTES_PER_SECOND
     expected = (
-        (10 * 10 * 900 + 2 * 20 * 450) * preflight.BYTES_PER_REQUEST
+        (10 * 10 * 900 + 2 * 15 * 450) * preflight.BYTES_PER_REQUEST
         + 2 * one_pass
         + (10 * 10) * preflight.RAW_BYTES_PER_SECOND
     )

@@ -73,7 +73,7 @@ def test_an_unhealthy_fine_level_below_a_healthy_one_of_an_earlier_pass_is_a_con
 
 def test_the_fine_pass_warms_up_at_half_its_first_rate_as_long_as_the_coarse_pass_within_bounds():
     assert warmup_rate(900) == 450
-    assert [warmup_seconds(s) for s in (0, 4, 12, 30)] == [5, 5, 12, 20]
+    assert [warmup_seconds(s) for s in (0, 4, 12, 30)] == [5, 5, 12, 15]
 
 
 def test_the_most_a_collapsed_mode_s_fine_passes_can_offer():

@@ -81,8 +81,13 @@ public class ForwardSimulation extends Simulation {
     private List<OpenInjectionStep> injection() {
         List<OpenInjectionStep> steps = new ArrayList<>();
         steps.add(nothingFor(PILOT_SECONDS));
-        if (schedule.warmupSeconds() > 0) {
-            steps.add(constantUsersPerSec(schedule.warmupRps()).during(schedule.warmupSeconds()));
+        if (schedule.warmupRampSeconds() > 0) {
+            steps.add(rampUsersPerSec(schedule.warmupRampFromRps()).to(schedule.warmupRps())
+                    .during(schedule.warmupRampSeconds()));
+        }
+        int held = schedule.warmupSeconds() - schedule.warmupRampSeconds();
+        if (held > 0) {
+            steps.add(constantUsersPerSec(schedule.warmupRps()).during(held));
         }
         if (schedule.ramp()) {
             steps.add(rampUsersPerSec(schedule.startRps()).to(schedule.peakRps()).during(schedule.measureSeconds()));

@@ -51,7 +51,8 @@ class ScheduleTest {
     void everySecondKnowsItsPhaseLevelAndRate() {
         Schedule s = of("startRps", "20", "peakRps", "60", "steps", "3", "stepSeconds", "3", "warmupSeconds", "2",
                 "warmupRps", "15");
-        assertEquals(new Schedule.SecondPlan("warmup", -1, 15), s.at(0));
+        // 2 s of warm-up: 1 s climbing (its midpoint: 1.5 + 13.5 x 0.5), 1 s at the rate
+        assertEquals(new Schedule.SecondPlan("warmup", -1, 8.25), s.at(0));
         assertEquals(new Schedule.SecondPlan("warmup", -1, 15), s.at(1));
         assertEquals(new Schedule.SecondPlan("measure", 0, 20), s.at(2));
         assertEquals(new Schedule.SecondPlan("measure", 0, 20), s.at(4));
@@ -61,6 +62,20 @@ class ScheduleTest {
         assertEquals(new Schedule.SecondPlan("measure", -1, 0), s.at(11));
         assertEquals(11, s.totalSeconds());
         assertEquals(List.of(2, 5, 8), s.levels().stream().map(Schedule.Level::startSecond).toList());
+    }
+
+    @Test
+    void theWarmUpClimbsFromATenthOfItsRateOverItsFirstHalf() {
+        // Cold JVMs offered 300 rps from the first second built a backlog the whole warm-up could not clear.
+        Schedule s = of("startRps", "300", "peakRps", "600", "steps", "2", "stepSeconds", "10", "warmupSeconds", "30",
+                "warmupRps", "300");
+        assertEquals(15, s.warmupRampSeconds());
+        assertEquals(39.0, s.at(0).targetRps(), 1e-9); // 30 + 270 x 0.5 / 15
+        assertEquals(291.0, s.at(14).targetRps(), 1e-9); // 30 + 270 x 14.5 / 15
+        assertEquals(new Schedule.SecondPlan("warmup", -1, 300), s.at(15));
+        assertEquals(new Schedule.SecondPlan("warmup", -1, 300), s.at(29));
+        assertEquals(new Schedule.SecondPlan("measure", 0, 300), s.at(30));
+        assertEquals(50, s.totalSeconds());
     }
 
     @Test
