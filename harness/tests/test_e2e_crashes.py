@@ -30,6 +30,7 @@ TINY = {
     "STEP_SECONDS": "4",
     "WARMUP_SECONDS": "2",
     "INJECTORS": "1",
+    "REFINE": "0",  # the refinement pass is tested on the tiny local run; here it would only cost time
 }
 
 

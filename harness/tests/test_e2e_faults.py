@@ -29,6 +29,7 @@ TINY = {
     "STEP_SECONDS": "4",
     "WARMUP_SECONDS": "3",
     "INJECTORS": "1",
+    "REFINE": "0",  # the refinement pass is tested on the tiny local run; here it would only cost time
 }
 # Gatling boots in ~3 s and starts its schedule ~6 s after its start: the quota covers the warm-up's end and both
 # levels, and is lifted in time for Gatling to write its report at full speed.

@@ -28,6 +28,7 @@ COMMON = {
     "STEP_SECONDS": "4",
     "WARMUP_SECONDS": "4",
     "INJECTORS": "1",
+    "REFINE": "0",  # the refinement pass is tested on the tiny local run; here it would only cost time
     "JDKS": "25",
     "CPU_MS": "0",
     "PLATFORM_THREADS": "200",

@@ -98,7 +98,8 @@ public final class RunMonitor {
     public void start() {
         println(inj + " start profile=" + cfg.profile() + " levels=" + schedule.steps() + "x" + schedule.stepSeconds()
                 + "s target=" + RawFiles.rate(schedule.startRps()) + ".." + RawFiles.rate(schedule.peakRps())
-                + " rps warmup=" + schedule.warmupSeconds() + "s@" + RawFiles.rate(schedule.warmupRps())
+                + " rps warmup=" + schedule.warmupSeconds() + "s@" + RawFiles.rate(schedule.warmupRampFromRps())
+                + "->" + RawFiles.rate(schedule.warmupRps())
                 + " (rates of this injector) out=" + files.dir());
         ticker.scheduleAtFixedRate(this::safeTick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
         Runtime.getRuntime().addShutdownHook(new Thread(
