@@ -292,11 +292,9 @@ class ValidityContext:
     # SCENARIO=cpu: the machine's cores are the limit being measured (models.cpu predicts it), so a machine busy
     # before the knee is the scenario working, not a distorted run: it becomes a note instead of a reason.
     cpu_is_the_limit: bool = False
-    # The mode's lightest level (its index and the delay-service's probe median there), set by `validity`/`notes`.
-    lightest_level: int | None = None
-    delay_reference_ms: float | None = None
-    # A refinement pass is judged on its coarse pass's lightest level (`judged_on_lightest_of`), not on its own first.
-    delay_reference_fixed: bool = False
+    # The mode's lightest level, the reference for a rise of the delay-service's latency: the first level judged
+    # unless set before (a refinement pass is judged on its coarse pass's lightest level, not on its own first).
+    lightest: Level | None = None
 
 
 def shares_one_machine(target: str | None) -> bool:
@@ -515,17 +513,9 @@ def _delay_symptom(level: Level, ctx: ValidityContext) -> str | None:
 
 
 def with_delay_reference(levels: list[Level], ctx: ValidityContext) -> ValidityContext:
-    if not levels or ctx.delay_reference_fixed:
+    if not levels or ctx.lightest is not None:
         return ctx
-    return replace(ctx, lightest_level=levels[0].index, delay_reference_ms=levels[0].evidence.delay_probe_ms)
-
-
-def judged_on_lightest_of(levels: list[Level], ctx: ValidityContext) -> ValidityContext:
-    """The context of a refinement pass whose mode's lightest level is `levels[0]` (the coarse pass's): a fine pass
-    starts near the knee, so its own first level is no reference for a rise, and none of its levels gets the lightest
-    level's doubled allowance (their indices restart at 0)."""
-    ctx = with_delay_reference(levels, ctx)
-    return replace(ctx, lightest_level=None, delay_reference_fixed=True)
+    return replace(ctx, lightest=levels[0])
 
 
 def delay_probe_limit(level: Level, ctx: ValidityContext) -> tuple[float, float, bool]:
@@ -534,8 +524,8 @@ def delay_probe_limit(level: Level, ctx: ValidityContext) -> tuple[float, float,
     At the lightest level the base is DELAY_MS and the allowance doubled (no load yet to saturate anything, only the
     probe's own cost); above it, the base is the lightest level's answer, at most DELAY_MS + twice the allowance."""
     allowed = delay_allowance_ms(ctx.delay_ms)
-    reference = ctx.delay_reference_ms
-    if level.index == ctx.lightest_level:
+    reference = ctx.lightest.evidence.delay_probe_ms if ctx.lightest is not None else None
+    if level is ctx.lightest:
         return ctx.delay_ms, 2 * allowed, True
     if reference is None or reference <= ctx.delay_ms:
         return ctx.delay_ms, allowed, False

@@ -98,7 +98,7 @@ def refined_knee(
         requested=requested,
     )
     # The delay-service's probe is judged on a rise from the coarse pass's lightest level (analysis.delay_probe_limit).
-    fine_ctx = replace(analysis.judged_on_lightest_of(levels, ctx), cpu_is_the_limit=True)
+    fine_ctx = replace(ctx, lightest=levels[0] if levels else None, cpu_is_the_limit=True)
     for fine in passes:
         knee.passes.append(_apply_pass(knee, fine, thresholds, verdict.baseline_p50_ms, fine_ctx))
     knee.not_refined = _why_not_refined(knee, requested, skipped)
