@@ -193,7 +193,7 @@ PARAMS: tuple[Param, ...] = (
         "1",
         "1: localise each knee to within 5% after the coarse levels (fine stairs); 0: coarse only",
         _int_in(0, 1),
-        "0 | 1",
+        "0..1",
     ),
     Param("RESULTS_DIR", "results", "where run folders are written", _text, "a directory path"),
 )

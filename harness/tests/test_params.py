@@ -34,6 +34,10 @@ from loadlab import params
         ({"JDKS": "21 21"}, "JDKS='21 21' is not allowed (21 is given twice)"),
         ({"JDKS": "25.0.1"}, "JDKS='25.0.1' is not allowed ('25.0.1' is not a Java feature release number)"),
         ({"JDKS": "99"}, "JDKS='99' is not allowed (99 is not a known Java release)"),
+        ({"REPEAT": "0"}, "REPEAT=0 is out of range; allowed: 1..20"),
+        ({"REPEAT": "21"}, "REPEAT=21 is out of range; allowed: 1..20"),
+        ({"REFINE": "2"}, "REFINE=2 is out of range; allowed: 0..1"),
+        ({"REFINE": "yes"}, "REFINE='yes' is not a whole number; allowed: 0..1"),
     ],
 )
 def test_each_bad_value_is_named_with_its_allowed_range(env, expected):
