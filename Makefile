@@ -20,7 +20,10 @@ PY := $(VENV)/bin/python
 LOADLAB := PYTHONPATH=harness $(SYS_PYTHON) -m loadlab
 LOADLAB_VENV := $(PY) -m loadlab
 CHECKED := $(STATE)/checked-params.json
-SOURCES := $(shell find pom.xml */pom.xml delay-service/src thread-service/src gatling/src -type f 2>/dev/null)
+# The small Boot app `make test` measures with APP= (a fixture of the harness's tests, built with the rest).
+SAMPLE_APP := harness/tests/sample-app
+SOURCES := $(shell find pom.xml */pom.xml delay-service/src thread-service/src gatling/src \
+             $(SAMPLE_APP)/pom.xml $(SAMPLE_APP)/src -type f 2>/dev/null)
 
 .PHONY: help build up bench report down test lint format test-java test-python test-e2e test-infra clean \
         check-params venv test-venv test-deps
@@ -104,4 +107,4 @@ test-infra:
 	@bash infra/tests/run.sh
 
 clean: ## remove build output (never results/)
-	@rm -rf delay-service/target thread-service/target gatling/target target $(STATE)/app $(STATE)/build.stamp
+	@rm -rf delay-service/target thread-service/target gatling/target $(SAMPLE_APP)/target target $(STATE)/app $(STATE)/build.stamp

@@ -1,0 +1,32 @@
+package loadlab.orders;
+
+import java.net.http.HttpClient;
+
+import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.stereotype.Component;
+import org.springframework.web.client.RestClient;
+
+/** One blocking call to the pricing backend per order; the request thread waits for the whole answer. */
+@Component
+class PricingClient {
+
+    /** What the backend answers (the lab's delay-service: how long it waited). */
+    record Quote(long delayMs) {
+    }
+
+    private final RestClient restClient;
+    private final OrdersProperties properties;
+
+    PricingClient(RestClient.Builder builder, OrdersProperties properties) {
+        // HTTP/1.1: the JDK client would otherwise try an h2c upgrade on every new connection.
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        JdkClientHttpRequestFactory factory = new JdkClientHttpRequestFactory(client);
+        factory.setReadTimeout(properties.backendTimeout());
+        this.restClient = builder.requestFactory(factory).build();
+        this.properties = properties;
+    }
+
+    Quote quote() {
+        return restClient.get().uri(properties.backendUrl()).retrieve().body(Quote.class);
+    }
+}
