@@ -10,7 +10,7 @@ TARGET ?= $(or $(shell cat $(STATE)/target 2>/dev/null),local)
 # ... and so does the number of injector hosts it made.
 INJECTORS ?= $(or $(shell cat $(STATE)/injectors 2>/dev/null),1)
 PARAMS := TARGET MODES DELAY_MS PLATFORM_THREADS PROFILE START_RPS PEAK_RPS STEPS STEP_SECONDS WARMUP_SECONDS \
-          INJECTORS SCENARIO CPU_MS DB_POOL JDKS REPEAT REFINE RESULTS_DIR
+          INJECTORS SCENARIO CPU_MS DB_POOL JDKS REPEAT REFINE APP APP_PATH APP_ARGS RESULTS_DIR
 export $(PARAMS)
 
 SYS_PYTHON := python3

@@ -10,7 +10,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from . import limits
+from . import app, limits
 from .errors import ExitCode, LoadlabError
 
 TARGETS = ("local", "netns", "aws")
@@ -101,6 +101,32 @@ def _jdks(name: str, raw: str) -> list[int]:
 def db_max_connections(db_pool: int) -> int:
     """The run's PostgreSQL max_connections: the one rule tying it to DB_POOL (see DB_CONNECTION_HEADROOM)."""
     return db_pool + DB_CONNECTION_HEADROOM
+
+
+def _app_jar(name: str, raw: str) -> str:
+    """ "" (the lab's own thread-service) or the absolute path of a checked Boot jar (app.inspect_jar)."""
+    if not raw.strip():
+        return ""
+    try:
+        return str(app.inspect_jar(raw.strip()).path)
+    except app.AppError as e:
+        raise ParamError(str(e)) from None
+
+
+def _app_path(name: str, raw: str) -> str:
+    try:
+        return app.check_path(raw)
+    except app.AppError as e:
+        raise ParamError(str(e)) from None
+
+
+def _app_args(name: str, raw: str) -> str:
+    """Kept as typed (bench splits it again when it substitutes the placeholders), checked here."""
+    try:
+        app.check_args(raw)
+    except app.AppError as e:
+        raise ParamError(str(e)) from None
+    return raw.strip()
 
 
 def _text(name: str, raw: str) -> str:
@@ -195,6 +221,22 @@ PARAMS: tuple[Param, ...] = (
         _int_in(0, 1),
         "0..1",
     ),
+    Param(
+        "APP",
+        "",
+        "an executable Spring Boot jar measured in the thread-service's place (empty: the lab's own)",
+        _app_jar,
+        app.JAR_ALLOWED,
+    ),
+    Param("APP_PATH", "/", "with APP: the path and query every request GETs", _app_path, "a path starting with /"),
+    Param(
+        "APP_ARGS",
+        "",
+        f"with APP: extra app arguments; {app.DELAY_URL} = the delay-service (DELAY_MS), {app.DB_URL} = the run's "
+        "PostgreSQL",
+        _app_args,
+        "arguments (shell quoting)",
+    ),
     Param("RESULTS_DIR", "results", "where run folders are written", _text, "a directory path"),
 )
 
@@ -235,11 +277,31 @@ def _cross_checks(v: dict[str, object]) -> list[str]:
         )
     if v["SCENARIO"] == "cpu" and v["CPU_MS"] == 0:
         errors.append(f"CPU_MS=0 is out of range for SCENARIO=cpu; allowed: 1..{CPU_MS_MAX}")
+    errors.extend(_app_cross_checks(v))
     measured = v["STEPS"] * v["STEP_SECONDS"]
     if measured > MAX_MEASURED_SECONDS:
         errors.append(f"STEPS x STEP_SECONDS = {measured} s is too long; allowed: at most {MAX_MEASURED_SECONDS} s")
     # The request chain's limits follow DELAY_MS; where a cap of Gatling or of the machine cannot, say so now.
     errors.extend(limits.range_errors(v))
+    return errors
+
+
+def _app_cross_checks(v: dict[str, object]) -> list[str]:
+    """APP's companions need APP, and what only the thread-service does (its scenarios) does not apply to an app."""
+    if not v["APP"]:
+        return [
+            f"{name}={v[name]!r} has no effect without APP; allowed: {BY_NAME[name].default!r} (or set APP)"
+            for name in ("APP_PATH", "APP_ARGS")
+            if v[name] != BY_NAME[name].default
+        ]
+    errors = []
+    if v["SCENARIO"] != "http":
+        errors.append(
+            f"SCENARIO={v['SCENARIO']} does not apply with APP (each request does what the app does at APP_PATH); "
+            f"allowed: http (the default), and {app.DB_URL} in APP_ARGS to give the app the run's PostgreSQL"
+        )
+    if v["CPU_MS"]:
+        errors.append(f"CPU_MS={v['CPU_MS']} does not apply with APP (the app's requests are its own); allowed: 0")
     return errors
 
 

@@ -1,0 +1,169 @@
+"""APP: a user's own executable Spring Boot jar, measured in the thread-service's place.
+
+What is checked before anything starts (standard library only, so `make check-params` and the preflight use it):
+the jar itself (a file, a zip, Boot's launcher in its MANIFEST, Boot >= 3.2, where `spring.threads.virtual.enabled`
+exists), APP_PATH, and APP_ARGS with its placeholders. How the app is started in a mode: the standard Spring
+properties only, so any Boot app switches without a code change.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+# spring.threads.virtual.enabled exists from Spring Boot 3.2: an older app would silently stay on platform threads.
+BOOT_MIN = (3, 2)
+JAR_ALLOWED = f"an executable Spring Boot jar (Boot >= {BOOT_MIN[0]}.{BOOT_MIN[1]})"
+# Boot's launchers (org.springframework.boot.loader.launch.JarLauncher from 3.2, …loader.JarLauncher before).
+BOOT_LAUNCHER_PREFIX = "org.springframework.boot.loader."
+# The placeholders APP_ARGS may use, each replaced by a part of the run (placeholder_values).
+DELAY_URL, DB_URL = "{delay_url}", "{db_url}"
+PLACEHOLDERS = (DELAY_URL, DB_URL)
+# What the harness sets itself, per mode: the mode, the pool, where the app listens.
+VIRTUAL_PROPERTY = "spring.threads.virtual.enabled"
+POOL_PROPERTY = "server.tomcat.threads.max"
+HARNESS_PROPERTIES = (VIRTUAL_PROPERTY, POOL_PROPERTY, "server.port", "server.address")
+APP_PATH_MAX = 2000
+# What serves the app's requests, by name: Boot's virtual threads for Tomcat (TomcatVirtualThreadsWebServerFactory-
+# Customizer) and Tomcat's own platform pool (`http-nio-<port>-exec-<n>`; Linux keeps 15 characters of a thread's name).
+VIRTUAL_REQUEST_THREAD_PREFIX = "tomcat-handler-"
+LINUX_THREAD_NAME_MAX = 15
+
+
+class AppError(ValueError):
+    """One bad APP, APP_PATH or APP_ARGS; the message is the single line the user sees."""
+
+
+@dataclass(frozen=True)
+class AppJar:
+    path: Path
+    boot_version: str
+    start_class: str
+
+
+def manifest(jar: zipfile.ZipFile) -> dict[str, str]:
+    """The main section of META-INF/MANIFEST.MF (continuation lines joined)."""
+    try:
+        text = jar.read("META-INF/MANIFEST.MF").decode("utf-8", errors="replace")
+    except KeyError:
+        return {}
+    fields: dict[str, str] = {}
+    last = None
+    for line in text.replace("\r\n", "\n").split("\n"):
+        if not line.strip():
+            if fields:
+                break  # the main section ends at the first blank line
+            continue
+        if line.startswith(" ") and last:
+            fields[last] += line[1:]
+        elif ":" in line:
+            last, value = line.split(":", 1)
+            fields[last.strip()] = value.strip()
+    return fields
+
+
+def boot_version_tuple(version: str) -> tuple[int, int] | None:
+    m = re.match(r"(\d+)\.(\d+)", version)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def inspect_jar(raw: str) -> AppJar:
+    """The jar APP names, or AppError saying in one line why it cannot be measured."""
+    shown = f"APP={raw!r}"
+    path = Path(raw).expanduser()
+    if not path.exists():
+        raise AppError(f"{shown} is not a file (no such path); allowed: {JAR_ALLOWED}")
+    if not path.is_file():
+        raise AppError(f"{shown} is not a file (a directory or a device); allowed: {JAR_ALLOWED}")
+    try:
+        with zipfile.ZipFile(path) as jar:
+            fields = manifest(jar)
+    except (zipfile.BadZipFile, OSError) as e:
+        raise AppError(f"{shown} is not a jar ({e}); allowed: {JAR_ALLOWED}") from None
+    main, start, version = fields.get("Main-Class", ""), fields.get("Start-Class"), fields.get("Spring-Boot-Version")
+    if not main.startswith(BOOT_LAUNCHER_PREFIX) or not start or not version:
+        found = f"Main-Class {main or 'missing'}" + ("" if version else ", no Spring-Boot-Version")
+        raise AppError(
+            f"{shown} is not an executable Spring Boot jar (its MANIFEST has {found}; `spring-boot-maven-plugin` "
+            f"repackage makes one); allowed: {JAR_ALLOWED}"
+        )
+    parsed = boot_version_tuple(version)
+    if parsed is None or parsed < BOOT_MIN:
+        raise AppError(
+            f"{shown} is built with Spring Boot {version}, older than {BOOT_MIN[0]}.{BOOT_MIN[1]} (the first with "
+            f"{VIRTUAL_PROPERTY}: it would stay on platform threads in virtual mode); allowed: {JAR_ALLOWED}"
+        )
+    return AppJar(path.resolve(), version, start)
+
+
+def check_path(raw: str) -> str:
+    """APP_PATH: a path and query the load GETs (sent as given, so it must already be URL-encoded)."""
+    value = raw.strip()
+    allowed = f"a path and query starting with / (URL-encoded, no spaces, at most {APP_PATH_MAX} characters)"
+    if not value.startswith("/") or value.startswith("//"):
+        raise AppError(f"APP_PATH={raw!r} does not start with a single /; allowed: {allowed}")
+    if len(value) > APP_PATH_MAX or any(c.isspace() or not c.isprintable() or ord(c) > 126 for c in value):
+        raise AppError(f"APP_PATH={raw!r} has spaces, control or non-ASCII characters; allowed: {allowed}")
+    if "#" in value:
+        raise AppError(f"APP_PATH={raw!r} has a fragment (#), which is never sent; allowed: {allowed}")
+    return value
+
+
+def check_args(raw: str) -> list[str]:
+    """APP_ARGS split as a shell would, with its placeholders known and no property the harness sets per mode."""
+    allowed = f"app arguments (shell quoting), placeholders {' '.join(PLACEHOLDERS)}"
+    try:
+        words = shlex.split(raw)
+    except ValueError as e:
+        raise AppError(f"APP_ARGS={raw!r} cannot be split into arguments ({e}); allowed: {allowed}") from None
+    for word in words:
+        # ${...} is Spring's own placeholder and stays as it is.
+        for name in re.findall(r"(?<!\$)\{[A-Za-z][\w.-]*\}", word):
+            if name not in PLACEHOLDERS:
+                raise AppError(f"APP_ARGS={raw!r} has an unknown placeholder {name}; allowed: {allowed}")
+        key = word.lstrip("-").split("=", 1)[0]
+        if word.startswith("--") and key in HARNESS_PROPERTIES:
+            raise AppError(
+                f"APP_ARGS={raw!r} sets {key}, which the harness sets for each mode; allowed: {allowed}, "
+                f"without {', '.join(HARNESS_PROPERTIES)}"
+            )
+    return words
+
+
+def uses_database(args: list[str]) -> bool:
+    """{db_url} in APP_ARGS: the run starts its own PostgreSQL, as SCENARIO=db does."""
+    return any(DB_URL in w for w in args)
+
+
+def placeholder_values(delay_address: str, delay_port: int, delay_ms: int, db_address: str, db_port: int, db: str):
+    """What each placeholder becomes: the delay-service's URL with DELAY_MS (a downstream of known latency), and the
+    run's PostgreSQL as a JDBC URL that carries its user (trusted, no password)."""
+    return {
+        DELAY_URL: f"http://{delay_address}:{delay_port}/delay?ms={delay_ms}",
+        DB_URL: f"jdbc:postgresql://{db_address}:{db_port}/{db}?user={db}",
+    }
+
+
+def substitute(args: list[str], values: dict[str, str]) -> list[str]:
+    out = []
+    for word in args:
+        for name, value in values.items():
+            word = word.replace(name, value)
+        out.append(word)
+    return out
+
+
+def mode_args(mode: str, threads: int, address: str, port: int) -> list[str]:
+    """The standard Spring properties that put any Boot (>= 3.2) app in a mode; nothing of the app's own."""
+    args = [f"--server.address={address}", f"--server.port={port}"]
+    if mode == "virtual":
+        return [*args, f"--{VIRTUAL_PROPERTY}=true"]
+    return [*args, f"--{VIRTUAL_PROPERTY}=false", f"--{POOL_PROPERTY}={threads}"]
+
+
+def tomcat_worker_prefix(port: int) -> str:
+    """What Linux shows of the names of Tomcat's platform request threads (`http-nio-8080-exec-12` → 15 chars)."""
+    return f"http-nio-{port}-exec-"[:LINUX_THREAD_NAME_MAX]
