@@ -1,7 +1,8 @@
 """A host is an address plus a way to run a command there and to copy files to and from it.
 
-The run logic (bench.py) only ever talks to Host; the three targets differ only in how a command reaches the host:
-directly (local), through `ip netns exec` (netns) or through SSH (aws). Every host runs infra/host/loadlab-host.
+The run logic (bench.py and its steps) only ever talks to Host; the three targets differ only in how a command reaches
+the host: directly (local), through `ip netns exec` (netns) or through SSH (aws).
+Every host runs infra/host/loadlab-host.
 """
 
 from __future__ import annotations

@@ -22,6 +22,29 @@ SAMPLED_KINDS = ("config", "gauge", "counter")
 # What bench reads once, when the service is up, into config.json (the verdict compares it with the request).
 LIVE_CONFIG_KINDS = ("info", "config")
 
+# The fields the harness reads by meaning, each spelled here once (test_metric_names.py fails when one is not in the
+# list): the live-config check, the pool evidence, the drain.
+THREAD_MODE = "thread_mode"
+JAVA_VERSION_FEATURE = "java_version_feature"
+VIRTUAL_SCHEDULER_PARALLELISM = "virtual_scheduler_parallelism"
+TOMCAT_THREADS_MAX = "tomcat_threads_max"
+DB_POOL_MAX = "db_pool_max"
+DB_POOL_ACTIVE = "db_pool_active"
+DB_POOL_PENDING = "db_pool_pending"
+INFLIGHT_REQUESTS = "inflight_requests"
+TOMCAT_QUEUE_SIZE = "tomcat_queue_size"
+READ_BY_NAME = (
+    THREAD_MODE,
+    JAVA_VERSION_FEATURE,
+    VIRTUAL_SCHEDULER_PARALLELISM,
+    TOMCAT_THREADS_MAX,
+    DB_POOL_MAX,
+    DB_POOL_ACTIVE,
+    DB_POOL_PENDING,
+    INFLIGHT_REQUESTS,
+    TOMCAT_QUEUE_SIZE,
+)
+
 
 @dataclass(frozen=True)
 class Metric:

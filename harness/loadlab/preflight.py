@@ -20,7 +20,7 @@ from functools import cached_property
 from pathlib import Path
 
 from . import java, params, refine, topology
-from .bench import missing_build_outputs
+from .appbundle import missing_build_outputs
 from .errors import LoadlabError
 from .hosts import HostError
 from .java import JdkNotFound, find_jdk

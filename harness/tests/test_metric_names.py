@@ -3,6 +3,7 @@ start unless it emits exactly those). Here: every field of it reaches what the h
 name the Python side spells is in it, so a new metric is one line in metrics.tsv and a renamed or forgotten one
 fails here."""
 
+import ast
 import json
 import os
 import subprocess
@@ -15,10 +16,12 @@ import synthrun
 from conftest import REPO
 from synthrun import LevelSpec, ModeSpec
 
-from loadlab import bench, metrics, summary
+from loadlab import limits, liveconfig, metrics, samplers, summary
 from loadlab.hosts import HOST_SCRIPTS, Host
 from loadlab.report import charts
-from loadlab.summary import outputs, seconds, verdict
+from loadlab.run import Run
+from loadlab.summary import outputs, seconds
+from loadlab.topology import Topology
 
 
 def test_the_list_is_read_from_the_service_and_is_well_formed():
@@ -39,14 +42,34 @@ def test_every_name_the_python_side_spells_is_in_the_list():
     # the fixed server.csv columns are the samplers', derived ones, or the thread-service's own gauges
     for column in outputs.SERVER_BASE_COLUMNS:
         assert column in {"second", *seconds.ROLE_COLUMNS, *seconds.DERIVED} | gauges, column
-    # the verdict's live-config fields
-    assert {verdict.LIVE_THREAD_MODE, verdict.LIVE_POOL} <= live
+    # the fields read by meaning (the live-config check, the pool evidence, the drain)
+    assert set(metrics.READ_BY_NAME) <= gauges | counters | live, set(metrics.READ_BY_NAME) - set(metrics.names())
     # every column a chart draws is one server.csv has
     for name, (_, _, columns, _) in charts.SERVER_PANELS.items():
         for column, _ in columns:
             assert column in outputs.SERVER_COLUMNS, (name, column)
     # the synthetic runs' jvm.csv values
     assert set(synthrun.jvm_values(1, 1, 1, 1, 1.0)) <= gauges | counters | live
+
+
+# Modules whose spelled names are server.csv columns (which share the metric's name), each held to the list above.
+COLUMN_MODULES = {"metrics.py", "summary/outputs.py", "summary/seconds.py", "report/charts.py"}
+
+
+def test_no_module_spells_a_metric_name_of_its_own():
+    """A metric read by meaning is read through its constant in metrics.py (held to the list above), so renaming one
+    in metrics.tsv fails here instead of, say, making the drain read every service as idle."""
+    every = set(metrics.names())
+    package = REPO / "harness" / "loadlab"
+    spelled = []
+    for path in sorted(package.rglob("*.py")):
+        where = path.relative_to(package).as_posix()
+        if where in COLUMN_MODULES:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value in every:
+                spelled.append(f"{where}:{node.lineno} {node.value!r}")
+    assert not spelled, "use the constant in metrics.py: " + ", ".join(spelled)
 
 
 def test_every_field_reaches_server_csv_or_the_live_config(tmp_path):
@@ -83,13 +106,12 @@ class FakeHost(Host):
 def test_bench_hands_the_sampler_every_field_and_keeps_every_config_field(tmp_path):
     every = {m.name: f"v-{m.name}" for m in metrics.load()}
     host = FakeHost(json.dumps(every))
-    run = bench.Run({"DELAY_MS": 200}, bench.Topology(host, host, [host]), tmp_path, None)
-    run.limits = bench.limits.derive({"DELAY_MS": 200})
-    run.start_samplers("virtual")
+    run = Run({"DELAY_MS": 200}, Topology(host, host, [host]), tmp_path, limits=limits.derive({"DELAY_MS": 200}))
+    samplers.start_service_samplers(run, "virtual")
     (sampler,) = [c for c in host.calls if c[:2] == ("sampler", "sampler-thread")]
     (fields,) = [a for a in sampler if a.startswith("--jvm-fields=")]
     assert fields.split("=", 1)[1].split(",") == metrics.names(*metrics.SAMPLED_KINDS)
-    run.record_live_config("virtual")
+    liveconfig.record_live_config(run, "virtual")
     live = json.loads((tmp_path / "virtual" / "raw" / "thread" / "config.json").read_text())
     assert live == {name: every[name] for name in metrics.names(*metrics.LIVE_CONFIG_KINDS)}
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO, make
 
-from loadlab import bench, topology
+from loadlab import alignment, load, topology
+from loadlab.run import Run
 
 BRIDGE, PREFIX, SUBNET = "llbr0", "loadlab-", "10.77.0"
 STATE = REPO / ".loadlab"
@@ -223,9 +224,8 @@ def test_injectors_that_started_apart_are_reported(tmp_path):
 
     write("platform", [1_000_000, 1_000_000])
     write("virtual", [2_000_000, 2_002_000])
-    run = bench.Run({}, None, tmp_path)
-    run.meta = {"modes_completed": ["platform", "virtual"]}
-    run.check_alignment()
+    run = Run({}, None, tmp_path, meta={"modes_completed": ["platform", "virtual"]})
+    alignment.check_alignment(run)
     problems = run.meta["mode_problems"]
     assert "platform" not in problems
     assert problems["virtual"] == [
@@ -235,5 +235,5 @@ def test_injectors_that_started_apart_are_reported(tmp_path):
 
 
 def test_alignment_margin_grows_with_injectors():
-    assert bench.start_align_s(1) == bench.START_ALIGN_S
-    assert bench.start_align_s(3) == bench.START_ALIGN_S + 2 * bench.START_ALIGN_PER_INJECTOR_S
+    assert load.start_align_s(1) == load.START_ALIGN_S
+    assert load.start_align_s(3) == load.START_ALIGN_S + 2 * load.START_ALIGN_PER_INJECTOR_S

@@ -45,7 +45,7 @@ class RawMode:
     delay_samples: dict[int, dict]
     pinned: int | None
     missing: list[str] = field(default_factory=list)
-    # What the thread-service said it runs with (bench.record_live_config); empty for older runs.
+    # What the thread-service said it runs with (liveconfig.record_live_config); empty for older runs.
     live_config: dict = field(default_factory=dict)
 
 

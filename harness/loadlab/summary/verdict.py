@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from .. import analysis, cpufit, limits, models
+from .. import analysis, cpufit, limits, metrics, models
 from . import knee as knees
 from .raw import STATUS_504, TIMEOUT_INJECTOR, RawMode, error_kind_meanings, error_kind_order
 from .seconds import Tables
@@ -95,7 +95,7 @@ def mode_summary(
         "p99_limit_ms": None if verdict.p99_limit_ms is None else round(verdict.p99_limit_ms),
         "pinned_virtual_threads": raw.pinned,
         "jdk": mode_jdk(mode, params),
-        "carriers": as_float(raw.live_config.get("virtual_scheduler_parallelism")),
+        "carriers": as_float(raw.live_config.get(metrics.VIRTUAL_SCHEDULER_PARALLELISM)),
         "db_pool": pool_evidence(raw, levels, params),
         "stopped_early": any(bool(m.get("stopped_early")) for m in stops),
         "stop_reason": "; ".join(stop_reasons) or None,
@@ -232,10 +232,6 @@ def base_mode(label: str) -> str:
     return label.split("-jdk", 1)[0]
 
 
-# The live configuration's fields the verdict reads (metrics.tsv names; test_metric_names.py holds them to it).
-LIVE_THREAD_MODE, LIVE_POOL = "thread_mode", "tomcat_threads_max"
-
-
 def mode_jdk(label: str, params: dict) -> int | None:
     """The JDK a mode ran on: from its label with several JDKs (`virtual-jdk21`), else the only one in JDKS."""
     _, _, tail = label.partition("-jdk")
@@ -275,14 +271,14 @@ def model_inputs(
         mode=base_mode(label),
         scenario=str(params.get("SCENARIO") or "http"),
         jdk=mode_jdk(label, params),
-        threads=as_float(live.get(LIVE_POOL)) or as_float(params.get("PLATFORM_THREADS")),
+        threads=as_float(live.get(metrics.TOMCAT_THREADS_MAX)) or as_float(params.get("PLATFORM_THREADS")),
         baseline_ms=verdict.baseline_p50_ms,
         delay_ms=as_float(params.get("DELAY_MS")),
-        db_pool=as_float(live.get("db_pool_max")) or as_float(params.get("DB_POOL")),
+        db_pool=as_float(live.get(metrics.DB_POOL_MAX)) or as_float(params.get("DB_POOL")),
         cpu_ms=as_float(params.get("CPU_MS")),
         cores=cores,
         others_cpu_ms_per_request=others,
-        carriers=as_float(live.get("virtual_scheduler_parallelism")),
+        carriers=as_float(live.get(metrics.VIRTUAL_SCHEDULER_PARALLELISM)),
         # The utilization law on this mode's own healthy levels (cpufit.py): the limit every mode meets at last.
         cpu_ceiling=None if ceiling is None else ceiling.prediction(),
     )
@@ -293,12 +289,12 @@ def pool_evidence(raw: RawMode, levels: list[analysis.Level], params: dict) -> d
     first level where requests waited for a connection (the pool, not the threads, was the queue)."""
     if params.get("SCENARIO") != "db":
         return None
-    active = [as_float(r.get("db_pool_active")) for r in raw.jvm.values()]
-    pending = [as_float(r.get("db_pool_pending")) for r in raw.jvm.values()]
-    size = next((v for v in (as_float(r.get("db_pool_max")) for r in raw.jvm.values()) if v), None)
+    active = [as_float(r.get(metrics.DB_POOL_ACTIVE)) for r in raw.jvm.values()]
+    pending = [as_float(r.get(metrics.DB_POOL_PENDING)) for r in raw.jvm.values()]
+    size = next((v for v in (as_float(r.get(metrics.DB_POOL_MAX)) for r in raw.jvm.values()) if v), None)
     waited = next((lv.index for lv in levels if (lv.evidence.db_pool_pending or 0) >= 1), None)
     return {
-        "size": size or as_float(raw.live_config.get("db_pool_max")) or as_float(params.get("DB_POOL")),
+        "size": size or as_float(raw.live_config.get(metrics.DB_POOL_MAX)) or as_float(params.get("DB_POOL")),
         "active_max": max((v for v in active if v is not None), default=None),
         "pending_max": max((v for v in pending if v is not None), default=None),
         "first_level_with_pending": waited,
@@ -309,15 +305,15 @@ def live_config_mismatches(mode: str, live: dict, params: dict) -> list[str]:
     """Reasons the mode did not run what was asked, from what the service itself reported at start."""
     reasons = []
     wanted_mode = base_mode(mode)
-    if live.get(LIVE_THREAD_MODE) not in (None, wanted_mode):
-        reasons.append(f"the thread-service ran in {live[LIVE_THREAD_MODE]} mode, not {wanted_mode}")
-    asked, got = as_float(params.get("PLATFORM_THREADS")), as_float(live.get(LIVE_POOL))
+    if live.get(metrics.THREAD_MODE) not in (None, wanted_mode):
+        reasons.append(f"the thread-service ran in {live[metrics.THREAD_MODE]} mode, not {wanted_mode}")
+    asked, got = as_float(params.get("PLATFORM_THREADS")), as_float(live.get(metrics.TOMCAT_THREADS_MAX))
     if wanted_mode == "platform" and asked is not None and got is not None and asked != got:
         reasons.append(f"the thread-service ran with {got:.0f} Tomcat threads, not PLATFORM_THREADS={asked:.0f}")
-    jdk, ran = mode_jdk(mode, params), as_float(live.get("java_version_feature"))
+    jdk, ran = mode_jdk(mode, params), as_float(live.get(metrics.JAVA_VERSION_FEATURE))
     if jdk is not None and ran is not None and ran != jdk:
         reasons.append(f"the thread-service ran on Java {ran:.0f}, not the JDK {jdk} asked for")
-    pool_asked, pool_got = as_float(params.get("DB_POOL")), as_float(live.get("db_pool_max"))
+    pool_asked, pool_got = as_float(params.get("DB_POOL")), as_float(live.get(metrics.DB_POOL_MAX))
     if params.get("SCENARIO") == "db" and pool_asked and pool_got and pool_asked != pool_got:
         reasons.append(f"the thread-service's pool had {pool_got:.0f} connections, not DB_POOL={pool_asked:.0f}")
     return reasons

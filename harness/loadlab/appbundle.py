@@ -1,0 +1,46 @@
+"""The bundle every host gets (.loadlab/app): the two service jars and the simulation's classpath, under fixed names."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from .errors import ExitCode
+from .hosts import REPO, HostError
+from .topology import STATE
+
+
+def app_sources() -> dict[str, Path | None]:
+    """The build outputs every host gets, by the name they have there (None: no jar matched)."""
+    return {
+        "delay-service.jar": next((REPO / "delay-service" / "target").glob("delay-service-*.jar"), None),
+        "thread-service.jar": next((REPO / "thread-service" / "target").glob("thread-service-*.jar"), None),
+        "gatling/test-classes": REPO / "gatling" / "target" / "test-classes",
+        "gatling/lib": REPO / "gatling" / "target" / "lib",
+        "gatling/jvm.options": REPO / "gatling" / "jvm.options",
+    }
+
+
+def missing_build_outputs() -> list[str]:
+    return [name for name, source in app_sources().items() if source is None or not source.exists()]
+
+
+def local_app_dir() -> Path:
+    """.loadlab/app: the layout every host gets (jars under fixed names, the Gatling classpath).
+
+    Copies, not links: a `make build` during a run must not swap a jar under a running JVM."""
+    app = STATE / "app"
+    missing = missing_build_outputs()
+    if missing:
+        raise HostError(f"build output missing ({', '.join(missing)}): run `make build`", ExitCode.USAGE)
+    for name, source in app_sources().items():
+        target = app / name
+        if target.is_symlink():
+            target.unlink()
+        if source.is_dir():
+            shutil.rmtree(target, ignore_errors=True)
+            shutil.copytree(source, target)
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+    return app

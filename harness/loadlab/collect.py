@@ -1,0 +1,24 @@
+"""Bringing the run's files home: every host's part of the run folder (rsync on aws; nothing to do on local and
+netns, whose hosts write straight into it), and the thread-service's JFR pinning count after each mode."""
+
+from __future__ import annotations
+
+from . import console
+from .hosts import HostError
+from .run import Run
+
+
+def collect(run: Run) -> None:
+    for h in run.topo.hosts():
+        if not h.shares_filesystem():
+            try:
+                h.collect(run.run_dir)
+            except HostError as e:
+                console.warn(str(e))
+
+
+def record_pinned(run: Run, folder: str) -> None:
+    """jdk.VirtualThreadPinned events of the mode's JFR recording → <folder>/raw/thread/pinned.json."""
+    h = run.topo.thread
+    raw = h.work_path(folder, "raw", "thread")
+    h.tool("pinned", f"{raw}/pinned.jfr", f"{raw}/pinned.json", check=False, timeout=120)

@@ -1,0 +1,142 @@
+"""One load pass: the simulation on every injector at once, from one common start instant, while every role's
+process is watched (watch.py). A death stops the pass's load: what was measured before it is kept, nothing after it
+counts."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from . import console, samplers
+from .hosts import Host
+from .run import Run
+from .simulation import COARSE, LoadPass, gatling_props
+from .topology import MGMT_PORT
+from .watch import Crash, Watched, Watcher
+
+GATLING_GRACE_S = 120  # Gatling start-up and report generation (the last requests get their own timeout on top)
+START_ALIGN_S = 6  # injectors start their schedule at the same wall-clock instant, this far ahead…
+START_ALIGN_PER_INJECTOR_S = 4  # …plus this per further injector: Gatling JVMs sharing cores boot slower together
+WATCH_INTERVAL_S = 1.0  # how often every role's process is checked while a mode runs (one call per host)
+
+
+def start_align_s(injectors: int) -> int:
+    return START_ALIGN_S + START_ALIGN_PER_INJECTOR_S * (injectors - 1)
+
+
+def run_load(run: Run, folder: str, load: LoadPass = COARSE) -> tuple[list[str], Crash | None]:
+    """Runs the simulation on every injector at once while watching every role's process.
+
+    Returns the problems seen (empty when all went well) and the crash that stopped the load, if any."""
+    align = start_align_s(len(run.topo.injectors))
+    start_at = int((time.time() + align) * 1000)
+    what = f"{folder} {load.name}".strip()
+    names = start_gatlings(run, folder, load, start_at, what)
+    followers = [
+        threading.Thread(
+            target=console.follow_progress,
+            args=(h.follow(run.log(h, run.log_name(folder, load.gatling_log(i)))), what),
+            daemon=True,
+        )
+        for i, h in enumerate(run.topo.injectors)
+    ]
+    for f in followers:
+        f.start()
+    # The last requests may take the whole request timeout to end after the schedule.
+    timeout_s = run.limits.injector_request_timeout_ms // 1000
+    budget = load.scheduled_seconds(run.values) + align + GATLING_GRACE_S + timeout_s
+    problems, crash = supervise(Watcher(watched(run, folder, load)), names, budget)
+    if crash is not None or problems:
+        stop_load(names)
+    console.end_progress()
+    if crash is not None:
+        # The schedule starts on the whole second after start_at (RunMonitor); the summary recomputes this
+        # second from the injectors' own meta.json when they wrote one.
+        measure_start_ms = -(-start_at // 1000) * 1000 + load.warmup_seconds(run.values) * 1000
+        second = (crash.alive_until_ms - measure_start_ms) // 1000
+        console.warn(
+            f"{what}: the {crash.role} on {crash.host} died "
+            f"{describe_second(second)} ({describe_exit(crash)}): {crash.cause}; its load was stopped"
+        )
+    return problems, crash
+
+
+def start_gatlings(run: Run, folder: str, load: LoadPass, start_at_ms: int, what: str) -> list[tuple[Host, str]]:
+    """Gatling and its sampler on every injector; (host, process name) of each Gatling."""
+    names = []
+    for i, h in enumerate(run.topo.injectors):
+        name = f"gatling-injector-{i}"
+        out = h.work_path(*load.raw(folder, i))
+        h.run(["mkdir", "-p", out])
+        h.tool(
+            "gatling",
+            name,
+            run.log(h, run.log_name(folder, load.gatling_log(i))),
+            h.work_path(*load.report(folder, i)),
+            f"{what} threads, injector {i + 1}/{len(run.topo.injectors)}",
+            *gatling_props(run, folder, i, start_at_ms, load),
+        )
+        samplers.start_injector_sampler(h, i, out, name)
+        names.append((h, name))
+    return names
+
+
+def supervise(watcher: Watcher, names: list[tuple[Host, str]], budget: int) -> tuple[list[str], Crash | None]:
+    """Polls every role once a WATCH_INTERVAL_S until every injector finished, a role died or the budget ran out."""
+    deadline = time.time() + budget
+    while not watcher.all_finished():
+        crash = watcher.poll()
+        if crash is not None:
+            return [], crash
+        if time.time() > deadline:
+            return [
+                f"{name} on {h.name} did not finish within {budget}s and was stopped"
+                for h, name in names
+                if name not in watcher.finished
+            ], None
+        time.sleep(max(0.0, WATCH_INTERVAL_S - time.time() % WATCH_INTERVAL_S))
+    return [], None
+
+
+def watched(run: Run, folder: str, load: LoadPass = COARSE) -> list[Watched]:
+    t, d = run.topo.thread, run.topo.delay
+    roles = [
+        Watched(
+            "thread-service",
+            "thread-service",
+            t,
+            run.log(t, run.log_name(folder, "thread-service")),
+            health_url=f"http://127.0.0.1:{MGMT_PORT}/actuator/health",
+        ),
+        Watched("delay-service", "delay-service", d, run.log(d, "delay-service")),
+    ]
+    if run.values.get("SCENARIO") == "db":
+        # The db scenario's PostgreSQL is shared by every mode, like the delay-service.
+        roles.append(Watched("postgres", "postgres", d, run.log(d, "postgres")))
+    roles += [
+        Watched(
+            f"injector-{i}",
+            f"gatling-injector-{i}",
+            h,
+            run.log(h, run.log_name(folder, load.gatling_log(i))),
+            finishes=True,
+        )
+        for i, h in enumerate(run.topo.injectors)
+    ]
+    return roles
+
+
+def stop_load(names: list[tuple[Host, str]]) -> None:
+    """Stops every injector of the mode (its raw files so far are kept: they are flushed every second)."""
+    for h, name in names:
+        h.tool("stop", name, "10", check=False, timeout=60)
+
+
+def describe_second(second: int) -> str:
+    return f"{second} s into the measured phase" if second >= 0 else f"{-second} s before the measured phase"
+
+
+def describe_exit(crash: Crash) -> str:
+    if crash.exit is None:
+        return "no exit code"
+    return f"exit {crash.exit}" + (f", {crash.signal}" if crash.signal else "")
