@@ -45,6 +45,9 @@ class VirtualModeTests extends StubbedServiceTests {
                 .containsEntry("tomcat_threads_busy", -1)
                 .containsEntry("tomcat_threads_max", -1)
                 .containsEntry("tomcat_queue_size", -1)
+                .containsEntry("tomcat_max_connections", 8192)
+                .containsEntry("threadlocal_kb", 0)
+                .containsEntry("threadlocal_builds_total", 0)
                 .containsEntry("java_version_feature", Runtime.version().feature())
                 .containsEntry("virtual_scheduler_parallelism", Runtime.getRuntime().availableProcessors());
         // The scheduler's own counts exist from JDK 24 (its MXBean); on 21 they are -1, "not available here".

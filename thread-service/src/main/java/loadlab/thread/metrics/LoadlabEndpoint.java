@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 import loadlab.thread.cpu.CpuWork;
 import loadlab.thread.db.DatabasePoolProbe;
 import loadlab.thread.mode.ThreadMode;
+import loadlab.thread.threadlocal.PerThreadObject;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.core.env.Environment;
@@ -26,7 +27,7 @@ class LoadlabEndpoint {
     private final Map<String, Supplier<Object>> fields = new LinkedHashMap<>();
 
     LoadlabEndpoint(Environment environment, JvmProbe jvm, RequestPoolProbe pool, ForwardRequestCounter requests,
-            DownstreamCallStats downstream, DatabasePoolProbe database, CpuWork work) {
+            DownstreamCallStats downstream, DatabasePoolProbe database, CpuWork work, PerThreadObject perThread) {
         String mode = ThreadMode.of(environment).id();
         Map<String, Supplier<Object>> all = new LinkedHashMap<>();
         all.put("thread_mode", () -> mode);
@@ -35,6 +36,8 @@ class LoadlabEndpoint {
         all.put("tomcat_threads_max", pool::maxThreads);
         all.put("db_pool_max", database::max);
         all.put("cpu_work_calibration", () -> Math.round(work.iterationsPerMs()));
+        all.put("tomcat_max_connections", pool::maxConnections);
+        all.put("threadlocal_kb", perThread::kb);
         all.put("jvm_threads_live", jvm::liveThreads);
         all.put("jvm_threads_daemon", jvm::daemonThreads);
         all.put("jvm_threads_peak", jvm::peakThreads);
@@ -56,6 +59,7 @@ class LoadlabEndpoint {
         all.put("downstream_calls_total", downstream::calls);
         all.put("downstream_time_ms_total", downstream::totalMillis);
         all.put("cpu_work_ms_total", work::workMsTotal);
+        all.put("threadlocal_builds_total", perThread::builds);
         List<String> names = MetricNames.all();
         if (!names.equals(List.copyOf(all.keySet()))) {
             throw new IllegalStateException("/actuator/loadlab fields " + all.keySet() + " differ from "

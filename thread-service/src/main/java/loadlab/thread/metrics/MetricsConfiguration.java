@@ -1,5 +1,6 @@
 package loadlab.thread.metrics;
 
+import loadlab.thread.api.WorkloadPaths;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -17,7 +18,7 @@ class MetricsConfiguration {
     @Bean
     FilterRegistrationBean<ForwardRequestCounter> forwardRequestCounterRegistration(ForwardRequestCounter counter) {
         FilterRegistrationBean<ForwardRequestCounter> registration = new FilterRegistrationBean<>(counter);
-        registration.addUrlPatterns("/forward", "/pinned", "/db", "/cpu");
+        registration.addUrlPatterns(WorkloadPaths.ALL);
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
         return registration;
     }

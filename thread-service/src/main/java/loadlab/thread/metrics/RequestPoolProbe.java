@@ -58,6 +58,11 @@ class RequestPoolProbe {
         return pool == null ? -1 : pool.getQueue().size();
     }
 
+    /** Tomcat's max-connections, in either mode: past it, accepted connections wait in the listen backlog. */
+    int maxConnections() {
+        return protocol instanceof AbstractProtocol<?> abstractProtocol ? abstractProtocol.getMaxConnections() : -1;
+    }
+
     long connections() {
         return protocol instanceof AbstractProtocol<?> abstractProtocol ? abstractProtocol.getConnectionCount() : -1;
     }
