@@ -5,7 +5,7 @@ import synthrun
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
 from loadlab import summary
-from loadlab.report import page
+from loadlab.report.headline import headline
 
 
 def stairs(n=5, step=100, **changes):
@@ -84,14 +84,14 @@ def test_a_crash_in_the_warm_up_and_without_an_exit_code(tmp_path):
         "stopped answering"
     )
     assert "virtual CRASHED: the thread-service on local died in the warm-up, 2 s before the measured phase" in (
-        page.headline(result)
+        headline(result)
     )
 
 
 def test_the_page_says_what_died_and_when(tmp_path):
     spec = ModeSpec(stairs())
     result = rebuild_with_crash(tmp_path, spec, mode="virtual", role="injector-0", level=1, second=2)
-    text = page.headline(result)
+    text = headline(result)
     assert text.startswith(
         "http scenario: platform sustained 500 rps (the peak; it never collapsed) (little "
         "predicted 995), virtual CRASHED: the "

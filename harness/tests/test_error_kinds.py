@@ -11,7 +11,7 @@ from conftest import REPO
 from synthrun import LevelSpec, ModeSpec
 
 from loadlab import summary
-from loadlab.report import page
+from loadlab.report import errors_table
 from loadlab.summary import raw, verdict
 
 ERROR_KIND_JAVA = REPO / "gatling" / "src" / "test" / "java" / "loadlab" / "ErrorKind.java"
@@ -48,7 +48,7 @@ def test_every_kind_the_harness_names_is_the_simulations():
     limits = verdict.limits_in_force(empty, run, {"SCENARIO": "db"})
     assert len(limits) == 3 and {limit.kind for limit in limits} <= kinds
     # the page's own words for runs whose injectors gave none
-    assert set(page._KIND_MEANINGS_BEFORE_META) <= kinds
+    assert set(errors_table._KIND_MEANINGS_BEFORE_META) <= kinds
 
 
 def test_the_contracts_example_kinds_are_the_simulations():
@@ -84,7 +84,7 @@ def test_a_run_from_before_the_meanings_still_says_which_kinds_were_the_harnesss
             {"index": 1, "target_rps": 20, "errors_by_kind": {"status_504": 3}},
         ],
     }
-    html = page._errors_by_kind({"modes": {"platform": mode}})
+    html = errors_table.section({"modes": {"platform": mode}})
     assert "<th>connection_failed</th>" in html  # an old kind is still shown as it was written
     legend = re.search(r'id="error-kind-meanings">(.*?)</p>', html).group(1)
     assert legend.startswith("timeout_injector: the injector&#x27;s own request timeout (a harness limit); status_504:")

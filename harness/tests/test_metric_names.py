@@ -18,7 +18,7 @@ from synthrun import LevelSpec, ModeSpec
 
 from loadlab import limits, liveconfig, metrics, samplers, summary
 from loadlab.hosts import HOST_SCRIPTS, Host
-from loadlab.report import charts
+from loadlab.report.charts import server as server_charts
 from loadlab.run import Run
 from loadlab.summary import outputs, seconds
 from loadlab.topology import Topology
@@ -45,7 +45,7 @@ def test_every_name_the_python_side_spells_is_in_the_list():
     # the fields read by meaning (the live-config check, the pool evidence, the drain)
     assert set(metrics.READ_BY_NAME) <= gauges | counters | live, set(metrics.READ_BY_NAME) - set(metrics.names())
     # every column a chart draws is one server.csv has
-    for name, (_, _, columns, _) in charts.SERVER_PANELS.items():
+    for name, (_, _, columns, _) in server_charts.SERVER_PANELS.items():
         for column, _ in columns:
             assert column in outputs.SERVER_COLUMNS, (name, column)
     # the synthetic runs' jvm.csv values
@@ -53,7 +53,13 @@ def test_every_name_the_python_side_spells_is_in_the_list():
 
 
 # Modules whose spelled names are server.csv columns (which share the metric's name), each held to the list above.
-COLUMN_MODULES = {"metrics.py", "summary/outputs.py", "summary/seconds.py", "report/charts.py"}
+COLUMN_MODULES = {
+    "metrics.py",
+    "summary/outputs.py",
+    "summary/seconds.py",
+    "report/charts/server.py",
+    "report/charts/style.py",
+}
 
 
 def test_no_module_spells_a_metric_name_of_its_own():

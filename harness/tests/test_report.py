@@ -6,7 +6,7 @@ import synthrun
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
 from loadlab import report, summary
-from loadlab.report import page
+from loadlab.report.headline import headline, verdict_class
 
 CHARTS = [
     "throughput",
@@ -100,7 +100,7 @@ def test_gatling_reports_are_linked_relatively_and_exist(run):
 
 def test_headline_states_both_results_and_the_verdict(run):
     _, result = run
-    assert page.headline(result) == (
+    assert headline(result) == (
         "http scenario: platform sustained 200 rps, knee between 200 and 300 (little predicted 995; knee does not "
         "agree), "
         "virtual sustained 400 rps = 2.0× platform (the peak; it never collapsed) — valid: no injector or "
@@ -122,12 +122,12 @@ def test_headline_gives_the_reasons_of_an_invalid_run():
         },
         "missing_modes": ["virtual"],
     }
-    text = page.headline(result)
+    text = headline(result)
     assert text == (
         "http scenario: platform sustained 0 rps, virtual was not measured — invalid because platform: "
         "only 1 level measured; a knee needs at least 2"
     )
-    assert page.verdict_class(result) == "invalid"
+    assert verdict_class(result) == "invalid"
 
 
 def test_page_holds_the_tables_a_reader_needs(run):

@@ -1,95 +1,30 @@
-"""index.html: the comparison page, rebuilt from summary.json's content and each mode's server.csv."""
+"""index.html: the comparison page, rebuilt from summary.json's content and each mode's server.csv.
+
+`figures` picks and draws the charts (`charts/`), `page` lays out the sections (one module each), `style` and
+`formats` are how everything looks.
+"""
 
 from __future__ import annotations
 
-import csv
 import os
 from html import escape
 from pathlib import Path
 from urllib.parse import quote
 
-from .. import analysis
-from . import charts, page
-
-CAPTIONS = {
-    "throughput": "Each point is one level. OK/s follows the target line while the service keeps up; the knee is "
-    "the last healthy level before the first unhealthy one (red ×).",
-    "latency": "Percentiles of successful responses over all of a level's requests. A platform pool that has run "
-    "out of threads shows as p95/p99 leaving the baseline near Little's law.",
-    "errors": "Failed requests (timeouts, 5xx, refused connections) as a share of those completed in the level, "
-    "stacked by kind when the injector classified them (counts in the tables below).",
-    "server-threads": "Sampled once a second from the thread-service's management port (log scale). Platform "
-    "mode: busy Tomcat threads, and the requests being handled on them, stop at the pool size; "
-    "the queue in front of the pool is not visible here. Virtual mode: every request in flight "
-    "has its own virtual thread (rate × latency, Little's law) while live JVM threads stay flat.",
-    "server-heap": "Heap used by the thread-service.",
-    "server-cpu": "CPU of each role's processes, 100% = one core; on one machine they compete for the same cores.",
-    "server-host": "CPU of each role's whole host, 100% = all its cores. When every role shares one machine, a "
-    "machine saturated before the knee makes the run invalid: it would measure the machine, not the "
-    "thread model.",
-    "server-delay": "The delay-service's own latency, timed once a second by a probe on its own host (log scale), "
-    "next to what the thread-service's calls to it took, which also holds the thread-service's own "
-    "waits for a CPU. A level whose median probe is above the limit, or whose probe got no answer, "
-    "makes the run invalid: the delay-service was the bottleneck, not the thread model.",
-    "server-pool": "HikariCP's connections in use and requests waiting for one, sampled once a second. Past the "
-    "pool's knee every connection is in use and the queue moves from Tomcat into the pool: virtual "
-    "threads wait there just like platform threads, until the pool's timeout fails them.",
-    "cpu-per-request": "The thread-service's CPU per successful request at each level (process CPU / OK "
-    "requests per second). It stays near CPU_MS while a core is free; the knee comes when "
-    "rate × CPU per request fills the cores, whatever the thread model.",
-}
+from .figures import figures
+from .headline import headline
+from .page import document
+from .style import CSS
 
 
 def render(run_dir: str | os.PathLike, summary: dict) -> Path:
     """Writes run_dir/index.html and returns its path."""
     run_dir = Path(run_dir)
     modes = summary.get("modes") or {}
-    shown = dict(modes)
     # With REPEAT > 1 each mode shown is one repetition's (`folder`: rep-<k>/<mode>).
     folders = {mode: (m.get("folder") or mode) for mode, m in modes.items()}
-    series = {mode: read_server_series(run_dir / folders[mode] / "server.csv") for mode in modes}
-    figures = []
-    if shown:
-        figures = [
-            ("Throughput", "throughput", charts.throughput(shown), CAPTIONS["throughput"]),
-            ("Latency", "latency", charts.latency(shown), CAPTIONS["latency"]),
-            (
-                "Errors",
-                "errors",
-                charts.errors(shown, (summary.get("thresholds") or {}).get("max_error_ratio")),
-                CAPTIONS["errors"],
-            ),
-        ]
-        params = summary.get("params") or {}
-        scenario = page.scenario_of(summary)
-        cpu_ms = params.get("CPU_MS") if isinstance(params.get("CPU_MS"), (int, float)) else None
-        if scenario == "cpu" or cpu_ms:
-            figures.append(
-                (
-                    "CPU per request",
-                    "cpu-per-request",
-                    charts.cpu_per_request(shown, cpu_ms),
-                    CAPTIONS["cpu-per-request"],
-                )
-            )
-        one_machine = analysis.shares_one_machine(summary.get("target"))
-        limits = server_limits(summary, one_machine)
-        panels = [
-            name
-            for name in charts.SERVER_PANELS
-            if name not in charts.CONDITIONAL_PANELS or (name == "server-pool" and scenario == "db")
-        ]
-        figures += [
-            (
-                f"Server: {charts.SERVER_PANELS[name][0]}",
-                name,
-                charts.server(name, shown, series, limits.get(name), one_machine),
-                CAPTIONS[name],
-            )
-            for name in panels
-        ]
     links = gatling_links(run_dir, list(modes) + list(summary.get("missing_modes") or []), folders)
-    html = page.document(summary, figures, links)
+    html = document(summary, figures(run_dir, summary, folders), links)
     path = run_dir / "index.html"
     tmp = path.with_name(".index.html.tmp")
     tmp.write_text(html, encoding="utf-8")
@@ -97,38 +32,12 @@ def render(run_dir: str | os.PathLike, summary: dict) -> Path:
     return path
 
 
-def server_limits(summary: dict, one_machine: bool) -> dict[str, tuple[float, str]]:
-    """The validity limits drawn on the server charts, the same numbers analysis.py judges with."""
-    if one_machine:
-        limits = {
-            "server-host": (
-                analysis.MACHINE_SATURATED_HOST_PCT,
-                f"machine saturated ({analysis.MACHINE_SATURATED_HOST_PCT:g}%)",
-            )
-        }
-    else:
-        limits = {
-            "server-host": (
-                analysis.CPU_SATURATED_RATIO * 100,
-                f"host saturated ({analysis.CPU_SATURATED_RATIO * 100:g}%)",
-            )
-        }
-    delay_ms = (summary.get("params") or {}).get("DELAY_MS")
-    if isinstance(delay_ms, (int, float)) and not isinstance(delay_ms, bool):
-        allowed = analysis.delay_allowance_ms(delay_ms)
-        limits["server-delay"] = (delay_ms + allowed, f"limit {delay_ms:g} + {allowed:g} ms")
-    pool = (summary.get("params") or {}).get("DB_POOL")
-    if isinstance(pool, (int, float)) and not isinstance(pool, bool):
-        limits["server-pool"] = (pool, f"DB_POOL {pool:g} connections")
-    return limits
-
-
 def fallback_page(summary: dict, error: str) -> str:
     """A page that still gives the verdict when the charts could not be drawn."""
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>loadlab run</title>'
-        f"<style>{page.CSS}</style></head><body><main><h1>Platform vs virtual threads</h1>"
-        f'<p class="headline invalid" id="headline">{escape(page.headline(summary))}</p>'
+        f"<style>{CSS}</style></head><body><main><h1>Platform vs virtual threads</h1>"
+        f'<p class="headline invalid" id="headline">{escape(headline(summary))}</p>'
         f'<div class="box missing" id="missing"><h3>The page could not be drawn</h3><p>{escape(error)}</p>'
         "<p>summary.json in this folder has every number.</p></div></main></body></html>\n"
     )
@@ -142,20 +51,3 @@ def gatling_links(run_dir: Path, modes: list[str], folders: dict[str, str] | Non
         found = sorted((run_dir / (folders or {}).get(mode, mode) / "gatling").glob("*/*/index.html"))
         links[mode] = [quote(p.relative_to(run_dir).as_posix()) for p in found]
     return links
-
-
-def read_server_series(path: Path) -> dict[str, list]:
-    try:
-        with open(path, encoding="utf-8", newline="") as f:
-            rows = list(csv.DictReader(f))
-    except OSError:
-        return {}
-    columns = rows[0].keys() if rows else []
-    return {c: [_number(r.get(c)) for r in rows] for c in columns}
-
-
-def _number(text):
-    try:
-        return float(text)
-    except (TypeError, ValueError):
-        return None

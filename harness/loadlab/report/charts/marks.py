@@ -1,0 +1,70 @@
+"""What the charts draw on top of the data: the knee, the prediction, limits, unhealthy and fine levels."""
+
+from __future__ import annotations
+
+from matplotlib.axes import Axes
+from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
+
+from .style import COLORS
+
+
+def limit_line(ax: Axes, y: float, label: str, color: str = COLORS["limit"], linewidth: float = 1) -> None:
+    """A horizontal line the data is judged against (a threshold, or what was asked for): dotted."""
+    ax.axhline(y, color=color, linestyle=":", linewidth=linewidth, label=label)
+
+
+def knee_line(ax: Axes, x: float, label: str) -> None:
+    """Where the first unhealthy level starts (on a rate axis: the knee; on a time axis: its first second)."""
+    ax.axvline(x, color=COLORS["knee"], linestyle="--", linewidth=1, label=label)
+
+
+def log_y(ax: Axes) -> None:
+    ax.set_yscale("log")
+    ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 3.0, 5.0)))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_locator(NullLocator())
+
+
+def knee_and_prediction(ax: Axes, summary: dict) -> None:
+    if summary.get("collapsed") and summary.get("sustained_rps"):
+        knee_line(ax, summary["sustained_rps"], f"knee: sustained {summary['sustained_rps']:g} rps")
+    if summary.get("predicted_rps"):
+        by = summary.get("predicted_by") or "model"
+        ax.axvline(
+            summary["predicted_rps"],
+            color=COLORS["prediction"],
+            linestyle=":",
+            linewidth=1.2,
+            label=f"{by} prediction {summary['predicted_rps']:g} rps",
+        )
+
+
+def fine_levels(ax: Axes, summary: dict) -> None:
+    """The refinement passes' levels (REFINE=1) as diamonds, and the knee's bracket as a band."""
+    fine = [lv for p in (summary.get("refine") or {}).get("passes") or [] for lv in p.get("levels") or []]
+    if fine:
+        x, y = [lv["target_rps"] for lv in fine], [lv["ok_rps"] for lv in fine]
+        ax.scatter(x, y, marker="D", s=16, color=COLORS["fine"], zorder=3, label="OK/s, fine levels")
+        _crosses(ax, [(a, b) for lv, a, b in zip(fine, x, y) if not lv.get("healthy")], zorder=4)
+    interval = summary.get("knee_interval_rps")
+    if summary.get("collapsed") and interval and interval[0]:
+        ax.axvspan(
+            interval[0],
+            interval[1],
+            color=COLORS["knee"],
+            alpha=0.18,
+            linewidth=0,
+            label=f"knee between {interval[0]:g} and {interval[1]:g} rps",
+        )
+
+
+def unhealthy(ax: Axes, levels: list[dict], x: list, y: list) -> None:
+    bad = [(a, b) for lv, a, b in zip(levels, x, y) if not lv.get("healthy") and b is not None]
+    _crosses(ax, bad, zorder=3, label="unhealthy level")
+
+
+def _crosses(ax: Axes, points: list[tuple], zorder: int, **label) -> None:
+    """Unhealthy levels as red crosses over their points (label: once per panel, on the coarse levels)."""
+    if points:
+        x, y = [a for a, _ in points], [b for _, b in points]
+        ax.scatter(x, y, marker="x", s=40, color=COLORS["unhealthy"], zorder=zorder, **label)

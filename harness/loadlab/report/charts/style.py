@@ -1,0 +1,57 @@
+"""The charts' one look: matplotlib settings, panel size, and a colour per series."""
+
+from __future__ import annotations
+
+STYLE = {
+    "svg.fonttype": "none",  # text stays text: smaller, selectable, searchable
+    "font.family": "sans-serif",
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "axes.titleweight": "bold",
+    "axes.grid": True,
+    "grid.alpha": 0.35,
+    "grid.linewidth": 0.6,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "legend.fontsize": 8,
+    "legend.frameon": False,
+    "lines.linewidth": 1.6,
+    "lines.markersize": 4,
+}
+PANEL_SIZE = (5.4, 3.3)  # inches per mode panel
+COLORS = {
+    "offered": "#7f7f7f",
+    "ok": "#1f77b4",
+    "target": "#bbbbbb",
+    "p50": "#2ca02c",
+    "p95": "#ff7f0e",
+    "p99": "#d62728",
+    "limit": "#d62728",
+    "errors": "#d62728",
+    "knee": "#9467bd",
+    "prediction": "#8c564b",
+    "unhealthy": "#d62728",
+    "jvm_threads_live": "#1f77b4",
+    "tomcat_threads_busy": "#ff7f0e",
+    "inflight_requests": "#2ca02c",
+    "virtual_threads_mounted": "#9467bd",
+    "heap_used_mb": "#1f77b4",
+    "thread_cpu_pct": "#1f77b4",
+    "delay_cpu_pct": "#2ca02c",
+    "injector_cpu_pct": "#ff7f0e",
+    "delay_probe_ms": "#2ca02c",
+    "downstream_ms_mean": "#1f77b4",
+    "thread_host_cpu_pct": "#1f77b4",
+    "delay_host_cpu_pct": "#2ca02c",
+    "injector_host_cpu_pct": "#ff7f0e",
+    "db_pool_active": "#1f77b4",
+    "db_pool_pending": "#d62728",
+    "cpu_per_request": "#1f77b4",
+    "fine": "#17becf",
+}
+# Busy Tomcat threads equal requests in flight until the pool is full: dashed and on top, so both stay visible.
+LINE_STYLE = {"tomcat_threads_busy": {"linestyle": "--", "zorder": 3}}
+
+
+# Kinds are the simulation's (ErrorKind); they get colours by position in its list, so none is spelled here.
+KIND_COLORS = ["#d62728", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#1f77b4"]

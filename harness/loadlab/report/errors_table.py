@@ -1,0 +1,46 @@
+"""Beside the error chart: failed requests per mode, level and kind, with what each kind means."""
+
+from __future__ import annotations
+
+from html import escape
+
+from ..summary.raw import STATUS_504, TIMEOUT_INJECTOR
+from .error_kinds import error_kinds
+from .formats import num, rps
+
+
+def section(summary: dict) -> str:
+    """Beside the error chart: per mode and level, how many requests failed and of which kind, and what each means."""
+    tables, shown, meanings = [], [], {}
+    for mode, m in (summary.get("modes") or {}).items():
+        kinds = error_kinds(m)
+        if not kinds:
+            continue
+        shown += [k for k in kinds if k not in shown]
+        meanings.update(m.get("error_kind_meanings") or {})
+        head = "<tr><th>level</th><th>target rps</th>" + "".join(f"<th>{escape(k)}</th>" for k in kinds) + "</tr>"
+        rows = "".join(
+            f"<tr><td>{num(lv.get('index'))}</td><td>{rps(lv.get('target_rps'))}</td>"
+            + "".join(f"<td>{num((lv.get('errors_by_kind') or {}).get(k, 0))}</td>" for k in kinds)
+            + "</tr>"
+            for lv in m.get("levels") or []
+        )
+        tables.append(f"<div><h3>{escape(mode)}: failed requests by kind</h3><table>{head}{rows}</table></div>")
+    if not tables:
+        return ""
+    meanings = {**_KIND_MEANINGS_BEFORE_META, **meanings}
+    legend = "; ".join(f"{escape(k)}: {escape(meanings[k])}" for k in shown if k in meanings)
+    return (
+        '<div class="grid" id="errors-by-kind">'
+        + "".join(tables)
+        + "</div>"
+        + (f'<p class="muted" id="error-kind-meanings">{legend}.</p>' if legend else "")
+    )
+
+
+# The kinds' meanings come from the injectors (meta.json `error_kind_meanings`, in summary.json per mode); a run from
+# before they did still gets the two that say a limit of the harness's own, or the service's, cut the request.
+_KIND_MEANINGS_BEFORE_META = {
+    TIMEOUT_INJECTOR: "the injector's own request timeout (a harness limit)",
+    STATUS_504: "the thread-service's own downstream or query timeout",
+}

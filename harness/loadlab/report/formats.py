@@ -1,0 +1,61 @@
+"""How the page writes a value: rates, numbers, shares, yes/no, brackets — and "—" for what is unknown."""
+
+from __future__ import annotations
+
+from html import escape
+
+
+def bracket_text(interval: list | None) -> str:
+    """[345, 360] → "345 – 360"; a missing healthy side (the first level was unhealthy) → "— – 300"."""
+    if not interval:
+        return "—"
+    return f"{rps(interval[0])} – {rps(interval[1])}"
+
+
+def times(value) -> str:
+    return "—" if value is None else f"{value:.2f}×"
+
+
+def small(text: str | None) -> str:
+    return f'<br><span class="muted">{escape(text)}</span>' if text else ""
+
+
+def class_attr(classes: list[str]) -> str:
+    return f' class="{" ".join(classes)}"' if classes else ""
+
+
+def none_row(columns: int) -> str:
+    return f'<tr><td colspan="{columns}" class="text muted">not recorded</td></tr>'
+
+
+def text_of(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)):
+        return " ".join(str(v) for v in value)
+    return str(value)
+
+
+def rps(value) -> str:
+    if value is None:
+        return "—"
+    return f"{value:,.0f}"
+
+
+def num(value) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return f"{value:,}" if isinstance(value, int) else f"{value:,.1f}"
+
+
+def pct(ratio) -> str:
+    return "—" if ratio is None else f"{100 * ratio:.2f}%"
+
+
+def yes_no(flag, good: bool = True) -> str:
+    if flag is None:
+        return "—"
+    cls = "yes" if bool(flag) == good else "no"
+    return f'<span class="{cls}">{"yes" if flag else "no"}</span>'

@@ -1,0 +1,102 @@
+"""The page's first line: each mode's result, the ratio, and whether the run can be trusted."""
+
+from __future__ import annotations
+
+from .formats import num, rps
+
+# Scenarios where the models give both thread modes the same limit: the page says so before anyone reads a ratio.
+NOT_EXPECTED_TO_WIN = {
+    "db": "virtual threads were not expected to win: both modes wait for the same DB_POOL connections",
+    "cpu": "virtual threads were not expected to win: both modes share the same cores",
+}
+
+
+def scenario_of(summary: dict) -> str:
+    return str(summary.get("scenario") or (summary.get("params") or {}).get("SCENARIO") or "http")
+
+
+def headline(summary: dict) -> str:
+    modes = summary.get("modes") or {}
+    scenario = scenario_of(summary)
+    phrases = []
+    for mode in mode_names(summary):
+        m = modes.get(mode)
+        if m is None:
+            phrases.append(f"{mode} was not measured")
+            continue
+        phrase = f"{mode} sustained {rps(m.get('sustained_rps'))} rps"
+        ratio = _ratio_for(summary, mode)
+        if ratio is not None:
+            phrase += f" = {ratio:.1f}× {mode.replace('virtual', 'platform', 1)}"
+        interval = m.get("knee_interval_rps")
+        if m.get("collapsed") and interval and interval[0]:
+            phrase += f", knee between {rps(interval[0])} and {rps(interval[1])}"
+        spread = ((summary.get("repeats") or {}).get("modes") or {}).get(mode)
+        if spread and spread.get("median") is not None:
+            phrase += (
+                f" (median of {spread['repetitions_used']} repetitions, {rps(spread['min'])}–"
+                f"{rps(spread['max'])}{'; noisy' if spread.get('noise') else ''})"
+            )
+        if m.get("crashed"):
+            phrase = f"{mode} CRASHED: {crash_when(m['crashed'])}; before it, {phrase}"
+        elif not m.get("collapsed") and m.get("levels"):
+            phrase += " (the peak; it never collapsed)"
+        if m.get("predicted_rps") is not None:
+            phrase += f" ({m.get('predicted_by') or 'model'} predicted {rps(m['predicted_rps'])}"
+            phrase += {True: "; knee agrees", False: "; knee does not agree"}.get(m.get("prediction_agrees"), "") + ")"
+        if m.get("pinned_virtual_threads"):
+            phrase += f" with {num(m['pinned_virtual_threads'])} pinned virtual threads"
+        phrases.append(phrase)
+    text = f"{scenario} scenario: " + (", ".join(phrases) or "no mode was measured")
+    if scenario in NOT_EXPECTED_TO_WIN:
+        text += f"; {NOT_EXPECTED_TO_WIN[scenario]}"
+    if summary.get("virtual_over_platform") is None and summary.get("virtual_over_platform_reason") and len(modes) > 1:
+        # The reason's first clause only ("platform crashed"): its details follow in the invalid reasons.
+        text += f"; no virtual/platform ratio ({summary['virtual_over_platform_reason'].split(':')[0]})"
+    reasons = [f"{mode}: {r}" for mode, m in modes.items() for r in m.get("invalid_reasons") or []]
+    missing = summary.get("missing_modes") or []
+    if reasons:
+        text += " — invalid because " + "; ".join(reasons)
+    elif missing or not modes:
+        text += " — incomplete: " + (", ".join(missing) + " missing" if missing else "nothing measured")
+    else:
+        text += " — valid: no injector or delay-service saturation, every level sent on time"
+    limited = [mode for mode, m in modes.items() if m.get("notes")]
+    if limited:
+        text += f"; at {' and '.join(limited)}'s knee this machine ran out of CPU (see the note)"
+    return text
+
+
+def crash_when(crashed: dict) -> str:
+    """`the thread-service died at second 23 of the measured phase (SIGKILL)`: what died and when, in a line."""
+    second = crashed.get("second")
+    when = (
+        "during this mode"
+        if second is None
+        else f"at second {second} of the measured phase"
+        if second >= 0
+        else f"in the warm-up, {-second} s before the measured phase"
+    )
+    how = crashed.get("signal") or (f"exit {crashed['exit']}" if crashed.get("exit") is not None else "")
+    return f"the {crashed.get('role')} on {crashed.get('host')} died {when}" + (f" ({how})" if how else "")
+
+
+def _ratio_for(summary: dict, mode: str) -> float | None:
+    """virtual over platform on the same JDK: `virtual` uses the headline ratio, `virtual-jdk21` its JDK's."""
+    if mode == "virtual":
+        return summary.get("virtual_over_platform")
+    if mode.startswith("virtual-jdk"):
+        return (summary.get("ratios") or {}).get(mode.removeprefix("virtual-jdk"))
+    return None
+
+
+def verdict_class(summary: dict) -> str:
+    modes = summary.get("modes") or {}
+    if modes and all(m.get("valid") for m in modes.values()) and not summary.get("missing_modes"):
+        return "valid"
+    return "invalid"
+
+
+def mode_names(summary: dict) -> list[str]:
+    modes = list((summary.get("modes") or {}).keys())
+    return modes + [m for m in summary.get("missing_modes") or [] if m not in modes]

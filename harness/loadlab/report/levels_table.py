@@ -1,0 +1,74 @@
+"""The levels section: every measured level of each mode, its fine passes' levels under it."""
+
+from __future__ import annotations
+
+from html import escape
+
+from .formats import bracket_text, class_attr, num, pct, rps
+
+
+def section(summary: dict) -> str:
+    modes = summary.get("modes") or {}
+    if not modes:
+        return ""
+    tables = []
+    for mode, m in modes.items():
+        head = (
+            "<tr><th>level</th><th>target rps</th><th>offered/s</th><th>OK/s</th><th>errors</th>"
+            "<th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th><th>s</th>"
+            "<th>delay-service ms (probe, median)</th><th>host CPU %</th>"
+            '<th class="text">healthy</th></tr>'
+        )
+        rows = [_level_row(lv, m.get("sustained_rps")) for lv in m.get("levels") or []]
+        body = "".join(rows) or '<tr><td colspan="13" class="text muted">no measured level</td></tr>'
+        tables.append(f"<div><h3>{escape(mode)}</h3><table>{head}{body}</table></div>")
+        for fine in (m.get("refine") or {}).get("passes") or []:
+            tables.append(_fine_pass_table(mode, fine, head))
+    # One table under the other: side by side, a level's reasons would squeeze both into unreadable columns.
+    return f'<section id="levels"><h2>Levels</h2>{"".join(tables)}</section>'
+
+
+def _level_row(lv: dict, sustained) -> str:
+    classes = []
+    if not lv.get("healthy"):
+        classes.append("unhealthy")
+    elif lv.get("target_rps") == sustained:
+        classes.append("sustained")
+    evidence = lv.get("evidence") or {}
+    verdict = (
+        '<span class="yes">yes</span>'
+        if lv.get("healthy")
+        else "; ".join(escape(r) for r in lv.get("unhealthy_reasons") or [])
+    )
+    return (
+        f"<tr{class_attr(classes)}><td>{num(lv.get('index'))}</td><td>{rps(lv.get('target_rps'))}</td>"
+        f"<td>{rps(lv.get('offered_rps'))}</td><td>{rps(lv.get('ok_rps'))}</td>"
+        f"<td>{pct(lv.get('error_ratio'))}</td><td>{num(lv.get('p50_ms'))}</td><td>{num(lv.get('p95_ms'))}</td>"
+        f"<td>{num(lv.get('p99_ms'))}</td><td>{num(lv.get('max_ms'))}</td><td>{num(lv.get('seconds'))}</td>"
+        f"<td>{num(evidence.get('delay_probe_ms'))}</td><td>{num(evidence.get('host_cpu_pct'))}</td>"
+        f'<td class="reason">{verdict}</td></tr>'
+    )
+
+
+def _fine_pass_table(mode: str, fine: dict, head: str) -> str:
+    """A refinement pass's levels under the coarse ones: same columns, the rule and baseline of the coarse pass."""
+    levels = fine.get("levels") or []
+    sustained = (fine.get("interval_after_rps") or [None])[0] if fine.get("used") else None
+    rows = "".join(_level_row(lv, sustained) for lv in levels)
+    rows = rows or '<tr><td colspan="13" class="text muted">no measured level</td></tr>'
+    used = (
+        (
+            "used: the bracket went from "
+            + bracket_text(fine.get("interval_before_rps"))
+            + " to "
+            + bracket_text(fine.get("interval_after_rps"))
+            + " rps"
+        )
+        if fine.get("used")
+        else f"not used: {fine.get('why_not_used')}"
+    )
+    return (
+        f'<div class="fine-pass"><h3>{escape(mode)} — {escape(str(fine.get("name")))} '
+        f'<span class="muted">(fine levels, judged against the coarse baseline; {escape(used)})</span></h3>'
+        f"<table>{head}{rows}</table></div>"
+    )

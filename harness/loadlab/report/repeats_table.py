@@ -1,0 +1,61 @@
+"""REPEAT > 1: the table of every repetition's sustained rate per mode, its spread and the ratio's."""
+
+from __future__ import annotations
+
+from html import escape
+
+from .formats import rps, small, times
+
+
+def section(summary: dict) -> str:
+    """REPEAT > 1: each repetition's sustained rate per mode, the median and range, and whether the spread is noise."""
+    agg = summary.get("repeats")
+    if not agg:
+        return ""
+    reps = summary.get("repetitions") or []
+    head = (
+        '<tr><th class="text">mode</th>'
+        + "".join(f'<th><a href="{escape(r["folder"])}/index.html">{escape(r["folder"])}</a></th>' for r in reps)
+        + '<th>median</th><th>min – max</th><th>spread</th><th class="text">repeatable?</th></tr>'
+    )
+    rows = []
+    for mode, s in (agg.get("modes") or {}).items():
+        by_k = {r["repetition"]: r for r in s.get("repetitions") or []}
+        cells = []
+        for r in reps:
+            one = by_k.get(r["repetition"])
+            if one is None:
+                cells.append("<td>—</td>")
+                continue
+            cpu = one.get("host_cpu_pct_at_sustained")
+            note = f"host CPU {cpu:.0f}%" if cpu is not None else ""
+            if not one.get("valid"):
+                note = (note + "; " if note else "") + "invalid, not counted"
+            cells.append(f"<td>{rps(one.get('sustained_rps'))}{small(note)}</td>")
+        spread = s.get("spread_ratio")
+        verdict = (
+            '<span class="no">no: noise</span>'
+            if s.get("noise")
+            else '<span class="yes">yes</span>'
+            if s.get("noise") is False
+            else "—"
+        )
+        rows.append(
+            f'<tr><th class="text">{escape(mode)}</th>{"".join(cells)}<td>{rps(s.get("median"))}</td>'
+            f"<td>{rps(s.get('min'))} – {rps(s.get('max'))}</td>"
+            f"<td>{'—' if spread is None else f'{spread:.0%}'}</td>"
+            f'<td class="reason">{verdict}{small(s.get("evidence"))}</td></tr>'
+        )
+    ratio = agg.get("ratio") or {}
+    values = {v["repetition"]: v.get("virtual_over_platform") for v in ratio.get("values") or []}
+    ratio_cells = "".join(f"<td>{times(values.get(r['repetition']))}</td>" for r in reps)
+    rows.append(
+        f'<tr><th class="text">virtual / platform</th>{ratio_cells}<td>{times(ratio.get("median"))}</td>'
+        f"<td>{times(ratio.get('min'))} – {times(ratio.get('max'))}</td><td></td><td></td></tr>"
+    )
+    return (
+        f'<section id="repeats"><h2>Repetitions ({agg.get("n")})</h2>'
+        f"<p>The whole comparison ran {agg.get('n')} times. Each column above is the median repetition of its "
+        f"mode; a spread (max − min) above {agg.get('noise_threshold', 0.1):.0%} of the median is this "
+        f"machine's noise, not the thread model.</p><table>{head}{''.join(rows)}</table></section>"
+    )

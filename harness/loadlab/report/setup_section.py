@@ -1,0 +1,63 @@
+"""The run's setup: parameters, the request chain's limits, health thresholds, machine and hosts."""
+
+from __future__ import annotations
+
+from html import escape
+
+from .formats import none_row, text_of
+
+PARAM_ORDER = [
+    "TARGET",
+    "SCENARIO",
+    "MODES",
+    "JDKS",
+    "DELAY_MS",
+    "CPU_MS",
+    "DB_POOL",
+    "PLATFORM_THREADS",
+    "PROFILE",
+    "START_RPS",
+    "PEAK_RPS",
+    "STEPS",
+    "STEP_SECONDS",
+    "WARMUP_SECONDS",
+    "INJECTORS",
+    "REFINE",
+    "REPEAT",
+]
+
+
+def section(summary: dict) -> str:
+    params = summary.get("params") or {}
+    keys = [k for k in PARAM_ORDER if k in params] + sorted(k for k in params if k not in PARAM_ORDER)
+    param_rows = "".join(
+        f'<tr><th class="text">{escape(k)}</th><td class="text">{escape(text_of(params[k]))}</td></tr>' for k in keys
+    )
+    thresholds = summary.get("thresholds") or {}
+    threshold_rows = "".join(
+        f'<tr><th class="text">{escape(k)}</th><td>{escape(text_of(v))}</td></tr>' for k, v in thresholds.items()
+    )
+    hosts = summary.get("hosts") or {}
+    host_rows = "".join(
+        f'<tr><th class="text">{escape(role)}</th><td class="text">{escape(text_of(h.get("address")))}</td>'
+        f'<td class="text">{escape(text_of(h.get("description")))}</td></tr>'
+        for role, h in sorted(hosts.items())
+        if isinstance(h, dict)
+    )
+    machine = summary.get("machine")
+    limit_rows = "".join(
+        f'<tr><th class="text">{escape(k)}</th><td>{escape(text_of(v))}</td></tr>'
+        for k, v in (summary.get("limits") or {}).items()
+    )
+    return (
+        '<section id="setup"><h2>Parameters and machine</h2><div class="grid">'
+        f"<div><h3>Parameters</h3><table>{param_rows or none_row(2)}</table>"
+        '<h3>Limits of the request chain</h3><p class="muted">Derived from what one request should take, '
+        "above the slowest latency the health rule accepts, so that no harness limit cuts a healthy request."
+        f'</p><table id="limits">{limit_rows or none_row(2)}</table></div>'
+        f"<div><h3>Health thresholds</h3><table>{threshold_rows or none_row(2)}</table>"
+        f"<h3>Machine</h3><p>{escape(str(machine)) if machine else '<span class=muted>not recorded</span>'}</p>"
+        '<h3>Hosts</h3><table><tr><th class="text">role</th><th class="text">address</th>'
+        f'<th class="text">description</th></tr>{host_rows or none_row(3)}</table></div>'
+        "</div></section>"
+    )

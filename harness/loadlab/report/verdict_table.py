@@ -1,0 +1,125 @@
+"""The verdict table: one column per mode, one row per finding (knee, prediction, limits, validity)."""
+
+from __future__ import annotations
+
+import re
+from html import escape
+
+from .formats import bracket_text, num, rps, small, yes_no
+from .headline import crash_when
+
+
+def section(summary: dict) -> str:
+    modes = summary.get("modes") or {}
+    if not modes:
+        return ""
+    rows = [
+        ("sustained rate (rps)", lambda m: rps(m.get("sustained_rps"))),
+        ("collapsed", lambda m: yes_no(m.get("collapsed"), good=False)),
+        ("knee between (rps): last healthy – first unhealthy", _bracket_cell),
+        ("JDK", lambda m: num(m.get("jdk"))),
+        *([("repetition shown (the median)", lambda m: num(m.get("repetition")))] if summary.get("repeats") else []),
+        ("prediction (rps)", lambda m: rps(m.get("predicted_rps"))),
+        ("predicted by", lambda m: escape(m.get("prediction") or "no model limits this mode")),
+        (
+            "knee agrees with the prediction (±15%)",
+            lambda m: (
+                yes_no(m.get("prediction_agrees"))
+                + small(m.get("prediction_check"))
+                + (
+                    small("evidence " + m["evidence_at_knee"])
+                    if m.get("prediction_agrees") is False and m.get("evidence_at_knee")
+                    else ""
+                )
+            ),
+        ),
+        ("every prediction (rps)", _predictions_cell),
+        ("limit met first", lambda m: escape(m.get("limit_met_first") or "—")),
+        ("CPU ceiling (utilization law)", _ceiling_cell),
+        ("baseline p50 (ms)", lambda m: num(m.get("baseline_p50_ms"))),
+        ("p99 limit (ms)", lambda m: num(m.get("p99_limit_ms"))),
+        ("p99 at the sustained rate (ms)", lambda m: num(m.get("p99_ms_at_sustained"))),
+        ("requests / errors (measured phase)", lambda m: f"{num(m.get('requests'))} / {num(m.get('errors'))}"),
+        ("pinned virtual threads (JFR)", lambda m: num(m.get("pinned_virtual_threads"))),
+        ("carriers (virtual scheduler parallelism)", lambda m: num(m.get("carriers"))),
+        ("stopped early", lambda m: escape(stop_text(m.get("stop_reason"))) if m.get("stopped_early") else "no"),
+        (
+            "crashed",
+            lambda m: f'<span class="no">{escape(crash_when(m["crashed"]))}</span>' if m.get("crashed") else "no",
+        ),
+        ("valid", lambda m: yes_no(m.get("valid"))),
+    ]
+    if any(m.get("db_pool") for m in modes.values()):
+        rows.insert(-2, ("db pool: size / most in use / most waiting", _pool_cell))
+    head = "".join(f"<th>{escape(mode)}</th>" for mode in modes)
+    body = "".join(
+        f'<tr><th class="text">{escape(label)}</th>' + "".join(f"<td>{cell(m)}</td>" for m in modes.values()) + "</tr>"
+        for label, cell in rows
+    )
+    return f'<section id="verdict"><h2>Verdict</h2><table><tr><th></th>{head}</tr>{body}</table></section>'
+
+
+def _bracket_cell(m: dict) -> str:
+    interval = m.get("knee_interval_rps")
+    refined = m.get("refine") or {}
+    if not interval:
+        return '<span class="muted">never collapsed</span>' if m.get("levels") else "—"
+    width = refined.get("width_ratio")
+    text = bracket_text(interval) + (f" ({width:.1%} wide)" if width is not None else "")
+    passes = refined.get("passes") or []
+    if refined.get("localised") and passes:
+        how = (
+            f"localised to within {refined.get('resolution', 0.05):.0%} by {len(passes)} fine "
+            f"pass{'es' if len(passes) > 1 else ''} from the coarse "
+            f"{bracket_text(refined.get('coarse_interval_rps'))}"
+        )
+    elif refined.get("localised"):
+        how = "the coarse levels were already within the resolution"
+    else:
+        how = refined.get("not_refined") or "not localised"
+    unused = [f"{p['name']} not used: {p['why_not_used']}" for p in passes if not p.get("used")]
+    return escape(text) + small(how) + "".join(small(u) for u in unused)
+
+
+def _predictions_cell(m: dict) -> str:
+    found = m.get("predictions") or []
+    if not found:
+        return "—"
+    return "<br>".join(
+        f'{rps(p.get("rps"))} <span class="muted">{escape(str(p.get("predicted_by")))}</span>' for p in found
+    )
+
+
+def _ceiling_cell(m: dict) -> str:
+    ceiling = m.get("cpu_ceiling")
+    if not ceiling:
+        return '<span class="muted">not fitted (fewer than two healthy levels far enough apart)</span>'
+    roles = ", ".join(
+        f"{r['role']} {r['ms_per_request']:.3f} ms"
+        + (f" (R² {r['r2']:.2f})" if r.get("r2") is not None else " (fixed load)")
+        for r in ceiling.get("roles") or []
+    )
+    return f"{rps(ceiling.get('rps'))}" + small(
+        f"{ceiling.get('cores'):g} cores on {ceiling.get('host')}; "
+        f"CPU per request from {ceiling.get('levels')} healthy levels: "
+        f"{roles}"
+    )
+
+
+def _pool_cell(m: dict) -> str:
+    pool = m.get("db_pool") or {}
+    if not pool:
+        return "—"
+    first = pool.get("first_level_with_pending")
+    waited = "" if first is None else small(f"requests waited for a connection from level {first}")
+    return f"{num(pool.get('size'))} / {num(pool.get('active_max'))} / {num(pool.get('pending_max'))}{waited}"
+
+
+def stop_text(reason: str | None) -> str:
+    """The simulation's stop reason in a reader's words."""
+    if not reason:
+        return "yes"
+    cap = re.fullmatch(r"inflight (\d+) > loadlab\.maxInflight (\d+)", reason.strip())
+    if cap:
+        return f"yes: {int(cap[1]):,} requests were in flight, over the simulation's safety cap of {int(cap[2]):,}"
+    return f"yes: {reason}"
