@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -90,10 +89,6 @@ class FailureKindsGatlingTest {
 
     /** One stairs level of {@code rps} for {@code seconds}, no warm-up; returns the raw files' folder. */
     private Path runGatling(int port, int rps, int seconds) throws Exception {
-        Path out = tmp.resolve("raw");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> cmd = new ArrayList<>(List.of(java, "@jvm.options", "-Xms256m", "-Xmx512m"));
         Map<String, Object> props = new TreeMap<>();
         props.put("baseUrl", "http://127.0.0.1:" + port);
         props.put("delayMs", 1);
@@ -105,17 +100,7 @@ class FailureKindsGatlingTest {
         props.put("requestTimeoutMs", REQUEST_TIMEOUT_MS);
         props.put("connectTimeoutMs", CONNECT_TIMEOUT_MS);
         props.put("stopOnCollapse", false);
-        props.put("outDir", out.toString());
-        props.forEach((k, v) -> cmd.add("-D" + LoadConfig.PREFIX + k + "=" + v));
-        cmd.addAll(List.of("-cp", classpath, "io.gatling.app.Gatling", "-s", ForwardSimulation.class.getName(), "-rf",
-                tmp.resolve("gatling").toString(), "-nr"));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(tmp.resolve("out.txt").toFile())
-                .start();
-        if (!p.waitFor(90, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor();
-        }
-        assertEquals(0, p.exitValue(), "gatling exit code; output:\n" + Files.readString(tmp.resolve("out.txt")));
-        return out;
+        return GatlingProcess.run(tmp, props);
     }
 
     private static Map<String, Long> errorKinds(Path out) throws IOException {

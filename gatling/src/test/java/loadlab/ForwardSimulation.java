@@ -66,14 +66,22 @@ public class ForwardSimulation extends Simulation {
                 .doIfOrElse(session -> monitor.shouldStop())
                 .then(stopLoadGenerator(session -> monitor.stopReason()))
                 .orElse(send);
+        // The seconds' anchor is fixed by the first user to arrive, and it must be one of injection second 0. Gatling
+        // injects no user in a second whose rate rounds down to 0 (a warm-up climbing from a tenth of a low rate:
+        // 0.2 -> 2 rps gives 0.65 users in its first second), so the first forward user can come a second or more
+        // late, and every label, the levels' bounds in meta.json and the early stop's windows with it. A clock user
+        // at injection second 0, through the same pause as the forward users, fixes it whatever the rate.
+        ScenarioBuilder clock = scenario("clock")
+                .pause(session -> Duration.ofMillis(monitor.alignDelayMs(System.currentTimeMillis())));
 
         // A backstop only: the schedule, the slowest possible request and a margin.
         long maxSeconds = PILOT_SECONDS + schedule.totalSeconds() + cfg.requestTimeoutMs() / 1000L + 15;
         // The first virtual user of a fresh JVM starts ~50 ms late (class loading, JIT). The alignment pause is fixed
-        // by the first "forward" user, so a pilot user takes that hit one second earlier.
+        // by the clock user, so a pilot user takes that hit one second earlier.
         ScenarioBuilder pilot = scenario("pilot").pause(session -> Duration.ZERO).exec(session -> session);
 
-        setUp(pilot.injectOpen(atOnceUsers(1)), forward.injectOpen(injection()))
+        setUp(pilot.injectOpen(atOnceUsers(1)), clock.injectOpen(nothingFor(PILOT_SECONDS), atOnceUsers(1)),
+                forward.injectOpen(injection()))
                 .protocols(protocol)
                 .maxDuration(Duration.ofSeconds(maxSeconds));
     }

@@ -148,8 +148,8 @@ public record LoadConfig(
                 p.errors.add(PREFIX + "injectorIndex=" + injectorIndex + ": must be < loadlab.injectors ("
                         + injectors + ")");
             }
-            // Gatling drops the first second's users when a rate rounds to 0 in that second, which would shift
-            // the whole schedule by a second; every injector must offer at least one request per second.
+            // Gatling injects no user in a second whose rate rounds to 0: below one request per second per
+            // injector, a level has seconds that send nothing, and its per-second counts say nothing of its rate.
             if (startRps / injectors < 1.0) {
                 p.errors.add(PREFIX + "startRps=" + raw(raw, "startRps") + ": must be >= 1 per injector (injectors="
                         + injectors + ")");

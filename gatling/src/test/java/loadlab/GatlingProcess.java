@@ -1,0 +1,46 @@
+package loadlab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The real simulation in a real Gatling, started as the harness starts it on a host ({@code java @jvm.options ...
+ * io.gatling.app.Gatling}), for tests that must see what Gatling itself does (its injection, its HTTP client).
+ */
+final class GatlingProcess {
+
+    private GatlingProcess() {
+    }
+
+    /**
+     * Runs the simulation with these {@code loadlab.*} properties (without the prefix; outDir is set here) and
+     * returns the raw files' folder. Gatling's console output is in {@code tmp/out.txt}.
+     */
+    static Path run(Path tmp, Map<String, Object> properties) throws Exception {
+        Path out = tmp.resolve("raw");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        List<String> cmd = new ArrayList<>(List.of(java, "@jvm.options", "-Xms256m", "-Xmx512m"));
+        properties.forEach((k, v) -> cmd.add("-D" + LoadConfig.PREFIX + k + "=" + v));
+        cmd.add("-D" + LoadConfig.PREFIX + "outDir=" + out);
+        cmd.addAll(List.of("-cp", classpath, "io.gatling.app.Gatling", "-s", ForwardSimulation.class.getName(), "-rf",
+                tmp.resolve("gatling").toString(), "-nr"));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(tmp.resolve("out.txt").toFile())
+                .start();
+        if (!p.waitFor(90, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor();
+        }
+        assertEquals(0, p.exitValue(), "gatling exit code; output:\n" + output(tmp));
+        return out;
+    }
+
+    static String output(Path tmp) throws java.io.IOException {
+        return Files.readString(tmp.resolve("out.txt"));
+    }
+}
