@@ -172,7 +172,7 @@ def crash(
     host="local",
 ) -> dict:
     """params.json's record of a role that died `second` whole seconds into the level at position `level`."""
-    alive = (START_EPOCH + spec.warmup_seconds + level * spec.seconds_per_level + second) * 1000 + 500
+    alive = (spec.start_epoch + spec.warmup_seconds + level * spec.seconds_per_level + second) * 1000 + 500
     return {
         "role": role,
         "host": host,

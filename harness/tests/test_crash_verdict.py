@@ -34,6 +34,9 @@ def test_a_crash_is_not_a_collapse_and_nothing_after_it_counts(tmp_path):
         "exit": 137,
         "signal": "SIGKILL",
         "cause": "ended by SIGKILL, nothing in its log says why",
+        "pass": "coarse",
+        "level": 2,
+        "level_rps": 300,
     }
     assert platform["collapsed"] is False
     assert [lv["index"] for lv in platform["levels"]] == [0, 1]
@@ -63,6 +66,58 @@ def test_a_collapse_before_the_crash_is_still_a_collapse(tmp_path):
     assert platform["crashed"]["second"] == 10
 
 
+def test_a_crash_in_a_fine_pass_names_the_pass_and_its_level_and_keeps_the_coarse_result(tmp_path):
+    """The thread-service killed 2 s into a fine pass: the coarse pass had collapsed and ended (the early stop cut
+    its next level before its first whole second), so its collapse stands; the fine pass narrows nothing."""
+    coarse = ModeSpec(stairs(l3=dict(latency=SLOW_TAIL)), stopped_early=True, stop_at=(4, 0))
+    fine = ModeSpec([LevelSpec(r) for r in (300, 315, 330, 345)], start_epoch=synthrun.START_EPOCH + 1000)
+    record = synthrun.crash("thread-service", fine, level=1, second=2)
+    synthrun.write_params(tmp_path, modes=["platform"], crashes={"platform": record}, REFINE=1)
+    synthrun.write_mode(tmp_path, "platform", coarse)
+    synthrun.write_fine_pass(tmp_path, "platform", "refine-1", fine)
+    result = summary.rebuild(tmp_path)
+    platform = result["modes"]["platform"]
+    assert platform["crashed"] == {
+        "role": "thread-service",
+        "host": "local",
+        "second": 5,
+        "exit": 137,
+        "signal": "SIGKILL",
+        "cause": "ended by SIGKILL, nothing in its log says why",
+        "pass": "refine-1",
+        "level": 1,
+        "level_rps": 315,
+    }
+    assert platform["collapsed"] is True and platform["sustained_rps"] == 300
+    assert platform["knee_interval_rps"] == [300, 400]
+    assert [lv["index"] for lv in platform["levels"]] == [0, 1, 2, 3]
+    assert platform["levels_dropped_after_crash"] == [1]
+    assert platform["invalid_reasons"] == [
+        "the thread-service on local died in fine pass refine-1, at second 5 of its measured phase, in its level 1 "
+        "(315 rps) (exit 137, SIGKILL): ended by SIGKILL, nothing in its log says why; refine-1's level 1, under "
+        "way, is not counted, nor anything after it: a dead process is not a collapse; the passes before refine-1 "
+        "had ended: what they measured stands"
+    ]
+    (fine_pass,) = platform["refine"]["passes"]
+    assert fine_pass["used"] is False and fine_pass["rates"] == [300]
+    assert fine_pass["why_not_used"] == (
+        "the thread-service died at second 5 of its measured phase, in its level 1 (315 rps) of this pass: a dead "
+        "process is not a collapse"
+    )
+    assert result["virtual_over_platform_reason"].startswith(
+        "platform crashed: the thread-service on local died in fine pass refine-1, at second 5"
+    )
+    assert "platform CRASHED: the thread-service on local died in fine pass refine-1, at second 5" in headline(result)
+
+
+def test_a_coarse_level_an_early_stop_cut_before_its_first_second_was_never_under_way(tmp_path):
+    spec = ModeSpec(stairs(l3=dict(latency=SLOW_TAIL)), stopped_early=True, stop_at=(4, 0))
+    platform = rebuild_with_crash(tmp_path, spec, level=4, second=2)["modes"]["platform"]
+    assert platform["levels_dropped_after_crash"] == []
+    assert platform["collapsed"] is True and platform["sustained_rps"] == 300
+    assert platform["invalid_reasons"][0].endswith("every level had ended before it")
+
+
 def test_a_crash_in_the_warm_up_and_without_an_exit_code(tmp_path):
     spec = ModeSpec(stairs())
     crash = synthrun.crash(
@@ -83,7 +138,7 @@ def test_a_crash_in_the_warm_up_and_without_an_exit_code(tmp_path):
         "the thread-service on local died during the warm-up, 2 s before the measured phase (no exit code): it "
         "stopped answering"
     )
-    assert "virtual CRASHED: the thread-service on local died in the warm-up, 2 s before the measured phase" in (
+    assert "virtual CRASHED: the thread-service on local died during the warm-up, 2 s before the measured phase" in (
         headline(result)
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..summary import crash
 from .formats import num, rps
 
 # Scenarios where the models give both thread modes the same limit: the page says so before anyone reads a ratio.
@@ -69,16 +70,10 @@ def headline(summary: dict) -> str:
 
 def crash_when(crashed: dict) -> str:
     """`the thread-service died at second 23 of the measured phase (SIGKILL)`: what died and when, in a line."""
-    second = crashed.get("second")
-    when = (
-        "during this mode"
-        if second is None
-        else f"at second {second} of the measured phase"
-        if second >= 0
-        else f"in the warm-up, {-second} s before the measured phase"
-    )
     how = crashed.get("signal") or (f"exit {crashed['exit']}" if crashed.get("exit") is not None else "")
-    return f"the {crashed.get('role')} on {crashed.get('host')} died {when}" + (f" ({how})" if how else "")
+    return f"the {crashed.get('role')} on {crashed.get('host')} died {crash.when(crashed)}" + (
+        f" ({how})" if how else ""
+    )
 
 
 def _ratio_for(summary: dict, mode: str) -> float | None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .. import analysis
 from .. import params as run_params
-from . import knee, outputs, raw, repeats, seconds, verdict
+from . import crash, knee, outputs, raw, repeats, seconds, verdict
 
 
 def rebuild(run_dir: str | os.PathLike) -> dict:
@@ -169,21 +169,28 @@ def mode_result(
     and server.csv (and each fine pass's). write=False is bench's look at a mode it is still running."""
     try:
         lag_s = verdict.completion_lag_s(params)
-        cutoff = verdict.crash_cutoff(verdict.crash_of(run, label))
         mode_raw = raw.load_mode(mode_dir)
-        table = seconds.build_tables(mode_raw, lag_s=lag_s, cutoff=cutoff)
+        fine_raws = [(name, raw.load_mode(mode_dir, name)) for name in raw.fine_passes(mode_dir)]
+        died = crash.crash_of(run, label)
+        place = crash.locate(died, fine_raws)
+        table = seconds.build_tables(mode_raw, lag_s=lag_s, cutoff=place and place.cutoff_for(crash.COARSE))
+        crash_tables = table
         if write:
             outputs.write_csv(mode_dir / "timeline.csv", outputs.TIMELINE_COLUMNS, table.timeline)
             outputs.write_csv(mode_dir / "server.csv", outputs.SERVER_COLUMNS, table.server)
         fine = []
-        for name in raw.fine_passes(mode_dir):
-            fine_raw = raw.load_mode(mode_dir, name)
-            fine_table = seconds.build_tables(fine_raw, lag_s=lag_s, cutoff=cutoff)
+        for name, fine_raw in fine_raws:
+            fine_table = seconds.build_tables(fine_raw, lag_s=lag_s, cutoff=place and place.cutoff_for(name))
+            if place and place.pass_name == name:
+                crash_tables = fine_table
             if write:
                 outputs.write_csv(mode_dir / name / "timeline.csv", outputs.TIMELINE_COLUMNS, fine_table.timeline)
                 outputs.write_csv(mode_dir / name / "server.csv", outputs.SERVER_COLUMNS, fine_table.server)
             fine.append(knee.FinePass(name, fine_raw, fine_table))
-        return verdict.mode_summary(label, mode_raw, table, run, params, thresholds, target, fine)
+        crashed = crash.summary(died, place, crash_tables)
+        return verdict.mode_summary(
+            label, mode_raw, table, run, params, thresholds, target, fine, crashed=crashed, crash_tables=crash_tables
+        )
     except Exception as e:  # noqa: BLE001 - one bad mode must not cost the other mode its report
         traceback.print_exc(file=sys.stderr)
         return verdict.failed_mode(f"the analysis of this mode failed: {type(e).__name__}: {e}")

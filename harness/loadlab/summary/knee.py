@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from .. import analysis, refine
 from ..models import AGREEMENT_TOLERANCE, Prediction
+from . import crash as crashes
 from .raw import RawMode
 from .seconds import Tables
 
@@ -70,10 +71,12 @@ def refined_knee(
     ctx: analysis.ValidityContext,
     requested: bool | None = True,
     skipped: str | None = None,
+    crashed: dict | None = None,
 ) -> Knee:
     """The mode's knee from its coarse levels and its fine passes (in the order they ran).
 
-    skipped: why bench did not refine this mode, when it said so (params.json `refine_skipped`)."""
+    skipped: why bench did not refine this mode, when it said so (params.json `refine_skipped`); crashed: where a
+    role died (crash.summary), whose pass narrows nothing."""
     coarse_healthy = levels if verdict.first_unhealthy is None else levels[: verdict.first_unhealthy]
     if verdict.first_unhealthy is None:
         return Knee(
@@ -100,7 +103,8 @@ def refined_knee(
     # The delay-service's probe is judged on a rise from the coarse pass's lightest level (analysis.delay_probe_limit).
     fine_ctx = replace(ctx, lightest=levels[0] if levels else None, cpu_is_the_limit=True)
     for fine in passes:
-        knee.passes.append(_apply_pass(knee, fine, thresholds, verdict.baseline_p50_ms, fine_ctx))
+        died = crashes.why_pass_not_used(crashed, fine.name)
+        knee.passes.append(_apply_pass(knee, fine, thresholds, verdict.baseline_p50_ms, fine_ctx, died))
     knee.not_refined = _why_not_refined(knee, requested, skipped)
     note = _closing_note(knee, ctx)
     if note:
@@ -109,7 +113,12 @@ def refined_knee(
 
 
 def _apply_pass(
-    knee: Knee, fine: FinePass, thresholds: analysis.Thresholds, baseline: float | None, ctx: analysis.ValidityContext
+    knee: Knee,
+    fine: FinePass,
+    thresholds: analysis.Thresholds,
+    baseline: float | None,
+    ctx: analysis.ValidityContext,
+    died: str | None = None,
 ) -> dict:
     levels = fine.tables.levels
     verdict = analysis.judge(levels, thresholds, baseline)
@@ -119,8 +128,10 @@ def _apply_pass(
         # validity's first reason: "a knee needs two levels". A fine pass stopped at its first level is still
         # evidence (it contradicts the earlier pass, or closes the bracket): it has the coarse levels below it.
         reasons = reasons[1:]
-    why_not = None
-    if not levels:
+    why_not = died
+    if died:
+        pass
+    elif not levels:
         why_not = "no fine level was measured"
     elif reasons:
         why_not = "this pass cannot be trusted: " + "; ".join(reasons)

@@ -58,6 +58,7 @@ class Tables:
     errors: int = 0
     t0: int | None = None  # the epoch second the measured phase began
     dropped_levels: list[int] = field(default_factory=list)  # levels a crash interrupted (begun, not ended)
+    targets: dict[int, float] = field(default_factory=dict)  # each level's offered rate, by index
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,7 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
     tables.t0 = t0
     bounds = _level_bounds(raw.injectors)
     targets = {b.index: b.target_rps for b in bounds} or _targets_from_seconds(raw.injectors)
+    tables.targets = targets
     builders: dict[int, analysis.LevelBuilder] = {}
     last_send = max(
         (s for inj in raw.injectors for s, r in inj.seconds.items() if t0 <= s <= t_end and as_int(r.get("sent")) > 0),
@@ -144,8 +146,11 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
     levels = [builders[i].build() for i in sorted(builders) if builders[i].seconds]
     if cutoff is not None:
         kept = [lv for lv in levels if _ended_before(lv.index, bounds, lag_s, cutoff, levels)]
-        # The levels the crash interrupted: begun before it, not ended. Levels never begun are simply not run.
-        begun = {b.index for b in bounds if _whole_second(b.start_ms) < cutoff} | {lv.index for lv in levels}
+        # The levels the crash interrupted: begun before it, not ended. Levels never begun are simply not run, nor
+        # is a level an early stop cut before its first whole second (meta.json lists it, it has no second).
+        begun = {b.index for b in bounds if _whole_second(b.start_ms) < min(cutoff, _whole_second(b.end_ms))} | {
+            lv.index for lv in levels
+        }
         tables.dropped_levels = sorted(begun - {lv.index for lv in kept})
         levels = kept
     tables.levels = levels

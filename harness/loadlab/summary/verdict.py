@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import math
-
 from .. import analysis, cpufit, limits, metrics, models
+from . import crash as crashes
 from . import knee as knees
 from .raw import STATUS_504, TIMEOUT_INJECTOR, RawMode, error_kind_meanings, error_kind_order
 from .seconds import Tables
@@ -20,7 +19,10 @@ def mode_summary(
     thresholds: analysis.Thresholds,
     target: str | None,
     fine_passes: list[knees.FinePass] | None = None,
+    crashed: dict | None = None,
+    crash_tables: Tables | None = None,
 ) -> dict:
+    """crashed: where a role died (crash.summary), crash_tables: the tables of the pass it died in."""
     levels = tables.levels
     verdict = analysis.judge(levels, thresholds)
     expected = expected_ms(params)
@@ -32,8 +34,7 @@ def mode_summary(
         limits=limits_in_force(raw, run, params),
         healthy_max_ms=healthy_max or None,
     )
-    crashed = crash_summary(crash_of(run, mode), tables)
-    reasons = [crash_reason(crashed, tables)] if crashed else []
+    reasons = [crashes.reason(crashed, crash_tables or tables)] if crashed else []
     reasons += analysis.validity(levels, verdict, ctx)
     notes = analysis.notes(levels, verdict, ctx)
     missing = list(raw.missing)
@@ -53,6 +54,7 @@ def mode_summary(
         ctx,
         requested=None if "REFINE" not in params else str(params["REFINE"]) != "0",
         skipped=(run.get("refine_skipped") or {}).get(mode),
+        crashed=crashed,
     )
     notes.extend(knee.notes)
     ceiling = cpufit.ceiling_of_levels(
@@ -104,7 +106,7 @@ def mode_summary(
         "error_kinds": raw_error_kinds(raw),
         "error_kind_meanings": error_kind_meanings(raw.injectors),
         "crashed": crashed,
-        "levels_dropped_after_crash": tables.dropped_levels,
+        "levels_dropped_after_crash": (crash_tables or tables).dropped_levels,
     }
 
 
@@ -166,65 +168,6 @@ def limits_in_force(raw: RawMode, run: dict, params: dict) -> tuple[analysis.Har
     if database is not None and params.get("SCENARIO") == "db":
         found.append(analysis.HarnessLimit("the thread-service's database timeout", database, STATUS_504))
     return tuple(found)
-
-
-def crash_of(run: dict, mode: str) -> dict | None:
-    crashes = run.get("crashes")
-    crash = crashes.get(mode) if isinstance(crashes, dict) else None
-    return crash if isinstance(crash, dict) and crash.get("role") else None
-
-
-def crash_cutoff(crash: dict | None) -> int | None:
-    """The epoch second from which nothing of a crashed mode counts: the one its role was last seen alive in."""
-    alive = as_float((crash or {}).get("alive_until_epoch_ms"))
-    return None if alive is None else math.floor(alive / 1000)
-
-
-def crash_summary(crash: dict | None, tables: Tables) -> dict | None:
-    """The contract's `crashed`: {role, host, second, exit, cause} (+ signal), the second counted from the start
-    of the measured phase (negative: during the warm-up)."""
-    if crash is None:
-        return None
-    cutoff = crash_cutoff(crash)
-    second = None if cutoff is None or tables.t0 is None else cutoff - tables.t0
-    return {
-        "role": crash.get("role"),
-        "host": crash.get("host"),
-        "second": second,
-        "exit": crash.get("exit"),
-        "signal": crash.get("signal"),
-        "cause": crash.get("cause"),
-    }
-
-
-def crash_reason(crashed: dict, tables: Tables) -> str:
-    return f"{crash_headline(crashed)}; {dropped_text(tables.dropped_levels)}"
-
-
-def crash_headline(crashed: dict) -> str:
-    """`the thread-service on local died at second 23 of the measured phase (exit 137, SIGKILL): <cause>`."""
-    second = crashed.get("second")
-    if second is None:
-        when = "during this mode"
-    elif second >= 0:
-        when = f"at second {second} of the measured phase"
-    else:
-        when = f"during the warm-up, {-second} s before the measured phase"
-    code = crashed.get("exit")
-    how = (
-        "no exit code" if code is None else f"exit {code}" + (f", {crashed['signal']}" if crashed.get("signal") else "")
-    )
-    return f"the {crashed.get('role')} on {crashed.get('host')} died {when} ({how}): {crashed.get('cause')}"
-
-
-def dropped_text(dropped: list[int]) -> str:
-    if not dropped:
-        return "every level had ended before it"
-    names = ", ".join(str(i) for i in dropped)
-    return (
-        f"level{'s' if len(dropped) > 1 else ''} {names}, under way, {'are' if len(dropped) > 1 else 'is'} "
-        "not counted, nor anything after it: a dead process is not a collapse"
-    )
 
 
 def base_mode(label: str) -> str:
@@ -376,7 +319,7 @@ def ratio(
         if not mode:
             return None, f"{name} was not measured"
         if mode.get("crashed"):
-            return None, f"{name} crashed: {crash_headline(mode['crashed'])}"
+            return None, f"{name} crashed: {crashes.headline(mode['crashed'])}"
         if not mode.get("valid"):
             first = (mode.get("invalid_reasons") or ["see its reasons"])[0]
             return None, f"{name} is invalid: {first}"

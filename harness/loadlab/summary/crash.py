@@ -1,0 +1,144 @@
+"""Where a role of a mode died: in which pass (the coarse stairs or a fine pass), which of that pass's levels was
+under way, and the sentence the verdict and the page say it with.
+
+A mode is one thread-service run through several passes: a death ends the pass it happened in, and only that one.
+The passes before it had ended, so what they measured stands (a coarse collapse stays a collapse); the levels of
+the dying pass that had not ended are not counted, and that pass does not narrow the knee: a dead process is not a
+collapse.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..analysis import plain_number
+from .raw import RawMode
+from .seconds import Tables
+from .values import as_float
+
+COARSE = "coarse"
+
+
+@dataclass(frozen=True)
+class Place:
+    """The pass a role died in and the epoch second from which nothing of that pass counts."""
+
+    pass_name: str  # COARSE or a fine pass's folder (`refine-1`)
+    cutoff: int  # the epoch second the role was last seen alive in
+
+    def cutoff_for(self, pass_name: str) -> int | None:
+        return self.cutoff if pass_name == self.pass_name else None
+
+
+def crash_of(run: dict, mode: str) -> dict | None:
+    """params.json's record of the role that died during this mode, if one did."""
+    crashes = run.get("crashes")
+    crash = crashes.get(mode) if isinstance(crashes, dict) else None
+    return crash if isinstance(crash, dict) and crash.get("role") else None
+
+
+def cutoff_second(crash: dict | None) -> int | None:
+    alive = as_float((crash or {}).get("alive_until_epoch_ms"))
+    return None if alive is None else math.floor(alive / 1000)
+
+
+def locate(crash: dict | None, passes: list[tuple[str, RawMode]]) -> Place | None:
+    """The pass the crash happened in: the last one (in the order they ran) that had begun by then. A crash before
+    anything began is the coarse pass's (its warm-up)."""
+    cutoff = cutoff_second(crash)
+    if cutoff is None:
+        return None
+    name = COARSE
+    for pass_name, mode_raw in passes:
+        begun = _first_second(mode_raw)
+        if begun is not None and begun <= cutoff:
+            name = pass_name
+    return Place(name, cutoff)
+
+
+def _first_second(mode_raw: RawMode) -> int | None:
+    """The pass's first second: its injectors' first row, or the instant their schedule was anchored."""
+    firsts = [min(inj.seconds) for inj in mode_raw.injectors if inj.seconds]
+    anchors = [as_float(inj.meta.get("start_epoch_ms")) for inj in mode_raw.injectors]
+    firsts += [math.floor(a / 1000) for a in anchors if a is not None]
+    return min(firsts) if firsts else None
+
+
+def summary(crash: dict | None, place: Place | None, tables: Tables) -> dict | None:
+    """The contract's `crashed`: {role, host, second, exit, cause} (+ signal), and where: `pass` (`coarse` or the
+    fine pass), `second` counted from the start of that pass's measured phase (negative: in its warm-up), `level`
+    (that pass's level under way, or null) and its `level_rps`. tables: the dying pass's."""
+    if crash is None or place is None:
+        return None
+    level = tables.dropped_levels[0] if tables.dropped_levels else None
+    return {
+        "role": crash.get("role"),
+        "host": crash.get("host"),
+        "second": None if tables.t0 is None else place.cutoff - tables.t0,
+        "exit": crash.get("exit"),
+        "signal": crash.get("signal"),
+        "cause": crash.get("cause"),
+        "pass": place.pass_name,
+        "level": level,
+        "level_rps": plain_number(tables.targets[level]) if level in tables.targets else None,
+    }
+
+
+def when(crashed: dict, name_the_pass: bool = True) -> str:
+    """`at second 23 of the measured phase`, `in fine pass refine-1, at second 2 of its measured phase, in its level
+    0 (300 rps)`: when a role died, in the words of its pass."""
+    second, name = crashed.get("second"), crashed.get("pass") or COARSE
+    fine = name != COARSE
+    phase = "its measured phase" if fine else "the measured phase"
+    if second is None:
+        text = "during this mode" if not fine else "during it"
+    elif second >= 0:
+        text = f"at second {second} of {phase}"
+    else:
+        text = f"during {'its' if fine else 'the'} warm-up, {-second} s before {phase}"
+    if fine and name_the_pass:
+        text = f"in fine pass {name}, {text}"
+    if fine and crashed.get("level") is not None:
+        rps = crashed.get("level_rps")
+        text += f", in its level {crashed['level']}" + (f" ({plain_number(rps):,} rps)" if rps is not None else "")
+    return text
+
+
+def headline(crashed: dict) -> str:
+    """`the thread-service on local died at second 23 of the measured phase (exit 137, SIGKILL): <cause>`."""
+    code = crashed.get("exit")
+    how = (
+        "no exit code" if code is None else f"exit {code}" + (f", {crashed['signal']}" if crashed.get("signal") else "")
+    )
+    return f"the {crashed.get('role')} on {crashed.get('host')} died {when(crashed)} ({how}): {crashed.get('cause')}"
+
+
+def reason(crashed: dict, tables: Tables) -> str:
+    """The invalid reason: what died, when, and what is not counted because of it (tables: the dying pass's)."""
+    name = crashed.get("pass") or COARSE
+    owner = "" if name == COARSE else f"{name}'s "
+    text = f"{headline(crashed)}; {dropped_text(tables.dropped_levels, owner)}"
+    if name != COARSE:
+        text += f"; the passes before {name} had ended: what they measured stands"
+    return text
+
+
+def dropped_text(dropped: list[int], owner: str = "") -> str:
+    if not dropped:
+        return "every level had ended before it"
+    names = ", ".join(str(i) for i in dropped)
+    return (
+        f"{owner}level{'s' if len(dropped) > 1 else ''} {names}, under way, {'are' if len(dropped) > 1 else 'is'} "
+        "not counted, nor anything after it: a dead process is not a collapse"
+    )
+
+
+def why_pass_not_used(crashed: dict | None, pass_name: str) -> str | None:
+    """A fine pass a role died in narrows nothing: its last levels may be the dying process, not the service."""
+    if crashed is None or crashed.get("pass") != pass_name:
+        return None
+    return (
+        f"the {crashed.get('role')} died {when(crashed, name_the_pass=False)} of this pass: a dead process is not a "
+        "collapse"
+    )
