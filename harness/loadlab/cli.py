@@ -18,10 +18,6 @@ from . import params
 from .errors import ExitCode, LoadlabError
 from .topology import STATE
 
-# `make bench` validates the parameters with the system Python before building anything, then hands the validated
-# values to the venv's Python through this file, so they are parsed once per run.
-CHECKED_PARAMS = STATE / "checked-params.json"
-
 
 def _check(args: argparse.Namespace) -> int:
     values = params.parse()

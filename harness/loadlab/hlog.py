@@ -137,12 +137,3 @@ def stats(histogram: HdrHistogram) -> LatencyStats | None:
         return None
     values = histogram.get_percentile_to_value_dict([50.0, 95.0, 99.0])
     return LatencyStats(count, int(values[50.0]), int(values[95.0]), int(values[99.0]), int(histogram.get_max_value()))
-
-
-def bucket_counts(histogram: HdrHistogram) -> dict[int, int]:
-    """Non-empty buckets keyed by their lowest value: comparable across histograms of different ranges."""
-    return {
-        histogram.get_value_from_index(i): histogram.get_count_at_index(i)
-        for i in range(histogram.counts_len)
-        if histogram.get_count_at_index(i)
-    }

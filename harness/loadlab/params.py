@@ -305,11 +305,6 @@ def _app_cross_checks(v: dict[str, object]) -> list[str]:
     return errors
 
 
-def as_env(values: Mapping[str, object]) -> dict[str, str]:
-    """The inverse of parse, for handing parameters to child processes."""
-    return {k: " ".join(str(x) for x in v) if isinstance(v, list) else str(v) for k, v in values.items()}
-
-
 @dataclass(frozen=True)
 class ModeRun:
     """One column of the comparison: a thread mode on one JDK, and the label its folder and summary use."""

@@ -60,7 +60,6 @@ def test_scenario_parameters_parse_and_their_defaults_are_the_contracts():
     assert (values["SCENARIO"], values["CPU_MS"], values["DB_POOL"], values["JDKS"]) == ("http", 0, 10, [25])
     values = params.parse({"SCENARIO": "cpu", "CPU_MS": "20", "DB_POOL": "2", "JDKS": "21 25"})
     assert (values["SCENARIO"], values["CPU_MS"], values["DB_POOL"], values["JDKS"]) == ("cpu", 20, 2, [21, 25])
-    assert params.as_env(values)["JDKS"] == "21 25"
 
 
 def test_the_databases_connections_always_exceed_the_largest_pool():
