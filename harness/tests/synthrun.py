@@ -69,6 +69,7 @@ class ModeSpec:
     omit: set[str] = field(default_factory=set)  # relative paths under the mode folder not to write
     stopped_early: bool = False
     stop_reason: str | None = None
+    stop_inflight_cap: dict | None = None  # {inflight, max_inflight} when the in-flight cap stopped the load
     # (level position, whole seconds into it): the early stop; the schedule keeps labelling later seconds, but
     # nothing is sent any more and meta.json lists levels only up to the one cut short.
     stop_at: tuple[int, int] | None = None
@@ -295,6 +296,7 @@ def _write_injector(
         "stop_epoch_ms": None if stop is None else stop * 1000 + ANCHOR_MS,
         "stopped_early": spec.stopped_early,
         "stop_reason": spec.stop_reason,
+        "stop_inflight_cap": spec.stop_inflight_cap,
         "totals": {"sent": 0, "ok": 0, "ko": 0},
     }
     if spec.ko_kind:

@@ -311,6 +311,21 @@ def test_stopped_early_is_carried_over(tmp_path):
     assert (mode["stopped_early"], mode["stop_reason"]) == (True, "3 unhealthy seconds in a row")
 
 
+def test_the_inflight_caps_stop_reaches_the_page_as_numbers(tmp_path):
+    """meta.json's `stop_inflight_cap` is what the page says, whatever the reason's wording."""
+    cap = {"inflight": 6001, "max_inflight": 6000}
+    synthrun.write_params(tmp_path, modes=["platform"])
+    synthrun.write_mode(
+        tmp_path,
+        "platform",
+        ModeSpec(stairs(n=3), stopped_early=True, stop_reason="reworded by a newer simulation", stop_inflight_cap=cap),
+    )
+    mode = summary.rebuild(tmp_path)["modes"]["platform"]
+    assert mode["stop_inflight_cap"] == cap
+    html = (tmp_path / "index.html").read_text()
+    assert "yes: 6,001 requests were in flight, over the simulation&#x27;s safety cap of 6,000" in html
+
+
 def test_missing_run_folder_is_an_error(tmp_path):
     with pytest.raises(FileNotFoundError):
         summary.rebuild(tmp_path / "nope")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from html import escape
 
 from .formats import bracket_text, num, rps, small, yes_no
@@ -42,7 +41,7 @@ def section(summary: dict) -> str:
         ("requests / errors (measured phase)", lambda m: f"{num(m.get('requests'))} / {num(m.get('errors'))}"),
         ("pinned virtual threads (JFR)", lambda m: num(m.get("pinned_virtual_threads"))),
         ("carriers (virtual scheduler parallelism)", lambda m: num(m.get("carriers"))),
-        ("stopped early", lambda m: escape(stop_text(m.get("stop_reason"))) if m.get("stopped_early") else "no"),
+        ("stopped early", lambda m: escape(stop_text(m)) if m.get("stopped_early") else "no"),
         (
             "crashed",
             lambda m: f'<span class="no">{escape(crash_when(m["crashed"]))}</span>' if m.get("crashed") else "no",
@@ -115,11 +114,12 @@ def _pool_cell(m: dict) -> str:
     return f"{num(pool.get('size'))} / {num(pool.get('active_max'))} / {num(pool.get('pending_max'))}{waited}"
 
 
-def stop_text(reason: str | None) -> str:
-    """The simulation's stop reason in a reader's words."""
-    if not reason:
-        return "yes"
-    cap = re.fullmatch(r"inflight (\d+) > loadlab\.maxInflight (\d+)", reason.strip())
+def stop_text(m: dict) -> str:
+    """Why the simulation stopped a mode's load early, in a reader's words."""
+    cap = m.get("stop_inflight_cap")
     if cap:
-        return f"yes: {int(cap[1]):,} requests were in flight, over the simulation's safety cap of {int(cap[2]):,}"
-    return f"yes: {reason}"
+        return (
+            f"yes: {cap['inflight']:,} requests were in flight, over the simulation's safety cap of "
+            f"{cap['max_inflight']:,}"
+        )
+    return f"yes: {m['stop_reason']}" if m.get("stop_reason") else "yes"

@@ -155,6 +155,17 @@ def error_kind_meanings(injectors: list[Injector]) -> dict[str, str]:
     return {str(k): str(v) for k, v in given.items()} if given else {}
 
 
+def inflight_cap_stop(injectors: list[Injector]) -> dict | None:
+    """{inflight, max_inflight} when the simulation's in-flight cap stopped an injector's load (meta.json
+    `stop_inflight_cap`; the most loaded one when several did), else None."""
+    caps = [inj.meta.get("stop_inflight_cap") for inj in injectors]
+    caps = [c for c in caps if isinstance(c, dict) and as_float(c.get("inflight")) is not None]
+    if not caps:
+        return None
+    worst = max(caps, key=lambda c: as_float(c.get("inflight")))
+    return {"inflight": int(as_float(worst["inflight"])), "max_inflight": int(as_float(worst.get("max_inflight")) or 0)}
+
+
 def _first_meta(injectors: list[Injector], key: str, kind: type):
     """The first non-empty value of this type that an injector's meta.json holds under key (they all write the same)."""
     for inj in injectors:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import analysis, cpufit, limits, metrics, models
 from . import crash as crashes
 from . import knee as knees
-from .raw import STATUS_504, TIMEOUT_INJECTOR, RawMode, error_kind_meanings, error_kind_order
+from .raw import STATUS_504, TIMEOUT_INJECTOR, RawMode, error_kind_meanings, error_kind_order, inflight_cap_stop
 from .seconds import Tables
 from .values import as_float
 
@@ -101,6 +101,7 @@ def mode_summary(
         "db_pool": pool_evidence(raw, levels, params),
         "stopped_early": any(bool(m.get("stopped_early")) for m in stops),
         "stop_reason": "; ".join(stop_reasons) or None,
+        "stop_inflight_cap": inflight_cap_stop(raw.injectors),
         "missing": missing,
         "live_config": raw.live_config or None,
         "error_kinds": raw_error_kinds(raw),

@@ -53,6 +53,8 @@ public final class RunMonitor {
     private volatile SecondRecorder recorder;
     private volatile String stopReason;
     private volatile long stopEpochMs = -1;
+    // When the in-flight cap stopped the load: {inflight, max_inflight}, so the harness reads numbers, not the reason.
+    private volatile Map<String, Object> stopInflightCap;
 
     // Touched only under this object's lock (ticker, finish).
     private boolean anchorMetaWritten;
@@ -127,9 +129,13 @@ public final class RunMonitor {
 
     /** Checked before every send: once true, no request is sent any more. */
     public boolean shouldStop() {
-        if (stopReason == null && recorder != null && recorder.inflight() > cfg.maxInflight()) {
-            stop("inflight " + recorder.inflight() + " > loadlab.maxInflight " + cfg.maxInflight(),
-                    System.currentTimeMillis());
+        long inflight = recorder != null ? recorder.inflight() : 0;
+        if (stopReason == null && inflight > cfg.maxInflight()) {
+            Map<String, Object> cap = new LinkedHashMap<>();
+            cap.put("inflight", inflight);
+            cap.put("max_inflight", cfg.maxInflight());
+            String reason = "inflight " + inflight + " > loadlab.maxInflight " + cfg.maxInflight();
+            stop(reason, System.currentTimeMillis(), cap);
         }
         return stopReason != null;
     }
@@ -164,9 +170,14 @@ public final class RunMonitor {
         recorder.completed(System.currentTimeMillis(), latency, ok, kind);
     }
 
-    private synchronized void stop(String reason, long nowMs) {
+    private void stop(String reason, long nowMs) {
+        stop(reason, nowMs, null);
+    }
+
+    private synchronized void stop(String reason, long nowMs, Map<String, Object> inflightCap) {
         if (stopReason == null) {
             stopEpochMs = nowMs;
+            stopInflightCap = inflightCap;
             stopReason = reason;
             println(inj + " STOP " + reason);
         }
@@ -308,6 +319,7 @@ public final class RunMonitor {
         m.put("levels", levels(anchor));
         m.put("stopped_early", stopReason != null);
         m.put("stop_reason", stopReason);
+        m.put("stop_inflight_cap", stopInflightCap);
         m.put("stop_epoch_ms", stopEpochMs >= 0 ? stopEpochMs : null);
         Map<String, Object> totals = new LinkedHashMap<>();
         totals.put("sent", totalSent);

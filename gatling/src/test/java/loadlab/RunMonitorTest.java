@@ -82,6 +82,7 @@ class RunMonitorTest {
 
         Map<?, ?> meta = new ObjectMapper().readValue(dir.resolve(RawFiles.META).toFile(), Map.class);
         assertEquals(true, meta.get("stopped_early"));
+        assertTrue(meta.containsKey("stop_inflight_cap") && meta.get("stop_inflight_cap") == null, meta.toString());
         assertEquals(a * 1000, ((Number) meta.get("measure_start_epoch_ms")).longValue());
         List<?> levels = (List<?>) meta.get("levels");
         assertEquals(3, levels.size());
@@ -97,6 +98,23 @@ class RunMonitorTest {
                 "LOADLAB inj=0 phase=measure level=2/3 target=20 sent=20 ok=20 ko=0 p99=500ms inflight=0"), out);
         assertTrue(out.contains("LOADLAB inj=0 STOP level 2/3"), out);
         out.lines().forEach(line -> assertTrue(line.startsWith("LOADLAB "), line));
+    }
+
+    @Test
+    void theInflightCapStopsTheLoadAndRecordsItsNumbers() throws Exception {
+        LoadConfig cfg = LoadConfig.parse(Map.of("startRps", "10", "peakRps", "30", "steps", "3", "stepSeconds", "2",
+                "warmupSeconds", "0", "outDir", dir.toString(), "maxInflight", "5"));
+        RunMonitor m = new RunMonitor(cfg, Schedule.of(cfg), new PrintStream(console, true, StandardCharsets.UTF_8));
+        m.alignDelayMs(T0 * 1000);
+        for (int i = 0; i < 6; i++) {
+            m.recorder().sent(T0 * 1000 + i); // never answered
+        }
+        assertTrue(m.shouldStop());
+        m.finish(null, (T0 + 1) * 1000);
+
+        Map<?, ?> meta = new ObjectMapper().readValue(dir.resolve(RawFiles.META).toFile(), Map.class);
+        assertEquals(Map.of("inflight", 6, "max_inflight", 5), meta.get("stop_inflight_cap"));
+        assertEquals("inflight 6 > loadlab.maxInflight 5", meta.get("stop_reason"));
     }
 
     @Test
