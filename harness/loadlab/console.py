@@ -79,11 +79,30 @@ def end_progress() -> None:
 
 
 def table(summary: dict, run_dir: Path) -> None:
-    """The short verdict: one row per mode, with the bracket of its knee and the prediction it was checked against."""
+    """The short verdict: one row per mode, with the bracket of its knee and the prediction it was checked against;
+    then each mode's notes, the repetitions' spread, the ratios and what is missing."""
+    rows = _rows(summary.get("modes", {}))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    _print("")
+    if summary.get("scenario"):
+        _print(f"scenario: {summary['scenario']}")
+    for r in rows:
+        _print("  ".join(c.ljust(w) for c, w in zip(r[:-1], widths)) + "  " + r[-1])
+    for mode, m in summary.get("modes", {}).items():
+        _mode_notes(mode, m)
+    agg = summary.get("repeats") or {}
+    _repeat_notes(agg)
+    _ratio_lines(summary, agg)
+    for mode in summary.get("missing_modes", []):
+        _print(f"missing: {mode} (not run to the end)")
+    _print(f"\nreport: {run_dir / 'index.html'}")
+
+
+def _rows(modes: dict) -> list[tuple[str, ...]]:
     rows = [
         ("mode", "sustained rps", "knee between", "predicted rps", "agrees", "p99 at sustained", "collapsed", "verdict")
     ]
-    for mode, m in summary.get("modes", {}).items():
+    for mode, m in modes.items():
         verdict = "valid" if m.get("valid") else "INVALID: " + "; ".join(m.get("invalid_reasons", []))
         if m.get("crashed"):
             verdict = "CRASHED, " + verdict
@@ -101,23 +120,23 @@ def table(summary: dict, run_dir: Path) -> None:
                 verdict,
             )
         )
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
-    _print("")
-    if summary.get("scenario"):
-        _print(f"scenario: {summary['scenario']}")
-    for r in rows:
-        _print("  ".join(c.ljust(w) for c, w in zip(r[:-1], widths)) + "  " + r[-1])
-    for mode, m in summary.get("modes", {}).items():
-        if m.get("prediction"):
-            agrees = {True: "knee agrees", False: "knee does NOT agree"}.get(m.get("prediction_agrees"), "not judged")
-            _print(f"  {mode}: {m['prediction']} — {agrees} (±15%)")
-        if m.get("prediction_agrees") is False and m.get("evidence_at_knee"):
-            _print(f"  {mode}: the first unhealthy level, {m['evidence_at_knee']}")
-        refined = m.get("refine") or {}
-        if m.get("collapsed") and refined.get("not_refined"):
-            _print(f"  {mode}: knee not localised to {refined.get('resolution', 0.05):.0%}: {refined['not_refined']}")
-    agg = summary.get("repeats")
-    for mode, s in ((agg or {}).get("modes") or {}).items():
+    return rows
+
+
+def _mode_notes(mode: str, m: dict) -> None:
+    """Under the table: the prediction the knee was checked against, and why a knee was not localised."""
+    if m.get("prediction"):
+        agrees = {True: "knee agrees", False: "knee does NOT agree"}.get(m.get("prediction_agrees"), "not judged")
+        _print(f"  {mode}: {m['prediction']} — {agrees} (±15%)")
+    if m.get("prediction_agrees") is False and m.get("evidence_at_knee"):
+        _print(f"  {mode}: the first unhealthy level, {m['evidence_at_knee']}")
+    refined = m.get("refine") or {}
+    if m.get("collapsed") and refined.get("not_refined"):
+        _print(f"  {mode}: knee not localised to {refined.get('resolution', 0.05):.0%}: {refined['not_refined']}")
+
+
+def _repeat_notes(agg: dict) -> None:
+    for mode, s in (agg.get("modes") or {}).items():
         if s.get("median") is None:
             _print(f"  {mode}: no valid repetition")
             continue
@@ -126,12 +145,15 @@ def table(summary: dict, run_dir: Path) -> None:
             f"({_fmt(s['min'])}–{_fmt(s['max'])}, spread {s['spread_ratio']:.0%})"
             + (" — NOISE: above 10% of the median" if s.get("noise") else "")
         )
+
+
+def _ratio_lines(summary: dict, agg: dict) -> None:
     for jdk, r in (summary.get("ratios") or {}).items():
         if r:
             _print(f"JDK {jdk}: virtual / platform sustained throughput: {r:.2f}x")
     ratio = summary.get("virtual_over_platform")
     if ratio:
-        spread = (agg or {}).get("ratio") or {}
+        spread = agg.get("ratio") or {}
         extra = (
             f" (median repetitions; ratio per repetition {spread['min']:.2f}–{spread['max']:.2f}x, median "
             f"{spread['median']:.2f}x)"
@@ -141,9 +163,6 @@ def table(summary: dict, run_dir: Path) -> None:
         _print(f"virtual / platform sustained throughput: {ratio:.2f}x{extra}")
     elif len(summary.get("modes", {})) > 1 and summary.get("virtual_over_platform_reason"):
         _print(f"no virtual / platform ratio: {summary['virtual_over_platform_reason']}")
-    for mode in summary.get("missing_modes", []):
-        _print(f"missing: {mode} (not run to the end)")
-    _print(f"\nreport: {run_dir / 'index.html'}")
 
 
 def _bracket(m: dict) -> str:
