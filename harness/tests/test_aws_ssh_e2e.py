@@ -253,9 +253,7 @@ def test_wait_ready_waits_for_the_marker_and_stops_on_a_failed_host(stack):
     with pytest.raises(topology.HostError, match="is not ready after 1 s"):
         targets.aws_wait_ready(topo, f"{root}/.ready", timeout_s=1, poll_s=0.2)
     (root / ".ready").write_text('{"name": "stand-in"}\n')
-    t0 = time.monotonic()
-    targets.aws_wait_ready(topo, f"{root}/.ready", timeout_s=30, poll_s=0.2)
-    assert time.monotonic() - t0 < 20
+    targets.aws_wait_ready(topo, f"{root}/.ready", timeout_s=30, poll_s=0.2)  # returns: it saw the marker
 
 
 @pytest.fixture(scope="module")

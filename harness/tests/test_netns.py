@@ -4,6 +4,7 @@ netns-specific bookkeeping of topology and bench (anywhere)."""
 import json
 import os
 import shutil
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -81,19 +82,16 @@ def netns_hosts(remembered_target):
     why = netns_unusable()
     if why:
         pytest.skip(why)
-    t0 = time.monotonic()
     r = make("up", env={"TARGET": "netns", "INJECTORS": "3"}, timeout=60)
-    up_s = time.monotonic() - t0
     try:
         assert r.returncode == 0, r.stdout + r.stderr
-        yield json.loads(topology.NETNS_INVENTORY.read_text()), up_s
+        yield json.loads(topology.NETNS_INVENTORY.read_text())
     finally:
         make("down", env={"TARGET": "netns"}, timeout=120)
 
 
 def test_up_makes_isolated_hosts_that_reach_each_other_and_down_removes_them_twice(netns_hosts):
-    inv, up_s = netns_hosts
-    assert up_s < 5, f"make up took {up_s:.1f}s"
+    inv = netns_hosts
     assert [e["address"] for e in topology.netns_entries(inv)] == [
         f"{SUBNET}.10",
         f"{SUBNET}.11",
@@ -106,6 +104,8 @@ def test_up_makes_isolated_hosts_that_reach_each_other_and_down_removes_them_twi
     for entry in topology.netns_entries(inv):
         addrs = ip("-4", "-o", "addr", "show", ns=entry["namespace"]).stdout
         assert f"{entry['address']}/24" in addrs and "127.0.0.1/8" in addrs, addrs
+        # `make up` only makes the hosts: nothing runs in them until a bench starts its roles there
+        assert not ip("netns", "pids", entry["namespace"]).stdout.split(), entry
     # A port on one host's address is reached from another host, across the bridge.
     server = subprocess.Popen(
         [
@@ -152,12 +152,10 @@ def test_up_makes_isolated_hosts_that_reach_each_other_and_down_removes_them_twi
     (state / "gone.pid").write_text(str(dead.pid))
     time.sleep(0.3)
     for attempt in (1, 2):
-        t0 = time.monotonic()
         r = make("down", env={"TARGET": "netns"}, timeout=120)
-        took = time.monotonic() - t0
-        assert r.returncode == 0, (attempt, r.stdout + r.stderr)
-        assert took < 10, f"make down #{attempt} took {took:.1f}s"
-    assert stray.wait(timeout=10) is not None
+        assert r.returncode == 0 and "netns hosts down" in r.stdout, (attempt, r.stdout + r.stderr)
+    # asked to stop, and it did: no escalation to SIGKILL was needed
+    assert stray.wait(timeout=10) == -signal.SIGTERM
     assert not [n for n in namespaces() if n.startswith(PREFIX)]
     assert not harness_links()
     assert not state.exists()
