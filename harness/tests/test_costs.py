@@ -1,0 +1,117 @@
+"""What each request and each thread cost, from a mode's flight recording (flight.json as `jfr print --json` writes
+it) and its sampler's rows: the slopes a user reads in summary.json, known in advance from synthetic raw files."""
+
+import json
+from datetime import datetime, timezone
+
+import pytest
+import synthrun
+from synthrun import LevelSpec, ModeSpec
+
+from loadlab import flight, summary
+
+MB = 1024 * 1024
+RATES = (100, 200, 300, 400)
+STACK_KB_PER_INFLIGHT, HEAP_KB_PER_INFLIGHT = 64, 100
+ALLOCATED_PER_REQUEST = 20 * 1024
+SWITCHES_PER_REQUEST, SWITCHES_FIXED = 3, 500
+
+
+def stamp(t: float) -> str:
+    return datetime.fromtimestamp(t, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f") + "000Z"
+
+
+def event(kind: str, t: float, **values) -> dict:
+    return {"type": kind, "values": {"startTime": stamp(t), **values}}
+
+
+def write_costs(run_dir, mode: str, inflight_of, rps_of, seconds, crashed: bool = False):
+    """flight.json and samples.csv for `seconds` (epoch), with in-flight and rate given per second."""
+    thread = run_dir / mode / "raw" / "thread"
+    events, used, switches = [], 40 * MB, 0
+    lines = ["second,proc_cpu_pct,host_cpu_pct,host_cores,probe_ms,probe_failed,os_threads,context_switches"]
+    for s in seconds:
+        inflight, rps = inflight_of(s), rps_of(s)
+        live = 50 * MB + inflight * HEAP_KB_PER_INFLIGHT * 1024
+        events += [
+            event("jdk.ResidentSetSize", s + 0.1, size=300 * MB + inflight * 300 * 1024, peak=0),
+            event("jdk.JavaThreadStatistics", s + 0.1, activeCount=30 + inflight, daemonCount=20),
+            event(
+                "jdk.NativeMemoryUsage",
+                s + 0.1,
+                type="Thread Stack",
+                reserved=0,
+                committed=8 * MB + inflight * STACK_KB_PER_INFLIGHT * 1024,
+            ),
+            event("jdk.NativeMemoryUsage", s + 0.1, type="Thread", reserved=0, committed=MB),
+            event("jdk.ThreadContextSwitchRate", s + 0.1, switchRate=9999.0),
+        ]
+        # The heap fills at the allocation rate; a GC in the middle of every second leaves the live heap.
+        before = used + rps * ALLOCATED_PER_REQUEST / 2
+        events += [
+            event("jdk.GCHeapSummary", s + 0.5, gcId=s, when="Before GC", heapUsed=before),
+            event("jdk.GCHeapSummary", s + 0.51, gcId=s, when="After GC", heapUsed=live),
+            event("jdk.GarbageCollection", s + 0.5, duration="PT0.01S", sumOfPauses="PT0.004S", gcId=s),
+        ]
+        used = live + rps * ALLOCATED_PER_REQUEST / 2
+        events.append(event("jdk.GCHeapMemoryUsage", s + 0.99, used=used, committed=512 * MB, max=1024 * MB))
+        switches += rps * SWITCHES_PER_REQUEST + SWITCHES_FIXED
+        lines.append(f"{s},50.0,50.0,2,,,{30 + inflight + 12},{switches}")
+    thread.mkdir(parents=True, exist_ok=True)
+    if not crashed:
+        (thread / "flight.json").write_text(json.dumps({"recording": {"events": events}}))
+    (thread / "samples.csv").write_text("\n".join(lines) + "\n")
+
+
+def make_run(tmp_path, crashed: bool = False, gc_every_second: bool = True):
+    run = tmp_path / "run"
+    spec = ModeSpec([LevelSpec(r) for r in RATES], seconds_per_level=4)
+    synthrun.write_params(run, modes=["virtual"])
+    synthrun.write_mode(run, "virtual", spec)
+    # The injectors' in-flight: Little's law at 200 ms (the synthetic run's sent == ok leaves it 0).
+    seconds_csv = run / "virtual" / "raw" / "injector-0" / "seconds.csv"
+    rows = [r.split(",") for r in seconds_csv.read_text().splitlines()]
+    rate = {int(r[0]): int(r[3]) for r in rows[1:]}
+    for r in rows[1:]:
+        r[7] = str(int(r[3]) // 5)
+    seconds_csv.write_text("\n".join(",".join(r) for r in rows) + "\n")
+    write_costs(run, "virtual", lambda s: rate.get(s, 0) // 5, lambda s: rate.get(s, 0), sorted(rate), crashed)
+    return run
+
+
+def test_costs_per_request_are_the_slopes_over_the_healthy_levels(tmp_path):
+    mode = summary.rebuild(make_run(tmp_path))["modes"]["virtual"]
+    # live heap + thread stacks, per request in flight: the fixed 58 MB is the intercept, not a cost
+    assert mode["memory_per_inflight_kb"] == pytest.approx(STACK_KB_PER_INFLIGHT + HEAP_KB_PER_INFLIGHT, abs=0.5)
+    fit = mode["costs"]["memory_per_inflight"]
+    assert fit["r2"] == pytest.approx(1.0) and fit["range"] == [20, 80] and fit["points"] >= 12, fit
+    assert fit["interval"][0] <= fit["slope"] <= fit["interval"][1], fit
+    # RSS rises too (300 KB per request in flight here) but it is not what the memory figure is
+    assert mode["costs"]["rss_per_inflight"]["slope"] == pytest.approx(300, abs=1)
+    assert mode["costs"]["thread_stacks_per_inflight"]["slope"] == pytest.approx(STACK_KB_PER_INFLIGHT, abs=0.5)
+    assert mode["context_switches_per_request"] == pytest.approx(SWITCHES_PER_REQUEST, abs=0.05)
+    assert mode["costs"]["context_switches_source"] == "process"
+    assert mode["bytes_allocated_per_request"] == pytest.approx(ALLOCATED_PER_REQUEST, rel=0.02)
+    level = mode["levels"][3]
+    assert level["os_threads"] == 30 + 80 + 12 and level["rss_mb"] == pytest.approx(300 + 80 * 300 / 1024, abs=0.1)
+    assert level["costs"]["gc_pause_ms_per_s"] == pytest.approx(4.0)
+
+
+def test_a_service_that_died_before_its_recording_has_no_memory_figure_and_says_why(tmp_path):
+    mode = summary.rebuild(make_run(tmp_path, crashed=True))["modes"]["virtual"]
+    assert mode["memory_per_inflight_kb"] is None and mode["bytes_allocated_per_request"] is None
+    assert any("no flight recording" in m for m in mode["costs"]["missing"]), mode["costs"]
+    # the sampler's rows are the process's own: its threads and switches are still there
+    assert mode["levels"][0]["os_threads"] == 30 + 20 + 12
+    assert mode["context_switches_per_request"] == pytest.approx(SWITCHES_PER_REQUEST, abs=0.05)
+
+
+def test_heap_walk_counts_every_rise_and_no_gc_drop():
+    readings = [(0.0, "reading", 100.0), (0.5, "before", 160.0), (0.5, "after", 40.0), (1.2, "reading", 90.0)]
+    assert flight.heap_walk(readings) == {0: 60.0, 1: 50.0}
+
+
+def test_jfr_instants_and_timespans_are_read_as_jfr_print_writes_them():
+    assert flight.epoch_seconds("1970-01-01T00:00:01.500000000Z") == pytest.approx(1.5)
+    assert flight.duration_ms("PT0.012S") == pytest.approx(12.0)
+    assert flight.epoch_seconds("garbage") is None
