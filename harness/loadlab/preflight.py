@@ -19,7 +19,7 @@ import tempfile
 from functools import cached_property
 from pathlib import Path
 
-from . import java, params, refine, topology
+from . import java, params, refine, threadlimits, topology
 from .appbundle import missing_build_outputs
 from .errors import LoadlabError
 from .hosts import HostError
@@ -239,6 +239,25 @@ def check_jdk_runtimes(pf: Preflight) -> list[str]:
     return problems
 
 
+def check_thread_limits(pf: Preflight) -> list[str]:
+    """A platform pool larger than the thread host lets the service's cgroup run (threadlimits.py): refused now,
+    rather than a run whose pool crashes at its first busy level."""
+    topo, _ = pf.hosts
+    modes = pf.values.get("MODES") or []
+    if topo is None or "platform" not in (modes.split() if isinstance(modes, str) else modes):
+        return []
+    if topo.thread.name in pf.unreachable:
+        return []
+    try:
+        limits = threadlimits.HostLimits.from_lines(topo.thread.tool("limits", timeout=60))
+    except HostError as e:
+        return [f"cannot read the thread host's limits on threads and memory: {e}"]
+    sizes = pf.values.get("PLATFORM_THREADS")
+    sizes = sizes.replace(",", " ").split() if isinstance(sizes, str) else sizes if isinstance(sizes, list) else [sizes]
+    problems = [threadlimits.pool_too_big(int(size), limits) for size in sizes if str(size).isdigit()]
+    return [p for p in problems if p]
+
+
 # Order matters once: check_hosts before check_ports (a host that did not answer is reported once).
 CHECKS = (
     check_jdk,
@@ -249,6 +268,7 @@ CHECKS = (
     check_ports,
     check_postgresql,
     check_jdk_runtimes,
+    check_thread_limits,
 )
 
 

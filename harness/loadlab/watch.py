@@ -66,7 +66,7 @@ def exit_text(code: int | None) -> tuple[int | None, str | None]:
 
 
 def parse_status(text: str) -> tuple[dict[str, str], dict[str, bool]]:
-    """`loadlab-host status` output → ({name: "running" | "exited <rc>" | "absent"}, {name: health ok})."""
+    """`loadlab-host status` output → ({name: "running" | "limit" | "exited <rc>" | "absent"}, {name: health ok})."""
     states, health = {}, {}
     for line in text.splitlines():
         words = line.split()
@@ -133,6 +133,10 @@ class Watcher:
                     self.finished[w.name] = 0
                     continue
                 return self._crash(w, code, "", now)
+            if state == "limit":
+                # Alive, but refused a thread (or memory) by its cgroup: a JVM limps on without it, so it is dead for
+                # the measurement; the log-cause names the limit, bench stops it with the mode.
+                return self._crash(w, None, "it hit a limit of its cgroup and was stopped", now)
             if state != "running":
                 return self._crash(w, None, f"its process is gone ({state}: no pid file on {w.host.name})", now)
             if w.health_url and not health.get(w.name, False):
@@ -169,7 +173,7 @@ class Watcher:
         found = ""
         if ask_log:
             try:
-                found = w.host.tool("log-cause", w.log, check=False, timeout=STATUS_TIMEOUT_S)
+                found = w.host.tool("log-cause", w.log, w.name, check=False, timeout=STATUS_TIMEOUT_S)
             except HostError:
                 found = ""
         cause = "; ".join(x for x in (found and f"its log says: {found}", seen) if x)

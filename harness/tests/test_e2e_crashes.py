@@ -158,3 +158,45 @@ def test_a_killed_delay_service_or_injector_stops_the_run(tmp_path, name, role):
         text=True,
     ).stdout.split()
     assert not left, f"processes left behind: {left}"
+
+
+def test_a_pool_beyond_its_pids_limit_is_a_named_crash_of_the_service_alone(tmp_path):
+    """The thread-service runs in a cgroup of its own: a pool of 1,000 threads under a pids limit of 300 (a test
+    seam the preflight does not see) crashes the service, named with the limit, at the first level that needs more
+    threads (400 requests in flight at 400 rps × 1 s); the harness goes on, no ratio is claimed, and nothing is left:
+    no process, no cgroup."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "TARGET", "MODES")}
+    env.update(
+        {
+            **TINY,
+            "MODES": "platform",
+            "PLATFORM_THREADS": "1000",
+            "DELAY_MS": "1000",
+            "START_RPS": "100",
+            "PEAK_RPS": "400",
+            "STEPS": "2",
+            "STEP_SECONDS": "5",
+            "WARMUP_SECONDS": "2",
+            "RESULTS_DIR": str(tmp_path),
+            "LOADLAB_FAULT_PIDS_MAX": "300",
+        }
+    )
+    done = subprocess.run(
+        ["make", "--no-print-directory", "bench"], cwd=REPO, env=env, capture_output=True, text=True, timeout=300
+    )
+    out = done.stdout + done.stderr
+    summary = json.loads(((tmp_path / "latest").resolve() / "summary.json").read_text())
+    platform = summary["modes"]["platform"]
+    crashed = platform["crashed"]
+    assert crashed and crashed["role"] == "thread-service", (crashed, out[-3000:])
+    assert "unable to create native thread: pids limit 300" in crashed["cause"], crashed
+    assert platform["valid"] is False and summary["virtual_over_platform"] is None, platform
+    assert done.returncode != 0 and "pids limit 300" in out, out[-2000:]
+    left = subprocess.run(
+        ["pgrep", "-f", "^\\S*java .*(thread-service.jar|delay-service.jar|ForwardSimulation)"],
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    assert not left, f"processes left behind: {left}"
+    cgroups = [str(p) for p in Path("/sys/fs/cgroup").glob("**/loadlab-local-thread-service")]
+    assert not cgroups, f"cgroups left behind: {cgroups}"

@@ -95,6 +95,23 @@ def test_a_killed_service_is_a_crash_with_its_signal_and_the_cause_in_its_log():
     }
 
 
+def test_a_service_alive_at_its_cgroup_limit_is_a_crash_named_by_the_limit():
+    """A JVM refused a thread does not exit; the host script says `limit` (the kernel counted a refusal), which is a
+    crash of the service with the limit its log-cause names, never a collapse."""
+    host = FakeHost(
+        "local",
+        "127.0.0.1",
+        answers=[RUNNING.replace("thread-service running", "thread-service limit")],
+        causes={"/logs/p-thread.log": "unable to create native thread: pids limit 300"},
+    )
+    crash = watch.Watcher(roles(host), clock=Clock()).poll()
+    assert crash.role == "thread-service" and crash.exit is None and crash.signal is None
+    assert crash.cause == (
+        "its log says: unable to create native thread: pids limit 300; it hit a limit of its cgroup and was stopped"
+    )
+    assert ("log-cause", "/logs/p-thread.log", "thread-service") in host.calls
+
+
 def test_an_injector_that_ends_well_is_done_not_dead_but_one_that_fails_is_a_crash():
     done = RUNNING.replace("gatling-injector-0 running", "gatling-injector-0 exited 0")
     host = FakeHost("local", "127.0.0.1", answers=[done])

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
-from . import boxes, errors_table, levels_table, repeats_table, setup_section, verdict_table
+from . import boxes, costs, errors_table, levels_table, repeats_table, setup_section, verdict_table
 from .headline import headline, mode_names, scenario_of, verdict_class
 from .style import CSS
 
@@ -28,6 +28,7 @@ def document(summary: dict, charts: list[tuple[str, str, str, str]], gatling: di
         boxes.invalid(summary),
         boxes.notes(summary),
         verdict_table.section(summary),
+        costs.section(summary),
         repeats_table.section(summary),
         '<section id="charts">',
         *(chart_figure(*chart) + (errors_table.section(summary) if chart[1] == "errors" else "") for chart in charts),

@@ -1,0 +1,86 @@
+"""The page's costs: what each request and each thread cost a mode (summary/costs.py), one column per mode.
+
+`rows(mode)` renders one mode's costs as (label, cell html) pairs, so any layout of columns (a pool sweep's too)
+shows the same lines; `section(summary)` is the table with every mode side by side.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+
+def _fit_text(fit: dict | None, unit: str, digits: int = 1) -> str:
+    """`164 KB (95%: 150–178, R² 0.98, 12 points, over 20–80 in flight)`, or a dash."""
+    if not fit:
+        return "—"
+    value = f"{fit['slope']:,.{digits}f} {unit}"
+    facts = []
+    if fit.get("interval"):
+        low, high = fit["interval"]
+        facts.append(f"95%: {low:,.{digits}f}–{high:,.{digits}f}")
+    if fit.get("r2") is not None:
+        facts.append(f"R² {fit['r2']:.2f}")
+    facts.append(f"{fit.get('points')} points")
+    return escape(value) + f'<br><span class="muted">{escape(", ".join(facts))}</span>'
+
+
+def _range_note(fit: dict | None, what: str) -> str:
+    if not fit or not fit.get("range"):
+        return ""
+    low, high = fit["range"]
+    return f'<br><span class="muted">{escape(f"fitted on {low:,.0f}–{high:,.0f} {what}")}</span>'
+
+
+def _level_span(mode: dict, key: str, unit: str) -> str:
+    """The measured value at the first and at the highest healthy level (`210 → 1,240 MB`)."""
+    levels = [lv for lv in mode.get("levels") or [] if lv.get(key) is not None]
+    if not levels:
+        return "—"
+    healthy = [lv for lv in levels if lv.get("healthy")] or levels
+    first, last = levels[0][key], healthy[-1][key]
+    return escape(f"{first:,.0f} → {last:,.0f} {unit}" if first != last else f"{first:,.0f} {unit}")
+
+
+def rows(mode: dict) -> list[tuple[str, str]]:
+    """One mode's costs as (label, cell html)."""
+    costs = mode.get("costs") or {}
+    switches_source = costs.get("context_switches_source")
+    memory = costs.get("memory_per_inflight")
+    return [
+        (
+            f"memory per request in flight ({costs.get('memory') or 'live heap after GC + committed thread stacks'})",
+            _fit_text(memory, "KB") + _range_note(memory, "in flight"),
+        ),
+        ("resident memory (RSS) per request in flight", _fit_text(costs.get("rss_per_inflight"), "KB")),
+        ("committed thread stacks per request in flight", _fit_text(costs.get("thread_stacks_per_inflight"), "KB")),
+        (
+            "context switches per request" + (f" ({switches_source})" if switches_source else ""),
+            _fit_text(costs.get("context_switches_per_request"), "", 2),
+        ),
+        ("bytes allocated per request", _fit_text(costs.get("bytes_allocated_per_request"), "B", 0)),
+        ("resident memory, first → last healthy level", _level_span(mode, "rss_mb", "MB")),
+        ("OS threads, first → last healthy level", _level_span(mode, "os_threads", "")),
+    ]
+
+
+def section(summary: dict) -> str:
+    modes = summary.get("modes") or {}
+    if not any(m.get("costs") for m in modes.values()):
+        return ""
+    per_mode = {name: rows(m) for name, m in modes.items()}
+    labels = [label for label, _ in next(iter(per_mode.values()))]
+    head = "".join(f"<th>{escape(name)}</th>" for name in modes)
+    body = "".join(
+        f'<tr><th class="text">{escape(label)}</th>'
+        + "".join(f"<td>{dict(cells).get(label, '—')}</td>" for cells in per_mode.values())
+        + "</tr>"
+        for label in labels
+    )
+    missing = [f"{name}: {m}" for name, mode in modes.items() for m in (mode.get("costs") or {}).get("missing") or []]
+    note = "".join(f'<p class="muted">{escape(m)}</p>' for m in missing)
+    return (
+        '<section id="costs"><h2>What a request and a thread cost</h2>'
+        "<p>Slopes over the healthy levels (what the service spends whatever the rate is not charged to requests); "
+        "from the service's flight recording and /proc.</p>"
+        f"<table><tr><th></th>{head}</tr>{body}</table>{note}</section>"
+    )

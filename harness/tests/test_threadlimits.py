@@ -1,0 +1,83 @@
+"""The thread host's limits: read from `loadlab-host limits` (the real script, on this machine), a pool that cannot
+fit refused by the preflight in one line, and the thread and memory ceilings that follow."""
+
+import os
+import subprocess
+from types import SimpleNamespace
+
+import pytest
+from test_preflight import values
+
+from loadlab import preflight, threadlimits
+from loadlab.hosts import HOST_SCRIPTS
+
+LIMITS = """cgroup=v1
+pid_max=32768
+threads_max=192730
+max_map_count=65530
+mem_total_mb=24105
+service_pids_max=16384
+service_pids_max_by=kernel.pid_max 32768 / 2
+service_memory_max_mb=12052
+service_memory_max_by=MemTotal 24105 MB / 2
+"""
+
+
+def test_the_host_script_derives_the_service_limits_from_this_hosts_own(tmp_path):
+    out = subprocess.run(
+        [str(HOST_SCRIPTS / "loadlab-host"), "limits"],
+        env={**os.environ, "LOADLAB_STATE": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    limits = threadlimits.HostLimits.from_lines(out)
+    with open("/proc/sys/kernel/pid_max") as f:
+        assert limits.pid_max == int(f.read())
+    # never more than half the host's pids, nor more threads than max_map_count lets one process map
+    assert 0 < limits.service_pids_max <= limits.pid_max // 2
+    assert limits.service_pids_max <= limits.max_map_count // 2
+    assert 0 < limits.service_memory_max_mb <= limits.mem_total_mb // 2
+    assert limits.service_pids_max_by and limits.service_memory_max_by
+
+
+class ThreadHost:
+    name = "local"
+
+    def tool(self, *args, **kw):
+        assert args == ("limits",)
+        return LIMITS
+
+
+def checked(**params) -> list[str]:
+    pf = preflight.Preflight(values(**params))
+    pf.__dict__["hosts"] = (SimpleNamespace(thread=ThreadHost()), None)
+    return preflight.check_thread_limits(pf)
+
+
+def test_a_pool_that_cannot_fit_the_host_is_refused_before_the_run_in_one_line():
+    assert checked(MODES=["platform", "virtual"], PLATFORM_THREADS=20000) == [
+        "PLATFORM_THREADS=20000: a pool of 20,000 threads cannot fit the thread host: 16,384 threads for the service "
+        "(pids.max of its cgroup: kernel.pid_max 32768 / 2) less 100 of the JVM's own leave room for 16,284: use at "
+        "most 16284"
+    ]
+    assert checked(MODES=["platform"], PLATFORM_THREADS=16284) == []
+    assert checked(MODES=["virtual"], PLATFORM_THREADS=20000) == []  # no platform pool to fit
+
+
+def test_the_thread_ceiling_is_littles_law_with_the_threads_the_host_allows():
+    c = threadlimits.thread_ceiling(threadlimits.HostLimits.from_lines(LIMITS), 200.0)
+    assert c.predicted_by == "threads" and c.rps == pytest.approx(16284 * 5)
+    assert c.formula.startswith("threads: 16,284 request threads (16,384 threads for the service")
+    assert threadlimits.thread_ceiling(None, 200.0) is None
+
+
+def test_the_memory_ceiling_carries_the_interval_of_its_slope():
+    limits = threadlimits.HostLimits.from_lines(LIMITS)
+    c = threadlimits.memory_ceiling(limits, 2052.0, 100.0, (50.0, 200.0), (10.0, 400.0), 1000.0)
+    free_kb = 10_000 * 1024
+    assert c.predicted_by == "memory" and c.rps == pytest.approx(free_kb / 100.0)
+    assert c.interval == pytest.approx((free_kb / 200.0, free_kb / 50.0)) and c.fitted_on == (10.0, 400.0)
+    # a slope not told from zero leaves no upper end
+    assert threadlimits.memory_ceiling(limits, 2052.0, 100.0, (-5.0, 200.0), None, 1000.0).interval[1] is None
+    assert threadlimits.memory_ceiling(limits, 2052.0, 0.0, None, None, 1000.0) is None
