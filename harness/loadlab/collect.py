@@ -18,7 +18,8 @@ def collect(run: Run) -> None:
 
 
 def record_pinned(run: Run, folder: str) -> None:
-    """jdk.VirtualThreadPinned events of the mode's JFR recording → <folder>/raw/thread/pinned.json."""
+    """The mode's flight recording (service.jfr): its jdk.VirtualThreadPinned count → <folder>/raw/thread/pinned.json,
+    its cost events → flight.json (flight.py reads them)."""
     h = run.topo.thread
     raw = h.work_path(folder, "raw", "thread")
-    h.tool("pinned", f"{raw}/pinned.jfr", f"{raw}/pinned.json", check=False, timeout=120)
+    h.tool("pinned", f"{raw}/service.jfr", f"{raw}/pinned.json", check=False, timeout=120)

@@ -37,7 +37,7 @@ def start_thread_service(run: Run, mode_run: ModeRun, folder: str) -> None:
         f"starting thread-service in {mode} mode on JDK {mode_run.jdk} on {h.name} "
         f"({h.address}:{THREAD_PORT}" + (f", {v['PLATFORM_THREADS']} Tomcat threads)" if mode == "platform" else ")")
     )
-    jfr = h.work_path(folder, "raw", "thread", "pinned.jfr")
+    jfr = h.work_path(folder, "raw", "thread", "service.jfr")
     h.run(["mkdir", "-p", h.work_path(folder, "raw", "thread")])
     # The scenario's settings, then the limits of the request chain (limits.py).
     spring = [
