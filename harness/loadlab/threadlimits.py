@@ -106,6 +106,17 @@ class Ceiling:
     interval: tuple[float, float | None] | None = None
     fitted_on: tuple[float, float] | None = None  # in-flight range the memory slope was fitted on
 
+    def as_dict(self) -> dict:
+        return {
+            "predicted_by": self.predicted_by,
+            "rps": round(self.rps),
+            "formula": self.formula,
+            "predicted_interval_rps": None
+            if self.interval is None
+            else [round(self.interval[0]), None if self.interval[1] is None else round(self.interval[1])],
+            "fitted_on_inflight": None if self.fitted_on is None else [round(v, 1) for v in self.fitted_on],
+        }
+
 
 def thread_ceiling(limits: HostLimits | None, baseline_ms: float | None) -> Ceiling | None:
     """Platform threads: at most `request_threads` requests in service at once, each for the baseline latency."""

@@ -115,3 +115,19 @@ def test_jfr_instants_and_timespans_are_read_as_jfr_print_writes_them():
     assert flight.epoch_seconds("1970-01-01T00:00:01.500000000Z") == pytest.approx(1.5)
     assert flight.duration_ms("PT0.012S") == pytest.approx(12.0)
     assert flight.epoch_seconds("garbage") is None
+
+
+def test_the_memory_ceiling_follows_from_the_slope_and_the_cgroups_memory(tmp_path):
+    run = make_run(tmp_path)
+    limits = {"service_pids_max": 16384, "service_pids_max_by": "kernel.pid_max 32768 / 2"}
+    limits |= {"service_memory_max_mb": 2048, "service_memory_max_by": "MemTotal 4096 MB / 2"}
+    (run / "virtual" / "raw" / "thread" / "limits.json").write_text(json.dumps(limits))
+    mode = summary.rebuild(run)["modes"]["virtual"]
+    [memory] = mode["host_ceilings"]  # virtual threads: no thread ceiling
+    first_rss = mode["levels"][0]["rss_mb"]
+    per_request_kb = mode["costs"]["memory_per_inflight"]["slope"]
+    fits = (2048 - first_rss) * 1024 / per_request_kb
+    assert memory["predicted_by"] == "memory"
+    assert memory["rps"] == pytest.approx(fits * 1000 / mode["baseline_p50_ms"], rel=0.01)
+    low, high = memory["predicted_interval_rps"]
+    assert low <= memory["rps"] <= high and memory["fitted_on_inflight"] == [20, 80]

@@ -192,6 +192,7 @@ def mode_result(
             label, mode_raw, table, run, params, thresholds, target, fine, crashed=crashed, crash_tables=crash_tables
         )
         result.update(costs.mode_costs(mode_dir, mode_raw, table.t0, result.get("levels") or []))
+        result["host_ceilings"] = costs.host_ceilings(mode_dir, label, result)
         return result
     except Exception as e:  # noqa: BLE001 - one bad mode must not cost the other mode its report
         traceback.print_exc(file=sys.stderr)

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import flight
+from .. import flight, threadlimits
 from ..cpufit import fit_line, r_squared
 from .raw import RawMode, read_rows
 from .values import as_float
@@ -232,3 +232,27 @@ def mode_costs(mode_dir: Path, raw: RawMode, t0: int | None, levels: list[dict])
         "bytes_allocated_per_request": allocated and round(allocated.slope),
         "costs": costs,
     }
+
+
+def host_ceilings(mode_dir: Path, label: str, result: dict) -> list[dict]:
+    """The limits of the thread host the mode's service ran under (threadlimits.py) as rates: the thread ceiling for
+    a platform pool, the memory ceiling where memory per request in flight was measured."""
+    limits = threadlimits.read(mode_dir / "raw" / "thread")
+    baseline = result.get("baseline_p50_ms")
+    found = []
+    if label.startswith("platform"):
+        found.append(threadlimits.thread_ceiling(limits, baseline))
+    memory = (result.get("costs") or {}).get("memory_per_inflight")
+    healthy = [lv for lv in healthy_prefix(result.get("levels") or []) if lv.get("rss_mb") is not None]
+    if memory and healthy:
+        found.append(
+            threadlimits.memory_ceiling(
+                limits,
+                healthy[0]["rss_mb"],
+                memory["slope"],
+                tuple(memory["interval"]) if memory.get("interval") else None,
+                tuple(memory["range"]),
+                baseline,
+            )
+        )
+    return [c.as_dict() for c in found if c is not None]
