@@ -9,6 +9,8 @@ import sys
 import threading
 from pathlib import Path
 
+from . import prediction_text
+
 _lock = threading.Lock()
 _tty = sys.stdout.isatty()
 PROGRESS = re.compile(r"^LOADLAB (.*)$")
@@ -106,8 +108,8 @@ def _rows(modes: dict) -> list[tuple[str, ...]]:
         verdict = "valid" if m.get("valid") else "INVALID: " + "; ".join(m.get("invalid_reasons", []))
         if m.get("crashed"):
             verdict = "CRASHED, " + verdict
-        predicted = _fmt(m.get("predicted_rps")) + (f" ({m['predicted_by']})" if m.get("predicted_by") else "")
-        agrees = {True: "yes", False: "NO"}.get(m.get("prediction_agrees"), "-")
+        predicted = prediction_text.predicted(m)
+        agrees = prediction_text.verdict_word(m)
         rows.append(
             (
                 mode,
@@ -124,10 +126,10 @@ def _rows(modes: dict) -> list[tuple[str, ...]]:
 
 
 def _mode_notes(mode: str, m: dict) -> None:
-    """Under the table: the prediction the knee was checked against, and why a knee was not localised."""
-    if m.get("prediction"):
-        agrees = {True: "knee agrees", False: "knee does NOT agree"}.get(m.get("prediction_agrees"), "not judged")
-        _print(f"  {mode}: {m['prediction']} — {agrees} (±15%)")
+    """Under the table: the prediction with its interval and fit, how the knee compares with it, and why a knee was
+    not localised."""
+    for line in prediction_text.lines(mode, m):
+        _print(f"  {line}")
     if m.get("prediction_agrees") is False and m.get("evidence_at_knee"):
         _print(f"  {mode}: the first unhealthy level, {m['evidence_at_knee']}")
     refined = m.get("refine") or {}

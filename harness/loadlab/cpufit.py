@@ -1,4 +1,5 @@
-"""The CPU ceiling of a mode by the utilization law, from what its healthy levels measured.
+"""The CPU limits of a mode by the utilization law, from what its healthy levels measured: the ceiling (every core
+busy) and the knee (busy enough for latency to leave the health limit), each with the interval its fit allows.
 
 Each role's CPU per request is the SLOPE of a least-squares line through (OK throughput, the role's process CPU)
 over the healthy levels — not a ratio at one level, which would charge the role's fixed per-second costs (GC,
@@ -6,6 +7,12 @@ timers, samplers) to the requests. The intercepts are those fixed costs. The rol
 the ceiling is the rate at which they would use every core:
 
     ceiling = (cores − Σ fixed cores) × 1000 / Σ ms of CPU per request
+
+The health rule trips before that: a CPU-bound mode's knee comes once the cores are models.CPU_KNEE_UTILIZATION
+busy, and at the latest when all are. On a shared machine (local, netns) what fills the cores is the host's own CPU
+— the roles, plus the kernel's network work and everything else on the machine, which the roles' process CPU does
+not hold — so the knee is read off the line of the host's CPU against the rate when every fitted level sampled it;
+else off the roles' line. Both lines carry their 95% band (linefit.py), which sets each interval.
 
 On `local`/`netns` every role is on the same machine; on `aws` each host has its own ceiling and the smallest wins.
 """
@@ -15,7 +22,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .models import Prediction
+from . import linefit
+from .models import CPU_KNEE_UTILIZATION
+from .prediction import Prediction, interval_list, interval_text
 
 # A fit needs levels whose rates differ: at least this many, spanning at least this share of the highest rate.
 MIN_LEVELS = 2
@@ -45,11 +54,21 @@ class RoleFit:
 
 
 @dataclass(frozen=True)
+class BusyLine:
+    """What keeps a host's cores busy, in cores, against the OK rate: the line the knee is read off."""
+
+    what: str  # "host CPU" (the whole machine as sampled) | "the roles' CPU"
+    line: linefit.Line
+
+
+@dataclass(frozen=True)
 class CpuCeiling:
-    rps: float
+    rps: float  # every core busy, from the roles' fits
     host: str
     cores: float
     roles: tuple[RoleFit, ...]
+    total: linefit.Line | None = None  # the roles' CPU together (cores) against OK rps: the ceiling's band
+    busy: BusyLine | None = None
 
     @property
     def ms_per_request(self) -> float:
@@ -59,17 +78,9 @@ class CpuCeiling:
     def fixed_cores(self) -> float:
         return sum(r.fixed_cores for r in self.roles)
 
-    def formula(self) -> str:
-        parts = " + ".join(f"{r.role} {r.ms_per_request:.2f}" for r in self.roles)
-        fixed = f" − {self.fixed_cores:.2f} fixed" if self.fixed_cores else ""
-        return f"cpu: ({self.cores:g} cores{fixed}) × 1000 / ({parts} ms of CPU per request) = {self.rps:,.0f} rps"
-
-    def prediction(self) -> Prediction:
-        return Prediction(self.rps, "cpu", self.formula())
-
     @property
     def r2_min(self) -> float | None:
-        """The weakest fit among the roles that have a slope: one poorly fitted role makes the ceiling rough."""
+        """The weakest fit among the roles that have a slope."""
         known = [r.r2 for r in self.roles if r.r2 is not None]
         return min(known) if known else None
 
@@ -77,41 +88,80 @@ class CpuCeiling:
     def levels(self) -> int:
         return max((r.levels for r in self.roles), default=0)
 
+    @property
+    def fitted_on(self) -> tuple[float, float] | None:
+        return self.total.x_range if self.total else None
+
+    @property
+    def interval(self) -> tuple[float, float | None] | None:
+        """Where every core could be busy, within the roles' line's band (it always holds the fitted point)."""
+        reach = self.total.reaches_within_band(self.cores) if self.total else None
+        if reach is None:
+            return None
+        low, high = reach
+        return min(low, self.rps), None if high is None else max(high, self.rps)
+
+    def knee(self) -> tuple[float, tuple[float, float | None] | None] | None:
+        """(rate, interval) of the knee: where the busy line reaches CPU_KNEE_UTILIZATION of the cores; its
+        interval runs from the earliest its band allows there to the latest its band allows every core busy."""
+        if self.busy is None:
+            return None
+        line = self.busy.line
+        rps = line.reaches(CPU_KNEE_UTILIZATION * self.cores)
+        if rps is None:
+            return None
+        start, full = line.reaches_within_band(CPU_KNEE_UTILIZATION * self.cores), line.reaches_within_band(self.cores)
+        if start is None or full is None:
+            return rps, None
+        return rps, (min(start[0], rps), None if full[1] is None else max(full[1], rps))
+
+    def formula(self) -> str:
+        parts = " + ".join(f"{r.role} {r.ms_per_request:.2f}" for r in self.roles)
+        fixed = f" − {self.fixed_cores:.2f} fixed" if self.fixed_cores else ""
+        return f"cpu: ({self.cores:g} cores{fixed}) × 1000 / ({parts} ms of CPU per request) = {self.rps:,.0f} rps"
+
+    def bound(self) -> Prediction:
+        """The utilization law's ceiling: every core busy. A bound the knee stays below, not the knee."""
+        return Prediction(
+            self.rps, "cpu", self.formula(), self.interval, self.fitted_on, self.total and self.total.r2, self.levels
+        )
+
+    def prediction(self) -> Prediction:
+        """The knee of a CPU-bound mode; the bound itself when no knee can be read off the busy line."""
+        knee = self.knee()
+        if knee is None:
+            return self.bound()
+        rps, interval = knee
+        line = self.busy.line
+        ceiling = self.interval
+        formula = (
+            f"cpu: {self.busy.what} reaches {CPU_KNEE_UTILIZATION:.0%} of {self.cores:g} cores at {rps:,.0f} rps "
+            f"(line through {line.n} healthy levels); every core busy at {self.rps:,.0f} rps"
+            + (f" ({interval_text(*ceiling)})" if ceiling and interval_text(*ceiling) != f"{self.rps:,.0f} rps" else "")
+            + " — the utilization law's bound"
+        )
+        return Prediction(rps, "cpu", formula, interval, line.x_range, line.r2, line.n)
+
     def as_dict(self) -> dict:
+        knee = self.knee()
         return {
             "rps": round(self.rps),
+            "interval_rps": interval_list(self.interval),
             "host": self.host,
             "cores": self.cores,
             "ms_per_request": round(self.ms_per_request, 3),
             "fixed_cores": round(self.fixed_cores, 3),
             "levels": self.levels,
+            "fitted_on_rps": interval_list(self.fitted_on),
+            "r2": None if self.total is None or self.total.r2 is None else round(self.total.r2, 3),
             "r2_min": None if self.r2_min is None else round(self.r2_min, 3),
             "roles": [r.as_dict() for r in self.roles],
             "formula": self.formula(),
+            "knee_utilization": CPU_KNEE_UTILIZATION,
+            "knee_rps": None if knee is None else round(knee[0]),
+            "knee_interval_rps": None if knee is None else interval_list(knee[1]),
+            "knee_read_off": None if self.busy is None else self.busy.what,
         }
-
-
-def r_squared(xs: Sequence[float], ys: Sequence[float], slope: float, intercept: float) -> float | None:
-    """The share of the CPU's variation the line explains; None when the CPU did not vary at all."""
-    my = sum(ys) / len(ys)
-    total = sum((y - my) ** 2 for y in ys)
-    if total == 0:
-        return None
-    residual = sum((y - (slope * x + intercept)) ** 2 for x, y in zip(xs, ys))
-    return 1.0 - residual / total
-
-
-def fit_line(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float] | None:
-    """(slope, intercept) of the least-squares line; None without two distinct x values."""
-    n = len(xs)
-    if n < 2 or n != len(ys):
-        return None
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxx = sum((x - mx) ** 2 for x in xs)
-    if sxx == 0:
-        return None
-    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
-    return slope, my - slope * mx
 
 
 def fit_role(role: str, points: Sequence[tuple[float, float | None]]) -> RoleFit | None:
@@ -125,22 +175,25 @@ def fit_role(role: str, points: Sequence[tuple[float, float | None]]) -> RoleFit
     if max(xs) - min(xs) < MIN_SPAN_RATIO * max(xs):
         return None
     ys = [y / 100.0 for _, y in known]
-    line = fit_line(xs, ys)
+    line = linefit.fit(xs, ys)
     if line is None:
         return None
-    slope, intercept = line
-    if slope <= 0:
+    if line.slope <= 0:
         return RoleFit(role, 0.0, max(sum(ys) / len(ys), 0.0), len(known), None, tuple(known))
-    return RoleFit(
-        role, slope * 1000.0, max(intercept, 0.0), len(known), r_squared(xs, ys, slope, intercept), tuple(known)
-    )
+    return RoleFit(role, line.slope * 1000.0, max(line.intercept, 0.0), len(known), line.r2, tuple(known))
 
 
 def cpu_ceiling(
-    levels: Sequence[tuple[float, Mapping[str, float | None]]], cores: float | None, host: str = "this machine"
+    levels: Sequence[tuple[float, Mapping[str, float | None]]],
+    cores: float | None,
+    host: str = "this machine",
+    host_cpu_pct: Sequence[float | None] | None = None,
 ) -> CpuCeiling | None:
     """The ceiling of one host from (OK rps, {role: CPU %}) of each healthy level; None when it cannot be fitted
-    (fewer than two levels, rates too close together, no role whose CPU rose with the rate)."""
+    (fewer than two levels, rates too close together, no role whose CPU rose with the rate).
+
+    host_cpu_pct: the host's own CPU (% of all its cores) at each level, when the roles are every process that
+    matters on it (a shared machine): the knee is read off it."""
     if not cores or not levels:
         return None
     roles = sorted({role for _, cpu in levels for role in cpu})
@@ -159,7 +212,51 @@ def cpu_ceiling(
     usable = cores - sum(f.fixed_cores for f in fits)
     if per_request <= 0 or usable <= 0:
         return None
-    return CpuCeiling(usable * 1000.0 / per_request, host, cores, tuple(fits))
+    roles = [f.role for f in fits]
+    return CpuCeiling(
+        usable * 1000.0 / per_request,
+        host,
+        cores,
+        tuple(fits),
+        _roles_line(levels, roles),
+        _busy_line(levels, roles, cores, host_cpu_pct),
+    )
+
+
+def _roles_cores(cpu: Mapping[str, float | None], roles: list[str]) -> float | None:
+    """The fitted roles' CPU together at one level, in cores; None unless every one of them was sampled."""
+    values = [cpu.get(r) for r in roles]
+    return None if any(v is None for v in values) else sum(values) / 100.0
+
+
+def _roles_line(levels: Sequence[tuple[float, Mapping[str, float | None]]], roles: list[str]) -> linefit.Line | None:
+    points = [(rps, y) for rps, cpu in levels if rps > 0 and (y := _roles_cores(cpu, roles)) is not None]
+    return linefit.fit([x for x, _ in points], [y for _, y in points])
+
+
+# The host's CPU and the roles' are sampled a moment apart: a host figure this share of its cores below the roles'
+# is still the same second's work; further below, it is not the whole machine's figure.
+SAMPLING_SKEW_CORES_RATIO = 0.05
+
+
+def _busy_line(
+    levels: Sequence[tuple[float, Mapping[str, float | None]]],
+    roles: list[str],
+    cores: float,
+    host_cpu_pct: Sequence[float | None] | None,
+) -> BusyLine | None:
+    """The host's CPU when every level sampled it and it held the roles' CPU (it includes them); else the roles'."""
+    if host_cpu_pct and len(host_cpu_pct) == len(levels) and all(p is not None for p in host_cpu_pct):
+        points = [(rps, pct * cores / 100.0) for (rps, _), pct in zip(levels, host_cpu_pct) if rps > 0]
+        roles_at = [_roles_cores(cpu, roles) for rps, cpu in levels if rps > 0]
+        holds_roles = all(
+            r is None or y >= r - SAMPLING_SKEW_CORES_RATIO * cores for (_, y), r in zip(points, roles_at)
+        )
+        line = linefit.fit([x for x, _ in points], [y for _, y in points]) if holds_roles else None
+        if line is not None and line.slope > 0:
+            return BusyLine("host CPU", line)
+    total = _roles_line(levels, roles)
+    return None if total is None else BusyLine("the roles' CPU", total)
 
 
 def lowest(ceilings: Sequence[CpuCeiling | None]) -> CpuCeiling | None:
@@ -196,6 +293,7 @@ def ceiling_of_levels(
                 }
             ),
             thread_cores,
+            host_cpu_pct=[lv.evidence.host_cpu_pct for lv in levels],
         )
     first = levels[0].evidence if levels else None
     return lowest(

@@ -48,10 +48,10 @@ class LevelSpec:
     ok_share: float = 1.0  # ok completions per second / target
     ko_share: float = 0.0
     sent_share: float = 1.0
-    thread_cpu: float = 60.0
-    delay_cpu: float = 20.0
-    injector_cpu: float = 30.0
-    host_cpu: float = 50.0
+    thread_cpu: float | None = 60.0  # None: no figure sampled (an empty cell)
+    delay_cpu: float | None = 20.0
+    injector_cpu: float | None = 30.0
+    host_cpu: float | None = 50.0
     downstream_ms: float = 201.0
     probe_ms: float | None = 202.0  # the delay-service's own latency, probed on its host; None = probe failed
     db_active: float | None = None  # HikariCP connections in use (db scenario); None: no pool columns
@@ -319,11 +319,16 @@ def _write_samples(
     lines = ["second,proc_cpu_pct,host_cpu_pct,host_cores" + (",probe_ms,probe_failed" if probe else "")]
     for second, _, _, level in schedule:
         level = level or LevelSpec(0)
-        line = f"{second},{proc(level):.1f},{level.host_cpu:.1f},{spec.cores}"
+        line = f"{second},{_pct(proc(level))},{_pct(level.host_cpu)},{spec.cores}"
         if probe:
             line += ",,1" if level.probe_ms is None else f",{level.probe_ms:.1f},0"
         lines.append(line)
     _write(mode_dir, spec, rel, "\n".join(lines) + "\n", append)
+
+
+def _pct(value: float | None) -> str:
+    """A CPU cell: empty when the sampler had no figure for that second."""
+    return "" if value is None else f"{value:.1f}"
 
 
 def _write_thread(mode_dir: Path, spec: ModeSpec, schedule, append: bool = False) -> None:

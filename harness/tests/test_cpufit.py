@@ -74,4 +74,29 @@ def test_every_mode_gets_its_cpu_ceiling_and_virtual_http_is_predicted_by_it(tmp
         "delay-service": 0.2,
         "injectors": 0.3,
     }
-    assert mode["predicted_by"] == "cpu" and mode["predicted_rps"] == mode["cpu_ceiling_rps"]
+    # the prediction is the knee, where the roles' CPU fills 90% of the cores; the ceiling stays the bound
+    assert mode["predicted_by"] == "cpu" and mode["predicted_rps"] == round(0.9 * mode["cpu_ceiling_rps"])
+    assert mode["cpu_ceiling"]["knee_read_off"] == "the roles' CPU"  # synthrun's host CPU does not rise
+    assert mode["predicted_interval_rps"] == [1200, 1333] and mode["predicted_fitted_on_rps"] == [100, 500]
+
+
+def test_the_ceiling_interval_holds_the_point_and_grows_with_scatter():
+    exact = cpufit.cpu_ceiling(levels({"thread": 0.5}, {"thread": 10}), cores=2)
+    assert exact.interval == pytest.approx((exact.rps, exact.rps))
+    noisy = [(100, {"thread": 31}), (200, {"thread": 59}), (300, {"thread": 91}), (400, {"thread": 119})]
+    got = cpufit.cpu_ceiling(noisy, cores=2)
+    low, high = got.interval
+    assert low < got.rps < high and got.bound().fitted_on == (100, 400)
+
+
+def test_the_knee_is_read_off_the_host_cpu_when_it_holds_the_roles():
+    # the roles 0.5 ms per request; the host adds a fifth again (the kernel's network work, the samplers)
+    points = levels({"thread": 0.5}, {}, rates=(200, 400, 600, 800))
+    host = [1.2 * cpu["thread"] / 2 for _, cpu in points]  # % of the machine's 2 cores
+    got = cpufit.cpu_ceiling(points, cores=2, host_cpu_pct=host)
+    assert got.rps == pytest.approx(4000)  # the bound: the roles alone would fill the cores at 4,000
+    rps, interval = got.knee()
+    assert got.busy.what == "host CPU" and rps == pytest.approx(0.9 * 4000 / 1.2)
+    assert interval == pytest.approx((3000, 4000 / 1.2))
+    # a host figure below the roles' own is not this machine's: the roles' line again
+    assert cpufit.cpu_ceiling(points, cores=2, host_cpu_pct=[5.0] * 4).busy.what == "the roles' CPU"

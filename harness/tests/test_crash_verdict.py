@@ -149,7 +149,7 @@ def test_the_page_says_what_died_and_when(tmp_path):
     text = headline(result)
     assert text.startswith(
         "http scenario: platform sustained 500 rps (the peak; it never collapsed) (little "
-        "predicted 995), virtual CRASHED: the "
+        "predicted 995, 978–995 rps), virtual CRASHED: the "
         "injector-0 on local died at second 5 of the measured phase (SIGKILL); before it, virtual "
         "sustained 100 rps"
     ), text

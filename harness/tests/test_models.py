@@ -22,12 +22,15 @@ def test_pool_is_connections_over_the_hold_time_and_platform_takes_the_smaller_p
     assert platform.formula == "pool: min(8 threads, 10 connections) / 0.203 s (baseline p50) = 39 rps"
 
 
-def test_cpu_is_cores_over_cpu_ms_less_the_other_roles_share():
+def test_cpu_is_the_knee_at_90_percent_of_the_cores_and_runs_up_to_all_of_them_busy():
     alone = models.cpu(2, 20)
-    assert alone.rps == pytest.approx(100) and alone.formula == "cpu: 2 cores × 1000 / 20 ms = 100 rps"
+    assert alone.rps == pytest.approx(90) and alone.interval == pytest.approx((90, 100))
+    assert alone.formula == "cpu: 90% of 2 cores × 1000 / 20 ms = 90 rps (every core busy at 100)"
     shared = models.cpu(2, 20, others_ms_per_request=5)
-    assert shared.rps == pytest.approx(80)
-    assert shared.formula == "cpu: 2 cores × 1000 / (20 ms + 5.0 ms of other roles' CPU per request) = 80 rps"
+    assert shared.rps == pytest.approx(72) and shared.interval == pytest.approx((72, 80))
+    assert shared.formula == (
+        "cpu: 90% of 2 cores × 1000 / (20 ms + 5.0 ms of other roles' CPU per request) = 72 rps (every core busy at 80)"
+    )
     assert models.cpu(2, 0) is None and models.cpu(None, 20) is None
 
 
@@ -56,7 +59,7 @@ def test_db_predicts_the_pool_for_both_modes_from_the_baseline_or_the_delay():
 def test_cpu_predicts_the_cores_for_both_modes_and_is_the_lowest_when_cpu_ms_is_added_elsewhere():
     for mode in ("platform", "virtual"):
         p = models.predict(Inputs(mode, scenario="cpu", threads=200, baseline_ms=22, cpu_ms=20, cores=2))
-        assert p.predicted_by == "cpu" and p.rps == pytest.approx(100)
+        assert p.predicted_by == "cpu" and p.rps == pytest.approx(90)
     # http with 200 ms of CPU per request: the cores (10 rps) come before the threads (200 / 0.4 s)
     p = models.predict(Inputs("platform", threads=200, baseline_ms=400, cpu_ms=200, cores=2))
     assert p.predicted_by == "cpu"
@@ -88,18 +91,28 @@ def test_a_measured_cpu_ceiling_wins_when_it_is_lower():
     assert models.predict(Inputs("virtual", cpu_ceiling=ceiling)) == ceiling
 
 
-@pytest.mark.parametrize(
-    "sustained, collapsed, peak, agrees",
-    [
-        (45, True, 100, True),  # 8% below 49
-        (56, True, 100, True),  # 14% above
-        (40, True, 100, False),  # 18% below
-        (0, True, 100, False),  # the first level was already unhealthy
-        (100, False, 100, False),  # never collapsed, far past the prediction
-        (40, False, 40, None),  # stopped before the prediction: the knee was not reached
-    ],
-)
-def test_agreement_within_15_percent(sustained, collapsed, peak, agrees):
-    got, why = models.agreement(49, sustained, collapsed, peak)
-    assert got is agrees and "49 rps" in why
-    assert models.agreement(None, 45, True, 100) == (None, "no model limits this mode")
+def test_little_runs_from_the_longest_to_the_shortest_hold_the_baseline_allows():
+    # p50 202 ms; the client waited 204 ms on average (the tail); the service's own downstream call took 200 ms
+    x = Inputs("platform", threads=200, baseline_ms=202, baseline_mean_ms=204, downstream_ms=200, baseline_rps=300)
+    p = models.predict(x)
+    assert p.predicted_by == "little" and p.rps == pytest.approx(990.1, abs=0.1)
+    assert p.interval == pytest.approx((200_000 / 204, 1000))
+    assert p.fitted_on == (300, 300) and p.r2 is None and p.quality() is None
+    # a baseline of one value: the point itself
+    assert models.little(200, 202).interval == pytest.approx((990.1, 990.1), abs=0.1)
+
+
+def test_pool_and_pinned_carry_their_hold_time_interval():
+    x = dict(scenario="db", threads=200, baseline_ms=101, baseline_mean_ms=110, downstream_ms=None, db_pool=2)
+    p = models.predict(Inputs("virtual", **x))
+    assert p.predicted_by == "pool" and p.interval == pytest.approx((2000 / 110, 2000 / 101))
+    pinned = models.predict(Inputs("virtual", scenario="pinned", jdk=21, delay_ms=200, downstream_ms=210, carriers=2))
+    assert pinned.rps == pytest.approx(10) and pinned.interval == pytest.approx((2000 / 210, 10))
+
+
+def test_a_new_limit_is_a_plain_function_on_the_same_record():
+    """How another limit joins: N slots, each held for one request, with the baseline's hold interval."""
+    hold = models.baseline_hold(Inputs("platform", baseline_ms=200, baseline_mean_ms=250, downstream_ms=190))
+    p = models.slots_over_hold(8192, hold, "connections", "connections: 8192 / 0.200 s", measured_at=300)
+    assert p.predicted_by == "connections" and p.formula == "connections: 8192 / 0.200 s = 40,960 rps"
+    assert p.interval == pytest.approx((8192 * 4, 8192_000 / 190))

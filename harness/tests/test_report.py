@@ -101,8 +101,8 @@ def test_gatling_reports_are_linked_relatively_and_exist(run):
 def test_headline_states_both_results_and_the_verdict(run):
     _, result = run
     assert headline(result) == (
-        "http scenario: platform sustained 200 rps, knee between 200 and 300 (little predicted 995; knee does not "
-        "agree), "
+        "http scenario: platform sustained 200 rps, knee between 200 and 300 (little predicted 995, 978–995 rps; "
+        "knee does not agree), "
         "virtual sustained 400 rps = 2.0× platform (the peak; it never collapsed) — valid: no injector or "
         "delay-service saturation, every level sent on time"
     )

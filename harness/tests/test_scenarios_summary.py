@@ -109,7 +109,10 @@ def test_cpu_run_draws_cpu_per_request_and_predicts_the_cores_less_the_other_rol
     result = summary.rebuild(tmp_path)
     m = result["modes"]["platform"]
     assert m["predicted_by"] == "cpu" and m["sustained_rps"] == 80
-    assert m["prediction"] == "cpu: 2 cores × 1000 / (20 ms + 2.0 ms of other roles' CPU per request) = 91 rps"
+    assert m["prediction"] == (
+        "cpu: 90% of 2 cores × 1000 / (20 ms + 2.0 ms of other roles' CPU per request) = 82 rps (every core busy at 91)"
+    )
+    assert m["predicted_interval_rps"] == [81.82, 90.91]
     assert m["prediction_agrees"] is True
     assert [lv["thread_cpu_ms_per_request"] for lv in m["levels"][:3]] == [20, 20, 20]
     html = (tmp_path / "index.html").read_text()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..summary import crash
+from . import prediction_cells
 from .formats import num, rps
 
 # Scenarios where the models give both thread modes the same limit: the page says so before anyone reads a ratio.
@@ -42,9 +43,7 @@ def headline(summary: dict) -> str:
             phrase = f"{mode} CRASHED: {crash_when(m['crashed'])}; before it, {phrase}"
         elif not m.get("collapsed") and m.get("levels"):
             phrase += " (the peak; it never collapsed)"
-        if m.get("predicted_rps") is not None:
-            phrase += f" ({m.get('predicted_by') or 'model'} predicted {rps(m['predicted_rps'])}"
-            phrase += {True: "; knee agrees", False: "; knee does not agree"}.get(m.get("prediction_agrees"), "") + ")"
+        phrase += prediction_cells.headline_phrase(m)
         if m.get("pinned_virtual_threads"):
             phrase += f" with {num(m['pinned_virtual_threads'])} pinned virtual threads"
         phrases.append(phrase)

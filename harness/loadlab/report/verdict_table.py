@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
+from . import prediction_cells
 from .formats import bracket_text, num, rps, small, yes_no
 from .headline import crash_when
 
@@ -18,23 +19,12 @@ def section(summary: dict) -> str:
         ("knee between (rps): last healthy – first unhealthy", _bracket_cell),
         ("JDK", lambda m: num(m.get("jdk"))),
         *([("repetition shown (the median)", lambda m: num(m.get("repetition")))] if summary.get("repeats") else []),
-        ("prediction (rps)", lambda m: rps(m.get("predicted_rps"))),
+        ("prediction (rps)", prediction_cells.predicted_cell),
         ("predicted by", lambda m: escape(m.get("prediction") or "no model limits this mode")),
-        (
-            "knee agrees with the prediction (±15%)",
-            lambda m: (
-                yes_no(m.get("prediction_agrees"))
-                + small(m.get("prediction_check"))
-                + (
-                    small("evidence " + m["evidence_at_knee"])
-                    if m.get("prediction_agrees") is False and m.get("evidence_at_knee")
-                    else ""
-                )
-            ),
-        ),
-        ("every prediction (rps)", _predictions_cell),
+        (prediction_cells.AGREEMENT_LABEL, prediction_cells.agreement_cell),
+        ("every prediction (rps)", prediction_cells.predictions_cell),
         ("limit met first", lambda m: escape(m.get("limit_met_first") or "—")),
-        ("CPU ceiling (utilization law)", _ceiling_cell),
+        ("CPU ceiling (utilization law)", prediction_cells.ceiling_cell),
         ("baseline p50 (ms)", lambda m: num(m.get("baseline_p50_ms"))),
         ("p99 limit (ms)", lambda m: num(m.get("p99_limit_ms"))),
         ("p99 at the sustained rate (ms)", lambda m: num(m.get("p99_ms_at_sustained"))),
@@ -78,31 +68,6 @@ def _bracket_cell(m: dict) -> str:
         how = refined.get("not_refined") or "not localised"
     unused = [f"{p['name']} not used: {p['why_not_used']}" for p in passes if not p.get("used")]
     return escape(text) + small(how) + "".join(small(u) for u in unused)
-
-
-def _predictions_cell(m: dict) -> str:
-    found = m.get("predictions") or []
-    if not found:
-        return "—"
-    return "<br>".join(
-        f'{rps(p.get("rps"))} <span class="muted">{escape(str(p.get("predicted_by")))}</span>' for p in found
-    )
-
-
-def _ceiling_cell(m: dict) -> str:
-    ceiling = m.get("cpu_ceiling")
-    if not ceiling:
-        return '<span class="muted">not fitted (fewer than two healthy levels far enough apart)</span>'
-    roles = ", ".join(
-        f"{r['role']} {r['ms_per_request']:.3f} ms"
-        + (f" (R² {r['r2']:.2f})" if r.get("r2") is not None else " (fixed load)")
-        for r in ceiling.get("roles") or []
-    )
-    return f"{rps(ceiling.get('rps'))}" + small(
-        f"{ceiling.get('cores'):g} cores on {ceiling.get('host')}; "
-        f"CPU per request from {ceiling.get('levels')} healthy levels: "
-        f"{roles}"
-    )
 
 
 def _pool_cell(m: dict) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from .. import analysis, refine
-from ..models import AGREEMENT_TOLERANCE, Prediction
+from ..prediction import Prediction, interval_text
 from . import crash as crashes
 from .raw import RawMode
 from .seconds import Tables
@@ -225,23 +225,27 @@ def limit_met_first(
     collapsed: bool,
     peak: float | None,
     ctx: analysis.ValidityContext,
-    tolerance: float = AGREEMENT_TOLERANCE,
 ) -> str:
-    """Which limit the mode met first, in a sentence: the model its knee agrees with, or, when none does, what the
-    machine showed at the knee."""
+    """Which limit the mode met first, in a sentence: the model whose interval its knee meets, or, when none does,
+    what the machine showed at the knee."""
     if not predictions:
         return "no model gives this mode a limit"
     ordered = sorted(predictions, key=lambda p: p.rps)
     ahead = ", ".join(f"{LIMIT_NAMES.get(p.predicted_by, p.predicted_by)} at {p.rps:,.0f} rps" for p in ordered)
     if not collapsed:
+        passed = [p for p in ordered if p.band()[1] is not None and (peak or 0) > p.band()[1]]
+        if passed:
+            names = ", ".join(f"{LIMIT_NAMES.get(p.predicted_by, p.predicted_by)} at {p.rps:,.0f} rps" for p in passed)
+            return f"none within this run: it held {peak or 0:,.0f} rps, beyond the whole interval of {names}"
         return f"none within this run: it held {peak or 0:,.0f} rps; the limits ahead: {ahead}"
     sustained = knee.sustained_rps
-    matching = [p for p in ordered if sustained and abs(sustained / p.rps - 1) <= tolerance]
+    bracket = knee.interval
+    matching = [p for p in ordered if bracket is not None and p.overlaps(bracket.healthy or None, bracket.unhealthy)]
     if matching:
         first = matching[0]
         text = (
-            f"{LIMIT_NAMES.get(first.predicted_by, first.predicted_by)}: the knee {sustained:,.0f} rps is within "
-            f"±{tolerance:.0%} of its {first.rps:,.0f} rps"
+            f"{LIMIT_NAMES.get(first.predicted_by, first.predicted_by)}: the knee {sustained:,.0f} rps meets its "
+            f"predicted {interval_text(*first.band())}"
         )
         if first is not ordered[0]:
             text += (
@@ -257,7 +261,7 @@ def limit_met_first(
             else "; the machine still had CPU to spare there"
         )
     return (
-        f"none of the predictions ({ahead}) is within ±{tolerance:.0%} of the knee {sustained:,.0f} rps; "
+        f"the knee {sustained:,.0f} rps meets none of the predicted intervals ({ahead}); "
         f"the first unhealthy level: {evidence_at(knee.closing)}{machine}"
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .. import analysis, cpufit, limits, metrics, models
 from . import crash as crashes
 from . import knee as knees
+from . import predictions
 from .raw import STATUS_504, TIMEOUT_INJECTOR, RawMode, error_kind_meanings, error_kind_order, inflight_cap_stop
 from .seconds import Tables
 from .values import as_float
@@ -61,28 +62,13 @@ def mode_summary(
         knee.fit_levels, analysis.shares_one_machine(target), len(raw.injectors), thread_cores(raw)
     )
     inputs = model_inputs(mode, raw, levels, verdict, params, target, ceiling)
-    prediction = models.predict(inputs)
-    predicted = None if prediction is None else round(prediction.rps)
-    peak = max((lv.target_rps for lv in levels), default=None)
-    agrees, agreement = models.agreement(predicted, knee.sustained_rps, verdict.collapsed, peak)
     stops = [inj.meta for inj in raw.injectors]
     stop_reasons = sorted({str(m["stop_reason"]) for m in stops if m.get("stop_reason")})
     first_bad = levels[verdict.first_unhealthy].index if verdict.first_unhealthy is not None else None
     return {
         "sustained_rps": analysis.plain_number(round(knee.sustained_rps, 1)),
         "collapsed": verdict.collapsed,
-        "predicted_rps": predicted,
-        "predicted_by": prediction and prediction.predicted_by,
-        "prediction": prediction and prediction.formula,
-        "prediction_agrees": agrees,
-        "cpu_ceiling_rps": None if ceiling is None else round(ceiling.rps),
-        "cpu_ceiling": None if ceiling is None else ceiling.as_dict(),
-        "prediction_check": agreement,
-        "predictions": [
-            {"predicted_by": p.predicted_by, "rps": round(p.rps), "formula": p.formula}
-            for p in sorted(models.applicable(inputs), key=lambda p: p.rps)
-        ],
-        "limit_met_first": knees.limit_met_first(models.applicable(inputs), knee, verdict.collapsed, peak, ctx),
+        **predictions.fields(inputs, ceiling, knee, verdict, levels, ctx),
         "evidence_at_knee": knees.evidence_at(knee.closing) if knee.closing is not None else None,
         **knee.fields(),
         "baseline_p50_ms": verdict.baseline_p50_ms,
@@ -211,6 +197,7 @@ def model_inputs(
         # per-second costs would inflate it.
         at = levels[verdict.sustained_position]
         others = analysis.cpu_ms_per_request(at.evidence.other_roles_cpu_pct, at.ok_rps)
+    first = levels[0] if levels else None
     return models.Inputs(
         mode=base_mode(label),
         scenario=str(params.get("SCENARIO") or "http"),
@@ -223,8 +210,11 @@ def model_inputs(
         cores=cores,
         others_cpu_ms_per_request=others,
         carriers=as_float(live.get(metrics.VIRTUAL_SCHEDULER_PARALLELISM)),
-        # The utilization law on this mode's own healthy levels (cpufit.py): the limit every mode meets at last.
+        # The utilization law on this mode's own healthy levels (cpufit.py): a CPU-bound mode's knee.
         cpu_ceiling=None if ceiling is None else ceiling.prediction(),
+        baseline_rps=first and first.ok_rps,
+        baseline_mean_ms=first and first.latency and first.latency.mean_ms,
+        downstream_ms=first and first.evidence.downstream_ms_mean,
     )
 
 
@@ -268,6 +258,7 @@ def failed_mode(reason: str) -> dict:
         "sustained_rps": 0,
         "collapsed": False,
         "predicted_rps": None,
+        "predicted_interval_rps": None,
         "predicted_by": None,
         "prediction": None,
         "prediction_agrees": None,

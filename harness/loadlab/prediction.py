@@ -1,0 +1,181 @@
+"""A prediction of a mode's knee as a typed record that says how sure it is, and the one rule that judges a measured
+knee against it.
+
+Every model (models.py) returns a Prediction: the rate, which limit it is (`predicted_by`), the formula with its
+numbers, and — the part a reader needs to weigh it — the interval the model's own inputs allow, the rates those
+inputs were measured at, and, for a fitted line, how well it fitted. A measured knee agrees when its bracket (last
+healthy, first unhealthy rate) meets that interval; there is no fixed tolerance around a point.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# A fit is "rough" — said in words next to its number — when any of these holds:
+# its line explains less than this share of the measured variation (R²) ...
+ROUGH_R2 = 0.8
+# ... it predicts beyond this multiple of the highest rate it was fitted on ...
+FAR_BEYOND = 1.5
+# ... or its interval is wider than this share of the predicted rate (or has no upper end).
+WIDE = 0.5
+
+
+@dataclass(frozen=True)
+class Prediction:
+    rps: float
+    predicted_by: str  # little | pool | cpu | pinned (models.py); other limits add their own name
+    formula: str  # e.g. "pool: 10 connections / 0.203 s (baseline p50) = 49 rps"
+    # (lowest, highest) rate the model's own inputs allow; highest None = no upper end. None: a bare point.
+    interval: tuple[float, float | None] | None = None
+    # (lowest, highest) OK rate of the levels the inputs were measured at (one rate for a baseline).
+    fitted_on: tuple[float, float] | None = None
+    r2: float | None = None  # a fitted line's R²; None for a formula on measured inputs
+    levels: int | None = None  # how many levels a fitted line used; None when it is not a fit
+
+    @property
+    def is_fit(self) -> bool:
+        return self.levels is not None
+
+    def band(self) -> tuple[float, float | None]:
+        """The interval, or the point itself for a model that gives none."""
+        return self.interval if self.interval is not None else (self.rps, self.rps)
+
+    def overlaps(self, low: float | None, high: float | None) -> bool:
+        """Whether the interval meets [low, high] (a knee's bracket; a missing low side is 0)."""
+        lo, hi = self.band()
+        return lo <= (high if high is not None else float("inf")) and (hi is None or hi >= (low or 0.0))
+
+    def rough_reasons(self) -> list[str]:
+        reasons = []
+        if self.is_fit:
+            if self.r2 is not None and self.r2 < ROUGH_R2:
+                reasons.append(f"R² {self.r2:.2f}")
+            if self.interval is None:
+                reasons.append(f"{self.levels} levels leave no scatter to judge the line by")
+            if self.fitted_on and self.fitted_on[1] and self.rps > FAR_BEYOND * self.fitted_on[1]:
+                reasons.append(f"{self.rps / self.fitted_on[1]:.1f}× beyond the highest rate fitted")
+        lo, hi = self.band()
+        if hi is None:
+            reasons.append("no upper end")
+        elif self.rps and (hi - lo) > WIDE * self.rps:
+            reasons.append(f"its interval spans {(hi - lo) / self.rps:.0%} of it")
+        return reasons
+
+    def quality(self) -> str | None:
+        """The plain word shown next to the number when the prediction is rough, else None:
+        `rough: fitted on 20–200 rps, R² 0.56, 3.6× beyond the highest rate fitted`."""
+        reasons = self.rough_reasons()
+        if not reasons:
+            return None
+        facts = []
+        if self.fitted_on:
+            lo, hi = self.fitted_on
+            facts.append(
+                f"fitted on {range_text(lo, hi)} rps" if self.is_fit else f"measured at {interval_text(lo, hi)}"
+            )
+        if self.is_fit and self.r2 is not None and f"R² {self.r2:.2f}" not in reasons:
+            facts.append(f"R² {self.r2:.2f}")
+        return "rough: " + ", ".join(facts + reasons)
+
+    def as_dict(self) -> dict:
+        return {
+            "predicted_by": self.predicted_by,
+            "rps": round(self.rps),
+            "interval_rps": interval_list(self.interval),
+            "fitted_on_rps": interval_list(self.fitted_on),
+            "r2": None if self.r2 is None else round(self.r2, 3),
+            "levels": self.levels,
+            "quality": self.quality(),
+            "formula": self.formula,
+        }
+
+
+@dataclass(frozen=True)
+class MeasuredKnee:
+    """What the run measured, as the agreement rule needs it."""
+
+    collapsed: bool
+    bracket: tuple[float | None, float] | None = None  # (last healthy, first unhealthy) when it collapsed
+    peak: float | None = None  # the highest rate it held, when it never collapsed
+    # Evidence, in words, that the knee itself moved between passes (a pass found unhealthy a rate an earlier pass
+    # measured healthy): near such a knee a prediction cannot be told wrong by a few percent.
+    fuzzy: str | None = None
+
+
+@dataclass(frozen=True)
+class Agreement:
+    agrees: bool | None  # summary.json's prediction_agrees: None when the run cannot tell
+    verdict: str  # agrees | disagrees | contradicted | fuzzy | not reached | no model
+    words: str  # summary.json's prediction_check
+
+
+AGREES, DISAGREES, CONTRADICTED, FUZZY, NOT_REACHED, NO_MODEL = (
+    "agrees",
+    "disagrees",
+    "contradicted",
+    "fuzzy",
+    "not reached",
+    "no model",
+)
+
+
+def agreement(p: Prediction | None, knee: MeasuredKnee) -> Agreement:
+    """Whether the measured knee agrees with the prediction's interval, in one of a few plain verdicts. How rough
+    the prediction is (Prediction.quality) is shown beside it, not repeated here."""
+    if p is None:
+        return Agreement(None, NO_MODEL, "no model limits this mode")
+    lo, hi = p.band()
+    predicted = f"the predicted {interval_text(lo, hi)}"
+    if not knee.collapsed:
+        peak = knee.peak or 0.0
+        if hi is not None and peak > hi:
+            return Agreement(
+                False,
+                CONTRADICTED,
+                f"this run held {rate_text(peak)} rps without collapsing, above the whole of {predicted}",
+            )
+        return Agreement(
+            None, NOT_REACHED, f"it never collapsed up to {rate_text(peak)} rps: its knee was not reached ({predicted})"
+        )
+    k_lo, k_hi = knee.bracket or (None, 0.0)
+    measured = f"the knee {range_text(k_lo or 0.0, k_hi)} rps"
+    fuzzy = f"; the knee itself is fuzzy here: {knee.fuzzy}" if knee.fuzzy else ""
+    if p.overlaps(k_lo, k_hi):
+        return Agreement(True, AGREES, f"{measured} meets {predicted}{fuzzy}")
+    if knee.fuzzy:
+        return Agreement(None, FUZZY, f"{measured} is outside {predicted}, but the knee itself is fuzzy: {knee.fuzzy}")
+    if k_hi < lo:
+        where = f"{(lo - k_hi) / lo:.0%} below"
+    else:
+        where = f"{(k_lo - hi) / hi:.0%} above"
+    return Agreement(False, DISAGREES, f"{measured} is {where} {predicted}")
+
+
+def interval_text(lo: float, hi: float | None) -> str:
+    """`2,100–2,370 rps`, `≥ 400 rps` (no upper end), `990 rps` (a point)."""
+    if hi is None:
+        return f"≥ {rate_text(lo)} rps"
+    if round(lo) == round(hi) and lo >= 100:
+        return f"{rate_text(lo)} rps"
+    return f"{range_text(lo, hi)} rps"
+
+
+def range_text(lo: float, hi: float) -> str:
+    return f"{rate_text(lo)}–{rate_text(hi)}"
+
+
+def rate_text(x: float) -> str:
+    """Rates as a reader compares them: whole rps from 100 up, three significant digits below (pinned: 9.95)."""
+    return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.3g}"
+
+
+def interval_list(pair: tuple[float, float | None] | None) -> list | None:
+    if pair is None:
+        return None
+    return [_plain(v) for v in pair]
+
+
+def _plain(v: float | None) -> float | int | None:
+    if v is None:
+        return None
+    return round(v) if abs(v) >= 100 else round(v, 2)

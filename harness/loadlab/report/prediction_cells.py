@@ -1,0 +1,112 @@
+"""The page's cells for a mode's predictions: each number with its interval, how it was fitted, a plain "rough" when
+it is fitted poorly or far from the rates measured, and the agreement verdict — words from prediction_text, so the
+page says what the terminal says."""
+
+from __future__ import annotations
+
+from html import escape
+
+from .. import prediction_text
+from ..prediction import interval_text, range_text, rate_text
+from .formats import small as _small
+
+# The verdict table's rows this module fills: (label, cell).
+AGREEMENT_LABEL = "knee meets the prediction's interval"
+
+
+def headline_phrase(m: dict) -> str:
+    """` (cpu predicted 2,110, 2,100–2,370 rps; knee agrees)` for the headline; "" without a prediction."""
+    if m.get("predicted_rps") is None:
+        return ""
+    text = f" ({m.get('predicted_by') or 'model'} predicted {rate_text(m['predicted_rps'])}"
+    interval = prediction_text.interval_of(m)
+    if interval:
+        text += f", {interval}"
+    if m.get("prediction_quality"):
+        text += ", rough"
+    word = {"agrees": "knee agrees", "disagrees": "knee does not agree", "contradicted": "contradicted by the run"}
+    verdict = m.get("prediction_verdict")
+    if verdict is None:
+        verdict = {True: "agrees", False: "disagrees"}.get(m.get("prediction_agrees"))
+    extra = word.get(verdict) or ("the knee is fuzzy" if verdict == "fuzzy" else "")
+    return text + (f"; {extra}" if extra else "") + ")"
+
+
+def predicted_cell(m: dict) -> str:
+    if m.get("predicted_rps") is None:
+        return "—"
+    interval = prediction_text.interval_of(m)
+    return (
+        escape(rate_text(m["predicted_rps"]))
+        + _small(
+            f"interval {interval}{_fit(m.get('predicted_fitted_on_rps'), m.get('predicted_r2'))}" if interval else None
+        )
+        + _rough(m.get("prediction_quality"))
+    )
+
+
+def agreement_cell(m: dict) -> str:
+    word = prediction_text.verdict_word(m)
+    cls = {"yes": "yes", "NO": "no", "NO: contradicted": "no"}.get(word, "muted")
+    evidence = m.get("evidence_at_knee") if m.get("prediction_agrees") is False else None
+    return (
+        f'<span class="{cls}">{escape(word)}</span>'
+        + _small(m.get("prediction_check"))
+        + _small(evidence and f"evidence {evidence}")
+    )
+
+
+def predictions_cell(m: dict) -> str:
+    found = m.get("predictions") or []
+    if not found:
+        return "—"
+    return "<br>".join(_one(p) for p in found)
+
+
+def ceiling_cell(m: dict) -> str:
+    """The utilization law's bound (every core busy) and the knee read off the same fit, both with intervals."""
+    ceiling = m.get("cpu_ceiling")
+    if not ceiling:
+        return '<span class="muted">not fitted (fewer than two healthy levels far enough apart)</span>'
+    roles = ", ".join(
+        f"{r['role']} {r['ms_per_request']:.3f} ms"
+        + (f" (R² {r['r2']:.2f})" if r.get("r2") is not None else " (fixed load)")
+        for r in ceiling.get("roles") or []
+    )
+    bound = ceiling.get("interval_rps")
+    knee = ceiling.get("knee_rps")
+    knee_interval = ceiling.get("knee_interval_rps")
+    return (
+        f'{escape(rate_text(ceiling["rps"]))} <span class="muted">every core busy (the bound)</span>'
+        + _small(f"interval {interval_text(*bound)}" if bound else "no interval: too few levels to judge the line")
+        + (
+            _small(
+                f"knee: {ceiling.get('knee_read_off')} at {ceiling.get('knee_utilization', 0.9):.0%} of the cores "
+                f"at {rate_text(knee)} rps" + (f" ({interval_text(*knee_interval)})" if knee_interval else "")
+            )
+            if knee is not None
+            else ""
+        )
+        + _small(
+            f"{ceiling.get('cores'):g} cores on {ceiling.get('host')}; CPU per request from {ceiling.get('levels')} "
+            f"healthy levels{_fit(ceiling.get('fitted_on_rps'), ceiling.get('r2'))}: {roles}"
+        )
+    )
+
+
+def _one(p: dict) -> str:
+    interval = p.get("interval_rps")
+    text = escape(rate_text(p["rps"])) if p.get("rps") is not None else "—"
+    if interval and interval[0] is not None:
+        text += f' <span class="muted">({escape(interval_text(interval[0], interval[1]))})</span>'
+    return text + f' <span class="muted">{escape(str(p.get("predicted_by")))}</span>' + _rough(p.get("quality"))
+
+
+def _fit(fitted_on: list | None, r2: float | None) -> str:
+    if not fitted_on or r2 is None:
+        return ""
+    return f"; fitted on {range_text(fitted_on[0], fitted_on[1])} rps, R² {r2:.2f}"
+
+
+def _rough(quality: str | None) -> str:
+    return f'<br><span class="no">{escape(quality)}</span>' if quality else ""

@@ -1,0 +1,68 @@
+"""A mode's predictions as summary.json spells them: the lowest limit with its interval and fit, every limit that
+applies, the CPU ceiling kept as the bound it is, and whether the measured knee agrees with the prediction."""
+
+from __future__ import annotations
+
+from .. import analysis, cpufit, models
+from ..prediction import MeasuredKnee, agreement, interval_list, rate_text
+from . import knee as knees
+
+
+def fields(
+    inputs: models.Inputs,
+    ceiling: cpufit.CpuCeiling | None,
+    knee: knees.Knee,
+    verdict: analysis.Verdict,
+    levels: list[analysis.Level],
+    ctx: analysis.ValidityContext,
+) -> dict:
+    found = models.applicable(inputs)
+    prediction = models.predict(inputs)
+    peak = max((lv.target_rps for lv in levels), default=None)
+    judged = agreement(prediction, measured(knee, verdict.collapsed, peak))
+    return {
+        "predicted_rps": None if prediction is None else round(prediction.rps),
+        "predicted_interval_rps": None if prediction is None else interval_list(prediction.band()),
+        "predicted_fitted_on_rps": None if prediction is None else interval_list(prediction.fitted_on),
+        "predicted_r2": None if prediction is None or prediction.r2 is None else round(prediction.r2, 3),
+        "prediction_quality": prediction and prediction.quality(),
+        "predicted_by": prediction and prediction.predicted_by,
+        "prediction": prediction and prediction.formula,
+        "prediction_agrees": judged.agrees,
+        "prediction_verdict": judged.verdict,
+        "prediction_check": judged.words,
+        "cpu_ceiling_rps": None if ceiling is None else round(ceiling.rps),
+        "cpu_ceiling": None if ceiling is None else ceiling.as_dict(),
+        "predictions": [p.as_dict() for p in sorted(found, key=lambda p: p.rps)],
+        "limit_met_first": knees.limit_met_first(found, knee, verdict.collapsed, peak, ctx),
+    }
+
+
+def measured(knee: knees.Knee, collapsed: bool, peak: float | None) -> MeasuredKnee:
+    bracket = knee.interval
+    return MeasuredKnee(
+        collapsed,
+        None if bracket is None else (bracket.healthy or None, bracket.unhealthy),
+        peak,
+        fuzzy_knee(knee),
+    )
+
+
+def fuzzy_knee(knee: knees.Knee) -> str | None:
+    """A later pass that found unhealthy a rate the bracket holds healthy: the knee moved between passes, in words
+    with the host's CPU there (near the CPU limit the machine's own noise decides a level)."""
+    if knee.interval is None or not knee.interval.healthy:
+        return None
+    for p in knee.passes:
+        flipped = [
+            lv for lv in p.get("levels") or [] if not lv.get("healthy") and lv["target_rps"] <= knee.interval.healthy
+        ]
+        if flipped:
+            lv = flipped[0]
+            host = (lv.get("evidence") or {}).get("host_cpu_pct")
+            busy = f" with the host's CPU at {host:.0f}%" if host is not None else ""
+            return (
+                f"{p['name']} found {rate_text(lv['target_rps'])} rps unhealthy{busy}, which an earlier pass "
+                f"measured healthy"
+            )
+    return None

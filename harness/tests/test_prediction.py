@@ -1,0 +1,68 @@
+"""The prediction record's words and the agreement rule: a knee agrees when its bracket meets the predicted
+interval; a run that holds above the whole interval contradicts it; a knee that moved between passes is fuzzy."""
+
+from loadlab.prediction import MeasuredKnee, Prediction, agreement
+
+LITTLE = Prediction(995, "little", "little: …", interval=(978, 995), fitted_on=(100, 100))
+
+
+def test_a_knee_whose_bracket_meets_the_interval_agrees():
+    got = agreement(LITTLE, MeasuredKnee(True, (990, 1035)))
+    assert (got.agrees, got.verdict) == (True, "agrees")
+    assert got.words == "the knee 990–1,035 rps meets the predicted 978–995 rps"
+
+
+def test_a_knee_outside_the_interval_disagrees_and_says_by_how_much():
+    got = agreement(LITTLE, MeasuredKnee(True, (800, 850)))
+    assert (got.agrees, got.verdict) == (False, "disagrees")
+    assert got.words == "the knee 800–850 rps is 13% below the predicted 978–995 rps"
+
+
+def test_a_first_level_already_unhealthy_is_judged_on_its_rate():
+    got = agreement(LITTLE, MeasuredKnee(True, (None, 300)))
+    assert got.agrees is False and "the knee 0–300 rps is 69% below" in got.words
+
+
+def test_holding_above_the_whole_interval_contradicts_the_prediction_by_name():
+    ceiling = Prediction(231, "cpu", "cpu: …", interval=(200, 260), fitted_on=(50, 200), r2=0.99, levels=3)
+    got = agreement(ceiling, MeasuredKnee(False, peak=400))
+    assert (got.agrees, got.verdict) == (False, "contradicted")
+    assert got.words == "this run held 400 rps without collapsing, above the whole of the predicted 200–260 rps"
+
+
+def test_a_mode_that_stopped_below_the_interval_did_not_reach_its_knee():
+    got = agreement(LITTLE, MeasuredKnee(False, peak=500))
+    assert (got.agrees, got.verdict) == (None, "not reached")
+
+
+def test_a_fuzzy_knee_is_not_called_a_disagreement():
+    cpu = Prediction(2500, "cpu", "cpu: …", interval=(2450, 2700), fitted_on=(300, 2100), r2=0.99, levels=8)
+    fuzzy = "refine-1 found 2,100 rps unhealthy with the host's CPU at 97%, which an earlier pass measured healthy"
+    got = agreement(cpu, MeasuredKnee(True, (2100, 2400), fuzzy=fuzzy))
+    assert (got.agrees, got.verdict) == (None, "fuzzy") and fuzzy in got.words
+    # meeting the interval, it agrees, and still says the knee is fuzzy
+    met = agreement(cpu, MeasuredKnee(True, (2100, 2500), fuzzy=fuzzy))
+    assert met.agrees is True and "the knee itself is fuzzy here" in met.words
+
+
+def test_rough_says_why_in_plain_words():
+    rough = Prediction(713, "cpu", "cpu: …", interval=(420, None), fitted_on=(20, 200), r2=0.56, levels=10)
+    assert rough.quality() == (
+        "rough: fitted on 20–200 rps, R² 0.56, 3.6× beyond the highest rate fitted, no upper end"
+    )
+    firm = Prediction(2110, "cpu", "cpu: …", interval=(2100, 2370), fitted_on=(300, 2100), r2=0.99, levels=9)
+    assert firm.quality() is None
+    two_levels = Prediction(500, "cpu", "cpu: …", fitted_on=(100, 400), r2=1.0, levels=2)
+    assert (
+        two_levels.quality() == "rough: fitted on 100–400 rps, R² 1.00, 2 levels leave no scatter to judge the line by"
+    )
+    # Little's law on a baseline is no fit: a narrow interval is firm, however far the knee is from the baseline
+    assert LITTLE.quality() is None
+
+
+def test_a_prediction_without_an_interval_is_judged_as_a_point():
+    point = Prediction(49, "pool", "pool: …")
+    assert point.band() == (49, 49)
+    assert agreement(point, MeasuredKnee(True, (45, 50))).agrees is True
+    assert agreement(point, MeasuredKnee(True, (40, 45))).agrees is False
+    assert agreement(None, MeasuredKnee(True, (40, 45))).words == "no model limits this mode"
