@@ -75,6 +75,14 @@ class Line:
         s = math.sqrt(self._residual_ss() / (self.n - 2))
         return t * s * math.sqrt(1.0 / self.n + (x - self.mean_x) ** 2 / self.sxx)
 
+    def slope_interval(self) -> tuple[float, float] | None:
+        """The slope's 95% interval; None without a residual to judge the scatter by (2 points)."""
+        t = t95(self.n - 2)
+        if t is None:
+            return None
+        half = t * math.sqrt(self._residual_ss() / (self.n - 2) / self.sxx)
+        return self.slope - half, self.slope + half
+
     def reaches(self, y: float) -> float | None:
         """The x at which the line reaches y; None when it does not rise."""
         if self.slope <= 0:

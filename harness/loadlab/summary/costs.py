@@ -16,13 +16,11 @@ flight, one point per GC inside a healthy level; the RSS and thread-stack slopes
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import flight, threadlimits
-from ..cpufit import fit_line, r_squared
+from .. import flight, linefit, threadlimits
 from .raw import RawMode, read_rows
 from .values import as_float
 
@@ -30,8 +28,6 @@ KB_PER_MB = 1024
 # A slope needs points whose in-flight (or rate) differ: at least this many, spanning this share of the highest.
 MIN_POINTS = 3
 MIN_SPAN_RATIO = 0.2
-# Two-sided 95% quantiles of Student's t by degrees of freedom (1..10); beyond, 2.2 down to the normal's 1.96.
-_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228)
 MEMORY_MEANING = "live heap after GC + committed thread stacks"
 
 
@@ -62,17 +58,10 @@ def fit(points: Sequence[tuple[float, float]]) -> Fit | None:
     xs, ys = [x for x, _ in points], [y for _, y in points]
     if max(xs) <= 0 or max(xs) - min(xs) < MIN_SPAN_RATIO * max(xs):
         return None
-    line = fit_line(xs, ys)
+    line = linefit.fit(xs, ys)
     if line is None:
         return None
-    slope, intercept = line
-    n = len(xs)
-    mx = sum(xs) / n
-    sxx = sum((x - mx) ** 2 for x in xs)
-    residual = sum((y - (slope * x + intercept)) ** 2 for x, y in zip(xs, ys))
-    t = _T95[n - 3] if n - 2 <= len(_T95) else 1.96 + 2.4 / (n - 2)
-    half = t * math.sqrt(residual / (n - 2) / sxx)
-    return Fit(slope, (slope - half, slope + half), r_squared(xs, ys, slope, intercept), n, (min(xs), max(xs)))
+    return Fit(line.slope, line.slope_interval(), line.r2, line.n, line.x_range)
 
 
 @dataclass
