@@ -107,6 +107,8 @@ class Level:
     ko_latency: hlog.LatencyStats | None = None
     # Failed requests by kind (the simulation's ErrorKind ids); empty when the run did not classify them.
     errors_by_kind: dict[str, int] = field(default_factory=dict)
+    # Why a sampler's rows are missing for part of the level (summary/evidence.py): its evidence is then empty.
+    no_server_evidence: str | None = None
 
     @property
     def offered_rps(self) -> float:
@@ -345,6 +347,16 @@ def validity(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> lis
         ]
     )
 
+    first(
+        [
+            (
+                lv,
+                f"no server evidence ({lv.no_server_evidence}): whether a role or the machine was saturated is unknown",
+            )
+            for lv in scope
+            if lv.no_server_evidence
+        ]
+    )
     first([(lv, f"the injector's CPU was saturated: {_injector_cpu(lv)}") for lv in own if _injector_cpu(lv)])
     if not ctx.shared_machine:
         first(
@@ -574,6 +586,7 @@ def level_dict(level: Level, healthy: bool, reasons: list[str]) -> dict:
         "unhealthy_reasons": reasons,
         "first_second": level.first_second,
         "evidence": level.evidence.as_dict(),
+        "no_server_evidence": level.no_server_evidence,
         "thread_cpu_ms_per_request": _round(cpu_ms_per_request(level.evidence.thread_cpu_pct, level.ok_rps), 2),
     }
 

@@ -132,6 +132,12 @@ def _mode_notes(mode: str, m: dict) -> None:
         _print(f"  {line}")
     if m.get("prediction_agrees") is False and m.get("evidence_at_knee"):
         _print(f"  {mode}: the first unhealthy level, {m['evidence_at_knee']}")
+    for gap in m.get("evidence_gaps") or []:
+        where = "" if gap["pass"] == "coarse" else f"{gap['pass']}'s "
+        _print(
+            f"  {mode}: NO SERVER EVIDENCE for {where}measured seconds {gap['first_second']}–{gap['last_second']}"
+            f" ({gap['role']}'s sampler {gap['cause']})"
+        )
     refined = m.get("refine") or {}
     if m.get("collapsed") and refined.get("not_refined"):
         _print(f"  {mode}: knee not localised to {refined.get('resolution', 0.05):.0%}: {refined['not_refined']}")

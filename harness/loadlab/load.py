@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import dataclass
 
 from . import console, samplers
 from .hosts import Host
 from .run import Run
 from .simulation import COARSE, LoadPass, gatling_props
 from .topology import MGMT_PORT
-from .watch import Crash, Watched, Watcher
+from .watch import Crash, EvidenceLoss, Watched, Watcher
 
 GATLING_GRACE_S = 120  # Gatling start-up and report generation (the last requests get their own timeout on top)
 START_ALIGN_S = 6  # injectors start their schedule at the same wall-clock instant, this far ahead…
@@ -45,7 +46,7 @@ def run_load(run: Run, folder: str, load: LoadPass = COARSE) -> tuple[list[str],
     # The last requests may take the whole request timeout to end after the schedule.
     timeout_s = run.limits.injector_request_timeout_ms // 1000
     budget = load.scheduled_seconds(run.values) + align + GATLING_GRACE_S + timeout_s
-    problems, crash = supervise(Watcher(watched(run, folder, load)), names, budget)
+    problems, crash = supervise(Watcher(watched(run, folder, load)), names, budget, EvidenceLog(run, folder, load))
     if crash is not None or problems:
         stop_load(names)
     console.end_progress()
@@ -76,16 +77,20 @@ def start_gatlings(run: Run, folder: str, load: LoadPass, start_at_ms: int, what
             f"{what} threads, injector {i + 1}/{len(run.topo.injectors)}",
             *gatling_props(run, folder, i, start_at_ms, load),
         )
-        samplers.start_injector_sampler(h, i, out, name)
+        samplers.start_injector_sampler(h, i, load.raw(folder, i), name)
         names.append((h, name))
     return names
 
 
-def supervise(watcher: Watcher, names: list[tuple[Host, str]], budget: int) -> tuple[list[str], Crash | None]:
-    """Polls every role once a WATCH_INTERVAL_S until every injector finished, a role died or the budget ran out."""
+def supervise(
+    watcher: Watcher, names: list[tuple[Host, str]], budget: int, evidence: EvidenceLog
+) -> tuple[list[str], Crash | None]:
+    """Polls every role once a WATCH_INTERVAL_S until every injector finished, a role died or the budget ran out; a
+    sampler that died or froze meanwhile is recorded and said, and the load goes on."""
     deadline = time.time() + budget
     while not watcher.all_finished():
         crash = watcher.poll()
+        evidence.record(watcher.evidence_lost)
         if crash is not None:
             return [], crash
         if time.time() > deadline:
@@ -96,6 +101,32 @@ def supervise(watcher: Watcher, names: list[tuple[Host, str]], budget: int) -> t
             ], None
         time.sleep(max(0.0, WATCH_INTERVAL_S - time.time() % WATCH_INTERVAL_S))
     return [], None
+
+
+@dataclass
+class EvidenceLog:
+    """The samplers a pass lost, into params.json's `evidence_lost` (per mode folder), each said once as it happens."""
+
+    run: Run
+    folder: str
+    load: LoadPass
+    said: int = 0
+
+    def record(self, losses: list[EvidenceLoss]) -> None:
+        for loss in losses[self.said :]:
+            entry = {**loss.as_dict(), "pass": self.load.name or "coarse"}
+            self.run.meta.setdefault("evidence_lost", {}).setdefault(self.folder, []).append(entry)
+            console.warn(
+                f"{f'{self.folder} {self.load.name}'.strip()}: the {loss.role}'s sampler on {loss.host} "
+                f"{loss.what} ({loss.cause if loss.what == 'stalled' else describe_exit(loss)}): its seconds from "
+                f"then on have no server evidence and cannot be judged valid; the load goes on"
+            )
+        self.said = len(losses)
+
+
+def lost_samplers(run: Run, folder: str) -> set[str]:
+    """The services' samplers this mode already lost in an earlier pass."""
+    return {e["sampler"] for e in (run.meta.get("evidence_lost") or {}).get(folder, []) if e.get("what") == "died"}
 
 
 def watched(run: Run, folder: str, load: LoadPass = COARSE) -> list[Watched]:
@@ -123,7 +154,8 @@ def watched(run: Run, folder: str, load: LoadPass = COARSE) -> list[Watched]:
         )
         for i, h in enumerate(run.topo.injectors)
     ]
-    return roles
+    injector_raws = [load.raw(folder, i) for i in range(len(run.topo.injectors))]
+    return roles + samplers.watched(run, folder, injector_raws, lost_samplers(run, folder))
 
 
 def stop_load(names: list[tuple[Host, str]]) -> None:
@@ -136,7 +168,7 @@ def describe_second(second: int) -> str:
     return f"{second} s into the measured phase" if second >= 0 else f"{-second} s before the measured phase"
 
 
-def describe_exit(crash: Crash) -> str:
+def describe_exit(crash: Crash | EvidenceLoss) -> str:
     if crash.exit is None:
         return "no exit code"
     return f"exit {crash.exit}" + (f", {crash.signal}" if crash.signal else "")

@@ -93,6 +93,7 @@ def write_params(
     mode_problems=None,
     crashes=None,
     limits=None,
+    evidence_lost=None,
     **extra_params,
 ) -> None:
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -130,6 +131,8 @@ def write_params(
         doc["crashes"] = crashes
     if limits:
         doc["limits"] = limits
+    if evidence_lost:
+        doc["evidence_lost"] = evidence_lost
     (run_dir / "params.json").write_text(json.dumps(doc, indent=2))
 
 

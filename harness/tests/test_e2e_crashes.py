@@ -34,8 +34,8 @@ TINY = {
 }
 
 
-def java_pid(name: str) -> int:
-    """The JVM itself, not its `bash -c` wrapper, whose pid the file holds (MACHINE-NOTES: match the java)."""
+def child_pid(name: str, program: str = "java") -> int:
+    """The program itself, not its `bash -c` wrapper, whose pid the file holds (MACHINE-NOTES: match the java)."""
     wrapper = int((STATE / f"{name}.pid").read_text())
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -43,9 +43,12 @@ def java_pid(name: str) -> int:
         except OSError:
             continue
         comm, fields = rest.rsplit(")", 1)
-        if comm.lstrip("(") == "java" and int(fields.split()[1]) == wrapper:
+        if comm.lstrip("(").startswith(program) and int(fields.split()[1]) == wrapper:
             return int(pid)
-    raise AssertionError(f"no java child of {name}'s wrapper {wrapper}")
+    raise AssertionError(f"no {program} child of {name}'s wrapper {wrapper}")
+
+
+SAMPLERS = ("sampler-thread", "sampler-delay", "sampler-injector-0")
 
 
 def measured_rows(run_dir: Path, mode: str) -> list[list[str]]:
@@ -56,8 +59,9 @@ def measured_rows(run_dir: Path, mode: str) -> list[list[str]]:
     return [x.split(",") for x in lines if ",measure," in x]
 
 
-def bench_and_kill(results: Path, mode: str, name: str, at_level: int, **params):
-    """`make bench`; once `mode`'s injector has written a measured second of level `at_level`, SIGKILL `name`'s JVM.
+def bench_and_kill(results: Path, mode: str, name: str, at_level: int, samplers_at: int | None = None, **params):
+    """`make bench`; once `mode`'s injector has written a measured second of level `at_level`, SIGKILL `name`'s JVM
+    (and, with samplers_at, every sampler's Python once a second of that level is written).
     Returns (completed process, summary, run folder, seconds from start to the kill)."""
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "TARGET", "MODES")}
     env.update({**TINY, **params, "RESULTS_DIR": str(results)})
@@ -77,8 +81,13 @@ def bench_and_kill(results: Path, mode: str, name: str, at_level: int, **params)
     while proc.poll() is None and time.time() < started + 300:
         latest = results / "latest"
         if killed_at is None and latest.exists():
-            if any(int(r[2]) >= at_level for r in measured_rows(latest.resolve(), mode) if len(r) > 2):
-                os.kill(java_pid(name), signal.SIGKILL)
+            levels = [int(r[2]) for r in measured_rows(latest.resolve(), mode) if len(r) > 2]
+            if samplers_at is not None and any(lv >= samplers_at for lv in levels):
+                for sampler in SAMPLERS:
+                    os.kill(child_pid(sampler, "python"), signal.SIGKILL)
+                samplers_at = None
+            if any(lv >= at_level for lv in levels):
+                os.kill(child_pid(name), signal.SIGKILL)
                 killed_at = time.time() - started
         time.sleep(0.2)
     proc.wait(timeout=300)
@@ -136,18 +145,39 @@ def test_a_killed_thread_service_crashes_its_mode_only_and_a_long_delay_stays_he
     assert "platform CRASHED: the thread-service on local died at second" in text and "(SIGKILL)" in text, text
 
 
-@pytest.mark.parametrize("name, role", [("delay-service", "delay-service"), ("gatling-injector-0", "injector-0")])
-def test_a_killed_delay_service_or_injector_stops_the_run(tmp_path, name, role):
-    """Every mode needs them: the mode crashed, the run stops there (the next mode never starts), exit non-zero."""
-    rc, out, summary, run_dir = bench_and_kill(tmp_path, "virtual", name, at_level=1, MODES="virtual platform")
+@pytest.mark.parametrize(
+    "name, role, at_level, samplers_at",
+    [("delay-service", "delay-service", 1, None), ("gatling-injector-0", "injector-0", 2, 0)],
+)
+def test_a_killed_delay_service_or_injector_stops_the_run(tmp_path, name, role, at_level, samplers_at):
+    """Every mode needs them: the mode crashed, the run stops there (the next mode never starts), exit non-zero.
+
+    With the injector, every sampler is killed first, at level 0: the load goes on (the injector still reaches level
+    2, and the crash is the injector's, never a sampler's), and the seconds after the samplers died are named as
+    having no server evidence, with the samplers' signal, in params.json, summary.json and on the console."""
+    rc, out, summary, run_dir = bench_and_kill(
+        tmp_path, "virtual", name, at_level=at_level, samplers_at=samplers_at, MODES="virtual platform"
+    )
     virtual = summary["modes"]["virtual"]
     crashed = virtual["crashed"]
     assert crashed["role"] == role and crashed["signal"] == "SIGKILL", crashed
-    assert 4 <= crashed["second"] <= 9, crashed
+    assert 4 * at_level <= crashed["second"] <= 4 * at_level + 5, crashed
     assert virtual["valid"] is False and virtual["collapsed"] is False, virtual
-    # level 0 had ended before the kill and is kept; the level it interrupted is not counted
-    assert [lv["index"] for lv in virtual["levels"]] == [0] and virtual["levels"][0]["healthy"], virtual
-    assert virtual["levels_dropped_after_crash"] == [1], virtual
+    # the levels that had ended before the kill are kept; the level it interrupted is not counted
+    assert [lv["index"] for lv in virtual["levels"]] == list(range(at_level)), virtual
+    assert all(lv["healthy"] for lv in virtual["levels"]), virtual
+    assert virtual["levels_dropped_after_crash"] == [at_level], virtual
+    if samplers_at is not None:
+        lost = json.loads((run_dir / "params.json").read_text())["evidence_lost"]["virtual"]
+        assert {(e["sampler"], e["what"], e["signal"]) for e in lost} == {(s, "died", "SIGKILL") for s in SAMPLERS}
+        gaps = virtual["evidence_gaps"]
+        assert {(g["role"], g["cause"]) for g in gaps} == {
+            (r, "died") for r in ("thread-service", "delay-service", role)
+        }
+        assert virtual["levels"][-1]["no_server_evidence"], virtual["levels"]
+        assert any(r.startswith("no server evidence (") for r in virtual["invalid_reasons"]), virtual
+        assert "the delay-service's sampler on local died (exit 137, SIGKILL)" in out, out[-3000:]
+        assert "virtual: NO SERVER EVIDENCE for measured seconds" in out, out[-3000:]
     assert summary["missing_modes"] == ["platform"] and summary["virtual_over_platform"] is None, summary
     assert rc != 0, out[-2000:]
     assert f"the {role} died during virtual" in out, out[-2000:]

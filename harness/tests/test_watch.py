@@ -162,7 +162,62 @@ def test_a_host_that_stops_answering_loses_its_roles():
     assert crash.role == "thread-service" and crash.cause == "its host thread did not answer for 11 s"
 
 
-def test_the_host_script_reports_running_exited_and_absent(tmp_path):
+def sampler(host):
+    return watch.Watched(
+        "delay-service",
+        "sampler-delay",
+        host,
+        "/raw/delay/samples.sampler.log",
+        evidence=True,
+        output="/raw/delay/samples.csv",
+        stale_after_s=3,
+    )
+
+
+def test_a_dead_sampler_loses_evidence_but_never_stops_the_load():
+    """Its death is recorded once, with its signal; the poll reports no crash, so the injectors go on."""
+    alive = RUNNING + "sampler-delay running\nfresh sampler-delay 0\n"
+    dead = RUNNING + "sampler-delay exited 137\n"
+    host = FakeHost("local", "127.0.0.1", answers=[alive, dead, dead])
+    clock = Clock()
+    w = watch.Watcher([*roles(host), sampler(host)], clock=clock)
+    assert w.poll() is None
+    seen = clock.ms
+    for _ in range(2):
+        clock.ms += 1000
+        assert w.poll() is None and not w.all_finished()
+    (loss,) = w.evidence_lost
+    assert (loss.role, loss.sampler, loss.what, loss.exit, loss.signal) == (
+        "delay-service",
+        "sampler-delay",
+        "died",
+        137,
+        "SIGKILL",
+    )
+    assert loss.alive_until_ms == seen and loss.detected_ms == seen + 1000
+    assert host.calls[0][:3] == ("status", "--health", "thread-service=http://127.0.0.1:8090/actuator/health")
+    assert ("--fresh", "sampler-delay=/raw/delay/samples.csv") == host.calls[0][3:5]
+
+
+def test_a_frozen_sampler_is_caught_once_per_silence():
+    """Alive, but its file ages: a stall after stale_after_s, said once; writing again re-arms it."""
+    ages = [0, 1, 2, 3, 4, 0, 1, 2, 3]
+    answers = [RUNNING + f"sampler-delay running\nfresh sampler-delay {a}\n" for a in ages]
+    host = FakeHost("local", "127.0.0.1", answers=answers)
+    clock = Clock()
+    w = watch.Watcher([*roles(host), sampler(host)], clock=clock)
+    found = []
+    for _ in ages:
+        assert w.poll() is None
+        found.append(len(w.evidence_lost))
+        clock.ms += 1000
+    assert found == [0, 0, 0, 1, 1, 1, 1, 1, 2]
+    first = w.evidence_lost[0]
+    assert first.what == "stalled" and first.exit is None and first.alive_until_ms == 1_000_000
+    assert first.cause == "its process runs but wrote no row to /raw/delay/samples.csv for 3 s"
+
+
+def test_the_host_script_reports_running_exited_absent_and_how_fresh_a_file_is(tmp_path):
     env = {**os.environ, "LOADLAB_STATE": str(tmp_path)}
     script = str(HOST_SCRIPTS / "loadlab-host")
     subprocess.run(
@@ -183,10 +238,14 @@ def test_the_host_script_reports_running_exited_and_absent(tmp_path):
         check=True,
         capture_output=True,
     )
+    rows = tmp_path / "samples.csv"
+    rows.write_text("second\n")
+    os.utime(rows, (time.time() - 100, time.time() - 100))  # a sampler's file last written 100 s ago
+    fresh = ["--fresh", f"ok={rows}", "--fresh", f"never={tmp_path / 'none.csv'}"]
     try:
         for _ in range(50):
             out = subprocess.run(
-                [script, "status", "--health", "ok=http://127.0.0.1:9/", "ok", "oom", "never"],
+                [script, "status", "--health", "ok=http://127.0.0.1:9/", *fresh, "ok", "oom", "never"],
                 env=env,
                 capture_output=True,
                 text=True,
@@ -194,8 +253,10 @@ def test_the_host_script_reports_running_exited_and_absent(tmp_path):
             if "oom exited" in out:
                 break
             time.sleep(0.1)
-        states, health = watch.parse_status(out)
-        assert states == {"ok": "running", "oom": "exited 3", "never": "absent"} and health == {"ok": False}
+        status = watch.parse_status(out)
+        assert status.states == {"ok": "running", "oom": "exited 3", "never": "absent"}
+        assert status.health == {"ok": False}
+        assert status.age_s["never"] is None and 100 <= status.age_s["ok"] < 200, status.age_s
         cause = subprocess.run(
             [script, "log-cause", str(tmp_path / "oom.log")], env=env, capture_output=True, text=True
         ).stdout.strip()

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .. import analysis
 from .. import params as run_params
-from . import costs, crash, knee, outputs, raw, repeats, seconds, verdict
+from . import costs, crash, evidence, knee, outputs, raw, repeats, seconds, verdict
 
 
 def rebuild(run_dir: str | os.PathLike) -> dict:
@@ -95,7 +95,7 @@ def _run_view(run: dict, prefix: str) -> dict:
     completed = run.get("modes_completed")
     if isinstance(completed, list):
         view["modes_completed"] = [m.removeprefix(prefix) for m in completed if str(m).startswith(prefix)]
-    for key in ("mode_problems", "refine_skipped", "crashes"):
+    for key in ("mode_problems", "refine_skipped", "crashes", "evidence_lost"):
         if isinstance(run.get(key), dict):
             view[key] = {m.removeprefix(prefix): v for m, v in run[key].items() if str(m).startswith(prefix)}
     return view
@@ -174,6 +174,7 @@ def mode_result(
         died = crash.crash_of(run, label)
         place = crash.locate(died, fine_raws)
         table = seconds.build_tables(mode_raw, lag_s=lag_s, cutoff=place and place.cutoff_for(crash.COARSE))
+        evidence.apply(table, mode_raw, evidence.events_of(run, label))
         crash_tables = table
         if write:
             outputs.write_csv(mode_dir / "timeline.csv", outputs.TIMELINE_COLUMNS, table.timeline)
@@ -181,6 +182,7 @@ def mode_result(
         fine = []
         for name, fine_raw in fine_raws:
             fine_table = seconds.build_tables(fine_raw, lag_s=lag_s, cutoff=place and place.cutoff_for(name))
+            evidence.apply(fine_table, fine_raw, evidence.events_of(run, label), name)
             if place and place.pass_name == name:
                 crash_tables = fine_table
             if write:

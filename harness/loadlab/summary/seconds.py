@@ -59,6 +59,7 @@ class Tables:
     t0: int | None = None  # the epoch second the measured phase began
     dropped_levels: list[int] = field(default_factory=list)  # levels a crash interrupted (begun, not ended)
     targets: dict[int, float] = field(default_factory=dict)  # each level's offered rate, by index
+    evidence_gaps: list = field(default_factory=list)  # seconds without a sampler's rows (evidence.Gap)
 
 
 @dataclass(frozen=True)

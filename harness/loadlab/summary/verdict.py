@@ -39,6 +39,8 @@ def mode_summary(
     reasons += analysis.validity(levels, verdict, ctx)
     notes = analysis.notes(levels, verdict, ctx)
     missing = list(raw.missing)
+    gaps = [*tables.evidence_gaps, *(g for fine in fine_passes or [] for g in fine.tables.evidence_gaps)]
+    missing += [g.sentence() for g in gaps]
     completed = run.get("modes_completed")
     if isinstance(completed, list) and mode not in completed:
         reasons.append("this mode did not finish (the run was interrupted or failed)")
@@ -94,6 +96,7 @@ def mode_summary(
         "error_kind_meanings": error_kind_meanings(raw.injectors),
         "crashed": crashed,
         "levels_dropped_after_crash": (crash_tables or tables).dropped_levels,
+        "evidence_gaps": [g.as_dict() for g in gaps],
     }
 
 
