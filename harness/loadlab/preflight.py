@@ -33,7 +33,10 @@ from .topology import Topology
 BYTES_PER_REQUEST = 48  # simulation.log: 587,956 B for 12,463 completed requests (47 B each)
 RAW_BYTES_PER_SECOND = 2_000  # per injector: raw/ (seconds.csv, latency.hlog, samples.csv, jvm.csv) 39.7 kB / 31 s
 BYTES_PER_MODE_INJECTOR = 520_000  # Gatling's report pages and scripts, whatever the load (512 kB)
-BYTES_PER_MODE = 200_000  # the JFR pinning recording (138 kB), config.json, pinned.json
+BYTES_PER_MODE = 200_000  # config.json, pinned.json, limits.json, the recording's start
+# The service's flight recording (service.jfr) and its export (flight.json), per second the service runs: 278 kB +
+# 473 kB for a platform mode of ≈ 60 s (results/20261123-201139 of this machine, 2026-11-23).
+RECORDING_BYTES_PER_SECOND = 13_000
 BYTES_PER_RUN = 1_000_000  # index.html (164-289 kB), summary.json, params.json, logs/ (16-23 kB)
 DISK_MARGIN = 2  # a failing service's stack traces in logs/, rounding
 
@@ -124,6 +127,7 @@ def run_bytes(values: dict) -> int:
     )
     per_mode = (
         BYTES_PER_MODE
+        + seconds * RECORDING_BYTES_PER_SECOND
         + injectors * (BYTES_PER_MODE_INJECTOR + seconds * RAW_BYTES_PER_SECOND)
         + requests * BYTES_PER_REQUEST
     )
