@@ -8,6 +8,10 @@ model's inputs allow — so the page can show how the number was reached and how
   spend per request (measured from the samples).
 - pinned: on JDK < 24, a virtual thread blocking inside `synchronized` holds its carrier, so only the carriers
   (the virtual scheduler's parallelism) run requests at a time.
+- threads: a platform pool can have no more threads than the thread host lets the service run (threadlimits.py),
+  each holding a request for the baseline latency.
+- memory: the requests that fit in flight in the memory the service's limit leaves, at the measured memory per
+  request in flight (threadlimits.memory_ceiling, fitted like the CPU ceiling; passed in like it).
 
 A new limit is one more plain function returning a Prediction (`slots_over_hold` serves any "N slots, each held for
 one request" limit), called from `applicable`. `predict` takes the lowest applicable one; prediction.agreement judges
@@ -63,6 +67,11 @@ class Inputs:
     baseline_rps: float | None = None  # the first level's OK rate: where the baseline was measured
     baseline_mean_ms: float | None = None  # the first level's mean latency, as the client saw it
     downstream_ms: float | None = None  # the thread-service's own mean downstream call at the first level
+    # The request threads the thread host lets the service run, and which limit says so (threadlimits.py).
+    host_request_threads: float | None = None
+    host_threads_limit: str = ""
+    # The memory ceiling on this mode's measured memory per request in flight (threadlimits.memory_ceiling).
+    memory_ceiling: Prediction | None = None
 
 
 def baseline_hold(x: Inputs) -> HoldTime | None:
@@ -152,12 +161,29 @@ def pinned(carriers: float | None, carriers_source: str, hold: HoldTime | float 
     )
 
 
+def threads(
+    request_threads: float | None, limit: str, hold: HoldTime | float | None, measured_at: float | None = None
+) -> Prediction | None:
+    """limit: which of the host's limits leaves that many threads, in words."""
+    hold = _as_hold(hold, "baseline p50")
+    if not request_threads or hold is None:
+        return None
+    return slots_over_hold(
+        request_threads,
+        hold,
+        "threads",
+        f"threads: {request_threads:,.0f} request threads ({limit}) / {_s(hold.ms)} ({hold.source})",
+        measured_at,
+    )
+
+
 def applicable(x: Inputs) -> list[Prediction]:
     """Every model that limits this mode in this scenario, in a fixed order (ties keep the first)."""
     found = []
     hold = baseline_hold(x)
     if x.mode == "platform":
         found.append(little(x.threads, hold, x.baseline_rps))
+        found.append(threads(x.host_request_threads, x.host_threads_limit, hold, x.baseline_rps))
     if x.scenario == "db":
         found.append(
             pool(
@@ -175,6 +201,7 @@ def applicable(x: Inputs) -> list[Prediction]:
         )
         found.append(pinned(carriers, source, delay_hold(x)))
     found.append(x.cpu_ceiling)
+    found.append(x.memory_ceiling)
     return [p for p in found if p is not None]
 
 

@@ -6,8 +6,8 @@ MemTotal, the cgroup the host runs in) and derives the limits of the cgroup the 
 writes them to `<mode>/raw/thread/limits.json` when the service starts; the preflight asks the same command before a
 run. This module reads them and turns them into:
 
-- the thread ceiling (platform pools): at most `service_pids_max - JVM_OWN_THREADS` request threads can exist, so a
-  pool can hold at most that many requests at a time: Little's law with that many threads.
+- the thread ceiling (platform pools, models.threads): at most `service_pids_max - JVM_OWN_THREADS` request threads
+  can exist, so a pool can hold at most that many requests at a time: Little's law with that many threads.
 - the memory ceiling (any mode): the memory the cgroup leaves above what the service held at its lightest level,
   divided by the measured memory per in-flight request, is how many requests fit in flight at once; Little's law
   again. Its interval comes from the slope's.
@@ -18,6 +18,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+
+from .prediction import Prediction
 
 LIMITS_JSON = "limits.json"  # in <mode>/raw/thread/, written by loadlab-host measured-service
 # Threads a Spring Boot JVM runs besides its request threads (GC, JIT compilers, Tomcat's acceptor and pollers, the
@@ -96,52 +98,19 @@ def pool_too_big(pool: int, limits: HostLimits) -> str | None:
     )
 
 
-@dataclass(frozen=True)
-class Ceiling:
-    """A limit's rate (Little's law on the requests it lets be in flight), with its interval and inputs."""
-
-    rps: float
-    predicted_by: str  # threads | memory
-    formula: str
-    interval: tuple[float, float | None] | None = None
-    fitted_on: tuple[float, float] | None = None  # in-flight range the memory slope was fitted on
-
-    def as_dict(self) -> dict:
-        return {
-            "predicted_by": self.predicted_by,
-            "rps": round(self.rps),
-            "formula": self.formula,
-            "predicted_interval_rps": None
-            if self.interval is None
-            else [round(self.interval[0]), None if self.interval[1] is None else round(self.interval[1])],
-            "fitted_on_inflight": None if self.fitted_on is None else [round(v, 1) for v in self.fitted_on],
-        }
-
-
-def thread_ceiling(limits: HostLimits | None, baseline_ms: float | None) -> Ceiling | None:
-    """Platform threads: at most `request_threads` requests in service at once, each for the baseline latency."""
-    if limits is None or not limits.request_threads or not baseline_ms:
-        return None
-    rps = limits.request_threads * 1000.0 / baseline_ms
-    return Ceiling(
-        rps,
-        "threads",
-        f"threads: {limits.request_threads:,} request threads ({limits.describe_threads()}) / "
-        f"{baseline_ms / 1000:.3f} s (baseline p50) = {rps:,.0f} rps",
-    )
-
-
 def memory_ceiling(
     limits: HostLimits | None,
     base_mb: float | None,
     kb_per_inflight: float | None,
     kb_interval: tuple[float, float] | None,
-    inflight_range: tuple[float, float] | None,
+    fitted_on_rps: tuple[float, float] | None,
+    r2: float | None,
+    levels: int | None,
     baseline_ms: float | None,
-) -> Ceiling | None:
-    """The requests that fit in flight in what the cgroup's memory limit leaves above the service's memory at its
-    lightest level (base_mb), each for the baseline latency. The slope's interval gives the rate's; a slope whose
-    interval reaches 0 leaves no upper end."""
+) -> Prediction | None:
+    """The requests that fit in flight in what the cgroup's memory limit leaves above the service's resident memory at
+    its lightest level (base_mb), each for the baseline latency. The slope's interval gives the rate's; a slope whose
+    interval reaches 0 leaves no upper end. It assumes the rest of the service stays as it was at that level."""
     if limits is None or not limits.service_memory_max_mb or not baseline_ms or base_mb is None:
         return None
     if not kb_per_inflight or kb_per_inflight <= 0:
@@ -158,12 +127,14 @@ def memory_ceiling(
     if kb_interval is not None:
         low_kb, high_kb = kb_interval
         interval = (rate(high_kb), rate(low_kb) if low_kb > 0 else None)
-    return Ceiling(
+    return Prediction(
         rps,
         "memory",
-        f"memory: ({limits.service_memory_max_mb:,} MB ({limits.service_memory_max_by}) − {base_mb:,.0f} MB held at "
-        f"the lightest level) / {kb_per_inflight:,.1f} KB per request in flight / {baseline_ms / 1000:.3f} s "
+        f"memory: ({limits.service_memory_max_mb:,} MB ({limits.service_memory_max_by}) − {base_mb:,.0f} MB resident "
+        f"at the lightest level) / {kb_per_inflight:,.1f} KB per request in flight / {baseline_ms / 1000:.3f} s "
         f"(baseline p50) = {rps:,.0f} rps",
-        interval,
-        inflight_range,
+        interval=interval,
+        fitted_on=fitted_on_rps,
+        r2=r2,
+        levels=levels,
     )

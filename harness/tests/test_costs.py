@@ -123,11 +123,14 @@ def test_the_memory_ceiling_follows_from_the_slope_and_the_cgroups_memory(tmp_pa
     limits |= {"service_memory_max_mb": 2048, "service_memory_max_by": "MemTotal 4096 MB / 2"}
     (run / "virtual" / "raw" / "thread" / "limits.json").write_text(json.dumps(limits))
     mode = summary.rebuild(run)["modes"]["virtual"]
-    [memory] = mode["host_ceilings"]  # virtual threads: no thread ceiling
+    by = {p["predicted_by"]: p for p in mode["predictions"]}
+    assert "threads" not in by  # virtual threads are not OS threads: no thread ceiling
+    memory = by["memory"]
     first_rss = mode["levels"][0]["rss_mb"]
     per_request_kb = mode["costs"]["memory_per_inflight"]["slope"]
     fits = (2048 - first_rss) * 1024 / per_request_kb
-    assert memory["predicted_by"] == "memory"
     assert memory["rps"] == pytest.approx(fits * 1000 / mode["baseline_p50_ms"], rel=0.01)
-    low, high = memory["predicted_interval_rps"]
-    assert low <= memory["rps"] <= high and memory["fitted_on_inflight"] == [20, 80]
+    low, high = memory["interval_rps"]
+    assert low <= memory["rps"] <= high and memory["fitted_on_rps"] == [100, 400] and memory["levels"] == 4
+    # far below every other limit here, so it is the prediction
+    assert mode["predicted_by"] == "memory" and mode["predicted_rps"] == memory["rps"]

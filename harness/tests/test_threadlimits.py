@@ -3,12 +3,13 @@ fit refused by the preflight in one line, and the thread and memory ceilings tha
 
 import os
 import subprocess
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
 from test_preflight import values
 
-from loadlab import preflight, threadlimits
+from loadlab import models, preflight, threadlimits
 from loadlab.hosts import HOST_SCRIPTS
 
 LIMITS = """cgroup=v1
@@ -66,18 +67,26 @@ def test_a_pool_that_cannot_fit_the_host_is_refused_before_the_run_in_one_line()
 
 
 def test_the_thread_ceiling_is_littles_law_with_the_threads_the_host_allows():
-    c = threadlimits.thread_ceiling(threadlimits.HostLimits.from_lines(LIMITS), 200.0)
-    assert c.predicted_by == "threads" and c.rps == pytest.approx(16284 * 5)
+    limits = threadlimits.HostLimits.from_lines(LIMITS)
+    x = models.Inputs(
+        "platform",
+        threads=20000,
+        baseline_ms=200.0,
+        host_request_threads=limits.request_threads,
+        host_threads_limit=limits.describe_threads(),
+    )
+    c = next(p for p in models.applicable(x) if p.predicted_by == "threads")
+    assert c.rps == pytest.approx(16284 * 5) and models.predict(x) == c  # a pool beyond the host: threads win
     assert c.formula.startswith("threads: 16,284 request threads (16,384 threads for the service")
-    assert threadlimits.thread_ceiling(None, 200.0) is None
+    assert all(p.predicted_by != "threads" for p in models.applicable(replace(x, mode="virtual")))
 
 
 def test_the_memory_ceiling_carries_the_interval_of_its_slope():
     limits = threadlimits.HostLimits.from_lines(LIMITS)
-    c = threadlimits.memory_ceiling(limits, 2052.0, 100.0, (50.0, 200.0), (10.0, 400.0), 1000.0)
+    c = threadlimits.memory_ceiling(limits, 2052.0, 100.0, (50.0, 200.0), (10.0, 400.0), 0.9, 4, 1000.0)
     free_kb = 10_000 * 1024
     assert c.predicted_by == "memory" and c.rps == pytest.approx(free_kb / 100.0)
     assert c.interval == pytest.approx((free_kb / 200.0, free_kb / 50.0)) and c.fitted_on == (10.0, 400.0)
     # a slope not told from zero leaves no upper end
-    assert threadlimits.memory_ceiling(limits, 2052.0, 100.0, (-5.0, 200.0), None, 1000.0).interval[1] is None
-    assert threadlimits.memory_ceiling(limits, 2052.0, 0.0, None, None, 1000.0) is None
+    assert threadlimits.memory_ceiling(limits, 2052.0, 100.0, (-5.0, 200.0), None, None, 4, 1000.0).interval[1] is None
+    assert threadlimits.memory_ceiling(limits, 2052.0, 0.0, None, None, None, 4, 1000.0) is None

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .. import analysis
 from .. import params as run_params
-from . import costs, crash, evidence, knee, outputs, raw, repeats, seconds, verdict
+from . import crash, evidence, knee, outputs, raw, repeats, seconds, verdict
 
 
 def rebuild(run_dir: str | os.PathLike) -> dict:
@@ -190,12 +190,9 @@ def mode_result(
                 outputs.write_csv(mode_dir / name / "server.csv", outputs.SERVER_COLUMNS, fine_table.server)
             fine.append(knee.FinePass(name, fine_raw, fine_table))
         crashed = crash.summary(died, place, crash_tables)
-        result = verdict.mode_summary(
+        return verdict.mode_summary(
             label, mode_raw, table, run, params, thresholds, target, fine, crashed=crashed, crash_tables=crash_tables
         )
-        result.update(costs.mode_costs(mode_dir, mode_raw, table.t0, result.get("levels") or []))
-        result["host_ceilings"] = costs.host_ceilings(mode_dir, label, result)
-        return result
     except Exception as e:  # noqa: BLE001 - one bad mode must not cost the other mode its report
         traceback.print_exc(file=sys.stderr)
         return verdict.failed_mode(f"the analysis of this mode failed: {type(e).__name__}: {e}")

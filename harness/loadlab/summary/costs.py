@@ -18,10 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from .. import flight, linefit, threadlimits
-from .raw import RawMode, read_rows
+from .raw import RawMode
 from .values import as_float
 
 KB_PER_MB = 1024
@@ -164,13 +163,12 @@ def healthy_prefix(levels: Sequence[dict]) -> list[dict]:
     return found
 
 
-def mode_costs(mode_dir: Path, raw: RawMode, t0: int | None, levels: list[dict]) -> dict:
+def mode_costs(raw: RawMode, t0: int | None, levels: list[dict]) -> dict:
     """The mode's cost fields for summary.json; adds `rss_mb`, `os_threads` and `costs` to each level dict."""
-    flights = flight.load(mode_dir / "raw" / "thread")
-    samples = read_rows(mode_dir / "raw" / "thread" / "samples.csv") or {}
+    flights, samples = raw.flight, raw.thread_samples
     empty = {"memory_per_inflight_kb": None, "context_switches_per_request": None, "bytes_allocated_per_request": None}
     if t0 is None:
-        return {**empty, "costs": {"missing": "no measured phase"}}
+        return {**empty, "costs": {"missing": ["no measured phase"]}}
     per_level = {lv["index"]: level_costs(raw, t0, lv, flights or {}, samples) for lv in levels if "index" in lv}
     for lv in levels:
         c = per_level.get(lv.get("index"))
@@ -178,8 +176,9 @@ def mode_costs(mode_dir: Path, raw: RawMode, t0: int | None, levels: list[dict])
             lv["rss_mb"] = None if c.rss_mb is None else round(c.rss_mb, 1)
             lv["os_threads"] = None if c.os_threads is None else round(c.os_threads)
             lv["costs"] = c.as_dict()
-    healthy = [per_level[lv["index"]] for lv in healthy_prefix(levels) if lv.get("index") in per_level]
-    memory = fit(memory_points(raw, t0, healthy_prefix(levels), flights or {}))
+    fitted = healthy_prefix(levels)
+    healthy = [per_level[lv["index"]] for lv in fitted if lv.get("index") in per_level]
+    memory = fit(memory_points(raw, t0, fitted, flights or {}))
     rss = fit([(c.inflight, c.rss_mb * KB_PER_MB) for c in healthy if c.inflight is not None and c.rss_mb is not None])
     stacks = fit(
         [
@@ -223,25 +222,21 @@ def mode_costs(mode_dir: Path, raw: RawMode, t0: int | None, levels: list[dict])
     }
 
 
-def host_ceilings(mode_dir: Path, label: str, result: dict) -> list[dict]:
-    """The limits of the thread host the mode's service ran under (threadlimits.py) as rates: the thread ceiling for
-    a platform pool, the memory ceiling where memory per request in flight was measured."""
-    limits = threadlimits.read(mode_dir / "raw" / "thread")
-    baseline = result.get("baseline_p50_ms")
-    found = []
-    if label.startswith("platform"):
-        found.append(threadlimits.thread_ceiling(limits, baseline))
-    memory = (result.get("costs") or {}).get("memory_per_inflight")
-    healthy = [lv for lv in healthy_prefix(result.get("levels") or []) if lv.get("rss_mb") is not None]
-    if memory and healthy:
-        found.append(
-            threadlimits.memory_ceiling(
-                limits,
-                healthy[0]["rss_mb"],
-                memory["slope"],
-                tuple(memory["interval"]) if memory.get("interval") else None,
-                tuple(memory["range"]),
-                baseline,
-            )
-        )
-    return [c.as_dict() for c in found if c is not None]
+def memory_ceiling(raw: RawMode, cost_fields: dict, levels: list[dict], baseline_ms: float | None):
+    """The memory ceiling (threadlimits.memory_ceiling) on the fitted memory per request in flight, from the
+    resident memory at the lightest healthy level; None where either was not measured."""
+    memory = (cost_fields.get("costs") or {}).get("memory_per_inflight")
+    fitted = [lv for lv in healthy_prefix(levels) if lv.get("rss_mb") is not None]
+    if not memory or not fitted:
+        return None
+    rates = [float(lv.get("ok_rps") or 0.0) for lv in fitted]
+    return threadlimits.memory_ceiling(
+        raw.host_limits,
+        fitted[0]["rss_mb"],
+        memory["slope"],
+        tuple(memory["interval"]) if memory.get("interval") else None,
+        (min(rates), max(rates)),
+        memory.get("r2"),
+        len(fitted),
+        baseline_ms,
+    )

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import hlog
+from .. import flight, hlog, threadlimits
 from .values import as_float, natural
 
 # Failed requests' kinds are the simulation's (gatling/src/test/java/loadlab/ErrorKind.java, the one list), published
@@ -47,6 +47,10 @@ class RawMode:
     missing: list[str] = field(default_factory=list)
     # What the thread-service said it runs with (liveconfig.record_live_config); empty for older runs.
     live_config: dict = field(default_factory=dict)
+    # The service's flight recording per second (flight.py; None: none written) and the thread host's limits it ran
+    # under (threadlimits.py; None for older runs).
+    flight: dict | None = None
+    host_limits: threadlimits.HostLimits | None = None
 
 
 def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
@@ -120,6 +124,8 @@ def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
         delay_samples=delay_samples,
         pinned=int(pinned) if isinstance(pinned, (int, float)) and not isinstance(pinned, bool) else None,
         live_config=read_json(raw_dir / "thread" / "config.json"),
+        flight=flight.load(raw_dir / "thread"),
+        host_limits=threadlimits.read(raw_dir / "thread"),
         missing=missing,
     )
 

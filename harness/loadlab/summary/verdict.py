@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .. import analysis, cpufit, limits, metrics, models
+from . import costs, predictions
 from . import crash as crashes
 from . import knee as knees
-from . import predictions
 from .raw import STATUS_504, TIMEOUT_INJECTOR, RawMode, error_kind_meanings, error_kind_order, inflight_cap_stop
 from .seconds import Tables
 from .values import as_float
@@ -63,7 +65,11 @@ def mode_summary(
     ceiling = cpufit.ceiling_of_levels(
         knee.fit_levels, analysis.shares_one_machine(target), len(raw.injectors), thread_cores(raw)
     )
-    inputs = model_inputs(mode, raw, levels, verdict, params, target, ceiling)
+    level_dicts = [analysis.level_dict(lv, healthy, why) for lv, (healthy, why) in zip(levels, verdict.health)]
+    # What a request and a thread cost (costs.py), before the predictions: the memory ceiling is fitted on it.
+    cost = costs.mode_costs(raw, tables.t0, level_dicts)
+    memory = costs.memory_ceiling(raw, cost, level_dicts, verdict.baseline_p50_ms)
+    inputs = replace(model_inputs(mode, raw, levels, verdict, params, target, ceiling), memory_ceiling=memory)
     stops = [inj.meta for inj in raw.injectors]
     stop_reasons = sorted({str(m["stop_reason"]) for m in stops if m.get("stop_reason")})
     first_bad = levels[verdict.first_unhealthy].index if verdict.first_unhealthy is not None else None
@@ -80,7 +86,8 @@ def mode_summary(
         "valid": not reasons,
         "invalid_reasons": reasons,
         "notes": notes,
-        "levels": [analysis.level_dict(lv, healthy, why) for lv, (healthy, why) in zip(levels, verdict.health)],
+        "levels": level_dicts,
+        **cost,
         "first_unhealthy_level": first_bad,
         "p99_limit_ms": None if verdict.p99_limit_ms is None else round(verdict.p99_limit_ms),
         "pinned_virtual_threads": raw.pinned,
@@ -213,6 +220,8 @@ def model_inputs(
         cores=cores,
         others_cpu_ms_per_request=others,
         carriers=as_float(live.get(metrics.VIRTUAL_SCHEDULER_PARALLELISM)),
+        host_request_threads=raw.host_limits and raw.host_limits.request_threads,
+        host_threads_limit=raw.host_limits.describe_threads() if raw.host_limits else "",
         # The utilization law on this mode's own healthy levels (cpufit.py): a CPU-bound mode's knee.
         cpu_ceiling=None if ceiling is None else ceiling.prediction(),
         baseline_rps=first and first.ok_rps,
