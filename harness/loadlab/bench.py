@@ -24,9 +24,10 @@ from .errors import ExitCode
 from .finepasses import refine_knee
 from .hosts import HostError
 from .java import find_jdk
-from .load import describe_exit, run_load
+from .load import run_load
 from .params import ModeRun
 from .run import Run, make_run_dir, point_latest
+from .summary import crash as crashes
 
 
 class RunStopped(HostError):
@@ -58,7 +59,7 @@ def run_mode(run: Run, mode_run: ModeRun, folder: str | None = None, repetition:
         # A dead thread-service is that mode's alone: the next mode starts its own. Every mode shares the
         # delay-service and the injectors, so the run cannot go on without them.
         raise RunStopped(
-            f"the {crash.role} died during {folder} ({describe_exit(crash)}): the run stops here; "
+            f"the {crash.role} died during {folder} ({crashes.how(crash.as_dict())}): the run stops here; "
             "what was measured so far is kept"
         )
 

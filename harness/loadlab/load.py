@@ -12,6 +12,7 @@ from . import console, samplers
 from .hosts import Host
 from .run import Run
 from .simulation import COARSE, LoadPass, gatling_props
+from .summary import crash as crashes
 from .topology import MGMT_PORT
 from .watch import Crash, EvidenceLoss, Watched, Watcher
 
@@ -51,14 +52,13 @@ def run_load(run: Run, folder: str, load: LoadPass = COARSE) -> tuple[list[str],
         stop_load(names)
     console.end_progress()
     if crash is not None:
-        # The schedule starts on the whole second after start_at (RunMonitor); the summary recomputes this
-        # second from the injectors' own meta.json when they wrote one.
-        measure_start_ms = -(-start_at // 1000) * 1000 + load.warmup_seconds(run.values) * 1000
-        second = (crash.alive_until_ms - measure_start_ms) // 1000
-        console.warn(
-            f"{what}: the {crash.role} on {crash.host} died "
-            f"{describe_second(second)} ({describe_exit(crash)}): {crash.cause}; its load was stopped"
-        )
+        # The schedule starts on the whole second after start_at (RunMonitor); the summary says the same second
+        # from the injectors' own meta.json when they wrote one.
+        measure_start_s = -(-start_at // 1000) + load.warmup_seconds(run.values)
+        crashed = crash.as_dict()
+        crashed["second"] = crashes.second_of_phase(crashed, measure_start_s)
+        crashed["pass"] = load.name or crashes.COARSE
+        console.warn(f"{what}: {crashes.headline(crashed)}; its load was stopped")
     return problems, crash
 
 
@@ -164,11 +164,8 @@ def stop_load(names: list[tuple[Host, str]]) -> None:
         h.tool("stop", name, "10", check=False, timeout=60)
 
 
-def describe_second(second: int) -> str:
-    return f"{second} s into the measured phase" if second >= 0 else f"{-second} s before the measured phase"
+def describe_exit(loss: EvidenceLoss) -> str:
+    """How a sampler ended, in the crash verdict's words (exit code, signal)."""
+    from .summary import crash as crashes  # needs the venv's packages, like the summary at the end
 
-
-def describe_exit(crash: Crash | EvidenceLoss) -> str:
-    if crash.exit is None:
-        return "no exit code"
-    return f"exit {crash.exit}" + (f", {crash.signal}" if crash.signal else "")
+    return crashes.how({"exit": loss.exit, "signal": loss.signal})

@@ -6,6 +6,7 @@ from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
 from loadlab import summary
 from loadlab.report.headline import headline
+from loadlab.summary import crash
 
 
 def stairs(n=5, step=100, **changes):
@@ -282,3 +283,12 @@ def test_the_kind_tells_a_harness_cut_from_the_services_answer(tmp_path):
         assert any(r.startswith("requests were cut by the injector's request timeout") for r in reasons) == flagged
         if flagged:
             assert reasons[0].endswith("40 failed requests were timeout_injector at level 0 (2 rps)"), reasons
+
+
+def test_the_crash_second_is_the_second_the_role_was_last_seen_alive_in():
+    """One computation for the verdict and bench's console line: the whole second it was last alive in, counted
+    from the measured phase's first second; negative in the warm-up."""
+    alive = {"alive_until_epoch_ms": 1_763_730_012_999}
+    assert crash.second_of_phase(alive, 1_763_730_010) == 2
+    assert crash.second_of_phase(alive, 1_763_730_015) == -3
+    assert crash.second_of_phase(alive, None) is None and crash.second_of_phase({}, 1_763_730_010) is None

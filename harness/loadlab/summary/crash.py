@@ -39,8 +39,16 @@ def crash_of(run: dict, mode: str) -> dict | None:
 
 
 def cutoff_second(crash: dict | None) -> int | None:
+    """The epoch second a role was last seen alive in: nothing of its pass counts from there on."""
     alive = as_float((crash or {}).get("alive_until_epoch_ms"))
     return None if alive is None else math.floor(alive / 1000)
+
+
+def second_of_phase(crash: dict, measure_start_s: int | None) -> int | None:
+    """`crashed.second`: the second of the measured phase (starting at epoch second measure_start_s) a role was last
+    seen alive in; negative in the warm-up. The one computation for the verdict and bench's console line."""
+    cutoff = cutoff_second(crash)
+    return None if cutoff is None or measure_start_s is None else cutoff - measure_start_s
 
 
 def locate(crash: dict | None, passes: list[tuple[str, RawMode]]) -> Place | None:
@@ -75,7 +83,7 @@ def summary(crash: dict | None, place: Place | None, tables: Tables) -> dict | N
     return {
         "role": crash.get("role"),
         "host": crash.get("host"),
-        "second": None if tables.t0 is None else place.cutoff - tables.t0,
+        "second": second_of_phase(crash, tables.t0),
         "exit": crash.get("exit"),
         "signal": crash.get("signal"),
         "cause": crash.get("cause"),
@@ -105,13 +113,18 @@ def when(crashed: dict, name_the_pass: bool = True) -> str:
     return text
 
 
+def how(crashed: dict) -> str:
+    """`exit 137, SIGKILL`, `exit 1`, `no exit code`: how a role ended."""
+    code = crashed.get("exit")
+    if code is None:
+        return "no exit code"
+    return f"exit {code}" + (f", {crashed['signal']}" if crashed.get("signal") else "")
+
+
 def headline(crashed: dict) -> str:
     """`the thread-service on local died at second 23 of the measured phase (exit 137, SIGKILL): <cause>`."""
-    code = crashed.get("exit")
-    how = (
-        "no exit code" if code is None else f"exit {code}" + (f", {crashed['signal']}" if crashed.get("signal") else "")
-    )
-    return f"the {crashed.get('role')} on {crashed.get('host')} died {when(crashed)} ({how}): {crashed.get('cause')}"
+    died = f"the {crashed.get('role')} on {crashed.get('host')} died {when(crashed)}"
+    return f"{died} ({how(crashed)}): {crashed.get('cause')}"
 
 
 def reason(crashed: dict, tables: Tables) -> str:
