@@ -18,7 +18,19 @@ import signal
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import alignment, collect, console, limits, liveconfig, params, samplers, scenario, services, topology
+from . import (
+    alignment,
+    collect,
+    console,
+    limits,
+    liveconfig,
+    params,
+    runrecord,
+    samplers,
+    scenario,
+    services,
+    topology,
+)
 from .appbundle import local_app_dir
 from .errors import ExitCode
 from .finepasses import refine_knee
@@ -27,7 +39,6 @@ from .java import find_jdk
 from .load import run_load
 from .params import ModeRun
 from .run import Run, make_run_dir, point_latest
-from .summary import crash as crashes
 
 
 class RunStopped(HostError):
@@ -56,6 +67,8 @@ def run_mode(run: Run, mode_run: ModeRun, folder: str | None = None, repetition:
     run.meta["modes_completed"].append(folder)
     run.write_meta()
     if crash is not None and crash.role != "thread-service":
+        from .summary import crash as crashes  # needs the venv's packages, like the summary at the end
+
         # A dead thread-service is that mode's alone: the next mode starts its own. Every mode shares the
         # delay-service and the injectors, so the run cannot go on without them.
         raise RunStopped(
@@ -81,6 +94,7 @@ def bench(values: dict) -> int:
     for h in topo.hosts() if fault else ():
         h.env["LOADLAB_FAULT_CPU_QUOTA"] = fault
     run.meta = {
+        "format": runrecord.FORMAT,
         "run_id": run_dir.name,
         "target": values["TARGET"],
         "started_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),

@@ -45,10 +45,6 @@ HEALTHY_INFLIGHT_MAX = INJECTOR_MAX_INFLIGHT / INFLIGHT_HEADROOM
 INFLIGHT_RULE = f"PEAK_RPS / INJECTORS x (DELAY_MS + CPU_MS) / 1000 <= {HEALTHY_INFLIGHT_MAX:.0f}"
 # Gatling's and the simulation's cap on one request's timeout (LoadConfig.requestTimeoutMs, SecondRecorder).
 GATLING_MAX_TIMEOUT_MS = 3_600_000
-# The defaults in force when a run did not record its limits (runs before these were derived): the simulation's
-# loadlab.requestTimeoutMs and the thread-service's delay-service.timeout.
-LEGACY_INJECTOR_TIMEOUT_MS = 10_000
-LEGACY_SERVICE_TIMEOUT_MS = 30_000
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ from . import console, samplers
 from .hosts import Host
 from .run import Run
 from .simulation import COARSE, LoadPass, gatling_props
-from .summary import crash as crashes
 from .topology import MGMT_PORT
 from .watch import Crash, EvidenceLoss, Watched, Watcher
 
@@ -52,6 +51,8 @@ def run_load(run: Run, folder: str, load: LoadPass = COARSE) -> tuple[list[str],
         stop_load(names)
     console.end_progress()
     if crash is not None:
+        from .summary import crash as crashes  # needs the venv's packages, like the summary at the end
+
         # The schedule starts on the whole second after start_at (RunMonitor); the summary says the same second
         # from the injectors' own meta.json when they wrote one.
         measure_start_s = -(-start_at // 1000) + load.warmup_seconds(run.values)

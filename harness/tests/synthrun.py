@@ -14,6 +14,7 @@ from pathlib import Path
 from hdrh.histogram import HdrHistogram
 
 from loadlab import metrics
+from loadlab.upgrade import FORMAT, FORMAT_0_LIMITS
 
 START_EPOCH = 1_763_730_000
 # The simulation anchors its schedule at the millisecond injection started, rarely on a whole second.
@@ -94,9 +95,13 @@ def write_params(
     crashes=None,
     limits=None,
     evidence_lost=None,
+    record_format=FORMAT,
     **extra_params,
 ) -> None:
+    """record_format: params.json's `format`; 0 writes a record as bench did before it had one (no `format`,
+    `limits`, SCENARIO or REFINE, unless given)."""
     run_dir.mkdir(parents=True, exist_ok=True)
+    current = record_format >= 1
     params = {
         "TARGET": target,
         "MODES": list(modes),
@@ -109,6 +114,7 @@ def write_params(
         "STEP_SECONDS": 3,
         "WARMUP_SECONDS": 2,
         "INJECTORS": 1,
+        **({"SCENARIO": "http", "REFINE": 0} if current else {}),
         **extra_params,
     }
     doc = {
@@ -129,7 +135,10 @@ def write_params(
         doc["mode_problems"] = mode_problems
     if crashes:
         doc["crashes"] = crashes
-    if limits:
+    if current:
+        # The timeouts these synthetic runs were built around (a failed request takes KO_MS, under both).
+        doc = {"format": record_format, **doc, "limits": limits or dict(FORMAT_0_LIMITS)}
+    elif limits:
         doc["limits"] = limits
     if evidence_lost:
         doc["evidence_lost"] = evidence_lost

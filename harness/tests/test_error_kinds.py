@@ -4,13 +4,14 @@ come. Here: the few kinds the Python side names, and the synthetic runs' list, a
 and the page pass the simulation's meanings on. (ErrorKindTest holds synthrun.py's list to the enum from the Java
 side.)"""
 
+import json
 import re
 
 import synthrun
 from conftest import REPO
 from synthrun import LevelSpec, ModeSpec
 
-from loadlab import summary
+from loadlab import summary, upgrade
 from loadlab.report import errors_table
 from loadlab.summary import raw, verdict
 
@@ -37,18 +38,12 @@ def test_every_kind_the_harness_names_is_the_simulations():
     kinds = set(java_error_kinds())
     assert {raw.TIMEOUT_INJECTOR, raw.STATUS_504} <= kinds
     # every limit of the request chain that can cut a request is told by a kind the injectors write
-    run = {
-        "limits": {
-            "injector_request_timeout_ms": 10_000,
-            "thread_service_timeout_ms": 5_000,
-            "database_timeout_ms": 5_000,
-        }
-    }
+    recorded = {"injector_request_timeout_ms": 10_000, "thread_service_timeout_ms": 5_000, "database_timeout_ms": 5_000}
     empty = raw.RawMode(injectors=[], thread_samples={}, jvm={}, delay_samples={}, pinned=None, live_config={})
-    limits = verdict.limits_in_force(empty, run, {"SCENARIO": "db"})
+    limits = verdict.limits_in_force(empty, recorded, {"SCENARIO": "db"})
     assert len(limits) == 3 and {limit.kind for limit in limits} <= kinds
-    # the page's own words for runs whose injectors gave none
-    assert set(errors_table._KIND_MEANINGS_BEFORE_META) <= kinds
+    # the meanings given to injectors that gave none (upgrade.py)
+    assert set(upgrade.KNOWN_KIND_MEANINGS) <= kinds
 
 
 def test_the_contracts_example_kinds_are_the_simulations():
@@ -76,15 +71,25 @@ def test_the_summary_and_the_page_pass_the_simulations_meanings_on(tmp_path):
     assert legend == "status_502: what status_502 means, as the simulation says."
 
 
-def test_a_run_from_before_the_meanings_still_says_which_kinds_were_the_harnesss():
+def test_a_run_from_before_the_meanings_still_says_which_kinds_were_the_harnesss(tmp_path):
+    """An injector whose meta.json lists no meanings (an older simulation) is upgraded as it is read."""
+    levels = [LevelSpec(100), LevelSpec(200), LevelSpec(300, ok_share=0.9, ko_share=0.1)]
+    synthrun.write_params(tmp_path, modes=["platform"])
+    synthrun.write_mode(tmp_path, "platform", ModeSpec(levels, ko_kind="timeout_injector"))
+    meta_path = tmp_path / "platform" / "raw" / "injector-0" / "meta.json"
+    meta = json.loads(meta_path.read_text())
+    del meta["error_kind_meanings"]
+    meta_path.write_text(json.dumps(meta))
+    platform = summary.rebuild(tmp_path)["modes"]["platform"]
+    assert platform["error_kind_meanings"] == upgrade.KNOWN_KIND_MEANINGS
+    legend = re.search(r'id="error-kind-meanings">(.*?)</p>', (tmp_path / "index.html").read_text()).group(1)
+    assert legend == "timeout_injector: the injector&#x27;s own request timeout (a harness limit)."
+
+
+def test_a_kind_the_simulation_no_longer_lists_is_still_shown_as_written():
     mode = {
-        "error_kinds": ["connection_failed", "timeout_injector", "status_504"],
-        "levels": [
-            {"index": 0, "target_rps": 10, "errors_by_kind": {"connection_failed": 1, "timeout_injector": 2}},
-            {"index": 1, "target_rps": 20, "errors_by_kind": {"status_504": 3}},
-        ],
+        "error_kinds": ["timeout_injector"],
+        "levels": [{"index": 0, "target_rps": 10, "errors_by_kind": {"connection_failed": 1, "timeout_injector": 2}}],
     }
     html = errors_table.section({"modes": {"platform": mode}})
-    assert "<th>connection_failed</th>" in html  # an old kind is still shown as it was written
-    legend = re.search(r'id="error-kind-meanings">(.*?)</p>', html).group(1)
-    assert legend.startswith("timeout_injector: the injector&#x27;s own request timeout (a harness limit); status_504:")
+    assert "<th>timeout_injector</th><th>connection_failed</th>" in html

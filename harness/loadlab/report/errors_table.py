@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from html import escape
 
-from ..summary.raw import STATUS_504, TIMEOUT_INJECTOR
 from .error_kinds import error_kinds
 from .formats import num, rps
 
@@ -28,7 +27,6 @@ def section(summary: dict) -> str:
         tables.append(f"<div><h3>{escape(mode)}: failed requests by kind</h3><table>{head}{rows}</table></div>")
     if not tables:
         return ""
-    meanings = {**_KIND_MEANINGS_BEFORE_META, **meanings}
     legend = "; ".join(f"{escape(k)}: {escape(meanings[k])}" for k in shown if k in meanings)
     return (
         '<div class="grid" id="errors-by-kind">'
@@ -36,11 +34,3 @@ def section(summary: dict) -> str:
         + "</div>"
         + (f'<p class="muted" id="error-kind-meanings">{legend}.</p>' if legend else "")
     )
-
-
-# The kinds' meanings come from the injectors (meta.json `error_kind_meanings`, in summary.json per mode); a run from
-# before they did still gets the two that say a limit of the harness's own, or the service's, cut the request.
-_KIND_MEANINGS_BEFORE_META = {
-    TIMEOUT_INJECTOR: "the injector's own request timeout (a harness limit)",
-    STATUS_504: "the thread-service's own downstream or query timeout",
-}

@@ -15,8 +15,9 @@ import sys
 import traceback
 from pathlib import Path
 
-from .. import analysis
+from .. import analysis, runrecord
 from .. import params as run_params
+from ..runrecord import RunRecord
 from . import crash, evidence, knee, outputs, raw, repeats, seconds, verdict
 
 
@@ -28,30 +29,29 @@ def rebuild(run_dir: str | os.PathLike) -> dict:
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         raise FileNotFoundError(f"{run_dir} is not a run folder")
-    run = raw.read_json(run_dir / "params.json")
-    params = run.get("params") if isinstance(run.get("params"), dict) else {}
+    run = runrecord.load(run_dir)
     repetitions = _repetitions(run_dir)
     if not repetitions:
         summary = _summarise(run_dir, run, run_dir.name)
     else:
         per_rep = []
         for k in repetitions:
-            rep = _summarise(run_dir / f"rep-{k}", _run_view(run, f"rep-{k}/"), run_dir.name)
+            rep = _summarise(run_dir / f"rep-{k}", run.for_repetition(f"rep-{k}/"), run_dir.name)
             rep["repetition"] = k
             outputs.write_text(run_dir / f"rep-{k}" / "summary.json", json.dumps(rep, indent=2) + "\n")
             _render_page(run_dir / f"rep-{k}", rep)
             per_rep.append((k, rep))
-        summary = _combine_repetitions(run_dir, run, params, per_rep)
+        summary = _combine_repetitions(run_dir, run, per_rep)
     outputs.write_text(run_dir / "summary.json", json.dumps(summary, indent=2) + "\n")
     _render_page(run_dir, summary)
     return summary
 
 
-def _summarise(folder: Path, run: dict, run_id: str) -> dict:
+def _summarise(folder: Path, run: RunRecord, run_id: str) -> dict:
     """The summary of one comparison: the run folder itself, or one repetition's folder."""
-    params = run.get("params") if isinstance(run.get("params"), dict) else {}
-    thresholds = analysis.Thresholds.from_mapping(run.get("thresholds"))
-    target = run.get("target") or params.get("TARGET")
+    params = run.params
+    thresholds = analysis.Thresholds.from_mapping(run.thresholds)
+    target = run.target
     wanted = _modes_wanted(params)
     present = [m for m in _ordered_modes(folder, wanted) if raw.has_load_data(folder / m)]
     modes = {}
@@ -60,26 +60,26 @@ def _summarise(folder: Path, run: dict, run_id: str) -> dict:
 
     ratio, ratio_reason = verdict.headline_ratio(modes, params)
     summary = {
-        "run_id": run.get("run_id") or run_id,
+        "run_id": run.run_id or run_id,
         "target": target,
-        "scenario": params.get("SCENARIO") or "http",
+        "scenario": params.get("SCENARIO"),
         "params": params,
         "modes": modes,
         "virtual_over_platform": ratio,
         "virtual_over_platform_reason": ratio_reason,
         "thresholds": thresholds.as_dict(),
-        "limits": verdict.run_limits(run, params),
-        "machine": run.get("machine"),
-        "hosts": run.get("hosts") if isinstance(run.get("hosts"), dict) else {},
+        "limits": run.limits,
+        "machine": run.machine,
+        "hosts": run.hosts,
         "missing_modes": [m for m in wanted if m not in modes],
-        "missing": [] if run else ["params.json"],
-        "problems": verdict.problems(run),
+        "missing": [] if run.found else ["params.json"],
+        "problems": run.mode_problems,
     }
     per_jdk = verdict.ratios(modes, params)
     if per_jdk:
         summary["ratios"] = per_jdk
-    if run.get("test_fault"):
-        summary["test_fault"] = str(run["test_fault"])
+    if run.test_fault:
+        summary["test_fault"] = run.test_fault
     return summary
 
 
@@ -89,21 +89,10 @@ def _repetitions(run_dir: Path) -> list[int]:
     return sorted(int(k) for k in found if k.isdigit())
 
 
-def _run_view(run: dict, prefix: str) -> dict:
-    """params.json as one repetition sees it: bench's per-mode entries (keyed `rep-<k>/<mode>`) under the mode."""
-    view = dict(run)
-    completed = run.get("modes_completed")
-    if isinstance(completed, list):
-        view["modes_completed"] = [m.removeprefix(prefix) for m in completed if str(m).startswith(prefix)]
-    for key in ("mode_problems", "refine_skipped", "crashes", "evidence_lost"):
-        if isinstance(run.get(key), dict):
-            view[key] = {m.removeprefix(prefix): v for m, v in run[key].items() if str(m).startswith(prefix)}
-    return view
-
-
-def _combine_repetitions(run_dir: Path, run: dict, params: dict, per_rep: list[tuple[int, dict]]) -> dict:
+def _combine_repetitions(run_dir: Path, run: RunRecord, per_rep: list[tuple[int, dict]]) -> dict:
     """The run's summary with REPEAT > 1: each mode as its median repetition, `repeats` with the spread, and every
     repetition's own verdict (its folder has the full summary)."""
+    params = run.params
     agg = repeats.aggregate(per_rep)
     by_k = dict(per_rep)
     modes = {}
@@ -114,7 +103,7 @@ def _combine_repetitions(run_dir: Path, run: dict, params: dict, per_rep: list[t
     first = per_rep[0][1]
     ratio, ratio_reason = verdict.headline_ratio(modes, params)
     summary = {
-        "run_id": run.get("run_id") or run_dir.name,
+        "run_id": run.run_id or run_dir.name,
         "target": first.get("target"),
         "scenario": first.get("scenario"),
         "params": params,
@@ -136,22 +125,22 @@ def _combine_repetitions(run_dir: Path, run: dict, params: dict, per_rep: list[t
         ],
         "thresholds": first.get("thresholds"),
         "limits": first.get("limits"),
-        "machine": run.get("machine"),
+        "machine": run.machine,
         "hosts": first.get("hosts"),
         "missing_modes": [m for m in _modes_wanted(params) if m not in modes],
-        "missing": [] if run else ["params.json"],
+        "missing": [] if run.found else ["params.json"],
         "problems": {f"rep-{k}/{mode}": p for k, rep in per_rep for mode, p in (rep.get("problems") or {}).items()},
     }
     per_jdk = verdict.ratios(modes, params)
     if per_jdk:
         summary["ratios"] = per_jdk
-    if run.get("test_fault"):
-        summary["test_fault"] = str(run["test_fault"])
+    if run.test_fault:
+        summary["test_fault"] = run.test_fault
     return summary
 
 
 def _rebuild_mode(
-    run_dir: Path, mode: str, run: dict, params: dict, thresholds: analysis.Thresholds, target: str | None
+    run_dir: Path, mode: str, run: RunRecord, params: dict, thresholds: analysis.Thresholds, target: str | None
 ) -> dict:
     return mode_result(run_dir / mode, Path(mode).name, run, params, thresholds, target)
 
@@ -159,7 +148,7 @@ def _rebuild_mode(
 def mode_result(
     mode_dir: Path,
     label: str,
-    run: dict,
+    run: RunRecord,
     params: dict,
     thresholds: analysis.Thresholds,
     target: str | None,
@@ -171,10 +160,10 @@ def mode_result(
         lag_s = verdict.completion_lag_s(params)
         mode_raw = raw.load_mode(mode_dir)
         fine_raws = [(name, raw.load_mode(mode_dir, name)) for name in raw.fine_passes(mode_dir)]
-        died = crash.crash_of(run, label)
+        died = run.crash_of(label)
         place = crash.locate(died, fine_raws)
         table = seconds.build_tables(mode_raw, lag_s=lag_s, cutoff=place and place.cutoff_for(crash.COARSE))
-        evidence.apply(table, mode_raw, evidence.events_of(run, label))
+        evidence.apply(table, mode_raw, run.evidence_lost.get(label, []))
         crash_tables = table
         if write:
             outputs.write_csv(mode_dir / "timeline.csv", outputs.TIMELINE_COLUMNS, table.timeline)
@@ -182,7 +171,7 @@ def mode_result(
         fine = []
         for name, fine_raw in fine_raws:
             fine_table = seconds.build_tables(fine_raw, lag_s=lag_s, cutoff=place and place.cutoff_for(name))
-            evidence.apply(fine_table, fine_raw, evidence.events_of(run, label), name)
+            evidence.apply(fine_table, fine_raw, run.evidence_lost.get(label, []), name)
             if place and place.pass_name == name:
                 crash_tables = fine_table
             if write:

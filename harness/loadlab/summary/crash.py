@@ -31,13 +31,6 @@ class Place:
         return self.cutoff if pass_name == self.pass_name else None
 
 
-def crash_of(run: dict, mode: str) -> dict | None:
-    """params.json's record of the role that died during this mode, if one did."""
-    crashes = run.get("crashes")
-    crash = crashes.get(mode) if isinstance(crashes, dict) else None
-    return crash if isinstance(crash, dict) and crash.get("role") else None
-
-
 def cutoff_second(crash: dict | None) -> int | None:
     """The epoch second a role was last seen alive in: nothing of its pass counts from there on."""
     alive = as_float((crash or {}).get("alive_until_epoch_ms"))

@@ -57,13 +57,6 @@ class Gap:
         }
 
 
-def events_of(run: dict, mode: str) -> list[dict]:
-    """params.json's `evidence_lost` entries of a mode (what the watcher saw of its samplers)."""
-    lost = run.get("evidence_lost")
-    entries = lost.get(mode) if isinstance(lost, dict) else None
-    return [e for e in entries if isinstance(e, dict)] if isinstance(entries, list) else []
-
-
 def apply(tables: Tables, raw: RawMode, events: list[dict], fine_pass: str | None = None) -> None:
     """Finds the pass's gaps (tables.evidence_gaps) and takes the evidence away from the levels they touch."""
     if tables.t0 is None or not tables.timeline:

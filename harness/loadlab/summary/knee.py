@@ -44,7 +44,7 @@ class Knee:
     passes: list[dict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     not_refined: str | None = None
-    requested: bool | None = True  # REFINE of the run; None for a run from before the parameter
+    requested: bool = True  # REFINE of the run
 
     def fields(self) -> dict:
         return {
@@ -69,7 +69,7 @@ def refined_knee(
     passes: list[FinePass],
     thresholds: analysis.Thresholds,
     ctx: analysis.ValidityContext,
-    requested: bool | None = True,
+    requested: bool = True,
     skipped: str | None = None,
     crashed: dict | None = None,
 ) -> Knee:
@@ -166,14 +166,12 @@ def _apply_pass(
     }
 
 
-def _why_not_refined(knee: Knee, requested: bool | None, skipped: str | None) -> str | None:
+def _why_not_refined(knee: Knee, requested: bool, skipped: str | None) -> str | None:
     interval = knee.interval
     if interval is None or interval.localised():
         return None
-    if requested is None:
-        return "this run predates the refinement pass (REFINE): the knee is placed on the coarse levels only"
     if not requested:
-        return "REFINE=0: the knee is placed on the coarse levels only"
+        return skipped or "REFINE=0: the knee is placed on the coarse levels only"
     if not interval.healthy:
         return "the first level was already unhealthy: there is no healthy rate to refine from"
     if skipped:

@@ -7,10 +7,10 @@ read, never re-derived here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .. import analysis, refine
+from .. import analysis, refine, runrecord
 from . import mode_result
 
 
@@ -25,12 +25,12 @@ class FineStep:
 
 def next_fine_pass(run_dir: Path, folder: str, run: dict) -> FineStep:
     """folder: the mode's folder in the run (`platform`, `rep-2/virtual`); run: params.json's content so far."""
-    params = run.get("params") if isinstance(run.get("params"), dict) else {}
-    thresholds = analysis.Thresholds.from_mapping(run.get("thresholds"))
+    record = runrecord.from_doc(run)
+    thresholds = analysis.Thresholds.from_mapping(record.thresholds)
     # The mode is still running: it is not in modes_completed yet, which is not a reason to distrust it.
-    view = {**run, "modes_completed": None}
+    view = replace(record, modes_completed=None)
     mode = mode_result(
-        Path(run_dir) / folder, Path(folder).name, view, params, thresholds, run.get("target"), write=False
+        Path(run_dir) / folder, Path(folder).name, view, record.params, thresholds, record.target, write=False
     )
     if not mode.get("collapsed"):
         return FineStep()

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import flight, hlog, threadlimits
+from .. import flight, hlog, threadlimits, upgrade
 from .values import as_float, natural
 
 # Failed requests' kinds are the simulation's (gatling/src/test/java/loadlab/ErrorKind.java, the one list), published
@@ -74,6 +74,7 @@ def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
         meta = read_json(inj_dir / "meta.json")
         if not meta:
             missing.append(str((inj_dir / "meta.json").relative_to(mode_dir.parent)))
+        meta = upgrade.injector_meta(meta)
         payloads: dict[int, list[str]] = {}
         ko_payloads: dict[int, list[str]] = {}
         log_path = inj_dir / "latency.hlog"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import analysis, cpufit, limits, metrics, models
+from ..runrecord import RunRecord
 from . import costs, predictions
 from . import crash as crashes
 from . import knee as knees
@@ -17,7 +18,7 @@ def mode_summary(
     mode: str,
     raw: RawMode,
     tables: Tables,
-    run: dict,
+    run: RunRecord,
     params: dict,
     thresholds: analysis.Thresholds,
     target: str | None,
@@ -34,7 +35,7 @@ def mode_summary(
         delay_ms=as_float(params.get("DELAY_MS")),
         shared_machine=analysis.shares_one_machine(target),
         cpu_is_the_limit=params.get("SCENARIO") == "cpu",
-        limits=limits_in_force(raw, run, params),
+        limits=limits_in_force(raw, run.limits, params),
         healthy_max_ms=healthy_max or None,
     )
     reasons = [crashes.reason(crashed, crash_tables or tables)] if crashed else []
@@ -43,8 +44,7 @@ def mode_summary(
     missing = list(raw.missing)
     gaps = [*tables.evidence_gaps, *(g for fine in fine_passes or [] for g in fine.tables.evidence_gaps)]
     missing += [g.sentence() for g in gaps]
-    completed = run.get("modes_completed")
-    if isinstance(completed, list) and mode not in completed:
+    if run.modes_completed is not None and mode not in run.modes_completed:
         reasons.append("this mode did not finish (the run was interrupted or failed)")
         missing.append(f"{mode}: the run of this mode did not finish")
     if not tables.timeline:
@@ -57,8 +57,8 @@ def mode_summary(
         fine_passes or [],
         thresholds,
         ctx,
-        requested=None if "REFINE" not in params else str(params["REFINE"]) != "0",
-        skipped=(run.get("refine_skipped") or {}).get(mode),
+        requested=str(params["REFINE"]) != "0",
+        skipped=run.refine_skipped.get(mode),
         crashed=crashed,
     )
     notes.extend(knee.notes)
@@ -120,31 +120,14 @@ def expected_ms(params: dict) -> float:
         return 0.0
 
 
-def run_limits(run: dict, params: dict) -> dict:
-    """The limits a run recorded; for a run before they were recorded, the fixed defaults it ran with."""
-    recorded = run.get("limits")
-    if isinstance(recorded, dict) and recorded:
-        return recorded
-    return {
-        "injector_request_timeout_ms": limits.LEGACY_INJECTOR_TIMEOUT_MS,
-        "thread_service_timeout_ms": limits.LEGACY_SERVICE_TIMEOUT_MS,
-    }
-
-
 def completion_lag_s(params: dict) -> int:
     return limits.completion_lag_s(expected_ms(params))
 
 
-def limits_in_force(raw: RawMode, run: dict, params: dict) -> tuple[analysis.HarnessLimit, ...]:
-    """Each limit that cuts a request, as it was in force: the injectors say their own timeout in meta.json."""
-    recorded = run_limits(run, params)
-    said = [
-        as_float(
-            (inj.meta.get("timeouts") or {}).get("request_ms")
-            or (inj.meta.get("properties") or {}).get("loadlab.requestTimeoutMs")
-        )
-        for inj in raw.injectors
-    ]
+def limits_in_force(raw: RawMode, recorded: dict, params: dict) -> tuple[analysis.HarnessLimit, ...]:
+    """Each limit that cuts a request, as it was in force (recorded: params.json's `limits`): the injectors say their
+    own timeout in meta.json."""
+    said = [as_float((inj.meta.get("timeouts") or {}).get("request_ms")) for inj in raw.injectors]
     said = [x for x in said if x is not None]
     injector = max(said) if said else as_float(recorded.get("injector_request_timeout_ms"))
     found = []
@@ -210,7 +193,7 @@ def model_inputs(
     first = levels[0] if levels else None
     return models.Inputs(
         mode=base_mode(label),
-        scenario=str(params.get("SCENARIO") or "http"),
+        scenario=str(params["SCENARIO"]),
         jdk=mode_jdk(label, params),
         threads=as_float(live.get(metrics.TOMCAT_THREADS_MAX)) or as_float(params.get("PLATFORM_THREADS")),
         baseline_ms=verdict.baseline_p50_ms,
@@ -330,11 +313,3 @@ def ratio(
         if not mode.get("sustained_rps"):
             return None, f"{name} sustained no level"
     return round(virtual["sustained_rps"] / platform["sustained_rps"], 2), None
-
-
-def problems(run: dict) -> dict[str, list[str]]:
-    """What bench saw go wrong per mode (a tool's exit code, a host error): shown as is, judged by nobody here."""
-    found = run.get("mode_problems")
-    if not isinstance(found, dict):
-        return {}
-    return {str(mode): [str(p) for p in (v if isinstance(v, list) else [v])] for mode, v in found.items() if v}
