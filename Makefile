@@ -25,7 +25,7 @@ SAMPLE_APP := harness/tests/sample-app
 SOURCES := $(shell find pom.xml */pom.xml delay-service/src thread-service/src gatling/src \
              $(SAMPLE_APP)/pom.xml $(SAMPLE_APP)/src -type f 2>/dev/null)
 
-.PHONY: help build up bench report down test lint format test-java test-python test-e2e test-infra clean \
+.PHONY: help build up bench report down test lint format test-java test-python test-e2e test-infra test-units clean \
         check-params venv test-venv test-deps
 
 help: ## list targets and parameters (this page)
@@ -80,12 +80,21 @@ down: ## undo `make up` for TARGET: stop every process, remove every resource th
 	@$(LOADLAB) down
 	@rm -f $(STATE)/target $(STATE)/injectors
 
-test: test-deps test-venv lint build test-java test-python test-infra test-e2e ## the whole test suite (what CI runs)
+# Built once: test-java's `mvnw verify` packages exactly what `make build` would and leaves build's stamp, so the
+# build after it is a no-op; checkstyle runs inside that same Maven (one Maven start fewer), and lint says so.
+test: JAVA_LINT_IN_TEST_JAVA := 1
+test: test-deps test-venv lint test-java build test-units test-e2e ## the whole test suite (what CI runs)
+
+# The harness's unit tests and the infra checks start no service and bind no fixed port: on two cores they run side
+# by side, each one's output printed whole when it ends.
+test-units: test-venv
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-python test-infra
 
 lint: test-venv ## ruff (lint + format check) on the harness, checkstyle on the Java, terraform fmt
 	@echo "-- lint: ruff check, ruff format --check (harness/), checkstyle (checkstyle.xml), terraform fmt -check"
 	@$(VENV)/bin/ruff check --no-cache harness && $(VENV)/bin/ruff format --no-cache --check harness
-	@jdk=$$($(LOADLAB) java-home) && JAVA_HOME=$$jdk ./mvnw -B -q checkstyle:check
+	@$(if $(JAVA_LINT_IN_TEST_JAVA),echo "   (checkstyle: in test-java's Maven run)",\
+	  jdk=$$($(LOADLAB) java-home) && JAVA_HOME=$$jdk ./mvnw -B -q checkstyle:check)
 	@terraform fmt -check -recursive infra
 
 format: test-venv ## apply ruff's fixes and format to the harness (the Java layout is checked, not rewritten)
@@ -95,13 +104,16 @@ test-deps:
 	@bash harness/tests/install-test-deps.sh
 
 test-java:
-	@jdk=$$($(LOADLAB) java-home) && JAVA_HOME=$$jdk ./mvnw -B verify
+	@mkdir -p $(STATE)
+	@jdk=$$($(LOADLAB) java-home) && JAVA_HOME=$$jdk ./mvnw -B $(if $(JAVA_LINT_IN_TEST_JAVA),checkstyle:check) verify
+	@touch $(STATE)/build.stamp
 
+# The tests run `make` as a user would: not as a sub-make of this one (no MAKEFLAGS, no jobserver of test-units).
 test-python: test-venv
-	@$(PY) -m pytest harness/tests -q -m "not e2e"
+	@MAKEFLAGS= MAKELEVEL= $(PY) -m pytest harness/tests -q -m "not e2e" --durations=10
 
 test-e2e: test-venv
-	@$(PY) -m pytest harness/tests -q -m e2e
+	@MAKEFLAGS= MAKELEVEL= $(PY) -m pytest harness/tests -q -m e2e --durations=15
 
 test-infra:
 	@bash infra/tests/run.sh

