@@ -39,6 +39,7 @@ from .java import find_jdk
 from .load import run_load
 from .params import ModeRun
 from .run import Run, make_run_dir, point_latest
+from .thresholds import Thresholds
 
 
 class RunStopped(HostError):
@@ -88,7 +89,7 @@ def bench(values: dict) -> int:
     javas = scenario.prepare(values)
     run_dir = make_run_dir(Path(values["RESULTS_DIR"]).resolve())  # after the preflight (cli.py) found no problem
     topo = topology.build(values["TARGET"], values["INJECTORS"], run_dir, java_home)
-    thresholds = {"ok_ratio": 0.95, "max_error_ratio": 0.01, "p99_factor": 2.0, "p99_slack_ms": 100}
+    thresholds = Thresholds()
     run = Run(values, topo, run_dir, javas, limits.derive(values, thresholds))
     fault = os.environ.get("LOADLAB_FAULT_CPU_QUOTA")  # test-only starvation, see infra/host/loadlab-host
     for h in topo.hosts() if fault else ():
@@ -99,7 +100,7 @@ def bench(values: dict) -> int:
         "target": values["TARGET"],
         "started_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "params": {k: v for k, v in values.items() if k != "RESULTS_DIR"},
-        "thresholds": thresholds,
+        "thresholds": thresholds.as_dict(),
         "hosts": topo.describe(),
         "machine": topology.machine_description(),
         "java": str(java_home),

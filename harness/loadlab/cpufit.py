@@ -271,7 +271,7 @@ def ceiling_of_levels(
     injectors: int,
     thread_cores: float | None,
 ) -> CpuCeiling | None:
-    """The mode's CPU ceiling from its healthy levels (analysis.Level, before the first unhealthy one).
+    """The mode's CPU ceiling from its healthy levels (levels.Level, before the first unhealthy one).
 
     Shared machine (local, netns): one ceiling for every role on its cores, the injectors' CPU counted for all of
     them (the busiest one's × their number). Separate hosts (aws): one ceiling per host, the smallest wins; an

@@ -2,7 +2,7 @@
 
 A limit that cuts a request turns it into an error, and errors make a level unhealthy. So a limit of the harness
 must never cut a request that the health rule would still call healthy, or the harness's own limit reads as the
-service's collapse (issue 8: an 11 s delay against a fixed 10 s injector timeout came out "collapsed, valid").
+service's collapse (an 11 s delay against a fixed 10 s injector timeout came out "collapsed, valid").
 Each limit is therefore set above the slowest latency the health rule accepts for a request of the expected time,
 with a stated margin: a request cut there is one the rule already counts as too slow, so the cut changes no
 verdict. The order matters too: the thread-service gives up on a slow downstream before the injector gives up on
@@ -25,15 +25,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 
-# The health rule's defaults (analysis.Thresholds, the contract); a run passes the thresholds it really uses.
-DEFAULT_P99_FACTOR = 2.0
-DEFAULT_P99_SLACK_MS = 100.0
+from .thresholds import Thresholds
+
 # What the thread-service may add beyond the slowest healthy request before it gives up on a downstream call.
 SERVICE_MARGIN_MS = 1000
 # What the injector waits beyond the service's own limit: the service's CPU work and the time to send its 504.
 INJECTOR_MARGIN_MS = 2000
 # The delay-service probe: how long beyond DELAY_MS a probe may take before it counts as failed. A probe slower
-# than DELAY_MS + the analysis's allowance already marks the delay-service saturated; this only ends the wait.
+# than DELAY_MS + validity.py's allowance already marks the delay-service saturated; this only ends the wait.
 PROBE_GRACE_MS = 2000
 # The simulation's emergency valve per injector (loadlab.maxInflight): it stops the load above this many
 # outstanding requests, well below Gatling's 20,000 open files, which cannot be raised (MACHINE-NOTES).
@@ -70,17 +69,10 @@ def expected_ms(values: Mapping) -> int:
     return int(values["DELAY_MS"]) + int(values.get("CPU_MS", 0) or 0)
 
 
-def healthy_max_ms(expected: float, thresholds: Mapping | None = None) -> float:
-    """The slowest p99 the health rule accepts for a baseline p50 of `expected` ms."""
-    th = thresholds or {}
-    factor = float(th.get("p99_factor", DEFAULT_P99_FACTOR))
-    slack = float(th.get("p99_slack_ms", DEFAULT_P99_SLACK_MS))
-    return max(factor * expected, expected + slack)
-
-
-def derive(values: Mapping, thresholds: Mapping | None = None) -> Limits:
+def derive(values: Mapping, thresholds: Thresholds | None = None) -> Limits:
+    """thresholds: the health rule the run judges with (the contract's defaults when not given)."""
     expected = expected_ms(values)
-    healthy = round(healthy_max_ms(expected, thresholds))
+    healthy = round((thresholds or Thresholds()).p99_limit_ms(expected))
     service = healthy + SERVICE_MARGIN_MS
     injector = service + int(values.get("CPU_MS", 0) or 0) + INJECTOR_MARGIN_MS
     return Limits(

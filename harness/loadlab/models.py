@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .analysis import CPU_SATURATED_RATIO
 from .prediction import Prediction
+from .validity import CPU_SATURATED_RATIO
 
 __all__ = ["Prediction", "Inputs", "HoldTime", "applicable", "predict"]
 

@@ -23,7 +23,7 @@ class RunRecord:
     run_id: str | None = None
     target: str | None = None
     params: dict = field(default_factory=dict)  # every parameter as validated (params.py), RESULTS_DIR excepted
-    thresholds: dict = field(default_factory=dict)  # the health rule's (analysis.Thresholds)
+    thresholds: dict = field(default_factory=dict)  # the health rule's (thresholds.Thresholds)
     limits: dict = field(default_factory=dict)  # the request chain's, in ms (limits.Limits.as_dict)
     hosts: dict = field(default_factory=dict)  # role -> {host, address, description}
     machine: str | None = None

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from . import limits, refine
 from .run import Run
+from .thresholds import Thresholds
 from .topology import THREAD_PORT
 
 
@@ -61,7 +62,7 @@ def gatling_props(run: Run, folder: str, index: int, start_at_ms: int, load: Loa
         **limits.injector_props(run.limits),
         # The early stop judges a level by the seconds its requests complete in. Requests longer than a second
         # complete in the next level's window, mixed with its own, so a healthy level would look short of OK
-        # responses and be stopped; the analysis shifts its windows by that lag, the simulation does not.
+        # responses and be stopped; the summary shifts its windows by that lag, the simulation does not.
         "stopOnCollapse": str(limits.completion_lag_s(run.limits.expected_ms) == 0).lower(),
     }
     if load.name:
@@ -78,13 +79,6 @@ def gatling_props(run: Run, folder: str, index: int, start_at_ms: int, load: Loa
                 "baselineP50Ms": load.baseline_p50_ms or 0,
             }
         )
-    thresholds = run.meta["thresholds"]
-    props.update(
-        {
-            "okRatio": thresholds["ok_ratio"],
-            "maxErrorRatio": thresholds["max_error_ratio"],
-            "p99Factor": thresholds["p99_factor"],
-            "p99SlackMs": thresholds["p99_slack_ms"],
-        }
-    )
+    # The early stop judges with the run's health rule (thresholds.py), the one summary/ judges with.
+    props.update(Thresholds.from_mapping(run.meta["thresholds"]).simulation_properties())
     return [f"-Dloadlab.{k}={val}" for k, val in props.items()]

@@ -14,6 +14,7 @@ from pathlib import Path
 from hdrh.histogram import HdrHistogram
 
 from loadlab import metrics
+from loadlab.thresholds import Thresholds
 from loadlab.upgrade import FORMAT, FORMAT_0_LIMITS
 
 START_EPOCH = 1_763_730_000
@@ -122,7 +123,7 @@ def write_params(
         "target": target,
         "started_utc": "2026-11-21T13:05:01Z",
         "params": params,
-        "thresholds": {"ok_ratio": 0.95, "max_error_ratio": 0.01, "p99_factor": 2.0, "p99_slack_ms": 100},
+        "thresholds": Thresholds().as_dict(),
         "hosts": {
             "thread": {"address": "127.0.0.1", "description": "this machine"},
             "delay": {"address": "127.0.0.1", "description": "this machine"},

@@ -165,11 +165,11 @@ def test_the_ratio_needs_two_valid_modes(tmp_path):
         {"valid": True, "sustained_rps": 300},
         {"valid": False, "sustained_rps": 900, "invalid_reasons": ["the injector fell behind"]},
     )
-    assert summary.verdict.ratio({"valid": True, "sustained_rps": 900}, valid) == (3.0, None)
-    assert summary.verdict.ratio(invalid, valid) == (None, "virtual is invalid: the injector fell behind")
-    assert summary.verdict.ratio(valid, invalid) == (None, "platform is invalid: the injector fell behind")
-    assert summary.verdict.ratio(valid, None) == (None, "platform was not measured")
-    assert summary.verdict.ratio(valid, {"valid": True, "sustained_rps": 0}) == (None, "platform sustained no level")
+    assert summary.ratio.ratio({"valid": True, "sustained_rps": 900}, valid) == (3.0, None)
+    assert summary.ratio.ratio(invalid, valid) == (None, "virtual is invalid: the injector fell behind")
+    assert summary.ratio.ratio(valid, invalid) == (None, "platform is invalid: the injector fell behind")
+    assert summary.ratio.ratio(valid, None) == (None, "platform was not measured")
+    assert summary.ratio.ratio(valid, {"valid": True, "sustained_rps": 0}) == (None, "platform sustained no level")
 
 
 LONG = ((11012, 0.50), (11020, 0.45), (11031, 0.04), (11040, 0.01))

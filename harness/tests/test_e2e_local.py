@@ -20,7 +20,7 @@ from conftest import REPO, make
 from test_preflight import PREVIOUS_RUN, with_previous_run
 
 from loadlab import params, preflight
-from loadlab.analysis import delay_allowance_ms
+from loadlab.validity import delay_allowance_ms
 
 pytestmark = pytest.mark.e2e
 

@@ -13,7 +13,7 @@ from synthrun import LevelSpec, ModeSpec
 
 from loadlab import summary, upgrade
 from loadlab.report import errors_table
-from loadlab.summary import raw, verdict
+from loadlab.summary import judging, raw
 
 ERROR_KIND_JAVA = REPO / "gatling" / "src" / "test" / "java" / "loadlab" / "ErrorKind.java"
 
@@ -40,7 +40,7 @@ def test_every_kind_the_harness_names_is_the_simulations():
     # every limit of the request chain that can cut a request is told by a kind the injectors write
     recorded = {"injector_request_timeout_ms": 10_000, "thread_service_timeout_ms": 5_000, "database_timeout_ms": 5_000}
     empty = raw.RawMode(injectors=[], thread_samples={}, jvm={}, delay_samples={}, pinned=None, live_config={})
-    limits = verdict.limits_in_force(empty, recorded, {"SCENARIO": "db"})
+    limits = judging.limits_in_force(empty, recorded, {"SCENARIO": "db"})
     assert len(limits) == 3 and {limit.kind for limit in limits} <= kinds
     # the meanings given to injectors that gave none (upgrade.py)
     assert set(upgrade.KNOWN_KIND_MEANINGS) <= kinds

@@ -1,4 +1,4 @@
-"""The health rule exists once in meaning: the analysis gives the shared fixture's verdicts (gatling's
+"""The health rule exists once in meaning: knee.py gives the shared fixture's verdicts (gatling's
 HealthRuleAgreementTest runs the same file through the simulation's early stop)."""
 
 import json
@@ -6,21 +6,23 @@ from pathlib import Path
 
 import pytest
 
-from loadlab import analysis, hlog
+from loadlab import hlog, knee
+from loadlab.levels import Level
+from loadlab.thresholds import Thresholds
 
 FIXTURE = json.loads((Path(__file__).parent / "data" / "health_cases.json").read_text())
 
 
-def test_the_fixture_thresholds_are_the_analysis_defaults():
-    assert analysis.Thresholds().as_dict() == FIXTURE["thresholds"]
+def test_the_fixture_thresholds_are_the_defaults():
+    assert Thresholds().as_dict() == FIXTURE["thresholds"]
 
 
 @pytest.mark.parametrize("case", FIXTURE["cases"], ids=lambda c: c["name"])
-def test_the_analysis_gives_the_shared_verdict(case):
+def test_the_knee_module_gives_the_shared_verdict(case):
     histogram = hlog.new_histogram()
     for value in case["ok_latencies_ms"]:
         histogram.record_value(value)
-    level = analysis.Level(
+    level = Level(
         index=1,
         target_rps=case["target_rps"],
         seconds=case["seconds"],
@@ -29,6 +31,6 @@ def test_the_analysis_gives_the_shared_verdict(case):
         ko=case["ko"],
         latency=hlog.stats(histogram),
     )
-    thresholds = analysis.Thresholds()
-    healthy, reasons = analysis._health(level, thresholds, thresholds.p99_limit_ms(case["baseline_p50_ms"]))
+    thresholds = Thresholds()
+    healthy, reasons = knee.level_health(level, thresholds, thresholds.p99_limit_ms(case["baseline_p50_ms"]))
     assert healthy == case["healthy"], reasons

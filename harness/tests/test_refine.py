@@ -1,13 +1,11 @@
-"""The fine pass's rates and the bracket it leaves, on known answers."""
+"""The fine pass's rates, on known answers."""
 
 import pytest
 
+from loadlab.knee import KNEE_RESOLUTION, Bracket
 from loadlab.refine import (
-    KNEE_RESOLUTION,
     MAX_LEVELS_PER_PASS,
     MAX_PASSES,
-    Bracket,
-    combine,
     fine_rates,
     most_fine_levels,
     warmup_rate,
@@ -28,25 +26,6 @@ def test_nothing_to_refine(bracket):
     assert fine_rates(bracket) == []
 
 
-def test_the_first_unhealthy_fine_level_closes_the_bracket():
-    fine = [(900, True), (943, True), (986, True), (1029, False), (1071, True)]
-    got, why = combine(Bracket(900, 1200), fine)
-    assert got.as_list() == [986, 1029] and why is None
-    assert got.localised()
-
-
-def test_a_fine_pass_that_stays_healthy_keeps_the_coarse_unhealthy_rate():
-    got, _ = combine(Bracket(900, 1200), [(900, True), (1000, True), (1157, True)])
-    assert got.as_list() == [1157, 1200] and got.localised()
-
-
-def test_a_fine_pass_that_contradicts_the_coarse_one_leaves_the_coarse_bracket_with_a_reason():
-    # The drain did not suffice or the machine got slower: the coarse evidence stays, the bracket is not narrowed.
-    got, why = combine(Bracket(900, 1200), [(900, False), (943, False)])
-    assert got.as_list() == [900, 1200]
-    assert "900 rps unhealthy" in why
-
-
 def test_steps_are_whole_rps_within_the_resolution_and_fractional_for_small_rates():
     assert fine_rates(Bracket(900, 1200)) == [900, 945, 990, 1035, 1080, 1125, 1170]
     assert fine_rates(Bracket(35, 45)) == [35, 36.7, 38.4, 40.1, 41.8, 43.5]  # 5% of 35 = 1.75 → 1.7
@@ -59,16 +38,6 @@ def test_a_bracket_too_wide_for_one_pass_is_cut_into_the_most_levels_a_pass_may_
     assert 600 - rates[-1] <= step and step > 0.05 * 300  # the next pass narrows that step further
     # three passes of eight levels reach 5% from a bracket 25 times its lower rate
     assert (MAX_LEVELS_PER_PASS**MAX_PASSES) * KNEE_RESOLUTION >= 25
-
-
-def test_only_the_levels_up_to_the_first_unhealthy_one_count():
-    got, why = combine(Bracket(900, 1200), [(900, True), (945, False), (990, True)])
-    assert got.as_list() == [900, 945] and why is None
-
-
-def test_an_unhealthy_fine_level_below_a_healthy_one_of_an_earlier_pass_is_a_contradiction():
-    got, why = combine(Bracket(990, 1035), [(990, True), (985, False)])
-    assert got.as_list() == [990, 1035] and "985 rps unhealthy" in why
 
 
 def test_the_fine_pass_warms_up_at_half_its_first_rate_as_long_as_the_coarse_pass_within_bounds():

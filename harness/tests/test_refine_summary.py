@@ -7,6 +7,7 @@ import synthrun
 from synthrun import SLOW_TAIL, START_EPOCH, LevelSpec, ModeSpec
 
 from loadlab import refine, summary
+from loadlab.knee import Bracket
 
 # p50 400 ms: healthy against its own first level (limit 800 ms), not against a 201 ms baseline (limit 402 ms).
 SLOW_BASELINE = ((400, 0.5), (420, 0.45), (450, 0.04), (460, 0.01))
@@ -38,7 +39,7 @@ def run_with(tmp_path, mode_spec, passes=(), **params):
 
 
 def test_the_fine_pass_narrows_the_bracket_to_within_five_percent(tmp_path):
-    rates = refine.fine_rates(refine.Bracket(300, 400))
+    rates = refine.fine_rates(Bracket(300, 400))
     assert rates == [300, 315, 330, 345, 360, 375, 390]
     mode = run_with(tmp_path, coarse(), [fine(rates, first_bad=360)])
     assert mode["collapsed"] is True
@@ -93,9 +94,9 @@ def test_a_fine_pass_is_judged_on_the_coarse_pass_s_lightest_probe(tmp_path):
 
 
 def test_a_wide_bracket_takes_two_passes(tmp_path):
-    first = refine.fine_rates(refine.Bracket(100, 300))
+    first = refine.fine_rates(Bracket(100, 300))
     assert first == [100, 125, 150, 175, 200, 225, 250, 275]  # capped at 8 levels: 25 rps steps
-    second = refine.fine_rates(refine.Bracket(200, 225))
+    second = refine.fine_rates(Bracket(200, 225))
     assert second == [200, 210, 220]
     mode = run_with(
         tmp_path, coarse((100, 300, 500), first_bad=300), [fine(first, first_bad=225), fine(second, first_bad=220, k=2)]
@@ -162,10 +163,10 @@ def test_bench_is_told_the_next_pass_from_the_raw_files_so_far(tmp_path):
     step = _plan(tmp_path)
     assert step.rates == [300, 315, 330, 345, 360, 375, 390] and step.baseline_p50_ms == 201
     assert step.warmup_rps == 150  # half the first rate: headroom for a new Gatling JVM's compiler
-    assert step.bracket.as_list() == [300, 400] and step.reason is None
+    assert step.bracket == Bracket(300, 400) and step.reason is None
     synthrun.write_fine_pass(tmp_path, "platform", "refine-1", fine(step.rates, first_bad=360))
     done = _plan(tmp_path)
-    assert done.rates == [] and done.reason is None and done.bracket.as_list() == [345, 360]
+    assert done.rates == [] and done.reason is None and done.bracket == Bracket(345, 360)
 
 
 def test_no_pass_for_a_mode_that_did_not_collapse_or_cannot_be_trusted(tmp_path):

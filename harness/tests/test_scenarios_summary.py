@@ -8,7 +8,7 @@ import synthrun
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
 from loadlab import summary
-from loadlab.summary import verdict
+from loadlab.summary import labels
 
 
 def stairs(rates, slow_from=None, **level):
@@ -19,10 +19,10 @@ def stairs(rates, slow_from=None, **level):
 
 
 def test_base_mode_and_jdk_of_a_label():
-    assert verdict.base_mode("virtual-jdk21") == "virtual" and verdict.base_mode("platform") == "platform"
-    assert verdict.mode_jdk("virtual-jdk21", {"JDKS": [21, 25]}) == 21
-    assert verdict.mode_jdk("virtual", {"JDKS": [25]}) == 25
-    assert verdict.mode_jdk("virtual", {}) is None
+    assert labels.base_mode("virtual-jdk21") == "virtual" and labels.base_mode("platform") == "platform"
+    assert labels.mode_jdk("virtual-jdk21", {"JDKS": [21, 25]}) == 21
+    assert labels.mode_jdk("virtual", {"JDKS": [25]}) == 25
+    assert labels.mode_jdk("virtual", {}) is None
 
 
 def test_several_jdks_give_four_columns_ratios_per_jdk_and_the_headline_on_the_newest(tmp_path):

@@ -6,9 +6,11 @@ The same rules on real runs that cause each problem are in test_e2e_faults.py.
 import synthrun
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
-from loadlab import analysis, summary
-from loadlab.analysis import Evidence, Level, Thresholds, ValidityContext
+from loadlab import knee, summary, validity
 from loadlab.hlog import LatencyStats
+from loadlab.levels import Evidence, Level, LevelBuilder
+from loadlab.thresholds import Thresholds
+from loadlab.validity import ValidityContext
 
 TH = Thresholds()
 LOCAL = ValidityContext(delay_ms=200, shared_machine=True)
@@ -52,11 +54,11 @@ def stairs(*changes, n=6, step=100):
 
 
 def reasons(levels, ctx=LOCAL):
-    return analysis.validity(levels, analysis.judge(levels, TH), ctx)
+    return validity.validity(levels, knee.judge(levels, TH), ctx)
 
 
 def notes(levels, ctx=LOCAL):
-    return analysis.notes(levels, analysis.judge(levels, TH), ctx)
+    return validity.notes(levels, knee.judge(levels, TH), ctx)
 
 
 def test_a_clean_run_is_valid():
@@ -144,8 +146,8 @@ def test_a_run_without_probe_is_not_judged_on_downstream_time():
 
 
 def test_delay_allowance_is_ten_percent_for_long_delays():
-    assert analysis.delay_allowance_ms(1000) == 100
-    assert analysis.delay_allowance_ms(50) == 20
+    assert validity.delay_allowance_ms(1000) == 100
+    assert validity.delay_allowance_ms(50) == 20
 
 
 def test_machine_saturated_before_the_knee():
@@ -237,7 +239,7 @@ def test_a_machine_saturated_at_the_knee_is_a_note_in_the_summary(tmp_path):
 
 
 def test_one_slow_probe_in_a_level_is_noise_not_saturation():
-    builder = analysis.LevelBuilder(0, 100)
+    builder = LevelBuilder(0, 100)
     for second, probe in enumerate([205.0, 206.0, 300.0, 207.0]):
         builder.add_second(second, 100, 100, 0, None, {"delay_probe_ms": probe, "delay_cpu_pct": 10.0 * second})
     evidence = builder.build().evidence
@@ -253,7 +255,8 @@ def test_in_the_cpu_scenario_a_busy_machine_before_the_knee_is_a_note_not_a_reas
 
 def test_cpu_taken_by_something_outside_the_run_invalidates_it():
     """Measured here: a cpu-scenario run while a Maven build ran beside it — host 100%, the roles 21% of it."""
-    from loadlab.analysis import Evidence, Level, Thresholds, ValidityContext, judge, validity
+    from loadlab.knee import judge
+    from loadlab.validity import validity
 
     def level(index, rps, thread, others, host):
         ev = Evidence(
@@ -283,7 +286,7 @@ def test_cpu_taken_by_something_outside_the_run_invalidates_it():
 
 
 def test_one_request_short_at_a_few_requests_per_second_is_not_an_injector_falling_behind():
-    from loadlab.analysis import Level, injector_fell_behind
+    from loadlab.validity import injector_fell_behind
 
     lat = LatencyStats(count=15, p50_ms=200, p95_ms=210, p99_ms=220, max_ms=230)
     assert not injector_fell_behind(Level(1, 4, 4, 15, 15, 0, lat))  # 15 of 16: 94%, one request short

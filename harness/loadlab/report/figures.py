@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from .. import analysis
+from .. import validity
 from .charts import levels, server
 from .headline import scenario_of
 
@@ -62,7 +62,7 @@ def figures(run_dir: Path, summary: dict, folders: dict[str, str]) -> list[tuple
         found.append(
             ("CPU per request", "cpu-per-request", levels.cpu_per_request(shown, cpu_ms), CAPTIONS["cpu-per-request"])
         )
-    one_machine = analysis.shares_one_machine(summary.get("target"))
+    one_machine = validity.shares_one_machine(summary.get("target"))
     limits = server_limits(summary, one_machine)
     panels = [
         name
@@ -82,24 +82,24 @@ def figures(run_dir: Path, summary: dict, folders: dict[str, str]) -> list[tuple
 
 
 def server_limits(summary: dict, one_machine: bool) -> dict[str, tuple[float, str]]:
-    """The validity limits drawn on the server charts, the same numbers analysis.py judges with."""
+    """The validity limits drawn on the server charts, the same numbers validity.py judges with."""
     if one_machine:
         limits = {
             "server-host": (
-                analysis.MACHINE_SATURATED_HOST_PCT,
-                f"machine saturated ({analysis.MACHINE_SATURATED_HOST_PCT:g}%)",
+                validity.MACHINE_SATURATED_HOST_PCT,
+                f"machine saturated ({validity.MACHINE_SATURATED_HOST_PCT:g}%)",
             )
         }
     else:
         limits = {
             "server-host": (
-                analysis.CPU_SATURATED_RATIO * 100,
-                f"host saturated ({analysis.CPU_SATURATED_RATIO * 100:g}%)",
+                validity.CPU_SATURATED_RATIO * 100,
+                f"host saturated ({validity.CPU_SATURATED_RATIO * 100:g}%)",
             )
         }
     delay_ms = (summary.get("params") or {}).get("DELAY_MS")
     if isinstance(delay_ms, (int, float)) and not isinstance(delay_ms, bool):
-        allowed = analysis.delay_allowance_ms(delay_ms)
+        allowed = validity.delay_allowance_ms(delay_ms)
         limits["server-delay"] = (delay_ms + allowed, f"limit {delay_ms:g} + {allowed:g} ms")
     pool = (summary.get("params") or {}).get("DB_POOL")
     if isinstance(pool, (int, float)) and not isinstance(pool, bool):

@@ -4,7 +4,8 @@
 report rebuilt later is byte-for-byte what the bench wrote. A half-finished folder (Ctrl-C, a crashed host, an older
 layout) is normal input: whatever is absent is listed under `missing`, never raised.
 
-The steps live one per file: `raw` reads, `seconds` aligns seconds to levels, `verdict` judges, `outputs` writes.
+The steps live one per file: `raw` reads, `seconds` aligns seconds to levels, `judging` judges every pass of a
+mode, `verdict` and `ratio` spell the verdict, `outputs` writes.
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ import sys
 import traceback
 from pathlib import Path
 
-from .. import analysis, runrecord
 from .. import params as run_params
+from .. import runrecord
 from ..runrecord import RunRecord
-from . import crash, evidence, knee, outputs, raw, repeats, seconds, verdict
+from ..thresholds import Thresholds
+from . import judging, outputs, raw, repeats, verdict
+from .ratio import headline_ratio, ratios
 
 
 def rebuild(run_dir: str | os.PathLike) -> dict:
@@ -50,15 +53,15 @@ def rebuild(run_dir: str | os.PathLike) -> dict:
 def _summarise(folder: Path, run: RunRecord, run_id: str) -> dict:
     """The summary of one comparison: the run folder itself, or one repetition's folder."""
     params = run.params
-    thresholds = analysis.Thresholds.from_mapping(run.thresholds)
+    thresholds = Thresholds.from_mapping(run.thresholds)
     target = run.target
     wanted = _modes_wanted(params)
     present = [m for m in _ordered_modes(folder, wanted) if raw.has_load_data(folder / m)]
     modes = {}
     for mode in present:
-        modes[mode] = _rebuild_mode(folder, mode, run, params, thresholds, target)
+        modes[mode] = mode_result(folder / mode, Path(mode).name, run, params, thresholds, target)
 
-    ratio, ratio_reason = verdict.headline_ratio(modes, params)
+    ratio, ratio_reason = headline_ratio(modes, params)
     summary = {
         "run_id": run.run_id or run_id,
         "target": target,
@@ -75,7 +78,7 @@ def _summarise(folder: Path, run: RunRecord, run_id: str) -> dict:
         "missing": [] if run.found else ["params.json"],
         "problems": run.mode_problems,
     }
-    per_jdk = verdict.ratios(modes, params)
+    per_jdk = ratios(modes, params)
     if per_jdk:
         summary["ratios"] = per_jdk
     if run.test_fault:
@@ -101,7 +104,7 @@ def _combine_repetitions(run_dir: Path, run: RunRecord, per_rep: list[tuple[int,
         if k is not None:
             modes[label] = {**by_k[k]["modes"][label], "repetition": k, "folder": f"rep-{k}/{label}"}
     first = per_rep[0][1]
-    ratio, ratio_reason = verdict.headline_ratio(modes, params)
+    ratio, ratio_reason = headline_ratio(modes, params)
     summary = {
         "run_id": run.run_id or run_dir.name,
         "target": first.get("target"),
@@ -131,7 +134,7 @@ def _combine_repetitions(run_dir: Path, run: RunRecord, per_rep: list[tuple[int,
         "missing": [] if run.found else ["params.json"],
         "problems": {f"rep-{k}/{mode}": p for k, rep in per_rep for mode, p in (rep.get("problems") or {}).items()},
     }
-    per_jdk = verdict.ratios(modes, params)
+    per_jdk = ratios(modes, params)
     if per_jdk:
         summary["ratios"] = per_jdk
     if run.test_fault:
@@ -139,49 +142,19 @@ def _combine_repetitions(run_dir: Path, run: RunRecord, per_rep: list[tuple[int,
     return summary
 
 
-def _rebuild_mode(
-    run_dir: Path, mode: str, run: RunRecord, params: dict, thresholds: analysis.Thresholds, target: str | None
-) -> dict:
-    return mode_result(run_dir / mode, Path(mode).name, run, params, thresholds, target)
-
-
 def mode_result(
     mode_dir: Path,
     label: str,
     run: RunRecord,
     params: dict,
-    thresholds: analysis.Thresholds,
+    thresholds: Thresholds,
     target: str | None,
-    write: bool = True,
 ) -> dict:
-    """One mode's summary from its folder (its coarse pass and its fine passes); with write, also its timeline.csv
-    and server.csv (and each fine pass's). write=False is bench's look at a mode it is still running."""
+    """One mode's summary from its folder (its coarse pass and its fine passes), with its timeline.csv and server.csv
+    (and each fine pass's)."""
     try:
-        lag_s = verdict.completion_lag_s(params)
-        mode_raw = raw.load_mode(mode_dir)
-        fine_raws = [(name, raw.load_mode(mode_dir, name)) for name in raw.fine_passes(mode_dir)]
-        died = run.crash_of(label)
-        place = crash.locate(died, fine_raws)
-        table = seconds.build_tables(mode_raw, lag_s=lag_s, cutoff=place and place.cutoff_for(crash.COARSE))
-        evidence.apply(table, mode_raw, run.evidence_lost.get(label, []))
-        crash_tables = table
-        if write:
-            outputs.write_csv(mode_dir / "timeline.csv", outputs.TIMELINE_COLUMNS, table.timeline)
-            outputs.write_csv(mode_dir / "server.csv", outputs.SERVER_COLUMNS, table.server)
-        fine = []
-        for name, fine_raw in fine_raws:
-            fine_table = seconds.build_tables(fine_raw, lag_s=lag_s, cutoff=place and place.cutoff_for(name))
-            evidence.apply(fine_table, fine_raw, run.evidence_lost.get(label, []), name)
-            if place and place.pass_name == name:
-                crash_tables = fine_table
-            if write:
-                outputs.write_csv(mode_dir / name / "timeline.csv", outputs.TIMELINE_COLUMNS, fine_table.timeline)
-                outputs.write_csv(mode_dir / name / "server.csv", outputs.SERVER_COLUMNS, fine_table.server)
-            fine.append(knee.FinePass(name, fine_raw, fine_table))
-        crashed = crash.summary(died, place, crash_tables)
-        return verdict.mode_summary(
-            label, mode_raw, table, run, params, thresholds, target, fine, crashed=crashed, crash_tables=crash_tables
-        )
+        judged = judging.judge_mode(mode_dir, label, run, params, thresholds, target, write=True)
+        return verdict.mode_summary(judged, run, params, target)
     except Exception as e:  # noqa: BLE001 - one bad mode must not cost the other mode its report
         traceback.print_exc(file=sys.stderr)
         return verdict.failed_mode(f"the analysis of this mode failed: {type(e).__name__}: {e}")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..analysis import plain_number
+from .jsonform import plain_number
 from .raw import RawMode
 from .seconds import Tables
 from .values import as_float

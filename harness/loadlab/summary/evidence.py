@@ -6,7 +6,7 @@ when it saw nothing, from the file itself (no row at all: it never started).
 
 A level that overlaps a gap has no server evidence: its sampled means are dropped (a mean over the seconds that
 still had rows would describe another part of the level, and the CPU fit must not use it), and the verdict names it
-instead of judging it (analysis.validity).
+instead of judging it (validity.py).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from .. import analysis
+from ..levels import Evidence, Level
 from ..samplers import SILENCE_S
 from .raw import RawMode
 from .seconds import Tables
@@ -85,7 +85,7 @@ def find_gaps(raw: RawMode, t0: int, t_end: int, events: list[dict], fine_pass: 
     return gaps
 
 
-def without_evidence(level: analysis.Level, gaps: list[Gap]) -> analysis.Level:
+def without_evidence(level: Level, gaps: list[Gap]) -> Level:
     if level.first_second is None:
         return level
     last = level.first_second + level.seconds - 1
@@ -93,7 +93,7 @@ def without_evidence(level: analysis.Level, gaps: list[Gap]) -> analysis.Level:
     if not hit:
         return level
     why = "; ".join(dict.fromkeys(f"the {g.role}'s sampler {g.cause}" for g in hit))
-    return dataclasses.replace(level, evidence=analysis.Evidence(), no_server_evidence=why)
+    return dataclasses.replace(level, evidence=Evidence(), no_server_evidence=why)
 
 
 def _cause(role: str, rows: dict, last_epoch: int, events: list[dict], fine_pass: str | None) -> tuple[str, str]:

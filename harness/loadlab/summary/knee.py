@@ -1,19 +1,18 @@
-"""The knee after the refinement passes (REFINE=1, refine.py), and which limit a mode met first.
-
-Every fine pass is judged with the coarse pass's rule and baseline, and its levels narrow the bracket the earlier
-passes left (refine.combine). A fine pass that cannot be trusted (its injector fell behind, the delay-service was
-saturated, no level was measured) stays on the page but is not used: the bracket is what the earlier passes gave. A
-machine busy near the knee is no such reason: within a coarse step of a knee the coarse pass already reached, the
-machine running out of CPU is the knee itself (a note says so), not a distortion below it.
+"""A mode's knee as summary.json and the page give it: each fine pass judged (knee.py decides the knee; validity.py
+and summary/crash.py say which passes cannot be used), the record of every pass, and which limit the mode met first.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
-from .. import analysis, refine
+from ..knee import KNEE_RESOLUTION, Knee, PassOutcome, Verdict, coarse_knee, judge
+from ..levels import Level
 from ..prediction import Prediction, interval_text
+from ..thresholds import Thresholds
+from ..validity import MIN_LEVELS, ValidityContext, machine_saturated, validity
 from . import crash as crashes
+from . import jsonform
 from .raw import RawMode
 from .seconds import Tables
 
@@ -33,128 +32,71 @@ class FinePass:
     tables: Tables
 
 
-@dataclass
-class Knee:
-    sustained_rps: float
-    p99_ms_at_sustained: int | None
-    interval: refine.Bracket | None  # None when the mode never collapsed
-    coarse: refine.Bracket | None
-    fit_levels: list[analysis.Level]  # the healthy levels, coarse and fine, a CPU fit may use
-    closing: analysis.Level | None  # the unhealthy level that closed the bracket (coarse or fine)
-    passes: list[dict] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    not_refined: str | None = None
-    requested: bool = True  # REFINE of the run
-
-    def fields(self) -> dict:
-        return {
-            "knee_interval_rps": _interval(self.interval),
-            "refine": {
-                "requested": self.requested,
-                "resolution": refine.KNEE_RESOLUTION,
-                "localised": None if self.interval is None else self.interval.localised(),
-                "width_ratio": (
-                    None if self.interval is None or not self.interval.healthy else round(self.interval.width_ratio, 4)
-                ),
-                "coarse_interval_rps": _interval(self.coarse),
-                "passes": self.passes,
-                "not_refined": self.not_refined,
-            },
-        }
-
-
 def refined_knee(
-    levels: list[analysis.Level],
-    verdict: analysis.Verdict,
+    levels: list[Level],
+    verdict: Verdict,
     passes: list[FinePass],
-    thresholds: analysis.Thresholds,
-    ctx: analysis.ValidityContext,
-    requested: bool = True,
-    skipped: str | None = None,
+    thresholds: Thresholds,
+    ctx: ValidityContext,
     crashed: dict | None = None,
 ) -> Knee:
-    """The mode's knee from its coarse levels and its fine passes (in the order they ran).
-
-    skipped: why bench did not refine this mode, when it said so (params.json `refine_skipped`); crashed: where a
-    role died (crash.summary), whose pass narrows nothing."""
-    coarse_healthy = levels if verdict.first_unhealthy is None else levels[: verdict.first_unhealthy]
-    if verdict.first_unhealthy is None:
-        return Knee(
-            verdict.sustained_rps,
-            verdict.p99_ms_at_sustained,
-            None,
-            None,
-            list(coarse_healthy),
-            None,
-            requested=requested,
-        )
-    closing = levels[verdict.first_unhealthy]
-    healthy_rate = verdict.sustained_rps if verdict.sustained_position is not None else 0.0
-    coarse = refine.Bracket(healthy_rate, closing.target_rps)
-    knee = Knee(
-        verdict.sustained_rps,
-        verdict.p99_ms_at_sustained,
-        coarse,
-        coarse,
-        list(coarse_healthy),
-        closing,
-        requested=requested,
-    )
-    # The delay-service's probe is judged on a rise from the coarse pass's lightest level (analysis.delay_probe_limit).
+    """The mode's knee from its coarse levels and its fine passes (in the order they ran), each judged with the
+    coarse pass's rule and baseline. crashed: where a role died (crash.summary); its pass narrows nothing."""
+    knee = coarse_knee(levels, verdict)
+    if knee.interval is None:
+        return knee
+    # The delay-service's probe is judged on a rise from the coarse pass's lightest level (validity.delay_probe_limit).
+    # A machine busy near the knee is no reason to distrust a fine pass: within a coarse step of a knee the coarse pass
+    # already reached, the machine running out of CPU is the knee itself (a note says so).
     fine_ctx = replace(ctx, lightest=levels[0] if levels else None, cpu_is_the_limit=True)
     for fine in passes:
-        died = crashes.why_pass_not_used(crashed, fine.name)
-        knee.passes.append(_apply_pass(knee, fine, thresholds, verdict.baseline_p50_ms, fine_ctx, died))
-    knee.not_refined = _why_not_refined(knee, requested, skipped)
-    note = _closing_note(knee, ctx)
-    if note:
-        knee.notes.append(note)
+        fine_levels = fine.tables.levels
+        fine_verdict = judge(fine_levels, thresholds, verdict.baseline_p50_ms)
+        knee.add_pass(fine.name, fine_levels, fine_verdict, _distrust(fine, fine_verdict, fine_ctx, crashed))
     return knee
 
 
-def _apply_pass(
-    knee: Knee,
-    fine: FinePass,
-    thresholds: analysis.Thresholds,
-    baseline: float | None,
-    ctx: analysis.ValidityContext,
-    died: str | None = None,
-) -> dict:
-    levels = fine.tables.levels
-    verdict = analysis.judge(levels, thresholds, baseline)
-    before = knee.interval
-    reasons = analysis.validity(levels, verdict, ctx)
-    if len(levels) < analysis.MIN_LEVELS:
+def _distrust(fine: FinePass, verdict: Verdict, ctx: ValidityContext, crashed: dict | None) -> str | None:
+    died = crashes.why_pass_not_used(crashed, fine.name)
+    if died or not fine.tables.levels:
+        return died
+    reasons = validity(fine.tables.levels, verdict, ctx)
+    if len(fine.tables.levels) < MIN_LEVELS:
         # validity's first reason: "a knee needs two levels". A fine pass stopped at its first level is still
         # evidence (it contradicts the earlier pass, or closes the bracket): it has the coarse levels below it.
         reasons = reasons[1:]
-    why_not = died
-    if died:
-        pass
-    elif not levels:
-        why_not = "no fine level was measured"
-    elif reasons:
-        why_not = "this pass cannot be trusted: " + "; ".join(reasons)
-    else:
-        after, why_not = refine.combine(before, [(lv.target_rps, ok) for lv, (ok, _) in zip(levels, verdict.health)])
-        if why_not is None:
-            counted = levels if verdict.first_unhealthy is None else levels[: verdict.first_unhealthy]
-            knee.fit_levels.extend(lv for lv in counted if lv.target_rps < after.unhealthy)
-            if after.healthy != before.healthy:
-                top = next(lv for lv in counted if lv.target_rps == after.healthy)
-                knee.sustained_rps, knee.p99_ms_at_sustained = top.target_rps, top.p99_ms
-            if after.unhealthy != before.unhealthy and verdict.first_unhealthy is not None:
-                knee.closing = levels[verdict.first_unhealthy]
-            knee.interval = after
+    return "this pass cannot be trusted: " + "; ".join(reasons) if reasons else None
+
+
+def fields(knee: Knee, passes: list[FinePass], requested: bool, not_refined: str | None) -> dict:
+    """summary.json's `knee_interval_rps` and `refine`."""
+    by_name = {fine.name: fine for fine in passes}
+    interval = knee.interval
+    return {
+        "knee_interval_rps": jsonform.interval(interval),
+        "refine": {
+            "requested": requested,
+            "resolution": KNEE_RESOLUTION,
+            "localised": None if interval is None else interval.localised(),
+            "width_ratio": None if interval is None or not interval.healthy else round(interval.width_ratio, 4),
+            "coarse_interval_rps": jsonform.interval(knee.coarse),
+            "passes": [pass_record(outcome, by_name[outcome.name]) for outcome in knee.passes],
+            "not_refined": not_refined,
+        },
+    }
+
+
+def pass_record(outcome: PassOutcome, fine: FinePass) -> dict:
+    levels, verdict = outcome.levels, outcome.verdict
     stops = [inj.meta for inj in fine.raw.injectors]
     return {
-        "name": fine.name,
-        "rates": [analysis.plain_number(round(lv.target_rps, 1)) for lv in levels],
-        "interval_before_rps": _interval(before),
-        "interval_after_rps": _interval(knee.interval),
-        "used": why_not is None,
-        "why_not_used": why_not,
-        "levels": [analysis.level_dict(lv, ok, why) for lv, (ok, why) in zip(levels, verdict.health)],
+        "name": outcome.name,
+        "rates": [jsonform.plain_number(round(lv.target_rps, 1)) for lv in levels],
+        "interval_before_rps": jsonform.interval(outcome.before),
+        "interval_after_rps": jsonform.interval(outcome.after),
+        "used": outcome.used,
+        "why_not_used": outcome.why_not_used,
+        "levels": [jsonform.level_dict(lv, ok, why) for lv, (ok, why) in zip(levels, verdict.health)],
         "first_unhealthy_level": (
             levels[verdict.first_unhealthy].index if verdict.first_unhealthy is not None else None
         ),
@@ -166,31 +108,13 @@ def _apply_pass(
     }
 
 
-def _why_not_refined(knee: Knee, requested: bool, skipped: str | None) -> str | None:
-    interval = knee.interval
-    if interval is None or interval.localised():
-        return None
-    if not requested:
-        return skipped or "REFINE=0: the knee is placed on the coarse levels only"
-    if not interval.healthy:
-        return "the first level was already unhealthy: there is no healthy rate to refine from"
-    if skipped:
-        return skipped
-    if not knee.passes:
-        return "no refinement pass was run"
-    return (
-        f"after {len(knee.passes)} pass{'es' if len(knee.passes) > 1 else ''} the bracket is still "
-        f"{interval.width_ratio:.0%} of its lower rate wide"
-    )
-
-
-def _closing_note(knee: Knee, ctx: analysis.ValidityContext) -> str | None:
-    """A fine level that closed the bracket on a saturated machine: the coarse pass's note (analysis.notes) covers
+def closing_note(knee: Knee, ctx: ValidityContext) -> str | None:
+    """A fine level that closed the bracket on a saturated machine: the coarse pass's note (validity.notes) covers
     only a coarse closing level."""
     lv = knee.closing
     if lv is None or knee.coarse is None or lv.target_rps == knee.coarse.unhealthy:
         return None
-    if not analysis.machine_saturated(lv, ctx):
+    if not machine_saturated(lv, ctx):
         return None
     return (
         f"the machine was saturated at the first unhealthy fine level ({lv.target_rps:,.0f} rps): host CPU "
@@ -199,7 +123,7 @@ def _closing_note(knee: Knee, ctx: analysis.ValidityContext) -> str | None:
     )
 
 
-def evidence_at(level: analysis.Level | None) -> str:
+def evidence_at(level: Level | None) -> str:
     """What the machine and the roles did at a level, in words (the CPU figures a reader checks a knee against)."""
     if level is None:
         return "no level to show"
@@ -222,7 +146,7 @@ def limit_met_first(
     knee: Knee,
     collapsed: bool,
     peak: float | None,
-    ctx: analysis.ValidityContext,
+    ctx: ValidityContext,
 ) -> str:
     """Which limit the mode met first, in a sentence: the model whose interval its knee meets, or, when none does,
     what the machine showed at the knee."""
@@ -255,17 +179,10 @@ def limit_met_first(
     if knee.closing is not None and knee.closing.evidence.host_cpu_pct is not None:
         machine = (
             "; the machine ran out of CPU there"
-            if analysis.machine_saturated(knee.closing, ctx)
+            if machine_saturated(knee.closing, ctx)
             else "; the machine still had CPU to spare there"
         )
     return (
         f"the knee {sustained:,.0f} rps meets none of the predicted intervals ({ahead}); "
         f"the first unhealthy level: {evidence_at(knee.closing)}{machine}"
     )
-
-
-def _interval(bracket: refine.Bracket | None) -> list | None:
-    if bracket is None:
-        return None
-    healthy = analysis.plain_number(round(bracket.healthy, 1)) if bracket.healthy else None
-    return [healthy, analysis.plain_number(round(bracket.unhealthy, 1))]

@@ -3,18 +3,21 @@ applies, the CPU ceiling kept as the bound it is, and whether the measured knee 
 
 from __future__ import annotations
 
-from .. import analysis, cpufit, models
+from .. import cpufit, models
+from ..knee import Knee, Verdict
+from ..levels import Level
 from ..prediction import MeasuredKnee, agreement, interval_list, rate_text
+from ..validity import ValidityContext
 from . import knee as knees
 
 
 def fields(
     inputs: models.Inputs,
     ceiling: cpufit.CpuCeiling | None,
-    knee: knees.Knee,
-    verdict: analysis.Verdict,
-    levels: list[analysis.Level],
-    ctx: analysis.ValidityContext,
+    knee: Knee,
+    verdict: Verdict,
+    levels: list[Level],
+    ctx: ValidityContext,
 ) -> dict:
     found = models.applicable(inputs)
     prediction = models.predict(inputs)
@@ -38,7 +41,7 @@ def fields(
     }
 
 
-def measured(knee: knees.Knee, collapsed: bool, peak: float | None) -> MeasuredKnee:
+def measured(knee: Knee, collapsed: bool, peak: float | None) -> MeasuredKnee:
     bracket = knee.interval
     return MeasuredKnee(
         collapsed,
@@ -48,21 +51,22 @@ def measured(knee: knees.Knee, collapsed: bool, peak: float | None) -> MeasuredK
     )
 
 
-def fuzzy_knee(knee: knees.Knee) -> str | None:
+def fuzzy_knee(knee: Knee) -> str | None:
     """A later pass that found unhealthy a rate the bracket holds healthy: the knee moved between passes, in words
     with the host's CPU there (near the CPU limit the machine's own noise decides a level)."""
     if knee.interval is None or not knee.interval.healthy:
         return None
     for p in knee.passes:
         flipped = [
-            lv for lv in p.get("levels") or [] if not lv.get("healthy") and lv["target_rps"] <= knee.interval.healthy
+            lv
+            for lv, (healthy, _) in zip(p.levels, p.verdict.health)
+            if not healthy and lv.target_rps <= knee.interval.healthy
         ]
         if flipped:
             lv = flipped[0]
-            host = (lv.get("evidence") or {}).get("host_cpu_pct")
+            host = lv.evidence.host_cpu_pct
             busy = f" with the host's CPU at {host:.0f}%" if host is not None else ""
             return (
-                f"{p['name']} found {rate_text(lv['target_rps'])} rps unhealthy{busy}, which an earlier pass "
-                f"measured healthy"
+                f"{p.name} found {rate_text(lv.target_rps)} rps unhealthy{busy}, which an earlier pass measured healthy"
             )
     return None

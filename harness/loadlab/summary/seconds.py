@@ -7,7 +7,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .. import analysis, hlog, metrics
+from .. import hlog, metrics
+from ..levels import Level, LevelBuilder
 from .raw import Injector, RawMode
 from .values import as_float, as_int, int_or_none, max_known, ratio_of
 
@@ -53,7 +54,7 @@ def metric_columns() -> list[str]:
 class Tables:
     timeline: list[dict] = field(default_factory=list)
     server: list[dict] = field(default_factory=list)
-    levels: list[analysis.Level] = field(default_factory=list)
+    levels: list[Level] = field(default_factory=list)
     requests: int = 0
     errors: int = 0
     t0: int | None = None  # the epoch second the measured phase began
@@ -90,15 +91,15 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
     bounds = _level_bounds(raw.injectors)
     targets = {b.index: b.target_rps for b in bounds} or _targets_from_seconds(raw.injectors)
     tables.targets = targets
-    builders: dict[int, analysis.LevelBuilder] = {}
+    builders: dict[int, LevelBuilder] = {}
     last_send = max(
         (s for inj in raw.injectors for s, r in inj.seconds.items() if t0 <= s <= t_end and as_int(r.get("sent")) > 0),
         default=t_end,
     )
 
-    def builder(level: int) -> analysis.LevelBuilder:
+    def builder(level: int) -> LevelBuilder:
         if level not in builders:
-            builders[level] = analysis.LevelBuilder(level, targets.get(level, 0.0))
+            builders[level] = LevelBuilder(level, targets.get(level, 0.0))
         return builders[level]
 
     def rows_at(s: int) -> list[dict]:
@@ -158,7 +159,7 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
     return tables
 
 
-def _ended_before(index: int, bounds: list[Bound], lag_s: int, cutoff: int, levels: list[analysis.Level]) -> bool:
+def _ended_before(index: int, bounds: list[Bound], lag_s: int, cutoff: int, levels: list[Level]) -> bool:
     """Whether every second of a level (its completions included) came before the cutoff second."""
     bound = next((b for b in bounds if b.index == index), None)
     if bound is not None:

@@ -1,71 +1,55 @@
-"""The verdict of one mode (knee, prediction, validity) and of the run (the ratio), as summary.json spells them."""
+"""One mode's verdict as summary.json spells it: its knee, its prediction and whether it can be trusted, from the
+mode judged (judging.py); what bench saw go wrong per mode."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from .. import analysis, cpufit, limits, metrics, models
+from .. import cpufit, metrics, models
+from ..knee import Verdict, why_not_refined
+from ..levels import Level, cpu_ms_per_request
 from ..runrecord import RunRecord
-from . import costs, predictions
-from . import crash as crashes
+from ..validity import notes as validity_notes
+from ..validity import shares_one_machine
+from . import costs, jsonform, predictions
 from . import knee as knees
-from .raw import STATUS_504, TIMEOUT_INJECTOR, RawMode, error_kind_meanings, error_kind_order, inflight_cap_stop
-from .seconds import Tables
+from .judging import JudgedMode
+from .labels import base_mode, mode_jdk
+from .raw import RawMode, error_kind_meanings, error_kind_order, inflight_cap_stop
 from .values import as_float
 
 
-def mode_summary(
-    mode: str,
-    raw: RawMode,
-    tables: Tables,
-    run: RunRecord,
-    params: dict,
-    thresholds: analysis.Thresholds,
-    target: str | None,
-    fine_passes: list[knees.FinePass] | None = None,
-    crashed: dict | None = None,
-    crash_tables: Tables | None = None,
-) -> dict:
-    """crashed: where a role died (crash.summary), crash_tables: the tables of the pass it died in."""
-    levels = tables.levels
-    verdict = analysis.judge(levels, thresholds)
-    expected = expected_ms(params)
-    healthy_max = max(verdict.p99_limit_ms or 0.0, thresholds.p99_limit_ms(expected) if expected else 0.0)
-    ctx = analysis.ValidityContext(
-        delay_ms=as_float(params.get("DELAY_MS")),
-        shared_machine=analysis.shares_one_machine(target),
-        cpu_is_the_limit=params.get("SCENARIO") == "cpu",
-        limits=limits_in_force(raw, run.limits, params),
-        healthy_max_ms=healthy_max or None,
+def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str | None) -> dict:
+    mode, raw, tables, verdict, knee, ctx = (
+        judged.label,
+        judged.raw,
+        judged.tables,
+        judged.verdict,
+        judged.knee,
+        judged.ctx,
     )
-    reasons = [crashes.reason(crashed, crash_tables or tables)] if crashed else []
-    reasons += analysis.validity(levels, verdict, ctx)
-    notes = analysis.notes(levels, verdict, ctx)
+    levels = tables.levels
+    reasons = [judged.crash_reason] if judged.crash_reason else []
+    reasons += judged.invalid_reasons
+    notes = validity_notes(levels, verdict, ctx)
     missing = list(raw.missing)
-    gaps = [*tables.evidence_gaps, *(g for fine in fine_passes or [] for g in fine.tables.evidence_gaps)]
+    gaps = [*tables.evidence_gaps, *(g for fine in judged.fine for g in fine.tables.evidence_gaps)]
     missing += [g.sentence() for g in gaps]
     if run.modes_completed is not None and mode not in run.modes_completed:
         reasons.append("this mode did not finish (the run was interrupted or failed)")
         missing.append(f"{mode}: the run of this mode did not finish")
     if not tables.timeline:
         missing.append(f"{mode}: no measured phase in seconds.csv")
-    reasons.extend(live_config_mismatches(mode, raw.live_config, params))
-    # The knee after the refinement passes (REFINE=1), and the healthy levels of every pass for the CPU fit.
-    knee = knees.refined_knee(
-        levels,
-        verdict,
-        fine_passes or [],
-        thresholds,
-        ctx,
-        requested=str(params["REFINE"]) != "0",
-        skipped=run.refine_skipped.get(mode),
-        crashed=crashed,
-    )
-    notes.extend(knee.notes)
+    reasons.extend(judged.config_mismatches)
+    requested = str(params["REFINE"]) != "0"
+    not_refined = why_not_refined(knee, requested, run.refine_skipped.get(mode))
+    note = knees.closing_note(knee, ctx)
+    if note:
+        notes.append(note)
     ceiling = cpufit.ceiling_of_levels(
-        knee.fit_levels, analysis.shares_one_machine(target), len(raw.injectors), thread_cores(raw)
+        knee.fit_levels, shares_one_machine(target), len(raw.injectors), thread_cores(raw)
     )
-    level_dicts = [analysis.level_dict(lv, healthy, why) for lv, (healthy, why) in zip(levels, verdict.health)]
+    level_dicts = [jsonform.level_dict(lv, healthy, why) for lv, (healthy, why) in zip(levels, verdict.health)]
     # What a request and a thread cost (costs.py), before the predictions: the memory ceiling is fitted on it.
     cost = costs.mode_costs(raw, tables.t0, level_dicts)
     memory = costs.memory_ceiling(raw, cost, level_dicts, verdict.baseline_p50_ms)
@@ -74,11 +58,11 @@ def mode_summary(
     stop_reasons = sorted({str(m["stop_reason"]) for m in stops if m.get("stop_reason")})
     first_bad = levels[verdict.first_unhealthy].index if verdict.first_unhealthy is not None else None
     return {
-        "sustained_rps": analysis.plain_number(round(knee.sustained_rps, 1)),
+        "sustained_rps": jsonform.plain_number(round(knee.sustained_rps, 1)),
         "collapsed": verdict.collapsed,
         **predictions.fields(inputs, ceiling, knee, verdict, levels, ctx),
         "evidence_at_knee": knees.evidence_at(knee.closing) if knee.closing is not None else None,
-        **knee.fields(),
+        **knees.fields(knee, judged.fine, requested, not_refined),
         "baseline_p50_ms": verdict.baseline_p50_ms,
         "p99_ms_at_sustained": knee.p99_ms_at_sustained,
         "requests": tables.requests,
@@ -99,73 +83,12 @@ def mode_summary(
         "stop_inflight_cap": inflight_cap_stop(raw.injectors),
         "missing": missing,
         "live_config": raw.live_config or None,
-        "error_kinds": raw_error_kinds(raw),
+        "error_kinds": error_kind_order(raw.injectors),
         "error_kind_meanings": error_kind_meanings(raw.injectors),
-        "crashed": crashed,
-        "levels_dropped_after_crash": (crash_tables or tables).dropped_levels,
+        "crashed": judged.crashed,
+        "levels_dropped_after_crash": judged.crash_tables.dropped_levels,
         "evidence_gaps": [g.as_dict() for g in gaps],
     }
-
-
-def raw_error_kinds(raw: RawMode) -> list[str]:
-    """Every kind the simulation can report, in its order (meta.json), so a reader sees which ones stayed at 0."""
-    return error_kind_order(raw.injectors)
-
-
-def expected_ms(params: dict) -> float:
-    """What one request should take, from the run's parameters (0 when they do not say)."""
-    try:
-        return float(limits.expected_ms(params))
-    except (KeyError, TypeError, ValueError):
-        return 0.0
-
-
-def completion_lag_s(params: dict) -> int:
-    return limits.completion_lag_s(expected_ms(params))
-
-
-def limits_in_force(raw: RawMode, recorded: dict, params: dict) -> tuple[analysis.HarnessLimit, ...]:
-    """Each limit that cuts a request, as it was in force (recorded: params.json's `limits`): the injectors say their
-    own timeout in meta.json."""
-    said = [as_float((inj.meta.get("timeouts") or {}).get("request_ms")) for inj in raw.injectors]
-    said = [x for x in said if x is not None]
-    injector = max(said) if said else as_float(recorded.get("injector_request_timeout_ms"))
-    found = []
-    if injector is not None:
-        found.append(
-            analysis.HarnessLimit(
-                "the injector's request timeout (loadlab.requestTimeoutMs)", injector, TIMEOUT_INJECTOR
-            )
-        )
-    service = as_float(recorded.get("thread_service_timeout_ms"))
-    if service is not None:
-        found.append(
-            analysis.HarnessLimit(
-                "the thread-service's downstream timeout (delay-service.timeout)", service, STATUS_504
-            )
-        )
-    database = as_float(recorded.get("database_timeout_ms"))
-    if database is not None and params.get("SCENARIO") == "db":
-        found.append(analysis.HarnessLimit("the thread-service's database timeout", database, STATUS_504))
-    return tuple(found)
-
-
-def base_mode(label: str) -> str:
-    """`virtual-jdk21` → `virtual`: the thread mode of a mode label."""
-    return label.split("-jdk", 1)[0]
-
-
-def mode_jdk(label: str, params: dict) -> int | None:
-    """The JDK a mode ran on: from its label with several JDKs (`virtual-jdk21`), else the only one in JDKS."""
-    _, _, tail = label.partition("-jdk")
-    if tail.isdigit():
-        return int(tail)
-    jdks = params.get("JDKS")
-    if isinstance(jdks, str):
-        jdks = jdks.split()
-    if isinstance(jdks, list) and len(jdks) == 1 and str(jdks[0]).isdigit():
-        return int(jdks[0])
-    return None
 
 
 def thread_cores(raw: RawMode) -> float | None:
@@ -175,8 +98,8 @@ def thread_cores(raw: RawMode) -> float | None:
 def model_inputs(
     label: str,
     raw: RawMode,
-    levels: list[analysis.Level],
-    verdict: analysis.Verdict,
+    levels: list[Level],
+    verdict: Verdict,
     params: dict,
     target: str | None,
     ceiling: cpufit.CpuCeiling | None = None,
@@ -185,11 +108,11 @@ def model_inputs(
     live = raw.live_config
     cores = thread_cores(raw)
     others = None
-    if analysis.shares_one_machine(target) and verdict.sustained_position is not None:
+    if shares_one_machine(target) and verdict.sustained_position is not None:
         # Other roles' CPU per request where the load was highest and still healthy: at low rates their fixed
         # per-second costs would inflate it.
         at = levels[verdict.sustained_position]
-        others = analysis.cpu_ms_per_request(at.evidence.other_roles_cpu_pct, at.ok_rps)
+        others = cpu_ms_per_request(at.evidence.other_roles_cpu_pct, at.ok_rps)
     first = levels[0] if levels else None
     return models.Inputs(
         mode=base_mode(label),
@@ -213,7 +136,7 @@ def model_inputs(
     )
 
 
-def pool_evidence(raw: RawMode, levels: list[analysis.Level], params: dict) -> dict | None:
+def pool_evidence(raw: RawMode, levels: list[Level], params: dict) -> dict | None:
     """The db scenario's pool as sampled: its size, the most connections in use and requests waiting, and the
     first level where requests waited for a connection (the pool, not the threads, was the queue)."""
     if params.get("SCENARIO") != "db":
@@ -228,24 +151,6 @@ def pool_evidence(raw: RawMode, levels: list[analysis.Level], params: dict) -> d
         "pending_max": max((v for v in pending if v is not None), default=None),
         "first_level_with_pending": waited,
     }
-
-
-def live_config_mismatches(mode: str, live: dict, params: dict) -> list[str]:
-    """Reasons the mode did not run what was asked, from what the service itself reported at start."""
-    reasons = []
-    wanted_mode = base_mode(mode)
-    if live.get(metrics.THREAD_MODE) not in (None, wanted_mode):
-        reasons.append(f"the thread-service ran in {live[metrics.THREAD_MODE]} mode, not {wanted_mode}")
-    asked, got = as_float(params.get("PLATFORM_THREADS")), as_float(live.get(metrics.TOMCAT_THREADS_MAX))
-    if wanted_mode == "platform" and asked is not None and got is not None and asked != got:
-        reasons.append(f"the thread-service ran with {got:.0f} Tomcat threads, not PLATFORM_THREADS={asked:.0f}")
-    jdk, ran = mode_jdk(mode, params), as_float(live.get(metrics.JAVA_VERSION_FEATURE))
-    if jdk is not None and ran is not None and ran != jdk:
-        reasons.append(f"the thread-service ran on Java {ran:.0f}, not the JDK {jdk} asked for")
-    pool_asked, pool_got = as_float(params.get("DB_POOL")), as_float(live.get(metrics.DB_POOL_MAX))
-    if params.get("SCENARIO") == "db" and pool_asked and pool_got and pool_asked != pool_got:
-        reasons.append(f"the thread-service's pool had {pool_got:.0f} connections, not DB_POOL={pool_asked:.0f}")
-    return reasons
 
 
 def failed_mode(reason: str) -> dict:
@@ -272,44 +177,3 @@ def failed_mode(reason: str) -> dict:
         "stop_reason": None,
         "missing": [reason],
     }
-
-
-def ratios(modes: dict[str, dict], params: dict) -> dict[str, float | None]:
-    """virtual / platform per JDK when several ran (`{"21": 0.1, "25": 3.0}`); {} with one JDK."""
-    return {jdk: value for jdk, (value, _) in ratios_with_reasons(modes, params).items()}
-
-
-def ratios_with_reasons(modes: dict[str, dict], params: dict) -> dict[str, tuple[float | None, str | None]]:
-    jdks = sorted({j for j in (mode_jdk(label, params) for label in modes if "-jdk" in label) if j is not None})
-    return {
-        str(j): ratio(
-            modes.get(f"virtual-jdk{j}"), modes.get(f"platform-jdk{j}"), (f"virtual-jdk{j}", f"platform-jdk{j}")
-        )
-        for j in jdks
-    }
-
-
-def headline_ratio(modes: dict[str, dict], params: dict) -> tuple[float | None, str | None]:
-    """The contract's `virtual_over_platform` and, when it is null, why: the only pair, or the newest JDK's."""
-    per_jdk = ratios_with_reasons(modes, params)
-    if per_jdk:
-        return per_jdk[max(per_jdk, key=int)]
-    return ratio(modes.get("virtual"), modes.get("platform"))
-
-
-def ratio(
-    virtual: dict | None, platform: dict | None, labels: tuple[str, str] = ("virtual", "platform")
-) -> tuple[float | None, str | None]:
-    """virtual / platform sustained throughput, or None with the reason no ratio can be claimed: a mode missing,
-    crashed or invalid (a ratio from a run that cannot be trusted is not a result), or without a sustained level."""
-    for name, mode in ((labels[1], platform), (labels[0], virtual)):
-        if not mode:
-            return None, f"{name} was not measured"
-        if mode.get("crashed"):
-            return None, f"{name} crashed: {crashes.headline(mode['crashed'])}"
-        if not mode.get("valid"):
-            first = (mode.get("invalid_reasons") or ["see its reasons"])[0]
-            return None, f"{name} is invalid: {first}"
-        if not mode.get("sustained_rps"):
-            return None, f"{name} sustained no level"
-    return round(virtual["sustained_rps"] / platform["sustained_rps"], 2), None

@@ -5,11 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Map;
+
 import org.junit.jupiter.api.Test;
 
 class HealthRuleTest {
 
-    private final HealthRule rule = new HealthRule(0.95, 0.01, 2.0, 100);
+    /** The defaults: harness/loadlab/thresholds.py's values (harness/tests/test_thresholds.py holds them to it). */
+    private final HealthRule rule = HealthRule.of(LoadConfig.parse(Map.of()));
 
     private static HealthRule.LevelStats level(double target, int seconds, long ok, long ko, double p99) {
         return new HealthRule.LevelStats(target, seconds, ok, ko, 200, p99);

@@ -1,8 +1,9 @@
 import pytest
 
-from loadlab import analysis
-from loadlab.analysis import Evidence, Level, Thresholds
+from loadlab import knee, validity
 from loadlab.hlog import LatencyStats
+from loadlab.levels import Evidence, Level
+from loadlab.thresholds import Thresholds
 
 TH = Thresholds()
 
@@ -45,53 +46,53 @@ def stairs(*changes, n=6, step=100):
 
 
 def test_healthy_throughout_never_collapses_and_reports_the_peak():
-    v = analysis.judge(stairs(), TH)
+    v = knee.judge(stairs(), TH)
     assert (v.collapsed, v.sustained_rps, v.first_unhealthy, v.p99_ms_at_sustained) == (False, 600, None, 230)
     assert all(healthy for healthy, _ in v.health)
 
 
 def test_latency_collapse_in_the_middle():
-    v = analysis.judge(stairs((3, dict(p99=900)), (4, dict(p99=2000)), (5, dict(p99=5000))), TH)
+    v = knee.judge(stairs((3, dict(p99=900)), (4, dict(p99=2000)), (5, dict(p99=5000))), TH)
     assert (v.collapsed, v.sustained_rps, v.first_unhealthy) == (True, 300, 3)
     assert v.health[3] == (False, ["p99 900 ms is above the 402 ms limit"])
 
 
 def test_errors_alone_make_a_level_unhealthy():
-    v = analysis.judge(stairs((2, dict(ko_share=0.02))), TH)
+    v = knee.judge(stairs((2, dict(ko_share=0.02))), TH)
     assert (v.collapsed, v.sustained_rps) == (True, 200)
     assert v.health[2][1] == ["error ratio 2.0% is above 1.0% (60 errors)"]
 
 
 def test_throughput_alone_makes_a_level_unhealthy():
-    v = analysis.judge(stairs((4, dict(ok_share=0.94))), TH)
+    v = knee.judge(stairs((4, dict(ok_share=0.94))), TH)
     assert (v.collapsed, v.sustained_rps) == (True, 400)
     assert v.health[4][1] == ["OK throughput 470 rps is below 95% of the 500 rps target"]
 
 
 def test_exactly_at_the_thresholds_is_still_healthy():
     limit = TH.p99_limit_ms(201)
-    v = analysis.judge(stairs((1, dict(ok_share=0.95, ko_share=0.0095, p99=int(limit)))), TH)
+    v = knee.judge(stairs((1, dict(ok_share=0.95, ko_share=0.0095, p99=int(limit)))), TH)
     assert not v.collapsed
 
 
 def test_first_level_unhealthy_sustains_nothing():
-    v = analysis.judge(stairs((0, dict(ko_share=0.5))), TH)
+    v = knee.judge(stairs((0, dict(ko_share=0.5))), TH)
     assert (v.collapsed, v.sustained_rps, v.sustained_position, v.p99_ms_at_sustained) == (True, 0, None, None)
 
 
 def test_a_later_healthy_level_does_not_move_the_knee_back_up():
-    v = analysis.judge(stairs((2, dict(p99=900))), TH)
+    v = knee.judge(stairs((2, dict(p99=900))), TH)
     assert v.sustained_rps == 200
 
 
 def test_a_level_without_any_ok_response_is_unhealthy():
-    v = analysis.judge(stairs((3, dict(ok_share=0.0, ko_share=1.0))), TH)
+    v = knee.judge(stairs((3, dict(ok_share=0.0, ko_share=1.0))), TH)
     assert "no successful response, so no latency" in v.health[3][1]
 
 
 @pytest.mark.parametrize("baseline, limit", [(201, 402), (50, 150), (100, 200)])
 def test_p99_limit_is_the_larger_of_factor_and_slack(baseline, limit):
-    v = analysis.judge(stairs((0, dict(p50=baseline))), TH)
+    v = knee.judge(stairs((0, dict(p50=baseline))), TH)
     assert (v.baseline_p50_ms, v.p99_limit_ms) == (baseline, limit)
 
 
@@ -101,14 +102,36 @@ def test_thresholds_come_from_params_json_with_contract_defaults():
     assert Thresholds.from_mapping(None) == TH
 
 
-def test_littles_law_prediction_for_platform_only():
-    assert analysis.predicted_rps("platform", 200, 202) == pytest.approx(990.1, abs=0.05)
-    assert analysis.predicted_rps("virtual", 200, 202) is None
-    assert analysis.predicted_rps("platform", None, 202) is None
-    assert analysis.predicted_rps("platform", 200, None) is None
-
-
 def test_shared_machine_targets():
-    assert analysis.shares_one_machine("local") and analysis.shares_one_machine("netns")
-    assert analysis.shares_one_machine(None)
-    assert not analysis.shares_one_machine("aws")
+    assert validity.shares_one_machine("local") and validity.shares_one_machine("netns")
+    assert validity.shares_one_machine(None)
+    assert not validity.shares_one_machine("aws")
+
+
+def test_the_first_unhealthy_fine_level_closes_the_bracket():
+    fine = [(900, True), (943, True), (986, True), (1029, False), (1071, True)]
+    got, why = knee.combine(knee.Bracket(900, 1200), fine)
+    assert got == knee.Bracket(986, 1029) and why is None
+    assert got.localised()
+
+
+def test_a_fine_pass_that_stays_healthy_keeps_the_coarse_unhealthy_rate():
+    got, _ = knee.combine(knee.Bracket(900, 1200), [(900, True), (1000, True), (1157, True)])
+    assert got == knee.Bracket(1157, 1200) and got.localised()
+
+
+def test_a_fine_pass_that_contradicts_the_coarse_one_leaves_the_coarse_bracket_with_a_reason():
+    # The drain did not suffice or the machine got slower: the coarse evidence stays, the bracket is not narrowed.
+    got, why = knee.combine(knee.Bracket(900, 1200), [(900, False), (943, False)])
+    assert got == knee.Bracket(900, 1200)
+    assert "900 rps unhealthy" in why
+
+
+def test_only_the_levels_up_to_the_first_unhealthy_one_count():
+    got, why = knee.combine(knee.Bracket(900, 1200), [(900, True), (945, False), (990, True)])
+    assert got == knee.Bracket(900, 945) and why is None
+
+
+def test_an_unhealthy_fine_level_below_a_healthy_one_of_an_earlier_pass_is_a_contradiction():
+    got, why = knee.combine(knee.Bracket(990, 1035), [(990, True), (985, False)])
+    assert got == knee.Bracket(990, 1035) and "985 rps unhealthy" in why

@@ -1,22 +1,19 @@
-"""Levels, the health rule, the knee, Little's law and the validity verdict.
+"""Whether a pass can be trusted: every reason its levels cannot stand for the service (an injector that fell
+behind, a saturated delay-service or machine, requests a harness limit cut, another program competing), each a
+sentence with its numbers, and the notes a reader must know that do not invalidate it.
 
-Everything here works on plain numbers already merged across injectors (summary/ reads the files), so each rule
-can be tested on a synthetic level list. The health thresholds come from params.json (the simulation's early stop
-uses the same ones); the validity thresholds are fixed here, all in one block.
+The checks look at the levels up to and including the first unhealthy one (knee.judge): what happens after the knee
+is expected to be ugly and says nothing about the knee itself. The thresholds are fixed here, in one block.
 """
 
 from __future__ import annotations
 
-import math
-import statistics
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
-from hdrh.histogram import HdrHistogram
+from . import limits
+from .knee import Verdict
+from .levels import Level
 
-from . import hlog, limits
-
-# --- Validity thresholds (see `validity`) -------------------------------------------------------------------------
 # At least two levels are needed to tell a knee from a starting condition.
 MIN_LEVELS = 2
 # An open-model injector must send what the schedule asks; below this share of the target it was the bottleneck.
@@ -34,239 +31,12 @@ OUTSIDE_CPU_LIMIT_PCT = 35.0
 # Judged on its own latency, probed on its own host once a second: the thread-service's downstream time also holds
 # the thread-service's own waits for a CPU, so it only stands as evidence. What counts is a rise with the load: the
 # lightest level's answer is the reference (it holds the probe's own cost on this machine, ~10 ms here and twice
-# that on a slower CI machine), and the lightest level itself is only flagged beyond twice the allowance.
+# that on a slower CI machine), and the lightest level itself is only flagged beyond twice the allowance. A probe gets
+# DELAY_MS + limits.PROBE_GRACE_MS to answer; a delay-service that lets any of them fail is saturated.
 DELAY_ADDED_FLOOR_MS = 20.0
 DELAY_ADDED_RATIO = 0.10
-# A probe gets DELAY_MS + limits.PROBE_GRACE_MS to answer; a delay-service that lets any of them fail is saturated.
-# Evidence read as the level's median rather than its mean. A probe is one request a second: on a machine shared with
-# other work one of them can wait for a CPU, while a saturated delay-service slows most of them.
-MEDIAN_EVIDENCE = frozenset({"delay_probe_ms"})
 # Targets whose hosts are one physical machine (namespaces share /proc/stat, so host CPU is the machine's).
 SHARED_MACHINE_TARGETS = frozenset({"local", "netns"})
-
-
-@dataclass(frozen=True)
-class Thresholds:
-    """The health rule's parameters; the defaults are the contract's."""
-
-    ok_ratio: float = 0.95
-    max_error_ratio: float = 0.01
-    p99_factor: float = 2.0
-    p99_slack_ms: float = 100.0
-
-    @classmethod
-    def from_mapping(cls, values: Mapping | None) -> Thresholds:
-        known = {}
-        for name in cls.__dataclass_fields__:
-            value = (values or {}).get(name)
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                known[name] = float(value)
-        return cls(**known)
-
-    def p99_limit_ms(self, baseline_p50_ms: float) -> float:
-        return max(self.p99_factor * baseline_p50_ms, baseline_p50_ms + self.p99_slack_ms)
-
-    def as_dict(self) -> dict:
-        return {name: plain_number(getattr(self, name)) for name in self.__dataclass_fields__}
-
-
-@dataclass
-class Evidence:
-    """Means over a level of what the hosts sampled; None when nothing was sampled."""
-
-    thread_cpu_pct: float | None = None
-    delay_cpu_pct: float | None = None
-    delay_cores: float | None = None
-    injector_cpu_pct: float | None = None
-    injector_cores: float | None = None
-    injector_host_cpu_pct: float | None = None
-    host_cpu_pct: float | None = None
-    downstream_ms_mean: float | None = None
-    delay_probe_ms: float | None = None  # median of the level's probes (MEDIAN_EVIDENCE)
-    delay_probe_failed: float | None = None  # share of the level's seconds in which a probe failed
-    other_roles_cpu_pct: float | None = None  # delay-service + injectors' processes, % of one core
-    db_pool_active: float | None = None  # HikariCP connections in use (db scenario)
-    db_pool_pending: float | None = None  # requests waiting for a connection (db scenario)
-
-    def as_dict(self) -> dict:
-        return {name: _round(getattr(self, name), 1) for name in self.__dataclass_fields__}
-
-
-@dataclass
-class Level:
-    index: int
-    target_rps: float
-    seconds: int
-    sent: int
-    ok: int
-    ko: int
-    latency: hlog.LatencyStats | None
-    first_second: int | None = None
-    evidence: Evidence = field(default_factory=Evidence)
-    # How long the failed requests took: failures that all end at one limit were cut there (see _cut_by_harness).
-    ko_latency: hlog.LatencyStats | None = None
-    # Failed requests by kind (the simulation's ErrorKind ids); empty when the run did not classify them.
-    errors_by_kind: dict[str, int] = field(default_factory=dict)
-    # Why a sampler's rows are missing for part of the level (summary/evidence.py): its evidence is then empty.
-    no_server_evidence: str | None = None
-
-    @property
-    def offered_rps(self) -> float:
-        return self.sent / self.seconds if self.seconds else 0.0
-
-    @property
-    def ok_rps(self) -> float:
-        return self.ok / self.seconds if self.seconds else 0.0
-
-    @property
-    def error_ratio(self) -> float:
-        done = self.ok + self.ko
-        return self.ko / done if done else 0.0
-
-    @property
-    def p99_ms(self) -> int | None:
-        return self.latency.p99_ms if self.latency else None
-
-
-class LevelBuilder:
-    """Accumulates the seconds assigned to one level: counts, the ok histogram, and the sampled evidence."""
-
-    def __init__(self, index: int, target_rps: float):
-        self.index, self.target_rps = index, target_rps
-        self.seconds = self.sent = self.ok = self.ko = 0
-        self.first_second: int | None = None
-        self._latency: HdrHistogram | None = None
-        self._ko_latency: HdrHistogram | None = None
-        self._kinds: dict[str, int] = {}
-        self._samples: dict[str, list[float]] = {}
-        self._downstream_calls = 0.0
-        self._downstream_ms = 0.0
-
-    def add_second(
-        self,
-        second: int,
-        sent: int,
-        ok: int,
-        ko: int,
-        ok_latency: HdrHistogram | None,
-        evidence: Mapping[str, float | None],
-        downstream: tuple[float, float] | None = None,
-    ) -> None:
-        self.seconds += 1
-        self.sent += sent
-        self.ok += ok
-        self.ko += ko
-        if self.first_second is None or second < self.first_second:
-            self.first_second = second
-        if ok_latency is not None and ok_latency.get_total_count():
-            self._latency = hlog.merge([ok_latency], self._latency)
-        for name, value in evidence.items():
-            if value is not None:
-                self._samples.setdefault(name, []).append(value)
-        if downstream is not None:
-            self._downstream_calls += downstream[0]
-            self._downstream_ms += downstream[1]
-
-    def add_sent(self, sent: int) -> None:
-        """Requests sent in one of the level's seconds, when its completions are read from other seconds (a lag)."""
-        self.sent += sent
-
-    def add_ko_latency(self, ko_latency: HdrHistogram | None) -> None:
-        if ko_latency is not None and ko_latency.get_total_count():
-            self._ko_latency = hlog.merge([ko_latency], self._ko_latency)
-
-    def add_error_kinds(self, kinds: Mapping[str, int]) -> None:
-        for kind, count in kinds.items():
-            self._kinds[kind] = self._kinds.get(kind, 0) + count
-
-    def build(self) -> Level:
-        means = {
-            name: statistics.median(v) if name in MEDIAN_EVIDENCE else sum(v) / len(v)
-            for name, v in self._samples.items()
-            if v
-        }
-        known = {k: v for k, v in means.items() if k in Evidence.__dataclass_fields__}
-        evidence = Evidence(**known)
-        if self._downstream_calls > 0:
-            # Weighted by calls: the level's true mean downstream time, not a mean of per-second means.
-            evidence.downstream_ms_mean = self._downstream_ms / self._downstream_calls
-        latency = hlog.stats(self._latency) if self._latency is not None else None
-        ko_latency = hlog.stats(self._ko_latency) if self._ko_latency is not None else None
-        return Level(
-            self.index,
-            self.target_rps,
-            self.seconds,
-            self.sent,
-            self.ok,
-            self.ko,
-            latency,
-            self.first_second,
-            evidence,
-            ko_latency,
-            dict(self._kinds),
-        )
-
-
-@dataclass
-class Verdict:
-    baseline_p50_ms: int | None
-    p99_limit_ms: float | None
-    health: list[tuple[bool, list[str]]]
-    first_unhealthy: int | None  # position in the level list, not the level index
-    sustained_rps: float
-    sustained_position: int | None
-    collapsed: bool
-    p99_ms_at_sustained: int | None
-
-
-def judge(levels: list[Level], thresholds: Thresholds, baseline_p50_ms: float | None = None) -> Verdict:
-    """Health of every level, then the knee: the last healthy level before the first unhealthy one.
-
-    baseline_p50_ms: the p50 the p99 limit is built on; by default the first level's. A refinement pass near the
-    knee is judged against its coarse pass's baseline (the one rule for both passes)."""
-    baseline = baseline_p50_ms
-    if baseline is None:
-        baseline = levels[0].latency.p50_ms if levels and levels[0].latency else None
-    limit = thresholds.p99_limit_ms(baseline) if baseline is not None else None
-    health = [_health(level, thresholds, limit) for level in levels]
-    first_unhealthy = next((i for i, (healthy, _) in enumerate(health) if not healthy), None)
-    before = levels if first_unhealthy is None else levels[:first_unhealthy]
-    sustained_position = max(range(len(before)), key=lambda i: before[i].target_rps) if before else None
-    sustained = before[sustained_position].target_rps if sustained_position is not None else 0.0
-    return Verdict(
-        baseline,
-        limit,
-        health,
-        first_unhealthy,
-        sustained,
-        sustained_position,
-        collapsed=first_unhealthy is not None,
-        p99_ms_at_sustained=before[sustained_position].p99_ms if before else None,
-    )
-
-
-def _health(level: Level, th: Thresholds, p99_limit: float | None) -> tuple[bool, list[str]]:
-    reasons = []
-    if level.ok_rps < th.ok_ratio * level.target_rps:
-        reasons.append(
-            f"OK throughput {level.ok_rps:.0f} rps is below {th.ok_ratio:.0%} of the {level.target_rps:.0f} rps target"
-        )
-    if level.error_ratio > th.max_error_ratio:
-        reasons.append(f"error ratio {level.error_ratio:.1%} is above {th.max_error_ratio:.1%} ({level.ko} errors)")
-    if level.latency is None:
-        reasons.append("no successful response, so no latency")
-    elif p99_limit is not None and level.latency.p99_ms > p99_limit:
-        reasons.append(f"p99 {level.latency.p99_ms} ms is above the {p99_limit:.0f} ms limit")
-    return not reasons, reasons
-
-
-def predicted_rps(mode: str, platform_threads: float | None, baseline_p50_ms: float | None) -> float | None:
-    """Little's law for a pool of N blocking threads each holding a request for the baseline latency."""
-    if mode != "platform" or not platform_threads or not baseline_p50_ms:
-        return None
-    return platform_threads * 1000.0 / baseline_p50_ms
-
-
 # A failed request "ended at" a limit when it took between these shares of it (a timeout fires a little late).
 CUT_AT_LIMIT_LOW = 0.95
 CUT_AT_LIMIT_HIGH = 1.10
@@ -565,47 +335,3 @@ def _saturated(process_pct: float | None, cores: float | None) -> bool:
 
 def _share(process_pct: float, cores: float) -> str:
     return f"{process_pct / (cores * 100):.0%}"
-
-
-def level_dict(level: Level, healthy: bool, reasons: list[str]) -> dict:
-    latency = level.latency
-    return {
-        "index": level.index,
-        "target_rps": plain_number(level.target_rps),
-        "offered_rps": _round(level.offered_rps, 1),
-        "ok_rps": _round(level.ok_rps, 1),
-        "error_ratio": _round(level.error_ratio, 4),
-        "p50_ms": latency.p50_ms if latency else None,
-        "p95_ms": latency.p95_ms if latency else None,
-        "p99_ms": latency.p99_ms if latency else None,
-        "max_ms": latency.max_ms if latency else None,
-        "ko_p50_ms": level.ko_latency.p50_ms if level.ko_latency else None,
-        "errors_by_kind": dict(level.errors_by_kind),
-        "seconds": level.seconds,
-        "healthy": healthy,
-        "unhealthy_reasons": reasons,
-        "first_second": level.first_second,
-        "evidence": level.evidence.as_dict(),
-        "no_server_evidence": level.no_server_evidence,
-        "thread_cpu_ms_per_request": _round(cpu_ms_per_request(level.evidence.thread_cpu_pct, level.ok_rps), 2),
-    }
-
-
-def cpu_ms_per_request(cpu_pct: float | None, ok_rps: float) -> float | None:
-    """A process's CPU per OK request: % of one core x 10 = ms of CPU per second, spread over the requests."""
-    if cpu_pct is None or not ok_rps:
-        return None
-    return cpu_pct * 10.0 / ok_rps
-
-
-def _round(value: float | None, digits: int) -> float | int | None:
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return None
-    return plain_number(round(value, digits))
-
-
-def plain_number(value: float | int) -> float | int:
-    """Whole numbers as ints, so summary.json reads 1000, not 1000.0."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value

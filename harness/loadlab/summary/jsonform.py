@@ -1,0 +1,58 @@
+"""How summary.json spells a level, a bracket and a number: whole numbers as ints, ratios and means rounded."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import fields
+
+from ..knee import Bracket
+from ..levels import Evidence, Level, cpu_ms_per_request
+
+
+def level_dict(level: Level, healthy: bool, reasons: list[str]) -> dict:
+    latency = level.latency
+    return {
+        "index": level.index,
+        "target_rps": plain_number(level.target_rps),
+        "offered_rps": rounded(level.offered_rps, 1),
+        "ok_rps": rounded(level.ok_rps, 1),
+        "error_ratio": rounded(level.error_ratio, 4),
+        "p50_ms": latency.p50_ms if latency else None,
+        "p95_ms": latency.p95_ms if latency else None,
+        "p99_ms": latency.p99_ms if latency else None,
+        "max_ms": latency.max_ms if latency else None,
+        "ko_p50_ms": level.ko_latency.p50_ms if level.ko_latency else None,
+        "errors_by_kind": dict(level.errors_by_kind),
+        "seconds": level.seconds,
+        "healthy": healthy,
+        "unhealthy_reasons": reasons,
+        "first_second": level.first_second,
+        "evidence": evidence_dict(level.evidence),
+        "no_server_evidence": level.no_server_evidence,
+        "thread_cpu_ms_per_request": rounded(cpu_ms_per_request(level.evidence.thread_cpu_pct, level.ok_rps), 2),
+    }
+
+
+def evidence_dict(evidence: Evidence) -> dict:
+    return {f.name: rounded(getattr(evidence, f.name), 1) for f in fields(evidence)}
+
+
+def interval(bracket: Bracket | None) -> list | None:
+    """[last healthy, first unhealthy] rate, to 0.1 rps; a healthy side of 0 (none) as null."""
+    if bracket is None:
+        return None
+    healthy = plain_number(round(bracket.healthy, 1)) if bracket.healthy else None
+    return [healthy, plain_number(round(bracket.unhealthy, 1))]
+
+
+def rounded(value: float | None, digits: int) -> float | int | None:
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return None
+    return plain_number(round(value, digits))
+
+
+def plain_number(value: float | int) -> float | int:
+    """Whole numbers as ints, so summary.json reads 1000, not 1000.0."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value

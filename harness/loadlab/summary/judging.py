@@ -1,0 +1,155 @@
+"""A mode judged from its raw files: the tables of every pass, the coarse verdict, what makes the mode untrustworthy,
+and its knee across passes, as typed values. `make report` spells them as summary.json (verdict.py); bench plans the
+next fine pass from the same values (plan.py), so the pass it runs is the one the report later judges.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import limits, metrics
+from ..knee import Knee, Verdict, judge
+from ..runrecord import RunRecord
+from ..thresholds import Thresholds
+from ..validity import HarnessLimit, ValidityContext, shares_one_machine, validity
+from . import crash, evidence, outputs, raw, seconds
+from .knee import FinePass, refined_knee
+from .labels import base_mode, mode_jdk
+from .raw import STATUS_504, TIMEOUT_INJECTOR, RawMode
+from .seconds import Tables
+from .values import as_float
+
+
+@dataclass
+class JudgedMode:
+    label: str
+    raw: RawMode
+    tables: Tables  # the coarse pass's
+    fine: list[FinePass]
+    verdict: Verdict  # the coarse pass's
+    ctx: ValidityContext
+    knee: Knee
+    crashed: dict | None  # crash.summary: where a role died
+    crash_tables: Tables  # the tables of the pass it died in (the coarse pass's when none died)
+    crash_reason: str | None
+    invalid_reasons: list[str]  # the coarse pass's validity
+    config_mismatches: list[str]  # what the service ran that was not asked for
+
+    @property
+    def untrusted(self) -> list[str]:
+        """Every reason the mode's measurements cannot be trusted, in the order summary.json lists them."""
+        return [*([self.crash_reason] if self.crash_reason else []), *self.invalid_reasons, *self.config_mismatches]
+
+
+def judge_mode(
+    mode_dir: Path, label: str, run: RunRecord, params: dict, thresholds: Thresholds, target: str | None, write: bool
+) -> JudgedMode:
+    """write: also each pass's timeline.csv and server.csv (bench's look at a mode it is still running does not)."""
+    lag_s = completion_lag_s(params)
+    mode_raw = raw.load_mode(mode_dir)
+    fine_raws = [(name, raw.load_mode(mode_dir, name)) for name in raw.fine_passes(mode_dir)]
+    died = run.crash_of(label)
+    place = crash.locate(died, fine_raws)
+    tables = seconds.build_tables(mode_raw, lag_s=lag_s, cutoff=place and place.cutoff_for(crash.COARSE))
+    lost = run.evidence_lost.get(label, [])
+    evidence.apply(tables, mode_raw, lost)
+    crash_tables = tables
+    if write:
+        _write_tables(mode_dir, tables)
+    fine = []
+    for name, fine_raw in fine_raws:
+        fine_tables = seconds.build_tables(fine_raw, lag_s=lag_s, cutoff=place and place.cutoff_for(name))
+        evidence.apply(fine_tables, fine_raw, lost, name)
+        if place and place.pass_name == name:
+            crash_tables = fine_tables
+        if write:
+            _write_tables(mode_dir / name, fine_tables)
+        fine.append(FinePass(name, fine_raw, fine_tables))
+    crashed = crash.summary(died, place, crash_tables)
+    verdict = judge(tables.levels, thresholds)
+    ctx = validity_context(mode_raw, run, params, target, thresholds, verdict)
+    return JudgedMode(
+        label=label,
+        raw=mode_raw,
+        tables=tables,
+        fine=fine,
+        verdict=verdict,
+        ctx=ctx,
+        knee=refined_knee(tables.levels, verdict, fine, thresholds, ctx, crashed),
+        crashed=crashed,
+        crash_tables=crash_tables,
+        crash_reason=crash.reason(crashed, crash_tables) if crashed else None,
+        invalid_reasons=validity(tables.levels, verdict, ctx),
+        config_mismatches=live_config_mismatches(label, mode_raw.live_config, params),
+    )
+
+
+def _write_tables(folder: Path, tables: Tables) -> None:
+    outputs.write_csv(folder / "timeline.csv", outputs.TIMELINE_COLUMNS, tables.timeline)
+    outputs.write_csv(folder / "server.csv", outputs.SERVER_COLUMNS, tables.server)
+
+
+def validity_context(
+    mode_raw: RawMode, run: RunRecord, params: dict, target: str | None, thresholds: Thresholds, verdict: Verdict
+) -> ValidityContext:
+    expected = expected_ms(params)
+    healthy_max = max(verdict.p99_limit_ms or 0.0, thresholds.p99_limit_ms(expected) if expected else 0.0)
+    return ValidityContext(
+        delay_ms=as_float(params.get("DELAY_MS")),
+        shared_machine=shares_one_machine(target),
+        cpu_is_the_limit=params.get("SCENARIO") == "cpu",
+        limits=limits_in_force(mode_raw, run.limits, params),
+        healthy_max_ms=healthy_max or None,
+    )
+
+
+def expected_ms(params: dict) -> float:
+    """What one request should take, from the run's parameters (0 when they do not say)."""
+    try:
+        return float(limits.expected_ms(params))
+    except (KeyError, TypeError, ValueError):
+        return 0.0
+
+
+def completion_lag_s(params: dict) -> int:
+    return limits.completion_lag_s(expected_ms(params))
+
+
+def limits_in_force(mode_raw: RawMode, recorded: dict, params: dict) -> tuple[HarnessLimit, ...]:
+    """Each limit that cuts a request, as it was in force (recorded: params.json's `limits`): the injectors say their
+    own timeout in meta.json."""
+    said = [as_float((inj.meta.get("timeouts") or {}).get("request_ms")) for inj in mode_raw.injectors]
+    said = [x for x in said if x is not None]
+    injector = max(said) if said else as_float(recorded.get("injector_request_timeout_ms"))
+    found = []
+    if injector is not None:
+        found.append(
+            HarnessLimit("the injector's request timeout (loadlab.requestTimeoutMs)", injector, TIMEOUT_INJECTOR)
+        )
+    service = as_float(recorded.get("thread_service_timeout_ms"))
+    if service is not None:
+        name = "the thread-service's downstream timeout (delay-service.timeout)"
+        found.append(HarnessLimit(name, service, STATUS_504))
+    database = as_float(recorded.get("database_timeout_ms"))
+    if database is not None and params.get("SCENARIO") == "db":
+        found.append(HarnessLimit("the thread-service's database timeout", database, STATUS_504))
+    return tuple(found)
+
+
+def live_config_mismatches(mode: str, live: dict, params: dict) -> list[str]:
+    """Reasons the mode did not run what was asked, from what the service itself reported at start."""
+    reasons = []
+    wanted_mode = base_mode(mode)
+    if live.get(metrics.THREAD_MODE) not in (None, wanted_mode):
+        reasons.append(f"the thread-service ran in {live[metrics.THREAD_MODE]} mode, not {wanted_mode}")
+    asked, got = as_float(params.get("PLATFORM_THREADS")), as_float(live.get(metrics.TOMCAT_THREADS_MAX))
+    if wanted_mode == "platform" and asked is not None and got is not None and asked != got:
+        reasons.append(f"the thread-service ran with {got:.0f} Tomcat threads, not PLATFORM_THREADS={asked:.0f}")
+    jdk, ran = mode_jdk(mode, params), as_float(live.get(metrics.JAVA_VERSION_FEATURE))
+    if jdk is not None and ran is not None and ran != jdk:
+        reasons.append(f"the thread-service ran on Java {ran:.0f}, not the JDK {jdk} asked for")
+    pool_asked, pool_got = as_float(params.get("DB_POOL")), as_float(live.get(metrics.DB_POOL_MAX))
+    if params.get("SCENARIO") == "db" and pool_asked and pool_got and pool_asked != pool_got:
+        reasons.append(f"the thread-service's pool had {pool_got:.0f} connections, not DB_POOL={pool_asked:.0f}")
+    return reasons

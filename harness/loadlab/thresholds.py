@@ -1,0 +1,53 @@
+"""The health rule's thresholds: the contract's defaults, defined here once, and the names the simulation takes them
+by (its early stop judges with the values a run passes; test_thresholds.py holds its own defaults to these).
+
+A level is healthy when its OK throughput is at least `ok_ratio` of the offered rate, its error ratio at most
+`max_error_ratio`, and its p99 at most max(`p99_factor` x baseline p50, baseline p50 + `p99_slack_ms`). Standard
+library only: limits.py (run by params.py before the venv exists) derives the harness's timeouts from them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+
+# Each threshold's system property in the simulation (gatling/…/LoadConfig.java, without the `loadlab.` prefix).
+SIMULATION_NAMES = {
+    "ok_ratio": "okRatio",
+    "max_error_ratio": "maxErrorRatio",
+    "p99_factor": "p99Factor",
+    "p99_slack_ms": "p99SlackMs",
+}
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    ok_ratio: float = 0.95
+    max_error_ratio: float = 0.01
+    p99_factor: float = 2.0
+    p99_slack_ms: float = 100.0
+
+    @classmethod
+    def from_mapping(cls, values: Mapping | None) -> Thresholds:
+        """params.json's `thresholds`; a missing or non-numeric entry keeps its default."""
+        known = {}
+        for f in fields(cls):
+            value = (values or {}).get(f.name)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                known[f.name] = float(value)
+        return cls(**known)
+
+    def p99_limit_ms(self, baseline_p50_ms: float) -> float:
+        return max(self.p99_factor * baseline_p50_ms, baseline_p50_ms + self.p99_slack_ms)
+
+    def as_dict(self) -> dict[str, float | int]:
+        """As params.json and summary.json spell them: whole numbers as ints (100, not 100.0)."""
+        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+
+    def simulation_properties(self) -> dict[str, float | int]:
+        """The simulation's `loadlab.*` properties (without the prefix) that carry these thresholds."""
+        return {SIMULATION_NAMES[name]: value for name, value in self.as_dict().items()}
+
+
+def _plain(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else value
