@@ -2,7 +2,7 @@
 
 A limit that cuts a request turns it into an error, and errors make a level unhealthy. So a limit of the harness
 must never cut a request that the health rule would still call healthy, or the harness's own limit reads as the
-service's collapse (an 11 s delay against a fixed 10 s injector timeout came out "collapsed, valid").
+service's collapse (an 11 s delay against a fixed 10 s injector timeout would read as "collapsed, valid").
 Each limit is therefore set above the slowest latency the health rule accepts for a request of the expected time,
 with a stated margin: a request cut there is one the rule already counts as too slow, so the cut changes no
 verdict. The order matters too: the thread-service gives up on a slow downstream before the injector gives up on

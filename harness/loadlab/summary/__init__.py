@@ -1,8 +1,9 @@
 """Turns a run folder's raw files into timeline.csv, server.csv, summary.json and index.html.
 
 `rebuild` is the one code path for both `make bench` (after each mode and at the end) and `make report`, so a
-report rebuilt later is byte-for-byte what the bench wrote. A half-finished folder (Ctrl-C, a crashed host, an older
-layout) is normal input: whatever is absent is listed under `missing`, never raised.
+report rebuilt later is byte-for-byte what the bench wrote. A half-finished folder (Ctrl-C, a crashed host) is normal
+input: whatever is absent is listed under `missing`, never raised; an older layout is upgraded as it is read
+(runrecord.py for params.json, upgrade.py).
 
 The steps live one per file: `raw` reads, `seconds` aligns seconds to levels, `judging` judges every pass of a
 mode, `verdict` and `ratio` spell the verdict, `outputs` writes.
