@@ -99,7 +99,7 @@ def bench(values: dict) -> int:
         "run_id": run_dir.name,
         "target": values["TARGET"],
         "started_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "params": {k: v for k, v in values.items() if k != "RESULTS_DIR"},
+        "params": params.recorded({k: v for k, v in values.items() if k != "RESULTS_DIR"}),
         "thresholds": thresholds.as_dict(),
         "hosts": topo.describe(),
         "machine": topology.machine_description(),
@@ -124,7 +124,7 @@ def bench(values: dict) -> int:
         services.start_delay_service(run)
         repeat = values.get("REPEAT", 1)
         for k in range(1, repeat + 1):
-            for mode_run in params.mode_runs(values["MODES"], values["JDKS"]):
+            for mode_run in params.mode_runs(values["MODES"], values["JDKS"], values["PLATFORM_THREADS"]):
                 if repeat == 1:
                     run_mode(run, mode_run)  # the contract's layout: <mode>/…
                 else:

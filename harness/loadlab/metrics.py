@@ -33,6 +33,10 @@ DB_POOL_ACTIVE = "db_pool_active"
 DB_POOL_PENDING = "db_pool_pending"
 INFLIGHT_REQUESTS = "inflight_requests"
 TOMCAT_QUEUE_SIZE = "tomcat_queue_size"
+TOMCAT_MAX_CONNECTIONS = "tomcat_max_connections"
+REQUESTS_TOTAL = "requests_total"
+THREADLOCAL_KB = "threadlocal_kb"
+THREADLOCAL_BUILDS_TOTAL = "threadlocal_builds_total"
 READ_BY_NAME = (
     THREAD_MODE,
     JAVA_VERSION_FEATURE,
@@ -43,6 +47,10 @@ READ_BY_NAME = (
     DB_POOL_PENDING,
     INFLIGHT_REQUESTS,
     TOMCAT_QUEUE_SIZE,
+    TOMCAT_MAX_CONNECTIONS,
+    REQUESTS_TOTAL,
+    THREADLOCAL_KB,
+    THREADLOCAL_BUILDS_TOTAL,
 )
 
 

@@ -7,6 +7,7 @@ The Makefile passes each parameter as an environment variable of the same name, 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -28,6 +29,14 @@ DB_CONNECTION_HEADROOM = 10
 JDK_MIN, JDK_MAX = 21, 27
 # REPEAT: each repetition is a whole comparison (≈ 5 minutes by default); more than this is a job for a script.
 REPEAT_MAX = 20
+# A platform pool's size (PLATFORM_THREADS, each size of a sweep). Past 10,000 threads the host's own limits
+# (pid_max, max_map_count, memory) decide, and preflight checks those against the pool.
+PLATFORM_THREADS_MAX = 10000
+# Tomcat's max-connections (MAX_CONNECTIONS): its own default, 8192, in both modes. The most is far beyond the
+# 20,000 open files a process gets here, so the file limit, not this check, is what a large value meets.
+MAX_CONNECTIONS_DEFAULT, MAX_CONNECTIONS_MAX = 8192, 100_000
+# THREADLOCAL_KB: the per-thread object's size. 1 MB per thread is already 4 GB of heap for a 4,000-thread pool.
+THREADLOCAL_KB_MAX = 1024
 
 
 class ParamError(LoadlabError, ValueError):
@@ -76,26 +85,51 @@ def _modes(name: str, raw: str) -> list[str]:
     return modes
 
 
-def _jdks(name: str, raw: str) -> list[int]:
-    allowed = f'allowed: Java feature releases {JDK_MIN}..{JDK_MAX}, space-separated, each once (e.g. "21 25")'
+def _numbers_each_once(
+    name: str, raw: str, allowed: str, not_a_number: str, out_of_range: Callable[[int], str | None]
+) -> list[int]:
+    """A space-separated list of whole numbers, each once; the first bad word stops it with one line:
+    `NAME='raw' is not allowed (what is wrong with that word); allowed`."""
     words = raw.replace(",", " ").split()
     if not words:
         raise ParamError(f"{name} is empty; {allowed}")
-    versions: list[int] = []
+    numbers: list[int] = []
     for word in words:
         if not word.isdigit():
-            problem = f"{word!r} is not a Java feature release number"
-        elif int(word) < JDK_MIN:
-            problem = f"{int(word)} is below {JDK_MIN}, the first release with virtual threads"
-        elif int(word) > JDK_MAX:
-            problem = f"{int(word)} is not a known Java release"
-        elif int(word) in versions:
+            problem = f"{word!r} is {not_a_number}"
+        elif out_of_range(int(word)):
+            problem = out_of_range(int(word))
+        elif int(word) in numbers:
             problem = f"{int(word)} is given twice"
         else:
-            versions.append(int(word))
+            numbers.append(int(word))
             continue
         raise ParamError(f"{name}={raw!r} is not allowed ({problem}); {allowed}")
-    return versions
+    return numbers
+
+
+def _jdks(name: str, raw: str) -> list[int]:
+    def out_of_range(jdk: int) -> str | None:
+        if jdk < JDK_MIN:
+            return f"{jdk} is below {JDK_MIN}, the first release with virtual threads"
+        return f"{jdk} is not a known Java release" if jdk > JDK_MAX else None
+
+    allowed = f'allowed: Java feature releases {JDK_MIN}..{JDK_MAX}, space-separated, each once (e.g. "21 25")'
+    return _numbers_each_once(name, raw, allowed, "not a Java feature release number", out_of_range)
+
+
+def _pool_sizes(name: str, raw: str) -> list[int]:
+    allowed = (
+        f"allowed: one pool size or several, each 1..{PLATFORM_THREADS_MAX}, space-separated, each once "
+        '(e.g. "200 1000 4000")'
+    )
+    return _numbers_each_once(
+        name,
+        raw,
+        allowed,
+        "not a whole number",
+        lambda n: None if 1 <= n <= PLATFORM_THREADS_MAX else f"{n} is out of range",
+    )
 
 
 def db_max_connections(db_pool: int) -> int:
@@ -151,7 +185,29 @@ PARAMS: tuple[Param, ...] = (
         _int_in(1, 60000),
         f"1..60000, and {limits.INFLIGHT_RULE}",
     ),
-    Param("PLATFORM_THREADS", "200", "Tomcat's maximum worker threads in platform mode", _int_in(1, 10000), "1..10000"),
+    Param(
+        "PLATFORM_THREADS",
+        "200",
+        'Tomcat\'s maximum worker threads in platform mode; several sizes ("200 1000 4000") run platform once per '
+        "size, each its own column platform-t<N>",
+        _pool_sizes,
+        f"1..{PLATFORM_THREADS_MAX}, one or several, each once",
+    ),
+    Param(
+        "MAX_CONNECTIONS",
+        str(MAX_CONNECTIONS_DEFAULT),
+        "Tomcat's max-connections in both modes: connections the thread-service holds open at most",
+        _int_in(1, MAX_CONNECTIONS_MAX),
+        f"1..{MAX_CONNECTIONS_MAX}",
+    ),
+    Param(
+        "THREADLOCAL_KB",
+        "0",
+        "KB of an object each request uses from a ThreadLocal cache, built on a thread's first use (0: none); "
+        "added to any scenario",
+        _int_in(0, THREADLOCAL_KB_MAX),
+        f"0..{THREADLOCAL_KB_MAX}",
+    ),
     Param(
         "PROFILE", "stairs", "stairs (constant-rate levels) or ramp (linear)", _one_of(PROFILES), " | ".join(PROFILES)
     ),
@@ -275,6 +331,11 @@ def _cross_checks(v: dict[str, object]) -> list[str]:
             f"START_RPS={v['START_RPS']} is below INJECTORS={v['INJECTORS']}; "
             f"allowed: at least 1 request/s per injector"
         )
+    if len(v["PLATFORM_THREADS"]) > 1 and "platform" not in v["MODES"]:
+        errors.append(
+            f"PLATFORM_THREADS='{' '.join(map(str, v['PLATFORM_THREADS']))}' is a sweep of platform pools but MODES="
+            f"'{' '.join(v['MODES'])}' runs no platform mode; allowed: one size, or platform in MODES"
+        )
     if v["SCENARIO"] == "cpu" and v["CPU_MS"] == 0:
         errors.append(f"CPU_MS=0 is out of range for SCENARIO=cpu; allowed: 1..{CPU_MS_MAX}")
     errors.extend(_app_cross_checks(v))
@@ -302,27 +363,84 @@ def _app_cross_checks(v: dict[str, object]) -> list[str]:
         )
     if v["CPU_MS"]:
         errors.append(f"CPU_MS={v['CPU_MS']} does not apply with APP (the app's requests are its own); allowed: 0")
+    if v["THREADLOCAL_KB"]:
+        errors.append(
+            f"THREADLOCAL_KB={v['THREADLOCAL_KB']} does not apply with APP (the per-thread object is the "
+            "thread-service's); allowed: 0"
+        )
     return errors
 
 
 @dataclass(frozen=True)
 class ModeRun:
-    """One column of the comparison: a thread mode on one JDK, and the label its folder and summary use."""
+    """One column of the comparison: a thread mode on one JDK (a platform mode with its pool size), and the label
+    its folder and summary use."""
 
     label: str
     mode: str
     jdk: int
+    threads: int | None = None  # the platform pool's size; None for virtual threads
 
 
-def mode_label(mode: str, jdk: int, several_jdks: bool) -> str:
-    """`platform` / `virtual` with one JDK; `platform-jdk21`, `virtual-jdk25`, … with several (the contract)."""
-    return f"{mode}-jdk{jdk}" if several_jdks else mode
+def mode_label(mode: str, jdk: int, several_jdks: bool, threads: int | None = None) -> str:
+    """`platform` / `virtual` with one JDK and one pool size; `platform-t1000` for each size of a sweep;
+    `platform-jdk21`, `virtual-jdk25`, `platform-t1000-jdk21` … with several JDKs (the contract)."""
+    label = mode if threads is None else f"{mode}-t{threads}"
+    return f"{label}-jdk{jdk}" if several_jdks else label
 
 
-def mode_runs(modes: list[str], jdks: list[int]) -> list[ModeRun]:
-    """Every mode on every JDK, JDK by JDK in the order given, so one JDK's columns stand together."""
-    several = len(jdks) > 1
-    return [ModeRun(mode_label(m, j, several), m, j) for j in jdks for m in modes]
+def mode_runs(modes: list[str], jdks: list[int], sizes: list[int] | None = None) -> list[ModeRun]:
+    """Every mode on every JDK, JDK by JDK in the order given, so one JDK's columns stand together; platform once
+    per pool size in `sizes` (PLATFORM_THREADS), in its order, one column each when there are several."""
+    several, sizes = len(jdks) > 1, sizes or []
+    runs = []
+    for jdk in jdks:
+        for mode in modes:
+            if mode == "platform" and len(sizes) > 1:
+                runs += [ModeRun(mode_label(mode, jdk, several, n), mode, jdk, n) for n in sizes]
+            else:
+                threads = sizes[0] if mode == "platform" and sizes else None
+                runs.append(ModeRun(mode_label(mode, jdk, several), mode, jdk, threads))
+    return runs
+
+
+@dataclass(frozen=True)
+class LabelParts:
+    """What a mode label says: its thread mode, and its pool size and JDK when the label names them."""
+
+    mode: str
+    threads: int | None = None
+    jdk: int | None = None
+
+
+_LABEL = re.compile(r"^(?P<mode>[a-z]+)(?:-t(?P<threads>\d+))?(?:-jdk(?P<jdk>\d+))?$")
+
+
+def label_parts(label: str) -> LabelParts:
+    """The one reader of mode labels (the inverse of mode_label): `platform-t1000-jdk21` → platform, 1000, 21. A
+    label it cannot read is a thread mode of its own name (an older or foreign folder), with nothing else known."""
+    found = _LABEL.match(label)
+    if not found:
+        return LabelParts(label)
+    threads, jdk = found["threads"], found["jdk"]
+    return LabelParts(found["mode"], int(threads) if threads else None, int(jdk) if jdk else None)
+
+
+def pool_sizes(recorded: object) -> list[int]:
+    """PLATFORM_THREADS as a run recorded it (params.json: a number for one size, a list for a sweep, or the text a
+    user typed) → the sizes; [] when it says none."""
+    words = recorded if isinstance(recorded, list) else str(recorded if recorded is not None else "").split()
+    return [int(w) for w in words if str(w).strip().isdigit()]
+
+
+def recorded(values: Mapping[str, object]) -> dict[str, object]:
+    """The parameters as params.json and summary.json show them: one pool size stays a number
+    (`"PLATFORM_THREADS": 200`, the contract), a sweep is the list of its sizes."""
+    shown = dict(values)
+    sizes = shown.get("PLATFORM_THREADS")
+    if isinstance(sizes, list) and len(sizes) == 1:
+        shown["PLATFORM_THREADS"] = sizes[0]
+    return shown
 
 
 def levels(values: Mapping[str, object]) -> list[float]:

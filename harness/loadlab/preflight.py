@@ -133,8 +133,10 @@ def run_bytes(values: dict) -> int:
     )
     if int(values.get("REFINE", 1)):
         per_mode += fine_pass_bytes(values)
-    # JDKS and REPEAT run every mode again into the same folder.
-    runs = len(values["MODES"]) * max(1, len(jdk_entries(values))) * int(values.get("REPEAT") or 1)
+    # A pool sweep, JDKS and REPEAT run every mode again into the same folder: one column per mode run.
+    modes = values["MODES"].split() if isinstance(values["MODES"], str) else list(values["MODES"])
+    columns = params.mode_runs(modes, jdk_entries(values) or [0], params.pool_sizes(values.get("PLATFORM_THREADS")))
+    runs = len(columns) * int(values.get("REPEAT") or 1)
     return int(BYTES_PER_RUN + runs * per_mode)
 
 

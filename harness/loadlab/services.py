@@ -3,7 +3,7 @@ per mode, the thread-service; every process of the run stopped at its end (`stop
 
 from __future__ import annotations
 
-from . import console, limits, params, scenario
+from . import console, limits, params, scenario, servicesettings
 from .hosts import HostError
 from .params import ModeRun
 from .run import Run
@@ -33,9 +33,11 @@ def start_thread_service(run: Run, mode_run: ModeRun, folder: str) -> None:
     """The thread-service in the mode's thread mode, on the mode's JDK, answering one real request before any load."""
     h, v = run.topo.thread, run.values
     mode = mode_run.mode
+    # Virtual threads ignore Tomcat's pool; the host script still takes a size.
+    threads = mode_run.threads or v["PLATFORM_THREADS"][0]
     console.step(
         f"starting thread-service in {mode} mode on JDK {mode_run.jdk} on {h.name} "
-        f"({h.address}:{THREAD_PORT}" + (f", {v['PLATFORM_THREADS']} Tomcat threads)" if mode == "platform" else ")")
+        f"({h.address}:{THREAD_PORT}" + (f", {threads} Tomcat threads)" if mode == "platform" else ")")
     )
     jfr = h.work_path(folder, "raw", "thread", "service.jfr")
     h.run(["mkdir", "-p", h.work_path(folder, "raw", "thread")])
@@ -43,6 +45,7 @@ def start_thread_service(run: Run, mode_run: ModeRun, folder: str) -> None:
     spring = [
         *scenario.thread_service_args(v, run.topo.delay.address, run.limits),
         *limits.thread_service_args(run.limits),
+        *servicesettings.thread_service_args(v),
     ]
     java = run.javas.get(mode_run.jdk)
     h.tool(
@@ -53,7 +56,7 @@ def start_thread_service(run: Run, mode_run: ModeRun, folder: str) -> None:
         str(THREAD_PORT),
         str(MGMT_PORT),
         mode,
-        str(v["PLATFORM_THREADS"]),
+        str(threads),
         f"http://{run.topo.delay.address}:{DELAY_PORT}",
         jfr,
         *spring,

@@ -38,6 +38,23 @@ from loadlab import params
         ({"REPEAT": "21"}, "REPEAT=21 is out of range; allowed: 1..20"),
         ({"REFINE": "2"}, "REFINE=2 is out of range; allowed: 0..1"),
         ({"REFINE": "yes"}, "REFINE='yes' is not a whole number; allowed: 0..1"),
+        (
+            {"PLATFORM_THREADS": "200 abc"},
+            "PLATFORM_THREADS='200 abc' is not allowed ('abc' is not a whole number); allowed: one pool size or "
+            "several, each 1..10000",
+        ),
+        ({"PLATFORM_THREADS": "200 200"}, "PLATFORM_THREADS='200 200' is not allowed (200 is given twice)"),
+        ({"PLATFORM_THREADS": "0"}, "PLATFORM_THREADS='0' is not allowed (0 is out of range)"),
+        ({"PLATFORM_THREADS": "10001"}, "PLATFORM_THREADS='10001' is not allowed (10001 is out of range)"),
+        (
+            {"PLATFORM_THREADS": "200 1000", "MODES": "virtual"},
+            "PLATFORM_THREADS='200 1000' is a sweep of platform pools but MODES='virtual' runs no platform mode; "
+            "allowed: one size, or platform in MODES",
+        ),
+        ({"MAX_CONNECTIONS": "0"}, "MAX_CONNECTIONS=0 is out of range; allowed: 1..100000"),
+        ({"MAX_CONNECTIONS": "lots"}, "MAX_CONNECTIONS='lots' is not a whole number; allowed: 1..100000"),
+        ({"THREADLOCAL_KB": "-1"}, "THREADLOCAL_KB=-1 is out of range; allowed: 0..1024"),
+        ({"THREADLOCAL_KB": "64k"}, "THREADLOCAL_KB='64k' is not a whole number; allowed: 0..1024"),
     ],
 )
 def test_each_bad_value_is_named_with_its_allowed_range(env, expected):
@@ -50,7 +67,8 @@ def test_each_bad_value_is_named_with_its_allowed_range(env, expected):
 def test_defaults_are_valid_and_levels_span_start_to_peak_inclusive():
     values = params.parse({})
     assert values["MODES"] == ["platform", "virtual"]
-    assert values["DELAY_MS"] == 200 and values["PLATFORM_THREADS"] == 200
+    assert values["DELAY_MS"] == 200 and values["PLATFORM_THREADS"] == [200]
+    assert (values["MAX_CONNECTIONS"], values["THREADLOCAL_KB"]) == (8192, 0)
     lv = params.levels(values)
     assert len(lv) == values["STEPS"] and lv[0] == values["START_RPS"] and lv[-1] == values["PEAK_RPS"]
 
@@ -73,6 +91,40 @@ def test_mode_labels_are_plain_with_one_jdk_and_carry_the_jdk_with_several():
     assert [r.label for r in runs] == ["platform-jdk21", "virtual-jdk21", "platform-jdk25", "virtual-jdk25"]
     assert (runs[1].mode, runs[1].jdk) == ("virtual", 21)
     assert [r.label for r in params.mode_runs(["virtual"], [21, 25])] == ["virtual-jdk21", "virtual-jdk25"]
+
+
+def test_a_pool_sweep_runs_platform_once_per_size_beside_one_virtual_column():
+    values = params.parse({"PLATFORM_THREADS": "200 1000 4000"})
+    runs = params.mode_runs(values["MODES"], values["JDKS"], values["PLATFORM_THREADS"])
+    assert [r.label for r in runs] == ["platform-t200", "platform-t1000", "platform-t4000", "virtual"]
+    assert [r.threads for r in runs] == [200, 1000, 4000, None]
+    runs = params.mode_runs(["platform", "virtual"], [21, 25], [200, 1000])
+    assert [r.label for r in runs][:3] == ["platform-t200-jdk21", "platform-t1000-jdk21", "virtual-jdk21"]
+    assert params.as_env(values)["PLATFORM_THREADS"] == "200 1000 4000"
+
+
+def test_one_pool_size_keeps_the_plain_label_and_is_recorded_as_a_number():
+    values = params.parse({"PLATFORM_THREADS": "50"})
+    runs = params.mode_runs(values["MODES"], values["JDKS"], values["PLATFORM_THREADS"])
+    assert [(r.label, r.threads) for r in runs] == [("platform", 50), ("virtual", None)]
+    assert params.recorded(values)["PLATFORM_THREADS"] == 50
+    assert params.recorded(params.parse({"PLATFORM_THREADS": "50 80"}))["PLATFORM_THREADS"] == [50, 80]
+    assert params.pool_sizes(50) == [50] and params.pool_sizes([50, 80]) == [50, 80]
+    assert params.pool_sizes("50 80") == [50, 80] and params.pool_sizes(None) == []
+
+
+@pytest.mark.parametrize(
+    "mode, jdk, several_jdks, threads",
+    [
+        ("platform", 25, False, None),
+        ("platform", 21, True, 1000),
+        ("platform", 25, False, 4000),
+        ("virtual", 21, True, None),
+    ],
+)
+def test_every_label_reads_back_as_what_built_it(mode, jdk, several_jdks, threads):
+    parts = params.label_parts(params.mode_label(mode, jdk, several_jdks, threads))
+    assert (parts.mode, parts.threads, parts.jdk) == (mode, threads, jdk if several_jdks else None)
 
 
 def test_make_bench_with_a_bad_value_stops_before_anything_starts(repo, tmp_path):

@@ -262,6 +262,12 @@ def test_the_disk_estimate_grows_with_the_schedule():
     assert preflight.run_bytes(values(JDKS="21 25", REPEAT=3)) > 5 * (small - preflight.BYTES_PER_RUN)
 
 
+def test_the_disk_estimate_counts_every_pool_of_a_sweep_as_a_column():
+    one = preflight.run_bytes(values(MODES=["platform", "virtual"], PLATFORM_THREADS=[200])) - preflight.BYTES_PER_RUN
+    sweep = preflight.run_bytes(values(MODES=["platform", "virtual"], PLATFORM_THREADS=[200, 1000, 4000]))
+    assert sweep - preflight.BYTES_PER_RUN == pytest.approx(2 * one)  # 4 columns instead of 2
+
+
 def test_the_disk_estimate_counts_the_refinement_passes_of_every_repetition():
     schedule = dict(START_RPS=300, PEAK_RPS=3000, STEPS=10, STEP_SECONDS=10, WARMUP_SECONDS=30, INJECTORS=1)
     coarse = preflight.run_bytes(values(**schedule, REFINE=0))
