@@ -6,6 +6,8 @@ model's inputs allow — so the page can show how the number was reached and how
 - pool: a database pool of DB_POOL connections each held for one query; platform threads beyond the pool only queue.
 - cpu: CPU_MS of computation per request on the thread-service's cores, less what the other roles on that machine
   spend per request (measured from the samples).
+- connections: Tomcat holds at most max-connections open (MAX_CONNECTIONS), in both modes; with one request per
+  connection each is held for a request's latency, so no more than max-connections / latency complete a second.
 - pinned: on JDK < 24, a virtual thread blocking inside `synchronized` holds its carrier, so only the carriers
   (the virtual scheduler's parallelism) run requests at a time.
 - threads: a platform pool can have no more threads than the thread host lets the service run (threadlimits.py),
@@ -62,6 +64,7 @@ class Inputs:
     cores: float | None = None  # the thread-service host's cores
     others_cpu_ms_per_request: float | None = None  # other roles on the same machine, per OK request
     carriers: float | None = None  # virtual_scheduler_parallelism from the live config
+    max_connections: float | None = None  # Tomcat's max-connections (live, else MAX_CONNECTIONS)
     # The measured CPU knee (cpufit.py: the utilization law on this mode's own healthy levels); None when not fitted.
     cpu_ceiling: Prediction | None = None
     baseline_rps: float | None = None  # the first level's OK rate: where the baseline was measured
@@ -151,6 +154,23 @@ def cpu(cores: float | None, cpu_ms: float | None, others_ms_per_request: float 
     )
 
 
+def connections(
+    max_connections: float | None, hold: HoldTime | float | None, measured_at: float | None = None
+) -> Prediction | None:
+    """Little's law on Tomcat's connection cap, which binds virtual threads as much as a pool. hold: the baseline
+    hold time (baseline_hold), or a bare p50 in ms."""
+    hold = _as_hold(hold, "baseline p50")
+    if not max_connections or hold is None:
+        return None
+    return slots_over_hold(
+        max_connections,
+        hold,
+        "connections",
+        f"connections: {max_connections:g} max-connections / {_s(hold.ms)} ({hold.source})",
+        measured_at,
+    )
+
+
 def pinned(carriers: float | None, carriers_source: str, hold: HoldTime | float | None) -> Prediction | None:
     """hold: the carrier's hold (delay_hold), or a bare DELAY_MS in ms."""
     hold = _as_hold(hold, "DELAY_MS")
@@ -200,6 +220,7 @@ def applicable(x: Inputs) -> list[Prediction]:
             (x.carriers, "virtual scheduler parallelism") if x.carriers else (x.cores, "cores, the default parallelism")
         )
         found.append(pinned(carriers, source, delay_hold(x)))
+    found.append(connections(x.max_connections, hold, x.baseline_rps))
     found.append(x.cpu_ceiling)
     found.append(x.memory_ceiling)
     return [p for p in found if p is not None]

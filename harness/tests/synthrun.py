@@ -83,6 +83,9 @@ class ModeSpec:
     live_config: dict | None = None  # what the service reported at start (raw/thread/config.json)
     db_pool_size: int | None = None  # db_pool_max in jvm.csv (with the levels' db_active/db_pending)
     start_epoch: int = START_EPOCH  # a refinement pass starts later, on the same samplers' files
+    # THREADLOCAL_KB's counter in jvm.csv: None writes none; 0 builds once per request (virtual threads); N > 0
+    # builds once per thread of a pool of N (all of them as soon as N requests have started).
+    threadlocal_pool: int | None = None
 
 
 def write_params(
@@ -360,6 +363,8 @@ def _write_thread(mode_dir: Path, spec: ModeSpec, schedule, append: bool = False
         values = jvm_values(rps, requests, gc, calls, time_ms)
         if spec.db_pool_size:
             values.update(_pool_values(level, spec.db_pool_size))
+        if spec.threadlocal_pool is not None:
+            values["threadlocal_builds_total"] = min(requests, spec.threadlocal_pool or requests)
         lines.append(f"{second}," + ",".join(str(values.get(name, -1)) for name in names))
     _write(mode_dir, spec, "raw/thread/jvm.csv", "\n".join(lines) + "\n", append)
 

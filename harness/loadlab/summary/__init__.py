@@ -22,7 +22,7 @@ from .. import runrecord
 from ..runrecord import RunRecord
 from ..thresholds import Thresholds
 from . import judging, outputs, raw, repeats, verdict
-from .ratio import headline_ratio, ratios
+from .ratio import ratio_fields
 
 
 def rebuild(run_dir: str | os.PathLike) -> dict:
@@ -62,15 +62,13 @@ def _summarise(folder: Path, run: RunRecord, run_id: str) -> dict:
     for mode in present:
         modes[mode] = mode_result(folder / mode, Path(mode).name, run, params, thresholds, target)
 
-    ratio, ratio_reason = headline_ratio(modes, params)
     summary = {
         "run_id": run.run_id or run_id,
         "target": target,
         "scenario": params.get("SCENARIO"),
         "params": params,
         "modes": modes,
-        "virtual_over_platform": ratio,
-        "virtual_over_platform_reason": ratio_reason,
+        **ratio_fields(modes, params),
         "thresholds": thresholds.as_dict(),
         "limits": run.limits,
         "machine": run.machine,
@@ -79,9 +77,6 @@ def _summarise(folder: Path, run: RunRecord, run_id: str) -> dict:
         "missing": [] if run.found else ["params.json"],
         "problems": run.mode_problems,
     }
-    per_jdk = ratios(modes, params)
-    if per_jdk:
-        summary["ratios"] = per_jdk
     if run.test_fault:
         summary["test_fault"] = run.test_fault
     return summary
@@ -105,15 +100,13 @@ def _combine_repetitions(run_dir: Path, run: RunRecord, per_rep: list[tuple[int,
         if k is not None:
             modes[label] = {**by_k[k]["modes"][label], "repetition": k, "folder": f"rep-{k}/{label}"}
     first = per_rep[0][1]
-    ratio, ratio_reason = headline_ratio(modes, params)
     summary = {
         "run_id": run.run_id or run_dir.name,
         "target": first.get("target"),
         "scenario": first.get("scenario"),
         "params": params,
         "modes": modes,
-        "virtual_over_platform": ratio,
-        "virtual_over_platform_reason": ratio_reason,
+        **ratio_fields(modes, params),
         "repeats": agg,
         "repetitions": [
             {
@@ -135,9 +128,6 @@ def _combine_repetitions(run_dir: Path, run: RunRecord, per_rep: list[tuple[int,
         "missing": [] if run.found else ["params.json"],
         "problems": {f"rep-{k}/{mode}": p for k, rep in per_rep for mode, p in (rep.get("problems") or {}).items()},
     }
-    per_jdk = ratios(modes, params)
-    if per_jdk:
-        summary["ratios"] = per_jdk
     if run.test_fault:
         summary["test_fault"] = run.test_fault
     return summary
@@ -162,7 +152,8 @@ def mode_result(
 
 
 def _modes_wanted(params: dict) -> list[str]:
-    """The mode labels the run asked for: `platform`, `virtual`, or `<mode>-jdk<N>` with several JDKs."""
+    """The mode labels the run asked for: `platform`, `virtual`, `platform-t<N>` for each size of a pool sweep,
+    `<mode>-jdk<N>` with several JDKs (params.mode_runs, the one place labels are made)."""
     modes, jdks = params.get("MODES"), params.get("JDKS")
     if isinstance(modes, str):
         modes = modes.replace(",", " ").split()
@@ -170,10 +161,10 @@ def _modes_wanted(params: dict) -> list[str]:
         return []
     if isinstance(jdks, str):
         jdks = jdks.split()
+    # A run from before JDKS: one JDK, whichever it was (only the count shapes the labels).
     jdks = [int(j) for j in jdks if str(j).isdigit()] if isinstance(jdks, list) else []
-    if len(jdks) < 2:  # one JDK (or a run from before JDKS): the plain thread modes
-        return [str(m) for m in modes]
-    return [r.label for r in run_params.mode_runs([str(m) for m in modes], jdks)]
+    sizes = run_params.pool_sizes(params.get("PLATFORM_THREADS"))
+    return [r.label for r in run_params.mode_runs([str(m) for m in modes], jdks or [0], sizes)]
 
 
 def _ordered_modes(run_dir: Path, wanted: list[str]) -> list[str]:

@@ -8,14 +8,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import limits, metrics
+from .. import limits, metrics, servicesettings
 from ..knee import Knee, Verdict, judge
 from ..runrecord import RunRecord
 from ..thresholds import Thresholds
 from ..validity import HarnessLimit, ValidityContext, shares_one_machine, validity
 from . import crash, evidence, outputs, raw, seconds
 from .knee import FinePass, refined_knee
-from .labels import base_mode, mode_jdk
+from .labels import base_mode, mode_jdk, mode_threads
 from .raw import STATUS_504, TIMEOUT_INJECTOR, RawMode
 from .seconds import Tables
 from .values import as_float
@@ -143,12 +143,13 @@ def live_config_mismatches(mode: str, live: dict, params: dict) -> list[str]:
     wanted_mode = base_mode(mode)
     if live.get(metrics.THREAD_MODE) not in (None, wanted_mode):
         reasons.append(f"the thread-service ran in {live[metrics.THREAD_MODE]} mode, not {wanted_mode}")
-    asked, got = as_float(params.get("PLATFORM_THREADS")), as_float(live.get(metrics.TOMCAT_THREADS_MAX))
-    if wanted_mode == "platform" and asked is not None and got is not None and asked != got:
+    asked, got = as_float(mode_threads(mode, params)), as_float(live.get(metrics.TOMCAT_THREADS_MAX))
+    if asked is not None and got is not None and asked != got:
         reasons.append(f"the thread-service ran with {got:.0f} Tomcat threads, not PLATFORM_THREADS={asked:.0f}")
     jdk, ran = mode_jdk(mode, params), as_float(live.get(metrics.JAVA_VERSION_FEATURE))
     if jdk is not None and ran is not None and ran != jdk:
         reasons.append(f"the thread-service ran on Java {ran:.0f}, not the JDK {jdk} asked for")
+    reasons.extend(servicesettings.mismatches(live, params))
     pool_asked, pool_got = as_float(params.get("DB_POOL")), as_float(live.get(metrics.DB_POOL_MAX))
     if params.get("SCENARIO") == "db" and pool_asked and pool_got and pool_asked != pool_got:
         reasons.append(f"the thread-service's pool had {pool_got:.0f} connections, not DB_POOL={pool_asked:.0f}")

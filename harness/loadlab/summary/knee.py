@@ -22,6 +22,7 @@ LIMIT_NAMES = {
     "cpu": "CPU (utilization law)",
     "pool": "the database pool",
     "pinned": "pinned carriers",
+    "connections": "Tomcat's max-connections",
 }
 
 

@@ -1,21 +1,37 @@
-"""What a mode's label says: `platform`, `virtual`, or `<mode>-jdk<N>` when several JDKs ran (params.mode_runs)."""
+"""What a mode's label says: `platform`, `virtual`, `platform-t<N>` for each pool of a sweep, and `-jdk<N>` when
+several JDKs ran. Labels are made by params.mode_label and read by params.label_parts only; these add what the run's
+parameters say when the label does not (the only JDK, the only pool size)."""
 
 from __future__ import annotations
 
+from .. import params as run_params
+
 
 def base_mode(label: str) -> str:
-    """`virtual-jdk21` → `virtual`: the thread mode of a mode label."""
-    return label.split("-jdk", 1)[0]
+    """`virtual-jdk21`, `platform-t1000` → the thread mode of a mode label."""
+    return run_params.label_parts(label).mode
 
 
 def mode_jdk(label: str, params: dict) -> int | None:
     """The JDK a mode ran on: from its label with several JDKs (`virtual-jdk21`), else the only one in JDKS."""
-    _, _, tail = label.partition("-jdk")
-    if tail.isdigit():
-        return int(tail)
+    named = run_params.label_parts(label).jdk
+    if named is not None:
+        return named
     jdks = params.get("JDKS")
     if isinstance(jdks, str):
         jdks = jdks.split()
     if isinstance(jdks, list) and len(jdks) == 1 and str(jdks[0]).isdigit():
         return int(jdks[0])
     return None
+
+
+def mode_threads(label: str, params: dict) -> int | None:
+    """The platform pool a mode asked for: from its label in a sweep (`platform-t1000`), else the only size in
+    PLATFORM_THREADS; None for virtual threads."""
+    parts = run_params.label_parts(label)
+    if parts.mode != "platform":
+        return None
+    if parts.threads is not None:
+        return parts.threads
+    sizes = run_params.pool_sizes(params.get("PLATFORM_THREADS"))
+    return sizes[0] if len(sizes) == 1 else None

@@ -1,33 +1,105 @@
-"""The run's answer: virtual over platform sustained throughput, per JDK when several ran, or why none can be
-claimed (a mode missing, crashed, invalid or without a sustained level)."""
+"""virtual over platform: the run's ratios, per JDK and per platform pool size, as summary.json spells them.
+
+With one pool size per JDK, a JDK's ratio is virtual's sustained rate over platform's (the contract). With a pool
+sweep (PLATFORM_THREADS="200 1000 4000") the sceptic's question is whether *some* pool keeps up, so a JDK's ratio
+is virtual over its **best pool**: the platform column with the highest sustained rate among those that can be
+judged (valid, not crashed, a sustained level). A column that cannot be judged is never the best and never the
+divisor; its own ratio is null with the reason. Fields:
+
+- `virtual_over_platform`: the headline, the newest JDK's ratio (the only one with one JDK).
+- `virtual_over_platform_basis`: the platform column the headline divides by (`platform`, `platform-t1000`, …).
+- `ratios`: with several JDKs, each JDK's ratio, keyed by the JDK (`{"21": 0.1, "25": 3.0}`).
+- `ratios_by_pool`: with a sweep, virtual over each platform column of the same JDK, keyed by that column's label;
+  `ratios_by_pool_reasons`: why a column's ratio is null.
+
+Every ratio is `ratio()`: a mode missing, crashed, invalid or without a sustained level gives none, with the reason.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
+from .. import params as run_params
 from . import crash as crashes
 from .labels import mode_jdk
 
-
-def ratios(modes: dict[str, dict], params: dict) -> dict[str, float | None]:
-    """virtual / platform per JDK when several ran (`{"21": 0.1, "25": 3.0}`); {} with one JDK."""
-    return {jdk: value for jdk, (value, _) in ratios_with_reasons(modes, params).items()}
+Ratio = tuple[float | None, str | None]
 
 
-def ratios_with_reasons(modes: dict[str, dict], params: dict) -> dict[str, tuple[float | None, str | None]]:
-    jdks = sorted({j for j in (mode_jdk(label, params) for label in modes if "-jdk" in label) if j is not None})
-    return {
-        str(j): ratio(
-            modes.get(f"virtual-jdk{j}"), modes.get(f"platform-jdk{j}"), (f"virtual-jdk{j}", f"platform-jdk{j}")
+@dataclass
+class JdkColumns:
+    """The columns of one JDK (None: the run's only JDK, labels without `-jdk`)."""
+
+    virtual: str | None = None
+    platforms: list[str] = field(default_factory=list)
+
+
+def columns_by_jdk(modes: dict[str, dict], params: dict) -> dict[int | None, JdkColumns]:
+    several_jdks = any(run_params.label_parts(label).jdk is not None for label in modes)
+    found: dict[int | None, JdkColumns] = {}
+    for label in modes:
+        parts = run_params.label_parts(label)
+        jdk = mode_jdk(label, params) if several_jdks else None
+        if several_jdks and jdk is None:
+            continue
+        columns = found.setdefault(jdk, JdkColumns())
+        if parts.mode == "virtual":
+            columns.virtual = label
+        elif parts.mode == "platform":
+            columns.platforms.append(label)
+    return found
+
+
+def judgeable(mode: dict | None) -> bool:
+    return bool(mode) and not mode.get("crashed") and bool(mode.get("valid")) and bool(mode.get("sustained_rps"))
+
+
+def best_pool(modes: dict[str, dict], platforms: list[str]) -> str | None:
+    """The platform column that sustained the most among those that can be judged (the first of equals)."""
+    known = [label for label in platforms if judgeable(modes.get(label))]
+    return max(known, key=lambda label: modes[label]["sustained_rps"], default=None)
+
+
+def jdk_ratio(modes: dict[str, dict], columns: JdkColumns, virtual_name: str = "virtual") -> tuple[Ratio, str | None]:
+    """One JDK's ratio and the platform column it divides by."""
+    virtual = modes.get(columns.virtual) if columns.virtual else None
+    names = (columns.virtual or virtual_name, "platform")
+    if len(columns.platforms) <= 1:
+        platform = columns.platforms[0] if columns.platforms else None
+        names = (names[0], platform or names[1])
+        return ratio(virtual, modes.get(platform) if platform else None, names), platform
+    best = best_pool(modes, columns.platforms)
+    if best is None:
+        reasons = "; ".join(
+            reason for _, reason in (pool_ratio(modes, columns, label) for label in columns.platforms) if reason
         )
-        for j in jdks
+        return (None, f"no platform pool can be judged ({reasons})"), None
+    return ratio(virtual, modes[best], (names[0], best)), best
+
+
+def pool_ratio(modes: dict[str, dict], columns: JdkColumns, platform: str) -> Ratio:
+    virtual = modes.get(columns.virtual) if columns.virtual else None
+    return ratio(virtual, modes.get(platform), (columns.virtual or "virtual", platform))
+
+
+def ratio_fields(modes: dict[str, dict], params: dict) -> dict:
+    """Every ratio field of summary.json (see the module's docstring)."""
+    by_jdk = columns_by_jdk(modes, params)
+    headline_jdk = max((j for j in by_jdk if j is not None), default=None)
+    (value, reason), basis = jdk_ratio(modes, by_jdk.get(headline_jdk, JdkColumns()))
+    out: dict = {
+        "virtual_over_platform": value,
+        "virtual_over_platform_reason": reason,
+        "virtual_over_platform_basis": basis if value is not None else None,
     }
-
-
-def headline_ratio(modes: dict[str, dict], params: dict) -> tuple[float | None, str | None]:
-    """The contract's `virtual_over_platform` and, when it is null, why: the only pair, or the newest JDK's."""
-    per_jdk = ratios_with_reasons(modes, params)
-    if per_jdk:
-        return per_jdk[max(per_jdk, key=int)]
-    return ratio(modes.get("virtual"), modes.get("platform"))
+    if headline_jdk is not None:
+        out["ratios"] = {str(j): jdk_ratio(modes, c)[0][0] for j, c in sorted(by_jdk.items()) if j is not None}
+    swept = [(c, label) for c in by_jdk.values() if len(c.platforms) > 1 for label in c.platforms]
+    sweep = {label: pool_ratio(modes, c, label) for c, label in swept}
+    if sweep:
+        out["ratios_by_pool"] = {label: r for label, (r, _) in sweep.items()}
+        out["ratios_by_pool_reasons"] = {label: why for label, (r, why) in sweep.items() if r is None}
+    return out
 
 
 def ratio(

@@ -11,10 +11,10 @@ from ..levels import Level, cpu_ms_per_request
 from ..runrecord import RunRecord
 from ..validity import notes as validity_notes
 from ..validity import shares_one_machine
-from . import costs, jsonform, predictions
+from . import costs, jsonform, predictions, threadlocal
 from . import knee as knees
 from .judging import JudgedMode
-from .labels import base_mode, mode_jdk
+from .labels import base_mode, mode_jdk, mode_threads
 from .raw import RawMode, error_kind_meanings, error_kind_order, inflight_cap_stop
 from .values import as_float
 
@@ -75,6 +75,7 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
         "first_unhealthy_level": first_bad,
         "p99_limit_ms": None if verdict.p99_limit_ms is None else round(verdict.p99_limit_ms),
         "pinned_virtual_threads": raw.pinned,
+        "threadlocal": threadlocal.summary_of(raw, tables, params),
         "jdk": mode_jdk(mode, params),
         "carriers": as_float(raw.live_config.get(metrics.VIRTUAL_SCHEDULER_PARALLELISM)),
         "db_pool": pool_evidence(raw, levels, params),
@@ -118,7 +119,7 @@ def model_inputs(
         mode=base_mode(label),
         scenario=str(params["SCENARIO"]),
         jdk=mode_jdk(label, params),
-        threads=as_float(live.get(metrics.TOMCAT_THREADS_MAX)) or as_float(params.get("PLATFORM_THREADS")),
+        threads=as_float(live.get(metrics.TOMCAT_THREADS_MAX)) or as_float(mode_threads(label, params)),
         baseline_ms=verdict.baseline_p50_ms,
         delay_ms=as_float(params.get("DELAY_MS")),
         db_pool=as_float(live.get(metrics.DB_POOL_MAX)) or as_float(params.get("DB_POOL")),
@@ -128,6 +129,7 @@ def model_inputs(
         carriers=as_float(live.get(metrics.VIRTUAL_SCHEDULER_PARALLELISM)),
         host_request_threads=raw.host_limits and raw.host_limits.request_threads,
         host_threads_limit=raw.host_limits.describe_threads() if raw.host_limits else "",
+        max_connections=as_float(live.get(metrics.TOMCAT_MAX_CONNECTIONS)) or as_float(params.get("MAX_CONNECTIONS")),
         # The utilization law on this mode's own healthy levels (cpufit.py): a CPU-bound mode's knee.
         cpu_ceiling=None if ceiling is None else ceiling.prediction(),
         baseline_rps=first and first.ok_rps,
