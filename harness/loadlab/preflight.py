@@ -258,9 +258,8 @@ def check_thread_limits(pf: Preflight) -> list[str]:
         limits = threadlimits.HostLimits.from_lines(topo.thread.tool("limits", timeout=60))
     except HostError as e:
         return [f"cannot read the thread host's limits on threads and memory: {e}"]
-    sizes = pf.values.get("PLATFORM_THREADS")
-    sizes = sizes.replace(",", " ").split() if isinstance(sizes, str) else sizes if isinstance(sizes, list) else [sizes]
-    problems = [threadlimits.pool_too_big(int(size), limits) for size in sizes if str(size).isdigit()]
+    sizes = params.pool_sizes(pf.values.get("PLATFORM_THREADS"))
+    problems = [threadlimits.pool_too_big(size, limits) for size in sizes]
     return [p for p in problems if p]
 
 

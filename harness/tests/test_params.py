@@ -100,7 +100,6 @@ def test_a_pool_sweep_runs_platform_once_per_size_beside_one_virtual_column():
     assert [r.threads for r in runs] == [200, 1000, 4000, None]
     runs = params.mode_runs(["platform", "virtual"], [21, 25], [200, 1000])
     assert [r.label for r in runs][:3] == ["platform-t200-jdk21", "platform-t1000-jdk21", "virtual-jdk21"]
-    assert params.as_env(values)["PLATFORM_THREADS"] == "200 1000 4000"
 
 
 def test_one_pool_size_keeps_the_plain_label_and_is_recorded_as_a_number():
