@@ -105,16 +105,17 @@ class MeasuredKnee:
 @dataclass(frozen=True)
 class Agreement:
     agrees: bool | None  # summary.json's prediction_agrees: None when the run cannot tell
-    verdict: str  # agrees | disagrees | contradicted | fuzzy | not reached | no model
+    verdict: str  # agrees | disagrees | contradicted | fuzzy | not reached | not placed | no model
     words: str  # summary.json's prediction_check
 
 
-AGREES, DISAGREES, CONTRADICTED, FUZZY, NOT_REACHED, NO_MODEL = (
+AGREES, DISAGREES, CONTRADICTED, FUZZY, NOT_REACHED, NOT_PLACED, NO_MODEL = (
     "agrees",
     "disagrees",
     "contradicted",
     "fuzzy",
     "not reached",
+    "not placed",
     "no model",
 )
 
@@ -138,6 +139,14 @@ def agreement(p: Prediction | None, knee: MeasuredKnee) -> Agreement:
             None, NOT_REACHED, f"it never collapsed up to {rate_text(peak)} rps: its knee was not reached ({predicted})"
         )
     k_lo, k_hi = knee.bracket or (None, 0.0)
+    if not k_lo and lo <= k_hi:
+        # The first level was already unhealthy: the knee is somewhere below it, which any lower interval meets.
+        return Agreement(
+            None,
+            NOT_PLACED,
+            f"the first level, {rate_text(k_hi)} rps, was already unhealthy: the knee lies somewhere below it, "
+            f"which tells nothing about {predicted}",
+        )
     measured = f"the knee {range_text(k_lo or 0.0, k_hi)} rps"
     fuzzy = f"; the knee itself is fuzzy here: {knee.fuzzy}" if knee.fuzzy else ""
     if p.overlaps(k_lo, k_hi):
@@ -155,7 +164,7 @@ def interval_text(lo: float, hi: float | None) -> str:
     """`2,100–2,370 rps`, `≥ 400 rps` (no upper end), `990 rps` (a point)."""
     if hi is None:
         return f"≥ {rate_text(lo)} rps"
-    if round(lo) == round(hi) and lo >= 100:
+    if rate_text(lo) == rate_text(hi):
         return f"{rate_text(lo)} rps"
     return f"{range_text(lo, hi)} rps"
 

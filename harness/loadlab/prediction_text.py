@@ -12,6 +12,7 @@ VERDICT_WORDS = {
     "contradicted": ("NO: contradicted", "the prediction is contradicted"),
     "fuzzy": ("fuzzy knee", "not judged, the knee is fuzzy"),
     "not reached": ("not reached", "not judged"),
+    "not placed": ("not placed", "not judged"),
     "no model": ("-", "not judged"),
 }
 

@@ -18,9 +18,18 @@ def test_a_knee_outside_the_interval_disagrees_and_says_by_how_much():
     assert got.words == "the knee 800–850 rps is 13% below the predicted 978–995 rps"
 
 
-def test_a_first_level_already_unhealthy_is_judged_on_its_rate():
+def test_a_first_level_already_unhealthy_disagrees_only_with_an_interval_above_it():
     got = agreement(LITTLE, MeasuredKnee(True, (None, 300)))
     assert got.agrees is False and "the knee 0–300 rps is 69% below" in got.words
+    # below its rate, the knee could be anywhere: a low interval is neither confirmed nor refuted
+    low = Prediction(60, "little", "little: …", interval=(60.3, 373), fitted_on=(17, 17))
+    got = agreement(low, MeasuredKnee(True, (None, 300)))
+    assert (got.agrees, got.verdict) == (None, "not placed")
+    assert got.words == (
+        "the first level, 300 rps, was already unhealthy: the knee lies somewhere below it, which tells nothing "
+        "about the predicted 60.3–373 rps"
+    )
+    assert low.quality() == "rough: measured at 17 rps, its interval spans 521% of it"
 
 
 def test_holding_above_the_whole_interval_contradicts_the_prediction_by_name():
