@@ -80,7 +80,10 @@ def make_run(tmp_path, crashed: bool = False, gc_every_second: bool = True):
 
 
 def test_costs_per_request_are_the_slopes_over_the_healthy_levels(tmp_path):
-    mode = summary.rebuild(make_run(tmp_path))["modes"]["virtual"]
+    run = make_run(tmp_path)
+    mode = summary.rebuild(run)["modes"]["virtual"]
+    page = (run / "index.html").read_text()
+    assert '<section id="costs">' in page and "164.0 KB" in page and "context switches per request (process)" in page
     # live heap + thread stacks, per request in flight: the fixed 58 MB is the intercept, not a cost
     assert mode["memory_per_inflight_kb"] == pytest.approx(STACK_KB_PER_INFLIGHT + HEAP_KB_PER_INFLIGHT, abs=0.5)
     fit = mode["costs"]["memory_per_inflight"]
