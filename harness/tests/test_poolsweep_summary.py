@@ -100,3 +100,29 @@ def test_the_connections_ceiling_and_its_live_value_reach_summary_json(tmp_path)
     assert modes["virtual"]["predicted_by"] == "connections" and modes["virtual"]["predicted_rps"] == 498
     assert "Tomcat's max-connections was 50, not MAX_CONNECTIONS=100" in modes["platform"]["invalid_reasons"]
     assert any(p["predicted_by"] == "connections" and p["rps"] == 249 for p in modes["platform"]["predictions"])
+
+
+def test_the_page_puts_every_pool_beside_virtual_with_its_ratio_and_the_threadlocal_costs(tmp_path):
+    sweep_run(tmp_path, THREADLOCAL_KB=64)
+    html = (tmp_path / "index.html").read_text()
+    verdict = html[html.index('<section id="verdict">') : html.index("</section>", html.index('id="verdict"'))]
+    assert verdict.count('<table class="columns">') == 1
+    assert "".join(f"<th>{label}</th>" for label in SWEEP) in verdict
+    assert "virtual over this pool" in verdict and "1.25×" in verdict and "the best pool" in verdict
+    assert "<td>20</td><td>40</td><td>80</td>" in verdict  # each column's own pool, as the service reported it
+    assert "none: a thread per request" in verdict
+    assert "table.columns { width: 100%; table-layout: fixed; }" in html  # the columns share the page's width
+    assert "virtual sustained 500 rps = 1.2× platform-t80 (the best pool)" in html
+
+
+def test_the_threadlocal_section_shows_builds_per_request_per_column(tmp_path):
+    synthrun.write_params(tmp_path, THREADLOCAL_KB=64)
+    synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs(300), threadlocal_pool=20))
+    synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs(), threadlocal_pool=0))
+    summary.rebuild(tmp_path)
+    html = (tmp_path / "index.html").read_text()
+    section = html[html.index('<section id="threadlocal">') :]
+    section = section[: section.index("</section>")]
+    assert "a 64 KB object per thread" in section
+    assert "<td>0<br>" in section and "<td>1<br>" in section  # builds per request: platform, virtual
+    assert "65,536 B" in section

@@ -82,5 +82,5 @@ def section(summary: dict) -> str:
         '<section id="costs"><h2>What a request and a thread cost</h2>'
         "<p>Slopes over the healthy levels (what the service spends whatever the rate is not charged to requests); "
         "from the service's flight recording and /proc.</p>"
-        f"<table><tr><th></th>{head}</tr>{body}</table>{note}</section>"
+        f"<table class='columns'><tr><th></th>{head}</tr>{body}</table>{note}</section>"
     )

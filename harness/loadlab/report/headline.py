@@ -30,7 +30,7 @@ def headline(summary: dict) -> str:
         phrase = f"{mode} sustained {rps(m.get('sustained_rps'))} rps"
         ratio = _ratio_for(summary, mode)
         if ratio is not None:
-            phrase += f" = {ratio:.1f}× {mode.replace('virtual', 'platform', 1)}"
+            phrase += f" = {ratio:.1f}× {_divisor(summary, mode)}"
         interval = m.get("knee_interval_rps")
         if m.get("collapsed") and interval and interval[0]:
             phrase += f", knee between {rps(interval[0])} and {rps(interval[1])}"
@@ -83,6 +83,16 @@ def _ratio_for(summary: dict, mode: str) -> float | None:
     if mode.startswith("virtual-jdk"):
         return (summary.get("ratios") or {}).get(mode.removeprefix("virtual-jdk"))
     return None
+
+
+def _divisor(summary: dict, mode: str) -> str:
+    """What a virtual column's ratio divides by: its platform column, or with a pool sweep the best pool (ratio.py)."""
+    if not summary.get("ratios_by_pool"):
+        return mode.replace("virtual", "platform", 1)
+    basis = summary.get("virtual_over_platform_basis")
+    if basis and basis.endswith(mode.removeprefix("virtual")):
+        return f"{basis} (the best pool)"
+    return "the best platform pool on its JDK"
 
 
 def verdict_class(summary: dict) -> str:

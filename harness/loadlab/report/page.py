@@ -6,7 +6,16 @@ from __future__ import annotations
 
 from html import escape
 
-from . import boxes, costs, errors_table, levels_table, repeats_table, setup_section, verdict_table
+from . import (
+    boxes,
+    costs,
+    errors_table,
+    levels_table,
+    repeats_table,
+    setup_section,
+    threadlocal_section,
+    verdict_table,
+)
 from .headline import headline, mode_names, scenario_of, verdict_class
 from .style import CSS
 
@@ -29,6 +38,7 @@ def document(summary: dict, charts: list[tuple[str, str, str, str]], gatling: di
         boxes.notes(summary),
         verdict_table.section(summary),
         costs.section(summary),
+        threadlocal_section.section(summary),
         repeats_table.section(summary),
         '<section id="charts">',
         *(chart_figure(*chart) + (errors_table.section(summary) if chart[1] == "errors" else "") for chart in charts),

@@ -21,6 +21,10 @@ table { border-collapse: collapse; margin: 6px 0 12px; font-size: 0.9em; }
 th, td { border: 1px solid var(--line); padding: 3px 8px; text-align: right; vertical-align: top; }
 th { background: var(--soft); }
 td.text, th.text { text-align: left; }
+/* One column per mode (a pool sweep's too): the columns share the page's width and their sentences wrap. */
+table.columns { width: 100%; table-layout: fixed; }
+table.columns th:first-child { width: 15em; }
+table.columns td { overflow-wrap: anywhere; }
 tr.unhealthy td { background: #fdecea; }
 td.reason { text-align: left; min-width: 18em; }
 #levels table { width: 100%; }

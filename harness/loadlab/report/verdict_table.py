@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from html import escape
 
+from .. import metrics
 from . import prediction_cells
-from .formats import bracket_text, num, rps, small, yes_no
+from .formats import bracket_text, num, rps, small, times, yes_no
 from .headline import crash_when
 
 
@@ -15,9 +16,11 @@ def section(summary: dict) -> str:
         return ""
     rows = [
         ("sustained rate (rps)", lambda m: rps(m.get("sustained_rps"))),
+        *([("virtual over this pool", _pool_ratio_cell(summary))] if summary.get("ratios_by_pool") else []),
         ("collapsed", lambda m: yes_no(m.get("collapsed"), good=False)),
         ("knee between (rps): last healthy – first unhealthy", _bracket_cell),
         ("JDK", lambda m: num(m.get("jdk"))),
+        ("Tomcat threads", _threads_cell),
         *([("repetition shown (the median)", lambda m: num(m.get("repetition")))] if summary.get("repeats") else []),
         ("prediction (rps)", prediction_cells.predicted_cell),
         ("predicted by", lambda m: escape(m.get("prediction") or "no model limits this mode")),
@@ -41,11 +44,46 @@ def section(summary: dict) -> str:
     if any(m.get("db_pool") for m in modes.values()):
         rows.insert(-2, ("db pool: size / most in use / most waiting", _pool_cell))
     head = "".join(f"<th>{escape(mode)}</th>" for mode in modes)
+    # Each cell is given its mode's label too: a pool sweep's rows read it.
     body = "".join(
-        f'<tr><th class="text">{escape(label)}</th>' + "".join(f"<td>{cell(m)}</td>" for m in modes.values()) + "</tr>"
+        f'<tr><th class="text">{escape(label)}</th>'
+        + "".join(f"<td>{cell({**m, LABEL: name})}</td>" for name, m in modes.items())
+        + "</tr>"
         for label, cell in rows
     )
-    return f'<section id="verdict"><h2>Verdict</h2><table><tr><th></th>{head}</tr>{body}</table></section>'
+    return (
+        f'<section id="verdict"><h2>Verdict</h2><table class="columns"><tr><th></th>{head}</tr>{body}</table></section>'
+    )
+
+
+# The key under which a cell finds its mode's label (never a summary.json field).
+LABEL = "__label"
+
+
+def _threads_cell(m: dict) -> str:
+    """The pool the service reported (live), else the one asked; virtual threads have none."""
+    live = (m.get("live_config") or {}).get(metrics.TOMCAT_THREADS_MAX)
+    if isinstance(live, (int, float)) and live > 0:
+        return num(live)
+    if str(m.get(LABEL, "")).startswith("virtual"):
+        return '<span class="muted">none: a thread per request</span>'
+    return "—"
+
+
+def _pool_ratio_cell(summary: dict):
+    """virtual over each platform column of a sweep (ratios_by_pool); the headline's divisor is marked."""
+    ratios, reasons = summary.get("ratios_by_pool") or {}, summary.get("ratios_by_pool_reasons") or {}
+    basis = summary.get("virtual_over_platform_basis")
+
+    def cell(m: dict) -> str:
+        label = m.get(LABEL, "")
+        if label not in ratios:
+            return ""
+        if ratios[label] is None:
+            return '<span class="muted">none</span>' + small(reasons.get(label))
+        return escape(times(ratios[label])) + small("the best pool: the headline's" if label == basis else None)
+
+    return cell
 
 
 def _bracket_cell(m: dict) -> str:

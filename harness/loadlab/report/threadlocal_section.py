@@ -1,0 +1,76 @@
+"""THREADLOCAL_KB on the page: per column, how often the per-thread object was built, what it added per request, and
+the CPU per request and CPU ceiling that follow (summary.json's `threadlocal`, `cpu_ceiling`, `costs`)."""
+
+from __future__ import annotations
+
+from html import escape
+
+from .formats import num, rps, small
+
+
+def _builds(m: dict) -> str:
+    use = m.get("threadlocal") or {}
+    per_request = use.get("builds_per_request")
+    if per_request is None:
+        return "—"
+    since = use.get("builds_since_start")
+    return escape(f"{per_request:.4g}") + small(
+        f"{num(use.get('builds'))} builds for {num(use.get('requests'))} requests measured"
+        + (f"; {num(since)} since start" if since is not None else "")
+    )
+
+
+def _bytes_built(m: dict) -> str:
+    use = m.get("threadlocal") or {}
+    value = use.get("bytes_built_per_request")
+    return "—" if value is None else escape(f"{value:,.0f} B")
+
+
+def _allocated(m: dict) -> str:
+    fit = (m.get("costs") or {}).get("bytes_allocated_per_request")
+    return "—" if not fit or fit.get("slope") is None else escape(f"{fit['slope']:,.0f} B")
+
+
+def thread_service_cpu_ms(m: dict) -> float | None:
+    """The thread-service's CPU per request: the slope of its CPU over the healthy levels (cpufit.py)."""
+    for role in (m.get("cpu_ceiling") or {}).get("roles") or []:
+        if role.get("role") == "thread-service":
+            return role.get("ms_per_request")
+    return None
+
+
+def _cpu(m: dict) -> str:
+    ms = thread_service_cpu_ms(m)
+    return "—" if ms is None else escape(f"{ms:.3f} ms")
+
+
+def _ceiling(m: dict) -> str:
+    return rps(m.get("cpu_ceiling_rps"))
+
+
+ROWS = (
+    ("builds per request", _builds),
+    ("bytes built per request (builds × the object)", _bytes_built),
+    ("bytes allocated per request (everything)", _allocated),
+    ("thread-service CPU per request", _cpu),
+    ("CPU ceiling (rps)", _ceiling),
+)
+
+
+def section(summary: dict) -> str:
+    modes = summary.get("modes") or {}
+    if not any(m.get("threadlocal") for m in modes.values()):
+        return ""
+    kb = next((m["threadlocal"].get("kb") for m in modes.values() if m.get("threadlocal")), None)
+    head = "".join(f"<th>{escape(name)}</th>" for name in modes)
+    body = "".join(
+        f'<tr><th class="text">{escape(label)}</th>' + "".join(f"<td>{cell(m)}</td>" for m in modes.values()) + "</tr>"
+        for label, cell in ROWS
+    )
+    return (
+        f'<section id="threadlocal"><h2>The ThreadLocal trap: a {num(kb)} KB object per thread</h2>'
+        "<p>Every request uses an object cached in a <code>ThreadLocal</code>, built and filled on a thread's first "
+        "use: a pool builds it once per thread, a virtual thread per request builds it on every request. What that "
+        "costs shows in the bytes allocated and the CPU per request, and so in the CPU ceiling.</p>"
+        f'<table class="columns"><tr><th></th>{head}</tr>{body}</table></section>'
+    )
