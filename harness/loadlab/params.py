@@ -7,12 +7,12 @@ The Makefile passes each parameter as an environment variable of the same name, 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from . import app, limits
 from .errors import ExitCode, LoadlabError
+from .modelabel import ModeLabel
 
 TARGETS = ("local", "netns", "aws")
 THREAD_MODES = ("platform", "virtual")
@@ -382,48 +382,20 @@ class ModeRun:
     threads: int | None = None  # the platform pool's size; None for virtual threads
 
 
-def mode_label(mode: str, jdk: int, several_jdks: bool, threads: int | None = None) -> str:
-    """`platform` / `virtual` with one JDK and one pool size; `platform-t1000` for each size of a sweep;
-    `platform-jdk21`, `virtual-jdk25`, `platform-t1000-jdk21` … with several JDKs (the contract)."""
-    label = mode if threads is None else f"{mode}-t{threads}"
-    return f"{label}-jdk{jdk}" if several_jdks else label
-
-
 def mode_runs(modes: list[str], jdks: list[int], sizes: list[int] | None = None) -> list[ModeRun]:
     """Every mode on every JDK, JDK by JDK in the order given, so one JDK's columns stand together; platform once
-    per pool size in `sizes` (PLATFORM_THREADS), in its order, one column each when there are several."""
+    per pool size in `sizes` (PLATFORM_THREADS), in its order, one column each when there are several. The label
+    (modelabel.py) names the JDK only when there are several, the pool size only in a sweep."""
     several, sizes = len(jdks) > 1, sizes or []
     runs = []
     for jdk in jdks:
         for mode in modes:
             if mode == "platform" and len(sizes) > 1:
-                runs += [ModeRun(mode_label(mode, jdk, several, n), mode, jdk, n) for n in sizes]
+                runs += [ModeRun(str(ModeLabel(mode, jdk if several else None, n)), mode, jdk, n) for n in sizes]
             else:
                 threads = sizes[0] if mode == "platform" and sizes else None
-                runs.append(ModeRun(mode_label(mode, jdk, several), mode, jdk, threads))
+                runs.append(ModeRun(str(ModeLabel(mode, jdk if several else None)), mode, jdk, threads))
     return runs
-
-
-@dataclass(frozen=True)
-class LabelParts:
-    """What a mode label says: its thread mode, and its pool size and JDK when the label names them."""
-
-    mode: str
-    threads: int | None = None
-    jdk: int | None = None
-
-
-_LABEL = re.compile(r"^(?P<mode>[a-z]+)(?:-t(?P<threads>\d+))?(?:-jdk(?P<jdk>\d+))?$")
-
-
-def label_parts(label: str) -> LabelParts:
-    """The one reader of mode labels (the inverse of mode_label): `platform-t1000-jdk21` → platform, 1000, 21. A
-    label it cannot read is a thread mode of its own name (an older or foreign folder), with nothing else known."""
-    found = _LABEL.match(label)
-    if not found:
-        return LabelParts(label)
-    threads, jdk = found["threads"], found["jdk"]
-    return LabelParts(found["mode"], int(threads) if threads else None, int(jdk) if jdk else None)
 
 
 def pool_sizes(recorded: object) -> list[int]:

@@ -112,20 +112,6 @@ def test_one_pool_size_keeps_the_plain_label_and_is_recorded_as_a_number():
     assert params.pool_sizes("50 80") == [50, 80] and params.pool_sizes(None) == []
 
 
-@pytest.mark.parametrize(
-    "mode, jdk, several_jdks, threads",
-    [
-        ("platform", 25, False, None),
-        ("platform", 21, True, 1000),
-        ("platform", 25, False, 4000),
-        ("virtual", 21, True, None),
-    ],
-)
-def test_every_label_reads_back_as_what_built_it(mode, jdk, several_jdks, threads):
-    parts = params.label_parts(params.mode_label(mode, jdk, several_jdks, threads))
-    assert (parts.mode, parts.threads, parts.jdk) == (mode, threads, jdk if several_jdks else None)
-
-
 def test_make_bench_with_a_bad_value_stops_before_anything_starts(repo, tmp_path):
     r = make("bench", env={"DELAY_MS": "-5", "RESULTS_DIR": str(tmp_path / "results")}, timeout=60)
     assert r.returncode != 0

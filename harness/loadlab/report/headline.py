@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from ..modelabel import ModeLabel
 from ..summary import crash
 from . import prediction_cells
 from .formats import num, rps
@@ -28,9 +31,10 @@ def headline(summary: dict) -> str:
             phrases.append(f"{mode} was not measured")
             continue
         phrase = f"{mode} sustained {rps(m.get('sustained_rps'))} rps"
-        ratio = _ratio_for(summary, mode)
+        label = ModeLabel.parse(mode)
+        ratio = _ratio_for(summary, label)
         if ratio is not None:
-            phrase += f" = {ratio:.1f}× {_divisor(summary, mode)}"
+            phrase += f" = {ratio:.1f}× {_divisor(summary, label)}"
         interval = m.get("knee_interval_rps")
         if m.get("collapsed") and interval and interval[0]:
             phrase += f", knee between {rps(interval[0])} and {rps(interval[1])}"
@@ -76,21 +80,21 @@ def crash_when(crashed: dict) -> str:
     )
 
 
-def _ratio_for(summary: dict, mode: str) -> float | None:
+def _ratio_for(summary: dict, label: ModeLabel) -> float | None:
     """virtual over platform on the same JDK: `virtual` uses the headline ratio, `virtual-jdk21` its JDK's."""
-    if mode == "virtual":
+    if label.mode != "virtual":
+        return None
+    if label.jdk is None:
         return summary.get("virtual_over_platform")
-    if mode.startswith("virtual-jdk"):
-        return (summary.get("ratios") or {}).get(mode.removeprefix("virtual-jdk"))
-    return None
+    return (summary.get("ratios") or {}).get(str(label.jdk))
 
 
-def _divisor(summary: dict, mode: str) -> str:
+def _divisor(summary: dict, label: ModeLabel) -> str:
     """What a virtual column's ratio divides by: its platform column, or with a pool sweep the best pool (ratio.py)."""
     if not summary.get("ratios_by_pool"):
-        return mode.replace("virtual", "platform", 1)
+        return str(replace(label, mode="platform"))
     basis = summary.get("virtual_over_platform_basis")
-    if basis and basis.endswith(mode.removeprefix("virtual")):
+    if basis and ModeLabel.parse(basis).jdk == label.jdk:
         return f"{basis} (the best pool)"
     return "the best platform pool on its JDK"
 

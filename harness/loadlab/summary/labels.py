@@ -1,20 +1,21 @@
 """What a mode's label says: `platform`, `virtual`, `platform-t<N>` for each pool of a sweep, and `-jdk<N>` when
-several JDKs ran. Labels are made by params.mode_label and read by params.label_parts only; these add what the run's
-parameters say when the label does not (the only JDK, the only pool size)."""
+several JDKs ran. ModeLabel (modelabel.py) alone builds and reads labels; these add what the run's parameters say
+when the label does not (the only JDK, the only pool size)."""
 
 from __future__ import annotations
 
 from .. import params as run_params
+from ..modelabel import ModeLabel
 
 
 def base_mode(label: str) -> str:
     """`virtual-jdk21`, `platform-t1000` → the thread mode of a mode label."""
-    return run_params.label_parts(label).mode
+    return ModeLabel.parse(label).mode
 
 
 def mode_jdk(label: str, params: dict) -> int | None:
     """The JDK a mode ran on: from its label with several JDKs (`virtual-jdk21`), else the only one in JDKS."""
-    named = run_params.label_parts(label).jdk
+    named = ModeLabel.parse(label).jdk
     if named is not None:
         return named
     jdks = params.get("JDKS")
@@ -28,7 +29,7 @@ def mode_jdk(label: str, params: dict) -> int | None:
 def mode_threads(label: str, params: dict) -> int | None:
     """The platform pool a mode asked for: from its label in a sweep (`platform-t1000`), else the only size in
     PLATFORM_THREADS; None for virtual threads."""
-    parts = run_params.label_parts(label)
+    parts = ModeLabel.parse(label)
     if parts.mode != "platform":
         return None
     if parts.threads is not None:

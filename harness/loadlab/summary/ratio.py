@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import params as run_params
+from ..modelabel import ModeLabel
 from . import crash as crashes
 from .labels import mode_jdk
 
@@ -35,10 +35,10 @@ class JdkColumns:
 
 
 def columns_by_jdk(modes: dict[str, dict], params: dict) -> dict[int | None, JdkColumns]:
-    several_jdks = any(run_params.label_parts(label).jdk is not None for label in modes)
+    several_jdks = any(ModeLabel.parse(label).jdk is not None for label in modes)
     found: dict[int | None, JdkColumns] = {}
     for label in modes:
-        parts = run_params.label_parts(label)
+        parts = ModeLabel.parse(label)
         jdk = mode_jdk(label, params) if several_jdks else None
         if several_jdks and jdk is None:
             continue
