@@ -40,6 +40,8 @@ def test_each_pool_is_a_column_judged_on_its_own_pool_and_the_headline_is_virtua
     assert result["virtual_over_platform"] == 1.25 and result["virtual_over_platform_basis"] == "platform-t80"
     assert result["ratios_by_pool_reasons"] == {} and "ratios" not in result
     assert result["params"]["PLATFORM_THREADS"] == [20, 40, 80]
+    # the page names the pool the headline ratio divides by
+    assert "virtual sustained 500 rps = 1.2× platform-t80" in (tmp_path / "index.html").read_text()
 
 
 def test_a_pool_that_cannot_be_judged_is_never_the_divisor(tmp_path):
