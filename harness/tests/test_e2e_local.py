@@ -16,11 +16,11 @@ import subprocess
 import time
 
 import pytest
-from conftest import REPO, make
+from conftest import MACHINE_REASONS, REPO, blamed_on_the_machine, harness_exit, make, not_proven
 from test_preflight import PREVIOUS_RUN, with_previous_run
 
 from loadlab import params, preflight
-from loadlab.validity import delay_allowance_ms
+from loadlab.validity import CPU_SATURATED_RATIO, delay_allowance_ms
 
 pytestmark = pytest.mark.e2e
 
@@ -38,6 +38,9 @@ TINY = {
     "INJECTORS": "1",
 }
 TIMELINE_COLUMNS = ["second", "offered_rps", "ok", "ko", "p50_ms", "p95_ms", "p99_ms", "max_ms"]
+# This run's own processes (8 threads, < 100 rps) use a fraction of the two cores; at most half the machine is a wide
+# margin. A run that busied the machine by itself would be a real fault of the run, not other people's work.
+RUN_SHARE_MAX_PCT = 50
 
 
 def ports_free(*ports: int) -> bool:
@@ -69,60 +72,121 @@ def test_a_run_that_passes_the_preflight_makes_exactly_one_folder(tiny_run):
 
 def test_platform_collapses_near_littles_law_and_virtual_does_not(tiny_run):
     r, run_dir = tiny_run
-    assert r.returncode in (0, 1), r.stdout[-3000:] + r.stderr[-3000:]
+    assert harness_exit(r) in (0, 1), r.stdout[-3000:] + r.stderr[-3000:]  # 1: a mode judged invalid
+    assert "platform" in r.stdout and "virtual" in r.stdout and "sustained" in r.stdout
     summary = json.loads((run_dir / "summary.json").read_text())
     platform, virtual = summary["modes"]["platform"], summary["modes"]["virtual"]
+    busy = other_work_on_the_machine(summary)
     assert platform["collapsed"] is True, platform
     # Little's law from the pool and the measured baseline (≈ 210 ms here, ≈ 235 ms over netns veths)
     assert 200 <= platform["baseline_p50_ms"] <= 260, platform
     assert abs(platform["predicted_rps"] - 8 * 1000 / platform["baseline_p50_ms"]) <= 1, platform
-    assert 20 <= platform["sustained_rps"] <= 60, platform
-    assert virtual["collapsed"] is False, virtual
-    assert virtual["sustained_rps"] == 95, virtual
-    reasons = [x for m in summary["modes"].values() for x in m["invalid_reasons"]]
-    if reasons and all(x.startswith("the machine itself was saturated") for x in reasons):
-        # no ratio is claimed from an invalid mode; test_a_clean_run_is_not_flagged skips for the same reason
+    if blamed_on_the_machine(platform):  # where a knee falls on a saturated machine says nothing of the service
+        not_proven("platform's knee between 20 and 60 rps", busy)
+    else:
+        assert 20 <= platform["sustained_rps"] <= 60, platform
+    if blamed_on_the_machine(virtual):
+        not_proven("virtual holds 95 rps without collapsing", busy)
+    else:
+        assert virtual["collapsed"] is False, virtual
+        assert virtual["sustained_rps"] == 95, virtual
+    if busy:  # no ratio is claimed from an invalid mode
         assert summary["virtual_over_platform"] is None and summary["virtual_over_platform_reason"], summary
-        pytest.skip(f"this machine was busy with other work during the run: {reasons}")
-    assert summary["virtual_over_platform"] >= 1.6
-    assert "platform" in r.stdout and "virtual" in r.stdout and "sustained" in r.stdout
+        not_proven("virtual / platform >= 1.6 on the tiny run", busy)
+    else:
+        assert summary["virtual_over_platform"] is not None, summary.get("virtual_over_platform_reason")
+        assert summary["virtual_over_platform"] >= 1.6
 
 
 def test_the_refinement_pass_localises_the_platform_knee_between_two_coarse_levels(tiny_run):
     _, run_dir = tiny_run
-    platform = json.loads((run_dir / "summary.json").read_text())["modes"]["platform"]
+    summary = json.loads((run_dir / "summary.json").read_text())
+    platform = summary["modes"]["platform"]
     refined = platform["refine"]
-    assert refined["coarse_interval_rps"] == [35, 45], platform["levels"]
-    unused = [p["why_not_used"] for p in refined["passes"] if not p["used"]]
-    if unused and all("outside the run used the CPU" in w or "machine" in w for w in unused):
-        pytest.skip(f"this machine was busy with other work during the fine pass: {unused}")
-    little = platform["predicted_rps"]
     assert platform["predicted_by"] == "little", platform
-    low, high = platform["knee_interval_rps"]
-    assert refined["localised"] is True and refined["passes"][0]["used"], refined
-    assert abs(platform["sustained_rps"] / little - 1) <= 0.10, (platform["sustained_rps"], little)
-    assert high - low <= 0.10 * little, platform["knee_interval_rps"]
+    assert [lv["target_rps"] for lv in platform["levels"]][:2] == [25, 35]
+    busy = other_work_on_the_machine(summary)
+    if blamed_on_the_machine(platform):
+        # a coarse pass that cannot be trusted is not refined from: no fine pass narrows its bracket
+        assert not any(p["used"] for p in refined["passes"]) and refined["not_refined"], refined
+        not_proven("the fine pass localises the knee to within 10% of Little's law", busy)
+        return
+    assert refined["coarse_interval_rps"] == [35, 45], platform["levels"]
     # the fine pass's raw files and Gatling report sit beside the coarse ones, which stay as measured
     assert (run_dir / "platform" / "refine-1" / "raw" / "injector-0" / "seconds.csv").is_file()
     assert list((run_dir / "platform" / "gatling" / "refine-1-injector-0").glob("*/index.html"))
-    assert [lv["target_rps"] for lv in platform["levels"]][:3] == [25, 35, 45]
+    passes = refined["passes"]
+    unused = [p["why_not_used"] for p in passes if not p["used"]]
+    if unused and all(any(m in w for m in MACHINE_REASONS) for w in unused):
+        if not any(p["used"] for p in passes):
+            # an untrusted pass is kept but not used: the knee stays on the coarse bracket, and says so
+            assert refined["localised"] is False and platform["knee_interval_rps"] == [35, 45], refined
+            not_proven("the fine pass localises the knee to within 10% of Little's law", f"no pass used: {unused}")
+            return
+    else:
+        assert passes and passes[0]["used"], refined
+    little = platform["predicted_rps"]
+    low, high = platform["knee_interval_rps"]
+    assert refined["localised"] is True, refined
+    assert abs(platform["sustained_rps"] / little - 1) <= 0.10, (platform["sustained_rps"], little)
+    assert high - low <= 0.10 * little, platform["knee_interval_rps"]
 
 
 def test_a_clean_run_is_not_flagged(tiny_run):
-    """The counterpart of test_e2e_faults.py: nothing starved, so neither mode may be flagged."""
+    """The counterpart of test_e2e_faults.py: nothing of the run was starved, so no role of it may be blamed. When
+    other work saturates this shared machine the run is rightly invalid: then the harness must blame the machine, its
+    own samples must show the load was not the run's, and the no-flag-at-all half is reported as not proven."""
     r, run_dir = tiny_run
     summary = json.loads((run_dir / "summary.json").read_text())
     reasons = [x for m in summary["modes"].values() for x in m["invalid_reasons"]]
-    if reasons and all(x.startswith("the machine itself was saturated") for x in reasons):
-        pytest.skip(f"this machine was busy with other work during the run: {reasons}")
-    assert reasons == [] and r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert not [x for x in reasons if not x.startswith(MACHINE_REASONS)], reasons
+    busy = other_work_on_the_machine(summary)
+    if busy:
+        assert harness_exit(r) == 1 and "INVALID" in r.stdout, r.stdout[-2000:] + r.stderr[-2000:]
+        not_proven("a clean run gets no validity flag at all", busy)
+    else:
+        assert reasons == [] and r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     # the delay-service's own latency was measured on its host, next to what the thread-service saw
-    # (the probe's own cost is a few ms here and ~20 ms on a slower machine: the validity rule allows for it)
-    for level in summary["modes"]["virtual"]["levels"]:
-        assert 200 <= level["evidence"]["delay_probe_ms"] <= 200 + 2 * delay_allowance_ms(200), level
+    # (the probe's own cost is a few ms here and ~20 ms on a slower machine: the validity rule allows for it);
+    # on a level where the machine was saturated its latency is the machine's, and is not judged
+    virtual = summary["modes"]["virtual"]
+    for level in virtual["levels"]:
+        if level not in busy_levels(virtual):
+            assert 200 <= level["evidence"]["delay_probe_ms"] <= 200 + 2 * delay_allowance_ms(200), level
     with open(run_dir / "virtual" / "server.csv") as f:
         probes = [row["delay_probe_ms"] for row in csv.DictReader(f)]
     assert sum(1 for p in probes if p) >= len(probes) - 2
+
+
+def busy_levels(mode: dict) -> list[dict]:
+    """The levels on which the host's CPU reached the harness's saturation limit."""
+    return [lv for lv in mode["levels"] if (lv["evidence"]["host_cpu_pct"] or 0) >= 100 * CPU_SATURATED_RATIO]
+
+
+def run_share_pct(level: dict) -> float:
+    """The run's own processes (thread-service, delay-service, injector), in % of the machine."""
+    ev = level["evidence"]
+    return (ev["thread_cpu_pct"] + ev["other_roles_cpu_pct"]) / (ev["delay_cores"] or ev["injector_cores"])
+
+
+def other_work_on_the_machine(summary: dict) -> str:
+    """'' when the harness blamed the machine nowhere; else what it saw, after checking in the run's own samples
+    that the machine really was saturated by work that was not the run's (a run this light that saturated the
+    machine by itself fails here instead)."""
+    seen = []
+    for name, mode in summary["modes"].items():
+        if not blamed_on_the_machine(mode):
+            continue
+        blamed = [x for x in mode["invalid_reasons"] if x.startswith(MACHINE_REASONS)]
+        busy = busy_levels(mode)
+        assert busy, (name, blamed, [lv["evidence"] for lv in mode["levels"]])
+        for lv in busy:
+            assert run_share_pct(lv) <= RUN_SHARE_MAX_PCT, (name, lv["index"], lv["evidence"])
+        seen.append(
+            f"{name}: host CPU {max(lv['evidence']['host_cpu_pct'] for lv in busy):.0f}% while the run's own "
+            f"processes used at most {max(run_share_pct(lv) for lv in busy):.0f}% ({blamed[0]})"
+        )
+    return "; ".join(seen)
 
 
 def test_run_folder_matches_the_contract(tiny_run):
@@ -172,7 +236,7 @@ def test_nothing_is_left_running_after_a_run(tiny_run):
 def test_ctrl_c_stops_every_process_frees_ports_and_keeps_results(tmp_path):
     results = tmp_path / "results"
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL")}
-    env.update({**TINY, "STEPS": "6", "STEP_SECONDS": "10", "RESULTS_DIR": str(results)})
+    env.update({**TINY, "STEPS": "6", "RESULTS_DIR": str(results)})  # Ctrl-C comes after level 1: 5 levels ahead
     proc = subprocess.Popen(
         ["make", "--no-print-directory", "bench"],
         cwd=REPO,
