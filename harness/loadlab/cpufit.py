@@ -108,7 +108,7 @@ class CpuCeiling:
             return None
         line = self.busy.line
         rps = line.reaches(CPU_KNEE_UTILIZATION * self.cores)
-        if rps is None:
+        if rps is None or rps <= 0:
             return None
         start, full = line.reaches_within_band(CPU_KNEE_UTILIZATION * self.cores), line.reaches_within_band(self.cores)
         if start is None or full is None:
@@ -253,7 +253,9 @@ def _busy_line(
             r is None or y >= r - SAMPLING_SKEW_CORES_RATIO * cores for (_, y), r in zip(points, roles_at)
         )
         line = linefit.fit([x for x, _ in points], [y for _, y in points]) if holds_roles else None
-        if line is not None and line.slope > 0:
+        # A host already that busy at the lightest level was busy with other work: its line says nothing about
+        # where this load fills the cores (read off it, a near-flat line put the knee at a negative rate).
+        if line is not None and line.slope > 0 and min(y for _, y in points) < CPU_KNEE_UTILIZATION * cores:
             return BusyLine("host CPU", line)
     total = _roles_line(levels, roles)
     return None if total is None else BusyLine("the roles' CPU", total)

@@ -100,3 +100,13 @@ def test_the_knee_is_read_off_the_host_cpu_when_it_holds_the_roles():
     assert interval == pytest.approx((3000, 4000 / 1.2))
     # a host figure below the roles' own is not this machine's: the roles' line again
     assert cpufit.cpu_ceiling(points, cores=2, host_cpu_pct=[5.0] * 4).busy.what == "the roles' CPU"
+
+
+def test_a_host_already_busy_at_the_lightest_level_does_not_place_the_knee():
+    # the run 20261123-205623: other work held the machine at ~100% from the first level; the near-flat host line
+    # read off at 90% put the knee at -181,760 rps. The roles' own line places it instead.
+    points = levels({"thread": 0.5}, {}, rates=(20, 40, 60))
+    got = cpufit.cpu_ceiling(points, cores=2, host_cpu_pct=[99.0, 99.5, 99.8])
+    assert got.busy.what == "the roles' CPU"
+    rps, _ = got.knee()
+    assert rps > 60 and got.prediction().rps > 0
