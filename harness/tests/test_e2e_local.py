@@ -132,6 +132,19 @@ def test_the_refinement_pass_localises_the_platform_knee_between_two_coarse_leve
     assert high - low <= 0.10 * little, platform["knee_interval_rps"]
 
 
+def test_a_fine_pass_whose_levels_all_held_is_used(tiny_run):
+    """Its seconds carry the rates their labels say: a healthy fine pass is never taken for an injector that fell
+    behind (the fine pass warms up at half of its first rate, from a tenth of that)."""
+    _, run_dir = tiny_run
+    for label, mode in json.loads((run_dir / "summary.json").read_text())["modes"].items():
+        for fine in mode["refine"]["passes"]:
+            why = fine["why_not_used"] or ""
+            # (an injector a busy machine starved says so: "... while the machine was saturated")
+            assert "fell behind" not in why or "saturated" in why, (label, fine)
+            if fine["levels"] and all(lv["healthy"] for lv in fine["levels"]) and not fine["why_not_used"]:
+                assert mode["knee_interval_rps"][0] >= fine["rates"][-1], (label, fine)
+
+
 def test_a_clean_run_is_not_flagged(tiny_run):
     """The counterpart of test_e2e_faults.py: nothing of the run was starved, so no role of it may be blamed. When
     other work saturates this shared machine the run is rightly invalid: then the harness must blame the machine, its

@@ -1,0 +1,57 @@
+"""Real raw files, as the simulation wrote them on this machine, judged as `make report` judges them.
+
+data/warmup_empty_first_second: a tiny run (one platform thread, 200 ms, stairs 2 -> 5 rps, a 4 s warm-up climbing
+from 0.2 rps). Gatling injected nobody in the warm-up's first second (0.65 users), the case that once anchored every
+label a second late: each level's last second carried the next rate and the last level's last second was the empty
+tail, so a level read as 'the injector fell behind'. (Its verdict is invalid for another reason, true of that minute:
+other programs kept the machine's CPU busy.)"""
+
+import csv
+import json
+import math
+import shutil
+from pathlib import Path
+
+import pytest
+
+from loadlab import summary
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="module")
+def rebuilt(tmp_path_factory):
+    run = tmp_path_factory.mktemp("real") / "warmup_empty_first_second"
+    shutil.copytree(DATA / run.name, run)
+    return run, summary.rebuild(run)
+
+
+def test_the_case_under_test_is_in_the_files(rebuilt):
+    run, _ = rebuilt
+    rows = list(csv.DictReader((run / "platform/raw/injector-0/seconds.csv").open()))
+    assert (rows[0]["phase"], rows[0]["target_rps"], rows[0]["sent"]) == ("warmup", "0.65", "0")
+
+
+def test_every_level_sends_its_own_rate_in_its_own_seconds(rebuilt):
+    run, _ = rebuilt
+    injector = run / "platform/raw/injector-0"
+    measured = [r for r in csv.DictReader((injector / "seconds.csv").open()) if r["phase"] == "measure"]
+    meta = json.loads((injector / "meta.json").read_text())
+    assert meta["measure_start_epoch_ms"] == int(measured[0]["second"]) * 1000
+    for level in meta["levels"]:
+        sent = [int(r["sent"]) for r in measured if int(r["level"]) == level["index"]]
+        target = level["target_rps"]
+        # Gatling spreads round(rate x seconds) users over the level's seconds, a whole number each second.
+        assert sum(sent) == pytest.approx(target * len(sent), abs=1), (level, sent)
+        assert math.floor(target) - 1 <= min(sent) and max(sent) <= math.ceil(target) + 1, (level, sent)
+    last = max(int(r["level"]) for r in measured)
+    tail = measured[max(i for i, r in enumerate(measured) if int(r["level"]) == last) + 1 :]
+    assert tail and all(r["level"] == "-1" and r["sent"] == "0" for r in tail), tail
+
+
+def test_no_level_reads_as_an_injector_that_fell_behind(rebuilt):
+    _, result = rebuilt
+    platform = result["modes"]["platform"]
+    assert [(lv["target_rps"], lv["offered_rps"]) for lv in platform["levels"]] == [(2, 2), (5, 5)]
+    assert not [r for r in platform["invalid_reasons"] if "fell behind" in r], platform["invalid_reasons"]
+    assert platform["levels"][0]["healthy"] and platform["sustained_rps"] == 2
