@@ -65,7 +65,11 @@ def count(java, tmp_path, jfr):
 
 def test_a_recording_with_known_pinning_is_counted_and_shown(java, tmp_path):
     found = count(java, tmp_path, record(java, tmp_path, PINNED))
-    assert found == {"virtual_thread_pinned_events": PINNED}
+    assert found["virtual_thread_pinned_events"] == PINNED
+    # The same recording counts every virtual thread started (the fixture starts one per pinning), the proof an app
+    # under test switched to virtual threads (summary/appcheck.py).
+    assert found["event_counts"]["jdk.VirtualThreadPinned"] == PINNED
+    assert found["event_counts"]["jdk.VirtualThreadStart"] >= PINNED
 
     run = tmp_path / "run"
     synthrun.write_params(run, modes=["virtual"])
@@ -78,7 +82,11 @@ def test_a_recording_with_known_pinning_is_counted_and_shown(java, tmp_path):
 
 
 def test_a_recording_without_pinning_counts_zero(java, tmp_path):
-    assert count(java, tmp_path, record(java, tmp_path, 0)) == {"virtual_thread_pinned_events": 0}
+    found = count(java, tmp_path, record(java, tmp_path, 0))
+    assert found["virtual_thread_pinned_events"] == 0
+    assert (
+        "jdk.VirtualThreadPinned" not in found["event_counts"] and "jdk.VirtualThreadStart" not in found["event_counts"]
+    )
 
 
 # Threads that wait and allocate for a few seconds: a few of every periodic event (1 s periods).
@@ -116,7 +124,7 @@ def test_the_cost_events_are_read_per_second_on_each_jdk(tmp_path, feature):
     classes = tmp_path / "classes"
     subprocess.run([str(javac), "--release", "21", "-d", str(classes), str(source)], check=True, timeout=120)
     jfr = run_recorded(java, tmp_path, ["-cp", str(classes), "CostsFixture"])
-    assert count(java, tmp_path, jfr) == {"virtual_thread_pinned_events": 0}
+    assert count(java, tmp_path, jfr)["virtual_thread_pinned_events"] == 0
     rows = flight.load(tmp_path)
     assert rows and len(rows) >= 3, rows
     last = rows[max(s for s, r in rows.items() if r.rss_mb)]

@@ -13,7 +13,7 @@ from ..knee import Knee, Verdict, judge
 from ..runrecord import RunRecord
 from ..thresholds import Thresholds
 from ..validity import HarnessLimit, ValidityContext, shares_one_machine, validity
-from . import crash, evidence, outputs, raw, seconds
+from . import appcheck, crash, evidence, outputs, raw, seconds
 from .knee import FinePass, refined_knee
 from .labels import base_mode, mode_jdk, mode_threads
 from .raw import STATUS_504, TIMEOUT_INJECTOR, RawMode
@@ -81,7 +81,13 @@ def judge_mode(
         crash_tables=crash_tables,
         crash_reason=crash.reason(crashed, crash_tables) if crashed else None,
         invalid_reasons=validity(tables.levels, verdict, ctx),
-        config_mismatches=live_config_mismatches(label, mode_raw.live_config, params),
+        config_mismatches=live_config_mismatches(label, mode_raw.live_config, params)
+        # An application under test has no /actuator/loadlab: its host and its recording say what it ran on.
+        + (
+            appcheck.config_mismatches(label, appcheck.evidence(mode_raw), tables.requests, params)
+            if params.get("APP")
+            else []
+        ),
     )
 
 

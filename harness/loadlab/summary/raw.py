@@ -51,6 +51,12 @@ class RawMode:
     # under (threadlimits.py; None for older runs).
     flight: dict | None = None
     host_limits: threadlimits.HostLimits | None = None
+    # An application under test (APP, summary/appcheck.py): Tomcat's platform request threads as the host saw them,
+    # its own Actuator gauges when it exposes them, and its flight recording's counts (pinned.json); empty when not
+    # recorded.
+    request_pool: dict[int, dict] = field(default_factory=dict)
+    actuator: dict[int, dict] = field(default_factory=dict)
+    jfr: dict = field(default_factory=dict)
 
 
 def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
@@ -117,7 +123,8 @@ def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
             "own latency was not measured, so it was not judged"
         )
     pinned_path = raw_dir / "thread" / "pinned.json"
-    pinned = read_json(pinned_path).get("virtual_thread_pinned_events")
+    jfr = read_json(pinned_path)
+    pinned = jfr.get("virtual_thread_pinned_events")
     return RawMode(
         injectors=injectors,
         thread_samples=rows(raw_dir / "thread" / "samples.csv"),
@@ -128,6 +135,9 @@ def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
         flight=flight.load(raw_dir / "thread"),
         host_limits=threadlimits.read(raw_dir / "thread"),
         missing=missing,
+        request_pool=read_rows(raw_dir / "thread" / "request_pool.csv") or {},
+        actuator=read_rows(raw_dir / "thread" / "actuator.csv") or {},
+        jfr=jfr,
     )
 
 

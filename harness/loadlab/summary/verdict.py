@@ -11,7 +11,7 @@ from ..levels import Level, cpu_ms_per_request
 from ..runrecord import RunRecord
 from ..validity import notes as validity_notes
 from ..validity import shares_one_machine
-from . import costs, jsonform, predictions, threadlocal
+from . import appcheck, costs, jsonform, predictions, threadlocal
 from . import knee as knees
 from .judging import JudgedMode
 from .labels import base_mode, mode_jdk, mode_threads
@@ -57,7 +57,7 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
     stops = [inj.meta for inj in raw.injectors]
     stop_reasons = sorted({str(m["stop_reason"]) for m in stops if m.get("stop_reason")})
     first_bad = levels[verdict.first_unhealthy].index if verdict.first_unhealthy is not None else None
-    return {
+    summary = {
         "sustained_rps": jsonform.plain_number(round(knee.sustained_rps, 1)),
         "collapsed": verdict.collapsed,
         **predictions.fields(inputs, ceiling, knee, verdict, levels, ctx),
@@ -90,6 +90,9 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
         "levels_dropped_after_crash": judged.crash_tables.dropped_levels,
         "evidence_gaps": [g.as_dict() for g in gaps],
     }
+    if params.get("APP"):  # an application under test: the evidence its live-config check read (judging.py)
+        appcheck.add_evidence(summary, raw, mode, params)
+    return summary
 
 
 def thread_cores(raw: RawMode) -> float | None:

@@ -1,0 +1,199 @@
+"""An application under test (APP): what it ran on, proved from what every JVM and Linux host gives, and what its
+evidence says when its knee sits below every model.
+
+It has no /actuator/loadlab, so the evidence is: the host's view of its process (Tomcat's platform request threads
+by name, request_pool.csv), its flight recording (the counts in pinned.json: virtual threads started, pinning,
+monitor waits, GC pauses) and, when it exposes them, its own Actuator gauges (actuator.csv). Its costs (memory,
+threads, switches, allocation) are every service's (flight.py, costs.py). Reads raw files only; never raises on a
+missing one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .jsonform import plain_number
+from .labels import base_mode, mode_threads
+from .raw import RawMode
+from .values import as_float
+
+# The Actuator gauges sampled when the app exposes them (GET /actuator/metrics/<name>); bench hands these names to
+# the sampler, the checks below read them back.
+TOMCAT_BUSY, TOMCAT_MAX = "tomcat.threads.busy", "tomcat.threads.config.max"
+HIKARI_ACTIVE, HIKARI_PENDING, HIKARI_MAX = (
+    "hikaricp.connections.active",
+    "hikaricp.connections.pending",
+    "hikaricp.connections.max",
+)
+ACTUATOR_METRICS = (TOMCAT_BUSY, TOMCAT_MAX, HIKARI_ACTIVE, HIKARI_PENDING, HIKARI_MAX)
+# JFR event types the verdict reads from the recording's counts (infra/host/pinned.jfc enables them).
+VIRTUAL_THREAD_START, MONITOR_ENTER, GC = "jdk.VirtualThreadStart", "jdk.JavaMonitorEnter", "jdk.GarbageCollection"
+MONITOR_THRESHOLD_MS = 20  # pinned.jfc's threshold for jdk.JavaMonitorEnter
+# Each request in virtual mode starts at least one virtual thread; the recording also covers the warm-up and the fine
+# passes, so the measured requests are a lower bound of what ran. Below this share of them, requests did not run on
+# virtual threads (an app that ignores the switch starts next to none).
+VIRTUAL_STARTS_PER_REQUEST_MIN = 0.5
+# A knee below this share of the lowest prediction is "well below every prediction": the models' own agreement band
+# is ±15% and a CPU-bound knee falls at 80-90% of its ceiling on this machine (MACHINE-NOTES.md).
+UNEXPLAINED_BELOW = 0.7
+# GC pauses worth naming: more than this share of the mode's wall time spent paused.
+GC_PAUSE_SHARE = 0.02
+
+
+@dataclass(frozen=True)
+class AppEvidence:
+    """Whole-mode readings (None: not measured)."""
+
+    virtual_threads_started: int | None
+    pinned_events: int | None
+    monitor_waits: int | None
+    gc_count: int | None
+    gc_pause_total_ms: float | None
+    gc_pause_max_ms: float | None
+    request_pool_threads_max: float | None  # Tomcat's platform request threads seen (request_pool.csv)
+    tomcat_threads_max: float | None  # the app's own gauge tomcat.threads.config.max (platform mode)
+    tomcat_busy_max: float | None
+    hikari_pending_max: float | None
+    hikari_max: float | None
+
+    def as_dict(self) -> dict:
+        return {k: plain_number(v) if v is not None else None for k, v in self.__dict__.items()}
+
+
+def _max(rows: dict[int, dict], column: str) -> float | None:
+    values = [v for v in (as_float(r.get(column)) for r in rows.values()) if v is not None and v >= 0]
+    return max(values, default=None)
+
+
+def _count(counts: dict, event: str) -> int | None:
+    if not isinstance(counts, dict):
+        return None  # no recording read: not measured (an empty dict means none of the events happened)
+    value = as_float(counts.get(event, 0))
+    return None if value is None else int(value)
+
+
+def evidence(raw: RawMode) -> AppEvidence:
+    counts = raw.jfr.get("event_counts")
+    return AppEvidence(
+        virtual_threads_started=_count(counts, VIRTUAL_THREAD_START),
+        pinned_events=raw.pinned,
+        monitor_waits=_count(counts, MONITOR_ENTER),
+        gc_count=_count(counts, GC),
+        gc_pause_total_ms=as_float(raw.jfr.get("gc_pause_total_ms")),
+        gc_pause_max_ms=as_float(raw.jfr.get("gc_pause_max_ms")),
+        request_pool_threads_max=_max(raw.request_pool, "request_pool_threads"),
+        tomcat_threads_max=_max(raw.actuator, TOMCAT_MAX),
+        tomcat_busy_max=_max(raw.actuator, TOMCAT_BUSY),
+        hikari_pending_max=_max(raw.actuator, HIKARI_PENDING),
+        hikari_max=_max(raw.actuator, HIKARI_MAX),
+    )
+
+
+def config_mismatches(label: str, ev: AppEvidence, requests: int, params: dict) -> list[str]:
+    """Why the app did not run the mode asked for; the live-config check of an app without /actuator/loadlab.
+
+    Virtual: its requests must have started virtual threads (the recording counts them) and none may have run on
+    Tomcat's platform pool. Platform: Tomcat's pool must have served them (seen by name on the host) and never with
+    more threads than PLATFORM_THREADS, nor may the app's own gauge say another size."""
+    reasons = []
+    served = requests > 0
+    started = ev.virtual_threads_started
+    pool_seen = ev.request_pool_threads_max
+    asked = as_float(mode_threads(label, params))
+    if base_mode(label) == "virtual":
+        if started is None:
+            reasons.append(
+                "the app's flight recording was not read, so nothing shows its requests ran on virtual threads"
+            )
+        elif served and started < VIRTUAL_STARTS_PER_REQUEST_MIN * requests:
+            reasons.append(
+                f"the app did not switch to virtual threads: {started:,} virtual threads started for "
+                f"{requests:,} requests (spring.threads.virtual.enabled=true had no effect on its request threads)"
+            )
+        if pool_seen:
+            reasons.append(
+                f"the app did not switch to virtual threads: up to {pool_seen:.0f} of Tomcat's platform request "
+                f"threads served requests in virtual mode"
+            )
+        return reasons
+    if served and pool_seen is not None and pool_seen == 0:
+        reasons.append(
+            "the pool size did not take effect: no request ran on Tomcat's request pool (no thread named "
+            "http-nio-<port>-exec-…): the app serves requests on threads of its own, whatever "
+            "server.tomcat.threads.max says"
+        )
+    if asked is not None and pool_seen is not None and pool_seen > asked:
+        reasons.append(
+            f"the pool size did not take effect: {pool_seen:.0f} Tomcat request threads ran, "
+            f"more than PLATFORM_THREADS={asked:.0f}"
+        )
+    if asked is not None and ev.tomcat_threads_max is not None and ev.tomcat_threads_max != asked:
+        reasons.append(
+            f"the pool size did not take effect: the app's own tomcat.threads.config.max says "
+            f"{ev.tomcat_threads_max:.0f}, not PLATFORM_THREADS={asked:.0f}"
+        )
+    if served and started is not None and started >= VIRTUAL_STARTS_PER_REQUEST_MIN * requests:
+        reasons.append(
+            f"the app ran on virtual threads in platform mode ({started:,} virtual threads started for "
+            f"{requests:,} requests)"
+        )
+    return reasons
+
+
+def pointers(ev: AppEvidence, asked: float | None, wall_s: float | None) -> list[str]:
+    """What the evidence points to, each a short phrase (empty when nothing stands out); asked: the platform pool."""
+    found = []
+    if ev.tomcat_busy_max is not None and ev.tomcat_threads_max and ev.tomcat_busy_max >= ev.tomcat_threads_max:
+        found.append(f"Tomcat's pool was full ({ev.tomcat_busy_max:.0f} of {ev.tomcat_threads_max:.0f} threads busy)")
+    elif asked and ev.request_pool_threads_max is not None and ev.request_pool_threads_max >= asked:
+        found.append(f"Tomcat's pool reached its {asked:.0f} threads")
+    if ev.hikari_pending_max:
+        size = f" of {ev.hikari_max:.0f} connections" if ev.hikari_max else ""
+        found.append(
+            f"requests waited for a database connection (HikariCP pool{size}: up to "
+            f"{ev.hikari_pending_max:.0f} pending)"
+        )
+    if ev.pinned_events:
+        found.append(f"{ev.pinned_events:,} pinned virtual threads (a carrier held inside synchronized or native code)")
+    if ev.monitor_waits:
+        found.append(
+            f"{ev.monitor_waits:,} monitor waits of {MONITOR_THRESHOLD_MS} ms or more (a lock serialising requests)"
+        )
+    if ev.gc_pause_total_ms and wall_s and ev.gc_pause_total_ms / 1000 >= GC_PAUSE_SHARE * wall_s:
+        found.append(
+            f"GC pauses of {ev.gc_pause_total_ms / 1000:.1f} s in {wall_s:.0f} s (longest "
+            f"{ev.gc_pause_max_ms or 0:.0f} ms)"
+        )
+    return found
+
+
+def unexplained_limit(summary: dict, seen: list[str]) -> str | None:
+    """The page's plain sentence when a mode's knee sits well below every prediction, with what the evidence points
+    to; None when a model explains the knee (or the mode did not collapse: its knee is not known)."""
+    predictions = [p["rps"] for p in summary.get("predictions") or [] if p.get("rps")]
+    knee = as_float(summary.get("sustained_rps"))
+    if not summary.get("collapsed") or not predictions or knee is None or knee >= UNEXPLAINED_BELOW * min(predictions):
+        return None
+    return (
+        f"The knee ({knee:,.0f} rps) sits well below every prediction (the lowest: {min(predictions):,.0f} rps): "
+        "a limit inside the application that none of the lab's models explains. "
+        + (
+            "The evidence points to: " + "; ".join(seen) + "."
+            if seen
+            else "None of the evidence recorded (pool, "
+            "pinning, monitor waits, GC) stands out: look inside the application (a connection pool, a lock, a "
+            "downstream of its own)."
+        )
+    )
+
+
+def add_evidence(summary: dict, raw: RawMode, label: str, params: dict) -> None:
+    """The app's evidence in its mode's summary (`app_evidence`), and the plain sentence when no model explains its
+    knee (also a note on the page). Its live-config check is judging.py's, with the thread-service's."""
+    ev = evidence(raw)
+    wall_s = float(len(raw.thread_samples)) or None  # the sampler's rows: one per second of the app's life
+    seen = pointers(ev, as_float(mode_threads(label, params)), wall_s)
+    sentence = unexplained_limit(summary, seen)
+    summary["app_evidence"] = {**ev.as_dict(), "points_to": seen, "unexplained_limit": sentence}
+    if sentence:
+        summary["notes"] = [*summary.get("notes", []), sentence]
