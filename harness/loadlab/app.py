@@ -27,10 +27,23 @@ VIRTUAL_PROPERTY = "spring.threads.virtual.enabled"
 POOL_PROPERTY = "server.tomcat.threads.max"
 HARNESS_PROPERTIES = (VIRTUAL_PROPERTY, POOL_PROPERTY, "server.port", "server.address")
 APP_PATH_MAX = 2000
-# What serves the app's requests, by name: Boot's virtual threads for Tomcat (TomcatVirtualThreadsWebServerFactory-
-# Customizer) and Tomcat's own platform pool (`http-nio-<port>-exec-<n>`; Linux keeps 15 characters of a thread's name).
-VIRTUAL_REQUEST_THREAD_PREFIX = "tomcat-handler-"
-LINUX_THREAD_NAME_MAX = 15
+# Tomcat's NIO connector names its threads `http-nio-<address>-<port>-…`: two of its own (Acceptor, Poller) in either
+# mode, plus its platform request pool (`…-exec-<n>`) in platform mode. Linux keeps only 15 characters of a thread's
+# name, so the host counts every `http-nio-` thread and the pool is that count less the two (the sample app's
+# TomcatThreadNamesTests holds Tomcat to this).
+TOMCAT_NIO_PREFIX = "http-nio-"
+TOMCAT_NIO_OWN_THREADS = 2
+
+
+# The app's own Actuator gauges, sampled when it exposes them (GET /actuator/metrics/<name>): the sampler records
+# these names, summary/appcheck.py reads them back.
+TOMCAT_BUSY, TOMCAT_MAX = "tomcat.threads.busy", "tomcat.threads.config.max"
+HIKARI_ACTIVE, HIKARI_PENDING, HIKARI_MAX = (
+    "hikaricp.connections.active",
+    "hikaricp.connections.pending",
+    "hikaricp.connections.max",
+)
+ACTUATOR_METRICS = (TOMCAT_BUSY, TOMCAT_MAX, HIKARI_ACTIVE, HIKARI_PENDING, HIKARI_MAX)
 
 
 class AppError(ValueError):
@@ -162,8 +175,3 @@ def mode_args(mode: str, threads: int, address: str, port: int) -> list[str]:
     if mode == "virtual":
         return [*args, f"--{VIRTUAL_PROPERTY}=true"]
     return [*args, f"--{VIRTUAL_PROPERTY}=false", f"--{POOL_PROPERTY}={threads}"]
-
-
-def tomcat_worker_prefix(port: int) -> str:
-    """What Linux shows of the names of Tomcat's platform request threads (`http-nio-8080-exec-12` → 15 chars)."""
-    return f"http-nio-{port}-exec-"[:LINUX_THREAD_NAME_MAX]

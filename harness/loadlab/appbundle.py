@@ -9,6 +9,8 @@ from .errors import ExitCode
 from .hosts import REPO, HostError
 from .topology import STATE
 
+APP_JAR = "app.jar"  # where APP goes on every host (loadlab-host app-service)
+
 
 def app_sources() -> dict[str, Path | None]:
     """The build outputs every host gets, by the name they have there (None: no jar matched)."""
@@ -25,11 +27,15 @@ def missing_build_outputs() -> list[str]:
     return [name for name, source in app_sources().items() if source is None or not source.exists()]
 
 
-def local_app_dir() -> Path:
-    """.loadlab/app: the layout every host gets (jars under fixed names, the Gatling classpath).
+def local_app_dir(app_jar: str = "") -> Path:
+    """.loadlab/app: the layout every host gets (jars under fixed names, the Gatling classpath; APP as app.jar).
 
     Copies, not links: a `make build` during a run must not swap a jar under a running JVM."""
     app = STATE / "app"
+    (app / APP_JAR).unlink(missing_ok=True)  # an earlier run's APP must not be measured in this one's place
+    if app_jar:
+        app.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(app_jar, app / APP_JAR)
     missing = missing_build_outputs()
     if missing:
         raise HostError(f"build output missing ({', '.join(missing)}): run `make build`", ExitCode.USAGE)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from . import (
     alignment,
+    appservice,
     collect,
     console,
     limits,
@@ -51,8 +52,11 @@ def run_mode(run: Run, mode_run: ModeRun, folder: str | None = None, repetition:
     REPEAT > 1; the summary, the logs and modes_completed use it too."""
     folder = folder or mode_run.label
     console.heading(mode_run.label + (f" ({repetition})" if repetition else ""))
-    services.start_thread_service(run, mode_run, folder)
-    liveconfig.record_live_config(run, folder)
+    if run.values.get("APP"):
+        appservice.start_app(run, mode_run, folder)  # no /actuator/loadlab: its evidence is checked afterwards
+    else:
+        services.start_thread_service(run, mode_run, folder)
+        liveconfig.record_live_config(run, folder)
     samplers.start_service_samplers(run, folder)
     problems, crash = run_load(run, folder)
     if run.values.get("REFINE", 1) and not problems and crash is None:
@@ -114,12 +118,12 @@ def bench(values: dict) -> int:
     console.step(f"run folder {run_dir}")
     signal.signal(signal.SIGTERM, _raise_interrupt)
     outcome = ExitCode.FAILED
-    started = False
+    started = refused = False
     try:
         prepare_hosts(run)
         point_latest(run_dir)
         started = True
-        if values["SCENARIO"] == "db":
+        if scenario.needs_database(values):
             services.start_database(run)
         services.start_delay_service(run)
         repeat = values.get("REPEAT", 1)
@@ -137,8 +141,9 @@ def bench(values: dict) -> int:
     except HostError as e:
         console.error(str(e))
         run.meta["failed"] = str(e)
-        if not started:
+        if not started or isinstance(e, appservice.AppRefused):
             outcome = e.exit_code
+            refused = isinstance(e, appservice.AppRefused)
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not leave processes behind
         services.stop_everything(run)
@@ -150,19 +155,22 @@ def bench(values: dict) -> int:
     if not started:
         console.warn(f"the run did not start: {run_dir} holds only params.json; results/latest is unchanged")
         return outcome
+    if refused:
+        # Before any load: nothing was measured, so there is no verdict to write (the app's log is in logs/).
+        return outcome
     return judge(run_dir, outcome)
 
 
 def prepare_hosts(run: Run) -> None:
     """The built app on every host, leftovers of an earlier run killed hard, the service ports checked free."""
-    app = local_app_dir()
+    app = local_app_dir(run.values.get("APP", ""))
     for h in run.topo.hosts():
         h.push_app(app)
         h.tool("stop-all", "30", check=False)
     # Second line of defence: the preflight found these ports free, but something may have taken one since. The run
     # folder exists by now (it holds params.json saying why); that is accepted, but `latest` stays on the previous
     # run and no page is written for a run that never started.
-    for h, ports in run.topo.service_ports(run.values["SCENARIO"] == "db"):
+    for h, ports in run.topo.service_ports(scenario.needs_database(run.values)):
         problem = h.ports_in_use(ports)
         if problem:
             raise HostError(problem, ExitCode.USAGE)

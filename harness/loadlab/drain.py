@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 
+from . import appservice
 from .liveconfig import read_thread_metrics
 from .metrics import INFLIGHT_REQUESTS, TOMCAT_QUEUE_SIZE
 from .run import Run
@@ -26,6 +27,8 @@ def is_idle(reading: dict) -> bool:
 
 def drain(run: Run) -> str | None:
     """Waits until the thread-service has served every request of the collapse; None when it has, else why not."""
+    if run.values.get("APP"):
+        return appservice.drain(run)  # an APP has no /actuator/loadlab: its own answer times tell
     deadline = time.monotonic() + DRAIN_TIMEOUT_S
     quiet, last = 0, {}
     while time.monotonic() < deadline:

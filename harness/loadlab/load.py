@@ -8,7 +8,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from . import console, samplers
+from . import console, samplers, scenario
 from .hosts import Host
 from .run import Run
 from .simulation import COARSE, LoadPass, gatling_props
@@ -138,11 +138,12 @@ def watched(run: Run, folder: str, load: LoadPass = COARSE) -> list[Watched]:
             "thread-service",
             t,
             run.log(t, run.log_name(folder, "thread-service")),
-            health_url=f"http://127.0.0.1:{MGMT_PORT}/actuator/health",
+            # An APP has no management port of the lab's: its process is watched, its answers are the load's.
+            health_url=None if run.values.get("APP") else f"http://127.0.0.1:{MGMT_PORT}/actuator/health",
         ),
         Watched("delay-service", "delay-service", d, run.log(d, "delay-service")),
     ]
-    if run.values.get("SCENARIO") == "db":
+    if scenario.needs_database(run.values):
         # The db scenario's PostgreSQL is shared by every mode, like the delay-service.
         roles.append(Watched("postgres", "postgres", d, run.log(d, "postgres")))
     roles += [

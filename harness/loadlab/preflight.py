@@ -19,7 +19,7 @@ import tempfile
 from functools import cached_property
 from pathlib import Path
 
-from . import java, params, refine, threadlimits, topology
+from . import java, params, refine, scenario, threadlimits, topology
 from .appbundle import missing_build_outputs
 from .errors import LoadlabError
 from .hosts import HostError
@@ -199,7 +199,7 @@ def check_hosts(pf: Preflight) -> list[str]:
 def check_ports(pf: Preflight) -> list[str]:
     topo, _ = pf.hosts
     problems = []
-    for h, ports in topo.service_ports(pf.values.get("SCENARIO") == "db") if topo else ():
+    for h, ports in topo.service_ports(scenario.needs_database(pf.values)) if topo else ():
         if h.name in pf.unreachable:
             continue
         try:
@@ -213,7 +213,7 @@ def check_ports(pf: Preflight) -> list[str]:
 
 def check_postgresql(pf: Preflight) -> list[str]:
     # On aws PostgreSQL lives on the EC2 hosts, prepared by their user-data: there is nothing to look for here.
-    if pf.values.get("SCENARIO") != "db" or pf.target == "aws" or glob.glob(PG_CTL_GLOB):
+    if not scenario.needs_database(pf.values) or pf.target == "aws" or glob.glob(PG_CTL_GLOB):
         return []
     if os.geteuid() == 0 and shutil.which("apt-get"):
         return []  # bench installs Debian's postgresql itself (scenario.ensure_postgresql), before the run folder

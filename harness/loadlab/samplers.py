@@ -9,7 +9,7 @@ why)."""
 
 from __future__ import annotations
 
-from . import metrics
+from . import appservice, metrics
 from .hosts import Host
 from .run import Run
 from .topology import DELAY_PORT, MGMT_PORT
@@ -57,15 +57,25 @@ def log_of(samples_csv: str) -> str:
 
 def start_service_samplers(run: Run, folder: str) -> None:
     (_, _, t, thread_raw), (_, _, d, delay_raw) = service_outputs(run, folder)
-    t.tool(
-        "sampler",
-        "sampler-thread",
-        f"{thread_raw}/samples.csv",
-        "thread-service",
-        f"--jvm-fields={','.join(metrics.names(*metrics.SAMPLED_KINDS))}",
-        f"http://127.0.0.1:{MGMT_PORT}/actuator/loadlab",
-        f"{thread_raw}/jvm.csv",
-    )
+    if run.values.get("APP"):
+        # An application under test has no /actuator/loadlab: what every host and Boot app gives instead.
+        t.tool(
+            "sampler",
+            "sampler-thread",
+            f"{thread_raw}/samples.csv",
+            "thread-service",
+            *appservice.sampler_args(run, thread_raw),
+        )
+    else:
+        t.tool(
+            "sampler",
+            "sampler-thread",
+            f"{thread_raw}/samples.csv",
+            "thread-service",
+            f"--jvm-fields={','.join(metrics.names(*metrics.SAMPLED_KINDS))}",
+            f"http://127.0.0.1:{MGMT_PORT}/actuator/loadlab",
+            f"{thread_raw}/jvm.csv",
+        )
     d.run(["mkdir", "-p", delay_raw])
     # The delay-service's own latency, timed on its host: what the thread-service sees also holds its own waits.
     d.tool(

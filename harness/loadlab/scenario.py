@@ -10,7 +10,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from . import console, limits, topology
+from . import app, console, limits, topology
 from .errors import ExitCode, LoadlabError
 from .hosts import REPO
 
@@ -49,6 +49,13 @@ def thread_service_args(values: dict, db_address: str, run_limits: limits.Limits
     ]
 
 
+def needs_database(values: dict) -> bool:
+    """The run's own PostgreSQL: SCENARIO=db, or an APP given it through {db_url} in APP_ARGS."""
+    if values.get("APP"):
+        return app.uses_database(app.check_args(values.get("APP_ARGS", "")))
+    return values["SCENARIO"] == "db"
+
+
 def prepare(values: dict) -> dict[int, str]:
     """Finds (or installs, saying so in one line) what the scenario needs on the hosts this machine runs; returns the
     java binary of each JDK in JDKS for the thread-service's host. Nothing is started."""
@@ -56,7 +63,7 @@ def prepare(values: dict) -> dict[int, str]:
     if target == "aws":
         # user-data installed the runtimes and PostgreSQL on the hosts; their paths are fixed there.
         return {jdk: topology.aws_java(jdk) for jdk in values["JDKS"]}
-    if values["SCENARIO"] == "db":
+    if needs_database(values):
         ensure_postgresql()
     from .java import find_runtime  # JDK search and the JDK 21 runtime's install live in java.py
 

@@ -47,6 +47,8 @@ def gatling_props(run: Run, folder: str, index: int, start_at_ms: int, load: Loa
         "baseUrl": f"http://{run.topo.thread.address}:{THREAD_PORT}",
         "scenario": v["SCENARIO"],
         "cpuMs": v["CPU_MS"],
+        # An application under test: every request GETs APP_PATH instead of the scenario's endpoint.
+        "path": v["APP_PATH"] if v.get("APP") else "",
         "delayMs": v["DELAY_MS"],
         "profile": v["PROFILE"],
         "startRps": v["START_RPS"],

@@ -127,7 +127,3 @@ def test_placeholders_become_the_runs_delay_service_with_delay_ms_and_its_databa
         "--h=${HOME}",
     ]
     assert app.uses_database(words) and not app.uses_database(["--backend.url={delay_url}"])
-
-
-def test_tomcats_worker_names_as_linux_keeps_them():
-    assert app.tomcat_worker_prefix(8080) == "http-nio-8080-e"

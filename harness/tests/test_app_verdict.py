@@ -21,8 +21,9 @@ def write_app_mode(run_dir, mode, levels, *, virtual_starts, pool_threads, event
     synthrun.write_mode(run_dir, mode, ModeSpec(levels))
     thread = run_dir / mode / "raw" / "thread"
     seconds = range(synthrun.START_EPOCH, synthrun.START_EPOCH + 40)
-    rows = [f"{s},{pool_threads}" for s in seconds]
-    (thread / "request_pool.csv").write_text("second,request_pool_threads\n" + "\n".join(rows) + "\n")
+    # As the host counts them: Tomcat's connector threads, its Acceptor and Poller with the request pool.
+    rows = [f"{s},{pool_threads + 2}" for s in seconds]
+    (thread / "request_pool.csv").write_text("second,named_threads\n" + "\n".join(rows) + "\n")
     counts = {"jdk.VirtualThreadStart": virtual_starts, **(events or {})}
     counts = {k: v for k, v in counts.items() if v}  # `jfr summary` rows with a count of 0 are left out
     (thread / "pinned.json").write_text(

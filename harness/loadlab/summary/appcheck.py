@@ -12,21 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import app
+from ..app import HIKARI_MAX, HIKARI_PENDING, TOMCAT_BUSY, TOMCAT_MAX
 from .jsonform import plain_number
 from .labels import base_mode, mode_threads
 from .raw import RawMode
 from .values import as_float
 
-# The Actuator gauges sampled when the app exposes them (GET /actuator/metrics/<name>); bench hands these names to
-# the sampler, the checks below read them back.
-TOMCAT_BUSY, TOMCAT_MAX = "tomcat.threads.busy", "tomcat.threads.config.max"
-HIKARI_ACTIVE, HIKARI_PENDING, HIKARI_MAX = (
-    "hikaricp.connections.active",
-    "hikaricp.connections.pending",
-    "hikaricp.connections.max",
-)
-ACTUATOR_METRICS = (TOMCAT_BUSY, TOMCAT_MAX, HIKARI_ACTIVE, HIKARI_PENDING, HIKARI_MAX)
-# JFR event types the verdict reads from the recording's counts (infra/host/pinned.jfc enables them).
+# JFR event types the verdict reads from the recording's counts (infra/host/service.jfc enables them).
 VIRTUAL_THREAD_START, MONITOR_ENTER, GC = "jdk.VirtualThreadStart", "jdk.JavaMonitorEnter", "jdk.GarbageCollection"
 MONITOR_THRESHOLD_MS = 20  # pinned.jfc's threshold for jdk.JavaMonitorEnter
 # Each request in virtual mode starts at least one virtual thread; the recording also covers the warm-up and the fine
@@ -65,6 +58,12 @@ def _max(rows: dict[int, dict], column: str) -> float | None:
     return max(values, default=None)
 
 
+def request_pool_max(rows: dict[int, dict]) -> float | None:
+    """The most platform request threads Tomcat ran: its connector's threads less its own two (app.py)."""
+    named = _max(rows, "named_threads")
+    return None if named is None else max(0.0, named - app.TOMCAT_NIO_OWN_THREADS)
+
+
 def _count(counts: dict, event: str) -> int | None:
     if not isinstance(counts, dict):
         return None  # no recording read: not measured (an empty dict means none of the events happened)
@@ -81,7 +80,7 @@ def evidence(raw: RawMode) -> AppEvidence:
         gc_count=_count(counts, GC),
         gc_pause_total_ms=as_float(raw.jfr.get("gc_pause_total_ms")),
         gc_pause_max_ms=as_float(raw.jfr.get("gc_pause_max_ms")),
-        request_pool_threads_max=_max(raw.request_pool, "request_pool_threads"),
+        request_pool_threads_max=request_pool_max(raw.request_pool),
         tomcat_threads_max=_max(raw.actuator, TOMCAT_MAX),
         tomcat_busy_max=_max(raw.actuator, TOMCAT_BUSY),
         hikari_pending_max=_max(raw.actuator, HIKARI_PENDING),
@@ -119,7 +118,7 @@ def config_mismatches(label: str, ev: AppEvidence, requests: int, params: dict) 
     if served and pool_seen is not None and pool_seen == 0:
         reasons.append(
             "the pool size did not take effect: no request ran on Tomcat's request pool (no thread named "
-            "http-nio-<port>-exec-…): the app serves requests on threads of its own, whatever "
+            "http-nio-…-exec-…): the app serves requests on threads of its own, whatever "
             "server.tomcat.threads.max says"
         )
     if asked is not None and pool_seen is not None and pool_seen > asked:

@@ -20,6 +20,7 @@ public record LoadConfig(
         int delayMs,
         String scenario,
         int cpuMs,
+        String path,
         String profile,
         double startRps,
         double peakRps,
@@ -54,6 +55,7 @@ public record LoadConfig(
         d.put("delayMs", "200");
         d.put("scenario", "http");
         d.put("cpuMs", "0");
+        d.put("path", "");
         d.put("profile", "stairs");
         d.put("startRps", "50");
         d.put("peakRps", "250");
@@ -107,6 +109,8 @@ public record LoadConfig(
         String scenario = p.get("scenario", s -> oneOf(s, SCENARIO_PATHS.keySet().toArray(String[]::new)),
                 String.join(" | ", SCENARIO_PATHS.keySet()));
         int cpuMs = p.get("cpuMs", s -> intIn(s, 0, 600_000), "an integer 0..600000");
+        String path = p.get("path", LoadConfig::requestPathOrEmpty,
+                "empty (the scenario's endpoint) or a path and query starting with a single /, without spaces or #");
         String profile = p.get("profile", s -> oneOf(s, "stairs", "ramp"), "stairs or ramp");
         double startRps = p.get("startRps", s -> positive(s), "a number > 0");
         double peakRps = p.get("peakRps", s -> positive(s), "a number > 0");
@@ -164,7 +168,7 @@ public record LoadConfig(
         if (!p.errors.isEmpty()) {
             throw new IllegalArgumentException(String.join("\n", p.errors));
         }
-        return new LoadConfig(baseUrl, delayMs, scenario, cpuMs, profile, startRps, peakRps, steps, stepSeconds,
+        return new LoadConfig(baseUrl, delayMs, scenario, cpuMs, path, profile, startRps, peakRps, steps, stepSeconds,
                 warmupSeconds, warmupRps, injectors, injectorIndex, outDir, requestTimeoutMs, connectTimeoutMs,
                 maxInflight, stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor, p99SlackMs,
                 baselineP50Ms, startAtEpochMs, Collections.unmodifiableMap(p.effective));
@@ -174,13 +178,29 @@ public record LoadConfig(
     static final Map<String, String> SCENARIO_PATHS = Map.of("http", "/forward", "db", "/db", "cpu", "/cpu",
             "pinned", "/pinned");
 
-    /** The one request of this run, e.g. {@code /db?ms=200&cpuMs=5}; /cpu waits for nothing, so it has no ms. */
+    /**
+     * The one request of this run: {@code loadlab.path} when given (an application under test, the harness's
+     * APP_PATH), else the scenario's endpoint, e.g. {@code /db?ms=200&cpuMs=5}; /cpu waits for nothing, so it has no
+     * ms.
+     */
     public String requestPath() {
-        String path = SCENARIO_PATHS.get(scenario);
-        if (scenario.equals("cpu")) {
-            return path + "?cpuMs=" + cpuMs;
+        if (!path.isEmpty()) {
+            return path;
         }
-        return path + "?ms=" + delayMs + (cpuMs > 0 ? "&cpuMs=" + cpuMs : "");
+        String endpoint = SCENARIO_PATHS.get(scenario);
+        if (scenario.equals("cpu")) {
+            return endpoint + "?cpuMs=" + cpuMs;
+        }
+        return endpoint + "?ms=" + delayMs + (cpuMs > 0 ? "&cpuMs=" + cpuMs : "");
+    }
+
+    /** "" or a path Gatling sends as it is ('#' would start Gatling's expression language, and is never sent). */
+    private static String requestPathOrEmpty(String s) {
+        if (s.isEmpty()) {
+            return s;
+        }
+        boolean ok = s.startsWith("/") && !s.startsWith("//") && s.chars().allMatch(c -> c > 32 && c < 127 && c != '#');
+        return ok ? s : null;
     }
 
     /** True when the baseline of the p99 limit was given rather than measured at the first level. */

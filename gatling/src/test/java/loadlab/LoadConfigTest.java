@@ -32,6 +32,8 @@ class LoadConfigTest {
                 LoadConfig.parse(Map.of("scenario", "db", "delayMs", "50", "cpuMs", "3")).requestPath());
         assertEquals("/cpu?cpuMs=20", LoadConfig.parse(Map.of("scenario", "cpu", "cpuMs", "20")).requestPath());
         assertEquals("/pinned?ms=200", LoadConfig.parse(Map.of("scenario", "pinned")).requestPath());
+        // An application under test: its own path, as given, whatever the scenario.
+        assertEquals("/orders/42?x=1", LoadConfig.parse(Map.of("path", "/orders/42?x=1")).requestPath());
     }
 
     @Test
@@ -41,6 +43,8 @@ class LoadConfigTest {
         assertTrue(e.getMessage().contains("loadlab.scenario=grpc: expected"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(Map.of("scenario", "cpu")));
         assertTrue(e.getMessage().contains("loadlab.cpuMs=0: must be >= 1 when loadlab.scenario=cpu"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(Map.of("path", "/a#{x}")));
+        assertTrue(e.getMessage().contains("loadlab.path=/a#{x}: expected"), e.getMessage());
     }
 
     @Test
