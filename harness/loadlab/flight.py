@@ -9,7 +9,8 @@ Per second (epoch second the event was taken in):
 - java_threads: jdk.JavaThreadStatistics.activeCount (live platform threads; virtual threads are not threads here).
 - thread_stacks_mb: NMT's "Thread Stack" committed (jdk.NativeMemoryUsage; needs -XX:NativeMemoryTracking=summary):
   the pages the threads' stacks have touched, not the 1 MB each reserves.
-- heap_used_mb: jdk.GCHeapMemoryUsage.used, the heap in use including garbage not yet collected.
+- heap_used_mb, heap_max_mb: jdk.GCHeapMemoryUsage.used (the heap in use including garbage not yet collected), and
+  the most the heap may grow to (-Xmx).
 - live_heap_mb: jdk.GCHeapSummary "After GC" in that second (blank without a GC): what the heap holds once garbage is
   gone. A waiting virtual thread's stack lives here (stack chunks), a platform thread's in thread_stacks_mb.
 - allocated_mb: bytes allocated in the second (heap_walk: every rise of the heap's use between readings, a GC's
@@ -38,6 +39,7 @@ class FlightSecond:
     java_threads: int | None = None
     thread_stacks_mb: float | None = None
     heap_used_mb: float | None = None
+    heap_max_mb: float | None = None
     live_heap_mb: float | None = None
     allocated_mb: float = 0.0
     gc_pause_ms: float = 0.0
@@ -107,6 +109,7 @@ def per_second(events: list[dict]) -> dict[int, FlightSecond]:
             row(t).thread_stacks_mb = _mb(values.get("committed"))
         elif kind == "jdk.GCHeapMemoryUsage":
             row(t).heap_used_mb = _mb(values.get("used"))
+            row(t).heap_max_mb = _mb(values.get("max"))
             heap.append((t, "reading", float(values.get("used") or 0)))
         elif kind == "jdk.GCHeapSummary":
             used = float(values.get("heapUsed") or 0)

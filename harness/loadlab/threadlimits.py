@@ -8,9 +8,11 @@ run. This module reads them and turns them into:
 
 - the thread ceiling (platform pools, models.threads): at most `service_pids_max - JVM_OWN_THREADS` request threads
   can exist, so a pool can hold at most that many requests at a time: Little's law with that many threads.
-- the memory ceiling (any mode): the memory the cgroup leaves above what the service held at its lightest level,
-  divided by the measured memory per in-flight request, is how many requests fit in flight at once; Little's law
-  again. Its interval comes from the slope's.
+- the memory ceiling (any mode): the memory a limit leaves above what the service held at its lightest level, divided
+  by the measured memory per in-flight request, is how many requests fit in flight at once; Little's law again. Two
+  limits apply: the cgroup's memory (against the resident memory and live heap + thread stacks per request), and the
+  heap's maximum (against the live heap alone: a waiting virtual thread's stack lives there). Its interval comes from
+  the slope's.
 """
 
 from __future__ import annotations
@@ -99,8 +101,10 @@ def pool_too_big(pool: int, limits: HostLimits) -> str | None:
 
 
 def memory_ceiling(
-    limits: HostLimits | None,
+    room_mb: float | None,
+    room_what: str,
     base_mb: float | None,
+    base_what: str,
     kb_per_inflight: float | None,
     kb_interval: tuple[float, float] | None,
     fitted_on_rps: tuple[float, float] | None,
@@ -108,14 +112,13 @@ def memory_ceiling(
     levels: int | None,
     baseline_ms: float | None,
 ) -> Prediction | None:
-    """The requests that fit in flight in what the cgroup's memory limit leaves above the service's resident memory at
-    its lightest level (base_mb), each for the baseline latency. The slope's interval gives the rate's; a slope whose
-    interval reaches 0 leaves no upper end. It assumes the rest of the service stays as it was at that level."""
-    if limits is None or not limits.service_memory_max_mb or not baseline_ms or base_mb is None:
+    """The requests that fit in flight in what a memory limit (room_mb: the cgroup's, or the heap's maximum) leaves
+    above what the service held at its lightest level (base_mb), at kb_per_inflight each, each for the baseline
+    latency. The slope's interval gives the rate's; a slope whose interval reaches 0 leaves no upper end. It assumes
+    the rest of the service stays as it was at that level."""
+    if not room_mb or not baseline_ms or base_mb is None or not kb_per_inflight or kb_per_inflight <= 0:
         return None
-    if not kb_per_inflight or kb_per_inflight <= 0:
-        return None
-    free_kb = (limits.service_memory_max_mb - base_mb) * 1024
+    free_kb = (room_mb - base_mb) * 1024
     if free_kb <= 0:
         return None
 
@@ -130,9 +133,8 @@ def memory_ceiling(
     return Prediction(
         rps,
         "memory",
-        f"memory: ({limits.service_memory_max_mb:,} MB ({limits.service_memory_max_by}) − {base_mb:,.0f} MB resident "
-        f"at the lightest level) / {kb_per_inflight:,.1f} KB per request in flight / {baseline_ms / 1000:.3f} s "
-        f"(baseline p50) = {rps:,.0f} rps",
+        f"memory: ({room_mb:,.0f} MB {room_what} − {base_mb:,.0f} MB {base_what}) / {kb_per_inflight:,.1f} KB per "
+        f"request in flight / {baseline_ms / 1000:.3f} s (baseline p50) = {rps:,.0f} rps",
         interval=interval,
         fitted_on=fitted_on_rps,
         r2=r2,

@@ -129,10 +129,15 @@ def test_the_memory_ceiling_follows_from_the_slope_and_the_cgroups_memory(tmp_pa
     by = {p["predicted_by"]: p for p in mode["predictions"]}
     assert "threads" not in by  # virtual threads are not OS threads: no thread ceiling
     memory = by["memory"]
-    first_rss = mode["levels"][0]["rss_mb"]
-    per_request_kb = mode["costs"]["memory_per_inflight"]["slope"]
-    fits = (2048 - first_rss) * 1024 / per_request_kb
-    assert memory["rps"] == pytest.approx(fits * 1000 / mode["baseline_p50_ms"], rel=0.01)
+    # Two memory limits: the cgroup's 2,048 MB against RSS at live heap + stacks per request (164 KB), and the heap's
+    # maximum (1,024 MB here) against the live heap (100 KB per request); the heap runs out first.
+    first = mode["levels"][0]
+    by_cgroup = (2048 - first["rss_mb"]) * 1024 / mode["costs"]["memory_per_inflight"]["slope"]
+    by_heap = (1024 - first["costs"]["live_heap_mb"]) * 1024 / mode["costs"]["live_heap_per_inflight"]["slope"]
+    assert mode["costs"]["live_heap_per_inflight"]["slope"] == pytest.approx(HEAP_KB_PER_INFLIGHT, abs=0.5)
+    assert by_heap < by_cgroup
+    assert memory["rps"] == pytest.approx(by_heap * 1000 / mode["baseline_p50_ms"], rel=0.01)
+    assert "the heap's maximum" in memory["formula"]
     low, high = memory["interval_rps"]
     assert low <= memory["rps"] <= high and memory["fitted_on_rps"] == [100, 400] and memory["levels"] == 4
     # far below every other limit here, so it is the prediction

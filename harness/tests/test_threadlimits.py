@@ -82,11 +82,16 @@ def test_the_thread_ceiling_is_littles_law_with_the_threads_the_host_allows():
 
 
 def test_the_memory_ceiling_carries_the_interval_of_its_slope():
-    limits = threadlimits.HostLimits.from_lines(LIMITS)
-    c = threadlimits.memory_ceiling(limits, 2052.0, 100.0, (50.0, 200.0), (10.0, 400.0), 0.9, 4, 1000.0)
+    def ceiling(slope, interval):
+        return threadlimits.memory_ceiling(
+            12052.0, "(MemTotal / 2)", 2052.0, "resident", slope, interval, (10.0, 400.0), 0.9, 4, 1000.0
+        )
+
+    c = ceiling(100.0, (50.0, 200.0))
     free_kb = 10_000 * 1024
     assert c.predicted_by == "memory" and c.rps == pytest.approx(free_kb / 100.0)
     assert c.interval == pytest.approx((free_kb / 200.0, free_kb / 50.0)) and c.fitted_on == (10.0, 400.0)
+    assert c.formula.startswith("memory: (12,052 MB (MemTotal / 2) − 2,052 MB resident) / 100.0 KB per request")
     # a slope not told from zero leaves no upper end
-    assert threadlimits.memory_ceiling(limits, 2052.0, 100.0, (-5.0, 200.0), None, None, 4, 1000.0).interval[1] is None
-    assert threadlimits.memory_ceiling(limits, 2052.0, 0.0, None, None, None, 4, 1000.0) is None
+    assert ceiling(100.0, (-5.0, 200.0)).interval[1] is None
+    assert ceiling(0.0, None) is None

@@ -136,14 +136,14 @@ def level_costs(
 
 
 def memory_points(
-    raw: RawMode, t0: int, levels: Sequence[dict], flights: dict[int, flight.FlightSecond]
+    raw: RawMode, t0: int, levels: Sequence[dict], flights: dict[int, flight.FlightSecond], stacks_too: bool = True
 ) -> list[tuple[float, float]]:
-    """(requests in flight, live heap + thread stacks in KB) at every GC inside the given levels."""
+    """(requests in flight, live heap [+ thread stacks] in KB) at every GC inside the given levels."""
     points = []
     for level in levels:
         seconds = level_seconds(t0, level)
         inflight = _mean([inflight_at(raw, s) for s in seconds])
-        stacks = _mean([flights[s].thread_stacks_mb for s in seconds if s in flights])
+        stacks = _mean([flights[s].thread_stacks_mb for s in seconds if s in flights]) if stacks_too else 0.0
         if inflight is None or stacks is None:
             continue
         for s in seconds:
@@ -179,6 +179,7 @@ def mode_costs(raw: RawMode, t0: int | None, levels: list[dict]) -> dict:
     fitted = healthy_prefix(levels)
     healthy = [per_level[lv["index"]] for lv in fitted if lv.get("index") in per_level]
     memory = fit(memory_points(raw, t0, fitted, flights or {}))
+    heap = fit(memory_points(raw, t0, fitted, flights or {}, stacks_too=False))
     rss = fit([(c.inflight, c.rss_mb * KB_PER_MB) for c in healthy if c.inflight is not None and c.rss_mb is not None])
     stacks = fit(
         [
@@ -197,6 +198,7 @@ def mode_costs(raw: RawMode, t0: int | None, levels: list[dict]) -> dict:
     costs = {
         "memory": MEMORY_MEANING,
         "memory_per_inflight": memory and memory.as_dict(1),
+        "live_heap_per_inflight": heap and heap.as_dict(1),
         "rss_per_inflight": rss and rss.as_dict(1),
         "thread_stacks_per_inflight": stacks and stacks.as_dict(1),
         "context_switches_per_request": switches and switches.as_dict(2),
@@ -223,20 +225,49 @@ def mode_costs(raw: RawMode, t0: int | None, levels: list[dict]) -> dict:
 
 
 def memory_ceiling(raw: RawMode, cost_fields: dict, levels: list[dict], baseline_ms: float | None):
-    """The memory ceiling (threadlimits.memory_ceiling) on the fitted memory per request in flight, from the
-    resident memory at the lightest healthy level; None where either was not measured."""
-    memory = (cost_fields.get("costs") or {}).get("memory_per_inflight")
+    """The lower of the two memory ceilings (threadlimits.memory_ceiling) from the lightest healthy level: the
+    cgroup's memory against the resident memory and live heap + stacks per request in flight; the heap's maximum
+    against the live heap and its own slope. None where neither was measured."""
+    costs = cost_fields.get("costs") or {}
     fitted = [lv for lv in healthy_prefix(levels) if lv.get("rss_mb") is not None]
-    if not memory or not fitted:
+    if not fitted:
         return None
     rates = [float(lv.get("ok_rps") or 0.0) for lv in fitted]
-    return threadlimits.memory_ceiling(
-        raw.host_limits,
-        fitted[0]["rss_mb"],
-        memory["slope"],
-        tuple(memory["interval"]) if memory.get("interval") else None,
-        (min(rates), max(rates)),
-        memory.get("r2"),
-        len(fitted),
-        baseline_ms,
-    )
+    lightest = fitted[0].get("costs") or {}
+    heap_max = max((r.heap_max_mb for r in (raw.flight or {}).values() if r.heap_max_mb), default=None)
+    limits = raw.host_limits
+    found = []
+    for fit_dict, room, room_what, base, base_what in (
+        (
+            costs.get("memory_per_inflight"),
+            limits and limits.service_memory_max_mb,
+            f"({limits.service_memory_max_by})" if limits else "",
+            fitted[0]["rss_mb"],
+            "resident at the lightest level",
+        ),
+        (
+            costs.get("live_heap_per_inflight"),
+            heap_max,
+            "the heap's maximum",
+            lightest.get("live_heap_mb"),
+            "live heap at the lightest level",
+        ),
+    ):
+        if not fit_dict:
+            continue
+        found.append(
+            threadlimits.memory_ceiling(
+                room,
+                room_what,
+                base,
+                base_what,
+                fit_dict["slope"],
+                tuple(fit_dict["interval"]) if fit_dict.get("interval") else None,
+                (min(rates), max(rates)),
+                fit_dict.get("r2"),
+                len(fitted),
+                baseline_ms,
+            )
+        )
+    found = [p for p in found if p is not None]
+    return min(found, key=lambda p: p.rps) if found else None
