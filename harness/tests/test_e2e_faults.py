@@ -1,9 +1,11 @@
-"""The validity verdict on real runs that cause each problem on purpose, and on one that causes none.
+"""The validity verdict on a real run that causes each problem on purpose, and on one that causes none.
 
-Each run is one mode (virtual), two levels of 4 s at 20..80 rps: under a minute each. The faults come from the
-test-only hook LOADLAB_FAULT_CPU_QUOTA (infra/host/loadlab-host), which puts a started process in a CPU cgroup and
-caps it at a few percent of one core for a window of seconds after its start: long enough to cover the measured
-levels, short enough that the JVM boots, and later writes its report, at full speed.
+One run, two modes, one fault each (LOADLAB_FAULT_CPU_QUOTA, infra/host/loadlab-host: a started process put in a
+CPU cgroup and capped at a few percent of one core for a window of seconds after its start, long enough to cover
+the measured levels, short enough that the JVM boots, and later writes its report, at full speed):
+- virtual, first: the delay-service starved while virtual measures (the delay-service starts once, before it);
+- platform, second, with a pool far above these rates: its injector starved (`#2`: the run's second Gatling).
+Each mode must be flagged for its own fault and not for the other's. Two levels of 4 s at 40..80 rps per mode.
 """
 
 import csv
@@ -13,18 +15,18 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import make
+from conftest import blamed_on_the_machine, make, not_proven
 
 pytestmark = pytest.mark.e2e
 
 TINY = {
     "TARGET": "local",
-    "MODES": "virtual",
-    "PLATFORM_THREADS": "8",
+    "MODES": "virtual platform",
+    "PLATFORM_THREADS": "200",  # 40 threads would do at 80 rps of 200 ms: platform has no knee here to confuse
     "DELAY_MS": "200",
     "PROFILE": "stairs",
-    "START_RPS": "20",
-    "PEAK_RPS": "40",
+    "START_RPS": "40",
+    "PEAK_RPS": "80",
     "STEPS": "2",
     "STEP_SECONDS": "4",
     "WARMUP_SECONDS": "3",
@@ -32,9 +34,10 @@ TINY = {
     "REFINE": "0",  # the refinement pass is tested on the tiny local run; here it would only cost time
 }
 # Gatling boots in ~3 s and starts its schedule ~6 s after its start: the quota covers the warm-up's end and both
-# levels, and is lifted in time for Gatling to write its report at full speed.
-STARVED_INJECTOR = "gatling-injector-0=3@6-26"
-# The delay-service starts first; the thread-service's start and Gatling's boot come before the levels.
+# levels, and is lifted in time for Gatling to write its report at full speed. `#2`: platform's Gatling only.
+STARVED_INJECTOR = "gatling-injector-0#2=3@6-26"
+# The delay-service starts first; the thread-service's start and Gatling's boot come before virtual's levels, and
+# the quota is lifted before platform's thread-service has even started.
 STARVED_DELAY = "delay-service=3@12-38"
 BUSY = "another `make bench` is running"
 
@@ -71,8 +74,8 @@ def bench(results: Path, **changes):
     return r, summary, run_dir
 
 
-def seconds_rows(run_dir: Path) -> list[dict]:
-    with open(run_dir / "virtual" / "raw" / "injector-0" / "seconds.csv") as f:
+def seconds_rows(run_dir: Path, mode: str) -> list[dict]:
+    with open(run_dir / mode / "raw" / "injector-0" / "seconds.csv") as f:
         return [row for row in csv.DictReader(f) if row["phase"] == "measure" and int(row["level"]) >= 0]
 
 
@@ -84,26 +87,42 @@ def no_fault_cgroup_left() -> bool:
 # The clean run that must NOT be flagged is test_e2e_local.py's tiny run (both modes, asserted valid there).
 
 
-@needs_cgroup
-def test_a_starved_injector_falls_behind_and_is_flagged(tmp_path):
-    r, summary, run_dir = bench(tmp_path, START_RPS="40", PEAK_RPS="80", LOADLAB_FAULT_CPU_QUOTA=STARVED_INJECTOR)
+@pytest.fixture(scope="module")
+def starved_run(tmp_path_factory):
+    if not cgroup_usable():
+        pytest.skip("starving a process needs root and a CPU cgroup")
+    fault = f"{STARVED_DELAY},{STARVED_INJECTOR}"
+    r, summary, run_dir = bench(tmp_path_factory.mktemp("results"), LOADLAB_FAULT_CPU_QUOTA=fault)
     assert r.returncode != 0 and "INVALID" in r.stdout, r.stdout[-2000:] + r.stderr[-2000:]
-    reasons = summary["modes"]["virtual"]["invalid_reasons"]
+    assert summary["test_fault"] == fault
+    assert 'id="test-fault"' in (run_dir / "index.html").read_text()
+    return summary, run_dir
+
+
+def test_a_starved_injector_falls_behind_and_is_flagged(starved_run):
+    summary, run_dir = starved_run
+    reasons = summary["modes"]["platform"]["invalid_reasons"]
     assert any(x.startswith("the injector fell behind: it sent") for x in reasons), reasons
     # really behind its schedule, in the injector's own counts
-    rows = seconds_rows(run_dir)
+    rows = seconds_rows(run_dir, "platform")
     assert sum(int(x["sent"]) for x in rows) < 0.8 * sum(int(x["target_rps"]) for x in rows), rows
-    assert summary["test_fault"] == STARVED_INJECTOR
-    assert 'id="test-fault"' in (run_dir / "index.html").read_text()
-    assert no_fault_cgroup_left()
+    # the delay-service's fault had ended: it is not blamed in this mode
+    assert not any(x.startswith("the delay-service") for x in reasons), reasons
 
 
-@needs_cgroup
-def test_a_starved_delay_service_is_flagged(tmp_path):
-    r, summary, run_dir = bench(tmp_path, LOADLAB_FAULT_CPU_QUOTA=STARVED_DELAY)
-    assert r.returncode != 0 and "INVALID" in r.stdout, r.stdout[-2000:] + r.stderr[-2000:]
-    reasons = summary["modes"]["virtual"]["invalid_reasons"]
+def test_a_starved_delay_service_is_flagged(starved_run):
+    summary, _ = starved_run
+    virtual = summary["modes"]["virtual"]
+    reasons = virtual["invalid_reasons"]
+    assert virtual["valid"] is False, virtual
+    if blamed_on_the_machine(virtual) and not any(x.startswith("the delay-service") for x in reasons):
+        # on a machine saturated by other work a role's symptoms are reported as the machine's (analysis.validity)
+        not_proven("the starved delay-service is named, and the injector is not", reasons[0])
+        return
     assert any(x.startswith("the delay-service was saturated: probed on its own host") for x in reasons), reasons
     # the injector kept its schedule: the blame is on the delay-service alone
     assert not any(x.startswith("the injector") for x in reasons), reasons
+
+
+def test_no_fault_cgroup_is_left_after_the_run(starved_run):
     assert no_fault_cgroup_left()

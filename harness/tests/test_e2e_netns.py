@@ -1,7 +1,7 @@
 """End to end on namespace hosts: `make up TARGET=netns INJECTORS=2` → `make bench` → `make down`.
 
 The same tiny comparison as test_e2e_local (PLATFORM_THREADS=8, DELAY_MS=200: a Little's-law knee of 34-40 rps,
-stairs 10 → 100 rps in steps of 10) with the rate split over two injectors, each in its own namespace, services
+stairs 20 → 100 rps in steps of 20) with the rate split over two injectors, each in its own namespace, services
 bound to their hosts' addresses. Checks the verdict, that the merged timeline holds exactly both injectors'
 requests, that the injectors started together, what listened and connected where, that nothing can route off the
 bridge, and that `make down` leaves no namespace, link or process. The hosts are always taken down, whatever fails
@@ -33,9 +33,9 @@ TINY = {
     "PLATFORM_THREADS": "8",
     "DELAY_MS": "200",
     "PROFILE": "stairs",
-    "START_RPS": "10",
+    "START_RPS": "20",
     "PEAK_RPS": "100",
-    "STEPS": "10",
+    "STEPS": "5",
     "STEP_SECONDS": "4",
     "WARMUP_SECONDS": "5",
 }
@@ -186,7 +186,7 @@ def test_merged_timeline_holds_exactly_both_injectors_requests_started_together(
         assert first_measured[0] == first_measured[1] and starts[0] == starts[1], (mode, first_measured, starts)
         # The rate is split evenly: each injector's level is half the level's total (levels both ran).
         for level in targets[0].keys() & targets[1].keys():
-            assert targets[0][level] == targets[1][level] == (10 + 10 * level) / 2, (mode, level, targets)
+            assert targets[0][level] == targets[1][level] == (20 + 20 * level) / 2, (mode, level, targets)
     assert not summary.get("problems"), summary["problems"]
 
 
