@@ -4,8 +4,9 @@ stop-all (every run begins with one), and nothing else."""
 
 import os
 import subprocess
+from pathlib import Path
 
-from test_e2e_faults import needs_cgroup, no_fault_cgroup_left
+from test_e2e_faults import needs_cgroup
 from test_watch import HOST_SCRIPTS
 
 SCRIPT = str(HOST_SCRIPTS / "loadlab-host")
@@ -15,18 +16,21 @@ SCRIPT = str(HOST_SCRIPTS / "loadlab-host")
 def test_a_fault_on_the_second_start_reaches_that_start_only(tmp_path):
     env = {**os.environ, "LOADLAB_STATE": str(tmp_path), "LOADLAB_FAULT_CPU_QUOTA": "sleeper#2=50@30"}
     host = lambda *args: subprocess.run([SCRIPT, *args], env=env, check=True, capture_output=True, text=True)
-    capped = []
+    capped, cgroups = [], set()
     try:
         for start in (1, 2, 3, "after stop-all"):
             if start == "after stop-all":
                 host("stop-all", "2")
             host("start", "sleeper", str(tmp_path / "sleeper.log"), "--", "sleep", "30")
-            capped.append((tmp_path / "sleeper.cgroup").exists())
+            record = tmp_path / "sleeper.cgroup"
+            capped.append(record.exists())
+            cgroups |= {Path(record.read_text().strip())} if record.exists() else set()
             host("stop", "sleeper", "2")
     finally:
         subprocess.run([SCRIPT, "stop-all", "2"], env=env, capture_output=True)
     assert capped == [False, True, False, False]
-    assert no_fault_cgroup_left()
+    # its own cgroup removed by `stop` (a bench's e2e fault run may hold others at the same time on this machine)
+    assert len(cgroups) == 1 and not any(c.exists() for c in cgroups), cgroups
 
 
 def test_a_malformed_fault_is_refused_with_its_form(tmp_path):
