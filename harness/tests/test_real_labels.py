@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from loadlab import summary
+from loadlab import knee, runrecord, summary
+from loadlab.summary import judging
+from loadlab.thresholds import Thresholds
 
 DATA = Path(__file__).parent / "data"
 
@@ -55,3 +57,29 @@ def test_no_level_reads_as_an_injector_that_fell_behind(rebuilt):
     assert [(lv["target_rps"], lv["offered_rps"]) for lv in platform["levels"]] == [(2, 2), (5, 5)]
     assert not [r for r in platform["invalid_reasons"] if "fell behind" in r], platform["invalid_reasons"]
     assert platform["levels"][0]["healthy"] and platform["sustained_rps"] == 2
+
+
+def test_a_real_fine_pass_that_held_every_level_is_judged_on_its_own_rates(tmp_path):
+    """data/fine_pass_all_healthy: the same tiny run with its fine pass (2 -> 4.66 rps, a warm-up at 1 rps whose
+    first second injected nobody). Every fine level held; the pass is set aside only because other programs kept the
+    machine busy (true of that minute), never as an injector that fell behind; with nothing against it, it moves the
+    knee to its top level."""
+    run = shutil.copytree(DATA / "fine_pass_all_healthy", tmp_path / "run")
+    platform = summary.rebuild(run)["modes"]["platform"]
+    (fine,) = platform["refine"]["passes"]
+    # Gatling offers round(rate x seconds) users a level: within one request (0.2 rps over 5 s) of the rate.
+    assert [lv["offered_rps"] for lv in fine["levels"]] == pytest.approx(
+        [lv["target_rps"] for lv in fine["levels"]], abs=0.15
+    )
+    assert all(lv["healthy"] for lv in fine["levels"]), fine["levels"]
+    assert fine["why_not_used"].startswith("this pass cannot be trusted: something outside the run used the CPU")
+    assert "fell behind" not in fine["why_not_used"]
+
+    record = runrecord.load(run)
+    judged = judging.judge_mode(
+        run / "platform", "platform", record, record.params, Thresholds.from_mapping(record.thresholds), "local", False
+    )
+    mode_knee = knee.coarse_knee(judged.tables.levels, judged.verdict)
+    levels = judged.fine[0].tables.levels
+    outcome = mode_knee.add_pass("refine-1", levels, knee.judge(levels, Thresholds(), judged.verdict.baseline_p50_ms))
+    assert outcome.used and mode_knee.sustained_rps == 4.66 and mode_knee.interval == knee.Bracket(4.66, 5)
