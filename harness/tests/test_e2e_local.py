@@ -36,6 +36,8 @@ TINY = {
     "STEP_SECONDS": "4",
     "WARMUP_SECONDS": "4",
     "INJECTORS": "1",
+    # Every request uses a 4 KB per-thread object (a cost too small to move any knee): counted, never timed.
+    "THREADLOCAL_KB": "4",
 }
 TIMELINE_COLUMNS = ["second", "offered_rps", "ok", "ko", "p50_ms", "p95_ms", "p99_ms", "max_ms"]
 # This run's own processes (8 threads, < 100 rps) use a fraction of the two cores; at most half the machine is a wide
@@ -68,6 +70,17 @@ def test_a_run_that_passes_the_preflight_makes_exactly_one_folder(tiny_run):
     written = sum(f.stat().st_size for f in run_dir.rglob("*") if f.is_file())
     estimate = preflight.run_bytes(params.parse({**TINY, "RESULTS_DIR": str(results)}))
     assert written <= estimate, f"the disk estimate ({estimate} bytes) is below a real run's {written} bytes"
+
+
+def test_the_per_thread_object_is_built_once_per_pooled_thread_and_once_per_virtual_request(tiny_run):
+    _, run_dir = tiny_run
+    modes = json.loads((run_dir / "summary.json").read_text())["modes"]
+    platform, virtual = modes["platform"]["threadlocal"], modes["virtual"]["threadlocal"]
+    assert platform["kb"] == virtual["kb"] == 4
+    # 8 pooled threads build theirs once, whatever the requests (the same JVM serves every pass)
+    assert 1 <= platform["builds_since_start"] <= 8 and platform["builds_per_request"] < 0.05, platform
+    # a virtual thread per request: one build each (a sample may fall between a request's count and its build)
+    assert 0.95 <= virtual["builds_per_request"] <= 1.05 and virtual["requests"] > 500, virtual
 
 
 def test_platform_collapses_near_littles_law_and_virtual_does_not(tiny_run):
