@@ -42,12 +42,12 @@ def url(run: Run, path: str) -> str:
     return f"http://{run.topo.thread.address}:{THREAD_PORT}{path}"
 
 
-def launch_args(run: Run, mode: str) -> list[str]:
+def launch_args(run: Run, mode: str, threads: int) -> list[str]:
     """The standard Spring properties of the mode, then APP_ARGS with the run's parts for its placeholders."""
     v, delay, thread = run.values, run.topo.delay, run.topo.thread
     parts = app.placeholder_values(delay.address, DELAY_PORT, v["DELAY_MS"], delay.address, DB_PORT, scenario.DB_NAME)
     return [
-        *app.mode_args(mode, v["PLATFORM_THREADS"], thread.address, THREAD_PORT),
+        *app.mode_args(mode, threads, thread.address, THREAD_PORT),
         *app.substitute(app.check_args(v["APP_ARGS"]), parts),
     ]
 
@@ -55,14 +55,16 @@ def launch_args(run: Run, mode: str) -> list[str]:
 def start_app(run: Run, mode_run: ModeRun, folder: str) -> None:
     h, v = run.topo.thread, run.values
     mode = mode_run.mode
+    # The pool sweep's size for this column (PLATFORM_THREADS holds one size or several).
+    threads = mode_run.threads or v["PLATFORM_THREADS"][0]
     console.step(
         f"starting {jar_name(v)} (APP) in {mode} mode on JDK {mode_run.jdk} on {h.name} ({h.address}:{THREAD_PORT}"
-        + (f", server.tomcat.threads.max={v['PLATFORM_THREADS']})" if mode == "platform" else ")")
+        + (f", server.tomcat.threads.max={threads})" if mode == "platform" else ")")
     )
     raw = h.work_path(folder, "raw", "thread")
     h.run(["mkdir", "-p", raw])
     log = run.log(h, run.log_name(folder, ROLE))
-    args = launch_args(run, mode)
+    args = launch_args(run, mode, threads)
     java = run.javas.get(mode_run.jdk)
     h.tool("app-service", ROLE, log, f"{raw}/service.jfr", *args, env={"LOADLAB_JAVA": java} if java else None)
     (run.run_dir / folder / "raw" / "thread").mkdir(parents=True, exist_ok=True)
