@@ -1,0 +1,109 @@
+"""End to end with APP: the project's sample app (harness/tests/sample-app, an orders service that is not the
+thread-service) measured in both modes in the thread-service's place, on tiny stairs; then the same app told to
+ignore the switch (its own platform executor), which the live-config check must catch.
+
+PLATFORM_THREADS=8 and DELAY_MS=200 (the app's backend is the delay-service, {delay_url}) put Little's law near
+37-40 rps; the stairs go 20 → 80 rps, so platform collapses and virtual does not."""
+
+import json
+
+import pytest
+from conftest import REPO, make
+
+pytestmark = pytest.mark.e2e
+
+SAMPLE_APP = next((REPO / "harness" / "tests" / "sample-app" / "target").glob("sample-app-*.jar"), None)
+TINY_APP = {
+    "TARGET": "local",
+    "MODES": "platform virtual",
+    "APP_PATH": "/orders/42",
+    "APP_ARGS": "--orders.backend-url={delay_url}",
+    "PLATFORM_THREADS": "8",
+    "DELAY_MS": "200",
+    "START_RPS": "20",
+    "PEAK_RPS": "80",
+    "STEPS": "4",
+    "STEP_SECONDS": "4",
+    "WARMUP_SECONDS": "4",
+    "REFINE": "0",
+}
+
+
+def bench(tmp_path, **env):
+    assert SAMPLE_APP is not None, "run `make build` first (the sample app is built with the services)"
+    results = tmp_path / "results"
+    r = make("bench", env={**TINY_APP, "APP": str(SAMPLE_APP), "RESULTS_DIR": str(results), **env}, timeout=600)
+    run_dir = (results / "latest").resolve()
+    return r, run_dir, json.loads((run_dir / "summary.json").read_text())
+
+
+def test_the_sample_app_is_measured_in_both_modes_with_the_verdict_and_its_evidence(tmp_path):
+    r, run_dir, summary = bench(tmp_path)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    platform, virtual = summary["modes"]["platform"], summary["modes"]["virtual"]
+    assert platform["valid"] and virtual["valid"], (platform["invalid_reasons"], virtual["invalid_reasons"])
+    # Little's law on the app's own pool: the harness set server.tomcat.threads.max=8 and it took effect.
+    assert platform["collapsed"] and platform["predicted_by"] == "little", platform
+    assert 15 <= platform["sustained_rps"] <= 60, platform
+    assert 0 < platform["app_evidence"]["request_pool_threads_max"] <= 8, platform["app_evidence"]
+    assert platform["app_evidence"]["tomcat_threads_max"] == 8, platform["app_evidence"]  # its own Actuator gauge
+    # Virtual: proven from the recording, not assumed from the flag.
+    assert not virtual["collapsed"], virtual
+    assert virtual["app_evidence"]["virtual_threads_started"] >= virtual["requests"] // 2, virtual["app_evidence"]
+    assert virtual["app_evidence"]["request_pool_threads_max"] == 0, virtual["app_evidence"]
+    assert summary["virtual_over_platform"] and summary["virtual_over_platform"] > 1.2, summary
+    # The same page and summary as the lab's own service; the request the load made was the app's path.
+    assert (run_dir / "index.html").is_file() and (run_dir / "platform" / "timeline.csv").is_file()
+    meta = json.loads((run_dir / "virtual" / "raw" / "injector-0" / "meta.json").read_text())
+    assert meta.get("request_path") == "/orders/42", meta
+
+
+def test_an_app_that_ignores_the_switch_is_caught_as_invalid(tmp_path):
+    """Virtual mode only, two short levels: the app serves on its own 4 platform threads whatever Spring says."""
+    r, _, summary = bench(
+        tmp_path,
+        MODES="virtual",
+        APP_ARGS="--orders.backend-url={delay_url} --orders.own-request-threads=4",
+        START_RPS="10",
+        PEAK_RPS="15",
+        STEPS="2",
+    )
+    assert r.returncode != 0, r.stdout[-3000:] + r.stderr[-3000:]  # an invalid run (make says 2 for the harness's 1)
+    virtual = summary["modes"]["virtual"]
+    assert not virtual["valid"]
+    assert any(x.startswith("the app did not switch to virtual threads") for x in virtual["invalid_reasons"]), virtual
+
+
+def test_an_app_path_that_answers_404_is_refused_before_any_load_with_nothing_left_running(tmp_path):
+    results = tmp_path / "results"
+    env = {**TINY_APP, "APP": str(SAMPLE_APP), "APP_PATH": "/no-such-page", "RESULTS_DIR": str(results)}
+    r = make("bench", env=env, timeout=300)
+    assert r.returncode == 2, r.stdout[-3000:] + r.stderr[-3000:]
+    lines = [line for line in r.stderr.splitlines() if line.startswith("loadlab:")]
+    assert lines and "APP_PATH=/no-such-page answered HTTP 404" in lines[0], r.stderr
+    run_dir = next(results.glob("2*"))
+    assert not list(run_dir.rglob("injector-*")), "no load may have started"
+    assert not (run_dir / "summary.json").exists()
+    state = REPO / ".loadlab"
+    alive = [p for p in state.glob("**/*.pid") if p.read_text().strip() and _alive(int(p.read_text()))]
+    assert not alive, alive
+
+
+def test_an_app_that_does_not_start_is_refused_with_its_log(tmp_path):
+    results = tmp_path / "results"
+    # A property the app's own binding refuses: Boot stops at start-up with a message in its log.
+    env = {**TINY_APP, "APP": str(SAMPLE_APP), "APP_ARGS": "--orders.backend-timeout=soon", "RESULTS_DIR": str(results)}
+    r = make("bench", env=env, timeout=300)
+    assert r.returncode == 2, r.stdout[-3000:] + r.stderr[-3000:]
+    lines = [line for line in r.stderr.splitlines() if line.startswith("loadlab:")]
+    assert lines and "did not start in platform mode; the last lines of its log" in lines[0], r.stderr
+
+
+def _alive(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    return True
