@@ -11,8 +11,8 @@ import time
 from . import app, console, limits, scenario
 from .errors import ExitCode
 from .hosts import Host, HostError
-from .params import ModeRun
 from .run import Run
+from .runplan import ModeRun
 from .topology import DB_PORT, DELAY_PORT, THREAD_PORT
 
 ROLE = "thread-service"  # the name the app runs under on its host (loadlab-host state, watch, samplers, stop)

@@ -25,7 +25,7 @@ from . import (
     console,
     limits,
     liveconfig,
-    params,
+    runplan,
     runrecord,
     samplers,
     scenario,
@@ -38,8 +38,8 @@ from .finepasses import refine_knee
 from .hosts import HostError
 from .java import find_jdk
 from .load import run_load
-from .params import ModeRun
 from .run import Run, make_run_dir, point_latest
+from .runplan import ModeRun
 from .thresholds import Thresholds
 
 
@@ -103,7 +103,7 @@ def bench(values: dict) -> int:
         "run_id": run_dir.name,
         "target": values["TARGET"],
         "started_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "params": params.recorded({k: v for k, v in values.items() if k != "RESULTS_DIR"}),
+        "params": runplan.recorded({k: v for k, v in values.items() if k != "RESULTS_DIR"}),
         "thresholds": thresholds.as_dict(),
         "hosts": topo.describe(),
         "machine": topology.machine_description(),
@@ -128,7 +128,7 @@ def bench(values: dict) -> int:
         services.start_delay_service(run)
         repeat = values.get("REPEAT", 1)
         for k in range(1, repeat + 1):
-            for mode_run in params.mode_runs(values["MODES"], values["JDKS"], values["PLATFORM_THREADS"]):
+            for mode_run in runplan.mode_runs(values["MODES"], values["JDKS"], values["PLATFORM_THREADS"]):
                 if repeat == 1:
                     run_mode(run, mode_run)  # the contract's layout: <mode>/…
                 else:

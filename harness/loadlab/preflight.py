@@ -19,7 +19,7 @@ import tempfile
 from functools import cached_property
 from pathlib import Path
 
-from . import java, params, refine, scenario, threadlimits, topology
+from . import java, refine, runplan, scenario, threadlimits, topology
 from .appbundle import missing_build_outputs
 from .errors import LoadlabError
 from .hosts import HostError
@@ -135,7 +135,7 @@ def run_bytes(values: dict) -> int:
         per_mode += fine_pass_bytes(values)
     # A pool sweep, JDKS and REPEAT run every mode again into the same folder: one column per mode run.
     modes = values["MODES"].split() if isinstance(values["MODES"], str) else list(values["MODES"])
-    columns = params.mode_runs(modes, jdk_entries(values) or [0], params.pool_sizes(values.get("PLATFORM_THREADS")))
+    columns = runplan.mode_runs(modes, jdk_entries(values) or [0], runplan.pool_sizes(values.get("PLATFORM_THREADS")))
     runs = len(columns) * int(values.get("REPEAT") or 1)
     return int(BYTES_PER_RUN + runs * per_mode)
 
@@ -146,7 +146,7 @@ def fine_pass_bytes(values: dict) -> float:
     injectors, step_s = values["INJECTORS"], values["STEP_SECONDS"]
     warmup_s = refine.warmup_seconds(values["WARMUP_SECONDS"])
     total = 0.0
-    for levels, top in refine.most_fine_levels(params.levels(values)):
+    for levels, top in refine.most_fine_levels(runplan.levels(values)):
         requests = warmup_s * refine.warmup_rate(top) + levels * step_s * top
         seconds = warmup_s + levels * step_s
         total += injectors * (BYTES_PER_MODE_INJECTOR + seconds * RAW_BYTES_PER_SECOND) + requests * BYTES_PER_REQUEST
@@ -258,7 +258,7 @@ def check_thread_limits(pf: Preflight) -> list[str]:
         limits = threadlimits.HostLimits.from_lines(topo.thread.tool("limits", timeout=60))
     except HostError as e:
         return [f"cannot read the thread host's limits on threads and memory: {e}"]
-    sizes = params.pool_sizes(pf.values.get("PLATFORM_THREADS"))
+    sizes = runplan.pool_sizes(pf.values.get("PLATFORM_THREADS"))
     problems = [threadlimits.pool_too_big(size, limits) for size in sizes]
     return [p for p in problems if p]
 

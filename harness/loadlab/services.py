@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from . import console, limits, params, scenario, servicesettings
 from .hosts import HostError
-from .params import ModeRun
 from .run import Run
+from .runplan import ModeRun
 from .topology import DB_PORT, DELAY_PORT, MGMT_PORT, THREAD_PORT
 
 

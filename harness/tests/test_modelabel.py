@@ -2,7 +2,7 @@
 
 import pytest
 
-from loadlab import params
+from loadlab import runplan
 from loadlab.modelabel import ModeLabel
 from loadlab.summary.labels import base_mode, mode_jdk
 
@@ -27,7 +27,7 @@ def test_a_folder_named_otherwise_is_a_mode_of_its_name_with_nothing_else_known(
 
 
 def test_the_runs_labels_come_from_it_and_the_summary_reads_them_with_it():
-    labels = [r.label for r in params.mode_runs(["platform", "virtual"], [21, 25])]
+    labels = [r.label for r in runplan.mode_runs(["platform", "virtual"], [21, 25])]
     assert [ModeLabel.parse(label) for label in labels] == [
         ModeLabel(m, j) for j in (21, 25) for m in ("platform", "virtual")
     ]

@@ -5,7 +5,7 @@ import synthrun
 from conftest import make
 from synthrun import LevelSpec, ModeSpec
 
-from loadlab import params
+from loadlab import params, runplan
 
 
 @pytest.mark.parametrize(
@@ -69,7 +69,7 @@ def test_defaults_are_valid_and_levels_span_start_to_peak_inclusive():
     assert values["MODES"] == ["platform", "virtual"]
     assert values["DELAY_MS"] == 200 and values["PLATFORM_THREADS"] == [200]
     assert (values["MAX_CONNECTIONS"], values["THREADLOCAL_KB"]) == (8192, 0)
-    lv = params.levels(values)
+    lv = runplan.levels(values)
     assert len(lv) == values["STEPS"] and lv[0] == values["START_RPS"] and lv[-1] == values["PEAK_RPS"]
 
 
@@ -86,30 +86,30 @@ def test_the_databases_connections_always_exceed_the_largest_pool():
 
 
 def test_mode_labels_are_plain_with_one_jdk_and_carry_the_jdk_with_several():
-    assert [r.label for r in params.mode_runs(["platform", "virtual"], [25])] == ["platform", "virtual"]
-    runs = params.mode_runs(["platform", "virtual"], [21, 25])
+    assert [r.label for r in runplan.mode_runs(["platform", "virtual"], [25])] == ["platform", "virtual"]
+    runs = runplan.mode_runs(["platform", "virtual"], [21, 25])
     assert [r.label for r in runs] == ["platform-jdk21", "virtual-jdk21", "platform-jdk25", "virtual-jdk25"]
     assert (runs[1].mode, runs[1].jdk) == ("virtual", 21)
-    assert [r.label for r in params.mode_runs(["virtual"], [21, 25])] == ["virtual-jdk21", "virtual-jdk25"]
+    assert [r.label for r in runplan.mode_runs(["virtual"], [21, 25])] == ["virtual-jdk21", "virtual-jdk25"]
 
 
 def test_a_pool_sweep_runs_platform_once_per_size_beside_one_virtual_column():
     values = params.parse({"PLATFORM_THREADS": "200 1000 4000"})
-    runs = params.mode_runs(values["MODES"], values["JDKS"], values["PLATFORM_THREADS"])
+    runs = runplan.mode_runs(values["MODES"], values["JDKS"], values["PLATFORM_THREADS"])
     assert [r.label for r in runs] == ["platform-t200", "platform-t1000", "platform-t4000", "virtual"]
     assert [r.threads for r in runs] == [200, 1000, 4000, None]
-    runs = params.mode_runs(["platform", "virtual"], [21, 25], [200, 1000])
+    runs = runplan.mode_runs(["platform", "virtual"], [21, 25], [200, 1000])
     assert [r.label for r in runs][:3] == ["platform-t200-jdk21", "platform-t1000-jdk21", "virtual-jdk21"]
 
 
 def test_one_pool_size_keeps_the_plain_label_and_is_recorded_as_a_number():
     values = params.parse({"PLATFORM_THREADS": "50"})
-    runs = params.mode_runs(values["MODES"], values["JDKS"], values["PLATFORM_THREADS"])
+    runs = runplan.mode_runs(values["MODES"], values["JDKS"], values["PLATFORM_THREADS"])
     assert [(r.label, r.threads) for r in runs] == [("platform", 50), ("virtual", None)]
-    assert params.recorded(values)["PLATFORM_THREADS"] == 50
-    assert params.recorded(params.parse({"PLATFORM_THREADS": "50 80"}))["PLATFORM_THREADS"] == [50, 80]
-    assert params.pool_sizes(50) == [50] and params.pool_sizes([50, 80]) == [50, 80]
-    assert params.pool_sizes("50 80") == [50, 80] and params.pool_sizes(None) == []
+    assert runplan.recorded(values)["PLATFORM_THREADS"] == 50
+    assert runplan.recorded(params.parse({"PLATFORM_THREADS": "50 80"}))["PLATFORM_THREADS"] == [50, 80]
+    assert runplan.pool_sizes(50) == [50] and runplan.pool_sizes([50, 80]) == [50, 80]
+    assert runplan.pool_sizes("50 80") == [50, 80] and runplan.pool_sizes(None) == []
 
 
 def test_make_bench_with_a_bad_value_stops_before_anything_starts(repo, tmp_path):

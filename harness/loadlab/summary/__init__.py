@@ -17,8 +17,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from .. import params as run_params
-from .. import runrecord
+from .. import runplan, runrecord
 from ..runrecord import RunRecord
 from ..thresholds import Thresholds
 from . import judging, outputs, raw, repeats, verdict
@@ -153,7 +152,7 @@ def mode_result(
 
 def _modes_wanted(params: dict) -> list[str]:
     """The mode labels the run asked for: `platform`, `virtual`, `platform-t<N>` for each size of a pool sweep,
-    `<mode>-jdk<N>` with several JDKs (params.mode_runs, the one place labels are made)."""
+    `<mode>-jdk<N>` with several JDKs (runplan.mode_runs, the one place labels are made)."""
     modes, jdks = params.get("MODES"), params.get("JDKS")
     if isinstance(modes, str):
         modes = modes.replace(",", " ").split()
@@ -163,8 +162,8 @@ def _modes_wanted(params: dict) -> list[str]:
         jdks = jdks.split()
     # A run from before JDKS: one JDK, whichever it was (only the count shapes the labels).
     jdks = [int(j) for j in jdks if str(j).isdigit()] if isinstance(jdks, list) else []
-    sizes = run_params.pool_sizes(params.get("PLATFORM_THREADS"))
-    return [r.label for r in run_params.mode_runs([str(m) for m in modes], jdks or [0], sizes)]
+    sizes = runplan.pool_sizes(params.get("PLATFORM_THREADS"))
+    return [r.label for r in runplan.mode_runs([str(m) for m in modes], jdks or [0], sizes)]
 
 
 def _ordered_modes(run_dir: Path, wanted: list[str]) -> list[str]:

@@ -4,7 +4,7 @@ when the label does not (the only JDK, the only pool size)."""
 
 from __future__ import annotations
 
-from .. import params as run_params
+from .. import runplan
 from ..modelabel import ModeLabel
 
 
@@ -34,5 +34,5 @@ def mode_threads(label: str, params: dict) -> int | None:
         return None
     if parts.threads is not None:
         return parts.threads
-    sizes = run_params.pool_sizes(params.get("PLATFORM_THREADS"))
+    sizes = runplan.pool_sizes(params.get("PLATFORM_THREADS"))
     return sizes[0] if len(sizes) == 1 else None
