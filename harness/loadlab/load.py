@@ -4,6 +4,7 @@ counts."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from dataclasses import dataclass
@@ -16,12 +17,16 @@ from .topology import MGMT_PORT
 from .watch import Crash, EvidenceLoss, Watched, Watcher
 
 GATLING_GRACE_S = 120  # Gatling start-up and report generation (the last requests get their own timeout on top)
-START_ALIGN_S = 6  # injectors start their schedule at the same wall-clock instant, this far ahead…
+START_ALIGN_S = 6  # several injectors start their schedule at the same wall-clock instant, this far ahead…
 START_ALIGN_PER_INJECTOR_S = 4  # …plus this per further injector: Gatling JVMs sharing cores boot slower together
 WATCH_INTERVAL_S = 1.0  # how often every role's process is checked while a mode runs (one call per host)
 
 
 def start_align_s(injectors: int) -> int:
+    """One injector has nobody to line up with: its schedule begins on the first whole second after its JVM is up
+    (RunMonitor starts at the later of now and the instant given), and waiting longer would only cost time."""
+    if injectors <= 1:
+        return 0
     return START_ALIGN_S + START_ALIGN_PER_INJECTOR_S * (injectors - 1)
 
 
@@ -53,14 +58,22 @@ def run_load(run: Run, folder: str, load: LoadPass = COARSE) -> tuple[list[str],
     if crash is not None:
         from .summary import crash as crashes  # needs the venv's packages, like the summary at the end
 
-        # The schedule starts on the whole second after start_at (RunMonitor); the summary says the same second
-        # from the injectors' own meta.json when they wrote one.
-        measure_start_s = -(-start_at // 1000) + load.warmup_seconds(run.values)
         crashed = crash.as_dict()
-        crashed["second"] = crashes.second_of_phase(crashed, measure_start_s)
+        crashed["second"] = crashes.second_of_phase(crashed, measure_start_s(run, folder, load, start_at))
         crashed["pass"] = load.name or crashes.COARSE
         console.warn(f"{what}: {crashes.headline(crashed)}; its load was stopped")
     return problems, crash
+
+
+def measure_start_s(run: Run, folder: str, load: LoadPass, start_at_ms: int) -> int:
+    """The epoch second the pass's measured phase began: as its first injector wrote it in meta.json once the schedule
+    was anchored (a lone injector starts when its JVM is up, after start_at), else the whole second after start_at
+    plus the warm-up (RunMonitor's rule). The summary reads the same meta.json."""
+    meta = run.run_dir.joinpath(*load.raw(folder, 0), "meta.json")
+    try:
+        return int(json.loads(meta.read_text())["measure_start_epoch_ms"]) // 1000
+    except (OSError, ValueError, KeyError, TypeError):
+        return -(-start_at_ms // 1000) + load.warmup_seconds(run.values)
 
 
 def start_gatlings(run: Run, folder: str, load: LoadPass, start_at_ms: int, what: str) -> list[tuple[Host, str]]:

@@ -232,6 +232,7 @@ def test_injectors_that_started_apart_are_reported(tmp_path):
     ]
 
 
-def test_alignment_margin_grows_with_injectors():
-    assert load.start_align_s(1) == load.START_ALIGN_S
+def test_alignment_margin_grows_with_injectors_and_one_injector_waits_for_nobody():
+    assert load.start_align_s(1) == 0
+    assert load.start_align_s(2) == load.START_ALIGN_S + load.START_ALIGN_PER_INJECTOR_S
     assert load.start_align_s(3) == load.START_ALIGN_S + 2 * load.START_ALIGN_PER_INJECTOR_S
