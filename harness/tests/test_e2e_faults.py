@@ -33,12 +33,14 @@ TINY = {
     "INJECTORS": "1",
     "REFINE": "0",  # the refinement pass is tested on the tiny local run; here it would only cost time
 }
-# Gatling boots in ~3 s and starts its schedule ~6 s after its start: the quota covers the warm-up's end and both
-# levels, and is lifted in time for Gatling to write its report at full speed. `#2`: platform's Gatling only.
-STARVED_INJECTOR = "gatling-injector-0#2=3@6-26"
-# The delay-service starts first; the thread-service's start and Gatling's boot come before virtual's levels, and
-# the quota is lifted before platform's thread-service has even started.
-STARVED_DELAY = "delay-service=3@12-38"
+# A lone Gatling starts its schedule once its JVM is up (~2-4 s): the quota covers the warm-up's end and both levels
+# (~6-14 s after its start, later on a busy machine), and is lifted in time for Gatling to write its report at full
+# speed. `#2`: platform's Gatling only.
+STARVED_INJECTOR = "gatling-injector-0#2=3@4-18"
+# The delay-service starts first; the thread-service's start (~4 s) and Gatling's boot come before virtual's levels
+# (~12-20 s after the delay-service's start, later on a busy machine), and the quota is lifted before platform's
+# Gatling has started (~30 s).
+STARVED_DELAY = "delay-service=3@8-28"
 BUSY = "another `make bench` is running"
 
 
