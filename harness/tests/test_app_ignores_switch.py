@@ -1,0 +1,43 @@
+"""Real raw files of the sample app told to ignore the switch (`--orders.own-request-threads=4`: it serves every
+request on its own 4 platform threads whatever Spring says), run in virtual mode on this machine (`make bench
+MODES=virtual APP=<sample app> APP_PATH=/orders/42 DELAY_MS=200 START_RPS=10 PEAK_RPS=15 STEPS=2`), judged as `make
+report` judges them. The recording (service.jfr, flight.json) is left out: the verdict reads its counts
+(pinned.json), and the costs it would add are not what is tested here. test_e2e_app.py proves the positive case on
+a live run: the same app, switching, valid in both modes."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from loadlab import summary
+
+DATA = Path(__file__).parent / "data" / "app_ignores_switch"
+
+
+@pytest.fixture(scope="module")
+def rebuilt(tmp_path_factory):
+    run = tmp_path_factory.mktemp("real") / DATA.name
+    shutil.copytree(DATA, run)
+    return run, summary.rebuild(run)
+
+
+def test_the_files_hold_an_app_that_served_on_platform_threads(rebuilt):
+    run, _ = rebuilt
+    assert "--orders.own-request-threads=4" in (run / "virtual/raw/thread/app.json").read_text()
+
+
+def test_virtual_mode_is_invalid_because_no_virtual_thread_served_the_requests(rebuilt):
+    _, result = rebuilt
+    virtual = result["modes"]["virtual"]
+    assert virtual["valid"] is False
+    reason = next(x for x in virtual["invalid_reasons"] if x.startswith("the app did not switch to virtual threads"))
+    assert f"0 virtual threads started for {virtual['requests']} requests" in reason, reason
+    assert virtual["app_evidence"]["virtual_threads_started"] == 0, virtual["app_evidence"]
+    # no ratio can be claimed from a mode that never ran as labelled
+    assert result["virtual_over_platform"] is None
+
+
+def test_the_page_says_why(rebuilt):
+    run, _ = rebuilt
+    assert "the app did not switch to virtual threads" in (run / "index.html").read_text()
