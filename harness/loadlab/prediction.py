@@ -100,6 +100,10 @@ class MeasuredKnee:
     # Evidence, in words, that the knee itself moved between passes (a pass found unhealthy a rate an earlier pass
     # measured healthy): near such a knee a prediction cannot be told wrong by a few percent.
     fuzzy: str | None = None
+    # The health rule's OK ratio: a level is healthy when it delivers at least this share of what it was offered, so
+    # the last healthy level's rate overstates what the service sustains by up to 1 / ok_ratio, and the knee's low
+    # end is known only to that factor.
+    ok_ratio: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -151,6 +155,13 @@ def agreement(p: Prediction | None, knee: MeasuredKnee) -> Agreement:
     fuzzy = f"; the knee itself is fuzzy here: {knee.fuzzy}" if knee.fuzzy else ""
     if p.overlaps(k_lo, k_hi):
         return Agreement(True, AGREES, f"{measured} meets {predicted}{fuzzy}")
+    if k_lo and p.overlaps(floor := k_lo * knee.ok_ratio, k_hi):
+        return Agreement(
+            True,
+            AGREES,
+            f"{measured} meets {predicted} within the health rule's resolution: a healthy level delivers at least "
+            f"{knee.ok_ratio:.0%} of its rate, so the knee may lie down to {rate_text(floor)} rps{fuzzy}",
+        )
     if knee.fuzzy:
         return Agreement(None, FUZZY, f"{measured} is outside {predicted}, but the knee itself is fuzzy: {knee.fuzzy}")
     if k_hi < lo:

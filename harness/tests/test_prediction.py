@@ -75,3 +75,17 @@ def test_a_prediction_without_an_interval_is_judged_as_a_point():
     assert agreement(point, MeasuredKnee(True, (45, 50))).agrees is True
     assert agreement(point, MeasuredKnee(True, (40, 45))).agrees is False
     assert agreement(None, MeasuredKnee(True, (40, 45))).words == "no model limits this mode"
+
+
+def test_a_knee_just_above_the_interval_agrees_within_the_health_rules_resolution():
+    """The tiny e2e run: 8 threads, Little 38-38.8 rps, healthy at 40.1 rps offered (39.0 delivered, 97%), unhealthy
+    at 41.8. A healthy level may deliver 5% less than it was offered, so its rate is not a lower bound of the knee."""
+    little = Prediction(38, "little", "little: 8 threads / 0.210 s", interval=(38.0, 38.8))
+    got = agreement(little, MeasuredKnee(True, (40.1, 41.8), ok_ratio=0.95))
+    assert got.agrees is True and "within the health rule's resolution" in got.words, got
+    assert "down to 38.1 rps" in got.words, got
+    # without the resolution (a rule that demands every request) the same knee is 3% above
+    assert agreement(little, MeasuredKnee(True, (40.1, 41.8))).agrees is False
+    # a knee beyond the resolution still disagrees, by how much the bracket itself misses
+    far = agreement(little, MeasuredKnee(True, (43, 45), ok_ratio=0.95))
+    assert far.agrees is False and "11% above" in far.words, far

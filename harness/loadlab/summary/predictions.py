@@ -18,11 +18,13 @@ def fields(
     verdict: Verdict,
     levels: list[Level],
     ctx: ValidityContext,
+    ok_ratio: float = 1.0,
 ) -> dict:
+    """ok_ratio: the health rule's (Thresholds.ok_ratio), the resolution of the measured knee (MeasuredKnee)."""
     found = models.applicable(inputs)
     prediction = models.predict(inputs)
     peak = max((lv.target_rps for lv in levels), default=None)
-    judged = agreement(prediction, measured(knee, verdict.collapsed, peak))
+    judged = agreement(prediction, measured(knee, verdict.collapsed, peak, ok_ratio))
     return {
         "predicted_rps": None if prediction is None else round(prediction.rps),
         "predicted_interval_rps": None if prediction is None else interval_list(prediction.band()),
@@ -41,13 +43,14 @@ def fields(
     }
 
 
-def measured(knee: Knee, collapsed: bool, peak: float | None) -> MeasuredKnee:
+def measured(knee: Knee, collapsed: bool, peak: float | None, ok_ratio: float = 1.0) -> MeasuredKnee:
     bracket = knee.interval
     return MeasuredKnee(
         collapsed,
         None if bracket is None else (bracket.healthy or None, bracket.unhealthy),
         peak,
         fuzzy_knee(knee),
+        ok_ratio,
     )
 
 

@@ -9,6 +9,7 @@ from .. import cpufit, metrics, models
 from ..knee import Verdict, why_not_refined
 from ..levels import Level, cpu_ms_per_request
 from ..runrecord import RunRecord
+from ..thresholds import Thresholds
 from ..validity import notes as validity_notes
 from ..validity import shares_one_machine
 from . import appcheck, costs, jsonform, predictions, threadlocal
@@ -56,11 +57,12 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
     inputs = replace(model_inputs(mode, raw, levels, verdict, params, target, ceiling), memory_ceiling=memory)
     stops = [inj.meta for inj in raw.injectors]
     stop_reasons = sorted({str(m["stop_reason"]) for m in stops if m.get("stop_reason")})
+    ok_ratio = Thresholds.from_mapping(run.thresholds).ok_ratio  # the knee's resolution (prediction.MeasuredKnee)
     first_bad = levels[verdict.first_unhealthy].index if verdict.first_unhealthy is not None else None
     summary = {
         "sustained_rps": jsonform.plain_number(round(knee.sustained_rps, 1)),
         "collapsed": verdict.collapsed,
-        **predictions.fields(inputs, ceiling, knee, verdict, levels, ctx),
+        **predictions.fields(inputs, ceiling, knee, verdict, levels, ctx, ok_ratio),
         "evidence_at_knee": knees.evidence_at(knee.closing) if knee.closing is not None else None,
         **knees.fields(knee, judged.fine, requested, not_refined),
         "baseline_p50_ms": verdict.baseline_p50_ms,
