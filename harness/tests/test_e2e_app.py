@@ -3,7 +3,7 @@ thread-service) measured in both modes in the thread-service's place, on tiny st
 load. The same app told to ignore the switch is judged on real raw files of such a run (test_app_ignores_switch.py).
 
 PLATFORM_THREADS=8 and DELAY_MS=200 (the app's backend is the delay-service, {delay_url}) put Little's law near
-37-40 rps; the stairs go 20 → 80 rps, so platform collapses and virtual does not."""
+37-40 rps; the stairs go 20, 50, 80 rps, so platform collapses and virtual does not."""
 
 import json
 
@@ -22,7 +22,7 @@ TINY_APP = {
     "DELAY_MS": "200",
     "START_RPS": "20",
     "PEAK_RPS": "80",
-    "STEPS": "4",
+    "STEPS": "3",
     "STEP_SECONDS": "4",
     "WARMUP_SECONDS": "4",
     "REFINE": "0",
