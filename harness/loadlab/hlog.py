@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy
 from hdrh.codec import HdrCookieException, HdrHistogramSettingsException, HdrLengthException
 from hdrh.histogram import HdrHistogram
 
@@ -144,5 +145,19 @@ def stats(histogram: HdrHistogram) -> LatencyStats | None:
         int(values[95.0]),
         int(values[99.0]),
         int(histogram.get_max_value()),
-        histogram.get_mean_value(),
+        mean(histogram),
     )
+
+
+def mean(histogram: HdrHistogram) -> float:
+    """HdrHistogram's own mean (each recorded value counted at the middle of its bucket), summed over the non-empty
+    buckets only: the library's get_mean_value walks every bucket up to the maximum, one Python call each, and took
+    three quarters of a summary's time. test_hlog.py holds the two equal."""
+    if not histogram.total_count:
+        return 0.0
+    counts = numpy.ctypeslib.as_array(histogram.counts)[: histogram.counts_len]
+    total = sum(
+        int(counts[i]) * histogram._hdr_median_equiv_value(histogram.get_value_from_index(int(i)))
+        for i in numpy.nonzero(counts)[0]
+    )
+    return total / histogram.total_count
