@@ -2,9 +2,9 @@
 
 `loadlab-host limits` reads the host's own limits at run time (kernel.pid_max, kernel.threads-max, vm.max_map_count,
 MemTotal, the cgroup the host runs in) and derives the limits of the cgroup the service under test runs in
-(`service_pids_max`, `service_memory_max_mb`, each with the limit that set it): the rule is written once, there. It
-writes them to `<mode>/raw/thread/limits.json` when the service starts; the preflight asks the same command before a
-run. This module reads them and turns them into:
+(`service_pids_max`, `service_memory_max_mb`, and `service_heap_max_mb`, its -Xmx, each with the limit that set
+it): the rule is written once, there. It writes them to `<mode>/raw/thread/limits.json` when the service starts; the
+preflight asks the same command before a run. This module reads them and turns them into:
 
 - the thread ceiling (platform pools, models.threads): at most `service_pids_max - JVM_OWN_THREADS` request threads
   can exist, so a pool can hold at most that many requests at a time: Little's law with that many threads.
@@ -39,6 +39,8 @@ class HostLimits:
     service_pids_max_by: str = ""
     service_memory_max_mb: int | None = None
     service_memory_max_by: str = ""
+    service_heap_max_mb: int | None = None  # the -Xmx the service ran with (a share of service_memory_max_mb)
+    service_heap_max_by: str = ""
 
     @classmethod
     def from_mapping(cls, values: dict) -> HostLimits:
@@ -58,6 +60,8 @@ class HostLimits:
             service_pids_max_by=str(values.get("service_pids_max_by") or ""),
             service_memory_max_mb=number("service_memory_max_mb"),
             service_memory_max_by=str(values.get("service_memory_max_by") or ""),
+            service_heap_max_mb=number("service_heap_max_mb"),
+            service_heap_max_by=str(values.get("service_heap_max_by") or ""),
         )
 
     @classmethod

@@ -40,6 +40,9 @@ def test_the_host_script_derives_the_service_limits_from_this_hosts_own(tmp_path
     assert limits.service_pids_max <= limits.max_map_count // 2
     assert 0 < limits.service_memory_max_mb <= limits.mem_total_mb // 2
     assert limits.service_pids_max_by and limits.service_memory_max_by
+    # the heap follows the memory the service may use (a fixed -Xmx would end a virtual run the memory could hold)
+    assert limits.service_heap_max_mb == limits.service_memory_max_mb // 2
+    assert limits.service_heap_max_by
 
 
 class ThreadHost:
