@@ -10,6 +10,7 @@ collapse), the client pool capped throughput, or the knee were misplaced.
 import csv
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -53,8 +54,17 @@ def ports_free(*ports: int) -> bool:
     return True
 
 
+# Where the local host keeps the services' extracted jars and class-data-sharing archives (infra/host/loadlab-host).
+BOOT_CACHE = REPO / ".loadlab" / "state" / "local" / "boot"
+
+
 @pytest.fixture(scope="module")
 def tiny_run(tmp_path_factory):
+    # The thread-service as on the first run after a build: not extracted, no archive yet (the JVM that writes one
+    # runs without JFR).
+    shutil.rmtree(BOOT_CACHE / "thread-service", ignore_errors=True)
+    for archive in BOOT_CACHE.glob("thread-service-*"):
+        archive.unlink()
     results = with_previous_run(tmp_path_factory.mktemp("results"))
     assert preflight.preflight(params.parse({**TINY, "RESULTS_DIR": str(results)})) == []
     r = make("bench", env={**TINY, "RESULTS_DIR": str(results)}, timeout=600)
@@ -81,6 +91,19 @@ def test_the_per_thread_object_is_built_once_per_pooled_thread_and_once_per_virt
     assert 1 <= platform["builds_since_start"] <= 8 and platform["builds_per_request"] < 0.05, platform
     # a virtual thread per request: one build each (a sample may fall between a request's count and its build)
     assert 0.95 <= virtual["builds_per_request"] <= 1.05 and virtual["requests"] > 500, virtual
+
+
+def test_the_first_run_after_a_build_keeps_every_modes_flight_recording(tiny_run):
+    """The class-data-sharing archive that speeds up the thread-service's start is written by a training run of its
+    own: the measured JVM never dumps one, which would turn its flight recorder off and lose the mode's costs."""
+    _, run_dir = tiny_run
+    summary = json.loads((run_dir / "summary.json").read_text())
+    for mode in ("platform", "virtual"):
+        thread_raw = run_dir / mode / "raw" / "thread"
+        assert (thread_raw / "service.jfr").stat().st_size > 0 and (thread_raw / "flight.json").is_file(), mode
+        missing = summary["modes"][mode]["costs"].get("missing", [])
+        assert not [m for m in missing if "no flight recording" in m], missing
+    assert list(BOOT_CACHE.glob("thread-service-*.jsa")), "the training run wrote no archive"
 
 
 def test_platform_collapses_near_littles_law_and_virtual_does_not(tiny_run):
