@@ -5,12 +5,14 @@ report` judges them. The recording (service.jfr, flight.json) is left out: the v
 (pinned.json), and the costs it would add are not what is tested here. test_e2e_app.py proves the positive case on
 a live run: the same app, switching, valid in both modes."""
 
+import re
 import shutil
 from pathlib import Path
 
 import pytest
 
 from loadlab import summary
+from loadlab.report.service_name import named, service_name
 
 DATA = Path(__file__).parent / "data" / "app_ignores_switch"
 
@@ -41,3 +43,23 @@ def test_virtual_mode_is_invalid_because_no_virtual_thread_served_the_requests(r
 def test_the_page_says_why(rebuilt):
     run, _ = rebuilt
     assert "the app did not switch to virtual threads" in (run / "index.html").read_text()
+
+
+def test_the_page_calls_the_app_by_its_jar_name_not_the_thread_service(rebuilt):
+    """The app took the thread-service's place: the page's words (captions, tables, legends) name the jar; links to
+    its files keep the role's name they were written under."""
+    run, _ = rebuilt
+    page = (run / "index.html").read_text()
+    assert "sample-app-0.1.0.jar" in page
+    prose = re.sub(r"<[^>]*>", " ", page)  # text only: tags and their attributes (hrefs) left out
+    assert "thread-service" not in prose.replace("thread-service.log", ""), [
+        prose[max(0, i - 60) : i + 40] for i in (m.start() for m in re.finditer("thread-service", prose))
+    ][:3]
+
+
+def test_a_run_of_the_thread_service_keeps_its_name():
+    assert named("the thread-service's CPU", service_name({"params": {}})) == "the thread-service's CPU"
+    assert named("the thread-service's CPU", service_name({"params": {"APP": "/x/orders.jar"}})) == (
+        "the orders.jar's CPU"
+    )
+    assert named("logs/platform-thread-service.log", "orders.jar") == "logs/platform-thread-service.log"

@@ -14,6 +14,7 @@ from urllib.parse import quote
 from .figures import figures
 from .headline import headline
 from .page import document
+from .service_name import named_page, service_name
 from .style import CSS
 
 
@@ -24,7 +25,7 @@ def render(run_dir: str | os.PathLike, summary: dict) -> Path:
     # With REPEAT > 1 each mode shown is one repetition's (`folder`: rep-<k>/<mode>).
     folders = {mode: (m.get("folder") or mode) for mode, m in modes.items()}
     links = gatling_links(run_dir, list(modes) + list(summary.get("missing_modes") or []), folders)
-    html = document(summary, figures(run_dir, summary, folders), links)
+    html = named_page(document(summary, figures(run_dir, summary, folders), links), service_name(summary))
     path = run_dir / "index.html"
     tmp = path.with_name(".index.html.tmp")
     tmp.write_text(html, encoding="utf-8")

@@ -8,6 +8,7 @@ from pathlib import Path
 from .. import validity
 from .charts import levels, server
 from .headline import scenario_of
+from .service_name import service_name
 
 CAPTIONS = {
     "throughput": "Each point is one level. OK/s follows the target line while the service keeps up; the knee is "
@@ -56,11 +57,17 @@ def figures(run_dir: Path, summary: dict, folders: dict[str, str]) -> list[tuple
         ),
     ]
     params = summary.get("params") or {}
+    service = service_name(summary)
     scenario = scenario_of(summary)
     cpu_ms = params.get("CPU_MS") if isinstance(params.get("CPU_MS"), (int, float)) else None
     if scenario == "cpu" or cpu_ms:
         found.append(
-            ("CPU per request", "cpu-per-request", levels.cpu_per_request(shown, cpu_ms), CAPTIONS["cpu-per-request"])
+            (
+                "CPU per request",
+                "cpu-per-request",
+                levels.cpu_per_request(shown, cpu_ms, service),
+                CAPTIONS["cpu-per-request"],
+            )
         )
     one_machine = validity.shares_one_machine(summary.get("target"))
     limits = server_limits(summary, one_machine)
@@ -73,7 +80,7 @@ def figures(run_dir: Path, summary: dict, folders: dict[str, str]) -> list[tuple
         (
             f"Server: {server.SERVER_PANELS[name][0]}",
             name,
-            server.chart(name, shown, series, limits.get(name), one_machine),
+            server.chart(name, shown, series, limits.get(name), one_machine, service),
             CAPTIONS[name],
         )
         for name in panels

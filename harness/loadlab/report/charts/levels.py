@@ -5,6 +5,7 @@ from __future__ import annotations
 from matplotlib.axes import Axes
 
 from ..error_kinds import error_kinds
+from ..service_name import THREAD_SERVICE, named
 from .grid import panels
 from .marks import fine_levels, knee_and_prediction, limit_line, log_y, unhealthy
 from .style import COLORS, KIND_COLORS
@@ -83,14 +84,16 @@ def errors(modes: dict[str, dict], max_error_ratio: float | None) -> str:
     return panels("errors", "Errors per level", (TARGET_RATE, "errors (%)"), modes, draw)
 
 
-def cpu_per_request(modes: dict[str, dict], cpu_ms: float | None) -> str:
+def cpu_per_request(modes: dict[str, dict], cpu_ms: float | None, service: str = THREAD_SERVICE) -> str:
     """The thread-service's CPU per OK request at each level, against the computation each request asked for."""
 
     def draw(ax: Axes, mode: str, summary: dict) -> bool:
         levels = [lv for lv in summary.get("levels") or [] if lv.get("thread_cpu_ms_per_request") is not None]
         x = [lv["target_rps"] for lv in levels]
         y = [lv["thread_cpu_ms_per_request"] for lv in levels]
-        ax.plot(x, y, color=COLORS["cpu_per_request"], marker="o", label="thread-service CPU per OK request")
+        ax.plot(
+            x, y, color=COLORS["cpu_per_request"], marker="o", label=named("thread-service CPU per OK request", service)
+        )
         unhealthy(ax, levels, x, y)
         if cpu_ms:
             limit_line(ax, cpu_ms, f"CPU_MS {cpu_ms:g} ms (the work asked for)", COLORS["prediction"], 1.2)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from matplotlib.axes import Axes
 
+from ..service_name import THREAD_SERVICE, named
 from .grid import panels
 from .marks import knee_line, limit_line, log_y
 from .style import COLORS, LINE_STYLE
@@ -66,9 +67,12 @@ def chart(
     series: dict[str, dict[str, list]],
     limit: tuple[float, str] | None = None,
     one_machine: bool = False,
+    service: str = THREAD_SERVICE,
 ) -> str:
-    """limit: (value, label) drawn as a horizontal line; one_machine: every role's host is this one machine."""
+    """limit: (value, label) drawn as a horizontal line; one_machine: every role's host is this one machine;
+    service: what the legends call the service under test (service_name.py)."""
     title, unit, columns, log = SERVER_PANELS[name]
+    columns = [(column, named(label, service)) for column, label in columns]
     if one_machine and name == "server-host":
         columns = [(columns[0][0], "this machine (every role)")]
 
