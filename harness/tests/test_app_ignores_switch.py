@@ -63,3 +63,12 @@ def test_a_run_of_the_thread_service_keeps_its_name():
         "the orders.jar's CPU"
     )
     assert named("logs/platform-thread-service.log", "orders.jar") == "logs/platform-thread-service.log"
+
+
+def test_the_page_shows_the_apps_own_evidence_per_column(rebuilt):
+    run, result = rebuilt
+    page = (run / "index.html").read_text()
+    section = page[page.index('id="app-evidence"') : page.index("</section>", page.index('id="app-evidence"'))]
+    assert "virtual threads started (JFR)</th><td>0<br>" in section, section
+    assert "0.00 per request measured" in section
+    assert result["modes"]["virtual"]["app_evidence"]["gc_count"] == 7 and "GCs (JFR)</th><td>7<br>" in section

@@ -59,3 +59,13 @@ def yes_no(flag, good: bool = True) -> str:
         return "—"
     cls = "yes" if bool(flag) == good else "no"
     return f'<span class="{cls}">{"yes" if flag else "no"}</span>'
+
+
+def columns_table(modes: dict, rows) -> str:
+    """A table with one column per mode and one row per (label, cell function of the mode's summary)."""
+    head = "".join(f"<th>{escape(name)}</th>" for name in modes)
+    body = "".join(
+        f'<tr><th class="text">{escape(label)}</th>' + "".join(f"<td>{cell(m)}</td>" for m in modes.values()) + "</tr>"
+        for label, cell in rows
+    )
+    return f'<table class="columns"><tr><th></th>{head}</tr>{body}</table>'

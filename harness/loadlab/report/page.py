@@ -7,6 +7,7 @@ from __future__ import annotations
 from html import escape
 
 from . import (
+    app_section,
     boxes,
     costs,
     errors_table,
@@ -39,6 +40,7 @@ def document(summary: dict, charts: list[tuple[str, str, str, str]], gatling: di
         verdict_table.section(summary),
         costs.section(summary),
         threadlocal_section.section(summary),
+        app_section.section(summary),
         repeats_table.section(summary),
         '<section id="charts">',
         *(chart_figure(*chart) + (errors_table.section(summary) if chart[1] == "errors" else "") for chart in charts),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
-from .formats import num, rps, small
+from .formats import columns_table, num, rps, small
 
 
 def _builds(m: dict) -> str:
@@ -62,15 +62,11 @@ def section(summary: dict) -> str:
     if not any(m.get("threadlocal") for m in modes.values()):
         return ""
     kb = next((m["threadlocal"].get("kb") for m in modes.values() if m.get("threadlocal")), None)
-    head = "".join(f"<th>{escape(name)}</th>" for name in modes)
-    body = "".join(
-        f'<tr><th class="text">{escape(label)}</th>' + "".join(f"<td>{cell(m)}</td>" for m in modes.values()) + "</tr>"
-        for label, cell in ROWS
-    )
     return (
         f'<section id="threadlocal"><h2>The ThreadLocal trap: a {num(kb)} KB object per thread</h2>'
         "<p>Every request uses an object cached in a <code>ThreadLocal</code>, built and filled on a thread's first "
         "use: a pool builds it once per thread, a virtual thread per request builds it on every request. What that "
         "costs shows in the bytes allocated and the CPU per request, and so in the CPU ceiling.</p>"
-        f'<table class="columns"><tr><th></th>{head}</tr>{body}</table></section>'
+        + columns_table(modes, ROWS)
+        + "</section>"
     )
