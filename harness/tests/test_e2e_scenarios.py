@@ -7,7 +7,7 @@ model's knee, levels placed off the knee itself so a run is not a coin toss:
   are counted (65-75 rps measured), for both modes (levels 30, 45 … 90: the last one beyond any ceiling). Requests
   queue for a core before it is 100% busy, so the knee (p99 within twice the baseline) comes below the ceiling.
 - pinned on JDKS="21 25", virtual only, DELAY_MS=200: JDK 21 pins its 2 carriers → ≈ 10 rps; JDK 25 (JEP 491) does
-  not pin and stays healthy to 40 rps, 4× that (levels 8, 18.7, 29.3, 40).
+  not pin and stays healthy to 40 rps, 4× that (levels 8, 24, 40).
 
 After each: no PostgreSQL process and no data directory outside the harness's state folder.
 """
@@ -62,7 +62,7 @@ PINNED = {
     "DELAY_MS": "200",
     "START_RPS": "8",
     "PEAK_RPS": "40",
-    "STEPS": "4",
+    "STEPS": "3",
 }
 
 
