@@ -208,7 +208,10 @@ def mode_costs(raw: RawMode, t0: int | None, levels: list[dict]) -> dict:
     }
     missing = []
     if flights is None:
-        missing.append("no flight recording (raw/thread/flight.json): the JVM died before it could write it")
+        missing.append(
+            "no flight recording (raw/thread/flight.json): the service's JVM wrote none (it was killed before it "
+            "could, or ran without its recording)"
+        )
     if memory is None:
         missing.append(
             f"memory per in-flight request: fewer than {MIN_POINTS} GCs inside healthy levels with different "
