@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
+from .. import metrics
 from .formats import columns_table, num, small
 
 
@@ -49,7 +50,8 @@ def _hikari(m: dict) -> str:
 ROWS = (
     ("virtual threads started (JFR)", _started),
     ("Tomcat platform request threads seen (most at once)", _value("request_pool_threads_max")),
-    ("its own tomcat.threads.config.max (Actuator)", _value("tomcat_threads_max")),
+    # app_evidence names its Tomcat pool gauge as the thread-service's own metric for the same setting
+    ("its own tomcat.threads.config.max (Actuator)", _value(metrics.TOMCAT_THREADS_MAX)),
     ("Tomcat threads busy, most (Actuator)", _value("tomcat_busy_max")),
     ("HikariCP connections / pending, most (Actuator)", _hikari),
     ("pinned virtual threads (JFR)", _value("pinned_events")),
