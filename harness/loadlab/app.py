@@ -175,3 +175,43 @@ def mode_args(mode: str, threads: int, address: str, port: int) -> list[str]:
     if mode == "virtual":
         return [*args, f"--{VIRTUAL_PROPERTY}=true"]
     return [*args, f"--{VIRTUAL_PROPERTY}=false", f"--{POOL_PROPERTY}={threads}"]
+
+
+# APP's companion parameters: they mean nothing without APP.
+COMPANIONS = ("APP_PATH", "APP_ARGS")
+
+
+def checked_jar(raw: str) -> str:
+    """APP: "" (the lab's own thread-service) or the absolute path of a checked Boot jar (inspect_jar)."""
+    return str(inspect_jar(raw.strip()).path) if raw.strip() else ""
+
+
+def checked_args(raw: str) -> str:
+    """APP_ARGS kept as typed (bench splits it again when it substitutes the placeholders), checked here."""
+    check_args(raw)
+    return raw.strip()
+
+
+def cross_checks(v: dict, defaults: dict[str, str]) -> list[str]:
+    """APP's companions need APP, and what only the thread-service does (its scenarios) does not apply to an app;
+    defaults: each companion's default."""
+    if not v["APP"]:
+        return [
+            f"{name}={v[name]!r} has no effect without APP; allowed: {defaults[name]!r} (or set APP)"
+            for name in COMPANIONS
+            if v[name] != defaults[name]
+        ]
+    errors = []
+    if v["SCENARIO"] != "http":
+        errors.append(
+            f"SCENARIO={v['SCENARIO']} does not apply with APP (each request does what the app does at APP_PATH); "
+            f"allowed: http (the default), and {DB_URL} in APP_ARGS to give the app the run's PostgreSQL"
+        )
+    if v["CPU_MS"]:
+        errors.append(f"CPU_MS={v['CPU_MS']} does not apply with APP (the app's requests are its own); allowed: 0")
+    if v["THREADLOCAL_KB"]:
+        errors.append(
+            f"THREADLOCAL_KB={v['THREADLOCAL_KB']} does not apply with APP (the per-thread object is the "
+            "thread-service's); allowed: 0"
+        )
+    return errors

@@ -136,30 +136,16 @@ def db_max_connections(db_pool: int) -> int:
     return db_pool + DB_CONNECTION_HEADROOM
 
 
-def _app_jar(name: str, raw: str) -> str:
-    """ "" (the lab's own thread-service) or the absolute path of a checked Boot jar (app.inspect_jar)."""
-    if not raw.strip():
-        return ""
-    try:
-        return str(app.inspect_jar(raw.strip()).path)
-    except app.AppError as e:
-        raise ParamError(str(e)) from None
+def _app_checked(check: Callable[[str], str]) -> Callable[[str, str], str]:
+    """An APP parameter checked by app.py (standard library only), its AppError as this parameter's one line."""
 
+    def parse(name: str, raw: str) -> str:
+        try:
+            return check(raw)
+        except app.AppError as e:
+            raise ParamError(str(e)) from None
 
-def _app_path(name: str, raw: str) -> str:
-    try:
-        return app.check_path(raw)
-    except app.AppError as e:
-        raise ParamError(str(e)) from None
-
-
-def _app_args(name: str, raw: str) -> str:
-    """Kept as typed (bench splits it again when it substitutes the placeholders), checked here."""
-    try:
-        app.check_args(raw)
-    except app.AppError as e:
-        raise ParamError(str(e)) from None
-    return raw.strip()
+    return parse
 
 
 def _text(name: str, raw: str) -> str:
@@ -280,16 +266,22 @@ PARAMS: tuple[Param, ...] = (
         "APP",
         "",
         "an executable Spring Boot jar measured in the thread-service's place (empty: the lab's own)",
-        _app_jar,
+        _app_checked(app.checked_jar),
         app.JAR_ALLOWED,
     ),
-    Param("APP_PATH", "/", "with APP: the path and query every request GETs", _app_path, "a path starting with /"),
+    Param(
+        "APP_PATH",
+        "/",
+        "with APP: the path and query every request GETs",
+        _app_checked(app.check_path),
+        "a path starting with /",
+    ),
     Param(
         "APP_ARGS",
         "",
         f"with APP: extra app arguments; {app.DELAY_URL} = the delay-service (DELAY_MS), {app.DB_URL} = the run's "
         "PostgreSQL",
-        _app_args,
+        _app_checked(app.checked_args),
         "arguments (shell quoting)",
     ),
     Param("RESULTS_DIR", "results", "where run folders are written", _text, "a directory path"),
@@ -337,34 +329,10 @@ def _cross_checks(v: dict[str, object]) -> list[str]:
         )
     if v["SCENARIO"] == "cpu" and v["CPU_MS"] == 0:
         errors.append(f"CPU_MS=0 is out of range for SCENARIO=cpu; allowed: 1..{CPU_MS_MAX}")
-    errors.extend(_app_cross_checks(v))
+    errors.extend(app.cross_checks(v, {name: BY_NAME[name].default for name in app.COMPANIONS}))
     measured = v["STEPS"] * v["STEP_SECONDS"]
     if measured > MAX_MEASURED_SECONDS:
         errors.append(f"STEPS x STEP_SECONDS = {measured} s is too long; allowed: at most {MAX_MEASURED_SECONDS} s")
     # The request chain's limits follow DELAY_MS; where a cap of Gatling or of the machine cannot, say so now.
     errors.extend(limits.range_errors(v))
-    return errors
-
-
-def _app_cross_checks(v: dict[str, object]) -> list[str]:
-    """APP's companions need APP, and what only the thread-service does (its scenarios) does not apply to an app."""
-    if not v["APP"]:
-        return [
-            f"{name}={v[name]!r} has no effect without APP; allowed: {BY_NAME[name].default!r} (or set APP)"
-            for name in ("APP_PATH", "APP_ARGS")
-            if v[name] != BY_NAME[name].default
-        ]
-    errors = []
-    if v["SCENARIO"] != "http":
-        errors.append(
-            f"SCENARIO={v['SCENARIO']} does not apply with APP (each request does what the app does at APP_PATH); "
-            f"allowed: http (the default), and {app.DB_URL} in APP_ARGS to give the app the run's PostgreSQL"
-        )
-    if v["CPU_MS"]:
-        errors.append(f"CPU_MS={v['CPU_MS']} does not apply with APP (the app's requests are its own); allowed: 0")
-    if v["THREADLOCAL_KB"]:
-        errors.append(
-            f"THREADLOCAL_KB={v['THREADLOCAL_KB']} does not apply with APP (the per-thread object is the "
-            "thread-service's); allowed: 0"
-        )
     return errors
