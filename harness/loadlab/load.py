@@ -4,7 +4,6 @@ counts."""
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from dataclasses import dataclass
@@ -69,11 +68,12 @@ def measure_start_s(run: Run, folder: str, load: LoadPass, start_at_ms: int) -> 
     """The epoch second the pass's measured phase began: as its first injector wrote it in meta.json once the schedule
     was anchored (a lone injector starts when its JVM is up, after start_at), else the whole second after start_at
     plus the warm-up (RunMonitor's rule). The summary reads the same meta.json."""
-    meta = run.run_dir.joinpath(*load.raw(folder, 0), "meta.json")
-    try:
-        return int(json.loads(meta.read_text())["measure_start_epoch_ms"]) // 1000
-    except (OSError, ValueError, KeyError, TypeError):
-        return -(-start_at_ms // 1000) + load.warmup_seconds(run.values)
+    from .summary.raw import read_json  # the summary's own reader of the raw files (needs the venv, as crashes do)
+
+    anchored = read_json(run.run_dir.joinpath(*load.raw(folder, 0), "meta.json")).get("measure_start_epoch_ms")
+    if isinstance(anchored, (int, float)):
+        return int(anchored) // 1000
+    return -(-start_at_ms // 1000) + load.warmup_seconds(run.values)
 
 
 def start_gatlings(run: Run, folder: str, load: LoadPass, start_at_ms: int, what: str) -> list[tuple[Host, str]]:
