@@ -25,7 +25,7 @@ TINY_APP = {
     "STEPS": "3",
     "STEP_SECONDS": "4",
     "WARMUP_SECONDS": "4",
-    "REFINE": "0",
+    # REFINE left at its default (1): a user's first APP run has a fine pass, and it must reach the page.
 }
 
 

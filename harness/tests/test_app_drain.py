@@ -1,0 +1,34 @@
+"""APP's drain before a fine pass: the app has no count of requests in flight, so its own answer time to APP_PATH
+says when the collapse's backlog is served. Judged against the run's real limits (limits.derive), the way a bench
+builds them: a fine pass with the default REFINE=1 reaches this on every APP run."""
+
+from types import SimpleNamespace
+
+from loadlab import appservice, limits
+
+
+def app_run():
+    return SimpleNamespace(
+        values={"APP": "/apps/orders.jar", "APP_PATH": "/orders/1", "DELAY_MS": 200},
+        topo=SimpleNamespace(thread=SimpleNamespace(address="127.0.0.1")),
+        limits=limits.derive({"DELAY_MS": 200}),
+        meta={},
+    )
+
+
+def test_an_app_that_answers_fast_again_is_drained(monkeypatch):
+    answers = iter([("200", "3.0"), ("200", "0.21"), ("200", "0.20")])
+    monkeypatch.setattr(appservice, "http_status", lambda h, target, timeout_s: next(answers))
+    monkeypatch.setattr(appservice.time, "sleep", lambda s: None)
+    assert appservice.drain(app_run()) is None
+
+
+def test_an_app_still_slow_is_not_refined_and_the_reason_names_the_healthy_latency(monkeypatch):
+    run = app_run()
+    monkeypatch.setattr(appservice, "http_status", lambda h, target, timeout_s: ("200", "5.0"))
+    monkeypatch.setattr(appservice.time, "sleep", lambda s: None)
+    clock = iter(range(0, 10_000, 7))
+    monkeypatch.setattr(appservice.time, "monotonic", lambda: next(clock))
+    why = appservice.drain(run)
+    assert why is not None and "healthy: within 0.40 s" in why, why
+    assert f"{appservice.DRAIN_TIMEOUT_S} s after the last pass" in why
