@@ -8,7 +8,7 @@ locals {
   ssh_user    = "ec2-user"
   loadlab_dir = "/opt/loadlab"
 
-  # Role keys and host names are the harness's own (harness/loadlab/topology.py, infra/netns/up.sh): thread,
+  # Role keys and host names are the harness's own (harness/loadlab/run/topology.py, infra/netns/up.sh): thread,
   # delay, injector-0..N-1, so run folders name hosts the same way on every target.
   instance_types = {
     thread   = var.thread_service_instance_type

@@ -1,6 +1,6 @@
 locals {
   # thread-service, delay-service, thread-service management (metrics), the db scenario's PostgreSQL (the
-  # harness starts its own instance on the delay host; harness/loadlab/topology.py DB_PORT). Also reserved out of
+  # harness starts its own instance on the delay host; harness/loadlab/run/topology.py DB_PORT). Also reserved out of
   # the ephemeral port range in user-data, so an outgoing connection can never take one of them first.
   service_ports = {
     thread-service = 8080

@@ -3,6 +3,10 @@ interface and passes every parameter as an environment variable of the same name
 
 Every verb ends with an `ExitCode`; every error the user must act on is a `LoadlabError`, printed here as one
 `loadlab: …` line per problem.
+
+The CLI sits on top of the stages (core < analysis < summary < report < run < cli). `check`, `params-help`,
+`java-home`, `up` and `down` run on the standard library alone, before `.venv` exists (the Makefile validates
+parameters first), so each verb imports the stage it needs when it is called: the only imports inside functions.
 """
 
 from __future__ import annotations
@@ -14,9 +18,9 @@ import os
 import sys
 from pathlib import Path
 
-from . import params
-from .errors import ExitCode, LoadlabError
-from .topology import STATE
+from loadlab.core import params
+from loadlab.core.errors import ExitCode, LoadlabError
+from loadlab.run.topology import STATE
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -34,7 +38,7 @@ def _params_help(args: argparse.Namespace) -> int:
 
 
 def _java_home(args: argparse.Namespace) -> int:
-    from .java import find_jdk
+    from loadlab.run.java import find_jdk
 
     print(find_jdk())
     return ExitCode.OK
@@ -75,8 +79,8 @@ def _bench(args: argparse.Namespace) -> int:
     values = _values(args)
     lock = _single_run_lock()  # first: a second bench must say so, not that the first one's ports are busy
     # Imported late so `check` stays light; preflight and bench need no more than the standard library until the end.
-    from .bench import bench
-    from .preflight import preflight
+    from loadlab.run.bench import bench
+    from loadlab.run.preflight import preflight
 
     try:
         problems = preflight(values)
@@ -110,21 +114,22 @@ def _report(args: argparse.Namespace) -> int:
             f"or a platform/virtual folder), or nothing for results/latest",
             ExitCode.USAGE,
         )
-    from . import console, summary
+    from loadlab import report
+    from loadlab.run import console
 
     run_dir = Path(run).resolve()
-    console.table(summary.rebuild(run_dir), run_dir)
+    console.table(report.rebuild(run_dir), run_dir)
     return ExitCode.OK
 
 
 def _up(args: argparse.Namespace) -> int:
-    from . import targets
+    from loadlab.run import targets
 
     return targets.up(params.parse())
 
 
 def _down(args: argparse.Namespace) -> int:
-    from . import targets
+    from loadlab.run import targets
 
     return targets.down(params.parse())
 

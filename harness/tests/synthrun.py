@@ -13,9 +13,9 @@ from pathlib import Path
 
 from hdrh.histogram import HdrHistogram
 
-from loadlab import metrics
-from loadlab.thresholds import Thresholds
-from loadlab.upgrade import FORMAT, FORMAT_0_LIMITS
+from loadlab.core import metrics
+from loadlab.core.thresholds import Thresholds
+from loadlab.core.upgrade import FORMAT, FORMAT_0_LIMITS
 
 START_EPOCH = 1_763_730_000
 # The simulation anchors its schedule at the millisecond injection started, rarely on a whole second.

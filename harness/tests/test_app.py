@@ -6,7 +6,7 @@ import zipfile
 import pytest
 from conftest import make
 
-from loadlab import app, params
+from loadlab.core import app, params
 
 BOOT_LAUNCHER = "org.springframework.boot.loader.launch.JarLauncher"
 

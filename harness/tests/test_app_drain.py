@@ -1,17 +1,18 @@
 """APP's drain before a fine pass: the app has no count of requests in flight, so its own answer time to APP_PATH
-says when the collapse's backlog is served. Judged against the run's real limits (limits.derive), the way a bench
+says when the collapse's backlog is served. Judged against the run's real limits (timeouts.derive), the way a bench
 builds them: a fine pass with the default REFINE=1 reaches this on every APP run."""
 
 from types import SimpleNamespace
 
-from loadlab import appservice, limits
+from loadlab.core import timeouts
+from loadlab.run import appservice
 
 
 def app_run():
     return SimpleNamespace(
         values={"APP": "/apps/orders.jar", "APP_PATH": "/orders/1", "DELAY_MS": 200},
         topo=SimpleNamespace(thread=SimpleNamespace(address="127.0.0.1")),
-        limits=limits.derive({"DELAY_MS": 200}),
+        limits=timeouts.derive({"DELAY_MS": 200}),
         meta={},
     )
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from loadlab import summary
+from loadlab import report
 from loadlab.report.service_name import named, service_name
 
 DATA = Path(__file__).parent / "data" / "app_ignores_switch"
@@ -21,7 +21,7 @@ DATA = Path(__file__).parent / "data" / "app_ignores_switch"
 def rebuilt(tmp_path_factory):
     run = tmp_path_factory.mktemp("real") / DATA.name
     shutil.copytree(DATA, run)
-    return run, summary.rebuild(run)
+    return run, report.rebuild(run)
 
 
 def test_the_files_hold_an_app_that_served_on_platform_threads(rebuilt):

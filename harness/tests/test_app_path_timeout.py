@@ -8,9 +8,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from loadlab import appservice
-from loadlab.errors import ExitCode
-from loadlab.hosts import LocalHost
+from loadlab.core.errors import ExitCode
+from loadlab.run import appservice
+from loadlab.run.hosts import LocalHost
 
 
 @pytest.fixture

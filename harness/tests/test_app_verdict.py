@@ -6,7 +6,7 @@ import json
 import synthrun
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
-from loadlab import summary
+from loadlab import report
 
 APP = "/opt/apps/orders.jar"
 
@@ -46,7 +46,7 @@ def test_an_app_that_switched_is_valid_in_both_modes_with_its_evidence(tmp_path)
     synthrun.write_params(tmp_path, APP=APP, APP_PATH="/orders/42")
     write_app_mode(tmp_path, "platform", stairs([100, 200, 300]), virtual_starts=0, pool_threads=200)
     write_app_mode(tmp_path, "virtual", stairs([100, 200, 300]), virtual_starts=5_000, pool_threads=0)
-    result = summary.rebuild(tmp_path)
+    result = report.rebuild(tmp_path)
     for mode in ("platform", "virtual"):
         m = result["modes"][mode]
         assert m["valid"], m["invalid_reasons"]
@@ -60,7 +60,7 @@ def test_an_app_that_ignores_the_switch_is_caught_in_both_modes(tmp_path):
     synthrun.write_params(tmp_path, APP=APP)
     write_app_mode(tmp_path, "platform", stairs([100, 200, 300]), virtual_starts=0, pool_threads=0)
     write_app_mode(tmp_path, "virtual", stairs([100, 200, 300]), virtual_starts=2, pool_threads=0)
-    result = summary.rebuild(tmp_path)
+    result = report.rebuild(tmp_path)
     virtual, platform = result["modes"]["virtual"], result["modes"]["platform"]
     assert not virtual["valid"] and any(
         r.startswith("the app did not switch to virtual threads: 2 virtual threads started for")
@@ -86,7 +86,7 @@ def test_virtual_mode_serving_on_tomcats_platform_pool_and_a_platform_pool_large
         actuator={"tomcat.threads.config.max": 80.0, "tomcat.threads.busy": 12.0},
     )
     write_app_mode(tmp_path, "virtual", stairs([100, 200]), virtual_starts=9_000, pool_threads=10)
-    result = summary.rebuild(tmp_path)
+    result = report.rebuild(tmp_path)
     platform = result["modes"]["platform"]["invalid_reasons"]
     assert "the pool size did not take effect: 80 Tomcat request threads ran, more than PLATFORM_THREADS=50" in platform
     assert any("tomcat.threads.config.max says 80, not PLATFORM_THREADS=50" in r for r in platform)
@@ -99,7 +99,7 @@ def test_without_the_recording_virtual_mode_cannot_be_proven_and_is_not_trusted(
     synthrun.write_params(tmp_path, APP=APP, modes=("virtual",))
     write_app_mode(tmp_path, "virtual", stairs([100, 200]), virtual_starts=5_000, pool_threads=0)
     (tmp_path / "virtual" / "raw" / "thread" / "pinned.json").unlink()
-    m = summary.rebuild(tmp_path)["modes"]["virtual"]
+    m = report.rebuild(tmp_path)["modes"]["virtual"]
     assert not m["valid"]
     assert "the app's flight recording was not read" in " ".join(m["invalid_reasons"])
 
@@ -117,7 +117,7 @@ def test_a_knee_well_below_every_prediction_is_said_plainly_with_what_the_eviden
         actuator={"hikaricp.connections.pending": 7.0, "hikaricp.connections.max": 10.0},
         gc_ms=200.0,
     )
-    m = summary.rebuild(tmp_path)["modes"]["platform"]
+    m = report.rebuild(tmp_path)["modes"]["platform"]
     sentence = m["app_evidence"]["unexplained_limit"]
     assert sentence and "a limit inside the application that none of the lab's models explains" in sentence
     assert "1,234 monitor waits of 20 ms or more" in sentence
@@ -131,6 +131,6 @@ def test_a_knee_a_model_explains_gets_no_such_sentence(tmp_path):
     synthrun.write_params(tmp_path, APP=APP, modes=("platform",), platform_threads=60)
     # Little's law: 60 threads / 0.201 s = 299 rps; the knee at 300 agrees.
     write_app_mode(tmp_path, "platform", stairs([100, 200, 300, 400], slow_from=400), virtual_starts=0, pool_threads=60)
-    m = summary.rebuild(tmp_path)["modes"]["platform"]
+    m = report.rebuild(tmp_path)["modes"]["platform"]
     assert m["collapsed"] and m["app_evidence"]["unexplained_limit"] is None
     assert "Tomcat's pool reached its 60 threads" in m["app_evidence"]["points_to"]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, make
 
-from loadlab import hosts, targets, topology
+from loadlab.run import hosts, targets, topology
 
 REMEMBERED = [REPO / ".loadlab" / "target", REPO / ".loadlab" / "injectors"]
 

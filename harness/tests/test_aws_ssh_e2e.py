@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO, harness_exit, make
 
-from loadlab import targets, topology
-from loadlab.java import JdkNotFound, find_jdk
+from loadlab.run import targets, topology
+from loadlab.run.java import JdkNotFound, find_jdk
 
 pytestmark = pytest.mark.e2e
 

@@ -8,7 +8,8 @@ import re
 import synthrun
 from synthrun import SLOW_TAIL, START_EPOCH, LevelSpec, ModeSpec
 
-from loadlab import console, summary
+from loadlab import report
+from loadlab.run import console
 
 # Deterministic scatter (% of one core) around the thread-service's line: R² 0.57, a poor fit as at 20–200 rps.
 SCATTER = (10.2, -8.5, 6.8, -11.9, 8.5, -5.1, 11.9, -10.2, 5.1, -6.8)
@@ -32,7 +33,7 @@ def cpu_level(rate, thread_ms, host_factor, bad=False, host=None, **extra):
 
 
 def rebuild(run):
-    result = summary.rebuild(run)
+    result = report.rebuild(run)
     return result, (run / "index.html").read_text()
 
 

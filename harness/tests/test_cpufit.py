@@ -2,7 +2,8 @@
 
 import pytest
 
-from loadlab import cpufit
+from loadlab import report
+from loadlab.analysis import cpufit
 
 
 def levels(per_request_ms: dict[str, float], fixed_pct: dict[str, float], rates=(100, 200, 300, 400)):
@@ -56,8 +57,6 @@ def test_every_mode_gets_its_cpu_ceiling_and_virtual_http_is_predicted_by_it(tmp
     import synthrun
     from synthrun import LevelSpec, ModeSpec
 
-    from loadlab import summary
-
     run = tmp_path / "20261121-130501"
     synthrun.write_params(run, modes=("virtual",))
     # thread-service 1 ms, delay-service 0.2 ms, injector 0.3 ms of CPU per request (% of one core = rps × ms / 10)
@@ -66,7 +65,7 @@ def test_every_mode_gets_its_cpu_ceiling_and_virtual_http_is_predicted_by_it(tmp
         for r in (100, 200, 300, 400, 500)
     ]
     synthrun.write_mode(run, "virtual", ModeSpec(levels))
-    mode = summary.rebuild(run)["modes"]["virtual"]
+    mode = report.rebuild(run)["modes"]["virtual"]
     cores = mode["cpu_ceiling"]["cores"]
     assert mode["cpu_ceiling_rps"] == pytest.approx(cores * 1000 / 1.5, rel=0.02)
     assert {r["role"]: round(r["ms_per_request"], 2) for r in mode["cpu_ceiling"]["roles"]} == {

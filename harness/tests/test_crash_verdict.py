@@ -4,7 +4,7 @@ that cannot be trusted: the verdict on synthetic run folders (the same rules on 
 import synthrun
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
-from loadlab import summary
+from loadlab import report, summary
 from loadlab.report.headline import headline
 from loadlab.summary import crash
 
@@ -18,7 +18,7 @@ def rebuild_with_crash(tmp_path, spec, mode="platform", role="thread-service", l
     synthrun.write_params(tmp_path, crashes={mode: record})
     synthrun.write_mode(tmp_path, "platform", spec if mode == "platform" else ModeSpec(stairs()))
     synthrun.write_mode(tmp_path, "virtual", spec if mode == "virtual" else ModeSpec(stairs()))
-    return summary.rebuild(tmp_path)
+    return report.rebuild(tmp_path)
 
 
 def test_a_crash_is_not_a_collapse_and_nothing_after_it_counts(tmp_path):
@@ -76,7 +76,7 @@ def test_a_crash_in_a_fine_pass_names_the_pass_and_its_level_and_keeps_the_coars
     synthrun.write_params(tmp_path, modes=["platform"], crashes={"platform": record}, REFINE=1)
     synthrun.write_mode(tmp_path, "platform", coarse)
     synthrun.write_fine_pass(tmp_path, "platform", "refine-1", fine)
-    result = summary.rebuild(tmp_path)
+    result = report.rebuild(tmp_path)
     platform = result["modes"]["platform"]
     assert platform["crashed"] == {
         "role": "thread-service",
@@ -132,7 +132,7 @@ def test_a_crash_in_the_warm_up_and_without_an_exit_code(tmp_path):
     )
     synthrun.write_params(tmp_path, modes=["virtual"], crashes={"virtual": crash})
     synthrun.write_mode(tmp_path, "virtual", spec)
-    result = summary.rebuild(tmp_path)
+    result = report.rebuild(tmp_path)
     virtual = result["modes"]["virtual"]
     assert virtual["levels"] == [] and virtual["crashed"]["second"] == -2
     assert virtual["invalid_reasons"][0].startswith(
@@ -187,7 +187,7 @@ def test_long_requests_are_judged_on_their_own_level(tmp_path):
     )
     synthrun.write_params(tmp_path, modes=["virtual"], delay_ms=11000)
     synthrun.write_mode(tmp_path, "virtual", spec)
-    virtual = summary.rebuild(tmp_path)["modes"]["virtual"]
+    virtual = report.rebuild(tmp_path)["modes"]["virtual"]
     assert [(lv["offered_rps"], lv["ok_rps"], lv["healthy"]) for lv in virtual["levels"]] == [
         (2, 2, True),
         (4, 4, True),
@@ -208,7 +208,7 @@ def test_errors_at_a_harness_limit_inside_the_healthy_band_make_the_run_invalid(
     )
     synthrun.write_params(tmp_path, modes=["virtual"], delay_ms=11000)  # no limits recorded: the old defaults
     synthrun.write_mode(tmp_path, "virtual", spec)
-    virtual = summary.rebuild(tmp_path)["modes"]["virtual"]
+    virtual = report.rebuild(tmp_path)["modes"]["virtual"]
     assert virtual["valid"] is False
     assert virtual["invalid_reasons"] == [
         "requests were cut by the injector's request timeout (loadlab.requestTimeoutMs) = 10000 ms, below the "
@@ -222,7 +222,7 @@ def test_timeouts_above_the_healthy_band_are_the_services(tmp_path):
     spec = ModeSpec(stairs(l3=dict(ok_share=0.5, ko_share=0.5)), ko_ms=10007)
     synthrun.write_params(tmp_path, modes=["platform"])
     synthrun.write_mode(tmp_path, "platform", spec)
-    platform = summary.rebuild(tmp_path)["modes"]["platform"]
+    platform = report.rebuild(tmp_path)["modes"]["platform"]
     assert platform["valid"] is True and platform["collapsed"] is True and platform["sustained_rps"] == 300
 
 
@@ -232,7 +232,7 @@ def test_the_limits_recorded_by_the_run_are_the_ones_judged(tmp_path):
     limits = {"injector_request_timeout_ms": 3400, "thread_service_timeout_ms": 1400}
     synthrun.write_params(tmp_path, modes=["platform"], delay_ms=1000, limits=limits)
     synthrun.write_mode(tmp_path, "platform", spec)
-    result = summary.rebuild(tmp_path)
+    result = report.rebuild(tmp_path)
     assert result["limits"] == limits
     (reason,) = result["modes"]["platform"]["invalid_reasons"]
     assert reason.startswith(
@@ -250,7 +250,7 @@ def test_errors_by_kind_per_level(tmp_path):
     )
     synthrun.write_params(tmp_path, modes=["platform"])
     synthrun.write_mode(tmp_path, "platform", spec)
-    platform = summary.rebuild(tmp_path)["modes"]["platform"]
+    platform = report.rebuild(tmp_path)["modes"]["platform"]
     assert [lv["errors_by_kind"] for lv in platform["levels"]] == [
         {},
         {},
@@ -279,7 +279,7 @@ def test_the_kind_tells_a_harness_cut_from_the_services_answer(tmp_path):
         )
         synthrun.write_params(run, modes=["virtual"], delay_ms=11000)
         synthrun.write_mode(run, "virtual", spec)
-        reasons = summary.rebuild(run)["modes"]["virtual"]["invalid_reasons"]
+        reasons = report.rebuild(run)["modes"]["virtual"]["invalid_reasons"]
         assert any(r.startswith("requests were cut by the injector's request timeout") for r in reasons) == flagged
         if flagged:
             assert reasons[0].endswith("40 failed requests were timeout_injector at level 0 (2 rps)"), reasons

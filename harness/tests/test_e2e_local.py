@@ -20,8 +20,9 @@ import pytest
 from conftest import MACHINE_REASONS, REPO, blamed_on_the_machine, harness_exit, make, not_proven
 from test_preflight import PREVIOUS_RUN, with_previous_run
 
-from loadlab import params, preflight
-from loadlab.validity import CPU_SATURATED_RATIO, delay_allowance_ms
+from loadlab.analysis.validity import CPU_SATURATED_RATIO, delay_allowance_ms
+from loadlab.core import params
+from loadlab.run import preflight
 
 pytestmark = pytest.mark.e2e
 

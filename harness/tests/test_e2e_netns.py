@@ -21,7 +21,7 @@ import pytest
 from conftest import REPO, harness_exit, make
 from test_netns import PREFIX, harness_links, namespaces, netns_unusable, route_checks
 
-from loadlab import topology
+from loadlab.run import topology
 
 pytestmark = pytest.mark.e2e
 

@@ -6,7 +6,9 @@ killed: test_e2e_crashes.py)."""
 import synthrun
 from synthrun import SLOW_TAIL, START_EPOCH, LevelSpec, ModeSpec
 
-from loadlab import console, samplers, summary
+from loadlab import report
+from loadlab.core import sampling
+from loadlab.run import console
 
 SECONDS = 4  # per level
 WARMUP = 2
@@ -54,7 +56,7 @@ def rebuild(tmp_path, levels, cuts=(), events=None, capsys=None):
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(levels, seconds_per_level=SECONDS, warmup_seconds=WARMUP))
     for rel, first, last in cuts:
         cut_rows(tmp_path / "virtual", rel, first, last)
-    result = summary.rebuild(tmp_path)
+    result = report.rebuild(tmp_path)
     if capsys is not None:
         capsys.readouterr()
         console.table(result, tmp_path)
@@ -137,7 +139,7 @@ def test_a_sampler_that_never_started_leaves_the_whole_pass_unjudged(tmp_path):
 
 def test_a_sampler_that_skipped_a_second_or_two_is_still_evidence(tmp_path):
     """A starved sampler skips a row now and then (it writes the second that just ended): not a gap."""
-    skipped = samplers.SILENCE_S - 1
+    skipped = sampling.SILENCE_S - 1
     mode = rebuild(tmp_path, climbing(), [("raw/delay/samples.csv", epoch(4, 1), epoch(4, 1) + skipped - 1)])
     assert mode["evidence_gaps"] == [] and mode["valid"], mode["invalid_reasons"]
 

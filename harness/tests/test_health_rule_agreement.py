@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from loadlab import hlog, knee
-from loadlab.levels import Level
-from loadlab.thresholds import Thresholds
+from loadlab.analysis import hlog, knee
+from loadlab.analysis.levels import Level
+from loadlab.core.thresholds import Thresholds
 
 FIXTURE = json.loads((Path(__file__).parent / "data" / "health_cases.json").read_text())
 

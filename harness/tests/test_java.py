@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from loadlab.java import JdkNotFound, find_jdk, major_version
+from loadlab.run.java import JdkNotFound, find_jdk, major_version
 
 
 def fake_jdk(root: Path, version: str) -> Path:
@@ -30,13 +30,13 @@ def test_java_home_is_used_when_it_is_recent_enough(tmp_path):
 
 def test_an_old_java_home_is_skipped_for_a_newer_jdk_elsewhere(tmp_path, monkeypatch):
     old, new = fake_jdk(tmp_path, "17.0.15"), fake_jdk(tmp_path / "jvm", "25.0.1")
-    monkeypatch.setattr("loadlab.java.SEARCH_GLOBS", (str(tmp_path / "jvm" / "*"),))
+    monkeypatch.setattr("loadlab.run.java.SEARCH_GLOBS", (str(tmp_path / "jvm" / "*"),))
     assert find_jdk({"JAVA_HOME": str(old)}) == new.resolve()
 
 
 def test_no_suitable_jdk_gives_one_clear_message(tmp_path, monkeypatch):
     old = fake_jdk(tmp_path, "17.0.15")
-    monkeypatch.setattr("loadlab.java.SEARCH_GLOBS", (str(tmp_path / "nothing" / "*"),))
+    monkeypatch.setattr("loadlab.run.java.SEARCH_GLOBS", (str(tmp_path / "nothing" / "*"),))
     with pytest.raises(JdkNotFound, match=r"no JDK >= 21 found \(JAVA_HOME=.* is Java 17"):
         find_jdk({"JAVA_HOME": str(old)})
 
@@ -52,7 +52,7 @@ def fake_runtime(root: Path, version: str) -> Path:
 
 
 def test_a_runtime_of_the_asked_release_is_found_by_its_own_variable_first(tmp_path, monkeypatch):
-    from loadlab import java
+    from loadlab.run import java
 
     monkeypatch.setattr(java, "SEARCH_GLOBS", (str(tmp_path / "usual" / "*"),))
     monkeypatch.setattr(java, "RUNTIME_DIR", tmp_path / "own")
@@ -63,7 +63,7 @@ def test_a_runtime_of_the_asked_release_is_found_by_its_own_variable_first(tmp_p
 
 
 def test_the_projects_own_runtime_is_used_and_a_missing_one_is_one_clear_line(tmp_path, monkeypatch):
-    from loadlab import java
+    from loadlab.run import java
 
     monkeypatch.setattr(java, "SEARCH_GLOBS", ())
     monkeypatch.setattr(java, "RUNTIME_DIR", tmp_path / "own")

@@ -1,9 +1,9 @@
 import pytest
 
-from loadlab import knee, validity
-from loadlab.hlog import LatencyStats
-from loadlab.levels import Evidence, Level
-from loadlab.thresholds import Thresholds
+from loadlab.analysis import knee, validity
+from loadlab.analysis.hlog import LatencyStats
+from loadlab.analysis.levels import Evidence, Level
+from loadlab.core.thresholds import Thresholds
 
 TH = Thresholds()
 

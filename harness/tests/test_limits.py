@@ -1,21 +1,21 @@
-"""Every limit of the request chain follows the workload (limits.py): for every DELAY_MS the parameters allow, the
+"""Every limit of the request chain follows the workload (timeouts.py): for every DELAY_MS the parameters allow, the
 injector waits longer than the thread-service, which waits longer than the slowest request the health rule calls
 healthy, which is longer than what a request should take. Where a cap cannot follow, the parameters say so first."""
 
 import pytest
 
-from loadlab import limits, params
-from loadlab.thresholds import Thresholds
+from loadlab.core import params, timeouts
+from loadlab.core.thresholds import Thresholds
 
 
 def ordered(values, thresholds=None):
-    lim = limits.derive(values, thresholds)
+    lim = timeouts.derive(values, thresholds)
     return (
         lim.injector_request_timeout_ms > lim.thread_service_timeout_ms > lim.healthy_max_ms >= lim.expected_ms + 100
         and lim.injector_connect_timeout_ms > lim.thread_service_connect_timeout_ms > lim.healthy_max_ms
         and lim.database_timeout_ms == lim.thread_service_timeout_ms
         and lim.delay_probe_timeout_ms > values["DELAY_MS"]
-        and lim.injector_request_timeout_ms <= limits.GATLING_MAX_TIMEOUT_MS
+        and lim.injector_request_timeout_ms <= timeouts.GATLING_MAX_TIMEOUT_MS
     )
 
 
@@ -31,7 +31,7 @@ def test_cpu_work_counts_as_part_of_a_request(cpu_ms):
     for delay in (1, 200, 11000, 60000):
         values = {"DELAY_MS": delay, "CPU_MS": cpu_ms}
         assert ordered(values)
-        lim = limits.derive(values)
+        lim = timeouts.derive(values)
         assert lim.expected_ms == delay + cpu_ms
         # the service's own computation fits between its downstream limit and the injector's
         assert lim.injector_request_timeout_ms - lim.thread_service_timeout_ms > cpu_ms
@@ -39,25 +39,25 @@ def test_cpu_work_counts_as_part_of_a_request(cpu_ms):
 
 def test_the_health_rule_thresholds_move_the_limits():
     th = Thresholds(p99_factor=1.2, p99_slack_ms=50)
-    strict = limits.derive({"DELAY_MS": 1000}, th)
+    strict = timeouts.derive({"DELAY_MS": 1000}, th)
     assert strict.healthy_max_ms == 1200 and ordered({"DELAY_MS": 1000}, th)
-    assert limits.derive({"DELAY_MS": 200}).healthy_max_ms == Thresholds().p99_limit_ms(200)
+    assert timeouts.derive({"DELAY_MS": 200}).healthy_max_ms == Thresholds().p99_limit_ms(200)
 
 
 def test_an_11_s_request_is_not_cut_by_any_limit():
-    lim = limits.derive({"DELAY_MS": 11000})
+    lim = timeouts.derive({"DELAY_MS": 11000})
     assert lim.injector_request_timeout_ms == 25000 and lim.thread_service_timeout_ms == 23000
-    assert limits.injector_props(lim) == {"requestTimeoutMs": 25000, "connectTimeoutMs": 25000, "maxInflight": 5000}
-    assert limits.thread_service_args(lim) == [
+    assert timeouts.injector_props(lim) == {"requestTimeoutMs": 25000, "connectTimeoutMs": 25000, "maxInflight": 5000}
+    assert timeouts.thread_service_args(lim) == [
         "--delay-service.timeout=23000ms",
         "--delay-service.connect-timeout=23000ms",
     ]
-    assert limits.database_timeouts_ms(lim) == {"connection_timeout_ms": 23000, "query_timeout_ms": 23000}
+    assert timeouts.database_timeouts_ms(lim) == {"connection_timeout_ms": 23000, "query_timeout_ms": 23000}
 
 
 @pytest.mark.parametrize("expected, lag", [(1, 0), (200, 0), (499, 0), (500, 0), (1000, 1), (11000, 11), (11600, 12)])
 def test_completion_lag(expected, lag):
-    assert limits.completion_lag_s(expected) == lag
+    assert timeouts.completion_lag_s(expected) == lag
 
 
 def test_a_healthy_level_that_would_trip_the_injectors_safety_cap_is_refused_before_the_run():

@@ -3,7 +3,7 @@ the measured rates widen it, a slope not told from flat leaves it open above."""
 
 import pytest
 
-from loadlab import linefit
+from loadlab.analysis import linefit
 
 
 def test_exact_points_give_the_point_itself():

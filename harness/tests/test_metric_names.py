@@ -16,12 +16,14 @@ import synthrun
 from conftest import REPO
 from synthrun import LevelSpec, ModeSpec
 
-from loadlab import limits, liveconfig, metrics, samplers, summary
-from loadlab.hosts import HOST_SCRIPTS, Host
-from loadlab.report.charts import server as server_charts
-from loadlab.run import Run
+from loadlab import report
+from loadlab.core import metrics, timeouts
+from loadlab.report.charts import server_charts as server_charts
+from loadlab.run import liveconfig, samplers
+from loadlab.run.context import Run
+from loadlab.run.hosts import HOST_SCRIPTS, Host
+from loadlab.run.topology import Topology
 from loadlab.summary import outputs, seconds
-from loadlab.topology import Topology
 
 
 def test_the_list_is_read_from_the_service_and_is_well_formed():
@@ -54,11 +56,11 @@ def test_every_name_the_python_side_spells_is_in_the_list():
 
 # Modules whose spelled names are server.csv columns (which share the metric's name), each held to the list above.
 COLUMN_MODULES = {
-    "metrics.py",
+    "core/metrics.py",
     "summary/outputs.py",
     "summary/seconds.py",
-    "report/charts/server.py",
-    "report/charts/style.py",
+    "report/charts/server_charts.py",
+    "report/charts/chart_style.py",
 }
 
 
@@ -88,7 +90,7 @@ def test_every_field_reaches_server_csv_or_the_live_config(tmp_path):
     # and with real rows: a synthetic run's server.csv carries them, counters as rates per second
     synthrun.write_params(tmp_path, modes=["virtual"])
     synthrun.write_mode(tmp_path, "virtual", ModeSpec([LevelSpec(100), LevelSpec(200)]))
-    summary.rebuild(tmp_path)
+    report.rebuild(tmp_path)
     header, *rows = (tmp_path / "virtual" / "server.csv").read_text().splitlines()
     assert header.split(",") == outputs.SERVER_COLUMNS
     first = dict(zip(header.split(","), rows[1].split(",")))
@@ -112,7 +114,7 @@ class FakeHost(Host):
 def test_bench_hands_the_sampler_every_field_and_keeps_every_config_field(tmp_path):
     every = {m.name: f"v-{m.name}" for m in metrics.load()}
     host = FakeHost(json.dumps(every))
-    run = Run({"DELAY_MS": 200}, Topology(host, host, [host]), tmp_path, limits=limits.derive({"DELAY_MS": 200}))
+    run = Run({"DELAY_MS": 200}, Topology(host, host, [host]), tmp_path, limits=timeouts.derive({"DELAY_MS": 200}))
     samplers.start_service_samplers(run, "virtual")
     (sampler,) = [c for c in host.calls if c[:2] == ("sampler", "sampler-thread")]
     (fields,) = [a for a in sampler if a.startswith("--jvm-fields=")]

@@ -2,8 +2,8 @@
 
 import pytest
 
-from loadlab import runplan
-from loadlab.modelabel import ModeLabel
+from loadlab.core import runplan
+from loadlab.core.modelabel import ModeLabel
 from loadlab.summary.labels import base_mode, mode_jdk
 
 

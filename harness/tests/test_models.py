@@ -2,8 +2,8 @@
 
 import pytest
 
-from loadlab import models
-from loadlab.models import Inputs
+from loadlab.analysis import models
+from loadlab.analysis.models import Inputs
 
 
 def test_little_is_threads_over_the_baseline():

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO, make
 
-from loadlab import alignment, load, topology
-from loadlab.run import Run
+from loadlab.run import alignment, load, topology
+from loadlab.run.context import Run
 
 BRIDGE, PREFIX, SUBNET = "llbr0", "loadlab-", "10.77.0"
 STATE = REPO / ".loadlab"

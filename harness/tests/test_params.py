@@ -5,7 +5,7 @@ import synthrun
 from conftest import make
 from synthrun import LevelSpec, ModeSpec
 
-from loadlab import params, runplan
+from loadlab.core import params, runplan
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,9 @@ import pytest
 import synthrun
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
-from loadlab import models, summary
-from loadlab.models import Inputs
+from loadlab import report
+from loadlab.analysis import models
+from loadlab.analysis.models import Inputs
 
 RATES = [100, 200, 300, 400, 500]
 SWEEP = ["platform-t20", "platform-t40", "platform-t80", "virtual"]
@@ -25,7 +26,7 @@ def sweep_run(tmp_path, completed=SWEEP, **params):
     for label, threads, slow_from in (("platform-t20", 20, 200), ("platform-t40", 40, 300), ("platform-t80", 80, 500)):
         synthrun.write_mode(tmp_path, label, ModeSpec(stairs(slow_from), live_config={"tomcat_threads_max": threads}))
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs()))
-    return summary.rebuild(tmp_path)
+    return report.rebuild(tmp_path)
 
 
 def test_each_pool_is_a_column_judged_on_its_own_pool_and_the_headline_is_virtual_over_the_best(tmp_path):
@@ -61,7 +62,7 @@ def test_no_judgeable_pool_leaves_no_headline_and_says_why(tmp_path):
 def test_a_pool_that_ran_with_another_size_than_its_label_is_invalid(tmp_path):
     synthrun.write_params(tmp_path, platform_threads=[20, 40], modes=("platform",), completed=["platform-t20"])
     synthrun.write_mode(tmp_path, "platform-t20", ModeSpec(stairs(200), live_config={"tomcat_threads_max": 40}))
-    mode = summary.rebuild(tmp_path)["modes"]["platform-t20"]
+    mode = report.rebuild(tmp_path)["modes"]["platform-t20"]
     assert "the thread-service ran with 40 Tomcat threads, not PLATFORM_THREADS=20" in mode["invalid_reasons"]
 
 
@@ -69,7 +70,7 @@ def test_threadlocal_builds_once_per_pooled_thread_and_once_per_virtual_request(
     synthrun.write_params(tmp_path, THREADLOCAL_KB=64)
     synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs(300), threadlocal_pool=20))
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs(), threadlocal_pool=0))
-    modes = summary.rebuild(tmp_path)["modes"]
+    modes = report.rebuild(tmp_path)["modes"]
     virtual, platform = modes["virtual"]["threadlocal"], modes["platform"]["threadlocal"]
     assert virtual["builds_per_request"] == 1.0 and virtual["bytes_built_per_request"] == 64 * 1024
     assert virtual["builds"] == virtual["requests"] > 1000
@@ -81,7 +82,7 @@ def test_threadlocal_builds_once_per_pooled_thread_and_once_per_virtual_request(
 def test_without_a_per_thread_object_there_is_no_threadlocal_evidence(tmp_path):
     synthrun.write_params(tmp_path, THREADLOCAL_KB=0)
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs(), threadlocal_pool=0))
-    assert summary.rebuild(tmp_path)["modes"]["virtual"]["threadlocal"] is None
+    assert report.rebuild(tmp_path)["modes"]["virtual"]["threadlocal"] is None
 
 
 def test_the_connections_ceiling_is_max_connections_over_the_baseline_in_both_modes():
@@ -98,7 +99,7 @@ def test_the_connections_ceiling_and_its_live_value_reach_summary_json(tmp_path)
     synthrun.write_params(tmp_path, MAX_CONNECTIONS=100)
     synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs(300), live_config={"tomcat_max_connections": 50}))
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs()))
-    modes = summary.rebuild(tmp_path)["modes"]
+    modes = report.rebuild(tmp_path)["modes"]
     assert modes["virtual"]["predicted_by"] == "connections" and modes["virtual"]["predicted_rps"] == 498
     assert "Tomcat's max-connections was 50, not MAX_CONNECTIONS=100" in modes["platform"]["invalid_reasons"]
     assert any(p["predicted_by"] == "connections" and p["rps"] == 249 for p in modes["platform"]["predictions"])
@@ -121,7 +122,7 @@ def test_the_threadlocal_section_shows_builds_per_request_per_column(tmp_path):
     synthrun.write_params(tmp_path, THREADLOCAL_KB=64)
     synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs(300), threadlocal_pool=20))
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs(), threadlocal_pool=0))
-    summary.rebuild(tmp_path)
+    report.rebuild(tmp_path)
     html = (tmp_path / "index.html").read_text()
     section = html[html.index('<section id="threadlocal">') :]
     section = section[: section.index("</section>")]

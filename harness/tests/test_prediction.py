@@ -1,7 +1,7 @@
 """The prediction record's words and the agreement rule: a knee agrees when its bracket meets the predicted
 interval; a run that holds above the whole interval contradicts it; a knee that moved between passes is fuzzy."""
 
-from loadlab.prediction import MeasuredKnee, Prediction, agreement
+from loadlab.analysis.prediction import MeasuredKnee, Prediction, agreement
 
 LITTLE = Prediction(995, "little", "little: …", interval=(978, 995), fitted_on=(100, 100))
 

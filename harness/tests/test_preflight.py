@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO, make
 
-from loadlab import bench, java, params, preflight
+from loadlab.core import metrics, params
+from loadlab.run import bench, java, preflight
 
 TINY = {
     "TARGET": "local",
@@ -40,14 +41,18 @@ TINY = {
 PREVIOUS_RUN = "20261121-130501"
 BUILD_OUTPUTS = ("delay-service/target", "thread-service/target", "gatling/target", "gatling/jvm.options")
 REFUSED = "refused before the run: nothing was created (no run folder, results/latest unchanged)"
-NO_JDK = ["import loadlab.java as j", "j.SEARCH_GLOBS = ()"]  # with JAVA_HOME=bogus: a machine without a JDK
+NO_JDK = ["import loadlab.run.java as j", "j.SEARCH_GLOBS = ()"]  # with JAVA_HOME=bogus: a machine without a JDK
 
 
 def harness_copy(root: Path, build: bool = True) -> Path:
-    """A checkout as far as `loadlab bench` can tell: the package, and the build outputs as links (or none)."""
+    """A checkout as far as `loadlab bench` can tell: the package, the metric names it reads from the service's
+    sources (metrics.METRICS_TSV, a source file, there in any checkout), and the build outputs as links (or none)."""
     shutil.copytree(
         REPO / "harness" / "loadlab", root / "harness" / "loadlab", ignore=shutil.ignore_patterns("__pycache__")
     )
+    names = metrics.METRICS_TSV.relative_to(REPO)
+    (root / names).parent.mkdir(parents=True)
+    shutil.copy(metrics.METRICS_TSV, root / names)
     for rel in BUILD_OUTPUTS if build else ():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).symlink_to(REPO / rel)

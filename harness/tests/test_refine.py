@@ -2,8 +2,8 @@
 
 import pytest
 
-from loadlab.knee import KNEE_RESOLUTION, Bracket
-from loadlab.refine import (
+from loadlab.analysis.knee import KNEE_RESOLUTION, Bracket
+from loadlab.analysis.refine import (
     MAX_LEVELS_PER_PASS,
     MAX_PASSES,
     fine_rates,

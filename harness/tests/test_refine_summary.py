@@ -6,8 +6,9 @@ import pytest
 import synthrun
 from synthrun import SLOW_TAIL, START_EPOCH, LevelSpec, ModeSpec
 
-from loadlab import refine, summary
-from loadlab.knee import Bracket
+from loadlab import report
+from loadlab.analysis import refine
+from loadlab.analysis.knee import Bracket
 
 # p50 400 ms: healthy against its own first level (limit 800 ms), not against a 201 ms baseline (limit 402 ms).
 SLOW_BASELINE = ((400, 0.5), (420, 0.45), (450, 0.04), (460, 0.01))
@@ -35,7 +36,7 @@ def run_with(tmp_path, mode_spec, passes=(), **params):
     synthrun.write_mode(tmp_path, "platform", mode_spec)
     for k, spec in enumerate(passes, start=1):
         synthrun.write_fine_pass(tmp_path, "platform", f"refine-{k}", spec)
-    return summary.rebuild(tmp_path)["modes"]["platform"]
+    return report.rebuild(tmp_path)["modes"]["platform"]
 
 
 def test_the_fine_pass_narrows_the_bracket_to_within_five_percent(tmp_path):
@@ -123,7 +124,7 @@ def test_bench_s_reason_for_not_refining_is_shown(tmp_path):
     doc["refine_skipped"] = {"platform": "the service still had 12 requests in flight after 60 s"}
     (tmp_path / "params.json").write_text(json.dumps(doc))
     synthrun.write_mode(tmp_path, "platform", coarse())
-    mode = summary.rebuild(tmp_path)["modes"]["platform"]
+    mode = report.rebuild(tmp_path)["modes"]["platform"]
     assert mode["refine"]["not_refined"] == "the service still had 12 requests in flight after 60 s"
 
 
@@ -187,10 +188,10 @@ def test_a_mode_in_a_repetition_is_planned_in_its_own_folder(tmp_path):
 
 
 def test_the_console_table_shows_the_bracket_and_the_prediction(tmp_path, capsys):
-    from loadlab import console
+    from loadlab.run import console
 
     run_with(tmp_path, coarse(), [fine([300, 315, 330, 345, 360], first_bad=360)])
-    console.table(summary.rebuild(tmp_path), tmp_path)
+    console.table(report.rebuild(tmp_path), tmp_path)
     out = capsys.readouterr().out
     header, row = out.strip().splitlines()[1:3]
     assert "knee between" in header and "predicted rps" in header

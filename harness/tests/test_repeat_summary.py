@@ -6,7 +6,7 @@ import pytest
 import synthrun
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
-from loadlab import summary
+from loadlab import report
 from loadlab.summary import repeats
 
 RATES = (100, 200, 300, 400, 500)
@@ -30,7 +30,7 @@ def repeated(tmp_path_factory):
     for k, first_bad, cpu in ((1, 400, 50.0), (2, 300, 80.0), (3, 400, 52.0)):
         synthrun.write_mode(run / f"rep-{k}", "platform", mode(first_bad, cpu))
         synthrun.write_mode(run / f"rep-{k}", "virtual", mode())
-    return run, summary.rebuild(run)
+    return run, report.rebuild(run)
 
 
 def test_each_repetition_has_its_own_summary_and_page(repeated):

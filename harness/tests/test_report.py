@@ -5,7 +5,7 @@ import pytest
 import synthrun
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
-from loadlab import report, summary
+from loadlab import report
 from loadlab.report.headline import headline, verdict_class
 
 CHARTS = [
@@ -59,7 +59,7 @@ def run(tmp_path_factory):
     synthrun.write_params(run)
     synthrun.write_mode(run, "platform", ModeSpec(stairs(l2=dict(latency=SLOW_TAIL), l3=dict(latency=SLOW_TAIL))))
     synthrun.write_mode(run, "virtual", ModeSpec(stairs(), injectors=2))
-    return run, summary.rebuild(run)
+    return run, report.rebuild(run)
 
 
 def outline(html):

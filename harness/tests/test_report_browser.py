@@ -11,7 +11,7 @@ import pytest
 import synthrun
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
-from loadlab import summary
+from loadlab import report
 
 CHROMIUM = shutil.which("chromium")
 FLAGS = [
@@ -47,7 +47,7 @@ def run_dir(tmp_path_factory):
         run, "platform", ModeSpec([LevelSpec(100), LevelSpec(200), LevelSpec(300, latency=SLOW_TAIL)], pinned=0)
     )
     synthrun.write_mode(run, "virtual", ModeSpec([LevelSpec(100), LevelSpec(200), LevelSpec(300)], pinned=0))
-    summary.rebuild(run)
+    report.rebuild(run)
     return run
 
 

@@ -16,8 +16,9 @@ import synthrun
 from conftest import REPO
 from synthrun import LevelSpec, ModeSpec
 
-from loadlab import flight, summary
-from loadlab.java import JdkNotFound, find_jdk, find_runtime
+from loadlab import report
+from loadlab.run.java import JdkNotFound, find_jdk, find_runtime
+from loadlab.summary import flight
 
 PINNED = 3
 
@@ -75,7 +76,7 @@ def test_a_recording_with_known_pinning_is_counted_and_shown(java, tmp_path):
     synthrun.write_params(run, modes=["virtual"])
     synthrun.write_mode(run, "virtual", ModeSpec([LevelSpec(100), LevelSpec(200)]))
     (run / "virtual" / "raw" / "thread" / "pinned.json").write_text(json.dumps(found))
-    result = summary.rebuild(run)
+    result = report.rebuild(run)
     assert result["modes"]["virtual"]["pinned_virtual_threads"] == PINNED
     html = (run / "index.html").read_text()
     assert re.search(r"pinned virtual threads \(JFR\)</th><td>3</td>", html), "the count is not on the page"

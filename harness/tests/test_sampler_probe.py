@@ -10,7 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from loadlab.hosts import HOST_SCRIPTS
+from loadlab.run.hosts import HOST_SCRIPTS
 
 STALL_S = 2.5  # the stand-in delay-service's answer time: far beyond the 100 ms the probe asks for
 

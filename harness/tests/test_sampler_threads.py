@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 
-from loadlab.hosts import HOST_SCRIPTS
+from loadlab.run.hosts import HOST_SCRIPTS
 
 THREADS = 40
 # 40 threads each sleeping 10 ms in a loop: about 4,000 switches a second between them.

@@ -7,7 +7,7 @@ import re
 import synthrun
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
-from loadlab import summary
+from loadlab import report
 from loadlab.summary import labels
 
 
@@ -48,7 +48,7 @@ def test_several_jdks_give_four_columns_ratios_per_jdk_and_the_headline_on_the_n
         "virtual-jdk25",
         ModeSpec(stairs([10, 20, 30, 40]), pinned=0, live_config={"java_version_feature": 25}),
     )
-    result = summary.rebuild(tmp_path)
+    result = report.rebuild(tmp_path)
     assert list(result["modes"]) == labels and result["missing_modes"] == []
     assert result["scenario"] == "pinned"
     assert result["ratios"] == {"21": 0.25, "25": 2.0} and result["virtual_over_platform"] == 2.0
@@ -73,7 +73,7 @@ def result_headline(run):
 def test_a_mode_that_ran_on_another_jdk_is_invalid(tmp_path):
     synthrun.write_params(tmp_path, modes=("virtual",), JDKS=[21])
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs([100, 200]), live_config={"java_version_feature": 25}))
-    mode = summary.rebuild(tmp_path)["modes"]["virtual"]
+    mode = report.rebuild(tmp_path)["modes"]["virtual"]
     assert not mode["valid"]
     assert "the thread-service ran on Java 25, not the JDK 21 asked for" in mode["invalid_reasons"]
 
@@ -84,7 +84,7 @@ def test_db_run_predicts_the_pool_for_both_modes_and_shows_its_evidence(tmp_path
         levels = [LevelSpec(r, db_active=min(2, r / 10), db_pending=0 if r < 20 else 30) for r in (10, 15, 20, 25)]
         levels[-1].latency = SLOW_TAIL
         synthrun.write_mode(tmp_path, mode, ModeSpec(levels, db_pool_size=2))
-    result = summary.rebuild(tmp_path)
+    result = report.rebuild(tmp_path)
     assert result["scenario"] == "db"
     for mode in ("platform", "virtual"):
         m = result["modes"][mode]
@@ -106,7 +106,7 @@ def test_cpu_run_draws_cpu_per_request_and_predicts_the_cores_less_the_other_rol
     levels = [LevelSpec(r, thread_cpu=2 * r, delay_cpu=2, injector_cpu=14 * r / 80) for r in (40, 60, 80)]
     levels.append(LevelSpec(100, thread_cpu=195, latency=SLOW_TAIL, ok_share=0.9))
     synthrun.write_mode(tmp_path, "platform", ModeSpec(levels))
-    result = summary.rebuild(tmp_path)
+    result = report.rebuild(tmp_path)
     m = result["modes"]["platform"]
     assert m["predicted_by"] == "cpu" and m["sustained_rps"] == 80
     assert m["prediction"] == (

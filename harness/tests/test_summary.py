@@ -6,7 +6,8 @@ import synthrun
 from hdrh.histogram import HdrHistogram
 from synthrun import HEALTHY, SLOW_TAIL, LevelSpec, ModeSpec
 
-from loadlab import hlog, summary
+from loadlab import report
+from loadlab.analysis import hlog
 
 TIMELINE_HEADER = "second,offered_rps,ok,ko,p50_ms,p95_ms,p99_ms,max_ms"
 SERVER_HEADER = (
@@ -67,7 +68,7 @@ def full_run(tmp_path_factory):
     synthrun.write_params(run)
     synthrun.write_mode(run, "platform", platform_collapse())
     synthrun.write_mode(run, "virtual", ModeSpec(stairs(), injectors=2, pinned=3))
-    return run, summary.rebuild(run)
+    return run, report.rebuild(run)
 
 
 def test_summary_json_has_the_contract_shape(full_run):
@@ -153,7 +154,7 @@ def test_timeline_is_the_measured_phase_merged_across_injectors(full_run):
 def test_targets_split_over_three_injectors_add_back_up(tmp_path):
     synthrun.write_params(tmp_path, modes=["virtual"])
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs(n=3), injectors=3))
-    levels = summary.rebuild(tmp_path)["modes"]["virtual"]["levels"]
+    levels = report.rebuild(tmp_path)["modes"]["virtual"]["levels"]
     assert [lv["target_rps"] for lv in levels] == [100, 200, 300]
     assert [lv["offered_rps"] for lv in levels] == [99, 198, 300]  # each injector sends its whole requests
 
@@ -172,7 +173,7 @@ def test_rebuild_is_deterministic(full_run):
     run, _ = full_run
     names = ["summary.json", "index.html", "platform/timeline.csv", "virtual/server.csv"]
     before = {n: (run / n).read_bytes() for n in names}
-    summary.rebuild(run)
+    report.rebuild(run)
     assert {n: (run / n).read_bytes() for n in names} == before
 
 
@@ -189,14 +190,14 @@ def test_rebuild_is_deterministic(full_run):
 def test_knee_on_synthetic_runs(tmp_path, levels, sustained, collapsed):
     synthrun.write_params(tmp_path, modes=["platform"])
     synthrun.write_mode(tmp_path, "platform", ModeSpec(levels))
-    mode = summary.rebuild(tmp_path)["modes"]["platform"]
+    mode = report.rebuild(tmp_path)["modes"]["platform"]
     assert (mode["sustained_rps"], mode["collapsed"]) == (sustained, collapsed)
 
 
 def test_half_finished_run_lists_what_is_missing(tmp_path):
     synthrun.write_params(tmp_path, completed=["platform"])
     synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs(), omit={"raw/thread/jvm.csv"}))
-    result = summary.rebuild(tmp_path)
+    result = report.rebuild(tmp_path)
     assert result["missing_modes"] == ["virtual"]
     assert list(result["modes"]) == ["platform"]
     assert result["virtual_over_platform"] is None
@@ -211,7 +212,7 @@ def test_half_finished_run_lists_what_is_missing(tmp_path):
 def test_a_mode_that_did_not_finish_is_invalid(tmp_path):
     synthrun.write_params(tmp_path, modes=["platform"], completed=[])
     synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs()))
-    mode = summary.rebuild(tmp_path)["modes"]["platform"]
+    mode = report.rebuild(tmp_path)["modes"]["platform"]
     assert not mode["valid"]
     assert "this mode did not finish (the run was interrupted or failed)" in mode["invalid_reasons"]
 
@@ -219,7 +220,7 @@ def test_a_mode_that_did_not_finish_is_invalid(tmp_path):
 def test_params_only_folder_does_not_crash(tmp_path):
     synthrun.write_params(tmp_path, mode_problems={"platform": ["gatling-injector-0 on local exited with code 2"]})
     (tmp_path / "platform" / "raw" / "injector-0").mkdir(parents=True)  # started, wrote nothing
-    result = summary.rebuild(tmp_path)
+    result = report.rebuild(tmp_path)
     assert result["modes"] == {} and result["missing_modes"] == ["platform", "virtual"]
     assert result["problems"] == {"platform": ["gatling-injector-0 on local exited with code 2"]}
     page = (tmp_path / "index.html").read_text()
@@ -229,7 +230,7 @@ def test_params_only_folder_does_not_crash(tmp_path):
 def test_folder_without_params_json_is_read_from_its_mode_folders(tmp_path):
     run = tmp_path / "20261121-130501"
     synthrun.write_mode(run, "virtual", ModeSpec(stairs()))
-    result = summary.rebuild(run)
+    result = report.rebuild(run)
     assert result["run_id"] == "20261121-130501" and result["missing"] == ["params.json"]
     assert result["modes"]["virtual"]["sustained_rps"] == 500
 
@@ -246,7 +247,7 @@ def test_damaged_files_are_reported_not_fatal(tmp_path):
         f.write("Tag=ok,1763731000.000,1.000,0.001,HISTFAAAACh42pNpmSzMw\n")  # cut short by Ctrl-C
     with open(inj / "seconds.csv", "a") as f:
         f.write("1763731000,measure,4")  # half a row
-    mode = summary.rebuild(tmp_path)["modes"]["platform"]
+    mode = report.rebuild(tmp_path)["modes"]["platform"]
     # without meta.json, levels come from the seconds.csv level column, and the drain second is left out
     assert (mode["sustained_rps"], [lv["seconds"] for lv in mode["levels"]]) == (300, [3] * 5)
     assert "platform/raw/injector-0/latency.hlog: 1 unreadable line skipped" in mode["missing"]
@@ -257,7 +258,7 @@ def test_a_single_level_run_is_flagged_from_its_raw_files(tmp_path):
     # STEPS=1: one measured level cannot place a knee (was a real run in test_e2e_faults.py, 40 s of make test)
     synthrun.write_params(tmp_path, modes=["virtual"])
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs(n=1)))
-    mode = summary.rebuild(tmp_path)["modes"]["virtual"]
+    mode = report.rebuild(tmp_path)["modes"]["virtual"]
     assert not mode["valid"] and mode["invalid_reasons"] == ["only 1 level measured; a knee needs at least 2"]
     page = (tmp_path / "index.html").read_text()
     assert 'id="invalid"' in page and "invalid because virtual: only 1 level measured" in page
@@ -276,7 +277,7 @@ def test_validity_is_judged_from_the_raw_evidence(tmp_path):
             )
         ),
     )
-    mode = summary.rebuild(tmp_path)["modes"]["platform"]
+    mode = report.rebuild(tmp_path)["modes"]["platform"]
     assert not mode["valid"]
     # level 0: only the thread-service's calls were slow (its own waits), not the delay-service itself
     assert mode["invalid_reasons"] == [
@@ -295,7 +296,7 @@ def test_levels_after_an_early_stop_are_left_out(tmp_path, omit):
         "platform",
         ModeSpec(stairs(l2=dict(latency=SLOW_TAIL)), stop_at=(3, 2), stopped_early=True, omit=omit, drain_seconds=0),
     )
-    mode = summary.rebuild(tmp_path)["modes"]["platform"]
+    mode = report.rebuild(tmp_path)["modes"]["platform"]
     # the cut level keeps the seconds it really sent in; the labelled but silent seconds after the stop count for
     # nothing, with meta.json's schedule or, without it, as trailing seconds that sent nothing
     assert [(lv["index"], lv["seconds"]) for lv in mode["levels"]] == [(0, 3), (1, 3), (2, 3), (3, 2)]
@@ -307,7 +308,7 @@ def test_stopped_early_is_carried_over(tmp_path):
     synthrun.write_mode(
         tmp_path, "platform", ModeSpec(stairs(n=3), stopped_early=True, stop_reason="3 unhealthy seconds in a row")
     )
-    mode = summary.rebuild(tmp_path)["modes"]["platform"]
+    mode = report.rebuild(tmp_path)["modes"]["platform"]
     assert (mode["stopped_early"], mode["stop_reason"]) == (True, "3 unhealthy seconds in a row")
 
 
@@ -320,7 +321,7 @@ def test_the_inflight_caps_stop_reaches_the_page_as_numbers(tmp_path):
         "platform",
         ModeSpec(stairs(n=3), stopped_early=True, stop_reason="reworded by a newer simulation", stop_inflight_cap=cap),
     )
-    mode = summary.rebuild(tmp_path)["modes"]["platform"]
+    mode = report.rebuild(tmp_path)["modes"]["platform"]
     assert mode["stop_inflight_cap"] == cap
     html = (tmp_path / "index.html").read_text()
     assert "yes: 6,001 requests were in flight, over the simulation&#x27;s safety cap of 6,000" in html
@@ -328,7 +329,7 @@ def test_the_inflight_caps_stop_reaches_the_page_as_numbers(tmp_path):
 
 def test_missing_run_folder_is_an_error(tmp_path):
     with pytest.raises(FileNotFoundError):
-        summary.rebuild(tmp_path / "nope")
+        report.rebuild(tmp_path / "nope")
 
 
 @pytest.mark.parametrize(
@@ -350,7 +351,7 @@ def test_a_mode_whose_live_settings_differ_from_the_request_is_invalid(tmp_path,
     params_file.write_text(json.dumps(run))
     synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs()))
     (tmp_path / "platform" / "raw" / "thread" / "config.json").write_text(json.dumps(live))
-    mode = summary.rebuild(tmp_path)["modes"]["platform"]
+    mode = report.rebuild(tmp_path)["modes"]["platform"]
     assert mode["live_config"] == live
     if reason is None:
         assert mode["valid"], mode["invalid_reasons"]

@@ -9,8 +9,9 @@ from types import SimpleNamespace
 import pytest
 from test_preflight import values
 
-from loadlab import models, preflight, threadlimits
-from loadlab.hosts import HOST_SCRIPTS
+from loadlab.analysis import models, threadlimits
+from loadlab.run import preflight
+from loadlab.run.hosts import HOST_SCRIPTS
 
 LIMITS = """cgroup=v1
 pid_max=32768

@@ -7,12 +7,12 @@ from pathlib import Path
 
 from conftest import REPO
 
-from loadlab import limits, params
-from loadlab.hosts import LocalHost
-from loadlab.run import Run
-from loadlab.simulation import COARSE, gatling_props
-from loadlab.thresholds import SIMULATION_NAMES, Thresholds
-from loadlab.topology import Topology
+from loadlab.core import params, timeouts
+from loadlab.core.thresholds import SIMULATION_NAMES, Thresholds
+from loadlab.run.context import Run
+from loadlab.run.hosts import LocalHost
+from loadlab.run.simulation import COARSE, gatling_props
+from loadlab.run.topology import Topology
 
 LOAD_CONFIG = REPO / "gatling/src/test/java/loadlab/LoadConfig.java"
 
@@ -54,7 +54,7 @@ def test_a_run_judges_and_stops_early_with_the_thresholds(tmp_path):
     """What bench records in params.json is what the simulation is given: the one definition, not a copy."""
     values = params.parse({"RESULTS_DIR": str(tmp_path)})
     host = LocalHost("local", "127.0.0.1", work_root=str(tmp_path))
-    run = Run(values, Topology(host, host, [host]), tmp_path, limits=limits.derive(values))
+    run = Run(values, Topology(host, host, [host]), tmp_path, limits=timeouts.derive(values))
     run.meta = {"thresholds": Thresholds().as_dict()}
     props = dict(p.removeprefix("-Dloadlab.").split("=", 1) for p in gatling_props(run, "platform", 0, 0, COARSE))
     assert {name: float(props[name]) for name in SIMULATION_NAMES.values()} == java_defaults()

@@ -6,11 +6,12 @@ The same rules on real runs that cause each problem are in test_e2e_faults.py.
 import synthrun
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
-from loadlab import knee, summary, validity
-from loadlab.hlog import LatencyStats
-from loadlab.levels import Evidence, Level, LevelBuilder
-from loadlab.thresholds import Thresholds
-from loadlab.validity import ValidityContext
+from loadlab import report
+from loadlab.analysis import knee, validity
+from loadlab.analysis.hlog import LatencyStats
+from loadlab.analysis.levels import Evidence, Level, LevelBuilder
+from loadlab.analysis.validity import ValidityContext
+from loadlab.core.thresholds import Thresholds
 
 TH = Thresholds()
 LOCAL = ValidityContext(delay_ms=200, shared_machine=True)
@@ -214,7 +215,7 @@ def test_an_older_run_without_probe_says_the_delay_service_was_not_judged(tmp_pa
     synthrun.write_mode(
         tmp_path, "virtual", ModeSpec([LevelSpec(100 * (i + 1), downstream_ms=300.0) for i in range(3)], probe=False)
     )
-    mode = summary.rebuild(tmp_path)["modes"]["virtual"]
+    mode = report.rebuild(tmp_path)["modes"]["virtual"]
     assert mode["valid"], mode["invalid_reasons"]
     assert (
         "virtual/raw/delay/samples.csv has no probe_ms (an older run): the delay-service's own latency was not "
@@ -231,7 +232,7 @@ def test_a_machine_saturated_at_the_knee_is_a_note_in_the_summary(tmp_path):
         LevelSpec(300, latency=SLOW_TAIL, host_cpu=99.0, probe_ms=280.0, thread_cpu=140.0),
     ]
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(levels))
-    mode = summary.rebuild(tmp_path)["modes"]["virtual"]
+    mode = report.rebuild(tmp_path)["modes"]["virtual"]
     assert mode["valid"] and mode["sustained_rps"] == 200
     (note,) = mode["notes"]
     assert note.startswith("the machine was saturated at the first unhealthy level 2 (300 rps): host CPU averaged 99%")
@@ -255,8 +256,8 @@ def test_in_the_cpu_scenario_a_busy_machine_before_the_knee_is_a_note_not_a_reas
 
 def test_cpu_taken_by_something_outside_the_run_invalidates_it():
     """Measured here: a cpu-scenario run while a Maven build ran beside it — host 100%, the roles 21% of it."""
-    from loadlab.knee import judge
-    from loadlab.validity import validity
+    from loadlab.analysis.knee import judge
+    from loadlab.analysis.validity import validity
 
     def level(index, rps, thread, others, host):
         ev = Evidence(
@@ -286,7 +287,7 @@ def test_cpu_taken_by_something_outside_the_run_invalidates_it():
 
 
 def test_one_request_short_at_a_few_requests_per_second_is_not_an_injector_falling_behind():
-    from loadlab.validity import injector_fell_behind
+    from loadlab.analysis.validity import injector_fell_behind
 
     lat = LatencyStats(count=15, p50_ms=200, p95_ms=210, p99_ms=220, max_ms=230)
     assert not injector_fell_behind(Level(1, 4, 4, 15, 15, 0, lat))  # 15 of 16: 94%, one request short

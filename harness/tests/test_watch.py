@@ -7,8 +7,8 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 
-from loadlab import watch
-from loadlab.hosts import HOST_SCRIPTS, Host, HostError
+from loadlab.run import watch
+from loadlab.run.hosts import HOST_SCRIPTS, Host, HostError
 
 
 @dataclass

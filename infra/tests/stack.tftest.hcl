@@ -127,7 +127,7 @@ run "apply_outputs_inventory_per_role" {
 
   assert {
     condition     = join(",", keys(output.inventory)) == "delay,injector,thread"
-    error_message = "inventory roles must be thread, delay, injector (what harness/loadlab/topology.py reads)"
+    error_message = "inventory roles must be thread, delay, injector (what harness/loadlab/run/topology.py reads)"
   }
   assert {
     condition     = join(",", [for h in output.inventory["injector"] : h.name]) == "injector-0,injector-1,injector-2"

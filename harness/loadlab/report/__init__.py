@@ -1,5 +1,8 @@
 """index.html: the comparison page, rebuilt from summary.json's content and each mode's server.csv.
 
+`rebuild` is what `make bench` (after each mode and at the end) and `make report` call: the summary writes the
+numbers (summary.write), then each folder's page is drawn from them.
+
 `figures` picks and draws the charts (`charts/`), `page` lays out the sections (one module each), `style` and
 `formats` are how everything looks.
 """
@@ -7,15 +10,35 @@
 from __future__ import annotations
 
 import os
+import sys
+import traceback
 from html import escape
 from pathlib import Path
 from urllib.parse import quote
 
-from .figures import figures
-from .headline import headline
-from .page import document
-from .service_name import named_page, service_name
-from .style import CSS
+from loadlab import summary as summaries
+from loadlab.report.figures import figures
+from loadlab.report.headline import headline
+from loadlab.report.page import document
+from loadlab.report.page_style import CSS
+from loadlab.report.service_name import named_page, service_name
+from loadlab.summary.outputs import write_text
+
+
+def rebuild(run_dir: str | os.PathLike) -> dict:
+    """Every derived file of a run folder, pages included; returns the run's summary (the shape of summary.json)."""
+    written = summaries.write(run_dir)
+    for folder, summary in written:
+        _render_or_say_why(folder, summary)
+    return written[-1][1]
+
+
+def _render_or_say_why(folder: Path, summary: dict) -> None:
+    try:
+        render(folder, summary)
+    except Exception as e:  # noqa: BLE001 - summary.json is already written; say what broke instead of no page
+        traceback.print_exc(file=sys.stderr)
+        write_text(folder / "index.html", fallback_page(summary, f"{type(e).__name__}: {e}"))
 
 
 def render(run_dir: str | os.PathLike, summary: dict) -> Path:
@@ -27,9 +50,7 @@ def render(run_dir: str | os.PathLike, summary: dict) -> Path:
     links = gatling_links(run_dir, list(modes) + list(summary.get("missing_modes") or []), folders)
     html = named_page(document(summary, figures(run_dir, summary, folders), links), service_name(summary))
     path = run_dir / "index.html"
-    tmp = path.with_name(".index.html.tmp")
-    tmp.write_text(html, encoding="utf-8")
-    os.replace(tmp, path)
+    write_text(path, html)
     return path
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from html import escape
 
-from .. import metrics
-from .formats import columns_table, num, small
+from loadlab.core import metrics
+from loadlab.report.formats import columns_table, num, small
 
 
 def _value(key: str):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from html import escape
 
-from .error_kinds import error_kinds
-from .formats import num, rps
+from loadlab.report.error_kinds import error_kinds
+from loadlab.report.formats import num, rps
 
 
 def section(summary: dict) -> str:

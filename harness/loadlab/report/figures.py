@@ -5,10 +5,10 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from .. import validity
-from .charts import levels, server
-from .headline import scenario_of
-from .service_name import service_name
+from loadlab.analysis import validity
+from loadlab.report.charts import level_charts, server_charts
+from loadlab.report.headline import scenario_of
+from loadlab.report.service_name import service_name
 
 CAPTIONS = {
     "throughput": "Each point is one level. OK/s follows the target line while the service keeps up; the knee is "
@@ -47,12 +47,12 @@ def figures(run_dir: Path, summary: dict, folders: dict[str, str]) -> list[tuple
         return []
     series = {mode: read_server_series(run_dir / folders[mode] / "server.csv") for mode in shown}
     found = [
-        ("Throughput", "throughput", levels.throughput(shown), CAPTIONS["throughput"]),
-        ("Latency", "latency", levels.latency(shown), CAPTIONS["latency"]),
+        ("Throughput", "throughput", level_charts.throughput(shown), CAPTIONS["throughput"]),
+        ("Latency", "latency", level_charts.latency(shown), CAPTIONS["latency"]),
         (
             "Errors",
             "errors",
-            levels.errors(shown, (summary.get("thresholds") or {}).get("max_error_ratio")),
+            level_charts.errors(shown, (summary.get("thresholds") or {}).get("max_error_ratio")),
             CAPTIONS["errors"],
         ),
     ]
@@ -65,7 +65,7 @@ def figures(run_dir: Path, summary: dict, folders: dict[str, str]) -> list[tuple
             (
                 "CPU per request",
                 "cpu-per-request",
-                levels.cpu_per_request(shown, cpu_ms, service),
+                level_charts.cpu_per_request(shown, cpu_ms, service),
                 CAPTIONS["cpu-per-request"],
             )
         )
@@ -73,14 +73,14 @@ def figures(run_dir: Path, summary: dict, folders: dict[str, str]) -> list[tuple
     limits = server_limits(summary, one_machine)
     panels = [
         name
-        for name in server.SERVER_PANELS
-        if name not in server.CONDITIONAL_PANELS or (name == "server-pool" and scenario == "db")
+        for name in server_charts.SERVER_PANELS
+        if name not in server_charts.CONDITIONAL_PANELS or (name == "server-pool" and scenario == "db")
     ]
     found += [
         (
-            f"Server: {server.SERVER_PANELS[name][0]}",
+            f"Server: {server_charts.SERVER_PANELS[name][0]}",
             name,
-            server.chart(name, shown, series, limits.get(name), one_machine, service),
+            server_charts.chart(name, shown, series, limits.get(name), one_machine, service),
             CAPTIONS[name],
         )
         for name in panels

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..modelabel import ModeLabel
-from ..summary import crash
-from . import prediction_cells
-from .formats import num, rps
+from loadlab.core.modelabel import ModeLabel
+from loadlab.report import prediction_cells
+from loadlab.report.formats import num, rps
+from loadlab.summary import crash
 
 # Scenarios where the models give both thread modes the same limit: the page says so before anyone reads a ratio.
 NOT_EXPECTED_TO_WIN = {

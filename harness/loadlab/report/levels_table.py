@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from .formats import bracket_text, class_attr, num, pct, rps
+from loadlab.report.formats import bracket_text, class_attr, num, pct, rps
 
 
 def section(summary: dict) -> str:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from html import escape
 
-from . import (
+from loadlab.report import (
     app_section,
     boxes,
-    costs,
+    costs_table,
     errors_table,
     levels_table,
     repeats_table,
@@ -17,8 +17,8 @@ from . import (
     threadlocal_section,
     verdict_table,
 )
-from .headline import headline, mode_names, scenario_of, verdict_class
-from .style import CSS
+from loadlab.report.headline import headline, mode_names, scenario_of, verdict_class
+from loadlab.report.page_style import CSS
 
 
 def document(summary: dict, charts: list[tuple[str, str, str, str]], gatling: dict[str, list[str]]) -> str:
@@ -38,7 +38,7 @@ def document(summary: dict, charts: list[tuple[str, str, str, str]], gatling: di
         boxes.invalid(summary),
         boxes.notes(summary),
         verdict_table.section(summary),
-        costs.section(summary),
+        costs_table.section(summary),
         threadlocal_section.section(summary),
         app_section.section(summary),
         repeats_table.section(summary),

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from html import escape
 
-from .. import prediction_text
-from ..prediction import interval_text, range_text, rate_text
-from .formats import small as _small
+from loadlab.analysis import prediction_text
+from loadlab.analysis.prediction import interval_text, range_text, rate_text
+from loadlab.report.formats import small as _small
 
 # The verdict table's rows this module fills: (label, cell).
 AGREEMENT_LABEL = "knee meets the prediction's interval"

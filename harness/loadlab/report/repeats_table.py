@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from .formats import rps, small, times
+from loadlab.report.formats import rps, small, times
 
 
 def section(summary: dict) -> str:

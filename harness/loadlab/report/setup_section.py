@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from .formats import none_row, text_of
+from loadlab.report.formats import none_row, text_of
 
 PARAM_ORDER = [
     "TARGET",

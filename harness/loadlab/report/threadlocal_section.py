@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
-from .formats import columns_table, num, rps, small
+from loadlab.report.formats import columns_table, num, rps, small
 
 
 def _builds(m: dict) -> str:

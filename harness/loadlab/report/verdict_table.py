@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from html import escape
 
-from .. import metrics
-from . import prediction_cells
-from .formats import bracket_text, num, rps, small, times, yes_no
-from .headline import crash_when
+from loadlab.core import metrics
+from loadlab.report import prediction_cells
+from loadlab.report.formats import bracket_text, num, rps, small, times, yes_no
+from loadlab.report.headline import crash_when
 
 
 def section(summary: dict) -> str:

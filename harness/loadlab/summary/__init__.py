@@ -1,7 +1,8 @@
-"""Turns a run folder's raw files into timeline.csv, server.csv, summary.json and index.html.
+"""Turns a run folder's raw files into timeline.csv, server.csv and summary.json (the page is report/'s).
 
-`rebuild` is the one code path for both `make bench` (after each mode and at the end) and `make report`, so a
-report rebuilt later is byte-for-byte what the bench wrote. A half-finished folder (Ctrl-C, a crashed host) is normal
+`write` is the one code path for both `make bench` (after each mode and at the end) and `make report` (through
+report.rebuild, which draws each page from what it returns), so a report rebuilt later is byte-for-byte what the
+bench wrote. A half-finished folder (Ctrl-C, a crashed host) is normal
 input: whatever is absent is listed under `missing`, never raised; an older layout is upgraded as it is read
 (runrecord.py for params.json, upgrade.py).
 
@@ -17,23 +18,25 @@ import sys
 import traceback
 from pathlib import Path
 
-from .. import runplan, runrecord
-from ..runrecord import RunRecord
-from ..thresholds import Thresholds
-from . import judging, outputs, raw, repeats, verdict
-from .ratio import ratio_fields
+from loadlab.core import runplan, runrecord
+from loadlab.core.runrecord import RunRecord
+from loadlab.core.thresholds import Thresholds
+from loadlab.summary import judging, outputs, raw, repeats, verdict
+from loadlab.summary.ratio import ratio_fields
 
 
-def rebuild(run_dir: str | os.PathLike) -> dict:
-    """Writes every derived file of a run folder and returns the summary (the shape of summary.json).
+def write(run_dir: str | os.PathLike) -> list[tuple[Path, dict]]:
+    """Writes every derived file of a run folder but the pages; returns each folder's summary (the shape of
+    summary.json), the run folder's own last.
 
-    With REPEAT > 1 each repetition's folder (`rep-<k>/`) gets its own summary.json and index.html, and the run's
-    own pair shows, per mode, the median repetition with the spread of all of them (repeats.py)."""
+    With REPEAT > 1 each repetition's folder (`rep-<k>/`) gets its own summary.json, and the run's own shows, per
+    mode, the median repetition with the spread of all of them (repeats.py)."""
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         raise FileNotFoundError(f"{run_dir} is not a run folder")
     run = runrecord.load(run_dir)
     repetitions = _repetitions(run_dir)
+    written = []
     if not repetitions:
         summary = _summarise(run_dir, run, run_dir.name)
     else:
@@ -42,12 +45,11 @@ def rebuild(run_dir: str | os.PathLike) -> dict:
             rep = _summarise(run_dir / f"rep-{k}", run.for_repetition(f"rep-{k}/"), run_dir.name)
             rep["repetition"] = k
             outputs.write_text(run_dir / f"rep-{k}" / "summary.json", json.dumps(rep, indent=2) + "\n")
-            _render_page(run_dir / f"rep-{k}", rep)
+            written.append((run_dir / f"rep-{k}", rep))
             per_rep.append((k, rep))
         summary = _combine_repetitions(run_dir, run, per_rep)
     outputs.write_text(run_dir / "summary.json", json.dumps(summary, indent=2) + "\n")
-    _render_page(run_dir, summary)
-    return summary
+    return [*written, (run_dir, summary)]
 
 
 def _summarise(folder: Path, run: RunRecord, run_id: str) -> dict:
@@ -169,13 +171,3 @@ def _modes_wanted(params: dict) -> list[str]:
 def _ordered_modes(run_dir: Path, wanted: list[str]) -> list[str]:
     found = sorted(p.name for p in run_dir.iterdir() if (p / "raw").is_dir())
     return [m for m in wanted if m in found] + [m for m in found if m not in wanted]
-
-
-def _render_page(run_dir: Path, summary: dict) -> None:
-    from .. import report  # the page is optional for callers that only want the numbers
-
-    try:
-        report.render(run_dir, summary)
-    except Exception as e:  # noqa: BLE001 - summary.json is already written; say what broke instead of no page
-        traceback.print_exc(file=sys.stderr)
-        outputs.write_text(run_dir / "index.html", report.fallback_page(summary, f"{type(e).__name__}: {e}"))

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import app
-from ..app import HIKARI_MAX, HIKARI_PENDING, TOMCAT_BUSY, TOMCAT_MAX
-from .jsonform import plain_number
-from .labels import base_mode, mode_threads
-from .raw import RawMode
-from .values import as_float
+from loadlab.core import app
+from loadlab.core.app import HIKARI_MAX, HIKARI_PENDING, TOMCAT_BUSY, TOMCAT_MAX
+from loadlab.summary.jsonform import plain_number
+from loadlab.summary.labels import base_mode, mode_threads
+from loadlab.summary.raw import RawMode
+from loadlab.summary.values import as_float
 
 # JFR event types the verdict reads from the recording's counts (infra/host/service.jfc enables them).
 VIRTUAL_THREAD_START, MONITOR_ENTER, GC = "jdk.VirtualThreadStart", "jdk.JavaMonitorEnter", "jdk.GarbageCollection"

@@ -12,10 +12,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .jsonform import plain_number
-from .raw import RawMode
-from .seconds import Tables
-from .values import as_float
+from loadlab.summary.jsonform import plain_number
+from loadlab.summary.raw import RawMode
+from loadlab.summary.seconds import Tables
+from loadlab.summary.values import as_float
 
 COARSE = "coarse"
 

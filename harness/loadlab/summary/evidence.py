@@ -1,6 +1,6 @@
 """Which measured seconds have no server evidence, and why: the samplers' rows (samples.csv of the thread-service,
 the delay-service and each injector) are what a level's trust rests on — the delay-service's own latency, each role's
-and host's CPU. A run of samplers.SILENCE_S or more seconds without a row of one of them is a gap; its cause comes
+and host's CPU. A run of SILENCE_S or more seconds without a row of one of them is a gap; its cause comes
 from what the bench's watcher saw (params.json `evidence_lost`: the sampler died, or ran but stopped writing) or,
 when it saw nothing, from the file itself (no row at all: it never started).
 
@@ -14,11 +14,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ..levels import Evidence, Level
-from ..samplers import SILENCE_S
-from .raw import RawMode
-from .seconds import Tables
-from .values import as_float
+from loadlab.analysis.levels import Evidence, Level
+from loadlab.core.sampling import SILENCE_S
+from loadlab.summary.raw import RawMode
+from loadlab.summary.seconds import Tables
+from loadlab.summary.values import as_float
 
 # What each sampler's rows carry, for the sentence that says what a gap lost.
 CARRIES = {

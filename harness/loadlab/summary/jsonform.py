@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from dataclasses import fields
 
-from ..knee import Bracket
-from ..levels import Evidence, Level, cpu_ms_per_request
+from loadlab.analysis.knee import Bracket
+from loadlab.analysis.levels import Evidence, Level, cpu_ms_per_request
 
 
 def level_dict(level: Level, healthy: bool, reasons: list[str]) -> dict:

@@ -8,17 +8,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import limits, metrics, servicesettings
-from ..knee import Knee, Verdict, judge
-from ..runrecord import RunRecord
-from ..thresholds import Thresholds
-from ..validity import HarnessLimit, ValidityContext, shares_one_machine, validity
-from . import appcheck, crash, evidence, outputs, raw, seconds
-from .knee import FinePass, refined_knee
-from .labels import base_mode, mode_jdk, mode_threads
-from .raw import STATUS_504, TIMEOUT_INJECTOR, RawMode
-from .seconds import Tables
-from .values import as_float
+from loadlab.analysis.knee import Knee, Verdict, judge
+from loadlab.analysis.validity import HarnessLimit, ValidityContext, shares_one_machine, validity
+from loadlab.core import metrics, servicesettings, timeouts
+from loadlab.core.runrecord import RunRecord
+from loadlab.core.thresholds import Thresholds
+from loadlab.summary import appcheck, crash, evidence, outputs, raw, seconds
+from loadlab.summary.labels import base_mode, mode_jdk, mode_threads
+from loadlab.summary.mode_knee import FinePass, refined_knee
+from loadlab.summary.raw import STATUS_504, TIMEOUT_INJECTOR, RawMode
+from loadlab.summary.seconds import Tables
+from loadlab.summary.values import as_float
 
 
 @dataclass
@@ -113,13 +113,13 @@ def validity_context(
 def expected_ms(params: dict) -> float:
     """What one request should take, from the run's parameters (0 when they do not say)."""
     try:
-        return float(limits.expected_ms(params))
+        return float(timeouts.expected_ms(params))
     except (KeyError, TypeError, ValueError):
         return 0.0
 
 
 def completion_lag_s(params: dict) -> int:
-    return limits.completion_lag_s(expected_ms(params))
+    return timeouts.completion_lag_s(expected_ms(params))
 
 
 def limits_in_force(mode_raw: RawMode, recorded: dict, params: dict) -> tuple[HarnessLimit, ...]:

@@ -4,8 +4,8 @@ when the label does not (the only JDK, the only pool size)."""
 
 from __future__ import annotations
 
-from .. import runplan
-from ..modelabel import ModeLabel
+from loadlab.core import runplan
+from loadlab.core.modelabel import ModeLabel
 
 
 def base_mode(label: str) -> str:

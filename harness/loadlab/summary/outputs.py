@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from .seconds import metric_columns
+from loadlab.summary.seconds import metric_columns
 
 TIMELINE_COLUMNS = ["second", "offered_rps", "ok", "ko", "p50_ms", "p95_ms", "p99_ms", "max_ms"]
 # The first columns in a fixed order (the thread-service's gauges among them are metrics.tsv names, checked by

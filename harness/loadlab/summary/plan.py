@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .. import refine, runrecord
-from ..knee import Bracket, why_not_refined
-from ..thresholds import Thresholds
-from .judging import judge_mode
+from loadlab.analysis import refine
+from loadlab.analysis.knee import Bracket, why_not_refined
+from loadlab.core import runrecord
+from loadlab.core.thresholds import Thresholds
+from loadlab.summary.judging import judge_mode
 
 
 @dataclass(frozen=True)

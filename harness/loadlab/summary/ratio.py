@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..modelabel import ModeLabel
-from . import crash as crashes
-from .labels import mode_jdk
+from loadlab.core.modelabel import ModeLabel
+from loadlab.summary import crash as crashes
+from loadlab.summary.labels import mode_jdk
 
 Ratio = tuple[float | None, str | None]
 

@@ -11,8 +11,10 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import flight, hlog, threadlimits, upgrade
-from .values import as_float, natural
+from loadlab.analysis import hlog, threadlimits
+from loadlab.core import upgrade
+from loadlab.summary import flight
+from loadlab.summary.values import as_float, natural
 
 # Failed requests' kinds are the simulation's (gatling/src/test/java/loadlab/ErrorKind.java, the one list), published
 # in each injector's meta.json as `error_kinds` (ids, in order) and `error_kind_meanings` {id: one line}: read as they

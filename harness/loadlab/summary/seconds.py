@@ -7,10 +7,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .. import hlog, metrics
-from ..levels import Level, LevelBuilder
-from .raw import Injector, RawMode
-from .values import as_float, as_int, int_or_none, max_known, ratio_of
+from loadlab.analysis import hlog
+from loadlab.analysis.levels import Level, LevelBuilder
+from loadlab.core import metrics
+from loadlab.summary.raw import Injector, RawMode
+from loadlab.summary.values import as_float, as_int, int_or_none, max_known, ratio_of
 
 # A sampler that skipped a few seconds still gives a usable per-second rate; a longer gap is a restart.
 MAX_COUNTER_GAP_S = 5

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import metrics
-from .raw import RawMode
-from .seconds import Tables
-from .values import as_float
+from loadlab.core import metrics
+from loadlab.summary.raw import RawMode
+from loadlab.summary.seconds import Tables
+from loadlab.summary.values import as_float
 
 
 @dataclass(frozen=True)

@@ -5,19 +5,20 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .. import cpufit, metrics, models
-from ..knee import Verdict, why_not_refined
-from ..levels import Level, cpu_ms_per_request
-from ..runrecord import RunRecord
-from ..thresholds import Thresholds
-from ..validity import notes as validity_notes
-from ..validity import shares_one_machine
-from . import appcheck, costs, jsonform, predictions, threadlocal
-from . import knee as knees
-from .judging import JudgedMode
-from .labels import base_mode, mode_jdk, mode_threads
-from .raw import RawMode, error_kind_meanings, error_kind_order, inflight_cap_stop
-from .values import as_float
+from loadlab.analysis import cpufit, models
+from loadlab.analysis.knee import Verdict, why_not_refined
+from loadlab.analysis.levels import Level, cpu_ms_per_request
+from loadlab.analysis.validity import notes as validity_notes
+from loadlab.analysis.validity import shares_one_machine
+from loadlab.core import metrics
+from loadlab.core.runrecord import RunRecord
+from loadlab.core.thresholds import Thresholds
+from loadlab.summary import appcheck, cost_fits, jsonform, mode_predictions, threadlocal
+from loadlab.summary import mode_knee as knees
+from loadlab.summary.judging import JudgedMode
+from loadlab.summary.labels import base_mode, mode_jdk, mode_threads
+from loadlab.summary.raw import RawMode, error_kind_meanings, error_kind_order, inflight_cap_stop
+from loadlab.summary.values import as_float
 
 
 def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str | None) -> dict:
@@ -51,9 +52,9 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
         knee.fit_levels, shares_one_machine(target), len(raw.injectors), thread_cores(raw)
     )
     level_dicts = [jsonform.level_dict(lv, healthy, why) for lv, (healthy, why) in zip(levels, verdict.health)]
-    # What a request and a thread cost (costs.py), before the predictions: the memory ceiling is fitted on it.
-    cost = costs.mode_costs(raw, tables.t0, level_dicts)
-    memory = costs.memory_ceiling(raw, cost, level_dicts, verdict.baseline_p50_ms)
+    # What a request and a thread cost (cost_fits.py), before the predictions: the memory ceiling is fitted on it.
+    cost = cost_fits.mode_costs(raw, tables.t0, level_dicts)
+    memory = cost_fits.memory_ceiling(raw, cost, level_dicts, verdict.baseline_p50_ms)
     inputs = replace(model_inputs(mode, raw, levels, verdict, params, target, ceiling), memory_ceiling=memory)
     stops = [inj.meta for inj in raw.injectors]
     stop_reasons = sorted({str(m["stop_reason"]) for m in stops if m.get("stop_reason")})
@@ -62,7 +63,7 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
     summary = {
         "sustained_rps": jsonform.plain_number(round(knee.sustained_rps, 1)),
         "collapsed": verdict.collapsed,
-        **predictions.fields(inputs, ceiling, knee, verdict, levels, ctx, ok_ratio),
+        **mode_predictions.fields(inputs, ceiling, knee, verdict, levels, ctx, ok_ratio),
         "evidence_at_knee": knees.evidence_at(knee.closing) if knee.closing is not None else None,
         **knees.fields(knee, judged.fine, requested, not_refined),
         "baseline_p50_ms": verdict.baseline_p50_ms,

@@ -8,8 +8,8 @@ import matplotlib
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from .style import PANEL_SIZE, STYLE
-from .svg import to_svg
+from loadlab.report.charts.chart_style import PANEL_SIZE, STYLE
+from loadlab.report.charts.svg import to_svg
 
 # More modes than this per row (several JDKs) wrap onto a second row, so each panel stays readable.
 MAX_PANELS_PER_ROW = 2

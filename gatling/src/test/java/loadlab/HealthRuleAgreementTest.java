@@ -16,7 +16,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * The early stop's rule gives the same verdicts as the analysis on one shared fixture, which
- * harness/tests/test_health_rule_agreement.py runs through harness/loadlab/knee.py.
+ * harness/tests/test_health_rule_agreement.py runs through harness/loadlab/analysis/knee.py.
  */
 class HealthRuleAgreementTest {
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class HealthRuleTest {
 
-    /** The defaults: harness/loadlab/thresholds.py's values (harness/tests/test_thresholds.py holds them to it). */
+    /** The defaults: harness/loadlab/core/thresholds.py's values (harness/tests/test_thresholds.py holds them to it). */
     private final HealthRule rule = HealthRule.of(LoadConfig.parse(Map.of()));
 
     private static HealthRule.LevelStats level(double target, int seconds, long ok, long ko, double p99) {

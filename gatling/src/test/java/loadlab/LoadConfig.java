@@ -71,7 +71,7 @@ public record LoadConfig(
         d.put("maxInflight", "5000");
         d.put("stopOnCollapse", "true");
         d.put("stopAfterUnhealthy", "1");
-        // The health rule's thresholds: harness/loadlab/thresholds.py's values, which a run always passes
+        // The health rule's thresholds: harness/loadlab/core/thresholds.py's values, which a run always passes
         // (harness/tests/test_thresholds.py fails when these drift from them).
         d.put("okRatio", "0.95");
         d.put("maxErrorRatio", "0.01");

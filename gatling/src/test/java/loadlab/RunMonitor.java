@@ -244,7 +244,7 @@ public final class RunMonitor {
                     + s.ok() + " ko=" + s.ko() + " p99=" + (all.getTotalCount() > 0
                     ? all.getValueAtPercentile(99) + "ms" : "-") + " inflight=" + s.inflight());
             if (plan.level() >= 0) {
-                // The health rule judges successful requests' latency only, as harness/loadlab/knee.py does.
+                // The health rule judges successful requests' latency only, as harness/loadlab/analysis/knee.py does.
                 accumulate(plan.level(), s, s.okHistogram(), s.second() - anchorSecond, nowMs);
             }
         }

@@ -9,7 +9,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 
 /**
- * The thread names the lab counts on an app's host (harness/loadlab/app.py, TOMCAT_NIO_PREFIX and
+ * The thread names the lab counts on an app's host (harness/loadlab/core/app.py, TOMCAT_NIO_PREFIX and
  * TOMCAT_NIO_OWN_THREADS): Tomcat's NIO connector names every thread of its own `http-nio-<address>-<port>-…`, two
  * of them (Acceptor, Poller) whatever the mode, and its platform request pool `…-exec-<n>`, which virtual mode has
  * none of.

@@ -1,0 +1,218 @@
+"""The knee, decided here and only here: a level's health, the knee of one pass, and the bracket every pass of a mode
+leaves. The summary and bench's planning of the next fine pass both read a mode's knee from this module; the
+simulation's early stop applies the same health rule with the thresholds a run passes it (thresholds.py).
+
+A level is healthy when it keeps up with its offered rate, few of its requests fail and its p99 stays within the
+limit built on the baseline p50 (thresholds.Thresholds). A pass's knee is its last healthy level before its first
+unhealthy one: they bracket the knee [healthy, unhealthy].
+
+A fine pass (refine.py plans its rates) is judged with the coarse pass's rule and baseline, and its levels count up
+to and including its first unhealthy one, which closes the bracket. A fine level found unhealthy after healthy ones
+is taken as the knee even when it might be a hiccup (another process, a GC): that can only place the knee lower,
+never higher, and a repeated run (REPEAT) shows how far such noise moves it. A fine level unhealthy at or below a
+rate already measured healthy contradicts the earlier pass: the service or the machine was not in the state it
+measured (a backlog not drained, a slower minute), so that pass proves nothing and the earlier bracket stands. A pass
+that cannot be trusted (validity.py) or that a dead process ended (summary/crash.py) is kept on the page, not used.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from loadlab.core.thresholds import Thresholds
+
+if TYPE_CHECKING:  # the level model needs hdrh; refine.py (and the preflight) import this module without it
+    from loadlab.analysis.levels import Level
+
+# The bracket's width that counts as "localised", as a share of the knee.
+KNEE_RESOLUTION = 0.05
+
+
+@dataclass
+class Verdict:
+    """One pass judged: each level's health, and its knee."""
+
+    baseline_p50_ms: int | None
+    p99_limit_ms: float | None
+    health: list[tuple[bool, list[str]]]
+    first_unhealthy: int | None  # position in the level list, not the level index
+    sustained_rps: float
+    sustained_position: int | None
+    collapsed: bool
+    p99_ms_at_sustained: int | None
+
+    def counted(self, levels: list[Level]) -> list[Level]:
+        """The healthy levels before the first unhealthy one."""
+        return levels if self.first_unhealthy is None else levels[: self.first_unhealthy]
+
+
+def judge(levels: list[Level], thresholds: Thresholds, baseline_p50_ms: float | None = None) -> Verdict:
+    """Health of every level, then the knee: the last healthy level before the first unhealthy one.
+
+    baseline_p50_ms: the p50 the p99 limit is built on; by default the first level's. A fine pass near the knee is
+    judged against its coarse pass's baseline (the one rule for both passes)."""
+    baseline = baseline_p50_ms
+    if baseline is None:
+        baseline = levels[0].latency.p50_ms if levels and levels[0].latency else None
+    limit = thresholds.p99_limit_ms(baseline) if baseline is not None else None
+    health = [level_health(level, thresholds, limit) for level in levels]
+    first_unhealthy = next((i for i, (healthy, _) in enumerate(health) if not healthy), None)
+    before = levels if first_unhealthy is None else levels[:first_unhealthy]
+    sustained_position = max(range(len(before)), key=lambda i: before[i].target_rps) if before else None
+    sustained = before[sustained_position].target_rps if sustained_position is not None else 0.0
+    return Verdict(
+        baseline,
+        limit,
+        health,
+        first_unhealthy,
+        sustained,
+        sustained_position,
+        collapsed=first_unhealthy is not None,
+        p99_ms_at_sustained=before[sustained_position].p99_ms if before else None,
+    )
+
+
+def level_health(level: Level, th: Thresholds, p99_limit: float | None) -> tuple[bool, list[str]]:
+    """(healthy, every broken criterion in words)."""
+    reasons = []
+    if level.ok_rps < th.ok_ratio * level.target_rps:
+        reasons.append(
+            f"OK throughput {level.ok_rps:.0f} rps is below {th.ok_ratio:.0%} of the {level.target_rps:.0f} rps target"
+        )
+    if level.error_ratio > th.max_error_ratio:
+        reasons.append(f"error ratio {level.error_ratio:.1%} is above {th.max_error_ratio:.1%} ({level.ko} errors)")
+    if level.latency is None:
+        reasons.append("no successful response, so no latency")
+    elif p99_limit is not None and level.latency.p99_ms > p99_limit:
+        reasons.append(f"p99 {level.latency.p99_ms} ms is above the {p99_limit:.0f} ms limit")
+    return not reasons, reasons
+
+
+@dataclass(frozen=True)
+class Bracket:
+    healthy: float  # the highest healthy rate before the first unhealthy one (0: none)
+    unhealthy: float  # the first unhealthy rate
+
+    @property
+    def width_ratio(self) -> float:
+        return (self.unhealthy - self.healthy) / self.healthy if self.healthy else math.inf
+
+    def localised(self, resolution: float = KNEE_RESOLUTION) -> bool:
+        return self.width_ratio <= resolution + 1e-9
+
+
+def combine(before: Bracket, fine: Sequence[tuple[float, bool]]) -> tuple[Bracket, str | None]:
+    """The bracket after a fine pass, and why it was not narrowed when the pass contradicted the earlier one.
+
+    fine: the pass's levels as (rate, healthy). The pass is an ascending stairs, so in rate order its first unhealthy
+    level is also the first in time; what follows it is not looked at."""
+    healthy, unhealthy = before.healthy, before.unhealthy
+    for rate, ok in sorted(fine):
+        if not ok:
+            if rate <= before.healthy:
+                return before, (
+                    f"the fine pass found {rate:,.0f} rps unhealthy, which was measured healthy before: "
+                    f"the bracket was not narrowed"
+                )
+            return Bracket(healthy, min(unhealthy, rate)), None
+        if rate < unhealthy:
+            healthy = max(healthy, rate)
+    return Bracket(healthy, unhealthy), None
+
+
+@dataclass
+class PassOutcome:
+    """What one fine pass did to the knee."""
+
+    name: str  # its folder under the mode: refine-1, refine-2, …
+    levels: list[Level]
+    verdict: Verdict
+    before: Bracket | None
+    after: Bracket | None
+    why_not_used: str | None
+
+    @property
+    def used(self) -> bool:
+        return self.why_not_used is None
+
+
+@dataclass
+class Knee:
+    """A mode's knee after its coarse pass and the fine passes so far."""
+
+    sustained_rps: float
+    p99_ms_at_sustained: int | None
+    baseline_p50_ms: int | None  # the coarse pass's, every fine pass is judged against it
+    interval: Bracket | None  # None when the mode never collapsed
+    coarse: Bracket | None
+    fit_levels: list[Level]  # the healthy levels, coarse and fine, a CPU fit may use
+    closing: Level | None  # the unhealthy level that closed the bracket (coarse or fine)
+    passes: list[PassOutcome] = field(default_factory=list)
+
+    def add_pass(self, name: str, levels: list[Level], verdict: Verdict, distrust: str | None = None) -> PassOutcome:
+        """Narrows the bracket with a fine pass judged against the coarse baseline (judge), unless distrust says why
+        the pass cannot be used."""
+        before = self.interval
+        why_not = distrust or (None if levels else "no fine level was measured")
+        if why_not is None and before is not None:
+            after, why_not = combine(before, [(lv.target_rps, ok) for lv, (ok, _) in zip(levels, verdict.health)])
+            if why_not is None:
+                self._narrow(before, after, levels, verdict)
+        outcome = PassOutcome(name, levels, verdict, before, self.interval, why_not)
+        self.passes.append(outcome)
+        return outcome
+
+    def _narrow(self, before: Bracket, after: Bracket, levels: list[Level], verdict: Verdict) -> None:
+        counted = verdict.counted(levels)
+        self.fit_levels.extend(lv for lv in counted if lv.target_rps < after.unhealthy)
+        if after.healthy != before.healthy:
+            top = next(lv for lv in counted if lv.target_rps == after.healthy)
+            self.sustained_rps, self.p99_ms_at_sustained = top.target_rps, top.p99_ms
+        if after.unhealthy != before.unhealthy and verdict.first_unhealthy is not None:
+            self.closing = levels[verdict.first_unhealthy]
+        self.interval = after
+
+
+def coarse_knee(levels: list[Level], verdict: Verdict) -> Knee:
+    """The knee the coarse stairs give, before any fine pass."""
+    counted = verdict.counted(levels)
+    if verdict.first_unhealthy is None:
+        return Knee(
+            verdict.sustained_rps, verdict.p99_ms_at_sustained, verdict.baseline_p50_ms, None, None, counted, None
+        )
+    closing = levels[verdict.first_unhealthy]
+    healthy_rate = verdict.sustained_rps if verdict.sustained_position is not None else 0.0
+    bracket = Bracket(healthy_rate, closing.target_rps)
+    return Knee(
+        verdict.sustained_rps,
+        verdict.p99_ms_at_sustained,
+        verdict.baseline_p50_ms,
+        bracket,
+        bracket,
+        list(counted),
+        closing,
+    )
+
+
+def why_not_refined(knee: Knee, requested: bool, skipped: str | None) -> str | None:
+    """Why the knee is still wider than KNEE_RESOLUTION; None when it is localised or the mode never collapsed.
+
+    requested: REFINE of the run; skipped: why bench did not refine (params.json `refine_skipped`)."""
+    interval = knee.interval
+    if interval is None or interval.localised():
+        return None
+    if not requested:
+        return skipped or "REFINE=0: the knee is placed on the coarse levels only"
+    if not interval.healthy:
+        return "the first level was already unhealthy: there is no healthy rate to refine from"
+    if skipped:
+        return skipped
+    if not knee.passes:
+        return "no refinement pass was run"
+    return (
+        f"after {len(knee.passes)} pass{'es' if len(knee.passes) > 1 else ''} the bracket is still "
+        f"{interval.width_ratio:.0%} of its lower rate wide"
+    )

@@ -1,0 +1,157 @@
+"""A measured level: its counts, latency and the evidence the hosts sampled over its seconds, merged across
+injectors (summary/seconds.py assigns the seconds; nothing here judges)."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from hdrh.histogram import HdrHistogram
+
+from loadlab.analysis import hlog
+
+# Evidence read as the level's median rather than its mean. A probe is one request a second: on a machine shared with
+# other work one of them can wait for a CPU, while a saturated delay-service slows most of them.
+MEDIAN_EVIDENCE = frozenset({"delay_probe_ms"})
+
+
+@dataclass
+class Evidence:
+    """Means over a level of what the hosts sampled; None when nothing was sampled."""
+
+    thread_cpu_pct: float | None = None
+    delay_cpu_pct: float | None = None
+    delay_cores: float | None = None
+    injector_cpu_pct: float | None = None
+    injector_cores: float | None = None
+    injector_host_cpu_pct: float | None = None
+    host_cpu_pct: float | None = None
+    downstream_ms_mean: float | None = None
+    delay_probe_ms: float | None = None  # median of the level's probes (MEDIAN_EVIDENCE)
+    delay_probe_failed: float | None = None  # share of the level's seconds in which a probe failed
+    other_roles_cpu_pct: float | None = None  # delay-service + injectors' processes, % of one core
+    db_pool_active: float | None = None  # HikariCP connections in use (db scenario)
+    db_pool_pending: float | None = None  # requests waiting for a connection (db scenario)
+
+
+@dataclass
+class Level:
+    index: int
+    target_rps: float
+    seconds: int
+    sent: int
+    ok: int
+    ko: int
+    latency: hlog.LatencyStats | None
+    first_second: int | None = None
+    evidence: Evidence = field(default_factory=Evidence)
+    # How long the failed requests took: failures that all end at one limit were cut there (see _cut_by_harness).
+    ko_latency: hlog.LatencyStats | None = None
+    # Failed requests by kind (the simulation's ErrorKind ids); empty when the run did not classify them.
+    errors_by_kind: dict[str, int] = field(default_factory=dict)
+    # Why a sampler's rows are missing for part of the level (summary/evidence.py): its evidence is then empty.
+    no_server_evidence: str | None = None
+
+    @property
+    def offered_rps(self) -> float:
+        return self.sent / self.seconds if self.seconds else 0.0
+
+    @property
+    def ok_rps(self) -> float:
+        return self.ok / self.seconds if self.seconds else 0.0
+
+    @property
+    def error_ratio(self) -> float:
+        done = self.ok + self.ko
+        return self.ko / done if done else 0.0
+
+    @property
+    def p99_ms(self) -> int | None:
+        return self.latency.p99_ms if self.latency else None
+
+
+class LevelBuilder:
+    """Accumulates the seconds assigned to one level: counts, the ok histogram, and the sampled evidence."""
+
+    def __init__(self, index: int, target_rps: float):
+        self.index, self.target_rps = index, target_rps
+        self.seconds = self.sent = self.ok = self.ko = 0
+        self.first_second: int | None = None
+        self._latency: HdrHistogram | None = None
+        self._ko_latency: HdrHistogram | None = None
+        self._kinds: dict[str, int] = {}
+        self._samples: dict[str, list[float]] = {}
+        self._downstream_calls = 0.0
+        self._downstream_ms = 0.0
+
+    def add_second(
+        self,
+        second: int,
+        sent: int,
+        ok: int,
+        ko: int,
+        ok_latency: HdrHistogram | None,
+        evidence: Mapping[str, float | None],
+        downstream: tuple[float, float] | None = None,
+    ) -> None:
+        self.seconds += 1
+        self.sent += sent
+        self.ok += ok
+        self.ko += ko
+        if self.first_second is None or second < self.first_second:
+            self.first_second = second
+        if ok_latency is not None and ok_latency.get_total_count():
+            self._latency = hlog.merge([ok_latency], self._latency)
+        for name, value in evidence.items():
+            if value is not None:
+                self._samples.setdefault(name, []).append(value)
+        if downstream is not None:
+            self._downstream_calls += downstream[0]
+            self._downstream_ms += downstream[1]
+
+    def add_sent(self, sent: int) -> None:
+        """Requests sent in one of the level's seconds, when its completions are read from other seconds (a lag)."""
+        self.sent += sent
+
+    def add_ko_latency(self, ko_latency: HdrHistogram | None) -> None:
+        if ko_latency is not None and ko_latency.get_total_count():
+            self._ko_latency = hlog.merge([ko_latency], self._ko_latency)
+
+    def add_error_kinds(self, kinds: Mapping[str, int]) -> None:
+        for kind, count in kinds.items():
+            self._kinds[kind] = self._kinds.get(kind, 0) + count
+
+    def build(self) -> Level:
+        means = {
+            name: statistics.median(v) if name in MEDIAN_EVIDENCE else sum(v) / len(v)
+            for name, v in self._samples.items()
+            if v
+        }
+        known = {k: v for k, v in means.items() if k in Evidence.__dataclass_fields__}
+        evidence = Evidence(**known)
+        if self._downstream_calls > 0:
+            # Weighted by calls: the level's true mean downstream time, not a mean of per-second means.
+            evidence.downstream_ms_mean = self._downstream_ms / self._downstream_calls
+        latency = hlog.stats(self._latency) if self._latency is not None else None
+        ko_latency = hlog.stats(self._ko_latency) if self._ko_latency is not None else None
+        return Level(
+            self.index,
+            self.target_rps,
+            self.seconds,
+            self.sent,
+            self.ok,
+            self.ko,
+            latency,
+            self.first_second,
+            evidence,
+            ko_latency,
+            dict(self._kinds),
+        )
+
+
+def cpu_ms_per_request(cpu_pct: float | None, ok_rps: float) -> float | None:
+    """A process's CPU per OK request: % of one core x 10 = ms of CPU per second, spread over the requests."""
+    if cpu_pct is None or not ok_rps:
+        return None
+    return cpu_pct * 10.0 / ok_rps

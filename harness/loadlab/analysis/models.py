@@ -1,0 +1,242 @@
+"""What each scenario's model predicts for a mode's knee: one function per model, each returning a
+prediction.Prediction — the rate, its name (`predicted_by`), the formula with its numbers, and the interval the
+model's inputs allow — so the page can show how the number was reached and how sure it is.
+
+- little: a platform pool of N blocking threads, each holding a request for the baseline latency (Little's law).
+- pool: a database pool of DB_POOL connections each held for one query; platform threads beyond the pool only queue.
+- cpu: CPU_MS of computation per request on the thread-service's cores, less what the other roles on that machine
+  spend per request (measured from the samples).
+- connections: Tomcat holds at most max-connections open (MAX_CONNECTIONS), in both modes; with one request per
+  connection each is held for a request's latency, so no more than max-connections / latency complete a second.
+- pinned: on JDK < 24, a virtual thread blocking inside `synchronized` holds its carrier, so only the carriers
+  (the virtual scheduler's parallelism) run requests at a time.
+- threads: a platform pool can have no more threads than the thread host lets the service run (threadlimits.py),
+  each holding a request for the baseline latency.
+- memory: the requests that fit in flight in the memory the service's limit leaves, at the measured memory per
+  request in flight (threadlimits.memory_ceiling, fitted like the CPU ceiling; passed in like it).
+
+A new limit is one more plain function returning a Prediction (`slots_over_hold` serves any "N slots, each held for
+one request" limit), called from `applicable`. `predict` takes the lowest applicable one; prediction.agreement judges
+the measured knee against its interval. Everything here is plain arithmetic on numbers the verdict already has, so
+each formula is unit-tested.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from loadlab.analysis.prediction import Prediction
+from loadlab.analysis.validity import CPU_SATURATED_RATIO
+
+__all__ = ["Prediction", "Inputs", "HoldTime", "applicable", "predict"]
+
+# JEP 491 (JDK 24): a virtual thread blocking inside `synchronized` no longer pins its carrier.
+FIRST_JDK_WITHOUT_PINNING = 24
+# A CPU-bound mode's knee: latency leaves the health limit once the cores are this busy (the share at which the
+# validity rule already calls a process or host saturated: run queue, GC and timers distort latency), and at the
+# latest when they are all busy. The rate at 100% is the utilization law's bound, not the knee.
+CPU_KNEE_UTILIZATION = CPU_SATURATED_RATIO
+
+
+@dataclass(frozen=True)
+class HoldTime:
+    """How long one request holds a slot (a thread, a connection, a carrier), in ms: the value the formula uses,
+    and the shortest and longest the run's own evidence allows."""
+
+    ms: float
+    source: str  # e.g. "baseline p50"
+    shortest_ms: float
+    longest_ms: float
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What the models need about one mode; None where it was not measured or does not apply."""
+
+    mode: str  # platform | virtual (the thread mode, not the label)
+    scenario: str = "http"
+    jdk: int | None = None
+    threads: float | None = None  # Tomcat's max threads (live, else PLATFORM_THREADS)
+    baseline_ms: float | None = None  # the first level's p50
+    delay_ms: float | None = None
+    db_pool: float | None = None  # the pool the service reported, else DB_POOL
+    cpu_ms: float | None = None
+    cores: float | None = None  # the thread-service host's cores
+    others_cpu_ms_per_request: float | None = None  # other roles on the same machine, per OK request
+    carriers: float | None = None  # virtual_scheduler_parallelism from the live config
+    max_connections: float | None = None  # Tomcat's max-connections (live, else MAX_CONNECTIONS)
+    # The measured CPU knee (cpufit.py: the utilization law on this mode's own healthy levels); None when not fitted.
+    cpu_ceiling: Prediction | None = None
+    baseline_rps: float | None = None  # the first level's OK rate: where the baseline was measured
+    baseline_mean_ms: float | None = None  # the first level's mean latency, as the client saw it
+    downstream_ms: float | None = None  # the thread-service's own mean downstream call at the first level
+    # The request threads the thread host lets the service run, and which limit says so (threadlimits.py).
+    host_request_threads: float | None = None
+    host_threads_limit: str = ""
+    # The memory ceiling on this mode's measured memory per request in flight (threadlimits.memory_ceiling).
+    memory_ceiling: Prediction | None = None
+
+
+def baseline_hold(x: Inputs) -> HoldTime | None:
+    """A request holds its thread or connection for the baseline p50 (the formula's value), at least for the
+    thread-service's own downstream call and at most for what the client waited (the mean, which holds the tail):
+    the thread is taken after the request arrives and freed before the answer reaches the client."""
+    if not x.baseline_ms:
+        return None
+    longest = max(x.baseline_ms, x.baseline_mean_ms or 0.0)
+    shortest = min(x.baseline_ms, x.downstream_ms) if x.downstream_ms else x.baseline_ms
+    return HoldTime(x.baseline_ms, "baseline p50", shortest, longest)
+
+
+def delay_hold(x: Inputs) -> HoldTime | None:
+    """A pinned carrier is held for the downstream call: DELAY_MS at least, the call as the service timed it at most."""
+    if not x.delay_ms:
+        return None
+    return HoldTime(x.delay_ms, "DELAY_MS", x.delay_ms, max(x.delay_ms, x.downstream_ms or 0.0))
+
+
+def slots_over_hold(slots: float, hold: HoldTime, predicted_by: str, formula: str, measured_at: float | None = None):
+    """N slots each held for one request: N / hold time, between N / the longest and N / the shortest hold.
+    formula: the text before " = <rate> rps"."""
+    rps = slots * 1000.0 / hold.ms
+    return Prediction(
+        rps,
+        predicted_by,
+        f"{formula} = {rps:,.0f} rps",
+        interval=(slots * 1000.0 / hold.longest_ms, slots * 1000.0 / hold.shortest_ms),
+        fitted_on=None if measured_at is None else (measured_at, measured_at),
+    )
+
+
+def little(threads: float | None, hold: HoldTime | float | None, measured_at: float | None = None):
+    """hold: the baseline hold time (baseline_hold), or a bare p50 in ms (a point, no interval)."""
+    hold = _as_hold(hold, "baseline p50")
+    if not threads or hold is None:
+        return None
+    return slots_over_hold(
+        threads, hold, "little", f"little: {threads:g} threads / {_s(hold.ms)} ({hold.source})", measured_at
+    )
+
+
+def pool(
+    db_pool: float | None,
+    hold: HoldTime | float | None,
+    hold_source: str = "baseline p50",
+    threads: float | None = None,
+    measured_at: float | None = None,
+) -> Prediction | None:
+    """threads: the platform pool in front of the connection pool (None for virtual: no limit there)."""
+    hold = _as_hold(hold, hold_source)
+    if not db_pool or hold is None:
+        return None
+    if threads:
+        busy = min(threads, db_pool)
+        what = f"min({threads:g} threads, {db_pool:g} connections)"
+    else:
+        busy, what = db_pool, f"{db_pool:g} connections"
+    return slots_over_hold(busy, hold, "pool", f"pool: {what} / {_s(hold.ms)} ({hold.source})", measured_at)
+
+
+def cpu(cores: float | None, cpu_ms: float | None, others_ms_per_request: float | None = None) -> Prediction | None:
+    """The knee at CPU_KNEE_UTILIZATION of the cores; the interval runs up to all of them busy (the bound)."""
+    if not cores or not cpu_ms:
+        return None
+    others = others_ms_per_request or 0.0
+    bound = cores * 1000.0 / (cpu_ms + others)
+    rps = CPU_KNEE_UTILIZATION * bound
+    per_request = f"({cpu_ms:g} ms + {others:.1f} ms of other roles' CPU per request)" if others else f"{cpu_ms:g} ms"
+    return Prediction(
+        rps,
+        "cpu",
+        f"cpu: {CPU_KNEE_UTILIZATION:.0%} of {cores:g} cores × 1000 / {per_request} = {rps:,.0f} rps "
+        f"(every core busy at {bound:,.0f})",
+        interval=(rps, bound),
+    )
+
+
+def connections(
+    max_connections: float | None, hold: HoldTime | float | None, measured_at: float | None = None
+) -> Prediction | None:
+    """Little's law on Tomcat's connection cap, which binds virtual threads as much as a pool. hold: the baseline
+    hold time (baseline_hold), or a bare p50 in ms."""
+    hold = _as_hold(hold, "baseline p50")
+    if not max_connections or hold is None:
+        return None
+    return slots_over_hold(
+        max_connections,
+        hold,
+        "connections",
+        f"connections: {max_connections:g} max-connections / {_s(hold.ms)} ({hold.source})",
+        measured_at,
+    )
+
+
+def pinned(carriers: float | None, carriers_source: str, hold: HoldTime | float | None) -> Prediction | None:
+    """hold: the carrier's hold (delay_hold), or a bare DELAY_MS in ms."""
+    hold = _as_hold(hold, "DELAY_MS")
+    if not carriers or hold is None:
+        return None
+    return slots_over_hold(
+        carriers, hold, "pinned", f"pinned: {carriers:g} carriers ({carriers_source}) × 1000 / {hold.ms:g} ms"
+    )
+
+
+def threads(
+    request_threads: float | None, limit: str, hold: HoldTime | float | None, measured_at: float | None = None
+) -> Prediction | None:
+    """limit: which of the host's limits leaves that many threads, in words."""
+    hold = _as_hold(hold, "baseline p50")
+    if not request_threads or hold is None:
+        return None
+    return slots_over_hold(
+        request_threads,
+        hold,
+        "threads",
+        f"threads: {request_threads:,.0f} request threads ({limit}) / {_s(hold.ms)} ({hold.source})",
+        measured_at,
+    )
+
+
+def applicable(x: Inputs) -> list[Prediction]:
+    """Every model that limits this mode in this scenario, in a fixed order (ties keep the first)."""
+    found = []
+    hold = baseline_hold(x)
+    if x.mode == "platform":
+        found.append(little(x.threads, hold, x.baseline_rps))
+        found.append(threads(x.host_request_threads, x.host_threads_limit, hold, x.baseline_rps))
+    if x.scenario == "db":
+        found.append(
+            pool(
+                x.db_pool,
+                hold or _as_hold(x.delay_ms, "DELAY_MS, no baseline"),
+                threads=x.threads if x.mode == "platform" else None,
+                measured_at=x.baseline_rps if hold else None,
+            )
+        )
+    if x.scenario == "cpu" or (x.cpu_ms or 0) > 0:
+        found.append(cpu(x.cores, x.cpu_ms, x.others_cpu_ms_per_request))
+    if x.scenario == "pinned" and x.mode == "virtual" and x.jdk is not None and x.jdk < FIRST_JDK_WITHOUT_PINNING:
+        carriers, source = (
+            (x.carriers, "virtual scheduler parallelism") if x.carriers else (x.cores, "cores, the default parallelism")
+        )
+        found.append(pinned(carriers, source, delay_hold(x)))
+    found.append(connections(x.max_connections, hold, x.baseline_rps))
+    found.append(x.cpu_ceiling)
+    found.append(x.memory_ceiling)
+    return [p for p in found if p is not None]
+
+
+def predict(x: Inputs) -> Prediction | None:
+    """The lowest limit: the one the service reaches first."""
+    found = applicable(x)
+    return min(found, key=lambda p: p.rps) if found else None
+
+
+def _as_hold(hold: HoldTime | float | None, source: str) -> HoldTime | None:
+    if hold is None or isinstance(hold, HoldTime):
+        return hold
+    return HoldTime(hold, source, hold, hold) if hold else None
+
+
+def _s(ms: float) -> str:
+    return f"{ms / 1000:.3f} s"

@@ -1,0 +1,82 @@
+"""What a reader sees of a mode's prediction, read from its summary.json fields: the same words in the terminal
+and on the page, so "agrees", "fuzzy" and "rough" mean one thing wherever they are shown."""
+
+from __future__ import annotations
+
+from loadlab.analysis.prediction import interval_text, range_text, rate_text
+
+# prediction_verdict → (the console's "agrees" column and the page's cell, the start of the sentence that explains it).
+VERDICT_WORDS = {
+    "agrees": ("yes", "the knee agrees"),
+    "disagrees": ("NO", "the knee does NOT agree"),
+    "contradicted": ("NO: contradicted", "the prediction is contradicted"),
+    "fuzzy": ("fuzzy knee", "not judged, the knee is fuzzy"),
+    "not reached": ("not reached", "not judged"),
+    "not placed": ("not placed", "not judged"),
+    "no model": ("-", "not judged"),
+}
+
+
+def verdict_word(m: dict) -> str:
+    return _words(m)[0]
+
+
+def verdict_sentence(m: dict) -> str:
+    """`the knee agrees: the knee 2,100–2,205 rps meets the predicted 2,100–2,370 rps`."""
+    return f"{_words(m)[1]}: {m.get('prediction_check') or 'no model limits this mode'}"
+
+
+def _words(m: dict) -> tuple[str, str]:
+    verdict = m.get("prediction_verdict")
+    if verdict in VERDICT_WORDS:
+        return VERDICT_WORDS[verdict]
+    # A summary written before prediction_verdict existed: its yes/no only.
+    return {True: VERDICT_WORDS["agrees"], False: VERDICT_WORDS["disagrees"]}.get(
+        m.get("prediction_agrees"), VERDICT_WORDS["no model"]
+    )
+
+
+def interval_of(m: dict) -> str | None:
+    """`2,100–2,370 rps` from predicted_interval_rps; None without one."""
+    interval = m.get("predicted_interval_rps")
+    if not interval or interval[0] is None:
+        return None
+    return interval_text(interval[0], interval[1])
+
+
+def predicted(m: dict) -> str:
+    """The prediction in the console's column: `995 (978–995, little)`, `640 (≥ 400, cpu) rough`; "-" without one."""
+    if m.get("predicted_rps") is None:
+        return "-"
+    inside = [m["predicted_by"]] if m.get("predicted_by") else []
+    interval = m.get("predicted_interval_rps")
+    if interval and interval[0] is not None:
+        lo, hi = interval
+        inside.insert(0, f"≥ {rate_text(lo)}" if hi is None else range_text(lo, hi))
+    text = rate_text(m["predicted_rps"]) + (f" ({', '.join(inside)})" if inside else "")
+    return text + (" rough" if m.get("prediction_quality") else "")
+
+
+def lines(mode: str, m: dict) -> list[str]:
+    """The terminal's lines under the table for one mode's prediction."""
+    if not m.get("prediction"):
+        return []
+    found = [f"{mode}: {m['prediction']}"]
+    interval = interval_of(m)
+    if interval:
+        found.append(f"{mode}: predicted {interval}" + _fitted(m))
+    if m.get("prediction_quality"):
+        found.append(f"{mode}: {m['prediction_quality']}")
+    found.append(f"{mode}: {verdict_sentence(m)}")
+    return found
+
+
+def _fitted(m: dict) -> str:
+    on, r2 = m.get("predicted_fitted_on_rps"), m.get("predicted_r2")
+    if not on:
+        return ""
+    if r2 is None and on[0] == on[1]:
+        where = f"measured at {rate_text(on[0])} rps"
+    else:
+        where = f"fitted on {range_text(on[0], on[1])} rps"
+    return f", {where}" + (f", R² {r2:.2f}" if r2 is not None else "")

@@ -1,0 +1,338 @@
+"""Every run parameter: its default, what is allowed, and the validation that runs before anything starts.
+
+The Makefile passes each parameter as an environment variable of the same name, so `make bench DELAY_MS=100`,
+`DELAY_MS=100 make bench` and `python -m loadlab bench` all read the same values.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from loadlab.core import app, timeouts
+from loadlab.core.errors import ExitCode, LoadlabError
+
+TARGETS = ("local", "netns", "aws")
+THREAD_MODES = ("platform", "virtual")
+PROFILES = ("stairs", "ramp")
+SCENARIOS = ("http", "db", "cpu", "pinned")
+# Computation per request: a second of CPU per request is already far past any service this lab models.
+CPU_MS_MAX = 1000
+# The run's own PostgreSQL gets max_connections = DB_POOL + DB_CONNECTION_HEADROOM, so the pool can always open
+# every connection it is allowed (headroom: PostgreSQL's 3 superuser slots and the harness's readiness checks).
+# The largest pool is bounded by what a 2-core lab machine can hold in backends (one process each).
+DB_POOL_MAX = 500
+DB_CONNECTION_HEADROOM = 10
+# Runtimes of the thread-service: 21 is the oldest LTS with virtual threads; the list stops at releases that exist.
+JDK_MIN, JDK_MAX = 21, 27
+# REPEAT: each repetition is a whole comparison (≈ 5 minutes by default); more than this is a job for a script.
+REPEAT_MAX = 20
+# A platform pool's size (PLATFORM_THREADS, each size of a sweep). Past 10,000 threads the host's own limits
+# (pid_max, max_map_count, memory) decide, and preflight checks those against the pool.
+PLATFORM_THREADS_MAX = 10000
+# Tomcat's max-connections (MAX_CONNECTIONS): its own default, 8192, in both modes. The most is far beyond the
+# 20,000 open files a process gets here, so the file limit, not this check, is what a large value meets.
+MAX_CONNECTIONS_DEFAULT, MAX_CONNECTIONS_MAX = 8192, 100_000
+# THREADLOCAL_KB: the per-thread object's size. 1 MB per thread is already 4 GB of heap for a 4,000-thread pool.
+THREADLOCAL_KB_MAX = 1024
+
+
+class ParamError(LoadlabError, ValueError):
+    """One bad parameter; the message is the single line the user sees."""
+
+    exit_code = ExitCode.USAGE
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    default: str
+    help: str
+    parse: Callable[[str, str], object]
+    allowed: str
+
+
+def _int_in(lo: int, hi: int) -> Callable[[str, str], int]:
+    def parse(name: str, raw: str) -> int:
+        try:
+            value = int(raw.strip())
+        except ValueError:
+            raise ParamError(f"{name}={raw!r} is not a whole number; allowed: {lo}..{hi}") from None
+        if not lo <= value <= hi:
+            raise ParamError(f"{name}={value} is out of range; allowed: {lo}..{hi}")
+        return value
+
+    return parse
+
+
+def _one_of(choices: tuple[str, ...]) -> Callable[[str, str], str]:
+    def parse(name: str, raw: str) -> str:
+        value = raw.strip()
+        if value not in choices:
+            raise ParamError(f"{name}={raw!r} is not allowed; allowed: {' | '.join(choices)}")
+        return value
+
+    return parse
+
+
+def _modes(name: str, raw: str) -> list[str]:
+    modes = raw.replace(",", " ").split()
+    allowed = f"one or both of {' '.join(THREAD_MODES)}, space-separated, each at most once"
+    if not modes or any(m not in THREAD_MODES for m in modes) or len(set(modes)) != len(modes):
+        raise ParamError(f"{name}={raw!r} is not allowed; allowed: {allowed}")
+    return modes
+
+
+def _numbers_each_once(
+    name: str, raw: str, allowed: str, not_a_number: str, out_of_range: Callable[[int], str | None]
+) -> list[int]:
+    """A space-separated list of whole numbers, each once; the first bad word stops it with one line:
+    `NAME='raw' is not allowed (what is wrong with that word); allowed`."""
+    words = raw.replace(",", " ").split()
+    if not words:
+        raise ParamError(f"{name} is empty; {allowed}")
+    numbers: list[int] = []
+    for word in words:
+        if not word.isdigit():
+            problem = f"{word!r} is {not_a_number}"
+        elif out_of_range(int(word)):
+            problem = out_of_range(int(word))
+        elif int(word) in numbers:
+            problem = f"{int(word)} is given twice"
+        else:
+            numbers.append(int(word))
+            continue
+        raise ParamError(f"{name}={raw!r} is not allowed ({problem}); {allowed}")
+    return numbers
+
+
+def _jdks(name: str, raw: str) -> list[int]:
+    def out_of_range(jdk: int) -> str | None:
+        if jdk < JDK_MIN:
+            return f"{jdk} is below {JDK_MIN}, the first release with virtual threads"
+        return f"{jdk} is not a known Java release" if jdk > JDK_MAX else None
+
+    allowed = f'allowed: Java feature releases {JDK_MIN}..{JDK_MAX}, space-separated, each once (e.g. "21 25")'
+    return _numbers_each_once(name, raw, allowed, "not a Java feature release number", out_of_range)
+
+
+def _pool_sizes(name: str, raw: str) -> list[int]:
+    allowed = (
+        f"allowed: one pool size or several, each 1..{PLATFORM_THREADS_MAX}, space-separated, each once "
+        '(e.g. "200 1000 4000")'
+    )
+    return _numbers_each_once(
+        name,
+        raw,
+        allowed,
+        "not a whole number",
+        lambda n: None if 1 <= n <= PLATFORM_THREADS_MAX else f"{n} is out of range",
+    )
+
+
+def db_max_connections(db_pool: int) -> int:
+    """The run's PostgreSQL max_connections: the one rule tying it to DB_POOL (see DB_CONNECTION_HEADROOM)."""
+    return db_pool + DB_CONNECTION_HEADROOM
+
+
+def _app_checked(check: Callable[[str], str]) -> Callable[[str, str], str]:
+    """An APP parameter checked by app.py (standard library only), its AppError as this parameter's one line."""
+
+    def parse(name: str, raw: str) -> str:
+        try:
+            return check(raw)
+        except app.AppError as e:
+            raise ParamError(str(e)) from None
+
+    return parse
+
+
+def _text(name: str, raw: str) -> str:
+    if not raw.strip():
+        raise ParamError(f"{name} is empty; allowed: a directory path")
+    return raw.strip()
+
+
+PARAMS: tuple[Param, ...] = (
+    Param(
+        "TARGET",
+        "local",
+        "where the hosts are: local (this machine), netns (namespaces), aws (Terraform)",
+        _one_of(TARGETS),
+        " | ".join(TARGETS),
+    ),
+    Param("MODES", "platform virtual", "thread modes to run, in order", _modes, "platform and/or virtual"),
+    Param(
+        "DELAY_MS",
+        "200",
+        "delay the delay-service waits before replying (ms)",
+        _int_in(1, 60000),
+        f"1..60000, and {timeouts.INFLIGHT_RULE}",
+    ),
+    Param(
+        "PLATFORM_THREADS",
+        "200",
+        'Tomcat\'s maximum worker threads in platform mode; several sizes ("200 1000 4000") run platform once per '
+        "size, each its own column platform-t<N>",
+        _pool_sizes,
+        f"1..{PLATFORM_THREADS_MAX}, one or several, each once",
+    ),
+    Param(
+        "MAX_CONNECTIONS",
+        str(MAX_CONNECTIONS_DEFAULT),
+        "Tomcat's max-connections in both modes: connections the thread-service holds open at most",
+        _int_in(1, MAX_CONNECTIONS_MAX),
+        f"1..{MAX_CONNECTIONS_MAX}",
+    ),
+    Param(
+        "THREADLOCAL_KB",
+        "0",
+        "KB of an object each request uses from a ThreadLocal cache, built on a thread's first use (0: none); "
+        "added to any scenario",
+        _int_in(0, THREADLOCAL_KB_MAX),
+        f"0..{THREADLOCAL_KB_MAX}",
+    ),
+    Param(
+        "PROFILE", "stairs", "stairs (constant-rate levels) or ramp (linear)", _one_of(PROFILES), " | ".join(PROFILES)
+    ),
+    Param(
+        "START_RPS", "300", "first arrival rate (requests/s, all injectors together)", _int_in(1, 100000), "1..100000"
+    ),
+    Param(
+        "PEAK_RPS",
+        "3000",
+        "last arrival rate (requests/s)",
+        _int_in(1, 100000),
+        f"START_RPS..100000, and {timeouts.INFLIGHT_RULE}",
+    ),
+    Param(
+        "STEPS", "10", "levels from START_RPS to PEAK_RPS inclusive (ramp: judging windows)", _int_in(1, 100), "1..100"
+    ),
+    Param("STEP_SECONDS", "10", "seconds per level", _int_in(2, 3600), "2..3600"),
+    Param(
+        "WARMUP_SECONDS",
+        "30",
+        "warm-up before measuring, not counted: climbs to START_RPS over its first half, then holds it",
+        _int_in(0, 3600),
+        "0..3600",
+    ),
+    Param("INJECTORS", "1", "load-generator hosts; the rate is split evenly", _int_in(1, 16), "1..16"),
+    Param(
+        "SCENARIO",
+        "http",
+        "what one request does: http (call the delay-service), db (PostgreSQL through a "
+        "pool of DB_POOL), cpu (CPU_MS of computation), pinned (http while holding a monitor)",
+        _one_of(SCENARIOS),
+        " | ".join(SCENARIOS),
+    ),
+    Param(
+        "CPU_MS",
+        "0",
+        "computation per request (ms of CPU), added to any scenario; > 0 for cpu",
+        _int_in(0, CPU_MS_MAX),
+        f"0..{CPU_MS_MAX}, 1..{CPU_MS_MAX} for SCENARIO=cpu",
+    ),
+    Param(
+        "DB_POOL",
+        "10",
+        "HikariCP's maximum pool size in the db scenario (PostgreSQL gets "
+        f"max_connections = DB_POOL + {DB_CONNECTION_HEADROOM})",
+        _int_in(1, DB_POOL_MAX),
+        f"1..{DB_POOL_MAX}",
+    ),
+    Param(
+        "JDKS",
+        "25",
+        "runtimes of the thread-service; several run every mode on each",
+        _jdks,
+        f"{JDK_MIN}..{JDK_MAX}, each once",
+    ),
+    Param(
+        "REPEAT",
+        "1",
+        "how many times the whole comparison runs into one run folder (rep-<k>/ when > 1)",
+        _int_in(1, REPEAT_MAX),
+        f"1..{REPEAT_MAX}",
+    ),
+    Param(
+        "REFINE",
+        "1",
+        "1: localise each knee to within 5% after the coarse levels (fine stairs); 0: coarse only",
+        _int_in(0, 1),
+        "0..1",
+    ),
+    Param(
+        "APP",
+        "",
+        "an executable Spring Boot jar measured in the thread-service's place (empty: the lab's own)",
+        _app_checked(app.checked_jar),
+        app.JAR_ALLOWED,
+    ),
+    Param(
+        "APP_PATH",
+        "/",
+        "with APP: the path and query every request GETs",
+        _app_checked(app.check_path),
+        "a path starting with /",
+    ),
+    Param(
+        "APP_ARGS",
+        "",
+        f"with APP: extra app arguments; {app.DELAY_URL} = the delay-service (DELAY_MS), {app.DB_URL} = the run's "
+        "PostgreSQL",
+        _app_checked(app.checked_args),
+        "arguments (shell quoting)",
+    ),
+    Param("RESULTS_DIR", "results", "where run folders are written", _text, "a directory path"),
+)
+
+BY_NAME = {p.name: p for p in PARAMS}
+MAX_MEASURED_SECONDS = 4 * 3600
+
+
+def parse(env: Mapping[str, str] | None = None) -> dict[str, object]:
+    """Reads every parameter from env (default: os.environ); raises ParamError listing every bad one."""
+    env = os.environ if env is None else env
+    values: dict[str, object] = {}
+    errors: list[str] = []
+    for p in PARAMS:
+        raw = env.get(p.name)
+        raw = p.default if raw is None or raw == "" else raw
+        try:
+            values[p.name] = p.parse(p.name, raw)
+        except ParamError as e:
+            errors.append(str(e))
+    if not errors:
+        errors.extend(_cross_checks(values))
+    if errors:
+        raise ParamError("\n".join(errors))
+    return values
+
+
+def _cross_checks(v: dict[str, object]) -> list[str]:
+    errors = []
+    if v["PEAK_RPS"] < v["START_RPS"]:
+        errors.append(
+            f"PEAK_RPS={v['PEAK_RPS']} is below START_RPS={v['START_RPS']}; allowed: {v['START_RPS']}..100000"
+        )
+    if v["START_RPS"] < v["INJECTORS"]:
+        # Each injector must offer at least one request per second, or its schedule shifts by whole seconds.
+        errors.append(
+            f"START_RPS={v['START_RPS']} is below INJECTORS={v['INJECTORS']}; "
+            f"allowed: at least 1 request/s per injector"
+        )
+    if len(v["PLATFORM_THREADS"]) > 1 and "platform" not in v["MODES"]:
+        errors.append(
+            f"PLATFORM_THREADS='{' '.join(map(str, v['PLATFORM_THREADS']))}' is a sweep of platform pools but MODES="
+            f"'{' '.join(v['MODES'])}' runs no platform mode; allowed: one size, or platform in MODES"
+        )
+    if v["SCENARIO"] == "cpu" and v["CPU_MS"] == 0:
+        errors.append(f"CPU_MS=0 is out of range for SCENARIO=cpu; allowed: 1..{CPU_MS_MAX}")
+    errors.extend(app.cross_checks(v, {name: BY_NAME[name].default for name in app.COMPANIONS}))
+    measured = v["STEPS"] * v["STEP_SECONDS"]
+    if measured > MAX_MEASURED_SECONDS:
+        errors.append(f"STEPS x STEP_SECONDS = {measured} s is too long; allowed: at most {MAX_MEASURED_SECONDS} s")
+    # The request chain's limits follow DELAY_MS; where a cap of Gatling or of the machine cannot, say so now.
+    errors.extend(timeouts.range_errors(v))
+    return errors

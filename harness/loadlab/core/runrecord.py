@@ -1,0 +1,103 @@
+"""params.json, the record bench keeps of a run, read in one place as a typed RunRecord.
+
+bench writes it with `format` = FORMAT; an older one is brought up to FORMAT as it is read (upgrade.py), so the code
+that judges a run never asks whether a field exists or what an old run meant.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from loadlab.core.upgrade import FORMAT, upgrade
+
+__all__ = ["FORMAT", "RunRecord", "from_doc", "load"]
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """What bench recorded of a run. The per-mode maps are keyed by the mode's folder (`platform`, `rep-2/virtual`)."""
+
+    found: bool  # False: the folder has no readable params.json (everything below is then empty)
+    run_id: str | None = None
+    target: str | None = None
+    params: dict = field(default_factory=dict)  # every parameter as validated (params.py), RESULTS_DIR excepted
+    thresholds: dict = field(default_factory=dict)  # the health rule's (thresholds.Thresholds)
+    limits: dict = field(default_factory=dict)  # the request chain's, in ms (limits.Limits.as_dict)
+    hosts: dict = field(default_factory=dict)  # role -> {host, address, description}
+    machine: str | None = None
+    # The modes whose load ended; None: not to be checked (a mode bench is still running, or a record without it).
+    modes_completed: list[str] | None = None
+    mode_problems: dict[str, list[str]] = field(default_factory=dict)
+    refine_skipped: dict[str, str] = field(default_factory=dict)  # why bench did not refine a mode
+    crashes: dict[str, dict] = field(default_factory=dict)  # a role that died: watch.Crash.as_dict()
+    evidence_lost: dict[str, list[dict]] = field(default_factory=dict)  # samplers that died or froze (watch.py)
+    test_fault: str | None = None  # LOADLAB_FAULT_CPU_QUOTA of a test that starved the run on purpose
+
+    def crash_of(self, mode: str) -> dict | None:
+        return self.crashes.get(mode)
+
+    def for_repetition(self, prefix: str) -> RunRecord:
+        """The record as one repetition (`rep-<k>/`) sees it: its own modes, keyed by their plain label."""
+
+        def own(entries: dict) -> dict:
+            return {m.removeprefix(prefix): v for m, v in entries.items() if m.startswith(prefix)}
+
+        completed = self.modes_completed
+        return replace(
+            self,
+            modes_completed=None if completed is None else list(own(dict.fromkeys(completed))),
+            mode_problems=own(self.mode_problems),
+            refine_skipped=own(self.refine_skipped),
+            crashes=own(self.crashes),
+            evidence_lost=own(self.evidence_lost),
+        )
+
+
+def load(run_dir: Path) -> RunRecord:
+    """The run's params.json, upgraded to FORMAT; RunRecord(found=False) when there is none to read."""
+    try:
+        doc = json.loads((Path(run_dir) / "params.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        doc = None
+    if not isinstance(doc, dict) or not doc:
+        return replace(from_doc({}), found=False)  # what a run of format 0 did, where nothing says otherwise
+    return from_doc(doc)
+
+
+def from_doc(doc: dict) -> RunRecord:
+    """A record from params.json's content (or bench's copy of it while the run goes on)."""
+    doc = upgrade(doc)
+    return RunRecord(
+        found=True,
+        run_id=doc.get("run_id"),
+        target=doc["target"],
+        params=doc["params"],
+        thresholds=_mapping(doc.get("thresholds")),
+        limits=doc["limits"],
+        hosts=_mapping(doc.get("hosts")),
+        machine=doc.get("machine"),
+        modes_completed=_list_or_none(doc.get("modes_completed")),
+        mode_problems={
+            str(m): [str(p) for p in (v if isinstance(v, list) else [v])]
+            for m, v in _mapping(doc.get("mode_problems")).items()
+            if v
+        },
+        refine_skipped={str(m): str(v) for m, v in _mapping(doc.get("refine_skipped")).items() if v},
+        crashes={str(m): c for m, c in _mapping(doc.get("crashes")).items() if isinstance(c, dict) and c.get("role")},
+        evidence_lost={
+            str(m): [e for e in v if isinstance(e, dict)]
+            for m, v in _mapping(doc.get("evidence_lost")).items()
+            if isinstance(v, list)
+        },
+        test_fault=str(doc["test_fault"]) if doc.get("test_fault") else None,
+    )
+
+
+def _list_or_none(value) -> list[str] | None:
+    return [str(v) for v in value] if isinstance(value, list) else None
+
+
+def _mapping(value) -> dict:
+    return value if isinstance(value, dict) else {}

@@ -1,0 +1,45 @@
+"""The thread-service's settings that follow a run parameter one to one, as Spring command-line properties.
+
+`server.tomcat.max-connections` (MAX_CONNECTIONS) is Spring Boot's own, so it means the same for any Boot app
+measured in the thread-service's place; `threadlocal.kb` (THREADLOCAL_KB) is the lab's thread-service's alone.
+What the service really ran with is read back from /actuator/loadlab (tomcat_max_connections, threadlocal_kb) and
+compared by the verdict (`mismatches`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from loadlab.core import metrics
+
+
+def tomcat_args(values: Mapping[str, object]) -> list[str]:
+    """Tomcat's connection cap, the same in both thread modes."""
+    return [f"--server.tomcat.max-connections={values['MAX_CONNECTIONS']}"]
+
+
+def thread_service_args(values: Mapping[str, object]) -> list[str]:
+    """Every setting of the lab's thread-service that a parameter gives directly."""
+    return [*tomcat_args(values), f"--threadlocal.kb={values['THREADLOCAL_KB']}"]
+
+
+def mismatches(live: Mapping[str, object], params: Mapping[str, object]) -> list[str]:
+    """Why the service did not run what these parameters asked for (nothing where it did not say, or a run from
+    before the parameter existed)."""
+    reasons = []
+    for name, field, what in (
+        ("MAX_CONNECTIONS", metrics.TOMCAT_MAX_CONNECTIONS, "Tomcat's max-connections was"),
+        ("THREADLOCAL_KB", metrics.THREADLOCAL_KB, "the per-thread object had"),
+    ):
+        asked, got = _number(params.get(name)), _number(live.get(field))
+        if asked is not None and got is not None and asked != got:
+            unit = " KB" if name == "THREADLOCAL_KB" else ""
+            reasons.append(f"{what} {got:.0f}{unit}, not {name}={asked:.0f}")
+    return reasons
+
+
+def _number(value: object) -> float | None:
+    try:
+        return None if value is None or isinstance(value, bool) else float(value)
+    except (TypeError, ValueError):
+        return None

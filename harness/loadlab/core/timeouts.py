@@ -1,0 +1,146 @@
+"""Every limit a request meets on its way through the lab, derived in one place from what one request should take.
+
+A limit that cuts a request turns it into an error, and errors make a level unhealthy. So a limit of the harness
+must never cut a request that the health rule would still call healthy, or the harness's own limit reads as the
+service's collapse (an 11 s delay against a fixed 10 s injector timeout would read as "collapsed, valid").
+Each limit is therefore set above the slowest latency the health rule accepts for a request of the expected time,
+with a stated margin: a request cut there is one the rule already counts as too slow, so the cut changes no
+verdict. The order matters too: the thread-service gives up on a slow downstream before the injector gives up on
+the thread-service, so a slow delay-service or database shows as the service's 504, not as an injector timeout.
+
+    expected = DELAY_MS + CPU_MS                          what one request takes on an idle service
+    healthy  = max(p99_factor x expected,                 the slowest p99 the health rule accepts when the
+                   expected + p99_slack_ms)               baseline p50 is the expected time
+    service  = healthy + SERVICE_MARGIN_MS                thread-service: delay-service connect and whole response,
+                                                          database connection wait and query
+    injector = service + CPU_MS + INJECTOR_MARGIN_MS      Gatling connect and whole request
+    probe    = DELAY_MS + PROBE_GRACE_MS                  the delay-service's own latency probe (loadlab-sample)
+
+Where a limit cannot follow (a cap of a library or of the machine), `range_errors` refuses the parameters before
+anything starts. Standard library only: params.py (run before the venv exists) calls it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+
+from loadlab.core.thresholds import Thresholds
+
+# What the thread-service may add beyond the slowest healthy request before it gives up on a downstream call.
+SERVICE_MARGIN_MS = 1000
+# What the injector waits beyond the service's own limit: the service's CPU work and the time to send its 504.
+INJECTOR_MARGIN_MS = 2000
+# The delay-service probe: how long beyond DELAY_MS a probe may take before it counts as failed. A probe slower
+# than DELAY_MS + validity.py's allowance already marks the delay-service saturated; this only ends the wait.
+PROBE_GRACE_MS = 2000
+# The simulation's emergency valve per injector (loadlab.maxInflight): it stops the load above this many
+# outstanding requests, well below Gatling's 20,000 open files, which cannot be raised (MACHINE-NOTES).
+INJECTOR_MAX_INFLIGHT = 5000
+# A healthy level must be able to double its in-flight count (Little's law: rate x expected time) before that
+# valve cuts it; a level the valve stops must have collapsed, not merely be long.
+INFLIGHT_HEADROOM = 2.0
+HEALTHY_INFLIGHT_MAX = INJECTOR_MAX_INFLIGHT / INFLIGHT_HEADROOM
+INFLIGHT_RULE = f"PEAK_RPS / INJECTORS x (DELAY_MS + CPU_MS) / 1000 <= {HEALTHY_INFLIGHT_MAX:.0f}"
+# Gatling's and the simulation's cap on one request's timeout (LoadConfig.requestTimeoutMs, SecondRecorder).
+GATLING_MAX_TIMEOUT_MS = 3_600_000
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits of one run, in ms (recorded in params.json as `limits`)."""
+
+    expected_ms: int
+    healthy_max_ms: int
+    thread_service_timeout_ms: int
+    thread_service_connect_timeout_ms: int
+    database_timeout_ms: int
+    injector_request_timeout_ms: int
+    injector_connect_timeout_ms: int
+    delay_probe_timeout_ms: int
+    injector_max_inflight: int
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def expected_ms(values: Mapping) -> int:
+    """What one request takes on an idle service: the downstream wait plus any computation."""
+    return int(values["DELAY_MS"]) + int(values.get("CPU_MS", 0) or 0)
+
+
+def derive(values: Mapping, thresholds: Thresholds | None = None) -> Limits:
+    """thresholds: the health rule the run judges with (the contract's defaults when not given)."""
+    expected = expected_ms(values)
+    healthy = round((thresholds or Thresholds()).p99_limit_ms(expected))
+    service = healthy + SERVICE_MARGIN_MS
+    injector = service + int(values.get("CPU_MS", 0) or 0) + INJECTOR_MARGIN_MS
+    return Limits(
+        expected_ms=expected,
+        healthy_max_ms=healthy,
+        thread_service_timeout_ms=service,
+        # A connect gets the whole call's budget: a slow connect is judged by the latency it adds, like any wait.
+        thread_service_connect_timeout_ms=service,
+        database_timeout_ms=service,
+        injector_request_timeout_ms=injector,
+        injector_connect_timeout_ms=injector,
+        delay_probe_timeout_ms=int(values["DELAY_MS"]) + PROBE_GRACE_MS,
+        injector_max_inflight=INJECTOR_MAX_INFLIGHT,
+    )
+
+
+def thread_service_args(limits: Limits) -> list[str]:
+    """The thread-service's Spring properties for these limits (`--name=value`, as `java -jar` takes them)."""
+    return [
+        f"--delay-service.timeout={limits.thread_service_timeout_ms}ms",
+        f"--delay-service.connect-timeout={limits.thread_service_connect_timeout_ms}ms",
+    ]
+
+
+def database_timeouts_ms(limits: Limits) -> dict[str, int]:
+    """The database scenario's limits: waiting for a pooled connection and one query. Waiting for the pool is the
+    queue the `db` scenario measures; like every other limit it must only cut what the health rule calls too slow."""
+    return {"connection_timeout_ms": limits.database_timeout_ms, "query_timeout_ms": limits.database_timeout_ms}
+
+
+def injector_props(limits: Limits) -> dict[str, int]:
+    """The simulation's `loadlab.*` properties for these limits."""
+    return {
+        "requestTimeoutMs": limits.injector_request_timeout_ms,
+        "connectTimeoutMs": limits.injector_connect_timeout_ms,
+        "maxInflight": limits.injector_max_inflight,
+    }
+
+
+def completion_lag_s(expected: float) -> int:
+    """Whole seconds between a request's send and its completion on a healthy service.
+
+    The raw files count completions by the second they end in; a level's own requests end this much after the
+    level's window, so its completions are read from a window shifted by it (0 for requests under half a second).
+    """
+    return max(0, round(expected / 1000.0))
+
+
+def range_errors(values: Mapping) -> list[str]:
+    """One line per parameter combination that a limit of a library or of the machine cannot follow."""
+    errors = []
+    limits = derive(values)
+    if limits.injector_request_timeout_ms > GATLING_MAX_TIMEOUT_MS:
+        errors.append(
+            f"DELAY_MS={values['DELAY_MS']} gives an injector request timeout of "
+            f"{limits.injector_request_timeout_ms} ms, over Gatling's cap of {GATLING_MAX_TIMEOUT_MS} ms; "
+            f"allowed: DELAY_MS + CPU_MS so that 2 x (DELAY_MS + CPU_MS) + "
+            f"{SERVICE_MARGIN_MS + INJECTOR_MARGIN_MS} + CPU_MS <= {GATLING_MAX_TIMEOUT_MS}"
+        )
+    injectors = int(values.get("INJECTORS", 1) or 1)
+    inflight = float(values["PEAK_RPS"]) / injectors * limits.expected_ms / 1000.0
+    if inflight > HEALTHY_INFLIGHT_MAX:
+        top = int(HEALTHY_INFLIGHT_MAX * injectors * 1000 // max(limits.expected_ms, 1))
+        errors.append(
+            f"PEAK_RPS={values['PEAK_RPS']} with requests of {limits.expected_ms} ms keeps "
+            f"{inflight:.0f} requests in flight per injector even on a healthy service, over "
+            f"{HEALTHY_INFLIGHT_MAX:.0f} (half the injector's safety cap of {INJECTOR_MAX_INFLIGHT} "
+            f"outstanding requests, below its 20,000 open files); allowed: PEAK_RPS <= {top} at DELAY_MS="
+            f"{values['DELAY_MS']} with INJECTORS={injectors} (or more INJECTORS)"
+        )
+    return errors

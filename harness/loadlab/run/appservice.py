@@ -1,0 +1,157 @@
+"""APP on the thread host: a user's Boot jar started in the thread-service's place (same name there, so it is
+contained, recorded, sampled, watched and stopped like the thread-service), its mode set by the standard Spring
+properties (app.mode_args); refused in one line, before any load, when it does not start or APP_PATH does not
+answer 2xx/3xx; drained between passes by timing APP_PATH itself (it has no /actuator/loadlab)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from loadlab.core import app
+from loadlab.core.errors import ExitCode
+from loadlab.core.runplan import ModeRun
+from loadlab.run import console, scenario
+from loadlab.run.context import Run
+from loadlab.run.hosts import Host, HostError
+from loadlab.run.topology import DB_PORT, DELAY_PORT, THREAD_PORT
+
+ROLE = "thread-service"  # the name the app runs under on its host (loadlab-host state, watch, samplers, stop)
+START_TIMEOUT_S = 120  # a Boot app with a database may take long to start on a busy 2-core host
+LOG_LINES = 4  # the app's last log lines quoted when it does not start
+LOG_LINE_CHARS = 160
+# A 5xx right after start can be a pool or cache still warming: asked again this many times, a second apart.
+PATH_ATTEMPTS = 3
+# Drain: the backlog of a collapse is served when APP_PATH answers within the slowest healthy latency again, this
+# many times in a row (a request queued behind the backlog would wait for all of it).
+DRAIN_TIMEOUT_S = 60
+DRAIN_QUIET_READS = 2
+DRAIN_SETTLE_S = 2
+
+
+class AppRefused(HostError):
+    """The app cannot be measured (did not start, APP_PATH fails or hangs): one line, exit 2, before any load."""
+
+    exit_code = ExitCode.USAGE
+
+
+def jar_name(values: dict) -> str:
+    return values["APP"].rsplit("/", 1)[-1]
+
+
+def url(run: Run, path: str) -> str:
+    return f"http://{run.topo.thread.address}:{THREAD_PORT}{path}"
+
+
+def launch_args(run: Run, mode: str, threads: int) -> list[str]:
+    """The standard Spring properties of the mode, then APP_ARGS with the run's parts for its placeholders."""
+    v, delay, thread = run.values, run.topo.delay, run.topo.thread
+    parts = app.placeholder_values(delay.address, DELAY_PORT, v["DELAY_MS"], delay.address, DB_PORT, scenario.DB_NAME)
+    return [
+        *app.mode_args(mode, threads, thread.address, THREAD_PORT),
+        *app.substitute(app.check_args(v["APP_ARGS"]), parts),
+    ]
+
+
+def start_app(run: Run, mode_run: ModeRun, folder: str) -> None:
+    h, v = run.topo.thread, run.values
+    mode = mode_run.mode
+    # The pool sweep's size for this column (PLATFORM_THREADS holds one size or several).
+    threads = mode_run.threads or v["PLATFORM_THREADS"][0]
+    console.step(
+        f"starting {jar_name(v)} (APP) in {mode} mode on JDK {mode_run.jdk} on {h.name} ({h.address}:{THREAD_PORT}"
+        + (f", server.tomcat.threads.max={threads})" if mode == "platform" else ")")
+    )
+    raw = h.work_path(folder, "raw", "thread")
+    h.run(["mkdir", "-p", raw])
+    log = run.log(h, run.log_name(folder, ROLE))
+    args = launch_args(run, mode, threads)
+    java = run.javas.get(mode_run.jdk)
+    h.tool("app-service", ROLE, log, f"{raw}/service.jfr", *args, env={"LOADLAB_JAVA": java} if java else None)
+    (run.run_dir / folder / "raw" / "thread").mkdir(parents=True, exist_ok=True)
+    (run.run_dir / folder / "raw" / "thread" / "app.json").write_text(
+        json.dumps({"app": v["APP"], "path": v["APP_PATH"], "args": args}, indent=2) + "\n"
+    )
+    try:
+        h.tool("wait-answer", url(run, "/"), str(START_TIMEOUT_S), ROLE, timeout=START_TIMEOUT_S + 30)
+    except HostError:
+        raise AppRefused(f"APP={jar_name(v)} did not start in {mode} mode; {log_tail(h, log)}") from None
+    check_path(run, mode)
+
+
+def log_tail(h: Host, log: str) -> str:
+    got = h.run(["tail", "-n", "40", log], check=False, timeout=30)
+    lines = [line.strip()[:LOG_LINE_CHARS] for line in (got.stdout or "").splitlines() if line.strip()]
+    if not lines:
+        return f"its log ({log}) is empty"
+    return f"the last lines of its log ({log}): " + " | ".join(lines[-LOG_LINES:])
+
+
+def check_path(run: Run, mode: str) -> None:
+    """One GET of APP_PATH before any load: a 4xx/5xx or no answer within the load's own request timeout refuses
+    the run (a load of errors measures nothing of the app's threads)."""
+    v, h = run.values, run.topo.thread
+    timeout_s = max(1, run.limits.injector_request_timeout_ms // 1000)
+    status = "000"
+    for _ in range(PATH_ATTEMPTS):
+        status, _took = http_status(h, url(run, v["APP_PATH"]), timeout_s)
+        if status[:1] in ("2", "3", "4"):
+            break
+        time.sleep(1)
+    if status[:1] in ("2", "3"):
+        return
+    what = (
+        f"did not answer within {timeout_s} s (the load's request timeout)"
+        if status == "000"
+        else f"answered HTTP {status}" + (" each time of " + str(PATH_ATTEMPTS) if status[:1] == "5" else "")
+    )
+    raise AppRefused(
+        f"APP_PATH={v['APP_PATH']} {what} on {jar_name(v)} in {mode} mode, before any load: set APP_PATH to a path "
+        f"the app answers with 2xx (or its APP_ARGS so that it can)"
+    )
+
+
+def http_status(h: Host, target: str, timeout_s: float) -> tuple[str, str]:
+    """(status, seconds) of one GET from the app's host; status 000 when nothing answered in time."""
+    try:
+        out = h.tool("http-status", target, str(timeout_s), check=False, timeout=timeout_s + 30).split()
+    except HostError:
+        return "000", ""
+    return (out[0], out[1]) if len(out) >= 2 else ("000", "")
+
+
+def sampler_args(run: Run, raw: str) -> list[str]:
+    """What the thread host's sampler records of an app: Tomcat's platform request threads by name and, when the app
+    exposes Actuator metrics on its port, Tomcat's and HikariCP's gauges."""
+    args = [
+        f"--request-pool-out={raw}/request_pool.csv",
+        f"--request-thread-prefix={app.TOMCAT_NIO_PREFIX}",
+    ]
+    status, _ = http_status(run.topo.thread, url(run, "/actuator/metrics"), 5)
+    if status == "200":
+        args += [
+            f"--actuator-url={url(run, '/actuator/metrics')}",
+            f"--actuator-out={raw}/actuator.csv",
+            f"--actuator-metrics={','.join(app.ACTUATOR_METRICS)}",
+        ]
+    return args
+
+
+def drain(run: Run) -> str | None:
+    """Waits until a GET of APP_PATH answers as fast as a healthy level allows again; None when it does, else why
+    not. The app has no count of requests in flight, so its own answer time says when its backlog is gone."""
+    quick_s = run.limits.healthy_max_ms / 1000  # derived with the run's own health rule (bench.py)
+    deadline = time.monotonic() + DRAIN_TIMEOUT_S
+    quiet, last = 0, ("000", "")
+    while time.monotonic() < deadline:
+        last = http_status(run.topo.thread, url(run, run.values["APP_PATH"]), DRAIN_TIMEOUT_S)
+        fast = last[0][:1] in ("2", "3") and last[1] and float(last[1]) <= quick_s
+        quiet = quiet + 1 if fast else 0
+        if quiet >= DRAIN_QUIET_READS:
+            time.sleep(DRAIN_SETTLE_S)
+            return None
+        time.sleep(0.5)
+    return (
+        f"APP_PATH still answered HTTP {last[0]} in {last[1] or '?'} s (healthy: within {quick_s:.2f} s) "
+        f"{DRAIN_TIMEOUT_S} s after the last pass: its backlog would have poisoned a fine pass"
+    )

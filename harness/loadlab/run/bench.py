@@ -1,0 +1,176 @@
+"""`make bench`: one run folder, every mode in MODES, on whatever hosts the target provides — the sequence of a run.
+
+Per mode: start the thread-service in that mode → wait until healthy → record its live config → start the samplers →
+run Gatling on every injector at once (the coarse stairs) → with REFINE=1, when the mode collapsed: let the service
+drain, then fine passes between the last healthy and the first unhealthy rate → stop → collect → analyse. REPEAT=n
+runs the whole comparison n times into `rep-<k>/`. Ctrl-C or a failure stops every process the run started (by pid,
+on every host) and keeps what was written; the page is rebuilt from whatever is there.
+
+Each step is a module named for its job: run.py (the run's shared record, its folder), appbundle.py (the built app),
+services.py, liveconfig.py, samplers.py, simulation.py (a load pass and its -D properties), load.py (running and
+watching one pass), finepasses.py + drain.py (REFINE=1), collect.py, alignment.py (the check after the run).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from datetime import datetime, timezone
+from pathlib import Path
+
+from loadlab import report
+from loadlab.core import runplan, runrecord, timeouts
+from loadlab.core.errors import ExitCode
+from loadlab.core.runplan import ModeRun
+from loadlab.core.thresholds import Thresholds
+from loadlab.run import alignment, appservice, collect, console, liveconfig, samplers, scenario, services, topology
+from loadlab.run.appbundle import local_app_dir
+from loadlab.run.context import Run, make_run_dir, point_latest
+from loadlab.run.finepasses import refine_knee
+from loadlab.run.hosts import HostError
+from loadlab.run.java import find_jdk
+from loadlab.run.load import run_load
+from loadlab.summary import crash as crashes
+
+
+class RunStopped(HostError):
+    """A role every mode depends on (the delay-service, an injector) died: the run cannot go on."""
+
+
+def run_mode(run: Run, mode_run: ModeRun, folder: str | None = None, repetition: str = "") -> None:
+    """folder: where the mode's files go: its label (`virtual-jdk21` with several JDKs), under `rep-<k>/` with
+    REPEAT > 1; the summary, the logs and modes_completed use it too."""
+    folder = folder or mode_run.label
+    console.heading(mode_run.label + (f" ({repetition})" if repetition else ""))
+    if run.values.get("APP"):
+        appservice.start_app(run, mode_run, folder)  # no /actuator/loadlab: its evidence is checked afterwards
+    else:
+        services.start_thread_service(run, mode_run, folder)
+        liveconfig.record_live_config(run, folder)
+    samplers.start_service_samplers(run, folder)
+    problems, crash = run_load(run, folder)
+    if run.values.get("REFINE", 1) and not problems and crash is None:
+        problems, crash = refine_knee(run, folder)
+    samplers.stop_samplers(run)
+    services.stop_thread_service(run)
+    collect.record_pinned(run, folder)
+    run.meta.setdefault("mode_problems", {})[folder] = problems
+    for p in problems:
+        console.warn(p)
+    if crash is not None:
+        run.meta.setdefault("crashes", {})[folder] = crash.as_dict()
+    run.meta["modes_completed"].append(folder)
+    run.write_meta()
+    if crash is not None and crash.role != "thread-service":
+        # A dead thread-service is that mode's alone: the next mode starts its own. Every mode shares the
+        # delay-service and the injectors, so the run cannot go on without them.
+        raise RunStopped(
+            f"the {crash.role} died during {folder} ({crashes.how(crash.as_dict())}): the run stops here; "
+            "what was measured so far is kept"
+        )
+
+
+def _raise_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def bench(values: dict) -> int:
+    java_home = find_jdk()
+    # What the scenario needs on this machine (a JDK per entry of JDKS, PostgreSQL for db), found or installed
+    # before a run folder exists: a missing piece stops here with one line.
+    javas = scenario.prepare(values)
+    run_dir = make_run_dir(Path(values["RESULTS_DIR"]).resolve())  # after the preflight (cli.py) found no problem
+    topo = topology.build(values["TARGET"], values["INJECTORS"], run_dir, java_home)
+    thresholds = Thresholds()
+    run = Run(values, topo, run_dir, javas, timeouts.derive(values, thresholds))
+    fault = os.environ.get("LOADLAB_FAULT_CPU_QUOTA")  # test-only starvation, see infra/host/loadlab-host
+    for h in topo.hosts() if fault else ():
+        h.env["LOADLAB_FAULT_CPU_QUOTA"] = fault
+    run.meta = {
+        "format": runrecord.FORMAT,
+        "run_id": run_dir.name,
+        "target": values["TARGET"],
+        "started_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "params": runplan.recorded({k: v for k, v in values.items() if k != "RESULTS_DIR"}),
+        "thresholds": thresholds.as_dict(),
+        "hosts": topo.describe(),
+        "machine": topology.machine_description(),
+        "java": str(java_home),
+        "thread_service_javas": {str(k): v for k, v in javas.items()},
+        "modes_completed": [],
+        # Every limit of the request chain, derived from the workload (timeouts.py): what the analysis checks.
+        "limits": run.limits.as_dict(),
+        **({"test_fault": fault} if fault else {}),
+    }
+    run.write_meta()
+    console.step(f"run folder {run_dir}")
+    signal.signal(signal.SIGTERM, _raise_interrupt)
+    outcome = ExitCode.FAILED
+    started = refused = False
+    try:
+        prepare_hosts(run)
+        point_latest(run_dir)
+        started = True
+        if scenario.needs_database(values):
+            services.start_database(run)
+        services.start_delay_service(run)
+        repeat = values.get("REPEAT", 1)
+        for k in range(1, repeat + 1):
+            for mode_run in runplan.mode_runs(values["MODES"], values["JDKS"], values["PLATFORM_THREADS"]):
+                if repeat == 1:
+                    run_mode(run, mode_run)  # the contract's layout: <mode>/…
+                else:
+                    run_mode(run, mode_run, f"rep-{k}/{mode_run.label}", f"repetition {k} of {repeat}")
+        outcome = ExitCode.OK
+    except KeyboardInterrupt:
+        console.warn("interrupted: stopping every process of this run; results written so far are kept")
+        run.meta["interrupted"] = True
+        outcome = ExitCode.INTERRUPTED
+    except HostError as e:
+        console.error(str(e))
+        run.meta["failed"] = str(e)
+        if not started or isinstance(e, appservice.AppRefused):
+            outcome = e.exit_code
+            refused = isinstance(e, appservice.AppRefused)
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not leave processes behind
+        services.stop_everything(run)
+        collect.collect(run)
+        alignment.check_alignment(run)
+        run.meta["finished_utc"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        run.write_meta()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if not started:
+        console.warn(f"the run did not start: {run_dir} holds only params.json; results/latest is unchanged")
+        return outcome
+    if refused:
+        # Before any load: nothing was measured, so there is no verdict to write (the app's log is in logs/).
+        return outcome
+    return judge(run_dir, outcome)
+
+
+def prepare_hosts(run: Run) -> None:
+    """The built app on every host, leftovers of an earlier run killed hard, the service ports checked free."""
+    app = local_app_dir(run.values.get("APP", ""))
+    for h in run.topo.hosts():
+        h.push_app(app)
+        h.tool("stop-all", "30", check=False)
+    # Second line of defence: the preflight found these ports free, but something may have taken one since. The run
+    # folder exists by now (it holds params.json saying why); that is accepted, but `latest` stays on the previous
+    # run and no page is written for a run that never started.
+    for h, ports in run.topo.service_ports(scenario.needs_database(run.values)):
+        problem = h.ports_in_use(ports)
+        if problem:
+            raise HostError(problem, ExitCode.USAGE)
+
+
+def judge(run_dir: Path, outcome: ExitCode) -> int:
+    """summary.json and the page from the run folder, the console table; FAILED unless every mode is valid."""
+    result = report.rebuild(run_dir)
+    console.table(result, run_dir)
+    # With REPEAT > 1 every repetition must be valid, not only the median ones shown.
+    every = all(m.get("valid") for m in result.get("modes", {}).values())
+    every = every and all(r.get("valid") for r in result.get("repetitions") or [])
+    if outcome == ExitCode.OK and not every:
+        outcome = ExitCode.FAILED
+    return outcome

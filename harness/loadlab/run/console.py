@@ -1,0 +1,189 @@
+"""What a person sees in the terminal: a few step lines, one live progress line per second, the final table.
+Maven, Spring and Gatling output goes to the run's logs/ folder, never here."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from loadlab.analysis import prediction_text
+
+_lock = threading.Lock()
+_tty = sys.stdout.isatty()
+PROGRESS = re.compile(r"^LOADLAB (.*)$")
+
+
+def heading(mode: str) -> None:
+    _print(f"\n== {mode} threads ==")
+
+
+def step(text: str) -> None:
+    _print(f"-- {text}")
+
+
+def warn(text: str) -> None:
+    _print(f"!! {text}")
+
+
+def error(text: str) -> None:
+    print(f"loadlab: {text}", file=sys.stderr, flush=True)
+
+
+_ticking = False
+
+
+def _tick(line: str) -> None:
+    """The once-a-second line: rewritten in place on a terminal, left out of logs and CI output."""
+    global _ticking
+    if _tty:
+        with _lock:
+            sys.stdout.write("\r\033[K" + line[:150])
+            sys.stdout.flush()
+            _ticking = True
+
+
+def _print(line: str) -> None:
+    global _ticking
+    with _lock:
+        if _ticking:
+            sys.stdout.write("\r\033[K")
+            _ticking = False
+        print(line, flush=True)
+
+
+def follow_progress(proc: subprocess.Popen, mode: str) -> None:
+    """Shows one injector's progress: the simulation prints `LOADLAB ` lines; per-second ones carry `phase=`,
+    level verdicts, the early stop and the end are kept on screen."""
+    _followers.append(proc)
+    for line in proc.stdout:
+        m = PROGRESS.match(line.rstrip())
+        if not m:
+            continue
+        text = f"   [{mode}] {m.group(1)}"
+        if " phase=" in text:
+            _tick(text)
+        else:
+            _print(text)
+        if " done " in text:
+            break
+
+
+_followers: list[subprocess.Popen] = []
+
+
+def end_progress() -> None:
+    for p in _followers:
+        p.terminate()
+    _followers.clear()
+
+
+def table(summary: dict, run_dir: Path) -> None:
+    """The short verdict: one row per mode, with the bracket of its knee and the prediction it was checked against;
+    then each mode's notes, the repetitions' spread, the ratios and what is missing."""
+    rows = _rows(summary.get("modes", {}))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    _print("")
+    if summary.get("scenario"):
+        _print(f"scenario: {summary['scenario']}")
+    for r in rows:
+        _print("  ".join(c.ljust(w) for c, w in zip(r[:-1], widths)) + "  " + r[-1])
+    for mode, m in summary.get("modes", {}).items():
+        _mode_notes(mode, m)
+    agg = summary.get("repeats") or {}
+    _repeat_notes(agg)
+    _ratio_lines(summary, agg)
+    for mode in summary.get("missing_modes", []):
+        _print(f"missing: {mode} (not run to the end)")
+    _print(f"\nreport: {run_dir / 'index.html'}")
+
+
+def _rows(modes: dict) -> list[tuple[str, ...]]:
+    rows = [
+        ("mode", "sustained rps", "knee between", "predicted rps", "agrees", "p99 at sustained", "collapsed", "verdict")
+    ]
+    for mode, m in modes.items():
+        verdict = "valid" if m.get("valid") else "INVALID: " + "; ".join(m.get("invalid_reasons", []))
+        if m.get("crashed"):
+            verdict = "CRASHED, " + verdict
+        predicted = prediction_text.predicted(m)
+        agrees = prediction_text.verdict_word(m)
+        rows.append(
+            (
+                mode,
+                _fmt(m.get("sustained_rps")),
+                _bracket(m),
+                predicted,
+                agrees,
+                _fmt(m.get("p99_ms_at_sustained"), " ms"),
+                "yes" if m.get("collapsed") else "no",
+                verdict,
+            )
+        )
+    return rows
+
+
+def _mode_notes(mode: str, m: dict) -> None:
+    """Under the table: the prediction with its interval and fit, how the knee compares with it, and why a knee was
+    not localised."""
+    for line in prediction_text.lines(mode, m):
+        _print(f"  {line}")
+    if m.get("prediction_agrees") is False and m.get("evidence_at_knee"):
+        _print(f"  {mode}: the first unhealthy level, {m['evidence_at_knee']}")
+    for gap in m.get("evidence_gaps") or []:
+        where = "" if gap["pass"] == "coarse" else f"{gap['pass']}'s "
+        _print(
+            f"  {mode}: NO SERVER EVIDENCE for {where}measured seconds {gap['first_second']}–{gap['last_second']}"
+            f" ({gap['role']}'s sampler {gap['cause']})"
+        )
+    refined = m.get("refine") or {}
+    if m.get("collapsed") and refined.get("not_refined"):
+        _print(f"  {mode}: knee not localised to {refined.get('resolution', 0.05):.0%}: {refined['not_refined']}")
+
+
+def _repeat_notes(agg: dict) -> None:
+    for mode, s in (agg.get("modes") or {}).items():
+        if s.get("median") is None:
+            _print(f"  {mode}: no valid repetition")
+            continue
+        _print(
+            f"  {mode}: median {_fmt(s['median'])} rps of {s['repetitions_used']} repetitions "
+            f"({_fmt(s['min'])}–{_fmt(s['max'])}, spread {s['spread_ratio']:.0%})"
+            + (" — NOISE: above 10% of the median" if s.get("noise") else "")
+        )
+
+
+def _ratio_lines(summary: dict, agg: dict) -> None:
+    for jdk, r in (summary.get("ratios") or {}).items():
+        if r:
+            _print(f"JDK {jdk}: virtual / platform sustained throughput: {r:.2f}x")
+    ratio = summary.get("virtual_over_platform")
+    if ratio:
+        spread = agg.get("ratio") or {}
+        extra = (
+            f" (median repetitions; ratio per repetition {spread['min']:.2f}–{spread['max']:.2f}x, median "
+            f"{spread['median']:.2f}x)"
+            if spread.get("median") is not None
+            else ""
+        )
+        _print(f"virtual / platform sustained throughput: {ratio:.2f}x{extra}")
+    elif len(summary.get("modes", {})) > 1 and summary.get("virtual_over_platform_reason"):
+        _print(f"no virtual / platform ratio: {summary['virtual_over_platform_reason']}")
+
+
+def _bracket(m: dict) -> str:
+    interval = m.get("knee_interval_rps")
+    if not m.get("collapsed") or not interval:
+        return "-"
+    low, high = interval
+    return f"{_fmt(low)}–{_fmt(high)}" + (" (coarse)" if not (m.get("refine") or {}).get("localised") else "")
+
+
+def _fmt(value, unit: str = "") -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        value = round(value)
+    return f"{value}{unit}"

@@ -1,0 +1,41 @@
+"""REFINE=1: the fine passes of a collapsed mode, each planned by summary/plan.py from the raw files so far (the same
+code `make report` judges them with), run on the same, drained thread-service (drain.py)."""
+
+from __future__ import annotations
+
+from loadlab.analysis import refine
+from loadlab.run import collect, console
+from loadlab.run.context import Run
+from loadlab.run.drain import drain
+from loadlab.run.load import run_load
+from loadlab.run.simulation import LoadPass
+from loadlab.run.watch import Crash
+from loadlab.summary import plan
+
+
+def refine_knee(run: Run, folder: str) -> tuple[list[str], Crash | None]:
+    """Fine passes until the knee is localised (refine.py); returns the problems seen and a crash, if any."""
+    for k in range(1, refine.MAX_PASSES + 1):
+        collect.collect(run)  # on aws the injectors' files are on their hosts until collected
+        step = plan.next_fine_pass(run.run_dir, folder, run.meta)
+        if not step.rates:
+            if step.reason:
+                run.meta.setdefault("refine_skipped", {})[folder] = step.reason
+                console.step(f"not refined: {step.reason}")
+            return [], None
+        why = drain(run)
+        if why:
+            run.meta.setdefault("refine_skipped", {})[folder] = why
+            console.warn(f"not refined: {why}")
+            return [], None
+        console.step(
+            f"refining the knee between {step.bracket.healthy:,.1f} and {step.bracket.unhealthy:,.1f} rps: "
+            f"{len(step.rates)} fine level{'s' if len(step.rates) > 1 else ''} of {run.values['STEP_SECONDS']} s "
+            f"from {step.rates[0]:,.1f} rps, after {refine.warmup_seconds(run.values['WARMUP_SECONDS'])} s at "
+            f"{step.warmup_rps:,.1f} rps (pass {k})"
+        )
+        load = LoadPass(f"refine-{k}", tuple(step.rates), step.baseline_p50_ms, step.warmup_rps)
+        problems, crash = run_load(run, folder, load)
+        if problems or crash is not None:
+            return problems, crash
+    return [], None

@@ -1,0 +1,182 @@
+"""One load pass: the simulation on every injector at once, from one common start instant, while every role's
+process is watched (watch.py). A death stops the pass's load: what was measured before it is kept, nothing after it
+counts."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+
+from loadlab.run import console, samplers, scenario
+from loadlab.run.context import Run
+from loadlab.run.hosts import Host
+from loadlab.run.simulation import COARSE, LoadPass, gatling_props
+from loadlab.run.topology import MGMT_PORT
+from loadlab.run.watch import Crash, EvidenceLoss, Watched, Watcher
+from loadlab.summary import crash as crashes
+from loadlab.summary.raw import read_json
+
+GATLING_GRACE_S = 120  # Gatling start-up and report generation (the last requests get their own timeout on top)
+START_ALIGN_S = 6  # several injectors start their schedule at the same wall-clock instant, this far ahead…
+START_ALIGN_PER_INJECTOR_S = 4  # …plus this per further injector: Gatling JVMs sharing cores boot slower together
+WATCH_INTERVAL_S = 1.0  # how often every role's process is checked while a mode runs (one call per host)
+
+
+def start_align_s(injectors: int) -> int:
+    """One injector has nobody to line up with: its schedule begins on the first whole second after its JVM is up
+    (RunMonitor starts at the later of now and the instant given), and waiting longer would only cost time."""
+    if injectors <= 1:
+        return 0
+    return START_ALIGN_S + START_ALIGN_PER_INJECTOR_S * (injectors - 1)
+
+
+def run_load(run: Run, folder: str, load: LoadPass = COARSE) -> tuple[list[str], Crash | None]:
+    """Runs the simulation on every injector at once while watching every role's process.
+
+    Returns the problems seen (empty when all went well) and the crash that stopped the load, if any."""
+    align = start_align_s(len(run.topo.injectors))
+    start_at = int((time.time() + align) * 1000)
+    what = f"{folder} {load.name}".strip()
+    names = start_gatlings(run, folder, load, start_at, what)
+    followers = [
+        threading.Thread(
+            target=console.follow_progress,
+            args=(h.follow(run.log(h, run.log_name(folder, load.gatling_log(i)))), what),
+            daemon=True,
+        )
+        for i, h in enumerate(run.topo.injectors)
+    ]
+    for f in followers:
+        f.start()
+    # The last requests may take the whole request timeout to end after the schedule.
+    timeout_s = run.limits.injector_request_timeout_ms // 1000
+    budget = load.scheduled_seconds(run.values) + align + GATLING_GRACE_S + timeout_s
+    problems, crash = supervise(Watcher(watched(run, folder, load)), names, budget, EvidenceLog(run, folder, load))
+    if crash is not None or problems:
+        stop_load(names)
+    console.end_progress()
+    if crash is not None:
+        crashed = crash.as_dict()
+        crashed["second"] = crashes.second_of_phase(crashed, measure_start_s(run, folder, load, start_at))
+        crashed["pass"] = load.name or crashes.COARSE
+        console.warn(f"{what}: {crashes.headline(crashed)}; its load was stopped")
+    return problems, crash
+
+
+def measure_start_s(run: Run, folder: str, load: LoadPass, start_at_ms: int) -> int:
+    """The epoch second the pass's measured phase began: as its first injector wrote it in meta.json once the schedule
+    was anchored (a lone injector starts when its JVM is up, after start_at), else the whole second after start_at
+    plus the warm-up (RunMonitor's rule). The summary reads the same meta.json."""
+    anchored = read_json(run.run_dir.joinpath(*load.raw(folder, 0), "meta.json")).get("measure_start_epoch_ms")
+    if isinstance(anchored, (int, float)):
+        return int(anchored) // 1000
+    return -(-start_at_ms // 1000) + load.warmup_seconds(run.values)
+
+
+def start_gatlings(run: Run, folder: str, load: LoadPass, start_at_ms: int, what: str) -> list[tuple[Host, str]]:
+    """Gatling and its sampler on every injector; (host, process name) of each Gatling."""
+    names = []
+    for i, h in enumerate(run.topo.injectors):
+        name = f"gatling-injector-{i}"
+        out = h.work_path(*load.raw(folder, i))
+        h.run(["mkdir", "-p", out])
+        h.tool(
+            "gatling",
+            name,
+            run.log(h, run.log_name(folder, load.gatling_log(i))),
+            h.work_path(*load.report(folder, i)),
+            f"{what} threads, injector {i + 1}/{len(run.topo.injectors)}",
+            *gatling_props(run, folder, i, start_at_ms, load),
+        )
+        samplers.start_injector_sampler(h, i, load.raw(folder, i), name)
+        names.append((h, name))
+    return names
+
+
+def supervise(
+    watcher: Watcher, names: list[tuple[Host, str]], budget: int, evidence: EvidenceLog
+) -> tuple[list[str], Crash | None]:
+    """Polls every role once a WATCH_INTERVAL_S until every injector finished, a role died or the budget ran out; a
+    sampler that died or froze meanwhile is recorded and said, and the load goes on."""
+    deadline = time.time() + budget
+    while not watcher.all_finished():
+        crash = watcher.poll()
+        evidence.record(watcher.evidence_lost)
+        if crash is not None:
+            return [], crash
+        if time.time() > deadline:
+            return [
+                f"{name} on {h.name} did not finish within {budget}s and was stopped"
+                for h, name in names
+                if name not in watcher.finished
+            ], None
+        time.sleep(max(0.0, WATCH_INTERVAL_S - time.time() % WATCH_INTERVAL_S))
+    return [], None
+
+
+@dataclass
+class EvidenceLog:
+    """The samplers a pass lost, into params.json's `evidence_lost` (per mode folder), each said once as it happens."""
+
+    run: Run
+    folder: str
+    load: LoadPass
+    said: int = 0
+
+    def record(self, losses: list[EvidenceLoss]) -> None:
+        for loss in losses[self.said :]:
+            entry = {**loss.as_dict(), "pass": self.load.name or "coarse"}
+            self.run.meta.setdefault("evidence_lost", {}).setdefault(self.folder, []).append(entry)
+            console.warn(
+                f"{f'{self.folder} {self.load.name}'.strip()}: the {loss.role}'s sampler on {loss.host} "
+                f"{loss.what} ({loss.cause if loss.what == 'stalled' else describe_exit(loss)}): its seconds from "
+                f"then on have no server evidence and cannot be judged valid; the load goes on"
+            )
+        self.said = len(losses)
+
+
+def lost_samplers(run: Run, folder: str) -> set[str]:
+    """The services' samplers this mode already lost in an earlier pass."""
+    return {e["sampler"] for e in (run.meta.get("evidence_lost") or {}).get(folder, []) if e.get("what") == "died"}
+
+
+def watched(run: Run, folder: str, load: LoadPass = COARSE) -> list[Watched]:
+    t, d = run.topo.thread, run.topo.delay
+    roles = [
+        Watched(
+            "thread-service",
+            "thread-service",
+            t,
+            run.log(t, run.log_name(folder, "thread-service")),
+            # An APP has no management port of the lab's: its process is watched, its answers are the load's.
+            health_url=None if run.values.get("APP") else f"http://127.0.0.1:{MGMT_PORT}/actuator/health",
+        ),
+        Watched("delay-service", "delay-service", d, run.log(d, "delay-service")),
+    ]
+    if scenario.needs_database(run.values):
+        # The db scenario's PostgreSQL is shared by every mode, like the delay-service.
+        roles.append(Watched("postgres", "postgres", d, run.log(d, "postgres")))
+    roles += [
+        Watched(
+            f"injector-{i}",
+            f"gatling-injector-{i}",
+            h,
+            run.log(h, run.log_name(folder, load.gatling_log(i))),
+            finishes=True,
+        )
+        for i, h in enumerate(run.topo.injectors)
+    ]
+    injector_raws = [load.raw(folder, i) for i in range(len(run.topo.injectors))]
+    return roles + samplers.watched(run, folder, injector_raws, lost_samplers(run, folder))
+
+
+def stop_load(names: list[tuple[Host, str]]) -> None:
+    """Stops every injector of the mode (its raw files so far are kept: they are flushed every second)."""
+    for h, name in names:
+        h.tool("stop", name, "10", check=False, timeout=60)
+
+
+def describe_exit(loss: EvidenceLoss) -> str:
+    """How a sampler ended, in the crash verdict's words (exit code, signal)."""
+    return crashes.how({"exit": loss.exit, "signal": loss.signal})

@@ -1,0 +1,93 @@
+"""What SCENARIO and JDKS change in a run: the runtimes and the database to have before it starts, the settings the
+thread-service gets, and the one request that proves the wiring before any load.
+
+The models that predict each scenario's knee are in models.py; the verdict that uses them is in summary/verdict.py.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+from loadlab.core import app, timeouts
+from loadlab.core.errors import ExitCode, LoadlabError
+from loadlab.run import console, topology
+from loadlab.run.hosts import REPO
+from loadlab.run.java import find_runtime
+
+# The database the thread-service's pool connects to on the run's own PostgreSQL (infra/host/loadlab-host postgres).
+DB_NAME = DB_USER = "loadlab"
+POSTGRES_INSTALL = REPO / "infra" / "host" / "install-postgresql"
+POSTGRES_BIN_GLOB = "/usr/lib/postgresql/*/bin/postgres"
+# One request per scenario, tiny, through the same endpoint the load uses.
+SMOKE_PATHS = {"http": "/forward?ms=1", "db": "/db?ms=1", "cpu": "/cpu?cpuMs=1", "pinned": "/pinned?ms=1"}
+
+
+class ScenarioError(LoadlabError):
+    exit_code = ExitCode.USAGE
+
+
+def smoke_path(scenario: str) -> str:
+    return SMOKE_PATHS[scenario]
+
+
+def thread_service_args(values: dict, db_address: str, run_limits: timeouts.Limits | None = None) -> list[str]:
+    """Spring properties for the thread-service beyond its mode and pool: the database in the db scenario.
+
+    Its limits, a request's wait for a pool connection and one query, come from timeouts.py like every limit of a
+    run: above the slowest latency the health rule accepts, below the injector's timeout, so past the knee requests
+    fail with the pool's own 503 (or a 504) within the run instead of piling up until the injector gives up.
+    """
+    if values["SCENARIO"] != "db":
+        return []
+    t = timeouts.database_timeouts_ms(run_limits or timeouts.derive(values))
+    return [
+        f"--spring.datasource.url=jdbc:postgresql://{db_address}:{topology.DB_PORT}/{DB_NAME}",
+        f"--spring.datasource.username={DB_USER}",
+        f"--spring.datasource.hikari.maximum-pool-size={values['DB_POOL']}",
+        f"--spring.datasource.hikari.connection-timeout={t['connection_timeout_ms']}",
+        f"--db.query-timeout={t['query_timeout_ms']}ms",
+    ]
+
+
+def needs_database(values: dict) -> bool:
+    """The run's own PostgreSQL: SCENARIO=db, or an APP given it through {db_url} in APP_ARGS."""
+    if values.get("APP"):
+        return app.uses_database(app.check_args(values.get("APP_ARGS", "")))
+    return values["SCENARIO"] == "db"
+
+
+def prepare(values: dict) -> dict[int, str]:
+    """Finds (or installs, saying so in one line) what the scenario needs on the hosts this machine runs; returns the
+    java binary of each JDK in JDKS for the thread-service's host. Nothing is started."""
+    target = values["TARGET"]
+    if target == "aws":
+        # user-data installed the runtimes and PostgreSQL on the hosts; their paths are fixed there.
+        return {jdk: topology.aws_java(jdk) for jdk in values["JDKS"]}
+    if needs_database(values):
+        ensure_postgresql()
+    return {jdk: str(Path(find_runtime(jdk, install=True)) / "bin" / "java") for jdk in values["JDKS"]}
+
+
+def postgres_installed() -> bool:
+    from glob import glob
+
+    return bool(glob(POSTGRES_BIN_GLOB)) or shutil.which("postgres") is not None
+
+
+def ensure_postgresql() -> None:
+    if postgres_installed():
+        return
+    console.step(f"installing PostgreSQL for SCENARIO=db ({POSTGRES_INSTALL.relative_to(REPO)}: Debian's postgresql)")
+    try:
+        done = subprocess.run(
+            [str(POSTGRES_INSTALL)], capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL
+        )
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise ScenarioError(f"SCENARIO=db needs PostgreSQL and installing it failed: {e}") from None
+    if done.returncode != 0 or not postgres_installed():
+        detail = (done.stderr or done.stdout).strip().splitlines()
+        raise ScenarioError(
+            "SCENARIO=db needs PostgreSQL's server and installing it failed" + (f": {detail[-1]}" if detail else "")
+        )

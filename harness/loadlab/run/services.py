@@ -1,0 +1,87 @@
+"""Starting and stopping the run's services on their hosts: the delay-service, the db scenario's PostgreSQL and,
+per mode, the thread-service; every process of the run stopped at its end (`stop-all` on every host)."""
+
+from __future__ import annotations
+
+from loadlab.core import params, servicesettings, timeouts
+from loadlab.core.runplan import ModeRun
+from loadlab.run import console, scenario
+from loadlab.run.context import Run
+from loadlab.run.hosts import HostError
+from loadlab.run.topology import DB_PORT, DELAY_PORT, MGMT_PORT, THREAD_PORT
+
+
+def start_delay_service(run: Run) -> None:
+    h = run.topo.delay
+    console.step(f"starting delay-service on {h.name} ({h.address}:{DELAY_PORT})")
+    h.tool("delay-service", "delay-service", run.log(h, "delay-service"), h.address, str(DELAY_PORT))
+    h.tool("wait-http", f"http://{h.address}:{DELAY_PORT}/actuator/health", "90", "delay-service", timeout=120)
+
+
+def start_database(run: Run) -> None:
+    """The run's own PostgreSQL (SCENARIO=db) on the delay host, its address and DB_PORT; stop-all stops it."""
+    h, v = run.topo.delay, run.values
+    max_connections = params.db_max_connections(v["DB_POOL"])
+    console.step(
+        f"starting PostgreSQL on {h.name} ({h.address}:{DB_PORT}, max_connections "
+        f"{max_connections} for DB_POOL={v['DB_POOL']})"
+    )
+    h.tool("postgres", "postgres", run.log(h, "postgres"), h.address, str(DB_PORT), str(max_connections), timeout=180)
+    h.tool("wait-postgres", h.address, str(DB_PORT), "60", "postgres", timeout=90)
+
+
+def start_thread_service(run: Run, mode_run: ModeRun, folder: str) -> None:
+    """The thread-service in the mode's thread mode, on the mode's JDK, answering one real request before any load."""
+    h, v = run.topo.thread, run.values
+    mode = mode_run.mode
+    # Virtual threads ignore Tomcat's pool; the host script still takes a size.
+    threads = mode_run.threads or v["PLATFORM_THREADS"][0]
+    console.step(
+        f"starting thread-service in {mode} mode on JDK {mode_run.jdk} on {h.name} "
+        f"({h.address}:{THREAD_PORT}" + (f", {threads} Tomcat threads)" if mode == "platform" else ")")
+    )
+    jfr = h.work_path(folder, "raw", "thread", "service.jfr")
+    h.run(["mkdir", "-p", h.work_path(folder, "raw", "thread")])
+    # The scenario's settings, then the limits of the request chain (timeouts.py).
+    spring = [
+        *scenario.thread_service_args(v, run.topo.delay.address, run.limits),
+        *timeouts.thread_service_args(run.limits),
+        *servicesettings.thread_service_args(v),
+    ]
+    java = run.javas.get(mode_run.jdk)
+    h.tool(
+        "thread-service",
+        "thread-service",
+        run.log(h, run.log_name(folder, "thread-service")),
+        h.address,
+        str(THREAD_PORT),
+        str(MGMT_PORT),
+        mode,
+        str(threads),
+        f"http://{run.topo.delay.address}:{DELAY_PORT}",
+        jfr,
+        *spring,
+        env={"LOADLAB_JAVA": java} if java else None,
+    )
+    h.tool("wait-http", f"http://127.0.0.1:{MGMT_PORT}/actuator/health", "90", "thread-service", timeout=120)
+    # One real request end to end before any load: a broken wiring (or a database that does not answer)
+    # fails here, not as a "collapse".
+    h.tool(
+        "wait-http",
+        f"http://{h.address}:{THREAD_PORT}{scenario.smoke_path(v['SCENARIO'])}",
+        "30",
+        "thread-service",
+        timeout=60,
+    )
+
+
+def stop_thread_service(run: Run) -> None:
+    run.topo.thread.tool("stop", "thread-service", "30")
+
+
+def stop_everything(run: Run) -> None:
+    for h in run.topo.hosts():
+        try:
+            h.tool("stop-all", "30", check=False, timeout=180)
+        except HostError as e:
+            console.warn(f"could not stop processes on {h.name}: {e}")

@@ -1,0 +1,87 @@
+"""One Gatling run of a mode (a load pass) and the simulation's `-Dloadlab.*` properties for it, checked again on the
+Java side by gatling/…/LoadConfig.java."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from loadlab.analysis import refine
+from loadlab.core import timeouts
+from loadlab.core.thresholds import Thresholds
+from loadlab.run.context import Run
+from loadlab.run.topology import THREAD_PORT
+
+
+@dataclass(frozen=True)
+class LoadPass:
+    """One Gatling run of a mode: the coarse stairs (the parameters), or a fine pass between two rates."""
+
+    name: str = ""  # "" for the coarse stairs, `refine-<k>` for a fine pass
+    rates: tuple[float, ...] = ()  # a fine pass's levels (evenly spaced, ascending)
+    baseline_p50_ms: float | None = None  # the coarse pass's baseline, which the fine levels are judged against
+    warmup_rps: float | None = None  # a fine pass's warm-up rate (refine.warmup_rate)
+
+    def raw(self, folder: str, index: int) -> tuple[str, ...]:
+        return (folder, self.name, "raw", f"injector-{index}") if self.name else (folder, "raw", f"injector-{index}")
+
+    def report(self, folder: str, index: int) -> tuple[str, ...]:
+        return (folder, "gatling", f"{self.name}-injector-{index}" if self.name else f"injector-{index}")
+
+    def gatling_log(self, index: int) -> str:
+        return f"{self.name}-gatling-injector-{index}" if self.name else f"gatling-injector-{index}"
+
+    def warmup_seconds(self, values: dict) -> int:
+        return refine.warmup_seconds(values["WARMUP_SECONDS"]) if self.name else values["WARMUP_SECONDS"]
+
+    def scheduled_seconds(self, values: dict) -> int:
+        """Warm-up and levels, as scheduled (the simulation may stop earlier, after an unhealthy level)."""
+        levels = len(self.rates) if self.name else values["STEPS"]
+        return self.warmup_seconds(values) + levels * values["STEP_SECONDS"]
+
+
+COARSE = LoadPass()  # the coarse stairs of the parameters
+
+
+def gatling_props(run: Run, folder: str, index: int, start_at_ms: int, load: LoadPass) -> list[str]:
+    v, inj = run.values, run.topo.injectors[index]
+    props = {
+        "baseUrl": f"http://{run.topo.thread.address}:{THREAD_PORT}",
+        "scenario": v["SCENARIO"],
+        "cpuMs": v["CPU_MS"],
+        # An application under test: every request GETs APP_PATH instead of the scenario's endpoint.
+        "path": v["APP_PATH"] if v.get("APP") else "",
+        "delayMs": v["DELAY_MS"],
+        "profile": v["PROFILE"],
+        "startRps": v["START_RPS"],
+        "peakRps": v["PEAK_RPS"],
+        "steps": v["STEPS"],
+        "stepSeconds": v["STEP_SECONDS"],
+        "warmupSeconds": v["WARMUP_SECONDS"],
+        "warmupRps": v["START_RPS"],
+        "injectors": len(run.topo.injectors),
+        "injectorIndex": index,
+        "outDir": inj.work_path(*load.raw(folder, index)),
+        "startAtEpochMs": start_at_ms,
+        **timeouts.injector_props(run.limits),
+        # The early stop judges a level by the seconds its requests complete in. Requests longer than a second
+        # complete in the next level's window, mixed with its own, so a healthy level would look short of OK
+        # responses and be stopped; the summary shifts its windows by that lag, the simulation does not.
+        "stopOnCollapse": str(timeouts.completion_lag_s(run.limits.expected_ms) == 0).lower(),
+    }
+    if load.name:
+        # A fine pass: ascending stairs over its rates after a warm-up with headroom, judged (and stopped
+        # early) against the coarse pass's baseline.
+        props.update(
+            {
+                "profile": "stairs",
+                "startRps": load.rates[0],
+                "peakRps": load.rates[-1],
+                "steps": len(load.rates),
+                "warmupSeconds": load.warmup_seconds(v),
+                "warmupRps": load.warmup_rps or load.rates[0],
+                "baselineP50Ms": load.baseline_p50_ms or 0,
+            }
+        )
+    # The early stop judges with the run's health rule (thresholds.py), the one summary/ judges with.
+    props.update(Thresholds.from_mapping(run.meta["thresholds"]).simulation_properties())
+    return [f"-Dloadlab.{k}={val}" for k, val in props.items()]

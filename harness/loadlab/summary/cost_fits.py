@@ -1,0 +1,277 @@
+"""What each request and each thread cost a mode: memory per request in flight, context switches and bytes allocated
+per request, and per level the service's resident memory and OS threads.
+
+Read from the service's flight recording (flight.py: memory, heap, GC, allocation) and its sampler (samples.csv: OS
+threads, the process's context switches), joined to the levels by their seconds. Like the CPU per request
+(cpufit.py), a cost per request is the SLOPE of a line through the healthy levels before the first unhealthy one, so
+what the service spends whatever the rate (timers, GC of its own, the samplers) is not charged to the requests.
+
+Which memory: resident memory (RSS) is not what a request costs. The heap grows with the allocation rate in both
+modes (G1 expands it to keep its pause goal) whether or not anything stays alive, so RSS rises with load even when
+no request holds anything. What a waiting request keeps is live: its thread's stack — a platform thread's in native
+memory (NMT's committed "Thread Stack"), a virtual thread's in the heap (stack chunks) — and the objects it holds.
+So `memory_per_inflight_kb` is the slope of (live heap after a GC + committed thread stacks) against requests in
+flight, one point per GC inside a healthy level; the RSS and thread-stack slopes are given beside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from loadlab.analysis import linefit, threadlimits
+from loadlab.summary import flight
+from loadlab.summary.raw import RawMode
+from loadlab.summary.values import as_float
+
+KB_PER_MB = 1024
+# A slope needs points whose in-flight (or rate) differ: at least this many, spanning this share of the highest.
+MIN_POINTS = 3
+MIN_SPAN_RATIO = 0.2
+MEMORY_MEANING = "live heap after GC + committed thread stacks"
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A least-squares slope with its 95% interval (None with fewer than three points), R² and the x range."""
+
+    slope: float
+    interval: tuple[float, float] | None
+    r2: float | None
+    points: int
+    x_range: tuple[float, float]
+
+    def as_dict(self, digits: int = 3) -> dict:
+        return {
+            "slope": round(self.slope, digits),
+            "interval": None if self.interval is None else [round(v, digits) for v in self.interval],
+            "r2": None if self.r2 is None else round(self.r2, 3),
+            "points": self.points,
+            "range": [round(v, 1) for v in self.x_range],
+        }
+
+
+def fit(points: Sequence[tuple[float, float]]) -> Fit | None:
+    """The slope of y on x; None without MIN_POINTS points spanning MIN_SPAN_RATIO of the largest x."""
+    if len(points) < MIN_POINTS:
+        return None
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    if max(xs) <= 0 or max(xs) - min(xs) < MIN_SPAN_RATIO * max(xs):
+        return None
+    line = linefit.fit(xs, ys)
+    if line is None:
+        return None
+    return Fit(line.slope, line.slope_interval(), line.r2, line.n, line.x_range)
+
+
+@dataclass
+class LevelCosts:
+    """Means over a level's seconds (None where nothing was recorded)."""
+
+    index: int
+    ok_rps: float
+    inflight: float | None = None
+    rss_mb: float | None = None
+    os_threads: float | None = None
+    thread_stacks_mb: float | None = None
+    live_heap_mb: float | None = None
+    allocated_mb_per_s: float | None = None
+    gc_pause_ms_per_s: float | None = None
+    context_switches_per_s: float | None = None
+    context_switches_source: str | None = None  # process | host
+
+    def as_dict(self) -> dict:
+        return {k: (round(v, 1) if isinstance(v, float) else v) for k, v in self.__dict__.items() if k != "index"}
+
+
+def _mean(values: Sequence[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return sum(known) / len(known) if known else None
+
+
+def level_seconds(t0: int, level: dict) -> list[int]:
+    """The epoch seconds of a level (summary.json's level: first_second relative to the measured phase's start)."""
+    first, count = level.get("first_second"), level.get("seconds") or 0
+    return [] if first is None else list(range(t0 + int(first), t0 + int(first) + int(count)))
+
+
+def inflight_at(raw: RawMode, second: int) -> float | None:
+    """Requests in flight as the injectors saw them (sent, not yet answered), summed over injectors: the same for
+    the thread-service and an APP jar."""
+    values = [as_float(inj.seconds[second].get("inflight")) for inj in raw.injectors if second in inj.seconds]
+    known = [v for v in values if v is not None]
+    return sum(known) if known else None
+
+
+def process_switch_rate(samples: dict[int, dict], seconds: list[int]) -> float | None:
+    """Context switches per second over the level from the sampler's cumulative count (taken every few seconds when
+    the process has thousands of threads): the first and last counts inside the level."""
+    counted = [(s, as_float(samples.get(s, {}).get("context_switches"))) for s in seconds]
+    counted = [(s, c) for s, c in counted if c is not None]
+    if len(counted) < 2 or counted[-1][0] == counted[0][0] or counted[-1][1] < counted[0][1]:
+        return None
+    return (counted[-1][1] - counted[0][1]) / (counted[-1][0] - counted[0][0])
+
+
+def level_costs(
+    raw: RawMode, t0: int, level: dict, flights: dict[int, flight.FlightSecond], samples: dict[int, dict]
+) -> LevelCosts:
+    seconds = level_seconds(t0, level)
+    rows = [flights[s] for s in seconds if s in flights]
+    costs = LevelCosts(level["index"], float(level.get("ok_rps") or 0.0))
+    costs.inflight = _mean([inflight_at(raw, s) for s in seconds])
+    costs.os_threads = _mean([as_float(samples.get(s, {}).get("os_threads")) for s in seconds])
+    if rows:
+        costs.rss_mb = _mean([r.rss_mb for r in rows])
+        costs.thread_stacks_mb = _mean([r.thread_stacks_mb for r in rows])
+        costs.live_heap_mb = _mean([r.live_heap_mb for r in rows])
+        costs.allocated_mb_per_s = sum(r.allocated_mb for r in rows) / len(seconds)
+        costs.gc_pause_ms_per_s = sum(r.gc_pause_ms for r in rows) / len(seconds)
+    rate = process_switch_rate(samples, seconds)
+    if rate is not None:
+        costs.context_switches_per_s, costs.context_switches_source = rate, "process"
+    elif rows and any(r.host_context_switches_per_s is not None for r in rows):
+        costs.context_switches_per_s = _mean([r.host_context_switches_per_s for r in rows])
+        costs.context_switches_source = "host"
+    return costs
+
+
+def memory_points(
+    raw: RawMode, t0: int, levels: Sequence[dict], flights: dict[int, flight.FlightSecond], stacks_too: bool = True
+) -> list[tuple[float, float]]:
+    """(requests in flight, live heap [+ thread stacks] in KB) at every GC inside the given levels."""
+    points = []
+    for level in levels:
+        seconds = level_seconds(t0, level)
+        inflight = _mean([inflight_at(raw, s) for s in seconds])
+        stacks = _mean([flights[s].thread_stacks_mb for s in seconds if s in flights]) if stacks_too else 0.0
+        if inflight is None or stacks is None:
+            continue
+        for s in seconds:
+            live = flights[s].live_heap_mb if s in flights else None
+            if live is not None:
+                points.append((inflight, (live + stacks) * KB_PER_MB))
+    return points
+
+
+def healthy_prefix(levels: Sequence[dict]) -> list[dict]:
+    """The healthy levels before the first unhealthy one (what the costs per request are fitted on)."""
+    found = []
+    for level in sorted(levels, key=lambda lv: lv.get("index", 0)):
+        if not level.get("healthy"):
+            break
+        found.append(level)
+    return found
+
+
+def mode_costs(raw: RawMode, t0: int | None, levels: list[dict]) -> dict:
+    """The mode's cost fields for summary.json; adds `rss_mb`, `os_threads` and `costs` to each level dict."""
+    flights, samples = raw.flight, raw.thread_samples
+    empty = {"memory_per_inflight_kb": None, "context_switches_per_request": None, "bytes_allocated_per_request": None}
+    if t0 is None:
+        return {**empty, "costs": {"missing": ["no measured phase"]}}
+    per_level = {lv["index"]: level_costs(raw, t0, lv, flights or {}, samples) for lv in levels if "index" in lv}
+    for lv in levels:
+        c = per_level.get(lv.get("index"))
+        if c is not None:
+            lv["rss_mb"] = None if c.rss_mb is None else round(c.rss_mb, 1)
+            lv["os_threads"] = None if c.os_threads is None else round(c.os_threads)
+            lv["costs"] = c.as_dict()
+    fitted = healthy_prefix(levels)
+    healthy = [per_level[lv["index"]] for lv in fitted if lv.get("index") in per_level]
+    memory = fit(memory_points(raw, t0, fitted, flights or {}))
+    heap = fit(memory_points(raw, t0, fitted, flights or {}, stacks_too=False))
+    rss = fit([(c.inflight, c.rss_mb * KB_PER_MB) for c in healthy if c.inflight is not None and c.rss_mb is not None])
+    stacks = fit(
+        [
+            (c.inflight, c.thread_stacks_mb * KB_PER_MB)
+            for c in healthy
+            if c.inflight is not None and c.thread_stacks_mb is not None
+        ]
+    )
+    switches = fit(
+        [(c.ok_rps, c.context_switches_per_s) for c in healthy if c.ok_rps and c.context_switches_per_s is not None]
+    )
+    allocated = fit(
+        [(c.ok_rps, c.allocated_mb_per_s * 1024 * 1024) for c in healthy if c.ok_rps and c.allocated_mb_per_s]
+    )
+    sources = {c.context_switches_source for c in healthy if c.context_switches_source}
+    costs = {
+        "memory": MEMORY_MEANING,
+        "memory_per_inflight": memory and memory.as_dict(1),
+        "live_heap_per_inflight": heap and heap.as_dict(1),
+        "rss_per_inflight": rss and rss.as_dict(1),
+        "thread_stacks_per_inflight": stacks and stacks.as_dict(1),
+        "context_switches_per_request": switches and switches.as_dict(2),
+        "context_switches_source": "host" if "host" in sources else (sources.pop() if sources else None),
+        "bytes_allocated_per_request": allocated and allocated.as_dict(0),
+        "levels_fitted": [c.index for c in healthy],
+    }
+    missing = []
+    if flights is None:
+        missing.append(
+            "no flight recording (raw/thread/flight.json): the service's JVM wrote none (it was killed before it "
+            "could, or ran without its recording)"
+        )
+    if memory is None:
+        missing.append(
+            f"memory per in-flight request: fewer than {MIN_POINTS} GCs inside healthy levels with different "
+            f"requests in flight"
+        )
+    if missing:
+        costs["missing"] = missing
+    return {
+        "memory_per_inflight_kb": memory and round(memory.slope, 1),
+        "context_switches_per_request": switches and round(switches.slope, 2),
+        "bytes_allocated_per_request": allocated and round(allocated.slope),
+        "costs": costs,
+    }
+
+
+def memory_ceiling(raw: RawMode, cost_fields: dict, levels: list[dict], baseline_ms: float | None):
+    """The lower of the two memory ceilings (threadlimits.memory_ceiling) from the lightest healthy level: the
+    cgroup's memory against the resident memory and live heap + stacks per request in flight; the heap's maximum
+    against the live heap and its own slope. None where neither was measured."""
+    costs = cost_fields.get("costs") or {}
+    fitted = [lv for lv in healthy_prefix(levels) if lv.get("rss_mb") is not None]
+    if not fitted:
+        return None
+    rates = [float(lv.get("ok_rps") or 0.0) for lv in fitted]
+    lightest = fitted[0].get("costs") or {}
+    heap_max = max((r.heap_max_mb for r in (raw.flight or {}).values() if r.heap_max_mb), default=None)
+    limits = raw.host_limits
+    found = []
+    for fit_dict, room, room_what, base, base_what in (
+        (
+            costs.get("memory_per_inflight"),
+            limits and limits.service_memory_max_mb,
+            f"({limits.service_memory_max_by})" if limits else "",
+            fitted[0]["rss_mb"],
+            "resident at the lightest level",
+        ),
+        (
+            costs.get("live_heap_per_inflight"),
+            heap_max,
+            "the heap's maximum",
+            lightest.get("live_heap_mb"),
+            "live heap at the lightest level",
+        ),
+    ):
+        if not fit_dict:
+            continue
+        found.append(
+            threadlimits.memory_ceiling(
+                room,
+                room_what,
+                base,
+                base_what,
+                fit_dict["slope"],
+                tuple(fit_dict["interval"]) if fit_dict.get("interval") else None,
+                (min(rates), max(rates)),
+                fit_dict.get("r2"),
+                len(fitted),
+                baseline_ms,
+            )
+        )
+    found = [p for p in found if p is not None]
+    return min(found, key=lambda p: p.rps) if found else None

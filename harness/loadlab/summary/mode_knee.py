@@ -1,0 +1,189 @@
+"""A mode's knee as summary.json and the page give it: each fine pass judged (knee.py decides the knee; validity.py
+and summary/crash.py say which passes cannot be used), the record of every pass, and which limit the mode met first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from loadlab.analysis.knee import KNEE_RESOLUTION, Knee, PassOutcome, Verdict, coarse_knee, judge
+from loadlab.analysis.levels import Level
+from loadlab.analysis.prediction import Prediction, interval_text
+from loadlab.analysis.validity import MIN_LEVELS, ValidityContext, machine_saturated, validity
+from loadlab.core.thresholds import Thresholds
+from loadlab.summary import crash as crashes
+from loadlab.summary import jsonform
+from loadlab.summary.raw import RawMode
+from loadlab.summary.seconds import Tables
+
+# How the page names each model's limit.
+LIMIT_NAMES = {
+    "little": "threads (Little's law)",
+    "cpu": "CPU (utilization law)",
+    "pool": "the database pool",
+    "pinned": "pinned carriers",
+    "connections": "Tomcat's max-connections",
+}
+
+
+@dataclass
+class FinePass:
+    name: str  # the pass's folder under the mode: refine-1, refine-2, …
+    raw: RawMode
+    tables: Tables
+
+
+def refined_knee(
+    levels: list[Level],
+    verdict: Verdict,
+    passes: list[FinePass],
+    thresholds: Thresholds,
+    ctx: ValidityContext,
+    crashed: dict | None = None,
+) -> Knee:
+    """The mode's knee from its coarse levels and its fine passes (in the order they ran), each judged with the
+    coarse pass's rule and baseline. crashed: where a role died (crash.summary); its pass narrows nothing."""
+    knee = coarse_knee(levels, verdict)
+    if knee.interval is None:
+        return knee
+    # The delay-service's probe is judged on a rise from the coarse pass's lightest level (validity.delay_probe_limit).
+    # A machine busy near the knee is no reason to distrust a fine pass: within a coarse step of a knee the coarse pass
+    # already reached, the machine running out of CPU is the knee itself (a note says so).
+    fine_ctx = replace(ctx, lightest=levels[0] if levels else None, cpu_is_the_limit=True)
+    for fine in passes:
+        fine_levels = fine.tables.levels
+        fine_verdict = judge(fine_levels, thresholds, verdict.baseline_p50_ms)
+        knee.add_pass(fine.name, fine_levels, fine_verdict, _distrust(fine, fine_verdict, fine_ctx, crashed))
+    return knee
+
+
+def _distrust(fine: FinePass, verdict: Verdict, ctx: ValidityContext, crashed: dict | None) -> str | None:
+    died = crashes.why_pass_not_used(crashed, fine.name)
+    if died or not fine.tables.levels:
+        return died
+    reasons = validity(fine.tables.levels, verdict, ctx)
+    if len(fine.tables.levels) < MIN_LEVELS:
+        # validity's first reason: "a knee needs two levels". A fine pass stopped at its first level is still
+        # evidence (it contradicts the earlier pass, or closes the bracket): it has the coarse levels below it.
+        reasons = reasons[1:]
+    return "this pass cannot be trusted: " + "; ".join(reasons) if reasons else None
+
+
+def fields(knee: Knee, passes: list[FinePass], requested: bool, not_refined: str | None) -> dict:
+    """summary.json's `knee_interval_rps` and `refine`."""
+    by_name = {fine.name: fine for fine in passes}
+    interval = knee.interval
+    return {
+        "knee_interval_rps": jsonform.interval(interval),
+        "refine": {
+            "requested": requested,
+            "resolution": KNEE_RESOLUTION,
+            "localised": None if interval is None else interval.localised(),
+            "width_ratio": None if interval is None or not interval.healthy else round(interval.width_ratio, 4),
+            "coarse_interval_rps": jsonform.interval(knee.coarse),
+            "passes": [pass_record(outcome, by_name[outcome.name]) for outcome in knee.passes],
+            "not_refined": not_refined,
+        },
+    }
+
+
+def pass_record(outcome: PassOutcome, fine: FinePass) -> dict:
+    levels, verdict = outcome.levels, outcome.verdict
+    stops = [inj.meta for inj in fine.raw.injectors]
+    return {
+        "name": outcome.name,
+        "rates": [jsonform.plain_number(round(lv.target_rps, 1)) for lv in levels],
+        "interval_before_rps": jsonform.interval(outcome.before),
+        "interval_after_rps": jsonform.interval(outcome.after),
+        "used": outcome.used,
+        "why_not_used": outcome.why_not_used,
+        "levels": [jsonform.level_dict(lv, ok, why) for lv, (ok, why) in zip(levels, verdict.health)],
+        "first_unhealthy_level": (
+            levels[verdict.first_unhealthy].index if verdict.first_unhealthy is not None else None
+        ),
+        "requests": fine.tables.requests,
+        "errors": fine.tables.errors,
+        "stopped_early": any(bool(m.get("stopped_early")) for m in stops),
+        "stop_reason": "; ".join(sorted({str(m["stop_reason"]) for m in stops if m.get("stop_reason")})) or None,
+        "missing": [m for m in fine.raw.missing if fine.name in m],
+    }
+
+
+def closing_note(knee: Knee, ctx: ValidityContext) -> str | None:
+    """A fine level that closed the bracket on a saturated machine: the coarse pass's note (validity.notes) covers
+    only a coarse closing level."""
+    lv = knee.closing
+    if lv is None or knee.coarse is None or lv.target_rps == knee.coarse.unhealthy:
+        return None
+    if not machine_saturated(lv, ctx):
+        return None
+    return (
+        f"the machine was saturated at the first unhealthy fine level ({lv.target_rps:,.0f} rps): host CPU "
+        f"averaged {lv.evidence.host_cpu_pct:.0f}%, so this knee is where this machine ran out of CPU, with "
+        f"every role on the same cores"
+    )
+
+
+def evidence_at(level: Level | None) -> str:
+    """What the machine and the roles did at a level, in words (the CPU figures a reader checks a knee against)."""
+    if level is None:
+        return "no level to show"
+    ev = level.evidence
+    parts = []
+    if ev.host_cpu_pct is not None:
+        parts.append(f"host CPU {ev.host_cpu_pct:.0f}%")
+    for name, value in (
+        ("thread-service", ev.thread_cpu_pct),
+        ("delay-service", ev.delay_cpu_pct),
+        ("injector", ev.injector_cpu_pct),
+    ):
+        if value is not None:
+            parts.append(f"{name} {value:.0f}% of one core")
+    return f"at {level.target_rps:,.0f} rps: " + (", ".join(parts) if parts else "no CPU was sampled")
+
+
+def limit_met_first(
+    predictions: list[Prediction],
+    knee: Knee,
+    collapsed: bool,
+    peak: float | None,
+    ctx: ValidityContext,
+) -> str:
+    """Which limit the mode met first, in a sentence: the model whose interval its knee meets, or, when none does,
+    what the machine showed at the knee."""
+    if not predictions:
+        return "no model gives this mode a limit"
+    ordered = sorted(predictions, key=lambda p: p.rps)
+    ahead = ", ".join(f"{LIMIT_NAMES.get(p.predicted_by, p.predicted_by)} at {p.rps:,.0f} rps" for p in ordered)
+    if not collapsed:
+        passed = [p for p in ordered if p.band()[1] is not None and (peak or 0) > p.band()[1]]
+        if passed:
+            names = ", ".join(f"{LIMIT_NAMES.get(p.predicted_by, p.predicted_by)} at {p.rps:,.0f} rps" for p in passed)
+            return f"none within this run: it held {peak or 0:,.0f} rps, beyond the whole interval of {names}"
+        return f"none within this run: it held {peak or 0:,.0f} rps; the limits ahead: {ahead}"
+    sustained = knee.sustained_rps
+    bracket = knee.interval
+    matching = [p for p in ordered if bracket is not None and p.overlaps(bracket.healthy or None, bracket.unhealthy)]
+    if matching:
+        first = matching[0]
+        text = (
+            f"{LIMIT_NAMES.get(first.predicted_by, first.predicted_by)}: the knee {sustained:,.0f} rps meets its "
+            f"predicted {interval_text(*first.band())}"
+        )
+        if first is not ordered[0]:
+            text += (
+                f" (a lower prediction, {LIMIT_NAMES.get(ordered[0].predicted_by, ordered[0].predicted_by)} "
+                f"at {ordered[0].rps:,.0f} rps, was not met first)"
+            )
+        return text
+    machine = ""
+    if knee.closing is not None and knee.closing.evidence.host_cpu_pct is not None:
+        machine = (
+            "; the machine ran out of CPU there"
+            if machine_saturated(knee.closing, ctx)
+            else "; the machine still had CPU to spare there"
+        )
+    return (
+        f"the knee {sustained:,.0f} rps meets none of the predicted intervals ({ahead}); "
+        f"the first unhealthy level: {evidence_at(knee.closing)}{machine}"
+    )

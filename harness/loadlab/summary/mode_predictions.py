@@ -1,0 +1,75 @@
+"""A mode's predictions as summary.json spells them: the lowest limit with its interval and fit, every limit that
+applies, the CPU ceiling kept as the bound it is, and whether the measured knee agrees with the prediction."""
+
+from __future__ import annotations
+
+from loadlab.analysis import cpufit, models
+from loadlab.analysis.knee import Knee, Verdict
+from loadlab.analysis.levels import Level
+from loadlab.analysis.prediction import MeasuredKnee, agreement, interval_list, rate_text
+from loadlab.analysis.validity import ValidityContext
+from loadlab.summary import mode_knee as knees
+
+
+def fields(
+    inputs: models.Inputs,
+    ceiling: cpufit.CpuCeiling | None,
+    knee: Knee,
+    verdict: Verdict,
+    levels: list[Level],
+    ctx: ValidityContext,
+    ok_ratio: float = 1.0,
+) -> dict:
+    """ok_ratio: the health rule's (Thresholds.ok_ratio), the resolution of the measured knee (MeasuredKnee)."""
+    found = models.applicable(inputs)
+    prediction = models.predict(inputs)
+    peak = max((lv.target_rps for lv in levels), default=None)
+    judged = agreement(prediction, measured(knee, verdict.collapsed, peak, ok_ratio))
+    return {
+        "predicted_rps": None if prediction is None else round(prediction.rps),
+        "predicted_interval_rps": None if prediction is None else interval_list(prediction.band()),
+        "predicted_fitted_on_rps": None if prediction is None else interval_list(prediction.fitted_on),
+        "predicted_r2": None if prediction is None or prediction.r2 is None else round(prediction.r2, 3),
+        "prediction_quality": prediction and prediction.quality(),
+        "predicted_by": prediction and prediction.predicted_by,
+        "prediction": prediction and prediction.formula,
+        "prediction_agrees": judged.agrees,
+        "prediction_verdict": judged.verdict,
+        "prediction_check": judged.words,
+        "cpu_ceiling_rps": None if ceiling is None else round(ceiling.rps),
+        "cpu_ceiling": None if ceiling is None else ceiling.as_dict(),
+        "predictions": [p.as_dict() for p in sorted(found, key=lambda p: p.rps)],
+        "limit_met_first": knees.limit_met_first(found, knee, verdict.collapsed, peak, ctx),
+    }
+
+
+def measured(knee: Knee, collapsed: bool, peak: float | None, ok_ratio: float = 1.0) -> MeasuredKnee:
+    bracket = knee.interval
+    return MeasuredKnee(
+        collapsed,
+        None if bracket is None else (bracket.healthy or None, bracket.unhealthy),
+        peak,
+        fuzzy_knee(knee),
+        ok_ratio,
+    )
+
+
+def fuzzy_knee(knee: Knee) -> str | None:
+    """A later pass that found unhealthy a rate the bracket holds healthy: the knee moved between passes, in words
+    with the host's CPU there (near the CPU limit the machine's own noise decides a level)."""
+    if knee.interval is None or not knee.interval.healthy:
+        return None
+    for p in knee.passes:
+        flipped = [
+            lv
+            for lv, (healthy, _) in zip(p.levels, p.verdict.health)
+            if not healthy and lv.target_rps <= knee.interval.healthy
+        ]
+        if flipped:
+            lv = flipped[0]
+            host = lv.evidence.host_cpu_pct
+            busy = f" with the host's CPU at {host:.0f}%" if host is not None else ""
+            return (
+                f"{p.name} found {rate_text(lv.target_rps)} rps unhealthy{busy}, which an earlier pass measured healthy"
+            )
+    return None

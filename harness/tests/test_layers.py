@@ -1,0 +1,53 @@
+"""The harness is laid out by the stages a run passes through, each reading only what lies below it:
+core (parameters, rules, names) < analysis (pure functions of measured levels) < summary (raw files -> judged
+modes) < report (the page) < run (hosts, services, load; it judges a coarse pass to plan the fine one and draws the
+page after each mode) < cli (the verbs). An import that climbs fails here, naming the file and the line."""
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "loadlab"
+ORDER = ["core", "analysis", "summary", "report", "run"]
+
+
+def stage_of(module: str) -> int:
+    """Rank of a dotted module name under loadlab (cli and __main__ are on top)."""
+    parts = module.split(".")
+    if parts[0] != "loadlab" or len(parts) < 2:
+        return len(ORDER)
+    return ORDER.index(parts[1]) if parts[1] in ORDER else len(ORDER)
+
+
+def imports_of(path: Path):
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            yield node.lineno, min(names, key=lambda n: -stage_of(n) if n.startswith("loadlab") else 99)
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                yield node.lineno, a.name
+
+
+def test_no_stage_imports_a_stage_above_it():
+    climbs = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        own = stage_of("loadlab." + ".".join(path.relative_to(PACKAGE).with_suffix("").parts))
+        for line, module in imports_of(path):
+            if module.startswith("loadlab") and module != "loadlab" and stage_of(module) > own:
+                climbs.append(f"{path.relative_to(PACKAGE)}:{line} imports {module}")
+    assert not climbs, climbs
+
+
+def test_every_module_lives_in_a_stage():
+    loose = sorted(p.name for p in PACKAGE.glob("*.py") if p.name not in {"__init__.py", "__main__.py", "cli.py"})
+    assert not loose, f"modules outside the stage packages: {loose}"
+
+
+def test_no_relative_imports():
+    relative = [
+        f"{p.relative_to(PACKAGE)}:{n.lineno}"
+        for p in PACKAGE.rglob("*.py")
+        for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+        if isinstance(n, ast.ImportFrom) and n.level
+    ]
+    assert not relative, relative
