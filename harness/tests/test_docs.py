@@ -26,14 +26,19 @@ def section(text: str, heading: str) -> str:
     return match.group(1)
 
 
+def without_code(text: str) -> str:
+    """A fenced block's `#` lines are shell comments and its `](` is code: neither is a heading or a link."""
+    return re.sub(r"```.*?```", "", text, flags=re.S)
+
+
 def anchors(page: Path) -> set[str]:
     """GitHub's anchors of a page's headings: lower case, punctuation dropped, spaces as hyphens."""
-    headings = re.findall(r"^#+ (.+)$", page.read_text(encoding="utf-8"), re.M)
+    headings = re.findall(r"^#+ (.+)$", without_code(page.read_text(encoding="utf-8")), re.M)
     return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
 
 
 def relative_links(page: Path) -> list[str]:
-    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)  # code is not a link
+    text = without_code(page.read_text(encoding="utf-8"))
     return [t for t in re.findall(r"\]\(([^)\s]+)\)", text) if not re.match(r"[a-z]+:", t)]
 
 
