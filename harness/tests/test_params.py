@@ -1,8 +1,10 @@
 """Bad parameters stop `make` with one line naming the value and what is allowed, before anything starts."""
 
+import re
+
 import pytest
 import synthrun
-from conftest import make
+from conftest import REPO, make
 from synthrun import LevelSpec, ModeSpec
 
 from loadlab.core import params, runplan
@@ -157,3 +159,13 @@ def test_make_report_without_run_rebuilds_the_latest_run(tmp_path, run_arg):
     r = make("report", *run_arg, env={"RESULTS_DIR": str(results)}, timeout=120)
     assert r.returncode == 0, r.stderr
     assert (run / "summary.json").is_file() and (run / "index.html").is_file()
+
+
+def test_the_makefile_exports_exactly_the_harness_parameters():
+    """The Makefile exports PARAMS to the harness (as environment variables): a parameter missing there would be
+    silently ignored on the command line (`make bench NEW=1`), an extra one would reach the services unchecked."""
+    text = (REPO / "Makefile").read_text()
+    match = re.search(r"^PARAMS := ((?:.*\\\n)*.*)$", text, re.M)
+    assert match, "the Makefile's PARAMS list"
+    exported = match.group(1).replace("\\\n", " ").split()
+    assert exported == [p.name for p in params.PARAMS]
