@@ -41,7 +41,7 @@ def postgres_user_can_enter(folder: Path) -> bool:
     return subprocess.run(probe, capture_output=True).returncode == 0
 
 
-def test_the_database_starts_from_a_clone_under_a_folder_only_its_owner_may_enter(tmp_path):
+def test_the_db_starts_from_a_clone_under_a_folder_only_its_owner_may_enter(tmp_path):
     locked = tmp_path / "owner-only"
     locked.mkdir(mode=0o700)
     locked.chmod(0o700)  # whatever the umask
