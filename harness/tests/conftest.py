@@ -1,6 +1,7 @@
 import os
 import re
 import subprocess
+import time
 import warnings
 from pathlib import Path
 
@@ -31,6 +32,20 @@ def harness_exit(r: subprocess.CompletedProcess) -> int:
         return 0
     found = re.findall(r"\] Error (\d+)$", r.stderr, re.M)
     return int(found[-1]) if found else r.returncode
+
+
+# A bound on waiting for an event a test needs: generous, so a busy machine only makes a test slower, never red; it
+# fails the test naming what never happened. Never a measured time: no test asserts how long anything took.
+WAIT_S = 120
+
+
+def wait_for(condition, what: str, timeout_s: float = WAIT_S, poll_s: float = 0.1):
+    """Polls condition() until it returns something truthy, and returns that; fails after timeout_s, naming what."""
+    deadline = time.monotonic() + timeout_s
+    while not (found := condition()):
+        assert time.monotonic() < deadline, f"{what}: not seen within {timeout_s:.0f} s"
+        time.sleep(poll_s)
+    return found
 
 
 @pytest.fixture

@@ -59,6 +59,14 @@ def test_a_crash_is_not_a_collapse_and_nothing_after_it_counts(tmp_path):
     )
 
 
+def test_a_crash_in_the_first_second_of_a_level_names_that_level(tmp_path):
+    """Last seen alive in a level's first second (the watcher's poll came early in it): that level was under way."""
+    platform = rebuild_with_crash(tmp_path, ModeSpec(stairs()), level=2, second=0)["modes"]["platform"]
+    assert (platform["crashed"]["level"], platform["crashed"]["second"]) == (2, 6), platform["crashed"]
+    assert platform["levels_dropped_after_crash"] == [2]
+    assert [lv["index"] for lv in platform["levels"]] == [0, 1]
+
+
 def test_a_collapse_before_the_crash_is_still_a_collapse(tmp_path):
     spec = ModeSpec(stairs(l1=dict(latency=SLOW_TAIL), l3=dict(ok_share=0, ko_share=1)))
     platform = rebuild_with_crash(tmp_path, spec, level=3, second=1)["modes"]["platform"]

@@ -126,7 +126,9 @@ def test_a_killed_thread_service_crashes_its_mode_only_and_a_long_delay_stays_he
     crashed = platform["crashed"]
     assert crashed["role"] == "thread-service" and crashed["host"] == "local", crashed
     assert crashed["exit"] == 137 and crashed["signal"] == "SIGKILL", crashed
-    assert 0 <= crashed["second"] <= 6, crashed
+    # named in the level the kill interrupted, from the measured phase on (not the warm-up): how soon the watcher
+    # noticed is the machine's speed, not something a user reads
+    assert crashed["level"] == 0 and crashed["second"] >= 0, crashed
     assert platform["valid"] is False and platform["collapsed"] is False, platform
     assert platform["invalid_reasons"][0].startswith("the thread-service on local died at second"), platform
     # requests of 11 s: the first level had not ended when it died, so nothing is counted
@@ -161,7 +163,8 @@ def test_a_killed_delay_service_or_injector_stops_the_run(tmp_path, name, role, 
     virtual = summary["modes"]["virtual"]
     crashed = virtual["crashed"]
     assert crashed["role"] == role and crashed["signal"] == "SIGKILL", crashed
-    assert 4 * at_level <= crashed["second"] <= 4 * at_level + 5, crashed
+    # named in the level the kill interrupted, not before that level began (levels of STEP_SECONDS each)
+    assert crashed["level"] == at_level and crashed["second"] >= int(TINY["STEP_SECONDS"]) * at_level, crashed
     assert virtual["valid"] is False and virtual["collapsed"] is False, virtual
     # the levels that had ended before the kill are kept; the level it interrupted is not counted
     assert [lv["index"] for lv in virtual["levels"]] == list(range(at_level)), virtual

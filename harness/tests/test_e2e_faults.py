@@ -1,8 +1,10 @@
 """The validity verdict on a real run that causes each problem on purpose, and on one that causes none.
 
 One run, two modes, one fault each (LOADLAB_FAULT_CPU_QUOTA, infra/host/loadlab-host: a started process put in a
-CPU cgroup and capped at a few percent of one core for a window of seconds after its start, long enough to cover
-the measured levels, short enough that the JVM boots, and later writes its report, at full speed):
+CPU cgroup and capped at a few percent of one core while a file of the host's state folder exists). The test opens
+each window when its mode's schedule begins (the injector's meta.json is written `running`: its JVM is up, the
+warm-up starts) and closes it once that schedule's last level has ended, so the JVMs boot, and Gatling writes its
+report, at full speed however long either takes on this machine:
 - virtual, first: the delay-service starved while virtual measures (the delay-service starts once, before it);
 - platform, second, with a pool far above these rates: its injector starved (`#2`: the run's second Gatling).
 Each mode must be flagged for its own fault and not for the other's. Two levels of 4 s at 40..80 rps per mode.
@@ -11,11 +13,12 @@ Each mode must be flagged for its own fault and not for the other's. Two levels 
 import csv
 import json
 import os
+import subprocess
 import time
 from pathlib import Path
 
 import pytest
-from conftest import blamed_on_the_machine, make, not_proven
+from conftest import REPO, blamed_on_the_machine, not_proven
 
 pytestmark = pytest.mark.e2e
 
@@ -33,14 +36,11 @@ TINY = {
     "INJECTORS": "1",
     "REFINE": "0",  # the refinement pass is tested on the tiny local run; here it would only cost time
 }
-# A lone Gatling starts its schedule once its JVM is up (~2-4 s): the quota covers the warm-up's end and both levels
-# (~6-14 s after its start, later on a busy machine), and is lifted in time for Gatling to write its report at full
-# speed. `#2`: platform's Gatling only.
-STARVED_INJECTOR = "gatling-injector-0#2=3@4-18"
-# The delay-service starts first; the thread-service's start (~4 s) and Gatling's boot come before virtual's levels
-# (~12-20 s after the delay-service's start, later on a busy machine), and the quota is lifted before platform's
-# Gatling has started (~30 s).
-STARVED_DELAY = "delay-service=3@8-28"
+STARVED_INJECTOR = "gatling-injector-0#2=3@file"  # platform's Gatling only
+STARVED_DELAY = "delay-service=3@file"
+# mode → the process starved while that mode's schedule runs (its window file in the local host's state folder)
+STARVED_IN = {"virtual": "delay-service", "platform": "gatling-injector-0"}
+STATE = REPO / ".loadlab" / "state" / "local"
 BUSY = "another `make bench` is running"
 
 
@@ -60,20 +60,60 @@ needs_cgroup = pytest.mark.skipif(not cgroup_usable(), reason="starving a proces
 
 
 def bench(results: Path, **changes):
-    """`make bench` as a user runs it; waits its turn while someone else's bench holds the machine."""
-    env = {**TINY, **changes, "RESULTS_DIR": str(results)}
-    started = time.time()
+    """`make bench` as a user runs it, opening and closing each fault's window on its mode's schedule; waits its turn
+    while someone else's bench holds the machine."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "TARGET", "MODES")}
+    env.update({**TINY, **changes, "RESULTS_DIR": str(results)})
+    started = time.monotonic()
     while True:
-        began = time.time()
-        r = make("bench", env=env, timeout=400)
-        if BUSY not in r.stderr or time.time() > started + 600:
+        r, windows = bench_with_windows(env, results)
+        if BUSY not in r.stderr or time.monotonic() > started + 600:
             break
         time.sleep(10)
     assert BUSY not in r.stderr, "another bench held the machine for 10 minutes"
-    print(f"bench {time.time() - began:.0f}s, after waiting {began - started:.0f}s for another bench")
+    # each fault really covered its mode: a window never opened or closed would prove nothing about the verdict
+    assert windows == {mode: ["opened", "closed"] for mode in STARVED_IN}, (windows, r.stdout[-2000:])
     run_dir = (results / "latest").resolve()
     summary = json.loads((run_dir / "summary.json").read_text())
     return r, summary, run_dir
+
+
+def bench_with_windows(env: dict, results: Path) -> tuple[subprocess.CompletedProcess, dict]:
+    logs = results.parent / f"{results.name}-make"
+    logs.mkdir(exist_ok=True)
+    with open(logs / "out", "w") as out, open(logs / "err", "w") as err:
+        proc = subprocess.Popen(["make", "--no-print-directory", "bench"], cwd=REPO, env=env, stdout=out, stderr=err)
+    windows: dict[str, list[str]] = {}
+    try:
+        while proc.poll() is None:
+            for mode, name in STARVED_IN.items():
+                window_event(results, mode, STATE / f"{name}.fault-on", windows.setdefault(mode, []))
+            time.sleep(0.2)
+    finally:
+        proc.wait(timeout=400)
+        for name in STARVED_IN.values():
+            (STATE / f"{name}.fault-on").unlink(missing_ok=True)
+    done = subprocess.CompletedProcess(
+        proc.args, proc.returncode, (logs / "out").read_text(), (logs / "err").read_text()
+    )
+    return done, {mode: events for mode, events in windows.items() if events}
+
+
+def window_event(results: Path, mode: str, window: Path, events: list[str]) -> None:
+    """Opens the window once the mode's schedule is anchored, closes it once its last level has ended."""
+    try:
+        meta = json.loads(((results / "latest").resolve() / mode / "raw" / "injector-0" / "meta.json").read_text())
+    except (OSError, ValueError):
+        return  # not this mode's turn yet (or the file is being rewritten)
+    if not meta.get("measure_start_epoch_ms"):
+        return
+    if not events:
+        window.touch()
+        events.append("opened")
+    ends_ms = meta["measure_start_epoch_ms"] + int(TINY["STEPS"]) * int(TINY["STEP_SECONDS"]) * 1000
+    if events == ["opened"] and time.time() * 1000 >= ends_ms:
+        window.unlink(missing_ok=True)
+        events.append("closed")
 
 
 def seconds_rows(run_dir: Path, mode: str) -> list[dict]:

@@ -299,15 +299,17 @@ def test_ctrl_c_stops_every_process_frees_ports_and_keeps_results(tmp_path):
         # non-interactive shell would pass its ignored SIGINT on to make and the harness, and nothing would stop.
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    seen = []
-    deadline = time.time() + 240
+    seen, reached = [], False
+    deadline = time.monotonic() + 240  # a bound on waiting for the event below, never a measured time
     for line in proc.stdout:  # wait until the platform load has measured a level, then press Ctrl-C
         seen.append(line)
-        if "[platform]" in line and " level 1/" in line or time.time() > deadline:
+        reached = "[platform]" in line and " level 1/" in line
+        if reached or time.monotonic() > deadline:
             break
     os.killpg(proc.pid, signal.SIGINT)
     out, _ = proc.communicate(timeout=180)
     text = "".join(seen) + out
+    assert reached, "platform's level 1 never began within 240 s, so Ctrl-C came at no known point:\n" + text[-2000:]
     assert proc.returncode != 0
     assert "interrupted" in text, text[-2000:]
     run_dir = (results / "latest").resolve()

@@ -6,6 +6,7 @@ import os
 import subprocess
 from pathlib import Path
 
+from conftest import wait_for
 from test_e2e_faults import needs_cgroup
 from test_watch import HOST_SCRIPTS
 
@@ -41,3 +42,31 @@ def test_a_malformed_fault_is_refused_with_its_form(tmp_path):
         )
         subprocess.run([SCRIPT, "wait", "sleeper", "10"], env=env, capture_output=True)
     assert r.returncode == 2 and "is not NAME[#N]=PERCENT[@FROM_S[-UNTIL_S]]" in r.stderr, r.stderr
+
+
+def quota_of(cgroup: Path) -> str:
+    """The cgroup's CPU quota as set: `-1`/`max` for none, else the microseconds of each period."""
+    v1 = cgroup / "cpu.cfs_quota_us"
+    return v1.read_text().strip() if v1.exists() else (cgroup / "cpu.max").read_text().split()[0]
+
+
+@needs_cgroup
+def test_a_fault_on_file_holds_while_its_file_exists(tmp_path):
+    """`NAME=PERCENT@file`: the window a test opens and closes on the events it waits for."""
+    env = {**os.environ, "LOADLAB_STATE": str(tmp_path), "LOADLAB_FAULT_CPU_QUOTA": "sleeper=50@file"}
+    host = lambda *args: subprocess.run([SCRIPT, *args], env=env, check=True, capture_output=True, text=True)
+    window = tmp_path / "sleeper.fault-on"
+    try:
+        host("start", "sleeper", str(tmp_path / "sleeper.log"), "--", "sleep", "300")
+        cgroup = Path((tmp_path / "sleeper.cgroup").read_text().strip())
+        assert quota_of(cgroup) in ("-1", "max")  # not before the window opens
+        window.touch()
+        wait_for(lambda: quota_of(cgroup) == "500000", "the quota applied once the file exists")
+        window.unlink()
+        wait_for(lambda: quota_of(cgroup) in ("-1", "max"), "the quota lifted once the file is gone")
+        host("stop", "sleeper", "2")
+    finally:
+        subprocess.run([SCRIPT, "stop-all", "2"], env=env, capture_output=True)
+    assert not cgroup.exists()
+    log = (tmp_path / "sleeper.log").read_text()
+    assert log.index("quota 50% of one core applied") < log.index("quota lifted"), log

@@ -9,11 +9,10 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import synthrun
-from conftest import REPO
+from conftest import REPO, wait_for
 from synthrun import LevelSpec, ModeSpec
 
 from loadlab import report
@@ -160,9 +159,8 @@ def test_the_sampler_records_the_fields_it_is_given(tmp_path):
         ]
     )
     try:
-        deadline = time.time() + 10
-        while time.time() < deadline and len(out.read_text().splitlines() if out.exists() else []) < 2:
-            time.sleep(0.2)
+        lines = lambda: out.read_text().splitlines() if out.exists() else []
+        wait_for(lambda: len(lines()) >= 2, "a row of jvm.csv after its header")
     finally:
         proc.terminate()
         proc.wait(timeout=10)

@@ -6,11 +6,10 @@ import os
 import shutil
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
-from conftest import REPO, make
+from conftest import REPO, make, wait_for
 
 from loadlab.run import alignment, load, topology
 from loadlab.run.context import Run
@@ -150,7 +149,8 @@ def test_up_makes_isolated_hosts_that_reach_each_other_and_down_removes_them_twi
     state = topology.netns_state_dir(inv["delay"])
     state.mkdir(parents=True, exist_ok=True)
     (state / "gone.pid").write_text(str(dead.pid))
-    time.sleep(0.3)
+    in_namespace = lambda: subprocess.run(["ip", "netns", "pids", "loadlab-delay"], capture_output=True, text=True)
+    wait_for(lambda: str(stray.pid) in in_namespace().stdout.split(), "the stray process inside loadlab-delay")
     for attempt in (1, 2):
         r = make("down", env={"TARGET": "netns"}, timeout=120)
         assert r.returncode == 0 and "netns hosts down" in r.stdout, (attempt, r.stdout + r.stderr)

@@ -207,7 +207,7 @@ def test_every_reason_is_reported_together():
     ]
 
 
-# --- from raw files (summary.rebuild) --------------------------------------------------------------------------------
+# --- from raw files (report.rebuild) ---------------------------------------------------------------------------------
 
 
 def test_an_older_run_without_probe_says_the_delay_service_was_not_judged(tmp_path):

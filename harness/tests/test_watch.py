@@ -7,6 +7,8 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 
+from conftest import wait_for
+
 from loadlab.run import watch
 from loadlab.run.hosts import HOST_SCRIPTS, Host, HostError
 
@@ -243,16 +245,17 @@ def test_the_host_script_reports_running_exited_absent_and_how_fresh_a_file_is(t
     os.utime(rows, (time.time() - 100, time.time() - 100))  # a sampler's file last written 100 s ago
     fresh = ["--fresh", f"ok={rows}", "--fresh", f"never={tmp_path / 'none.csv'}"]
     try:
-        for _ in range(50):
+
+        def once_oom_exited() -> str | None:
             out = subprocess.run(
                 [script, "status", "--health", "ok=http://127.0.0.1:9/", *fresh, "ok", "oom", "never"],
                 env=env,
                 capture_output=True,
                 text=True,
             ).stdout
-            if "oom exited" in out:
-                break
-            time.sleep(0.1)
+            return out if "oom exited" in out else None
+
+        out = wait_for(once_oom_exited, "the oom process reported exited")
         status = watch.parse_status(out)
         assert status.states == {"ok": "running", "oom": "exited 3", "never": "absent"}
         assert status.health == {"ok": False}

@@ -149,15 +149,19 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
     levels = [builders[i].build() for i in sorted(builders) if builders[i].seconds]
     if cutoff is not None:
         kept = [lv for lv in levels if _ended_before(lv.index, bounds, lag_s, cutoff, levels)]
-        # The levels the crash interrupted: begun before it, not ended. Levels never begun are simply not run, nor
-        # is a level an early stop cut before its first whole second (meta.json lists it, it has no second).
-        begun = {b.index for b in bounds if _whole_second(b.start_ms) < min(cutoff, _whole_second(b.end_ms))} | {
-            lv.index for lv in levels
-        }
+        # The levels the crash interrupted: begun by it (a level begins on a whole second, so one whose first second
+        # is the cutoff had begun while the role was still seen alive), not ended. Levels never begun are simply not
+        # run, nor is a level an early stop cut before its first whole second (meta.json lists it, it has no second).
+        begun = {b.index for b in bounds if _began_by(b, cutoff)} | {lv.index for lv in levels}
         tables.dropped_levels = sorted(begun - {lv.index for lv in kept})
         levels = kept
     tables.levels = levels
     return tables
+
+
+def _began_by(bound: Bound, cutoff: int) -> bool:
+    start = _whole_second(bound.start_ms)
+    return start <= cutoff and start < _whole_second(bound.end_ms)
 
 
 def _ended_before(index: int, bounds: list[Bound], lag_s: int, cutoff: int, levels: list[Level]) -> bool:
