@@ -7,7 +7,6 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -17,7 +16,8 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "management.server.port=0")
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {"management.server.port=0",
+        "delay-service.connect-timeout=60s"})
 @DirtiesContext
 class DelayServiceDownTests {
 
@@ -39,17 +39,16 @@ class DelayServiceDownTests {
     @LocalServerPort
     int port;
 
+    /**
+     * A refused connection is a 502 naming the refusal, never waited out: the connect timeout here is longer than this
+     * test client's 20 s patience, so a service that retried or waited until that timeout would give no answer at all
+     * (and a refusal taken for a timeout would be a 504 naming the connect timeout).
+     */
     @Test
-    void refusedConnectionIsABadGatewayAtOnce() {
-        long start = System.nanoTime();
+    void refusedConnectionIsABadGatewayNamingTheRefusal() {
         HttpResponse<String> response = Http.get(port, "/forward?ms=10");
-        Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-        assertThat(response.statusCode()).isEqualTo(502);
-        assertThat(Http.contentType(response)).startsWith("application/problem+json");
-        Map<String, Object> problem = Http.json(response);
+        Map<String, Object> problem = Http.problem(response, 502, "delay-service-unreachable");
         assertThat(problem).containsEntry("status", 502);
-        assertThat((String) problem.get("detail")).contains("Cannot connect");
-        // Well under the 2 s connect timeout: a refusal must not be waited out.
-        assertThat(elapsed).isLessThan(Duration.ofMillis(1500));
+        assertThat((String) problem.get("detail")).contains("Cannot connect").doesNotContain("connect timeout");
     }
 }

@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpExchange;
@@ -12,7 +15,8 @@ import com.sun.net.httpserver.HttpServer;
 
 /**
  * A stand-in delay-service on an ephemeral port that counts calls, and how many it held at once, and can be told to
- * fail.
+ * fail, or to hold every answer until the test releases it: the order of events a test asserts ("the caller had no
+ * answer while the delay-service held the call") then never depends on how long anything took.
  */
 final class DelayServiceStub implements AutoCloseable {
 
@@ -20,7 +24,12 @@ final class DelayServiceStub implements AutoCloseable {
     private final AtomicInteger calls = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger maxInFlight = new AtomicInteger();
+    private final AtomicInteger held = new AtomicInteger();
+    // One permit per call that started waiting at the gate: awaitHeld() blocks on them instead of polling.
+    private final Semaphore arrivals = new Semaphore(0);
     private volatile int status = 200;
+    // Null: answer after sleeping ms. Set: wait for release() instead, then answer at once.
+    private volatile CountDownLatch gate;
 
     private DelayServiceStub(HttpServer server) {
         this.server = server;
@@ -59,7 +68,43 @@ final class DelayServiceStub implements AutoCloseable {
         this.status = status;
     }
 
+    /** From now on every call waits, unanswered, until {@link #release()}. */
+    void hold() {
+        gate = new CountDownLatch(1);
+    }
+
+    /** Answers every held call (and stops holding new ones). */
+    void release() {
+        CountDownLatch open = gate;
+        gate = null;
+        if (open != null) {
+            open.countDown();
+        }
+    }
+
+    /**
+     * Returns once {@code count} more calls are waiting at the gate. The bound only turns a call that never comes
+     * into a failure instead of a hung build; it is not a measurement.
+     */
+    void awaitHeld(int count) {
+        try {
+            if (!arrivals.tryAcquire(count, 30, TimeUnit.SECONDS)) {
+                throw new AssertionError("the delay-service stub never received " + count + " call(s) to hold");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Calls waiting at the gate right now, unanswered. */
+    int held() {
+        return held.get();
+    }
+
     void reset() {
+        release();
+        arrivals.drainPermits();
         calls.set(0);
         maxInFlight.set(0);
         status = 200;
@@ -81,11 +126,7 @@ final class DelayServiceStub implements AutoCloseable {
         int answer = status;
         byte[] body;
         if (answer == 200) {
-            try {
-                Thread.sleep(ms);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            waitBeforeAnswering(ms);
             body = ("{\"delayMs\":" + ms + "}").getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "application/json");
         } else {
@@ -99,8 +140,28 @@ final class DelayServiceStub implements AutoCloseable {
         }
     }
 
+    private void waitBeforeAnswering(long ms) {
+        CountDownLatch open = gate;
+        try {
+            if (open == null) {
+                Thread.sleep(ms);
+                return;
+            }
+            held.incrementAndGet();
+            arrivals.release();
+            try {
+                open.await();
+            } finally {
+                held.decrementAndGet();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Override
     public void close() {
+        release();
         server.stop(0);
     }
 }

@@ -1,13 +1,11 @@
 package loadlab.thread;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MonitorInfo;
 import java.lang.management.ThreadInfo;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -42,8 +40,11 @@ class PinnedMonitorTests extends StubbedServiceTests {
 
     @Test
     void eachPinnedRequestHoldsAMonitorOfItsOwnDuringItsCall() {
-        List<CompletableFuture<HttpResponse<String>>> calls = inFlight(2, "/pinned?ms=1500");
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        stub.hold();
+        try {
+            List<CompletableFuture<HttpResponse<String>>> calls = inFlight(2, "/pinned?ms=1500");
+            // Both calls are held by the delay-service: both requests are inside their call right now.
+            stub.awaitHeld(2);
             List<MonitorInfo> held = monitorsHeldInPinned();
             assertThat(held).hasSize(2).allSatisfy(monitor -> {
                 assertThat(monitor.getLockedStackFrame().getMethodName()).isEqualTo("pinned");
@@ -51,18 +52,26 @@ class PinnedMonitorTests extends StubbedServiceTests {
             });
             // Two different objects, both locked at once: the requests overlap instead of taking turns.
             assertThat(held.get(0).getIdentityHashCode()).isNotEqualTo(held.get(1).getIdentityHashCode());
-        });
-        assertThat(calls.stream().map(CompletableFuture::join).map(HttpResponse::statusCode)).containsOnly(200);
+            stub.release();
+            assertThat(calls.stream().map(CompletableFuture::join).map(HttpResponse::statusCode)).containsOnly(200);
+        } finally {
+            stub.release();
+        }
         assertThat(monitorsHeldInPinned()).isEmpty();
     }
 
     @Test
     void forwardMakesTheSameCallWithoutAMonitor() {
-        int calls = stub.calls();
-        CompletableFuture<HttpResponse<String>> call = inFlight(1, "/forward?ms=1000").get(0);
-        await().atMost(Duration.ofSeconds(10)).until(() -> stub.calls() > calls);
-        assertThat(monitorsHeldInPinned()).isEmpty();
-        assertThat(call.join().statusCode()).isEqualTo(200);
+        stub.hold();
+        try {
+            CompletableFuture<HttpResponse<String>> call = inFlight(1, "/forward?ms=1000").get(0);
+            stub.awaitHeld(1);
+            assertThat(monitorsHeldInPinned()).isEmpty();
+            stub.release();
+            assertThat(call.join().statusCode()).isEqualTo(200);
+        } finally {
+            stub.release();
+        }
     }
 
     @Test
