@@ -1,5 +1,6 @@
 """The health rule's thresholds: the contract's defaults, defined here once, and the names the simulation takes them
-by (its early stop judges with the values a run passes; test_thresholds.py holds its own defaults to these).
+by (its early stop judges with the values a run passes; it has no defaults of its own and refuses to start without
+them; test_thresholds.py and the shared fixture health_cases.json hold both sides to these).
 
 A level is healthy when its OK throughput is at least `ok_ratio` of the offered rate, its error ratio at most
 `max_error_ratio`, and its p99 at most max(`p99_factor` x baseline p50, baseline p50 + `p99_slack_ms`). Standard
@@ -11,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
-# Each threshold's system property in the simulation (gatling/…/LoadConfig.java, without the `loadlab.` prefix).
+# Each threshold's system property in the simulation (gatling/…/LoadConfig.java, without the `loadlab.` prefix),
+# which it requires: these values are the only ones it judges with.
 SIMULATION_NAMES = {
     "ok_ratio": "okRatio",
     "max_error_ratio": "maxErrorRatio",

@@ -25,7 +25,8 @@ WATCH_INTERVAL_S = 1.0  # how often every role's process is checked while a mode
 
 def start_align_s(injectors: int) -> int:
     """One injector has nobody to line up with: its schedule begins on the first whole second after its JVM is up
-    (RunMonitor starts at the later of now and the instant given), and waiting longer would only cost time."""
+    (the simulation's SecondAnchor starts at the later of now and the instant given), and waiting longer would only
+    cost time."""
     if injectors <= 1:
         return 0
     return START_ALIGN_S + START_ALIGN_PER_INJECTOR_S * (injectors - 1)
@@ -67,7 +68,7 @@ def run_load(run: Run, folder: str, load: LoadPass = COARSE) -> tuple[list[str],
 def measure_start_s(run: Run, folder: str, load: LoadPass, start_at_ms: int) -> int:
     """The epoch second the pass's measured phase began: as its first injector wrote it in meta.json once the schedule
     was anchored (a lone injector starts when its JVM is up, after start_at), else the whole second after start_at
-    plus the warm-up (RunMonitor's rule). The summary reads the same meta.json."""
+    plus the warm-up (SecondAnchor's rule). The summary reads the same meta.json."""
     anchored = read_json(run.run_dir.joinpath(*load.raw(folder, 0), "meta.json")).get("measure_start_epoch_ms")
     if isinstance(anchored, (int, float)):
         return int(anchored) // 1000

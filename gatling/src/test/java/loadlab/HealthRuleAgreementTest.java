@@ -2,9 +2,9 @@ package loadlab;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.io.File;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import org.HdrHistogram.Histogram;
@@ -12,35 +12,27 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 /**
  * The early stop's rule gives the same verdicts as the analysis on one shared fixture, which
- * harness/tests/test_health_rule_agreement.py runs through harness/loadlab/analysis/knee.py.
+ * harness/tests/test_health_rule_agreement.py runs through harness/loadlab/analysis/knee.py, with the thresholds the harness
+ * passes: the simulation has none of its own.
  */
 class HealthRuleAgreementTest {
 
-    static final File FIXTURE = new File("../harness/tests/data/health_cases.json");
-
     @SuppressWarnings("unchecked")
-    static Map<String, Object> fixture() throws Exception {
-        return new ObjectMapper().readValue(FIXTURE, Map.class);
-    }
-
-    @SuppressWarnings("unchecked")
-    static Stream<Map<String, Object>> cases() throws Exception {
-        return ((List<Map<String, Object>>) fixture().get("cases")).stream();
+    static Stream<Map<String, Object>> cases() {
+        return ((List<Map<String, Object>>) HarnessThresholds.fixture().get("cases")).stream();
     }
 
     @Test
     @SuppressWarnings("unchecked")
-    void theSimulationsDefaultThresholdsAreTheFixtures() throws Exception {
-        Map<String, Object> t = (Map<String, Object>) fixture().get("thresholds");
-        LoadConfig defaults = LoadConfig.parse(Map.of());
-        assertEquals(((Number) t.get("ok_ratio")).doubleValue(), defaults.okRatio());
-        assertEquals(((Number) t.get("max_error_ratio")).doubleValue(), defaults.maxErrorRatio());
-        assertEquals(((Number) t.get("p99_factor")).doubleValue(), defaults.p99Factor());
-        assertEquals(((Number) t.get("p99_slack_ms")).doubleValue(), defaults.p99SlackMs());
+    void theSimulationRequiresExactlyTheThresholdsTheHarnessPassesAndJudgesWithThem() {
+        assertEquals(HarnessThresholds.properties().keySet(), Set.copyOf(LoadConfig.REQUIRED));
+        Map<String, Object> t = (Map<String, Object>) HarnessThresholds.fixture().get("thresholds");
+        HealthRule expected = new HealthRule(((Number) t.get("ok_ratio")).doubleValue(),
+                ((Number) t.get("max_error_ratio")).doubleValue(), ((Number) t.get("p99_factor")).doubleValue(),
+                ((Number) t.get("p99_slack_ms")).doubleValue());
+        assertEquals(expected, HealthRule.of(HarnessThresholds.parse(Map.of())));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -56,7 +48,7 @@ class HealthRuleAgreementTest {
                 ((Number) c.get("seconds")).intValue(), ((Number) c.get("ok")).longValue(),
                 ((Number) c.get("ko")).longValue(), any ? ok.getValueAtPercentile(50) : 0,
                 any ? ok.getValueAtPercentile(99) : 0);
-        HealthRule rule = HealthRule.of(LoadConfig.parse(Map.of()));
+        HealthRule rule = HealthRule.of(HarnessThresholds.parse(Map.of()));
         HealthRule.Verdict v = rule.judge(level, ((Number) c.get("baseline_p50_ms")).doubleValue());
         assertEquals(c.get("healthy"), v.healthy(), c.get("name") + ": " + v.reason());
     }

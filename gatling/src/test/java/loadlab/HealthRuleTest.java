@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 class HealthRuleTest {
 
-    /** The defaults: harness/loadlab/core/thresholds.py's values (harness/tests/test_thresholds.py holds them to it). */
-    private final HealthRule rule = HealthRule.of(LoadConfig.parse(Map.of()));
+    /** The thresholds the harness passes (HarnessThresholds: harness/loadlab/core/thresholds.py's values). */
+    private final HealthRule rule = HealthRule.of(HarnessThresholds.parse(Map.of()));
 
     private static HealthRule.LevelStats level(double target, int seconds, long ok, long ko, double p99) {
         return new HealthRule.LevelStats(target, seconds, ok, ko, 200, p99);

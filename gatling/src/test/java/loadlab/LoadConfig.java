@@ -46,8 +46,15 @@ public record LoadConfig(
 
     public static final String PREFIX = "loadlab.";
 
-    /** Defaults let a developer run {@code gatling:test} bare; the harness always passes every value. */
+    /** Defaults let a developer run {@code gatling:test} with few arguments; the harness always passes every value. */
     static final Map<String, String> DEFAULTS = defaults();
+
+    /**
+     * The health rule's thresholds, which the early stop judges with: no default here, so the values the harness
+     * passes (harness/loadlab/core/thresholds.py, the one definition) are the only ones; a run without one fails at start
+     * naming it. harness/tests/data/health_cases.json holds them under these names for both test suites.
+     */
+    static final List<String> REQUIRED = List.of("okRatio", "maxErrorRatio", "p99Factor", "p99SlackMs");
 
     private static Map<String, String> defaults() {
         Map<String, String> d = new LinkedHashMap<>();
@@ -71,12 +78,6 @@ public record LoadConfig(
         d.put("maxInflight", "5000");
         d.put("stopOnCollapse", "true");
         d.put("stopAfterUnhealthy", "1");
-        // The health rule's thresholds: harness/loadlab/core/thresholds.py's values, which a run always passes
-        // (harness/tests/test_thresholds.py fails when these drift from them).
-        d.put("okRatio", "0.95");
-        d.put("maxErrorRatio", "0.01");
-        d.put("p99Factor", "2.0");
-        d.put("p99SlackMs", "100");
         // 0: the baseline of the p99 limit is the first level's p50. A refinement pass (the harness's REFINE) runs
         // near the knee, where that would be the wrong baseline: it passes the coarse pass's instead.
         d.put("baselineP50Ms", "0");
@@ -137,9 +138,11 @@ public record LoadConfig(
         }, "epoch milliseconds, or 0");
 
         for (String name : raw.keySet()) {
-            if (!DEFAULTS.containsKey(name)) {
+            if (!DEFAULTS.containsKey(name) && !REQUIRED.contains(name)) {
+                List<String> known = new ArrayList<>(DEFAULTS.keySet());
+                known.addAll(REQUIRED);
                 p.errors.add(PREFIX + name + "=" + raw.get(name) + ": unknown property (known: "
-                        + String.join(", ", DEFAULTS.keySet()) + ")");
+                        + String.join(", ", known) + ")");
             }
         }
         if (p.errors.isEmpty()) {
@@ -227,7 +230,13 @@ public record LoadConfig(
         }
 
         <T> T get(String name, Function<String, T> convert, String allowed) {
-            String value = raw(raw, name).trim();
+            String given = raw(raw, name);
+            if (given == null) {
+                errors.add(PREFIX + name + ": missing; a health-rule threshold has no default here (the harness "
+                        + "passes harness/loadlab/core/thresholds.py's), expected " + allowed);
+                return fallback(name, convert);
+            }
+            String value = given.trim();
             effective.put(name, value);
             T parsed;
             try {
@@ -242,9 +251,10 @@ public record LoadConfig(
             return parsed;
         }
 
-        // Keeps parsing after an error so the cross-field checks do not NPE; the result is discarded anyway.
+        // Keeps parsing after an error so the cross-field checks do not NPE; the result is discarded anyway. A
+        // required property has no default: 1 is a valid value of each threshold and stands in for it.
         private <T> T fallback(String name, Function<String, T> convert) {
-            return convert.apply(DEFAULTS.get(name));
+            return convert.apply(DEFAULTS.getOrDefault(name, "1"));
         }
     }
 

@@ -15,35 +15,35 @@ class LoadConfigTest {
 
     @Test
     void defaultsAreValid() {
-        LoadConfig c = LoadConfig.parse(Map.of());
+        LoadConfig c = HarnessThresholds.parse(Map.of());
         assertEquals("http://127.0.0.1:8080", c.baseUrl());
         assertEquals(10_000, c.requestTimeoutMs());
         assertEquals(5_000, c.connectTimeoutMs());
         assertEquals(5_000, c.maxInflight());
         assertTrue(c.stopOnCollapse());
-        assertEquals(0.95, c.okRatio());
+        assertEquals(Double.parseDouble(HarnessThresholds.properties().get("okRatio")), c.okRatio());
         assertEquals(1, c.injectors());
     }
 
     @Test
     void eachScenarioRequestsItsOwnEndpoint() {
-        assertEquals("/forward?ms=200", LoadConfig.parse(Map.of()).requestPath());
+        assertEquals("/forward?ms=200", HarnessThresholds.parse(Map.of()).requestPath());
         assertEquals("/db?ms=50&cpuMs=3",
-                LoadConfig.parse(Map.of("scenario", "db", "delayMs", "50", "cpuMs", "3")).requestPath());
-        assertEquals("/cpu?cpuMs=20", LoadConfig.parse(Map.of("scenario", "cpu", "cpuMs", "20")).requestPath());
-        assertEquals("/pinned?ms=200", LoadConfig.parse(Map.of("scenario", "pinned")).requestPath());
+                HarnessThresholds.parse(Map.of("scenario", "db", "delayMs", "50", "cpuMs", "3")).requestPath());
+        assertEquals("/cpu?cpuMs=20", HarnessThresholds.parse(Map.of("scenario", "cpu", "cpuMs", "20")).requestPath());
+        assertEquals("/pinned?ms=200", HarnessThresholds.parse(Map.of("scenario", "pinned")).requestPath());
         // An application under test: its own path, as given, whatever the scenario.
-        assertEquals("/orders/42?x=1", LoadConfig.parse(Map.of("path", "/orders/42?x=1")).requestPath());
+        assertEquals("/orders/42?x=1", HarnessThresholds.parse(Map.of("path", "/orders/42?x=1")).requestPath());
     }
 
     @Test
     void aBadScenarioOrACpuScenarioWithoutWorkIsRefused() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> LoadConfig.parse(Map.of("scenario", "grpc")));
+                () -> HarnessThresholds.parse(Map.of("scenario", "grpc")));
         assertTrue(e.getMessage().contains("loadlab.scenario=grpc: expected"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(Map.of("scenario", "cpu")));
+        e = assertThrows(IllegalArgumentException.class, () -> HarnessThresholds.parse(Map.of("scenario", "cpu")));
         assertTrue(e.getMessage().contains("loadlab.cpuMs=0: must be >= 1 when loadlab.scenario=cpu"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(Map.of("path", "/a#{x}")));
+        e = assertThrows(IllegalArgumentException.class, () -> HarnessThresholds.parse(Map.of("path", "/a#{x}")));
         assertTrue(e.getMessage().contains("loadlab.path=/a#{x}: expected"), e.getMessage());
     }
 
@@ -55,6 +55,7 @@ class LoadConfigTest {
         p.setProperty("loadlab.injectors", "2");
         p.setProperty("loadlab.injectorIndex", "1");
         p.setProperty("gatling.something", "ignored");
+        HarnessThresholds.properties().forEach((name, value) -> p.setProperty(LoadConfig.PREFIX + name, value));
         LoadConfig c = LoadConfig.parse(p);
         assertEquals("http://10.0.0.5:9000", c.baseUrl());
         assertTrue(c.isRamp());
@@ -70,7 +71,8 @@ class LoadConfigTest {
         raw.put("stopOnCollapse", "yes");
         raw.put("okRatio", "1.5");
         raw.put("baseUrl", "127.0.0.1:8080");
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(raw));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> LoadConfig.parse(HarnessThresholds.with(raw)));
         String[] lines = e.getMessage().split("\n");
         assertEquals(5, lines.length, e.getMessage());
         assertTrue(e.getMessage().contains("loadlab.peakRps=lots: expected a number > 0"));
@@ -79,16 +81,33 @@ class LoadConfigTest {
 
     @Test
     void rejectsUnknownNamesAndInconsistentValues() {
-        assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(Map.of("stepSecs", "3")));
+        assertThrows(IllegalArgumentException.class, () -> HarnessThresholds.parse(Map.of("stepSecs", "3")));
         assertThrows(IllegalArgumentException.class,
-                () -> LoadConfig.parse(Map.of("startRps", "300", "peakRps", "200")));
+                () -> HarnessThresholds.parse(Map.of("startRps", "300", "peakRps", "200")));
         assertThrows(IllegalArgumentException.class,
-                () -> LoadConfig.parse(Map.of("injectors", "2", "injectorIndex", "2")));
+                () -> HarnessThresholds.parse(Map.of("injectors", "2", "injectorIndex", "2")));
         // Below 1 rps per injector Gatling may inject nobody in the first second, shifting the schedule.
         assertThrows(IllegalArgumentException.class,
-                () -> LoadConfig.parse(Map.of("injectors", "4", "startRps", "3", "peakRps", "10")));
+                () -> HarnessThresholds.parse(Map.of("injectors", "4", "startRps", "3", "peakRps", "10")));
         assertThrows(IllegalArgumentException.class,
-                () -> LoadConfig.parse(Map.of("warmupSeconds", "5", "warmupRps", "0")));
-        assertFalse(LoadConfig.parse(Map.of("warmupSeconds", "0", "warmupRps", "0")).warmupSeconds() > 0);
+                () -> HarnessThresholds.parse(Map.of("warmupSeconds", "5", "warmupRps", "0")));
+        assertFalse(HarnessThresholds.parse(Map.of("warmupSeconds", "0", "warmupRps", "0")).warmupSeconds() > 0);
+    }
+
+    @Test
+    void aMissingThresholdIsRefusedNamingIt() {
+        for (String name : LoadConfig.REQUIRED) {
+            Map<String, String> raw = HarnessThresholds.with(Map.of());
+            raw.remove(name);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(raw));
+            // One line, naming the property and what it takes.
+            assertFalse(e.getMessage().contains("\n"), e.getMessage());
+            assertTrue(e.getMessage().startsWith("loadlab." + name + ": missing; a health-rule threshold has no "
+                    + "default here"), e.getMessage());
+            assertTrue(e.getMessage().contains("expected a number"), e.getMessage());
+        }
+        // None given: each on its own line.
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LoadConfig.parse(Map.of()));
+        assertEquals(LoadConfig.REQUIRED.size(), e.getMessage().split("\n").length, e.getMessage());
     }
 }

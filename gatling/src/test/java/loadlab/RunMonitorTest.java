@@ -35,8 +35,8 @@ class RunMonitorTest {
     }
 
     private RunMonitor monitor(String stopOnCollapse, String stopAfterUnhealthy, String steps, String baselineP50Ms) {
-        LoadConfig cfg = LoadConfig.parse(Map.of("startRps", "10", "peakRps", "30", "steps", steps, "stepSeconds", "2",
-                "warmupSeconds", "0", "outDir", dir.toString(), "stopOnCollapse", stopOnCollapse,
+        LoadConfig cfg = HarnessThresholds.parse(Map.of("startRps", "10", "peakRps", "30", "steps", steps,
+                "stepSeconds", "2", "warmupSeconds", "0", "outDir", dir.toString(), "stopOnCollapse", stopOnCollapse,
                 "stopAfterUnhealthy", stopAfterUnhealthy, "baselineP50Ms", baselineP50Ms));
         return new RunMonitor(cfg, Schedule.of(cfg), new PrintStream(console, true, StandardCharsets.UTF_8));
     }
@@ -52,7 +52,7 @@ class RunMonitorTest {
     @Test
     void alignsOnTheNextWholeSecond() {
         RunMonitor m = monitor("true");
-        long delay = 700 + RunMonitor.ALIGN_SLACK_MS;
+        long delay = 700 + SecondAnchor.ALIGN_SLACK_MS;
         assertEquals(delay, m.alignDelayMs(T0 * 1000 + 300));
         assertEquals(delay, m.alignDelayMs(T0 * 1000 + 900)); // fixed by the first user
         assertEquals(T0 + 1, m.recorder().firstOpenSecond());
@@ -102,8 +102,8 @@ class RunMonitorTest {
 
     @Test
     void theInflightCapStopsTheLoadAndRecordsItsNumbers() throws Exception {
-        LoadConfig cfg = LoadConfig.parse(Map.of("startRps", "10", "peakRps", "30", "steps", "3", "stepSeconds", "2",
-                "warmupSeconds", "0", "outDir", dir.toString(), "maxInflight", "5"));
+        LoadConfig cfg = HarnessThresholds.parse(Map.of("startRps", "10", "peakRps", "30", "steps", "3",
+                "stepSeconds", "2", "warmupSeconds", "0", "outDir", dir.toString(), "maxInflight", "5"));
         RunMonitor m = new RunMonitor(cfg, Schedule.of(cfg), new PrintStream(console, true, StandardCharsets.UTF_8));
         m.alignDelayMs(T0 * 1000);
         for (int i = 0; i < 6; i++) {

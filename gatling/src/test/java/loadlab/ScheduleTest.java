@@ -14,7 +14,7 @@ class ScheduleTest {
         for (int i = 0; i < kv.length; i += 2) {
             m.put(kv[i], kv[i + 1]);
         }
-        return Schedule.of(LoadConfig.parse(m));
+        return Schedule.of(HarnessThresholds.parse(m));
     }
 
     private static List<Double> targets(Schedule s) {

@@ -1,0 +1,84 @@
+package loadlab;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * A level's health, judged once its last second is in: its seconds' counts and successful latencies added up, the
+ * {@link HealthRule} applied against the baseline p50 (given by a refinement pass, else the first level's own). Only
+ * successful requests' latency counts, as harness/loadlab/analysis/knee.py judges.
+ */
+final class LevelJudge {
+
+    /** A judged level, with the words the console and an early stop name it by. */
+    record Judged(Schedule.Level level, HealthRule.Verdict verdict, double p50Ms, double p99Ms, String where) {
+    }
+
+    private final LoadConfig cfg;
+    private final Schedule schedule;
+    private final HealthRule rule;
+    private final Map<Integer, Judged> judged = new LinkedHashMap<>();
+    private double baselineP50Ms;
+
+    // The level under way; touched by one thread at a time (RunMonitor's lock).
+    private int level = -1;
+    private int seconds;
+    private long ok;
+    private long ko;
+    private Histogram okLatency;
+
+    LevelJudge(LoadConfig cfg, Schedule schedule) {
+        this.cfg = cfg;
+        this.schedule = schedule;
+        this.rule = HealthRule.of(cfg);
+        this.baselineP50Ms = cfg.baselineGiven() ? cfg.baselineP50Ms() : Double.NaN;
+    }
+
+    /**
+     * Adds one second of a level.
+     *
+     * @param offset the second's index from injection second 0
+     * @return the level's verdict when this was its last second, else null
+     */
+    Judged second(int levelIndex, SecondRecorder.SecondStats s, long offset) {
+        if (levelIndex != level) {
+            level = levelIndex;
+            seconds = 0;
+            ok = 0;
+            ko = 0;
+            okLatency = SecondRecorder.newHistogram();
+        }
+        seconds++;
+        ok += s.ok();
+        ko += s.ko();
+        okLatency.add(s.okHistogram());
+        Schedule.Level l = schedule.levels().get(levelIndex);
+        return offset == l.endSecond() - 1 ? judge(l) : null;
+    }
+
+    /** The verdict of that level, null when it was never judged (not reached, or cut before its last second). */
+    Judged judged(int levelIndex) {
+        return judged.get(levelIndex);
+    }
+
+    private Judged judge(Schedule.Level l) {
+        boolean any = okLatency.getTotalCount() > 0;
+        double p50 = any ? okLatency.getValueAtPercentile(50) : 0;
+        double p99 = any ? okLatency.getValueAtPercentile(99) : 0;
+        if (l.index() == 0 && !cfg.baselineGiven()) {
+            baselineP50Ms = p50;
+        }
+        double baseline = Double.isNaN(baselineP50Ms) ? p50 : baselineP50Ms;
+        HealthRule.Verdict v = rule.judge(new HealthRule.LevelStats(l.targetRps(), seconds, ok, ko, p50, p99),
+                baseline);
+        level = -1;
+        okLatency = null;
+        String where = "level " + (l.index() + 1) + "/" + schedule.steps() + " (target " + RawFiles.rate(l.targetRps())
+                + " rps)";
+        Judged j = new Judged(l, v, p50, p99, where);
+        judged.put(l.index(), j);
+        return j;
+    }
+}
