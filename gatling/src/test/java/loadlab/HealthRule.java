@@ -6,8 +6,8 @@ import java.util.Locale;
 
 /**
  * The level health rule, used here only to stop a collapsing run early; the Python analysis
- * (harness/loadlab/analysis/knee.py) applies it to the merged data afterwards and stays authoritative. Both are the same
- * definition, proven by one fixture both test suites run (harness/tests/data/health_cases.json), so the early stop
+ * (harness/loadlab/analysis/knee.py) applies it to the merged data afterwards and stays authoritative. Both are the
+ * same definition, proven by one fixture both test suites run (harness/tests/data/health_cases.json), so the early stop
  * can never end a run at a level the analysis calls healthy.
  *
  * <p>Healthy when: ok completions per second &ge; okRatio &times; target, ko/(ok+ko) &le; maxErrorRatio, at least

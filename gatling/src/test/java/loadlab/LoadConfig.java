@@ -51,8 +51,8 @@ public record LoadConfig(
 
     /**
      * The health rule's thresholds, which the early stop judges with: no default here, so the values the harness
-     * passes (harness/loadlab/core/thresholds.py, the one definition) are the only ones; a run without one fails at start
-     * naming it. harness/tests/data/health_cases.json holds them under these names for both test suites.
+     * passes (harness/loadlab/core/thresholds.py, the one definition) are the only ones; a run without one fails at
+     * start naming it. harness/tests/data/health_cases.json holds them under these names for both test suites.
      */
     static final List<String> REQUIRED = List.of("okRatio", "maxErrorRatio", "p99Factor", "p99SlackMs");
 
