@@ -23,6 +23,11 @@ LOWEST_TRACKABLE_MS = 1
 HIGHEST_TRACKABLE_MS = 3_600_000
 SIGNIFICANT_FIGURES = 3
 
+# The percentiles drawn over time (percentiles.csv) and the spectrum's table (summary.json `percentiles_ms`, each
+# level's): the finest needs about 1 / (1 - p) requests behind it (resolved).
+OVER_TIME = (50.0, 90.0, 99.0, 99.9)
+SPECTRUM = (50.0, 90.0, 99.0, 99.9, 99.99)
+
 _DECODE_ERRORS = (
     ValueError,
     binascii.Error,
@@ -147,6 +152,19 @@ def stats(histogram: HdrHistogram) -> LatencyStats | None:
         int(histogram.get_max_value()),
         mean(histogram),
     )
+
+
+def percentiles(histogram: HdrHistogram, levels: Iterable[float]) -> dict[float, int] | None:
+    """Each percentile as HdrHistogram reports it (the highest value of its bucket); None for an empty histogram."""
+    if not histogram.get_total_count():
+        return None
+    return {p: int(v) for p, v in histogram.get_percentile_to_value_dict(list(levels)).items()}
+
+
+def resolved(percentile: float, count: int) -> bool:
+    """Whether a percentile says more than its requests allow: p99.9 needs 1,000 of them, or it is only the maximum
+    (fewer than 1 / (1 - p) requests leave no value above it)."""
+    return percentile >= 100 or count >= round(1 / (1 - percentile / 100))
 
 
 def mean(histogram: HdrHistogram) -> float:

@@ -52,6 +52,8 @@ class Level:
     errors_by_kind: dict[str, int] = field(default_factory=dict)
     # Why a sampler's rows are missing for part of the level (summary/evidence.py): its evidence is then empty.
     no_server_evidence: str | None = None
+    # The merged histogram of the level's successful requests: the whole spectrum (its .hgrm file, the page's charts).
+    histogram: HdrHistogram | None = field(default=None, compare=False, repr=False)
 
     @property
     def offered_rps(self) -> float:
@@ -147,6 +149,7 @@ class LevelBuilder:
             evidence,
             ko_latency,
             dict(self._kinds),
+            histogram=self._latency,
         )
 
 

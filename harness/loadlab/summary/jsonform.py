@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import fields
 
+from loadlab.analysis import hlog
 from loadlab.analysis.knee import Bracket
 from loadlab.analysis.levels import Evidence, Level, cpu_ms_per_request
 
@@ -21,6 +22,9 @@ def level_dict(level: Level, healthy: bool, reasons: list[str]) -> dict:
         "p95_ms": latency.p95_ms if latency else None,
         "p99_ms": latency.p99_ms if latency else None,
         "max_ms": latency.max_ms if latency else None,
+        "ok": level.ok,
+        # The spectrum's table (hlog.SPECTRUM), exact from the level's merged histogram; "99.9": 1203, ...
+        "percentiles_ms": spectrum(level),
         "ko_p50_ms": level.ko_latency.p50_ms if level.ko_latency else None,
         "errors_by_kind": dict(level.errors_by_kind),
         "seconds": level.seconds,
@@ -31,6 +35,11 @@ def level_dict(level: Level, healthy: bool, reasons: list[str]) -> dict:
         "no_server_evidence": level.no_server_evidence,
         "thread_cpu_ms_per_request": rounded(cpu_ms_per_request(level.evidence.thread_cpu_pct, level.ok_rps), 2),
     }
+
+
+def spectrum(level: Level) -> dict[str, int] | None:
+    values = hlog.percentiles(level.histogram, hlog.SPECTRUM) if level.histogram is not None else None
+    return {f"{p:g}": v for p, v in values.items()} if values else None
 
 
 def evidence_dict(evidence: Evidence) -> dict:

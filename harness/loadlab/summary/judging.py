@@ -13,7 +13,7 @@ from loadlab.analysis.validity import HarnessLimit, ValidityContext, shares_one_
 from loadlab.core import metrics, servicesettings, timeouts
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.thresholds import Thresholds
-from loadlab.summary import appcheck, crash, evidence, outputs, raw, seconds
+from loadlab.summary import appcheck, crash, evidence, hgrm_files, outputs, raw, seconds
 from loadlab.summary.labels import base_mode, mode_jdk, mode_threads
 from loadlab.summary.mode_knee import FinePass, refined_knee
 from loadlab.summary.raw import STATUS_504, TIMEOUT_INJECTOR, RawMode
@@ -66,6 +66,9 @@ def judge_mode(
         if write:
             _write_tables(mode_dir / name, fine_tables)
         fine.append(FinePass(name, fine_raw, fine_tables))
+    if write:
+        passes = [(hgrm_files.COARSE, tables.levels), *((f.name, f.tables.levels) for f in fine)]
+        hgrm_files.write(mode_dir, passes)
     crashed = crash.summary(died, place, crash_tables)
     verdict = judge(tables.levels, thresholds)
     ctx = validity_context(mode_raw, run, params, target, thresholds, verdict)
