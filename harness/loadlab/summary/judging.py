@@ -97,6 +97,7 @@ def judge_mode(
 def _write_tables(folder: Path, tables: Tables) -> None:
     outputs.write_csv(folder / "timeline.csv", outputs.TIMELINE_COLUMNS, tables.timeline)
     outputs.write_csv(folder / "server.csv", outputs.SERVER_COLUMNS, tables.server)
+    outputs.write_csv(folder / "percentiles.csv", seconds.PERCENTILE_COLUMNS, tables.percentiles)
 
 
 def validity_context(

@@ -54,6 +54,7 @@ def metric_columns() -> list[str]:
 @dataclass
 class Tables:
     timeline: list[dict] = field(default_factory=list)
+    percentiles: list[dict] = field(default_factory=list)  # percentiles.csv: hlog.OVER_TIME per second, and max
     server: list[dict] = field(default_factory=list)
     levels: list[Level] = field(default_factory=list)
     requests: int = 0
@@ -123,6 +124,7 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
                 "max_ms": stats and stats.max_ms,
             }
         )
+        tables.percentiles.append(percentile_row(s - t0, ok, ko, latency))
         server, evidence, downstream = _server_second(raw, s)
         tables.server.append({"second": s - t0, **server})
         if cutoff is not None and s >= cutoff:
@@ -162,6 +164,26 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
 def _began_by(bound: Bound, cutoff: int) -> bool:
     start = _whole_second(bound.start_ms)
     return start <= cutoff and start < _whole_second(bound.end_ms)
+
+
+def percentile_column(percentile: float) -> str:
+    """percentiles.csv's name for a percentile: p50_ms, p99_9_ms."""
+    return f"p{percentile:g}_ms".replace(".", "_")
+
+
+PERCENTILE_COLUMNS = ["second", "ok", "ko", *(percentile_column(p) for p in hlog.OVER_TIME), "max_ms"]
+
+
+def percentile_row(second: int, ok: int, ko: int, latency) -> dict:
+    """One second of percentiles.csv: the exact percentiles of that second's merged histogram (blank without one)."""
+    values = hlog.percentiles(latency, hlog.OVER_TIME) or {}
+    return {
+        "second": second,
+        "ok": ok,
+        "ko": ko,
+        **{percentile_column(p): v for p, v in values.items()},
+        "max_ms": int(latency.get_max_value()) if values else None,
+    }
 
 
 def _ended_before(index: int, bounds: list[Bound], lag_s: int, cutoff: int, levels: list[Level]) -> bool:
