@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 from loadlab.analysis import validity
 from loadlab.report.charts import level_charts, server_charts
 from loadlab.report.headline import scenario_of
+from loadlab.report.series import read_series
 from loadlab.report.service_name import service_name
 
 CAPTIONS = {
@@ -45,7 +45,7 @@ def figures(run_dir: Path, summary: dict, folders: dict[str, str]) -> list[tuple
     shown = dict(summary.get("modes") or {})
     if not shown:
         return []
-    series = {mode: read_server_series(run_dir / folders[mode] / "server.csv") for mode in shown}
+    series = {mode: read_series(run_dir / folders[mode] / "server.csv") for mode in shown}
     found = [
         ("Throughput", "throughput", level_charts.throughput(shown), CAPTIONS["throughput"]),
         ("Latency", "latency", level_charts.latency(shown), CAPTIONS["latency"]),
@@ -112,20 +112,3 @@ def server_limits(summary: dict, one_machine: bool) -> dict[str, tuple[float, st
     if isinstance(pool, (int, float)) and not isinstance(pool, bool):
         limits["server-pool"] = (pool, f"DB_POOL {pool:g} connections")
     return limits
-
-
-def read_server_series(path: Path) -> dict[str, list]:
-    try:
-        with open(path, encoding="utf-8", newline="") as f:
-            rows = list(csv.DictReader(f))
-    except OSError:
-        return {}
-    columns = rows[0].keys() if rows else []
-    return {c: [_number(r.get(c)) for r in rows] for c in columns}
-
-
-def _number(text):
-    try:
-        return float(text)
-    except (TypeError, ValueError):
-        return None

@@ -21,8 +21,16 @@ from loadlab.report.headline import headline, mode_names, scenario_of, verdict_c
 from loadlab.report.page_style import CSS
 
 
-def document(summary: dict, charts: list[tuple[str, str, str, str]], gatling: dict[str, list[str]]) -> str:
-    """charts: (section title, data-chart name, svg, caption); gatling: mode -> relative links."""
+def document(
+    summary: dict,
+    charts: list[tuple[str, str, str, str]],
+    gatling: dict[str, list[str]],
+    over_time: tuple[str, str, str, str] | None = None,
+    spectra: str = "",
+) -> str:
+    """charts: (section title, data-chart name, svg, caption); gatling: mode -> relative links; over_time: the
+    percentiles-over-time chart and spectra the spectrum section, shown right after the headline (what the field
+    reads first), before the evidence."""
     run_id = str(summary.get("run_id") or "")
     parts = [
         "<!DOCTYPE html>",
@@ -36,6 +44,8 @@ def document(summary: dict, charts: list[tuple[str, str, str, str]], gatling: di
         boxes.test_fault(summary),
         boxes.missing(summary),
         boxes.invalid(summary),
+        f'<section id="percentiles">{chart_figure(*over_time)}</section>' if over_time else "",
+        spectra,
         boxes.notes(summary),
         verdict_table.section(summary),
         costs_table.section(summary),

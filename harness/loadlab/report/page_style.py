@@ -37,4 +37,6 @@ figcaption { color: var(--muted); font-size: 0.9em; }
 .no { color: var(--bad); font-weight: bold; }
 .muted { color: var(--muted); }
 code { background: var(--soft); padding: 0 3px; }
+table.spectrum td.muted { font-style: italic; }
+#spectra details { margin: 8px 0 16px; }
 """

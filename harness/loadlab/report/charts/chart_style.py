@@ -26,6 +26,11 @@ COLORS = {
     "p50": "#2ca02c",
     "p95": "#ff7f0e",
     "p99": "#d62728",
+    "p90": "#ff7f0e",
+    "p99.9": "#9467bd",
+    "max": "#7f7f7f",
+    "level_band": "#c6dbef",
+    "knee_band": "#fcbba1",
     "limit": "#d62728",
     "errors": "#d62728",
     "knee": "#9467bd",
@@ -49,6 +54,8 @@ COLORS = {
     "cpu_per_request": "#1f77b4",
     "fine": "#17becf",
 }
+# The modes in the order the page lists them (platform first), where they share one axes.
+MODE_COLORS = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2"]
 # Busy Tomcat threads equal requests in flight until the pool is full: dashed and on top, so both stay visible.
 LINE_STYLE = {"tomcat_threads_busy": {"linestyle": "--", "zorder": 3}}
 

@@ -1,0 +1,43 @@
+"""The percentiles-over-time chart's data: each mode's passes one after another on one time axis, read from each
+pass's percentiles.csv (the summary's exact per-second percentiles) and summary.json's levels."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from loadlab.report.charts.percentile_charts import Segment, over_time
+from loadlab.report.series import read_series
+
+NAME = "percentiles-over-time"
+TITLE = "Percentiles over time"
+CAPTION = (
+    "Per second of the measured phase, the p50, p90, p99, p99.9 and max of that second's successful responses, "
+    "every injector's requests in one exact histogram (never an average of percentiles), both modes on one log "
+    "scale; errors per second beneath. Bands are the levels, labelled with their offered rate (red: unhealthy); "
+    "fine passes follow the coarse one after a line. Gatling's own chart shows one injector, with estimated "
+    "percentiles."
+)
+GAP_S = 5  # seconds left empty between passes on the time axis
+
+
+def figure(run_dir: Path, summary: dict, folders: dict[str, str]) -> tuple[str, str, str, str] | None:
+    modes = {}
+    for mode, result in (summary.get("modes") or {}).items():
+        folder = run_dir / folders.get(mode, mode)
+        passes = [("coarse", folder, result.get("levels") or [], result)]
+        passes += [
+            (p["name"], folder / p["name"], p.get("levels") or [], p)
+            for p in (result.get("refine") or {}).get("passes") or []
+        ]
+        segments, offset = [], 0
+        for name, pass_dir, levels, facts in passes:
+            series = read_series(pass_dir / "percentiles.csv")
+            if not series.get("second"):
+                continue
+            unhealthy, stopped = facts.get("first_unhealthy_level"), bool(facts.get("stopped_early"))
+            segments.append(Segment(name, series, levels, offset, unhealthy, stopped))
+            offset += int(max(series["second"])) + 1 + GAP_S
+        modes[mode] = segments
+    if not modes:
+        return None
+    return TITLE, NAME, over_time(NAME, modes), CAPTION

@@ -1,0 +1,121 @@
+"""The whole spectrum at equal load: at each offered rate every mode ran, each mode's latency by percentile on one
+chart (from its `.hgrm` file) and a table of exact percentiles with the requests behind them (summary.json)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+
+from loadlab.analysis import hlog
+from loadlab.report.charts.percentile_charts import Curve, spectrum
+from loadlab.report.formats import num as number
+from loadlab.summary import hgrm_files
+
+CAPTION = (
+    "Every successful request of the level, all injectors added, by percentile: x is 1 / (1 − p) on a log scale, so "
+    "each step right is ten times rarer. Identical curves mean the thread model did not matter at this rate. A "
+    "curve turns thin and grey where the level holds fewer than 1 / (1 − p) requests: no data there. The same "
+    "curves load in HdrHistogram's plotter from <mode>/hgrm/."
+)
+
+
+@dataclass(frozen=True)
+class Place:
+    """One mode's level at a rate: where its file is and what summary.json says of it."""
+
+    mode: str
+    folder: str
+    pass_name: str
+    level: dict
+
+
+def common_rates(summary: dict, folders: dict[str, str]) -> dict[float, list[Place]]:
+    """Each offered rate every shown mode ran (coarse levels, or a fine pass's), in rising order."""
+    by_rate: dict[float, dict[str, Place]] = {}
+    modes = summary.get("modes") or {}
+    for mode, result in modes.items():
+        passes = [(hgrm_files.COARSE, result.get("levels") or [])]
+        passes += [(p["name"], p.get("levels") or []) for p in (result.get("refine") or {}).get("passes") or []]
+        for pass_name, levels in passes:
+            for level in levels:
+                if level.get("ok"):
+                    place = Place(mode, folders.get(mode, mode), pass_name, level)
+                    by_rate.setdefault(float(level["target_rps"]), {}).setdefault(mode, place)
+    return {rate: list(places.values()) for rate, places in sorted(by_rate.items()) if len(places) == len(modes) > 1}
+
+
+def key_rates(rates: dict[float, list[Place]]) -> list[float]:
+    """The two rates that tell the story: the highest every mode held, and the first at which one did not."""
+    held = [r for r, places in rates.items() if all(p.level.get("healthy") for p in places)]
+    broke = [r for r, places in rates.items() if not all(p.level.get("healthy") for p in places)]
+    return [r for r in (max(held, default=None), min(broke, default=None)) if r is not None]
+
+
+def section(run_dir: Path, summary: dict, folders: dict[str, str]) -> str:
+    rates = common_rates(summary, folders)
+    if not rates:
+        return ""
+    shown = key_rates(rates)
+    parts = [
+        '<section id="spectra"><h2>The whole spectrum at equal load</h2>',
+        *(_rate_block(run_dir, rate, rates[rate]) for rate in shown),
+    ]
+    others = [r for r in rates if r not in shown]
+    if others:
+        parts.append(f"<details><summary>Every other rate both modes ran ({len(others)})</summary>")
+        parts += [_rate_block(run_dir, rate, rates[rate]) for rate in others]
+        parts.append("</details>")
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _rate_block(run_dir: Path, rate: float, places: list[Place]) -> str:
+    curves = []
+    for place in places:
+        distribution = hgrm_files.read(
+            run_dir / place.folder, place.pass_name, place.level["index"], place.level["target_rps"]
+        )
+        if distribution is not None:
+            curves.append(Curve(place.mode, distribution, bool(place.level.get("healthy"))))
+    name = f"spectrum-{rate:g}".replace(".", "_")
+    chart = (
+        f'<figure class="chart" data-chart="{name}">{spectrum(name, rate, curves)}'
+        f"<figcaption>{escape(CAPTION)}</figcaption></figure>"
+        if curves
+        else ""
+    )
+    return f"<h3>{rate:g} rps offered</h3>{chart}{table(places)}"
+
+
+def table(places: list[Place]) -> str:
+    """p50 … p99.99 and max per mode, exact; a percentile finer than the level's requests allow is greyed."""
+    head = "".join(f"<th>p{p:g}</th>" for p in hlog.SPECTRUM)
+    rows = []
+    for place in places:
+        level, count = place.level, place.level.get("ok") or 0
+        values = level.get("percentiles_ms") or {}
+        cells = []
+        for p in hlog.SPECTRUM:
+            value = values.get(f"{p:g}")
+            if value is None:
+                cells.append('<td class="muted">–</td>')
+            elif hlog.resolved(p, count):
+                cells.append(f"<td>{number(value)} ms</td>")
+            else:
+                need = round(1 / (1 - p / 100))
+                cells.append(
+                    f'<td class="muted" title="needs {need:,} requests, the level has {count:,}">'
+                    f"({number(value)} ms)</td>"
+                )
+        where = "" if not place.pass_name else f" <small>{escape(place.pass_name)}</small>"
+        health = "" if level.get("healthy") else ' <span class="no">unhealthy</span>'
+        rows.append(
+            f"<tr><th>{escape(place.mode)}{where}{health}</th>{''.join(cells)}"
+            f"<td>{number(level.get('max_ms'))} ms</td><td>{count:,}</td></tr>"
+        )
+    return (
+        f'<table class="spectrum"><tr><th>mode</th>{head}<th>max</th><th>OK requests</th></tr>{"".join(rows)}</table>'
+        '<p class="muted">Greyed, in brackets: fewer requests than 1 / (1 − p), so the figure is only the largest '
+        "few values, not that percentile.</p>"
+    )
