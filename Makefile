@@ -25,7 +25,7 @@ SAMPLE_APP := harness/tests/sample-app
 SOURCES := $(shell find pom.xml */pom.xml delay-service/src thread-service/src gatling/src \
              $(SAMPLE_APP)/pom.xml $(SAMPLE_APP)/src -type f 2>/dev/null)
 
-.PHONY: help build up bench report down test lint format test-java test-python test-e2e test-infra test-units clean \
+.PHONY: help build up bench report compare down test lint format test-java test-python test-e2e test-infra test-units clean \
         check-params venv test-venv test-deps
 
 help: ## list targets and parameters (this page)
@@ -75,6 +75,9 @@ bench: check-params build venv ## run every mode in MODES on TARGET, write resul
 
 report: venv ## rebuild index.html and summary.json of RUN=results/<run-id> (default: the latest run)
 	@$(LOADLAB_VENV) report "$(RUN)"
+
+compare: venv ## one page setting RUN=results/<a> beside AGAINST=results/<b> (written into RUN's folder)
+	@$(LOADLAB_VENV) compare "$(RUN)" "$(AGAINST)"
 
 down: ## undo `make up` for TARGET: stop every process, remove every resource the harness created
 	@$(LOADLAB) down

@@ -122,6 +122,15 @@ def _report(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+def _compare(args: argparse.Namespace) -> int:
+    from loadlab.report import comparability, compare_page
+
+    run = comparability.load("RUN", args.run or "")
+    against = comparability.load("AGAINST", args.against or "")
+    print(f"-- the comparison page: {compare_page.write(run, against)}")
+    return ExitCode.OK
+
+
 def _up(args: argparse.Namespace) -> int:
     from loadlab.run import targets
 
@@ -170,6 +179,17 @@ def parser() -> argparse.ArgumentParser:
     )
     report.add_argument("run", nargs="?", help="the run folder (default: RESULTS_DIR/latest)")
     report.set_defaults(handler=_report)
+
+    compare = verbs.add_parser(
+        "compare",
+        help="one page setting two run folders side by side",
+        description="Writes <RUN>/compare-<AGAINST's run id>.html: both runs' verdicts, knees and predictions, what "
+        "differs in their parameters, the spectra at the rates both measured. Runs that cannot be compared (a "
+        "missing folder, a mode missing or invalid, no rate in common) are refused in one line, exit 2.",
+    )
+    compare.add_argument("run", help="RUN: a run folder, results/<run-id>")
+    compare.add_argument("against", help="AGAINST: the run folder to set beside it")
+    compare.set_defaults(handler=_compare)
 
     up = verbs.add_parser("up", help="prepare TARGET (aws: terraform apply, netns: namespace hosts)")
     up.set_defaults(handler=_up)

@@ -22,27 +22,38 @@ CAPTION = (
 
 @dataclass(frozen=True)
 class Place:
-    """One mode's level at a rate: where its file is and what summary.json says of it."""
+    """One mode's level at a rate: its label on the chart, the folder of its `.hgrm` files, summary.json's level."""
 
-    mode: str
-    folder: str
+    label: str
+    folder: Path
     pass_name: str
     level: dict
 
 
-def common_rates(summary: dict, folders: dict[str, str]) -> dict[float, list[Place]]:
+def places(result: dict, label: str, folder: Path) -> dict[float, Place]:
+    """A mode's measured levels by offered rate (coarse first; a fine pass's where the coarse pass lacks the rate)."""
+    passes = [(hgrm_files.COARSE, result.get("levels") or [])]
+    passes += [(p["name"], p.get("levels") or []) for p in (result.get("refine") or {}).get("passes") or []]
+    found: dict[float, Place] = {}
+    for pass_name, levels in passes:
+        for level in levels:
+            if level.get("ok"):
+                found.setdefault(float(level["target_rps"]), Place(label, folder, pass_name, level))
+    return found
+
+
+def common(by_column: list[dict[float, Place]]) -> dict[float, list[Place]]:
+    """Each rate every column ran, rising, with the columns' places in order (none with fewer than two columns)."""
+    if len(by_column) < 2:
+        return {}
+    rates = sorted(set.intersection(*(set(column) for column in by_column)))
+    return {rate: [column[rate] for column in by_column] for rate in rates}
+
+
+def common_rates(run_dir: Path, summary: dict, folders: dict[str, str]) -> dict[float, list[Place]]:
     """Each offered rate every shown mode ran (coarse levels, or a fine pass's), in rising order."""
-    by_rate: dict[float, dict[str, Place]] = {}
     modes = summary.get("modes") or {}
-    for mode, result in modes.items():
-        passes = [(hgrm_files.COARSE, result.get("levels") or [])]
-        passes += [(p["name"], p.get("levels") or []) for p in (result.get("refine") or {}).get("passes") or []]
-        for pass_name, levels in passes:
-            for level in levels:
-                if level.get("ok"):
-                    place = Place(mode, folders.get(mode, mode), pass_name, level)
-                    by_rate.setdefault(float(level["target_rps"]), {}).setdefault(mode, place)
-    return {rate: list(places.values()) for rate, places in sorted(by_rate.items()) if len(places) == len(modes) > 1}
+    return common([places(result, mode, run_dir / folders.get(mode, mode)) for mode, result in modes.items()])
 
 
 def key_rates(rates: dict[float, list[Place]]) -> list[float]:
@@ -53,32 +64,36 @@ def key_rates(rates: dict[float, list[Place]]) -> list[float]:
 
 
 def section(run_dir: Path, summary: dict, folders: dict[str, str]) -> str:
-    rates = common_rates(summary, folders)
-    if not rates:
-        return ""
+    rates = common_rates(run_dir, summary, folders)
+    return "".join(
+        [
+            '<section id="spectra"><h2>The whole spectrum at equal load</h2>' if rates else "",
+            blocks(rates, "both modes"),
+            "</section>" if rates else "",
+        ]
+    )
+
+
+def blocks(rates: dict[float, list[Place]], who: str, prefix: str = "spectrum") -> str:
+    """The key rates' charts and tables, then every other rate's in a closed <details>; who: "both modes" ran them."""
     shown = key_rates(rates)
-    parts = [
-        '<section id="spectra"><h2>The whole spectrum at equal load</h2>',
-        *(_rate_block(run_dir, rate, rates[rate]) for rate in shown),
-    ]
+    parts = [rate_block(rate, rates[rate], prefix) for rate in shown]
     others = [r for r in rates if r not in shown]
     if others:
-        parts.append(f"<details><summary>Every other rate both modes ran ({len(others)})</summary>")
-        parts += [_rate_block(run_dir, rate, rates[rate]) for rate in others]
+        parts.append(f"<details><summary>Every other rate {escape(who)} ran ({len(others)})</summary>")
+        parts += [rate_block(rate, rates[rate], prefix) for rate in others]
         parts.append("</details>")
-    parts.append("</section>")
     return "".join(parts)
 
 
-def _rate_block(run_dir: Path, rate: float, places: list[Place]) -> str:
+def rate_block(rate: float, places: list[Place], prefix: str = "spectrum") -> str:
     curves = []
     for place in places:
-        distribution = hgrm_files.read(
-            run_dir / place.folder, place.pass_name, place.level["index"], place.level["target_rps"]
-        )
+        level = place.level
+        distribution = hgrm_files.read(place.folder, place.pass_name, level["index"], level["target_rps"])
         if distribution is not None:
-            curves.append(Curve(place.mode, distribution, bool(place.level.get("healthy"))))
-    name = f"spectrum-{rate:g}".replace(".", "_")
+            curves.append(Curve(place.label, distribution, bool(level.get("healthy"))))
+    name = f"{prefix}-{rate:g}".replace(".", "_")
     chart = (
         f'<figure class="chart" data-chart="{name}">{spectrum(name, rate, curves)}'
         f"<figcaption>{escape(CAPTION)}</figcaption></figure>"
@@ -111,11 +126,11 @@ def table(places: list[Place]) -> str:
         where = "" if not place.pass_name else f" <small>{escape(place.pass_name)}</small>"
         health = "" if level.get("healthy") else ' <span class="no">unhealthy</span>'
         rows.append(
-            f"<tr><th>{escape(place.mode)}{where}{health}</th>{''.join(cells)}"
+            f"<tr><th>{escape(place.label)}{where}{health}</th>{''.join(cells)}"
             f"<td>{number(level.get('max_ms'))} ms</td><td>{count:,}</td></tr>"
         )
     return (
-        f'<table class="spectrum"><tr><th>mode</th>{head}<th>max</th><th>OK requests</th></tr>{"".join(rows)}</table>'
+        f'<table class="spectrum"><tr><th></th>{head}<th>max</th><th>OK requests</th></tr>{"".join(rows)}</table>'
         '<p class="muted">Greyed, in brackets: fewer requests than 1 / (1 − p), so the figure is only the largest '
         "few values, not that percentile.</p>"
     )

@@ -77,7 +77,9 @@ def _draw_segment(top: Axes, bottom: Axes, segment: Segment, first: bool) -> Non
             va="top",
             fontsize=6,
             rotation=90,
-            color="#555555",
+            color="#333333",
+            zorder=5,
+            bbox={"facecolor": "white", "alpha": 0.7, "linewidth": 0, "pad": 1},
         )
     for line in OVER_TIME:
         column = line.replace(".", "_") + "_ms"
