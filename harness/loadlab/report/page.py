@@ -17,6 +17,7 @@ from loadlab.report import (
     threadlocal_section,
     verdict_table,
 )
+from loadlab.report.answer import answer
 from loadlab.report.headline import headline, mode_names, scenario_of, verdict_class
 from loadlab.report.page_style import CSS
 
@@ -40,6 +41,7 @@ def document(
         f"<style>{CSS}</style></head><body><main>",
         f"<h1>Platform vs virtual threads <small>{escape(scenario_of(summary))} scenario, run {escape(run_id)}"
         f"{' on ' + escape(str(summary['target'])) if summary.get('target') else ''}</small></h1>",
+        f'<p class="answer" id="answer">{escape(said)}</p>' if (said := answer(summary)) else "",
         f'<p class="headline {verdict_class(summary)}" id="headline">{escape(headline(summary))}</p>',
         boxes.test_fault(summary),
         boxes.missing(summary),

@@ -9,6 +9,7 @@ h1 { font-size: 1.6em; margin: 0 0 4px; }
 h1 small { font-weight: normal; color: var(--muted); font-size: 0.6em; }
 h2 { font-size: 1.2em; margin: 32px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
 h3 { font-size: 1em; margin: 16px 0 6px; }
+.answer { font-size: 1.4em; font-weight: 600; margin: 12px 0 8px; }
 .headline { font-size: 1.15em; padding: 12px 16px; border-left: 5px solid var(--muted); background: var(--soft); }
 .headline.valid { border-color: var(--ok); }
 .headline.invalid { border-color: var(--bad); }

@@ -1,0 +1,73 @@
+"""The page's first sentence: the answer in words a Java engineer would repeat ("virtual threads held 2.1× the load of
+a 200-thread pool here; the limit was this machine's CPU"), before the figures that qualify it."""
+
+from __future__ import annotations
+
+from loadlab.core.modelabel import ModeLabel
+from loadlab.report.formats import rps
+
+# The start of limit_met_first (summary/mode_knee.py LIMIT_NAMES) -> what the limit was, in a few words.
+LIMITS = {
+    "threads": "its threads (Little's law: pool size / time per request)",
+    "CPU": "this machine's CPU",
+    "the database pool": "the database pool",
+    "pinned carriers": "carrier threads pinned by synchronized blocks",
+    "Tomcat's max-connections": "Tomcat's max-connections",
+}
+
+
+def answer(summary: dict) -> str | None:
+    """None when there is nothing to answer (one mode, nothing measured); a ratio only when summary.json gives one."""
+    modes = summary.get("modes") or {}
+    ratio = summary.get("virtual_over_platform")
+    basis = summary.get("virtual_over_platform_basis") or "platform"
+    virtual = _virtual_beside(modes, basis)
+    if ratio is None or virtual is None or basis not in modes:
+        reason = summary.get("virtual_over_platform_reason")
+        if len(modes) > 1 and reason:
+            return f"No ratio of virtual over platform threads can be claimed from this run: {reason.split(':')[0]}."
+        return None
+    platform = modes[basis]
+    at_least = "" if virtual.get("collapsed") else "at least "
+    text = (
+        f"Virtual threads held {at_least}{ratio:.1f}× the load of a {_pool(basis, summary)} here "
+        f"({rps(virtual.get('sustained_rps'))} against {rps(platform.get('sustained_rps'))} requests a second)"
+    )
+    if summary.get("ratios_by_pool"):
+        text += f", the best of the {len(summary['ratios_by_pool'])} pools tried"
+    if not virtual.get("collapsed"):
+        text += "; virtual threads never broke, so the ratio is a floor set by the highest rate tried"
+    else:
+        limit = _limit(virtual)
+        if limit:
+            text += f"; the limit was {limit}"
+    platform_limit = _limit(platform)
+    if platform.get("collapsed") and platform_limit:
+        text += f", the platform pool's was {platform_limit}"
+    return text + "."
+
+
+def _virtual_beside(modes: dict, basis: str) -> dict | None:
+    """The virtual column on the basis's JDK."""
+    jdk = ModeLabel.parse(basis).jdk
+    for label, result in modes.items():
+        parsed = ModeLabel.parse(label)
+        if parsed.mode == "virtual" and parsed.jdk == jdk:
+            return result
+    return None
+
+
+def _pool(basis: str, summary: dict) -> str:
+    threads = ModeLabel.parse(basis).threads or (summary.get("params") or {}).get("PLATFORM_THREADS")
+    return f"{threads:,}-thread pool" if isinstance(threads, int) else "platform thread pool"
+
+
+def _limit(result: dict) -> str | None:
+    """The limit the mode met first, when a model's interval met its knee; the machine's CPU when the note says so."""
+    met = str(result.get("limit_met_first") or "")
+    for start, words in LIMITS.items():
+        if met.startswith(start) and "meets its predicted" in met:
+            return words
+    if "the machine ran out of CPU there" in met:
+        return "this machine's CPU"
+    return None

@@ -1,0 +1,72 @@
+"""The page's first sentence, the one a reader repeats: the ratio against the pool it beat, and the limit each mode
+met, said only as far as summary.json backs it."""
+
+from loadlab.report.answer import answer
+
+
+def summary(virtual, platform=None, **top):
+    platform = platform or {
+        "sustained_rps": 990,
+        "collapsed": True,
+        "limit_met_first": "threads (Little's law): the knee 990 rps meets its predicted 978–995 rps",
+    }
+    return {"modes": {"platform": platform, "virtual": virtual}, "params": {"PLATFORM_THREADS": 200}, **top}
+
+
+def test_a_ratio_with_both_limits():
+    virtual = {
+        "sustained_rps": 2100,
+        "collapsed": True,
+        "limit_met_first": "CPU (utilization law): the knee 2,100 rps meets its predicted 1,900–2,700 rps",
+    }
+    assert answer(summary(virtual, virtual_over_platform=2.12)) == (
+        "Virtual threads held 2.1× the load of a 200-thread pool here (2,100 against 990 requests a second); the "
+        "limit was this machine's CPU, the platform pool's was its threads (Little's law: pool size / time per "
+        "request)."
+    )
+
+
+def test_a_virtual_mode_that_never_broke_gives_a_floor():
+    virtual = {"sustained_rps": 3000, "collapsed": False, "limit_met_first": "none within this run: it held 3,000"}
+    text = answer(summary(virtual, virtual_over_platform=3.03))
+    assert text.startswith("Virtual threads held at least 3.0× the load of a 200-thread pool")
+    assert "never broke, so the ratio is a floor" in text
+
+
+def test_a_limit_no_model_met_is_not_named():
+    virtual = {
+        "sustained_rps": 1500,
+        "collapsed": True,
+        "limit_met_first": "the knee 1,500 rps meets none of the predicted intervals (CPU (utilization law) at 2,600)",
+    }
+    text = answer(summary(virtual, virtual_over_platform=1.52))
+    assert "the limit was" not in text and "the platform pool's was its threads" in text
+
+
+def test_no_ratio_says_why_in_words():
+    text = answer(
+        summary({"sustained_rps": 2100}, virtual_over_platform=None, virtual_over_platform_reason="platform crashed: …")
+    )
+    assert text == "No ratio of virtual over platform threads can be claimed from this run: platform crashed."
+
+
+def test_a_pool_sweep_names_the_best_pool():
+    modes = {
+        "platform-t200": {"sustained_rps": 990, "collapsed": True},
+        "platform-t1000": {"sustained_rps": 2000, "collapsed": True},
+        "virtual": {"sustained_rps": 2100, "collapsed": True},
+    }
+    text = answer(
+        {
+            "modes": modes,
+            "virtual_over_platform": 1.05,
+            "virtual_over_platform_basis": "platform-t1000",
+            "ratios_by_pool": {"platform-t200": 2.12, "platform-t1000": 1.05},
+        }
+    )
+    assert text.startswith("Virtual threads held 1.1× the load of a 1,000-thread pool here (2,100 against 2,000")
+    assert "the best of the 2 pools tried" in text
+
+
+def test_one_mode_has_no_answer():
+    assert answer({"modes": {"platform": {"sustained_rps": 990}}}) is None
