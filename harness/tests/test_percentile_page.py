@@ -51,3 +51,20 @@ def test_the_spectrum_table_greys_what_the_requests_cannot_resolve(page):
     assert "<td>900 ms</td>" in platform and '<span class="no">unhealthy</span>' in platform
     assert platform.count('class="muted"') == 2 and "needs 10,000 requests, the level has 900" in platform
     assert "<td>900</td>" in platform  # the count behind the percentiles
+
+
+def test_a_knee_no_other_mode_reached_gets_its_own_spectrum(tmp_path):
+    # Platform stopped at 300 rps; virtual broke at 500, a rate platform never ran: its own tail, 400 against 500.
+    synthrun.write_params(tmp_path)
+    synthrun.write_mode(
+        tmp_path, "platform", ModeSpec([LevelSpec(100), LevelSpec(200), LevelSpec(300, latency=SLOW_TAIL)])
+    )
+    virtual = [LevelSpec(r) for r in (100, 200, 300, 400)] + [LevelSpec(500, latency=SLOW_TAIL)]
+    synthrun.write_mode(tmp_path, "virtual", ModeSpec(virtual))
+    report.rebuild(tmp_path)
+    page = (tmp_path / "index.html").read_text()
+    block = page[page.index("<h3>virtual on both sides of its knee (400 and 500 rps)</h3>") :]
+    assert block.index('data-chart="knee-virtual-500"') < block.index("</table>")
+    rows = re.findall(r"<tr><th>(virtual at \d+ rps)", block.split("</table>", 1)[0])
+    assert rows == ["virtual at 400 rps", "virtual at 500 rps"]
+    assert 'data-chart="knee-platform' not in page  # platform's knee is on the equal-load charts already

@@ -65,13 +65,35 @@ def key_rates(rates: dict[float, list[Place]]) -> list[float]:
 
 def section(run_dir: Path, summary: dict, folders: dict[str, str]) -> str:
     rates = common_rates(run_dir, summary, folders)
+    knees = [
+        around_knee(mode, result, run_dir / folders.get(mode, mode), rates)
+        for mode, result in (summary.get("modes") or {}).items()
+    ]
+    if not rates and not any(knees):
+        return ""
     return "".join(
         [
-            '<section id="spectra"><h2>The whole spectrum at equal load</h2>' if rates else "",
+            '<section id="spectra"><h2>The whole spectrum at equal load</h2>',
             blocks(rates, "both modes"),
-            "</section>" if rates else "",
+            *knees,
+            "</section>",
         ]
     )
+
+
+def around_knee(mode: str, result: dict, folder: Path, shared: dict[float, list[Place]]) -> str:
+    """A mode's own spectrum on both sides of its knee, when no other mode ran its first unhealthy rate: virtual
+    threads' tail near a CPU knee shows here (no time slicing between them), where no equal-load chart reaches."""
+    bracket = result.get("knee_interval_rps") or []
+    if not result.get("collapsed") or len(bracket) != 2 or None in bracket or float(bracket[1]) in shared:
+        return ""
+    found = places(result, "", folder)
+    sides = [found.get(float(rate)) for rate in bracket]
+    if None in sides:
+        return ""
+    labelled = [Place(f"{mode} at {rate:g} rps", p.folder, p.pass_name, p.level) for rate, p in zip(bracket, sides)]
+    heading = f"{mode} on both sides of its knee ({bracket[0]:g} and {bracket[1]:g} rps)"
+    return rate_block(float(bracket[1]), labelled, f"knee-{mode}", heading)
 
 
 def blocks(rates: dict[float, list[Place]], who: str, prefix: str = "spectrum") -> str:
@@ -86,7 +108,8 @@ def blocks(rates: dict[float, list[Place]], who: str, prefix: str = "spectrum") 
     return "".join(parts)
 
 
-def rate_block(rate: float, places: list[Place], prefix: str = "spectrum") -> str:
+def rate_block(rate: float, places: list[Place], prefix: str = "spectrum", heading: str | None = None) -> str:
+    """The chart and table of some levels: each mode's (or run's) at one rate, or one mode's around its knee."""
     curves = []
     for place in places:
         level = place.level
@@ -94,13 +117,14 @@ def rate_block(rate: float, places: list[Place], prefix: str = "spectrum") -> st
         if distribution is not None:
             curves.append(Curve(place.label, distribution, bool(level.get("healthy"))))
     name = f"{prefix}-{rate:g}".replace(".", "_")
+    heading = heading or f"{rate:g} rps offered"
     chart = (
-        f'<figure class="chart" data-chart="{name}">{spectrum(name, rate, curves)}'
+        f'<figure class="chart" data-chart="{name}">{spectrum(name, f"Latency by percentile: {heading}", curves)}'
         f"<figcaption>{escape(CAPTION)}</figcaption></figure>"
         if curves
         else ""
     )
-    return f"<h3>{rate:g} rps offered</h3>{chart}{table(places)}"
+    return f"<h3>{escape(heading)}</h3>{chart}{table(places)}"
 
 
 def table(places: list[Place]) -> str:

@@ -113,7 +113,7 @@ class Curve:
     healthy: bool
 
 
-def spectrum(name: str, rate: float, curves: list[Curve]) -> str:
+def spectrum(name: str, title: str, curves: list[Curve]) -> str:
     """Every mode at one offered rate on one axes: latency against 1 / (1 - p), HdrHistogram's chart. The part of
     a curve finer than its requests allow (1 / (1 - p) above the count) is drawn thin and grey: no data there."""
     with matplotlib.rc_context({**STYLE, "svg.hashsalt": f"loadlab-{name}"}):
@@ -121,7 +121,7 @@ def spectrum(name: str, rate: float, curves: list[Curve]) -> str:
         width, height = fig.get_figwidth(), fig.get_figheight()
         fig.subplots_adjust(left=0.75 / width, right=1 - 0.3 / width, bottom=0.53 / height, top=1 - 0.3 / height)
         ax = fig.subplots()
-        ax.set_title(f"Latency by percentile at {rate:g} rps offered")
+        ax.set_title(title)
         for index, curve in enumerate(curves):
             _draw_curve(ax, curve, MODE_COLORS[index % len(MODE_COLORS)])
         ax.set_xscale("log")
