@@ -93,7 +93,7 @@ def around_knee(mode: str, result: dict, folder: Path, shared: dict[float, list[
         return ""
     labelled = [Place(f"{mode} at {rate:g} rps", p.folder, p.pass_name, p.level) for rate, p in zip(bracket, sides)]
     heading = f"{mode} on both sides of its knee ({bracket[0]:g} and {bracket[1]:g} rps)"
-    return rate_block(float(bracket[1]), labelled, f"knee-{mode}", heading)
+    return rate_block(float(bracket[1]), labelled, f"knee-{mode}", heading, f"— {mode} around its knee")
 
 
 def blocks(rates: dict[float, list[Place]], who: str, prefix: str = "spectrum") -> str:
@@ -108,7 +108,9 @@ def blocks(rates: dict[float, list[Place]], who: str, prefix: str = "spectrum") 
     return "".join(parts)
 
 
-def rate_block(rate: float, places: list[Place], prefix: str = "spectrum", heading: str | None = None) -> str:
+def rate_block(
+    rate: float, places: list[Place], prefix: str = "spectrum", heading: str | None = None, short: str | None = None
+) -> str:
     """The chart and table of some levels: each mode's (or run's) at one rate, or one mode's around its knee."""
     curves = []
     for place in places:
@@ -118,13 +120,14 @@ def rate_block(rate: float, places: list[Place], prefix: str = "spectrum", headi
             curves.append(Curve(place.label, distribution, bool(level.get("healthy"))))
     name = f"{prefix}-{rate:g}".replace(".", "_")
     heading = heading or f"{rate:g} rps offered"
+    short = short or f"at {rate:g} rps offered"
     chart = (
-        f'<figure class="chart" data-chart="{name}">{spectrum(name, f"Latency by percentile: {heading}", curves)}'
+        f'<figure class="chart" data-chart="{name}">{spectrum(name, f"Latency by percentile {short}", curves)}'
         f"<figcaption>{escape(CAPTION)}</figcaption></figure>"
         if curves
         else ""
     )
-    return f"<h3>{escape(heading)}</h3>{chart}{table(places)}"
+    return f'<h3>{escape(heading)}</h3><div class="spectrum-block">{chart}<div>{table(places)}</div></div>'
 
 
 def table(places: list[Place]) -> str:
