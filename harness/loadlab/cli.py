@@ -183,8 +183,8 @@ def parser() -> argparse.ArgumentParser:
     compare = verbs.add_parser(
         "compare",
         help="one page setting two run folders side by side",
-        description="Writes <RUN>/compare-<AGAINST's run id>.html: both runs' verdicts, knees and predictions, what "
-        "differs in their parameters, the spectra at the rates both measured. Runs that cannot be compared (a "
+        description="Writes <RUN>/compare-<AGAINST's folder name>.html: both runs' verdicts, knees and predictions, "
+        "what differs in their parameters, the spectra at the rates both measured. Runs that cannot be compared (a "
         "missing folder, a mode missing or invalid, no rate in common) are refused in one line, exit 2.",
     )
     compare.add_argument("run", help="RUN: a run folder, results/<run-id>")

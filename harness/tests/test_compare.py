@@ -50,7 +50,7 @@ def test_the_page_sets_both_runs_side_by_side(two_runs, capsys):
     assert differs.count("<tr>") == 2  # the header and PLATFORM_THREADS
     # Each mode's spectra: platform's at 200 (both held) and 300 (the first rate one run did not), curves per run.
     assert 'data-chart="compare-platform-200"' in page and 'data-chart="compare-platform-300"' in page
-    assert "platform · 20261121-140501" in page and "platform · 20261121-130501" in page
+    assert "platform · RUN 20261121-140501" in page and "platform · AGAINST 20261121-130501" in page
     assert 'href="../20261121-130501/index.html"' in page and 'href="index.html"' in page
     assert "<script" not in page and "http://" not in page.replace("http://www.w3.org", "")
 

@@ -76,7 +76,8 @@ def check(run: Side, against: Side) -> dict[str, dict[float, list[Place]]]:
     rates = {}
     for mode in _measured(run):
         columns = [
-            places(s.summary["modes"][mode], f"{mode} · {s.run_id}", s.mode_folder(mode)) for s in (run, against)
+            places(s.summary["modes"][mode], f"{mode} · {s.name} {s.run_id}", s.mode_folder(mode))
+            for s in (run, against)
         ]
         rates[mode] = common(columns)
         if not rates[mode]:
@@ -87,6 +88,11 @@ def check(run: Side, against: Side) -> dict[str, dict[float, list[Place]]]:
                 f"{_span(columns[1])} rps); allowed: runs whose stairs meet at one rate at least",
             )
     return rates
+
+
+def _label(side: Side, mode: str) -> str:
+    """A curve's name: `platform · RUN 20261125-200400` (the side too: a copied folder keeps its run id)."""
+    return f"{mode} · {side.name} {side.run_id}"
 
 
 def _measured(side: Side) -> list[str]:

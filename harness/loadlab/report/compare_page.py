@@ -1,6 +1,6 @@
 """`make compare RUN=<a> AGAINST=<b>`: one self-contained page setting two runs side by side (each run's verdict,
 knees and predictions, what differs in their parameters, and each mode's spectra at the rates both runs measured),
-written as `<RUN>/compare-<AGAINST's run id>.html`."""
+written as `<RUN>/compare-<AGAINST's folder name>.html` (the folder's, not the run id: a copied folder keeps its id)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ CONTEXT = ("target", "machine", "scenario")
 def write(run: Side, against: Side) -> Path:
     """Checks the two runs (comparability.check refuses what cannot be compared) and writes the page."""
     rates = check(run, against)
-    path = run.folder / f"compare-{against.run_id}.html"
+    path = run.folder / f"compare-{against.folder.name}.html"
     write_text(path, document(run, against, rates, path.parent))
     return path
 

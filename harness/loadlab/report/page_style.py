@@ -38,8 +38,9 @@ figcaption { color: var(--muted); font-size: 0.9em; }
 .no { color: var(--bad); font-weight: bold; }
 .muted { color: var(--muted); }
 code { background: var(--soft); padding: 0 3px; }
-.spectrum-block { display: grid; grid-template-columns: minmax(420px, 1fr) auto; gap: 16px; align-items: start; }
-table.spectrum td, table.spectrum th { white-space: nowrap; }
+.spectrum-block { display: grid; grid-template-columns: minmax(420px, 1fr) minmax(0, auto); gap: 16px; }
+.spectrum-block { align-items: start; }
+table.spectrum td { white-space: nowrap; }
 @media (max-width: 900px) { .spectrum-block { grid-template-columns: 1fr; } }
 table.spectrum td.muted { font-style: italic; }
 #spectra details { margin: 8px 0 16px; }
