@@ -20,6 +20,7 @@ import pytest
 from conftest import MACHINE_REASONS, REPO, blamed_on_the_machine, harness_exit, make, not_proven
 from test_preflight import PREVIOUS_RUN, with_previous_run
 
+from loadlab.analysis import hgrm
 from loadlab.analysis.validity import CPU_SATURATED_RATIO, delay_allowance_ms
 from loadlab.core import params
 from loadlab.run import preflight
@@ -266,6 +267,11 @@ def test_run_folder_matches_the_contract(tiny_run):
         assert len(rows) > 5
         assert sum(int(r[2]) + int(r[3]) for r in rows[1:]) == m["requests"]
         assert (run_dir / mode / "server.csv").stat().st_size > 0
+        # Each level's spectrum as HdrHistogram's text (contract turn 4), holding the level's successful requests.
+        for level in (lv for lv in m["levels"] if lv["ok"]):
+            hgrm_file = run_dir / mode / "hgrm" / f"level-{level['index']:02d}-{level['target_rps']:g}rps.hgrm"
+            assert hgrm.read(hgrm_file).total_count == level["ok"], hgrm_file
+        assert (run_dir / mode / "percentiles.csv").stat().st_size > 0
         reports = list((run_dir / mode / "gatling").glob("*/*/index.html"))
         assert reports, f"no Gatling HTML report for {mode}"
     assert (run_dir / "index.html").stat().st_size > 0
