@@ -141,6 +141,8 @@ def _mode_notes(mode: str, m: dict) -> None:
     refined = m.get("refine") or {}
     if m.get("collapsed") and refined.get("not_refined"):
         _print(f"  {mode}: knee not localised to {refined.get('resolution', 0.05):.0%}: {refined['not_refined']}")
+    if refined.get("not_reproduced"):
+        _print(f"  {mode}: no knee: {refined['not_reproduced']}")
 
 
 def _repeat_notes(agg: dict) -> None:

@@ -62,8 +62,8 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
     first_bad = levels[verdict.first_unhealthy].index if verdict.first_unhealthy is not None else None
     summary = {
         "sustained_rps": jsonform.plain_number(round(knee.sustained_rps, 1)),
-        "collapsed": verdict.collapsed,
-        **mode_predictions.fields(inputs, ceiling, knee, verdict, levels, ctx, ok_ratio),
+        "collapsed": knee.collapsed,  # the coarse verdict's, unless a fine pass did not reproduce its knee
+        **mode_predictions.fields(inputs, ceiling, knee, levels, ctx, ok_ratio),
         "evidence_at_knee": knees.evidence_at(knee.closing) if knee.closing is not None else None,
         **knees.fields(knee, judged.fine, requested, not_refined),
         "baseline_p50_ms": verdict.baseline_p50_ms,
