@@ -41,6 +41,8 @@ TINY = {
     "INJECTORS": "1",
     # Every request uses a 4 KB per-thread object (a cost too small to move any knee): counted, never timed.
     "THREADLOCAL_KB": "4",
+    # Not Tomcat's default (8192), far above the few hundred connections this run opens: it must reach Tomcat.
+    "MAX_CONNECTIONS": "600",
 }
 TIMELINE_COLUMNS = ["second", "offered_rps", "ok", "ko", "p50_ms", "p95_ms", "p99_ms", "max_ms"]
 
@@ -276,6 +278,17 @@ def machine_excuse(summary: dict, run_dir, watch: HostWatch) -> str:
         if blamed_on_the_machine(mode):
             windows += level_windows(run_dir, name, {lv["index"] for lv in busy_levels(mode)})
     return watch.saturated_by_others(windows) if windows else ""
+
+
+def test_max_connections_reaches_tomcat_in_both_modes(tiny_run):
+    """The value the service itself reports (/actuator/loadlab, kept in raw/thread/config.json), not what was asked."""
+    _, run_dir, _ = tiny_run
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["params"]["MAX_CONNECTIONS"] == 600
+    for mode in ("platform", "virtual"):
+        live = json.loads((run_dir / mode / "raw" / "thread" / "config.json").read_text())
+        assert live["tomcat_max_connections"] == 600, (mode, live)
+        assert summary["modes"][mode]["live_config"]["tomcat_max_connections"] == 600
 
 
 def test_run_folder_matches_the_contract(tiny_run):
