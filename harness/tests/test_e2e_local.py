@@ -297,6 +297,9 @@ def test_run_folder_matches_the_contract(tiny_run):
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["run_id"] == run_dir.name and summary["target"] == "local"
     assert summary["params"]["PLATFORM_THREADS"] == 8 and summary["params"]["DELAY_MS"] == 200
+    # the delay-service met the first measured level warm: its cold answers were spent on the warm-up
+    warmup = json.loads((run_dir / "params.json").read_text())["delay_warmup"]
+    assert warmup["rounds"] >= 3 and warmup["last_p90_ms"] <= warmup["wait_ms"] + 2 * delay_allowance_ms(100), warmup
     for mode in ("platform", "virtual"):
         m = summary["modes"][mode]
         for key in (
