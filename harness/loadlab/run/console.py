@@ -147,6 +147,11 @@ def _mode_notes(mode: str, m: dict) -> None:
 
 def _repeat_notes(agg: dict) -> None:
     for mode, s in (agg.get("modes") or {}).items():
+        # the table shows the median repetition; a run fails when ANY repetition is invalid (bench.judge): name it
+        for rep in s.get("repetitions") or []:
+            if not rep.get("valid"):
+                why = "; ".join(rep.get("invalid_reasons") or []) or "not valid"
+                _print(f"  {mode}: repetition {rep['repetition']} INVALID (rep-{rep['repetition']}/{mode}): {why}")
         if s.get("median") is None:
             _print(f"  {mode}: no valid repetition")
             continue
