@@ -78,6 +78,18 @@ def test_a_fine_pass_that_stopped_below_the_coarse_unhealthy_rate_did_not_confir
     )
 
 
+def test_a_fine_unhealthy_level_that_does_not_reproduce_falls_back_on_the_coarse_unhealthy_rate(tmp_path):
+    # pass 1 finds 360 unhealthy (measured once); pass 2 holds it healthy: the bracket goes back to 400, the coarse
+    # unhealthy rate above it, still measured once, and the transient is said
+    mode = run_with(tmp_path, coarse(), [fine([300, 315, 330, 345, 360], first_bad=360), fine([345, 362], k=2)])
+    assert mode["collapsed"] is True and mode["knee_interval_rps"] == [362, 400], mode["refine"]
+    assert mode["refine"]["confirmed"] is False and mode["refine"]["localised"] is False
+    assert mode["refine"]["not_reproduced"] is None
+    (said,) = mode["refine"]["transients"]
+    assert said.startswith("the level at 360.0 rps was unhealthy (p99 950 ms) but healthy when measured again")
+    assert "after 2 passes the bracket is still 10% of its lower rate wide" == mode["refine"]["not_refined"]
+
+
 def issue_25_coarse():
     """30 threads at 100 ms, stairs 150 → 3,000: virtual's second coarse level (557 rps, right after a 3.7× step
     from the first) has one GC pause's p99 (263 ms against a 204 ms limit); the coarse pass stops there."""

@@ -171,7 +171,11 @@ class Knee:
     closing: Level | None  # the unhealthy level that closed the bracket (coarse or fine)
     passes: list[PassOutcome] = field(default_factory=list)
     # A fine pass measured the bracket's unhealthy rate healthy: that level was a transient, the knee is not there.
+    # When no earlier unhealthy reading lies above it, no knee is placed at all, and this says why.
     not_reproduced: str | None = None
+    transients: list[str] = field(default_factory=list)  # every unhealthy level that did not reproduce, in words
+    # every level measured unhealthy (coarse or fine), by rate: what the bracket falls back on
+    unhealthy_levels: dict[float, Level] = field(default_factory=dict)
 
     @property
     def collapsed(self) -> bool:
@@ -187,7 +191,7 @@ class Knee:
         if why_not is None and before is not None:
             after, why_not = combine(before, [(lv.target_rps, ok) for lv, (ok, _) in zip(levels, verdict.health)])
             if why_not is None and after is None:
-                self._not_reproduced(before, levels)
+                self._not_reproduced(before, levels, verdict)
             elif why_not is None:
                 self._narrow(before, after, levels, verdict)
         outcome = PassOutcome(name, levels, verdict, before, self.interval, why_not)
@@ -202,26 +206,37 @@ class Knee:
             self.sustained_rps, self.p99_ms_at_sustained = top.target_rps, top.p99_ms
         if after.unhealthy != before.unhealthy and verdict.first_unhealthy is not None:
             self.closing = levels[verdict.first_unhealthy]
+            self.unhealthy_levels.setdefault(self.closing.target_rps, self.closing)
         self.interval = after
 
-    def _not_reproduced(self, before: Bracket, levels: list[Level]) -> None:
-        """Every level of the pass was healthy, through the bracket's unhealthy rate: no knee is placed."""
+    def _not_reproduced(self, before: Bracket, levels: list[Level], verdict: Verdict) -> None:
+        """Every level of the pass was healthy, through the bracket's unhealthy rate: that rate is no knee. The
+        bracket falls back on the next rate measured unhealthy above the pass (measured once: the next pass measures
+        it again); with none, no knee is placed."""
         top = max(levels, key=lambda lv: lv.target_rps)
         again = min((lv for lv in levels if lv.target_rps >= before.unhealthy), key=lambda lv: lv.target_rps)
         was = self.closing
         earlier = f" (p99 {was.p99_ms} ms)" if was is not None and was.p99_ms is not None else ""
-        self.not_reproduced = (
+        said = (
             f"the level at {before.unhealthy:,.1f} rps was unhealthy{earlier} but healthy when measured again "
-            f"({again.target_rps:,.1f} rps, p99 {again.p99_ms} ms): it did not reproduce — a transient, not the "
-            f"knee; the knee, if any, lies above {top.target_rps:,.1f} rps, the highest rate measured healthy"
+            f"({again.target_rps:,.1f} rps, p99 {again.p99_ms} ms): it did not reproduce — a transient, not the knee"
         )
         step = before.unhealthy / before.healthy if before.healthy else 0.0
         if step >= LARGE_STEP:
-            self.not_reproduced += (
-                f". It came right after a {step:.1f}× step up from {before.healthy:,.1f} rps: a level's first seconds "
+            said += (
+                f"; it came right after a {step:.1f}× step up from {before.healthy:,.1f} rps: a level's first seconds "
                 f"after a large step measure the service growing to the new rate (more requests in flight, garbage "
                 f"made {step:.1f}× faster, the first collection at that rate), not the rate it sustains"
             )
+        self.transients.append(said)
+        above = sorted(rate for rate in self.unhealthy_levels if rate > top.target_rps)
+        if above:
+            self._narrow(before, Bracket(top.target_rps, above[0]), levels, verdict)
+            self.closing = self.unhealthy_levels[above[0]]
+            return
+        self.not_reproduced = (
+            f"{said}; the knee, if any, lies above {top.target_rps:,.1f} rps, the highest rate measured healthy"
+        )
         self.fit_levels.extend(levels)
         self.sustained_rps, self.p99_ms_at_sustained = top.target_rps, top.p99_ms
         self.interval, self.closing = None, None
@@ -245,6 +260,7 @@ def coarse_knee(levels: list[Level], verdict: Verdict) -> Knee:
         bracket,
         list(counted),
         closing,
+        unhealthy_levels={closing.target_rps: closing},
     )
 
 

@@ -83,6 +83,7 @@ def fields(knee: Knee, passes: list[FinePass], requested: bool, not_refined: str
             "coarse_interval_rps": jsonform.interval(knee.coarse),
             # a fine pass held the bracket's unhealthy rate healthy: no knee is placed there (knee.py)
             "not_reproduced": knee.not_reproduced,
+            "transients": knee.transients,  # every unhealthy level a later pass held healthy, in words
             "confirmed": None if interval is None else interval.confirmed,
             "passes": [pass_record(outcome, by_name[outcome.name]) for outcome in knee.passes],
             "not_refined": not_refined,
