@@ -81,7 +81,12 @@ def bench(results: Path, **changes):
     return r, summary, run_dir, watch
 
 
-def bench_with_windows(env: dict, results: Path) -> tuple[subprocess.CompletedProcess, dict]:
+def bench_with_windows(
+    env: dict, results: Path, starved_in: dict[str, str] = STARVED_IN
+) -> tuple[subprocess.CompletedProcess, dict]:
+    """starved_in: the mode's folder in the run (`platform`, `rep-2/platform-t8`) → the process starved while that
+    mode's schedule runs."""
+    measured_ms = int(env["STEPS"]) * int(env["STEP_SECONDS"]) * 1000
     logs = results.parent / f"{results.name}-make"
     logs.mkdir(exist_ok=True)
     with open(logs / "out", "w") as out, open(logs / "err", "w") as err:
@@ -89,12 +94,12 @@ def bench_with_windows(env: dict, results: Path) -> tuple[subprocess.CompletedPr
     windows: dict[str, list[str]] = {}
     try:
         while proc.poll() is None:
-            for mode, name in STARVED_IN.items():
-                window_event(results, mode, STATE / f"{name}.fault-on", windows.setdefault(mode, []))
+            for mode, name in starved_in.items():
+                window_event(results, mode, STATE / f"{name}.fault-on", windows.setdefault(mode, []), measured_ms)
             time.sleep(0.2)
     finally:
         proc.wait(timeout=400)
-        for name in STARVED_IN.values():
+        for name in starved_in.values():
             (STATE / f"{name}.fault-on").unlink(missing_ok=True)
     done = subprocess.CompletedProcess(
         proc.args, proc.returncode, (logs / "out").read_text(), (logs / "err").read_text()
@@ -102,7 +107,7 @@ def bench_with_windows(env: dict, results: Path) -> tuple[subprocess.CompletedPr
     return done, {mode: events for mode, events in windows.items() if events}
 
 
-def window_event(results: Path, mode: str, window: Path, events: list[str]) -> None:
+def window_event(results: Path, mode: str, window: Path, events: list[str], measured_ms: int) -> None:
     """Opens the window once the mode's schedule is anchored, closes it once its last level has ended."""
     try:
         meta = json.loads(((results / "latest").resolve() / mode / "raw" / "injector-0" / "meta.json").read_text())
@@ -113,7 +118,7 @@ def window_event(results: Path, mode: str, window: Path, events: list[str]) -> N
     if not events:
         window.touch()
         events.append("opened")
-    ends_ms = meta["measure_start_epoch_ms"] + int(TINY["STEPS"]) * int(TINY["STEP_SECONDS"]) * 1000
+    ends_ms = meta["measure_start_epoch_ms"] + measured_ms
     if events == ["opened"] and time.time() * 1000 >= ends_ms:
         window.unlink(missing_ok=True)
         events.append("closed")
