@@ -4,7 +4,7 @@ with the standard Spring properties only, and APP_ARGS gets the run's parts thro
 import zipfile
 
 import pytest
-from conftest import make
+from conftest import harness_exit, make
 
 from loadlab.core import app, params
 
@@ -102,6 +102,17 @@ def test_make_bench_with_an_old_boot_jar_stops_in_one_line_before_anything_is_bu
     assert r.returncode == 2
     lines = [line for line in r.stderr.splitlines() if line.startswith("loadlab:")]
     assert len(lines) == 1 and "Spring Boot 3.1.0, older than 3.2" in lines[0]
+    assert "building" not in r.stdout and not (tmp_path / "results").exists()
+
+
+def test_make_bench_with_threadlocal_kb_and_app_is_refused_in_one_line_with_exit_2(tmp_path):
+    good = jar(tmp_path / "orders.jar", boot_manifest("4.1.1"))
+    env = {"APP": str(good), "THREADLOCAL_KB": "4", "RESULTS_DIR": str(tmp_path / "results")}
+    r = make("bench", env=env, timeout=60)
+    assert r.returncode == 2 and harness_exit(r) == 2, r.stdout + r.stderr
+    lines = [line for line in r.stderr.splitlines() if line.startswith("loadlab:")]
+    assert len(lines) == 1, r.stderr
+    assert "THREADLOCAL_KB=4 does not apply with APP" in lines[0] and "allowed: 0" in lines[0]
     assert "building" not in r.stdout and not (tmp_path / "results").exists()
 
 

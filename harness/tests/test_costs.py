@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 
 import pytest
 import synthrun
-from synthrun import LevelSpec, ModeSpec
+from synthrun import SLOW_TAIL, START_EPOCH, LevelSpec, ModeSpec
 
 from loadlab import report
 from loadlab.summary import flight
@@ -143,3 +143,40 @@ def test_the_memory_ceiling_follows_from_the_slope_and_the_cgroups_memory(tmp_pa
     assert low <= memory["rps"] <= high and memory["fitted_on_rps"] == [100, 400] and memory["levels"] == 4
     # far below every other limit here, so it is the prediction
     assert mode["predicted_by"] == "memory" and mode["predicted_rps"] == memory["rps"]
+
+
+def _inflight_by_littles_law(seconds_csv) -> dict[int, int]:
+    """The injector's in-flight column at 200 ms (Little's law), written in; its offered rate by epoch second."""
+    rows = [r.split(",") for r in seconds_csv.read_text().splitlines()]
+    for r in rows[1:]:
+        r[7] = str(int(r[3]) // 5)
+    seconds_csv.write_text("\n".join(",".join(r) for r in rows) + "\n")
+    return {int(r[0]): int(r[3]) for r in rows[1:]}
+
+
+def test_a_small_pool_whose_only_healthy_coarse_level_is_the_first_gets_its_costs_from_the_fine_pass(tmp_path):
+    run = tmp_path / "run"
+    synthrun.write_params(run, modes=["platform"], REFINE=1)
+    synthrun.write_mode(
+        run,
+        "platform",
+        ModeSpec([LevelSpec(100)] + [LevelSpec(r, latency=SLOW_TAIL) for r in (200, 300)], seconds_per_level=4),
+    )
+    fine_rates = [100, 113, 126, 139, 152, 165]  # refine.fine_rates(Bracket(100, 200)), stopped at 165
+    fine = ModeSpec(
+        [LevelSpec(r, **({"latency": SLOW_TAIL} if r >= 165 else {})) for r in fine_rates],
+        seconds_per_level=4,
+        start_epoch=START_EPOCH + 1000,
+    )
+    synthrun.write_fine_pass(run, "platform", "refine-1", fine)
+    rate = _inflight_by_littles_law(run / "platform" / "raw" / "injector-0" / "seconds.csv")
+    rate.update(_inflight_by_littles_law(run / "platform" / "refine-1" / "raw" / "injector-0" / "seconds.csv"))
+    write_costs(run, "platform", lambda s: rate.get(s, 0) // 5, lambda s: rate.get(s, 0), sorted(rate))
+    mode = report.rebuild(run)["modes"]["platform"]
+    costs = mode["costs"]
+    assert costs["levels_fitted"] == [0]  # one healthy coarse level: no slope from it alone
+    assert costs["fitted_on"] == {"coarse": [0], "refine-1": [0, 1, 2, 3, 4]}
+    assert costs["fitted_on_text"] == "1 coarse level (100 rps) and 5 fine (refine-1) levels (100–152 rps)"
+    assert mode["memory_per_inflight_kb"] == pytest.approx(STACK_KB_PER_INFLIGHT + HEAP_KB_PER_INFLIGHT, abs=0.5)
+    assert mode["context_switches_per_request"] == pytest.approx(SWITCHES_PER_REQUEST, abs=0.05)
+    assert "1 coarse level (100 rps) and 5 fine (refine-1) levels" in (run / "index.html").read_text()

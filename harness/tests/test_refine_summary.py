@@ -39,26 +39,89 @@ def run_with(tmp_path, mode_spec, passes=(), **params):
     return report.rebuild(tmp_path)["modes"]["platform"]
 
 
-def test_the_fine_pass_narrows_the_bracket_to_within_five_percent(tmp_path):
+def test_the_fine_pass_narrows_the_bracket_to_within_five_percent_and_the_next_confirms_it(tmp_path):
     rates = refine.fine_rates(Bracket(300, 400))
-    assert rates == [300, 315, 330, 345, 360, 375, 390]
-    mode = run_with(tmp_path, coarse(), [fine(rates, first_bad=360)])
+    assert rates == [300, 315, 330, 345, 360, 375, 390, 405]  # through 400, measured unhealthy once
+    again = refine.fine_rates(Bracket(345, 360))
+    assert again == [345, 362]  # 360 was measured unhealthy once: measured again (a 5% step reaches just beyond it)
+    mode = run_with(tmp_path, coarse(), [fine(rates, first_bad=360), fine(again, first_bad=362, k=2)])
     assert mode["collapsed"] is True
     assert mode["sustained_rps"] == 345 and mode["knee_interval_rps"] == [345, 360]
     assert mode["p99_ms_at_sustained"] == 230
     assert mode["refine"]["localised"] is True and mode["refine"]["coarse_interval_rps"] == [300, 400]
-    (used,) = mode["refine"]["passes"]
+    assert mode["refine"]["confirmed"] is True and mode["refine"]["not_reproduced"] is None
+    used, confirming = mode["refine"]["passes"]
     assert used["used"] and used["rates"] == [300, 315, 330, 345, 360]
     assert [lv["healthy"] for lv in used["levels"]] == [True, True, True, True, False]
-    assert used["interval_after_rps"] == [345, 360]
+    assert used["interval_after_rps"] == [345, 360] and confirming["interval_after_rps"] == [345, 360]
     # the coarse levels stay as measured
     assert [lv["target_rps"] for lv in mode["levels"]] == [100, 200, 300, 400, 500]
     assert (tmp_path / "platform" / "refine-1" / "timeline.csv").is_file()
 
 
-def test_a_fine_pass_that_stays_healthy_closes_on_the_coarse_unhealthy_rate(tmp_path):
+def test_a_knee_measured_unhealthy_once_is_not_localised(tmp_path):
+    mode = run_with(tmp_path, coarse(), [fine([300, 315, 330, 345, 360], first_bad=360)])
+    assert mode["knee_interval_rps"] == [345, 360] and mode["refine"]["localised"] is False
+    assert mode["refine"]["not_refined"] == (
+        "after 1 pass its first unhealthy rate, 360.0 rps, was measured unhealthy once only: the knee is not confirmed"
+    )
+
+
+def test_a_fine_pass_that_stopped_below_the_coarse_unhealthy_rate_did_not_confirm_it(tmp_path):
+    """The issue's run as an older harness made it: the fine pass held every rate up to just below the coarse
+    unhealthy one and stopped there, never measuring it again. No knee is claimed localised."""
     mode = run_with(tmp_path, coarse(), [fine([300, 315, 330, 345, 360, 375, 390])])
     assert mode["sustained_rps"] == 390 and mode["knee_interval_rps"] == [390, 400]
+    assert (
+        mode["refine"]["localised"] is False
+        and "400.0 rps, was measured unhealthy once only" in (mode["refine"]["not_refined"])
+    )
+
+
+def test_a_fine_unhealthy_level_that_does_not_reproduce_falls_back_on_the_coarse_unhealthy_rate(tmp_path):
+    # pass 1 finds 360 unhealthy (measured once); pass 2 holds it healthy: the bracket goes back to 400, the coarse
+    # unhealthy rate above it, still measured once, and the transient is said
+    mode = run_with(tmp_path, coarse(), [fine([300, 315, 330, 345, 360], first_bad=360), fine([345, 362], k=2)])
+    assert mode["collapsed"] is True and mode["knee_interval_rps"] == [362, 400], mode["refine"]
+    assert mode["refine"]["confirmed"] is False and mode["refine"]["localised"] is False
+    assert mode["refine"]["not_reproduced"] is None
+    (said,) = mode["refine"]["transients"]
+    assert said.startswith("the level at 360.0 rps was unhealthy (p99 950 ms) but healthy when measured again")
+    assert "after 2 passes the bracket is still 10% of its lower rate wide" == mode["refine"]["not_refined"]
+
+
+def issue_25_coarse():
+    """30 threads at 100 ms, stairs 150 → 3,000: virtual's second coarse level (557 rps, right after a 3.7× step
+    from the first) has one GC pause's p99 (263 ms against a 204 ms limit); the coarse pass stops there."""
+    pause = ((101, 0.5), (105, 0.45), (263, 0.05))
+    calm = ((101, 0.5), (104, 0.45), (107, 0.04), (110, 0.01))
+    return ModeSpec([LevelSpec(150, latency=calm), LevelSpec(557, latency=pause)])
+
+
+def test_a_coarse_level_unhealthy_from_one_gc_pause_that_the_fine_pass_holds_healthy_is_no_knee(tmp_path):
+    rates = refine.fine_rates(Bracket(150, 557))
+    assert rates[0] == 150 and rates[-2] < 557 <= rates[-1]  # the fine pass runs through 557
+    calm = ((101, 0.5), (104, 0.45), (107, 0.04), (110, 0.01))
+    mode = run_with(tmp_path, issue_25_coarse(), [fine(rates, latency=calm)])
+    assert mode["collapsed"] is False and mode["knee_interval_rps"] is None
+    assert mode["sustained_rps"] == rates[-1]  # the highest rate measured healthy: a lower bound
+    assert mode["refine"]["localised"] is None and mode["refine"]["coarse_interval_rps"] == [150, 557]
+    said = mode["refine"]["not_reproduced"]
+    assert said.startswith("the level at 557.0 rps was unhealthy (p99 263 ms) but healthy when measured again")
+    assert "right after a 3.7× step up from 150.0 rps: a level's first seconds after a large step" in said
+    assert "did not reproduce" in said and f"lies above {rates[-1]:,.1f} rps, the highest rate measured healthy" in said
+    assert mode["prediction_verdict"] != "agrees" and "never collapsed" in mode["prediction_check"]
+    # the coarse levels stay as measured, the unhealthy one with its reason
+    assert [lv["healthy"] for lv in mode["levels"]] == [True, False]
+    page = (tmp_path / "index.html").read_text()
+    assert "no knee confirmed" in page and "its coarse unhealthy level did not reproduce, no knee" in page
+
+
+def test_a_coarse_level_the_fine_pass_finds_unhealthy_again_is_the_knee(tmp_path):
+    rates = refine.fine_rates(Bracket(150, 557))
+    mode = run_with(tmp_path, coarse((150, 557), first_bad=557), [fine(rates, first_bad=rates[-1])])
+    assert mode["collapsed"] is True and mode["knee_interval_rps"] == [rates[-2], 557]
+    assert mode["refine"]["confirmed"] is True and mode["refine"]["not_reproduced"] is None
 
 
 def test_a_fine_pass_that_contradicts_the_coarse_one_leaves_the_coarse_bracket(tmp_path):
@@ -96,13 +159,17 @@ def test_a_fine_pass_is_judged_on_the_coarse_pass_s_lightest_probe(tmp_path):
 
 def test_a_wide_bracket_takes_two_passes(tmp_path):
     first = refine.fine_rates(Bracket(100, 300))
-    assert first == [100, 125, 150, 175, 200, 225, 250, 275]  # capped at 8 levels: 25 rps steps
+    assert first == [100, 125, 150, 175, 200, 225, 250, 275, 300]  # 8 levels below 300: 25 rps steps, and 300
     second = refine.fine_rates(Bracket(200, 225))
-    assert second == [200, 210, 220]
+    assert second == [200, 210, 220, 230]
+    third = refine.fine_rates(Bracket(210, 220))
+    assert third == [210, 220]
     mode = run_with(
-        tmp_path, coarse((100, 300, 500), first_bad=300), [fine(first, first_bad=225), fine(second, first_bad=220, k=2)]
+        tmp_path,
+        coarse((100, 300, 500), first_bad=300),
+        [fine(first, first_bad=225), fine(second, first_bad=220, k=2), fine(third, first_bad=220, k=3)],
     )
-    assert [p["interval_after_rps"] for p in mode["refine"]["passes"]] == [[200, 225], [210, 220]]
+    assert [p["interval_after_rps"] for p in mode["refine"]["passes"]] == [[200, 225], [210, 220], [210, 220]]
     assert mode["sustained_rps"] == 210 and mode["refine"]["localised"]
 
 
@@ -162,12 +229,15 @@ def _plan(run_dir, folder="platform"):
 def test_bench_is_told_the_next_pass_from_the_raw_files_so_far(tmp_path):
     run_with(tmp_path, coarse())
     step = _plan(tmp_path)
-    assert step.rates == [300, 315, 330, 345, 360, 375, 390] and step.baseline_p50_ms == 201
+    assert step.rates == [300, 315, 330, 345, 360, 375, 390, 405] and step.baseline_p50_ms == 201
     assert step.warmup_rps == 150  # half the first rate: headroom for a new Gatling JVM's compiler
     assert step.bracket == Bracket(300, 400) and step.reason is None
     synthrun.write_fine_pass(tmp_path, "platform", "refine-1", fine(step.rates, first_bad=360))
+    again = _plan(tmp_path)  # narrow, but 360 was measured unhealthy once
+    assert again.rates == [345, 362] and again.bracket == Bracket(345, 360)
+    synthrun.write_fine_pass(tmp_path, "platform", "refine-2", fine(again.rates, first_bad=362, k=2))
     done = _plan(tmp_path)
-    assert done.rates == [] and done.reason is None and done.bracket == Bracket(345, 360)
+    assert done.rates == [] and done.reason is None and done.bracket == Bracket(345, 360, confirmed=True)
 
 
 def test_no_pass_for_a_mode_that_did_not_collapse_or_cannot_be_trusted(tmp_path):
@@ -190,7 +260,7 @@ def test_a_mode_in_a_repetition_is_planned_in_its_own_folder(tmp_path):
 def test_the_console_table_shows_the_bracket_and_the_prediction(tmp_path, capsys):
     from loadlab.run import console
 
-    run_with(tmp_path, coarse(), [fine([300, 315, 330, 345, 360], first_bad=360)])
+    run_with(tmp_path, coarse(), [fine([300, 315, 330, 345, 360], first_bad=360), fine([345, 362], first_bad=362, k=2)])
     console.table(report.rebuild(tmp_path), tmp_path)
     out = capsys.readouterr().out
     header, row = out.strip().splitlines()[1:3]

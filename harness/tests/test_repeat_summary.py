@@ -84,3 +84,20 @@ def test_an_invalid_repetition_is_not_counted():
     got = repeats.aggregate(reps)["modes"]["platform"]
     assert (got["median"], got["min"], got["repetitions_used"], got["noise"]) == (310, 300, 2, False)
     assert repeats.median_repetition("platform", reps) == 1
+
+
+def test_the_console_names_an_invalid_repetition_the_median_table_does_not_show(tmp_path, capsys):
+    """Every repetition must be valid for the run to pass (bench.judge): the one that is not is named, with why."""
+    from loadlab.run import console
+
+    run = tmp_path / "20261121-130501"
+    synthrun.write_params(run, modes=("platform",), completed=["rep-1/platform", "rep-2/platform"], REPEAT=2)
+    synthrun.write_mode(run / "rep-1", "platform", mode(400))
+    synthrun.write_mode(
+        run / "rep-2", "platform", ModeSpec([LevelSpec(r, sent_share=0.7, ok_share=0.7) for r in RATES])
+    )
+    result = report.rebuild(run)
+    assert result["modes"]["platform"]["valid"] and [r["valid"] for r in result["repetitions"]] == [True, False]
+    console.table(result, run)
+    out = capsys.readouterr().out
+    assert "platform: repetition 2 INVALID (rep-2/platform): the injector fell behind" in out, out

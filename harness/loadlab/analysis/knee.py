@@ -7,12 +7,18 @@ limit built on the baseline p50 (thresholds.Thresholds). A pass's knee is its la
 unhealthy one: they bracket the knee [healthy, unhealthy].
 
 A fine pass (refine.py plans its rates) is judged with the coarse pass's rule and baseline, and its levels count up
-to and including its first unhealthy one, which closes the bracket. A fine level found unhealthy after healthy ones
-is taken as the knee even when it might be a hiccup (another process, a GC): that can only place the knee lower,
-never higher, and a repeated run (REPEAT) shows how far such noise moves it. A fine level unhealthy at or below a
-rate already measured healthy contradicts the earlier pass: the service or the machine was not in the state it
-measured (a backlog not drained, a slower minute), so that pass proves nothing and the earlier bracket stands. A pass
-that cannot be trusted (validity.py) or that a dead process ended (summary/crash.py) is kept on the page, not used.
+to and including its first unhealthy one, which closes the bracket. One unhealthy level is not yet a knee: a GC
+pause, another process or the first seconds after a large step up (more threads, a larger young generation) can make
+a single level unhealthy. So a knee is CONFIRMED only when its first unhealthy rate was measured unhealthy twice: a
+fine pass runs through the bracket's unhealthy rate (or one step beyond it), and finding it unhealthy again confirms
+it; a fine level unhealthy below it is a new first unhealthy rate, measured once, that the next pass measures again.
+A pass that holds the bracket's unhealthy rate healthy shows the earlier unhealthy level did not reproduce: a
+transient, not the knee — the knee is not placed there (the mode's bracket is gone; the highest rate measured
+healthy is what it held, and the verdict says the unhealthy level did not reproduce). A fine level unhealthy at or
+below a rate already measured healthy contradicts the earlier pass: the service or the machine was not in the state
+it measured (a backlog not drained, a slower minute), so that pass proves nothing and the earlier bracket stands. A
+pass that cannot be trusted (validity.py) or that a dead process ended (summary/crash.py) is kept on the page, not
+used.
 """
 
 from __future__ import annotations
@@ -29,6 +35,9 @@ if TYPE_CHECKING:  # the level model needs hdrh; refine.py (and the preflight) i
 
 # The bracket's width that counts as "localised", as a share of the knee.
 KNEE_RESOLUTION = 0.05
+# A step up between two levels at least this large (the next rate over the one before) is named when the level after
+# it does not reproduce: its first seconds measure the service growing to the new rate (docs/RESULTS.md).
+LARGE_STEP = 1.5
 
 
 @dataclass
@@ -95,21 +104,29 @@ def level_health(level: Level, th: Thresholds, p99_limit: float | None) -> tuple
 class Bracket:
     healthy: float  # the highest healthy rate before the first unhealthy one (0: none)
     unhealthy: float  # the first unhealthy rate
+    confirmed: bool = False  # the unhealthy rate (or a rate beyond it) was measured unhealthy a second time
 
     @property
     def width_ratio(self) -> float:
         return (self.unhealthy - self.healthy) / self.healthy if self.healthy else math.inf
 
-    def localised(self, resolution: float = KNEE_RESOLUTION) -> bool:
+    def narrow(self, resolution: float = KNEE_RESOLUTION) -> bool:
         return self.width_ratio <= resolution + 1e-9
 
+    def localised(self, resolution: float = KNEE_RESOLUTION) -> bool:
+        """Narrow enough, and its unhealthy side measured unhealthy twice: a knee placed, nothing left to measure."""
+        return self.narrow(resolution) and self.confirmed
 
-def combine(before: Bracket, fine: Sequence[tuple[float, bool]]) -> tuple[Bracket, str | None]:
-    """The bracket after a fine pass, and why it was not narrowed when the pass contradicted the earlier one.
+
+def combine(before: Bracket, fine: Sequence[tuple[float, bool]]) -> tuple[Bracket | None, str | None]:
+    """The bracket after a fine pass, and why it was not narrowed when the pass contradicted the earlier one. No
+    bracket (None, None): the pass held the earlier unhealthy rate (or beyond) healthy, so that level did not
+    reproduce and no knee is known.
 
     fine: the pass's levels as (rate, healthy). The pass is an ascending stairs, so in rate order its first unhealthy
     level is also the first in time; what follows it is not looked at."""
     healthy, unhealthy = before.healthy, before.unhealthy
+    passed = False  # the earlier unhealthy rate (or one beyond it) was measured healthy
     for rate, ok in sorted(fine):
         if not ok:
             if rate <= before.healthy:
@@ -117,10 +134,12 @@ def combine(before: Bracket, fine: Sequence[tuple[float, bool]]) -> tuple[Bracke
                     f"the fine pass found {rate:,.0f} rps unhealthy, which was measured healthy before: "
                     f"the bracket was not narrowed"
                 )
-            return Bracket(healthy, min(unhealthy, rate)), None
-        if rate < unhealthy:
-            healthy = max(healthy, rate)
-    return Bracket(healthy, unhealthy), None
+            if rate >= unhealthy and not passed:  # measured unhealthy again, there or beyond: confirmed
+                return Bracket(healthy, unhealthy, confirmed=True), None
+            return Bracket(healthy, rate), None  # a new first unhealthy rate, measured once
+        passed = passed or rate >= unhealthy
+        healthy = max(healthy, rate)
+    return (None, None) if passed else (Bracket(healthy, unhealthy, before.confirmed), None)
 
 
 @dataclass
@@ -151,15 +170,29 @@ class Knee:
     fit_levels: list[Level]  # the healthy levels, coarse and fine, a CPU fit may use
     closing: Level | None  # the unhealthy level that closed the bracket (coarse or fine)
     passes: list[PassOutcome] = field(default_factory=list)
+    # A fine pass measured the bracket's unhealthy rate healthy: that level was a transient, the knee is not there.
+    # When no earlier unhealthy reading lies above it, no knee is placed at all, and this says why.
+    not_reproduced: str | None = None
+    transients: list[str] = field(default_factory=list)  # every unhealthy level that did not reproduce, in words
+    # every level measured unhealthy (coarse or fine), by rate: what the bracket falls back on
+    unhealthy_levels: dict[float, Level] = field(default_factory=dict)
+
+    @property
+    def collapsed(self) -> bool:
+        return self.interval is not None
 
     def add_pass(self, name: str, levels: list[Level], verdict: Verdict, distrust: str | None = None) -> PassOutcome:
         """Narrows the bracket with a fine pass judged against the coarse baseline (judge), unless distrust says why
         the pass cannot be used."""
         before = self.interval
         why_not = distrust or (None if levels else "no fine level was measured")
+        if why_not is None and before is None:
+            why_not = "the knee was already found not to reproduce"
         if why_not is None and before is not None:
             after, why_not = combine(before, [(lv.target_rps, ok) for lv, (ok, _) in zip(levels, verdict.health)])
-            if why_not is None:
+            if why_not is None and after is None:
+                self._not_reproduced(before, levels, verdict)
+            elif why_not is None:
                 self._narrow(before, after, levels, verdict)
         outcome = PassOutcome(name, levels, verdict, before, self.interval, why_not)
         self.passes.append(outcome)
@@ -173,7 +206,40 @@ class Knee:
             self.sustained_rps, self.p99_ms_at_sustained = top.target_rps, top.p99_ms
         if after.unhealthy != before.unhealthy and verdict.first_unhealthy is not None:
             self.closing = levels[verdict.first_unhealthy]
+            self.unhealthy_levels.setdefault(self.closing.target_rps, self.closing)
         self.interval = after
+
+    def _not_reproduced(self, before: Bracket, levels: list[Level], verdict: Verdict) -> None:
+        """Every level of the pass was healthy, through the bracket's unhealthy rate: that rate is no knee. The
+        bracket falls back on the next rate measured unhealthy above the pass (measured once: the next pass measures
+        it again); with none, no knee is placed."""
+        top = max(levels, key=lambda lv: lv.target_rps)
+        again = min((lv for lv in levels if lv.target_rps >= before.unhealthy), key=lambda lv: lv.target_rps)
+        was = self.closing
+        earlier = f" (p99 {was.p99_ms} ms)" if was is not None and was.p99_ms is not None else ""
+        said = (
+            f"the level at {before.unhealthy:,.1f} rps was unhealthy{earlier} but healthy when measured again "
+            f"({again.target_rps:,.1f} rps, p99 {again.p99_ms} ms): it did not reproduce — a transient, not the knee"
+        )
+        step = before.unhealthy / before.healthy if before.healthy else 0.0
+        if step >= LARGE_STEP:
+            said += (
+                f"; it came right after a {step:.1f}× step up from {before.healthy:,.1f} rps: a level's first seconds "
+                f"after a large step measure the service growing to the new rate (more requests in flight, garbage "
+                f"made {step:.1f}× faster, the first collection at that rate), not the rate it sustains"
+            )
+        self.transients.append(said)
+        above = sorted(rate for rate in self.unhealthy_levels if rate > top.target_rps)
+        if above:
+            self._narrow(before, Bracket(top.target_rps, above[0]), levels, verdict)
+            self.closing = self.unhealthy_levels[above[0]]
+            return
+        self.not_reproduced = (
+            f"{said}; the knee, if any, lies above {top.target_rps:,.1f} rps, the highest rate measured healthy"
+        )
+        self.fit_levels.extend(levels)
+        self.sustained_rps, self.p99_ms_at_sustained = top.target_rps, top.p99_ms
+        self.interval, self.closing = None, None
 
 
 def coarse_knee(levels: list[Level], verdict: Verdict) -> Knee:
@@ -194,6 +260,7 @@ def coarse_knee(levels: list[Level], verdict: Verdict) -> Knee:
         bracket,
         list(counted),
         closing,
+        unhealthy_levels={closing.target_rps: closing},
     )
 
 
@@ -212,7 +279,10 @@ def why_not_refined(knee: Knee, requested: bool, skipped: str | None) -> str | N
         return skipped
     if not knee.passes:
         return "no refinement pass was run"
-    return (
-        f"after {len(knee.passes)} pass{'es' if len(knee.passes) > 1 else ''} the bracket is still "
-        f"{interval.width_ratio:.0%} of its lower rate wide"
-    )
+    passes = f"{len(knee.passes)} pass{'es' if len(knee.passes) > 1 else ''}"
+    if interval.narrow():
+        return (
+            f"after {passes} its first unhealthy rate, {interval.unhealthy:,.1f} rps, was measured unhealthy once "
+            f"only: the knee is not confirmed"
+        )
+    return f"after {passes} the bracket is still {interval.width_ratio:.0%} of its lower rate wide"

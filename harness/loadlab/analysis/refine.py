@@ -1,11 +1,15 @@
 """Localising a knee between two coarse levels (REFINE=1): which rates a fine pass offers, and its warm-up.
 
 The coarse stairs bracket the knee between the last healthy rate L and the first unhealthy rate U. A fine pass is a
-second, ascending stairs from L towards U, in steps of at most KNEE_RESOLUTION × L, so two neighbouring fine rates
+second, ascending stairs from L through U, in steps of at most KNEE_RESOLUTION × L, so two neighbouring fine rates
 are at most 5% of the knee apart (the knee is ≥ L). It starts at L itself: that level re-proves health after the
-drain (the same service, still warm, in the state the coarse pass measured). A bracket too wide for one pass of
-MAX_LEVELS_PER_PASS levels (a knee found at the second coarse level) is cut into that many equal steps, and the next
-pass refines the step that holds the knee, until the bracket is localised or MAX_PASSES were run.
+drain (the same service, still warm, in the state the coarse pass measured). It ends on U, or on the first step
+beyond it: U was measured unhealthy once, and a knee is only placed where its first unhealthy rate was measured
+unhealthy twice (knee.py); a U the fine pass holds healthy did not reproduce. A bracket too wide for one pass of
+MAX_LEVELS_PER_PASS levels below U (a knee found at the second coarse level) is cut into that many equal steps, and
+the next pass refines the step that holds the knee, until the bracket is localised (narrow and confirmed) or
+MAX_PASSES were run. A bracket already narrow whose unhealthy side was measured once gets a pass of two levels: L,
+then U (or a step beyond) measured again.
 What a pass found, and how it narrows the bracket, is decided in knee.py.
 """
 
@@ -16,10 +20,12 @@ from collections.abc import Sequence
 
 from loadlab.analysis.knee import KNEE_RESOLUTION, Bracket
 
-# A fine pass offers at most this many levels. 8 covers the default run's platform bracket (900 → 1,200 rps: 7 levels
-# of 43 rps) in one pass; a wider bracket takes a second pass (each costs a Gatling start, a warm-up and a drain).
+# A fine pass offers at most this many levels below U (and U, or a step beyond it, on top). 8 covers the default
+# run's platform bracket (900 → 1,200 rps: 7 levels of 43 rps) in one pass; a wider bracket takes a second pass (each
+# costs a Gatling start, a warm-up and a drain).
 MAX_LEVELS_PER_PASS = 8
-# At most this many fine passes per mode: 8 × 8 × 8 steps narrow any bracket up to 25 times its lower rate.
+# At most this many fine passes per mode: 8 × 8 × 8 steps narrow any bracket up to 25 times its lower rate; a pass
+# whose first unhealthy rate falls below U measured it once, and the next pass measures it again.
 MAX_PASSES = 3
 # A fine pass starts a new Gatling JVM, which compiles its hot paths for its first 20-30 s and, on a shared machine,
 # takes up to a core from the services meanwhile: warmed up at L itself (near a pool's capacity) it builds a backlog
@@ -44,9 +50,10 @@ def warmup_rate(first_rate: float) -> float:
 def fine_rates(
     bracket: Bracket, resolution: float = KNEE_RESOLUTION, max_levels: int = MAX_LEVELS_PER_PASS
 ) -> list[float]:
-    """The next fine pass's offered rates: L, then equal steps below U (U itself is already known unhealthy), each
-    at most resolution × L, or fewer and wider when max_levels would not reach U. Empty when the bracket is already
-    narrow enough or has no healthy side (the first coarse level was unhealthy: nothing to start from).
+    """The next fine pass's offered rates: L, then equal steps through U (the last at U or the first step beyond
+    it: U, measured unhealthy once, is measured again), each at most resolution × L, or fewer and wider when
+    max_levels would not reach U. Empty when the bracket is localised (narrow and confirmed) or has no healthy side
+    (the first coarse level was unhealthy: nothing to start from).
 
     The step is rounded to a readable unit (a whole rps from 10 rps up), down when it must stay within the
     resolution, up when it must reach U in max_levels steps."""
@@ -59,14 +66,15 @@ def fine_rates(
     if (high - low) / step > max_levels:
         step = math.ceil((high - low) / max_levels / unit - 1e-9) * unit
     steps = math.ceil((high - low) / step - 1e-9)
-    return [round(low + i * step, 3) for i in range(steps)]
+    return [round(low + i * step, 3) for i in range(steps + 1)]
 
 
 def most_fine_levels(coarse_rates: Sequence[float]) -> list[tuple[int, float]]:
     """An upper bound on the fine passes of one collapsed mode, for the preflight's disk estimate: per pass, (its
     levels, the highest rate any of them can offer). Whichever coarse bracket holds the knee, every pass stays below
     the bracket's unhealthy rate; the pass after one is planned on that pass's lowest step, the widest relative to
-    its rate and so the one taking the most levels (and passes) to localise. No early stop is assumed."""
+    its rate and so the one taking the most levels (and passes) to localise, and never confirmed before the last
+    pass. No early stop is assumed."""
     rates = sorted(coarse_rates)
     worst: list[tuple[int, float]] = []
     for low, high in zip(rates, rates[1:]):
@@ -75,8 +83,8 @@ def most_fine_levels(coarse_rates: Sequence[float]) -> list[tuple[int, float]]:
             fine = fine_rates(bracket)
             if not fine:
                 break
-            passes.append((len(fine), high))
-            bracket = Bracket(fine[0], fine[1] if len(fine) > 1 else high)
+            passes.append((len(fine), max(fine)))
+            bracket = Bracket(fine[0], fine[1])
         if sum(n * top for n, top in passes) > sum(n * top for n, top in worst):
             worst = passes
     return worst

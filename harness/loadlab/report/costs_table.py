@@ -60,6 +60,7 @@ def rows(mode: dict) -> list[tuple[str, str]]:
         ("bytes allocated per request", _fit_text(costs.get("bytes_allocated_per_request"), "B", 0)),
         ("resident memory, first → last healthy level", _level_span(mode, "rss_mb", "MB")),
         ("OS threads, first → last healthy level", _level_span(mode, "os_threads", "")),
+        ("the slopes above were fitted on", escape(costs.get("fitted_on_text") or "—")),
     ]
 
 
@@ -80,7 +81,8 @@ def section(summary: dict) -> str:
     note = "".join(f'<p class="muted">{escape(m)}</p>' for m in missing)
     return (
         '<section id="costs"><h2>What a request and a thread cost</h2>'
-        "<p>Slopes over the healthy levels (what the service spends whatever the rate is not charged to requests); "
+        "<p>Slopes over every healthy level a mode measured, coarse and fine (what the service spends whatever "
+        "the rate is not charged to requests); "
         "from the service's flight recording and /proc.</p>"
         f"<table class='columns'><tr><th></th>{head}</tr>{body}</table>{note}</section>"
     )

@@ -46,6 +46,8 @@ def headline(summary: dict) -> str:
             )
         if m.get("crashed"):
             phrase = f"{mode} CRASHED: {crash_when(m['crashed'])}; before it, {phrase}"
+        elif (m.get("refine") or {}).get("not_reproduced"):
+            phrase += " (the highest rate measured healthy: its coarse unhealthy level did not reproduce, no knee)"
         elif not m.get("collapsed") and m.get("levels"):
             phrase += " (the peak; it never collapsed)"
         phrase += prediction_cells.headline_phrase(m)

@@ -89,6 +89,8 @@ def _pool_ratio_cell(summary: dict):
 def _bracket_cell(m: dict) -> str:
     interval = m.get("knee_interval_rps")
     refined = m.get("refine") or {}
+    if not interval and refined.get("not_reproduced"):
+        return '<span class="muted">no knee confirmed</span>' + small(refined["not_reproduced"])
     if not interval:
         return '<span class="muted">never collapsed</span>' if m.get("levels") else "—"
     width = refined.get("width_ratio")

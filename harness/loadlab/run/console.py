@@ -141,10 +141,17 @@ def _mode_notes(mode: str, m: dict) -> None:
     refined = m.get("refine") or {}
     if m.get("collapsed") and refined.get("not_refined"):
         _print(f"  {mode}: knee not localised to {refined.get('resolution', 0.05):.0%}: {refined['not_refined']}")
+    if refined.get("not_reproduced"):
+        _print(f"  {mode}: no knee: {refined['not_reproduced']}")
 
 
 def _repeat_notes(agg: dict) -> None:
     for mode, s in (agg.get("modes") or {}).items():
+        # the table shows the median repetition; a run fails when ANY repetition is invalid (bench.judge): name it
+        for rep in s.get("repetitions") or []:
+            if not rep.get("valid"):
+                why = "; ".join(rep.get("invalid_reasons") or []) or "not valid"
+                _print(f"  {mode}: repetition {rep['repetition']} INVALID (rep-{rep['repetition']}/{mode}): {why}")
         if s.get("median") is None:
             _print(f"  {mode}: no valid repetition")
             continue

@@ -3,8 +3,11 @@ per request, and per level the service's resident memory and OS threads.
 
 Read from the service's flight recording (flight.py: memory, heap, GC, allocation) and its sampler (samples.csv: OS
 threads, the process's context switches), joined to the levels by their seconds. Like the CPU per request
-(cpufit.py), a cost per request is the SLOPE of a line through the healthy levels before the first unhealthy one, so
-what the service spends whatever the rate (timers, GC of its own, the samplers) is not charged to the requests.
+(cpufit.py), a cost per request is the SLOPE of a line through every healthy level the mode measured — the coarse
+levels before the first unhealthy one and, with REFINE=1, each used fine pass's levels before its first unhealthy
+one — so what the service spends whatever the rate (timers, GC of its own, the samplers) is not charged to the
+requests, and a small pool whose only healthy coarse level is the first still gets its costs from the fine rates
+below its knee. `costs.fitted_on` says which levels each mode's fits used.
 
 Which memory: resident memory (RSS) is not what a request costs. The heap grows with the allocation rate in both
 modes (G1 expands it to keep its pause goal) whether or not anything stays alive, so RSS rises with load even when
@@ -17,7 +20,7 @@ flight, one point per GC inside a healthy level; the RSS and thread-stack slopes
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from loadlab.analysis import linefit, threadlimits
 from loadlab.summary import flight
@@ -164,8 +167,33 @@ def healthy_prefix(levels: Sequence[dict]) -> list[dict]:
     return found
 
 
-def mode_costs(raw: RawMode, t0: int | None, levels: list[dict]) -> dict:
-    """The mode's cost fields for summary.json; adds `rss_mb`, `os_threads` and `costs` to each level dict."""
+@dataclass
+class FinePassLevels:
+    """A used fine pass's levels for the fits: its injectors' files (requests in flight), its measured phase's
+    first epoch second and its level dicts (the services' samples and recording are the mode's, through every pass)."""
+
+    name: str  # refine-1, …
+    raw: RawMode
+    t0: int | None
+    levels: list[dict] = field(default_factory=list)
+
+
+def fitted_on_text(fitted_on: dict[str, list[int]], rates: dict[str, list[float]]) -> str:
+    """`2 coarse levels (25–35 rps) and 4 fine levels of refine-1 (35–40.1 rps)`."""
+    parts = []
+    for name, indices in fitted_on.items():
+        if not indices:
+            continue
+        low, high = min(rates[name]), max(rates[name])
+        what = "coarse" if name == "coarse" else f"fine ({name})"
+        span = f"{low:,.4g} rps" if low == high else f"{low:,.4g}–{high:,.4g} rps"
+        parts.append(f"{len(indices)} {what} level{'s' if len(indices) > 1 else ''} ({span})")
+    return " and ".join(parts) if parts else "no healthy level"
+
+
+def mode_costs(raw: RawMode, t0: int | None, levels: list[dict], fine: Sequence[FinePassLevels] = ()) -> dict:
+    """The mode's cost fields for summary.json; adds `rss_mb`, `os_threads` and `costs` to each coarse level dict.
+    fine: the used fine passes, whose healthy levels join the fits."""
     flights, samples = raw.flight, raw.thread_samples
     empty = {"memory_per_inflight_kb": None, "context_switches_per_request": None, "bytes_allocated_per_request": None}
     if t0 is None:
@@ -179,8 +207,19 @@ def mode_costs(raw: RawMode, t0: int | None, levels: list[dict]) -> dict:
             lv["costs"] = c.as_dict()
     fitted = healthy_prefix(levels)
     healthy = [per_level[lv["index"]] for lv in fitted if lv.get("index") in per_level]
-    memory = fit(memory_points(raw, t0, fitted, flights or {}))
-    heap = fit(memory_points(raw, t0, fitted, flights or {}, stacks_too=False))
+    sources = [(raw, t0, fitted)]
+    fitted_on = {"coarse": [lv["index"] for lv in fitted]}
+    rates = {"coarse": [float(lv.get("target_rps") or 0) for lv in fitted]}
+    for fine_pass in fine:
+        if fine_pass.t0 is None:
+            continue
+        kept = healthy_prefix(fine_pass.levels)
+        sources.append((fine_pass.raw, fine_pass.t0, kept))
+        healthy += [level_costs(fine_pass.raw, fine_pass.t0, lv, flights or {}, samples) for lv in kept]
+        fitted_on[fine_pass.name] = [lv["index"] for lv in kept]
+        rates[fine_pass.name] = [float(lv.get("target_rps") or 0) for lv in kept]
+    memory = fit([pt for r, t, lvs in sources for pt in memory_points(r, t, lvs, flights or {})])
+    heap = fit([pt for r, t, lvs in sources for pt in memory_points(r, t, lvs, flights or {}, stacks_too=False)])
     rss = fit([(c.inflight, c.rss_mb * KB_PER_MB) for c in healthy if c.inflight is not None and c.rss_mb is not None])
     stacks = fit(
         [
@@ -205,7 +244,10 @@ def mode_costs(raw: RawMode, t0: int | None, levels: list[dict]) -> dict:
         "context_switches_per_request": switches and switches.as_dict(2),
         "context_switches_source": "host" if "host" in sources else (sources.pop() if sources else None),
         "bytes_allocated_per_request": allocated and allocated.as_dict(0),
-        "levels_fitted": [c.index for c in healthy],
+        "levels_fitted": fitted_on["coarse"],
+        # which levels every fit above used, by pass (`coarse`, `refine-1`, …), and in words
+        "fitted_on": {name: indices for name, indices in fitted_on.items() if indices},
+        "fitted_on_text": fitted_on_text(fitted_on, rates),
     }
     missing = []
     if flights is None:

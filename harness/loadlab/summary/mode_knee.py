@@ -81,6 +81,10 @@ def fields(knee: Knee, passes: list[FinePass], requested: bool, not_refined: str
             "localised": None if interval is None else interval.localised(),
             "width_ratio": None if interval is None or not interval.healthy else round(interval.width_ratio, 4),
             "coarse_interval_rps": jsonform.interval(knee.coarse),
+            # a fine pass held the bracket's unhealthy rate healthy: no knee is placed there (knee.py)
+            "not_reproduced": knee.not_reproduced,
+            "transients": knee.transients,  # every unhealthy level a later pass held healthy, in words
+            "confirmed": None if interval is None else interval.confirmed,
             "passes": [pass_record(outcome, by_name[outcome.name]) for outcome in knee.passes],
             "not_refined": not_refined,
         },

@@ -4,7 +4,7 @@ applies, the CPU ceiling kept as the bound it is, and whether the measured knee 
 from __future__ import annotations
 
 from loadlab.analysis import cpufit, models
-from loadlab.analysis.knee import Knee, Verdict
+from loadlab.analysis.knee import Knee
 from loadlab.analysis.levels import Level
 from loadlab.analysis.prediction import MeasuredKnee, agreement, interval_list, rate_text
 from loadlab.analysis.validity import ValidityContext
@@ -15,7 +15,6 @@ def fields(
     inputs: models.Inputs,
     ceiling: cpufit.CpuCeiling | None,
     knee: Knee,
-    verdict: Verdict,
     levels: list[Level],
     ctx: ValidityContext,
     ok_ratio: float = 1.0,
@@ -23,8 +22,9 @@ def fields(
     """ok_ratio: the health rule's (Thresholds.ok_ratio), the resolution of the measured knee (MeasuredKnee)."""
     found = models.applicable(inputs)
     prediction = models.predict(inputs)
-    peak = max((lv.target_rps for lv in levels), default=None)
-    judged = agreement(prediction, measured(knee, verdict.collapsed, peak, ok_ratio))
+    # the highest rate held: a knee that did not reproduce leaves the highest rate the fine pass held healthy
+    peak = knee.sustained_rps if knee.not_reproduced else max((lv.target_rps for lv in levels), default=None)
+    judged = agreement(prediction, measured(knee, knee.collapsed, peak, ok_ratio))
     return {
         "predicted_rps": None if prediction is None else round(prediction.rps),
         "predicted_interval_rps": None if prediction is None else interval_list(prediction.band()),
@@ -39,7 +39,7 @@ def fields(
         "cpu_ceiling_rps": None if ceiling is None else round(ceiling.rps),
         "cpu_ceiling": None if ceiling is None else ceiling.as_dict(),
         "predictions": [p.as_dict() for p in sorted(found, key=lambda p: p.rps)],
-        "limit_met_first": knees.limit_met_first(found, knee, verdict.collapsed, peak, ctx),
+        "limit_met_first": knees.limit_met_first(found, knee, knee.collapsed, peak, ctx),
     }
 
 

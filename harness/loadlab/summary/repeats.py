@@ -59,6 +59,7 @@ def _mode(label: str, repetitions: list[tuple[int, dict]]) -> dict:
                 "collapsed": m.get("collapsed"),
                 "knee_interval_rps": m.get("knee_interval_rps"),
                 "valid": bool(m.get("valid")),
+                "invalid_reasons": list(m.get("invalid_reasons") or []),
                 "host_cpu_pct_at_sustained": host_cpu_at(m, m.get("sustained_rps"), healthy=True),
                 "host_cpu_pct_at_knee": host_cpu_at(m, (m.get("knee_interval_rps") or [None, None])[1], healthy=False),
             }

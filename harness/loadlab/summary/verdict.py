@@ -53,7 +53,7 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
     )
     level_dicts = [jsonform.level_dict(lv, healthy, why) for lv, (healthy, why) in zip(levels, verdict.health)]
     # What a request and a thread cost (cost_fits.py), before the predictions: the memory ceiling is fitted on it.
-    cost = cost_fits.mode_costs(raw, tables.t0, level_dicts)
+    cost = cost_fits.mode_costs(raw, tables.t0, level_dicts, used_fine_levels(judged))
     memory = cost_fits.memory_ceiling(raw, cost, level_dicts, verdict.baseline_p50_ms)
     inputs = replace(model_inputs(mode, raw, levels, verdict, params, target, ceiling), memory_ceiling=memory)
     stops = [inj.meta for inj in raw.injectors]
@@ -62,8 +62,8 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
     first_bad = levels[verdict.first_unhealthy].index if verdict.first_unhealthy is not None else None
     summary = {
         "sustained_rps": jsonform.plain_number(round(knee.sustained_rps, 1)),
-        "collapsed": verdict.collapsed,
-        **mode_predictions.fields(inputs, ceiling, knee, verdict, levels, ctx, ok_ratio),
+        "collapsed": knee.collapsed,  # the coarse verdict's, unless a fine pass did not reproduce its knee
+        **mode_predictions.fields(inputs, ceiling, knee, levels, ctx, ok_ratio),
         "evidence_at_knee": knees.evidence_at(knee.closing) if knee.closing is not None else None,
         **knees.fields(knee, judged.fine, requested, not_refined),
         "baseline_p50_ms": verdict.baseline_p50_ms,
@@ -96,6 +96,22 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
     if params.get("APP"):  # an application under test: the evidence its live-config check read (judging.py)
         appcheck.add_evidence(summary, raw, mode, params)
     return summary
+
+
+def used_fine_levels(judged: JudgedMode) -> list[cost_fits.FinePassLevels]:
+    """Every used fine pass's levels as summary.json spells them, for the cost fits (a pass not used measured a
+    state the knee does not stand on: its levels are kept on the page, not fitted)."""
+    by_name = {fine.name: fine for fine in judged.fine}
+    return [
+        cost_fits.FinePassLevels(
+            outcome.name,
+            by_name[outcome.name].raw,
+            by_name[outcome.name].tables.t0,
+            [jsonform.level_dict(lv, ok, why) for lv, (ok, why) in zip(outcome.levels, outcome.verdict.health)],
+        )
+        for outcome in judged.knee.passes
+        if outcome.used and outcome.name in by_name
+    ]
 
 
 def thread_cores(raw: RawMode) -> float | None:

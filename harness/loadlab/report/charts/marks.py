@@ -5,6 +5,7 @@ from __future__ import annotations
 from matplotlib.axes import Axes
 from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 
+from loadlab.analysis.prediction import interval_text
 from loadlab.report.charts.chart_style import COLORS
 
 
@@ -28,8 +29,13 @@ def log_y(ax: Axes) -> None:
 def knee_and_prediction(ax: Axes, summary: dict) -> None:
     if summary.get("collapsed") and summary.get("sustained_rps"):
         knee_line(ax, summary["sustained_rps"], f"knee: sustained {summary['sustained_rps']:g} rps")
+    by = summary.get("predicted_by") or "model"
+    band = summary.get("predicted_interval_rps")
+    if band and band[0] is not None and band[0] <= 0:
+        # no figure at all (the project's rule): its words only
+        ax.plot([], [], linestyle="none", label=f"{by} prediction: its interval reaches zero, no figure")
+        return
     if summary.get("predicted_rps"):
-        by = summary.get("predicted_by") or "model"
         ax.axvline(
             summary["predicted_rps"],
             color=COLORS["prediction"],
@@ -37,6 +43,27 @@ def knee_and_prediction(ax: Axes, summary: dict) -> None:
             linewidth=1.2,
             label=f"{by} prediction {summary['predicted_rps']:g} rps",
         )
+        prediction_interval(ax, summary, by)
+
+
+def prediction_interval(ax: Axes, summary: dict, by: str) -> None:
+    """The prediction's interval as a hatched band, not only its point: how sure it is is part of it. An interval
+    with no upper end runs to the panel's edge and says so (one reaching zero is words only: knee_and_prediction)."""
+    band = summary.get("predicted_interval_rps")
+    if not band or band[0] is None:
+        return
+    low, high = band
+    if high is None:
+        right = ax.get_xlim()[1]
+        if right > low:
+            ax.axvspan(low, right, **_BAND, label=f"{by} predicted {interval_text(low, None)} (no upper end)")
+            ax.set_xlim(right=right)  # the band says "no end": it must not stretch the axis
+        return
+    if high > low:
+        ax.axvspan(low, high, **_BAND, label=f"{by} predicted {interval_text(low, high)} (its 95% interval)")
+
+
+_BAND = {"facecolor": "none", "edgecolor": COLORS["prediction"], "hatch": "///", "alpha": 0.35, "linewidth": 0}
 
 
 def fine_levels(ax: Axes, summary: dict) -> None:

@@ -1,0 +1,127 @@
+"""End to end: REPEAT=2 of a pool sweep of two tiny pools (PLATFORM_THREADS="4 8") on a ramp (PROFILE=ramp), in one
+real `make bench` — the documented features no other e2e run carries:
+
+- REPEAT > 1 as a bench: each repetition in `rep-<k>/` with its own summary.json and page, the run's own summary
+  with `repeats` (per pool the median and range over the valid repetitions), and the every-repetition-valid rule:
+  the second repetition's `platform-t8` injector is starved on purpose (LOADLAB_FAULT_CPU_QUOTA, as in
+  test_e2e_faults.py), so that repetition is invalid, the median comes from the valid one alone, and the run exits 1
+  although the mode the page shows is valid;
+- a pool sweep: each pool its own column (`platform-t4`, `platform-t8`), each pool's knee near its own Little's law
+  (4 and 8 threads at DELAY_MS=100: ≈ 38 and ≈ 76 rps), the larger pool's above the smaller's;
+- PROFILE=ramp judged by the harness: 20 → 120 rps over 5 windows of 3 s (window means 30, 50 … 110 rps), each
+  window judged as a level by the same health rule.
+"""
+
+import json
+import os
+import time
+
+import pytest
+from claims import HostWatch, claim
+from conftest import blamed_on_the_machine, harness_exit
+from test_e2e_faults import bench_with_windows, cgroup_usable
+from test_e2e_local import busy_levels, level_windows
+
+pytestmark = pytest.mark.e2e
+
+SWEEP = {
+    "TARGET": "local",
+    "MODES": "platform",
+    "PLATFORM_THREADS": "4 8",
+    "REPEAT": "2",
+    "PROFILE": "ramp",
+    "DELAY_MS": "100",
+    "START_RPS": "20",
+    "PEAK_RPS": "120",
+    "STEPS": "5",
+    "STEP_SECONDS": "3",
+    "WARMUP_SECONDS": "3",
+    "INJECTORS": "1",
+    "REFINE": "0",  # the fine pass is the tiny local run's; here it would only cost time
+}
+# The 4th Gatling of the run: repetition 2's platform-t8 (t4, t8 per repetition), capped while its window file exists:
+# opened once its schedule is anchored, closed once its ramp has ended (test_e2e_faults.bench_with_windows), so its
+# JVM boots and its report is written at full speed.
+STARVED = "gatling-injector-0#4=3@file"
+STARVED_IN = {"rep-2/platform-t8": "gatling-injector-0"}
+WINDOW_MEANS = [30, 50, 70, 90, 110]
+
+
+@pytest.fixture(scope="module")
+def sweep_run(tmp_path_factory):
+    results = tmp_path_factory.mktemp("results")
+    fault = STARVED if cgroup_usable() else None
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "TARGET", "MODES")}
+    env.update({**SWEEP, "RESULTS_DIR": str(results), **({"LOADLAB_FAULT_CPU_QUOTA": fault} if fault else {})})
+    began = time.monotonic()
+    with HostWatch() as watch:
+        r, windows = bench_with_windows(env, results, STARVED_IN if fault else {})
+    print(f"REPEAT=2 sweep bench: {time.monotonic() - began:.0f} s")
+    if fault:  # the fault really covered repetition 2's platform-t8, or it proves nothing
+        assert windows == {"rep-2/platform-t8": ["opened", "closed"]}, (windows, r.stdout[-2000:])
+    run_dir = (results / "latest").resolve()
+    assert (run_dir / "summary.json").is_file(), r.stdout[-3000:] + r.stderr[-3000:]
+    return r, run_dir, watch, fault
+
+
+def reps(run_dir) -> dict[int, dict]:
+    return {k: json.loads((run_dir / f"rep-{k}" / "summary.json").read_text()) for k in (1, 2)}
+
+
+def test_each_repetition_has_its_folder_summary_and_page_and_the_run_compares_them(sweep_run):
+    _, run_dir, _, _ = sweep_run
+    for k, rep in reps(run_dir).items():
+        assert rep["repetition"] == k and list(rep["modes"]) == ["platform-t4", "platform-t8"], rep["modes"].keys()
+        assert (run_dir / f"rep-{k}" / "index.html").is_file()
+        assert (run_dir / f"rep-{k}" / "platform-t4" / "raw" / "injector-0" / "seconds.csv").is_file()
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["repeats"]["n"] == 2 and set(summary["repeats"]["modes"]) == {"platform-t4", "platform-t8"}
+    assert [r["repetition"] for r in summary["repeats"]["modes"]["platform-t4"]["repetitions"]] == [1, 2]
+    assert "rep-1" in (run_dir / "index.html").read_text()
+
+
+def test_a_starved_repetition_is_invalid_left_out_of_the_median_and_fails_the_run(sweep_run):
+    r, run_dir, _, fault = sweep_run
+    if fault is None:
+        pytest.skip("starving an injector needs root and a CPU cgroup")
+    summary = json.loads((run_dir / "summary.json").read_text())
+    starved = reps(run_dir)[2]["modes"]["platform-t8"]
+    assert starved["valid"] is False and any(
+        x.startswith("the injector fell behind") for x in starved["invalid_reasons"]
+    )
+    t8 = summary["repeats"]["modes"]["platform-t8"]
+    assert [x["valid"] for x in t8["repetitions"]] == [reps(run_dir)[1]["modes"]["platform-t8"]["valid"], False]
+    assert t8["repetitions_used"] == (1 if t8["repetitions"][0]["valid"] else 0), t8
+    assert [x["valid"] for x in summary["repetitions"]][1] is False, summary["repetitions"]
+    # every repetition must be valid, not only the ones the page shows: the run fails
+    assert harness_exit(r) == 1, r.stdout[-2000:] + r.stderr[-2000:]
+    assert "platform-t8: repetition 2 INVALID (rep-2/platform-t8): the injector fell behind" in r.stdout, r.stdout
+
+
+def test_the_ramp_is_judged_in_windows_and_each_pool_meets_its_own_littles_law(sweep_run):
+    _, run_dir, watch, fault = sweep_run
+    rep1 = reps(run_dir)[1]
+    assert rep1["params"]["PROFILE"] == "ramp"
+    knees = {}
+    for label, threads in (("platform-t4", 4), ("platform-t8", 8)):
+        m = rep1["modes"][label]
+        targets = [lv["target_rps"] for lv in m["levels"]]
+        # the windows the harness judged: the ramp's mean rate over each, ascending, cut after the first unhealthy
+        assert targets == WINDOW_MEANS[: len(targets)] and len(targets) >= 2, (label, targets)
+        assert m["live_config"]["tomcat_threads_max"] == threads, m["live_config"]
+        little = threads * 1000 / m["baseline_p50_ms"]
+        assert m["predicted_by"] == "little" and abs(m["predicted_rps"] - little) <= 1, m["prediction"]
+        excuse = ""
+        if blamed_on_the_machine(m):
+            excuse = watch.saturated_by_others(
+                level_windows(run_dir / "rep-1", label, {lv["index"] for lv in busy_levels(m)})
+            )
+        low, high = m["knee_interval_rps"] or (m["sustained_rps"], None)
+        claim(
+            m["collapsed"] and low <= 1.3 * little and high >= 0.7 * little,
+            f"{label}'s ramp knee brackets its Little's law ({little:.0f} rps) within 30%",
+            (m["knee_interval_rps"], [(lv["target_rps"], lv["healthy"], lv["p99_ms"]) for lv in m["levels"]]),
+            excuse,
+        )
+        knees[label] = m["sustained_rps"]
+    assert knees["platform-t8"] > knees["platform-t4"], knees  # the sweep really changed the pool
