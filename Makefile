@@ -26,7 +26,7 @@ SAMPLE_APP := harness/tests/sample-app
 SOURCES := $(shell find pom.xml */pom.xml delay-service/src thread-service/src gatling/src \
              $(SAMPLE_APP)/pom.xml $(SAMPLE_APP)/src -type f 2>/dev/null)
 
-.PHONY: help build up bench report down test lint format test-java test-python test-e2e test-infra test-units clean \
+.PHONY: help build up bench report plan down test lint format test-java test-python test-e2e test-infra test-units clean \
         check-params venv test-venv test-deps
 
 help: ## list targets and parameters (this page)
@@ -76,6 +76,9 @@ bench: check-params build venv ## run every mode in MODES on TARGET, write resul
 
 report: venv ## rebuild index.html and summary.json of RUN=results/<run-id> (default: the latest run)
 	@$(LOADLAB_VENV) report "$(RUN)"
+
+plan: venv ## what RUN's measured costs mean on another host: CORES= MEMORY_GB= or INSTANCE= (infra/instance-types.tsv), RPS= a target rate; writes plan.json
+	@$(LOADLAB_VENV) plan "$(RUN)"
 
 down: ## undo `make up` for TARGET: stop every process, remove every resource the harness created
 	@$(LOADLAB) down
