@@ -123,6 +123,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _plan(args: argparse.Namespace) -> int:
+    from loadlab import report
     from loadlab.capacity import plan, table
 
     run = args.run or str(Path(os.environ.get("RESULTS_DIR") or "results") / "latest")
@@ -130,6 +131,8 @@ def _plan(args: argparse.Namespace) -> int:
     run_dir = plan.resolve_run(run)
     result = plan.write(run_dir, {**env, "RUN": run})
     print("\n".join(table.lines(result)))
+    # The page's "On other hardware" section: the run's own summary.json, the page drawn again with the plan.
+    report.render(run_dir, json.loads((run_dir / "summary.json").read_text()))
     print(f"-- {run_dir / plan.PLAN_JSON}")
     return ExitCode.OK
 

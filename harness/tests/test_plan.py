@@ -130,6 +130,8 @@ def test_make_plan_prints_the_table_and_refuses_with_exit_2(run):
     ok = make("plan", env={"RUN": str(run), "CORES": "1", "MEMORY_GB": "4", "RPS": "3000"}, timeout=120)
     assert ok.returncode == 0, ok.stderr
     assert "virtual" in ok.stdout and "cpu" in ok.stdout and "for 3,000 rps:" in ok.stdout
+    page = (run / "index.html").read_text()
+    assert '<section id="other-hardware"><h2>On other hardware</h2>' in page and "for 3,000 rps:" in page
     bad = make("plan", env={"RUN": str(run), "INSTANCE": "nope"}, timeout=120)
     (line,) = [x for x in bad.stderr.splitlines() if x.startswith("loadlab:")]
     assert "INSTANCE='nope'" in line and bad.returncode == 2

@@ -17,6 +17,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from loadlab import summary as summaries
+from loadlab.report import plan_section
 from loadlab.report.figures import figures
 from loadlab.report.headline import headline
 from loadlab.report.page import document
@@ -48,7 +49,8 @@ def render(run_dir: str | os.PathLike, summary: dict) -> Path:
     # With REPEAT > 1 each mode shown is one repetition's (`folder`: rep-<k>/<mode>).
     folders = {mode: (m.get("folder") or mode) for mode, m in modes.items()}
     links = gatling_links(run_dir, list(modes) + list(summary.get("missing_modes") or []), folders)
-    html = named_page(document(summary, figures(run_dir, summary, folders), links), service_name(summary))
+    plan = plan_section.read(run_dir)
+    html = named_page(document(summary, figures(run_dir, summary, folders), links, plan), service_name(summary))
     path = run_dir / "index.html"
     write_text(path, html)
     return path

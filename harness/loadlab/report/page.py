@@ -12,6 +12,7 @@ from loadlab.report import (
     costs_table,
     errors_table,
     levels_table,
+    plan_section,
     repeats_table,
     setup_section,
     threadlocal_section,
@@ -21,8 +22,11 @@ from loadlab.report.headline import headline, mode_names, scenario_of, verdict_c
 from loadlab.report.page_style import CSS
 
 
-def document(summary: dict, charts: list[tuple[str, str, str, str]], gatling: dict[str, list[str]]) -> str:
-    """charts: (section title, data-chart name, svg, caption); gatling: mode -> relative links."""
+def document(
+    summary: dict, charts: list[tuple[str, str, str, str]], gatling: dict[str, list[str]], plan: dict | None = None
+) -> str:
+    """charts: (section title, data-chart name, svg, caption); gatling: mode -> relative links; plan: the run's
+    plan.json (`make plan`), drawn as "On other hardware" when there is one."""
     run_id = str(summary.get("run_id") or "")
     parts = [
         "<!DOCTYPE html>",
@@ -39,6 +43,7 @@ def document(summary: dict, charts: list[tuple[str, str, str, str]], gatling: di
         boxes.notes(summary),
         verdict_table.section(summary),
         costs_table.section(summary),
+        plan_section.section(plan),
         threadlocal_section.section(summary),
         app_section.section(summary),
         repeats_table.section(summary),
