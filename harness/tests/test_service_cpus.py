@@ -110,3 +110,29 @@ def test_the_other_roles_core_sets_the_ceiling_when_they_run_out_first():
     ceiling = cpufit.ceiling_of_levels(fit_levels(0.1, 0.5), True, 1, 2, servicecpus.split(1, (0, 1)))
     assert ceiling.host == "the other roles' cores"
     assert ceiling.rps == pytest.approx(1 * 1000 / 0.5)
+
+
+def test_aws_ignores_the_split_and_says_so(capsys):
+    from loadlab.run import cpushare
+    from loadlab.run.hosts import LocalHost
+    from loadlab.run.topology import Topology
+
+    host = LocalHost("h", "127.0.0.1")
+    topo = Topology(host, host, [host])
+    recorded = cpushare.apply({"SERVICE_CPUS": 1, "TARGET": "aws"}, topo)
+    assert recorded["ignored"].startswith("ignored on aws") and servicecpus.ENV not in host.env
+    said = capsys.readouterr()
+    assert "SERVICE_CPUS=1 is ignored on aws" in said.out + said.err
+    assert cpushare.apply({"SERVICE_CPUS": None, "TARGET": "local"}, topo) is None
+
+
+def test_local_hosts_get_the_split(monkeypatch):
+    from loadlab.run import cpushare
+    from loadlab.run.hosts import LocalHost
+    from loadlab.run.topology import Topology
+
+    monkeypatch.setattr(servicecpus, "machine_cpus", lambda: (0, 1))
+    host = LocalHost("h", "127.0.0.1")
+    recorded = cpushare.apply({"SERVICE_CPUS": 0.5, "TARGET": "local"}, Topology(host, host, [host]))
+    assert host.env[servicecpus.ENV] == "service=1 others=0 quota_us=50000 period_us=100000"
+    assert recorded["quota_us"] == 50_000
