@@ -10,7 +10,8 @@ TARGET ?= $(or $(shell cat $(STATE)/target 2>/dev/null),local)
 # ... and so does the number of injector hosts it made.
 INJECTORS ?= $(or $(shell cat $(STATE)/injectors 2>/dev/null),1)
 PARAMS := TARGET MODES DELAY_MS PLATFORM_THREADS MAX_CONNECTIONS THREADLOCAL_KB PROFILE START_RPS PEAK_RPS STEPS \
-          STEP_SECONDS WARMUP_SECONDS INJECTORS SCENARIO CPU_MS DB_POOL JDKS REPEAT REFINE APP APP_PATH APP_ARGS RESULTS_DIR
+          STEP_SECONDS WARMUP_SECONDS INJECTORS SCENARIO CPU_MS DB_POOL JDKS REPEAT REFINE APP APP_PATH APP_ARGS SERVICE_CPUS \
+          RESULTS_DIR
 export $(PARAMS)
 
 SYS_PYTHON := python3
@@ -25,7 +26,7 @@ SAMPLE_APP := harness/tests/sample-app
 SOURCES := $(shell find pom.xml */pom.xml delay-service/src thread-service/src gatling/src \
              $(SAMPLE_APP)/pom.xml $(SAMPLE_APP)/src -type f 2>/dev/null)
 
-.PHONY: help build up bench report compare down test lint format test-java test-python test-e2e test-infra test-units clean \
+.PHONY: help build up bench report compare plan down test lint format test-java test-python test-e2e test-infra test-units clean \
         check-params venv test-venv test-deps
 
 help: ## list targets and parameters (this page)
@@ -78,6 +79,8 @@ report: venv ## rebuild index.html and summary.json of RUN=results/<run-id> (def
 
 compare: venv ## one page setting RUN=results/<a> beside AGAINST=results/<b> (written into RUN's folder)
 	@$(LOADLAB_VENV) compare "$(RUN)" "$(AGAINST)"
+plan: venv ## what RUN's measured costs mean on another host: CORES= MEMORY_GB= or INSTANCE= (infra/instance-types.tsv), RPS= a target rate; writes plan.json
+	@$(LOADLAB_VENV) plan "$(RUN)"
 
 down: ## undo `make up` for TARGET: stop every process, remove every resource the harness created
 	@$(LOADLAB) down

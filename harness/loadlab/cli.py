@@ -4,7 +4,7 @@ interface and passes every parameter as an environment variable of the same name
 Every verb ends with an `ExitCode`; every error the user must act on is a `LoadlabError`, printed here as one
 `loadlab: …` line per problem.
 
-The CLI sits on top of the stages (core < analysis < summary < report < run < cli). `check`, `params-help`,
+The CLI sits on top of the stages (core < analysis < summary < capacity < report < run < cli). `check`, `params-help`,
 `java-home`, `up` and `down` run on the standard library alone, before `.venv` exists (the Makefile validates
 parameters first), so each verb imports the stage it needs when it is called: the only imports inside functions.
 """
@@ -131,6 +131,21 @@ def _compare(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+def _plan(args: argparse.Namespace) -> int:
+    from loadlab import report
+    from loadlab.capacity import plan, table
+
+    run = args.run or str(Path(os.environ.get("RESULTS_DIR") or "results") / "latest")
+    env = {k: os.environ.get(k, "") for k in ("CORES", "MEMORY_GB", "INSTANCE", "RPS")}
+    run_dir = plan.resolve_run(run)
+    result = plan.write(run_dir, {**env, "RUN": run})
+    print("\n".join(table.lines(result)))
+    # The page's "On other hardware" section: the run's own summary.json, the page drawn again with the plan.
+    report.render(run_dir, json.loads((run_dir / "summary.json").read_text()))
+    print(f"-- {run_dir / plan.PLAN_JSON}")
+    return ExitCode.OK
+
+
 def _up(args: argparse.Namespace) -> int:
     from loadlab.run import targets
 
@@ -190,6 +205,14 @@ def parser() -> argparse.ArgumentParser:
     compare.add_argument("run", help="RUN: a run folder, results/<run-id>")
     compare.add_argument("against", help="AGAINST: the run folder to set beside it")
     compare.set_defaults(handler=_compare)
+    plan = verbs.add_parser(
+        "plan",
+        help="what a run's measured costs mean on another host (CORES, MEMORY_GB or INSTANCE; RPS)",
+        description="Writes plan.json into the run folder: each mode's knee on the named host, and for RPS the hosts "
+        "a target rate takes; a bad value is refused in one line naming it (exit 2).",
+    )
+    plan.add_argument("run", nargs="?", help="the run folder (default: RESULTS_DIR/latest)")
+    plan.set_defaults(handler=_plan)
 
     up = verbs.add_parser("up", help="prepare TARGET (aws: terraform apply, netns: namespace hosts)")
     up.set_defaults(handler=_up)

@@ -1,13 +1,14 @@
 """The harness is laid out by the stages a run passes through, each reading only what lies below it:
 core (parameters, rules, names) < analysis (pure functions of measured levels) < summary (raw files -> judged
-modes) < report (the page) < run (hosts, services, load; it judges a coarse pass to plan the fine one and draws the
-page after each mode) < cli (the verbs). An import that climbs fails here, naming the file and the line."""
+modes) < capacity (`make plan`: a run's costs on other hardware) < report (the page) < run (hosts, services, load;
+it judges a coarse pass to plan the fine one and draws the page after each mode) < cli (the verbs). An import that
+climbs fails here, naming the file and the line."""
 
 import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "loadlab"
-ORDER = ["core", "analysis", "summary", "report", "run"]
+ORDER = ["core", "analysis", "summary", "capacity", "report", "run"]
 
 
 def stage_of(module: str) -> int:

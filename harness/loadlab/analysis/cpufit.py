@@ -14,7 +14,8 @@ busy, and at the latest when all are. On a shared machine (local, netns) what fi
 not hold — so the knee is read off the line of the host's CPU against the rate when every fitted level sampled it;
 else off the roles' line. Both lines carry their 95% band (linefit.py), which sets each interval.
 
-On `local`/`netns` every role is on the same machine; on `aws` each host has its own ceiling and the smallest wins.
+On `local`/`netns` every role is on the same machine; on `aws` each host has its own ceiling and the smallest wins;
+with SERVICE_CPUS the service's share and the other roles' cores are two such hosts.
 """
 
 from __future__ import annotations
@@ -25,10 +26,13 @@ from dataclasses import dataclass
 from loadlab.analysis import linefit
 from loadlab.analysis.models import CPU_KNEE_UTILIZATION
 from loadlab.analysis.prediction import Prediction, interval_list, interval_text
+from loadlab.core.servicecpus import CpuSplit
 
 # A fit needs levels whose rates differ: at least this many, spanning at least this share of the highest rate.
 MIN_LEVELS = 2
 MIN_SPAN_RATIO = 0.2
+# SERVICE_CPUS: the host name of the service's own share of the machine.
+SERVICE_SIDE = "the service's own cores"
 
 
 @dataclass(frozen=True)
@@ -272,6 +276,7 @@ def ceiling_of_levels(
     shared_machine: bool,
     injectors: int,
     thread_cores: float | None,
+    split: CpuSplit | None = None,
 ) -> CpuCeiling | None:
     """The mode's CPU ceiling from its healthy levels (levels.Level, before the first unhealthy one).
 
@@ -285,6 +290,18 @@ def ceiling_of_levels(
     def injector_pct(ev) -> float | None:
         return None if ev.injector_cpu_pct is None else ev.injector_cpu_pct * max(injectors, 1)
 
+    if shared_machine and split is not None:
+        # SERVICE_CPUS: two hosts on one machine; the service's CPU on its share (the machine's CPU holds both sides)
+        return lowest(
+            [
+                cpu_ceiling(points(lambda ev: {"thread-service": ev.thread_cpu_pct}), split.service_cpus, SERVICE_SIDE),
+                cpu_ceiling(
+                    points(lambda ev: {"delay-service": ev.delay_cpu_pct, "injectors": injector_pct(ev)}),
+                    split.other_cores,
+                    "the other roles' cores",
+                ),
+            ]
+        )
     if shared_machine:
         return cpu_ceiling(
             points(

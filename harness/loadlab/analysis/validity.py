@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from loadlab.analysis import split_checks
 from loadlab.analysis.knee import Verdict
 from loadlab.analysis.levels import Level
 from loadlab.core import timeouts
+from loadlab.core.servicecpus import CpuSplit
 
 # At least two levels are needed to tell a knee from a starting condition.
 MIN_LEVELS = 2
@@ -67,6 +69,10 @@ class ValidityContext:
     # The mode's lightest level, the reference for a rise of the delay-service's latency: the first level judged
     # unless set before (a refinement pass is judged on its coarse pass's lightest level, not on its own first).
     lightest: Level | None = None
+    # SERVICE_CPUS: the service on cores of its own, the other roles on the rest. Each side is then judged on its own
+    # cores, not the machine's: the others saturating theirs invalidate the run, the service saturating its own is
+    # its knee.
+    split: CpuSplit | None = None
 
 
 def shares_one_machine(target: str | None) -> bool:
@@ -149,6 +155,7 @@ def validity(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> lis
 
     if ctx.shared_machine:
         first([(lv, text) for lv in scope if (text := _outside_competition(lv))])
+    first([(lv, text) for lv in scope if (text := split_checks.others_saturated(lv, ctx.split, CPU_SATURATED_RATIO))])
 
     if not ctx.cpu_is_the_limit:
         first(
@@ -209,6 +216,8 @@ def notes(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> list[s
     if verdict.first_unhealthy is None:
         return []
     lv = levels[verdict.first_unhealthy]
+    if ctx.split is not None:
+        return [text] if (text := split_checks.service_saturated(lv, ctx.split, CPU_SATURATED_RATIO)) else []
     if not machine_saturated(lv, ctx):
         return []
     return [
@@ -250,7 +259,8 @@ def _cut_at(level: Level, limit: HarnessLimit) -> str | None:
 
 
 def machine_saturated(level: Level, ctx: ValidityContext) -> bool:
-    return ctx.shared_machine and (level.evidence.host_cpu_pct or 0) >= MACHINE_SATURATED_HOST_PCT
+    busy = (level.evidence.host_cpu_pct or 0) >= MACHINE_SATURATED_HOST_PCT
+    return ctx.shared_machine and ctx.split is None and busy  # split: each side is judged on its own cores
 
 
 def _role_symptoms(level: Level, ctx: ValidityContext) -> str:

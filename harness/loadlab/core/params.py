@@ -10,7 +10,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from loadlab.core import app, timeouts
+from loadlab.core import app, servicecpus, timeouts
 from loadlab.core.errors import ExitCode, LoadlabError
 
 TARGETS = ("local", "netns", "aws")
@@ -136,13 +136,14 @@ def db_max_connections(db_pool: int) -> int:
     return db_pool + DB_CONNECTION_HEADROOM
 
 
-def _app_checked(check: Callable[[str], str]) -> Callable[[str, str], str]:
-    """An APP parameter checked by app.py (standard library only), its AppError as this parameter's one line."""
+def _checked_by(check: Callable[[str], object], error: type[Exception] = app.AppError) -> Callable[[str, str], object]:
+    """A parameter checked by its own module (app.py, servicecpus.py: standard library only), its error as this
+    parameter's one line."""
 
-    def parse(name: str, raw: str) -> str:
+    def parse(name: str, raw: str) -> object:
         try:
             return check(raw)
-        except app.AppError as e:
+        except error as e:
             raise ParamError(str(e)) from None
 
     return parse
@@ -266,14 +267,14 @@ PARAMS: tuple[Param, ...] = (
         "APP",
         "",
         "an executable Spring Boot jar measured in the thread-service's place (empty: the lab's own)",
-        _app_checked(app.checked_jar),
+        _checked_by(app.checked_jar),
         app.JAR_ALLOWED,
     ),
     Param(
         "APP_PATH",
         "/",
         "with APP: the path and query every request GETs",
-        _app_checked(app.check_path),
+        _checked_by(app.check_path),
         "a path starting with /",
     ),
     Param(
@@ -281,8 +282,16 @@ PARAMS: tuple[Param, ...] = (
         "",
         f"with APP: extra app arguments; {app.DELAY_URL} = the delay-service (DELAY_MS), {app.DB_URL} = the run's "
         "PostgreSQL",
-        _app_checked(app.checked_args),
+        _checked_by(app.checked_args),
         "arguments (shell quoting)",
+    ),
+    Param(
+        "SERVICE_CPUS",
+        "",
+        "local/netns: cores (whole number: a cpuset) or a share of one (fraction: a CPU quota) the service under "
+        "test gets to itself, the other roles the rest (empty: it shares the machine; aws ignores it)",
+        _checked_by(lambda raw: servicecpus.parse("SERVICE_CPUS", raw), servicecpus.SplitError),
+        f"empty, or {servicecpus.SERVICE_CPUS_MIN}..(this machine's cores - 1)",
     ),
     Param("RESULTS_DIR", "results", "where run folders are written", _text, "a directory path"),
 )
@@ -329,6 +338,7 @@ def _cross_checks(v: dict[str, object]) -> list[str]:
         )
     if v["SCENARIO"] == "cpu" and v["CPU_MS"] == 0:
         errors.append(f"CPU_MS=0 is out of range for SCENARIO=cpu; allowed: 1..{CPU_MS_MAX}")
+    errors.extend(servicecpus.cross_check(v))
     errors.extend(app.cross_checks(v, {name: BY_NAME[name].default for name in app.COMPANIONS}))
     measured = v["STEPS"] * v["STEP_SECONDS"]
     if measured > MAX_MEASURED_SECONDS:

@@ -17,7 +17,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from loadlab import summary as summaries
-from loadlab.report import over_time_figure, spectrum_section
+from loadlab.report import over_time_figure, plan_section, spectrum_section
 from loadlab.report.figures import figures
 from loadlab.report.headline import headline
 from loadlab.report.page import document
@@ -55,6 +55,7 @@ def render(run_dir: str | os.PathLike, summary: dict) -> Path:
         links,
         over_time_figure.figure(run_dir, summary, folders),
         spectrum_section.section(run_dir, summary, folders),
+        plan_section.read(run_dir),
     )
     html = named_page(page, service_name(summary))
     path = run_dir / "index.html"

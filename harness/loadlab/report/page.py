@@ -12,6 +12,7 @@ from loadlab.report import (
     costs_table,
     errors_table,
     levels_table,
+    plan_section,
     repeats_table,
     setup_section,
     threadlocal_section,
@@ -28,10 +29,12 @@ def document(
     gatling: dict[str, list[str]],
     over_time: tuple[str, str, str, str] | None = None,
     spectra: str = "",
+    plan: dict | None = None,
 ) -> str:
     """charts: (section title, data-chart name, svg, caption); gatling: mode -> relative links; over_time: the
     percentiles-over-time chart and spectra the spectrum section, shown right after the headline (what the field
-    reads first), before the evidence."""
+    reads first), before the evidence; plan: the run's plan.json (`make plan`), drawn as "On other hardware" when
+    there is one."""
     run_id = str(summary.get("run_id") or "")
     parts = [
         "<!DOCTYPE html>",
@@ -51,6 +54,7 @@ def document(
         boxes.notes(summary),
         verdict_table.section(summary),
         costs_table.section(summary),
+        plan_section.section(plan),
         threadlocal_section.section(summary),
         app_section.section(summary),
         repeats_table.section(summary),

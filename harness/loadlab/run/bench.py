@@ -23,7 +23,18 @@ from loadlab.core import runplan, runrecord, timeouts
 from loadlab.core.errors import ExitCode
 from loadlab.core.runplan import ModeRun
 from loadlab.core.thresholds import Thresholds
-from loadlab.run import alignment, appservice, collect, console, liveconfig, samplers, scenario, services, topology
+from loadlab.run import (
+    alignment,
+    appservice,
+    collect,
+    console,
+    cpushare,
+    liveconfig,
+    samplers,
+    scenario,
+    services,
+    topology,
+)
 from loadlab.run.appbundle import local_app_dir
 from loadlab.run.context import Run, make_run_dir, point_latest
 from loadlab.run.finepasses import refine_knee
@@ -102,6 +113,9 @@ def bench(values: dict) -> int:
         "limits": run.limits.as_dict(),
         **({"test_fault": fault} if fault else {}),
     }
+    split = cpushare.apply(values, topo)  # SERVICE_CPUS: every host gets the split before anything starts
+    if split is not None:
+        run.meta["cpu_split"] = split
     run.write_meta()
     console.step(f"run folder {run_dir}")
     signal.signal(signal.SIGTERM, _raise_interrupt)

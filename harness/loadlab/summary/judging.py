@@ -10,7 +10,7 @@ from pathlib import Path
 
 from loadlab.analysis.knee import Knee, Verdict, judge
 from loadlab.analysis.validity import HarnessLimit, ValidityContext, shares_one_machine, validity
-from loadlab.core import metrics, servicesettings, timeouts
+from loadlab.core import metrics, servicecpus, servicesettings, timeouts
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import appcheck, crash, evidence, hgrm_files, outputs, raw, seconds
@@ -111,7 +111,21 @@ def validity_context(
         cpu_is_the_limit=params.get("SCENARIO") == "cpu",
         limits=limits_in_force(mode_raw, run.limits, params),
         healthy_max_ms=healthy_max or None,
+        split=cpu_split(mode_raw, params, target),
     )
+
+
+def cpu_split(mode_raw: RawMode, params: dict, target: str | None) -> servicecpus.CpuSplit | None:
+    """SERVICE_CPUS as the run had it: the cores each side got, from the machine's cores its samplers saw (aws
+    ignores it: each role has a host of its own)."""
+    if not shares_one_machine(target):
+        return None
+    return servicecpus.of_run(params.get("SERVICE_CPUS"), thread_cores(mode_raw))
+
+
+def thread_cores(raw: RawMode) -> float | None:
+    """The cores of the thread-service's host, as its sampler counted them."""
+    return next((c for c in (as_float(r.get("host_cores")) for r in raw.thread_samples.values()) if c), None)
 
 
 def expected_ms(params: dict) -> float:

@@ -12,10 +12,11 @@ from loadlab.analysis.validity import notes as validity_notes
 from loadlab.analysis.validity import shares_one_machine
 from loadlab.core import metrics
 from loadlab.core.runrecord import RunRecord
+from loadlab.core.servicecpus import CpuSplit
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import appcheck, cost_fits, jsonform, mode_predictions, threadlocal
 from loadlab.summary import mode_knee as knees
-from loadlab.summary.judging import JudgedMode
+from loadlab.summary.judging import JudgedMode, thread_cores
 from loadlab.summary.labels import base_mode, mode_jdk, mode_threads
 from loadlab.summary.raw import RawMode, error_kind_meanings, error_kind_order, inflight_cap_stop
 from loadlab.summary.values import as_float
@@ -49,13 +50,15 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
     if note:
         notes.append(note)
     ceiling = cpufit.ceiling_of_levels(
-        knee.fit_levels, shares_one_machine(target), len(raw.injectors), thread_cores(raw)
+        knee.fit_levels, shares_one_machine(target), len(raw.injectors), thread_cores(raw), ctx.split
     )
     level_dicts = [jsonform.level_dict(lv, healthy, why) for lv, (healthy, why) in zip(levels, verdict.health)]
     # What a request and a thread cost (cost_fits.py), before the predictions: the memory ceiling is fitted on it.
     cost = cost_fits.mode_costs(raw, tables.t0, level_dicts, used_fine_levels(judged))
     memory = cost_fits.memory_ceiling(raw, cost, level_dicts, verdict.baseline_p50_ms)
-    inputs = replace(model_inputs(mode, raw, levels, verdict, params, target, ceiling), memory_ceiling=memory)
+    inputs = replace(
+        model_inputs(mode, raw, levels, verdict, params, target, ceiling, ctx.split), memory_ceiling=memory
+    )
     stops = [inj.meta for inj in raw.injectors]
     stop_reasons = sorted({str(m["stop_reason"]) for m in stops if m.get("stop_reason")})
     ok_ratio = Thresholds.from_mapping(run.thresholds).ok_ratio  # the knee's resolution (prediction.MeasuredKnee)
@@ -114,10 +117,6 @@ def used_fine_levels(judged: JudgedMode) -> list[cost_fits.FinePassLevels]:
     ]
 
 
-def thread_cores(raw: RawMode) -> float | None:
-    return next((c for c in (as_float(r.get("host_cores")) for r in raw.thread_samples.values()) if c), None)
-
-
 def model_inputs(
     label: str,
     raw: RawMode,
@@ -126,12 +125,14 @@ def model_inputs(
     params: dict,
     target: str | None,
     ceiling: cpufit.CpuCeiling | None = None,
+    split: CpuSplit | None = None,
 ) -> models.Inputs:
-    """The numbers the models need, live values first: what the service reported beats what was asked."""
+    """The numbers the models need, live values first: what the service reported beats what was asked. With
+    SERVICE_CPUS the service's cores are its own share, and no other role runs on them."""
     live = raw.live_config
-    cores = thread_cores(raw)
+    cores = split.service_cpus if split else thread_cores(raw)
     others = None
-    if shares_one_machine(target) and verdict.sustained_position is not None:
+    if shares_one_machine(target) and split is None and verdict.sustained_position is not None:
         # Other roles' CPU per request where the load was highest and still healthy: at low rates their fixed
         # per-second costs would inflate it.
         at = levels[verdict.sustained_position]

@@ -1,0 +1,128 @@
+"""What a plan needs from a finished run, read from its summary.json: per mode, the hold time of a request, the
+pool, the connections, each role's CPU against the rate over the healthy levels (coarse and used fine passes), the
+memory a request in flight costs; and the machine it was measured on."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from loadlab.core import metrics
+from loadlab.core.servicecpus import CpuSplit
+from loadlab.core.servicecpus import of_run as split_of_run
+from loadlab.summary.labels import base_mode
+from loadlab.summary.values import as_float
+
+# The roles' CPU as summary.json's level evidence names it (% of one core; the injector's is one injector's).
+SERVICE, DELAY, INJECTORS = "thread-service", "delay-service", "injectors"
+EVIDENCE = {SERVICE: "thread_cpu_pct", DELAY: "delay_cpu_pct", INJECTORS: "injector_cpu_pct"}
+
+
+@dataclass(frozen=True)
+class ModeFigures:
+    label: str
+    mode: str  # platform | virtual
+    valid: bool
+    invalid_reasons: tuple[str, ...]
+    sustained_rps: float | None
+    hold_ms: float | None  # the baseline p50: how long one request holds a thread, a connection, its memory
+    pool: int | None  # platform: Tomcat's maximum threads as the service reported them
+    predictions: tuple[dict, ...]  # summary.json's, for the limits no host changes (the pool, connections)
+    cpu_points: dict[str, list[tuple[float, float | None]]]  # role → (OK rps, % of one core) per healthy level
+    memory: dict | None  # costs.memory_per_inflight: slope (KB per request in flight), interval, r2, levels
+    base_rss_mb: float | None  # resident memory at the lightest healthy level
+
+
+@dataclass(frozen=True)
+class RunFigures:
+    run_dir: Path
+    run_id: str
+    target: str
+    machine: str
+    machine_cores: float | None
+    machine_memory_gb: float | None
+    injectors: int
+    split: CpuSplit | None  # SERVICE_CPUS when the run had it
+    minutes: float | None  # how long the run took, start to finish (params.json)
+    modes: tuple[ModeFigures, ...]
+
+    def valid_modes(self) -> list[ModeFigures]:
+        return [m for m in self.modes if m.valid]
+
+
+def healthy_levels(mode: dict) -> list[dict]:
+    """The levels a fit may use: the coarse ones before the first unhealthy, and the healthy ones of every fine pass
+    the knee used."""
+    first_bad = mode.get("first_unhealthy_level")
+    coarse = [lv for lv in mode.get("levels") or [] if first_bad is None or lv.get("index", 0) < first_bad]
+    fine = [
+        lv
+        for p in (mode.get("refine") or {}).get("passes") or []
+        if p.get("used")
+        for lv in p.get("levels") or []
+        if lv.get("healthy")
+    ]
+    return [lv for lv in coarse + fine if lv.get("healthy") and lv.get("ok_rps")]
+
+
+def mode_figures(label: str, mode: dict, params: dict, injectors: int) -> ModeFigures:
+    levels = healthy_levels(mode)
+    points: dict[str, list[tuple[float, float | None]]] = {}
+    for role, key in EVIDENCE.items():
+        scale = injectors if role == INJECTORS else 1
+        pct = [((lv.get("evidence") or {}).get(key)) for lv in levels]
+        points[role] = [(float(lv["ok_rps"]), None if p is None else p * scale) for lv, p in zip(levels, pct)]
+    live = mode.get("live_config") or {}
+    pool = as_float(live.get(metrics.TOMCAT_THREADS_MAX)) or as_float(params.get("PLATFORM_THREADS"))
+    rss = [lv.get("rss_mb") for lv in levels if lv.get("rss_mb") is not None]
+    return ModeFigures(
+        label,
+        base_mode(label),
+        bool(mode.get("valid")),
+        tuple(mode.get("invalid_reasons") or ()),
+        as_float(mode.get("sustained_rps")),
+        as_float(mode.get("baseline_p50_ms")),
+        int(pool) if pool and base_mode(label) == "platform" else None,
+        tuple(mode.get("predictions") or ()),
+        points,
+        (mode.get("costs") or {}).get("memory_per_inflight"),
+        rss[0] if rss else None,
+    )
+
+
+def read(run_dir: Path) -> RunFigures:
+    """The run's figures; OSError/ValueError when summary.json is missing or unreadable (plan.py refuses then)."""
+    summary = json.loads((run_dir / "summary.json").read_text())
+    try:
+        record = json.loads((run_dir / "params.json").read_text())
+    except (OSError, ValueError):
+        record = {}
+    params = summary.get("params") or {}
+    injectors = int(as_float(params.get("INJECTORS")) or 1)
+    machine = str(summary.get("machine") or "")
+    found = re.search(r"(\d+) cores, (\d+(?:\.\d+)?) GiB", machine)
+    cores = float(found.group(1)) if found else None
+    target = str(summary.get("target") or "local")
+    modes = tuple(mode_figures(label, mode, params, injectors) for label, mode in (summary.get("modes") or {}).items())
+    return RunFigures(
+        run_dir,
+        str(summary.get("run_id") or run_dir.name),
+        target,
+        machine,
+        cores,
+        float(found.group(2)) if found else None,
+        injectors,
+        split_of_run(params.get("SERVICE_CPUS"), cores) if target != "aws" else None,
+        _minutes(record.get("started_utc"), record.get("finished_utc")),
+        modes,
+    )
+
+
+def _minutes(started: str | None, finished: str | None) -> float | None:
+    try:
+        return (datetime.fromisoformat(finished) - datetime.fromisoformat(started)).total_seconds() / 60
+    except (TypeError, ValueError):
+        return None

@@ -1,0 +1,137 @@
+"""`make plan`: a run's measured costs on another host, on synthetic runs with a known answer and on real raw files;
+every refusal one line naming what is wrong, exit 2. No timing is asserted: the figures are the run's own."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import synthrun
+from conftest import make
+from synthrun import LevelSpec, ModeSpec
+
+from loadlab import report
+from loadlab.capacity import instances, knees, plan
+
+DATA = Path(__file__).parent / "data"
+RATES = (500, 1000, 1500, 2000)
+# % of one core = fixed + rate × ms / 10: the service 0.3 ms a request (5% fixed), delay 0.08, injector 0.12.
+SERVICE_MS, DELAY_MS_CPU, INJECTOR_MS = 0.3, 0.08, 0.12
+
+
+def levels():
+    return [
+        LevelSpec(
+            r, thread_cpu=5 + r * SERVICE_MS / 10, delay_cpu=r * DELAY_MS_CPU / 10, injector_cpu=r * INJECTOR_MS / 10
+        )
+        for r in RATES
+    ]
+
+
+@pytest.fixture
+def run(tmp_path):
+    run = tmp_path / "20261125-190000"
+    synthrun.write_params(run, platform_threads=2000, START_RPS=500, PEAK_RPS=2000, STEPS=4)
+    for mode in ("platform", "virtual"):
+        synthrun.write_mode(run, mode, ModeSpec(levels()))
+    report.rebuild(run)
+    return run
+
+
+def test_the_service_alone_on_one_core_is_predicted_from_its_own_cpu_line(run):
+    got = plan.plan(run, {"CORES": "1", "MEMORY_GB": "4"})
+    virtual = got["modes"]["virtual"]
+    # (0.9 × 1 core − 0.05 fixed) / 0.3 ms: the other roles' CPU is on hosts of their own
+    assert virtual["limit_met_first"] == "cpu"
+    assert virtual["predicted_knee_rps"] == pytest.approx((0.9 - 0.05) * 1000 / SERVICE_MS, rel=0.01)
+    low, high = virtual["interval_rps"]
+    assert low <= virtual["predicted_knee_rps"] <= high
+    assert virtual["rough"] == [] or all(":" in r for r in virtual["rough"])
+    # platform's pool of 2,000 at ~0.2 s is ~10,000 rps: on one core its CPU comes first, as for virtual
+    assert got["modes"]["platform"]["limit_met_first"] == "cpu"
+    half = plan.plan(run, {"CORES": "0.5", "MEMORY_GB": "4"})["modes"]["virtual"]["predicted_knee_rps"]
+    assert half == pytest.approx((0.45 - 0.05) * 1000 / SERVICE_MS, rel=0.01)
+
+
+def test_a_small_pool_is_met_before_the_cpu_of_a_big_host(tmp_path):
+    run = tmp_path / "20261125-190001"
+    synthrun.write_params(run, modes=("platform",), platform_threads=200)
+    synthrun.write_mode(run, "platform", ModeSpec(levels()[:2]))
+    report.rebuild(run)
+    got = plan.plan(run, {"INSTANCE": "c7i.4xlarge"})["modes"]["platform"]
+    assert got["limit_met_first"] == "little"
+    assert got["predicted_knee_rps"] < 1000  # 200 threads / ~0.2 s
+    assert {p["predicted_by"] for p in got["limits"]} >= {"little", "cpu", "threads"}
+
+
+def test_a_target_rate_sizes_every_host_and_prices_it(run):
+    got = plan.write(run, {"INSTANCE": "c7i.xlarge", "RPS": "20000"})
+    assert json.loads((run / plan.PLAN_JSON).read_text()) == got
+    target = got["target"]
+    virtual = target["per_mode"]["virtual"]
+    # the service: 0.05 + 20,000 × 0.3 ms = 6.05 cores at 90% → 6.7 cores: an 8-vCPU host of the family named
+    assert virtual["service_host"]["cores"] == pytest.approx((0.05 + 20000 * SERVICE_MS / 1000) / 0.9, rel=0.01)
+    assert virtual["service_host"]["instance"] == "c7i.2xlarge"
+    # the injectors: 20,000 × 0.12 ms = 2.4 cores at 70% of 8 vCPUs → 1 by CPU; 20,000 in flight × 0.2 s needs 2
+    assert virtual["injector_hosts"]["count"] == 2
+    assert virtual["platform_pool"] is None
+    assert target["per_mode"]["platform"]["platform_pool"] == pytest.approx(20000 * 0.2, rel=0.05)
+    table = instances.read()
+    hosts = [virtual["service_host"]["instance"], virtual["delay_host"]["instance"]] + ["c7i.2xlarge"] * 2
+    expected = sum(table.find(h).usd_hour for h in hosts) + 4 * table.public_ipv4_usd_hour
+    assert virtual["usd_hour"] == pytest.approx(expected, abs=1e-4)
+    assert "list prices" in target["prices"] and table.as_of in target["prices"]
+
+
+def test_the_thread_limit_mirrors_loadlab_hosts_rule():
+    script = (Path(__file__).parents[2] / "infra" / "host" / "loadlab-host").read_text()
+    assert f"MAPS_RESERVED={knees.MAPS_RESERVED} " in script
+    assert f"MEMORY_SHARE_DIVISOR={round(1 / knees.MEMORY_SHARE)} " in script
+
+
+@pytest.mark.parametrize(
+    "env,line",
+    [
+        ({"INSTANCE": "x9.huge"}, "INSTANCE='x9.huge' is not in infra/instance-types.tsv; allowed: c7i.large"),
+        ({"CORES": "many"}, "CORES='many' is not a number; allowed: a number > 0"),
+        ({"MEMORY_GB": "0"}, "MEMORY_GB='0' is out of range; allowed: a number > 0"),
+        ({"RPS": "12.5"}, "RPS='12.5' is out of range; allowed: a whole number > 0"),
+        ({"INSTANCE": "c7i.large", "CORES": "2"}, "INSTANCE=c7i.large and CORES=2 both name the host"),
+    ],
+)
+def test_a_bad_value_is_refused_in_one_line_naming_it(run, env, line):
+    with pytest.raises(plan.PlanError) as e:
+        plan.write(run, env)
+    assert str(e.value).startswith(line) and "\n" not in str(e.value)
+    assert e.value.exit_code == 2 and not (run / plan.PLAN_JSON).exists()
+
+
+def real(tmp_path, name):
+    run = tmp_path / name
+    shutil.copytree(DATA / name, run)
+    report.rebuild(run)
+    return run
+
+
+def test_a_real_run_with_no_valid_mode_is_refused(tmp_path):
+    run = real(tmp_path, "app_ignores_switch")
+    with pytest.raises(plan.PlanError, match=r"has no valid mode to plan from \(virtual: the app did not switch"):
+        plan.plan(run, {})
+
+
+def test_a_real_run_too_rough_to_plan_from_is_refused(tmp_path):
+    # 2 to 5 rps on a pool of one thread: the service's CPU does not rise measurably with so few requests
+    run = real(tmp_path, "fine_pass_all_healthy")
+    with pytest.raises(plan.PlanError, match="is too rough to plan from: no valid mode's service CPU"):
+        plan.plan(run, {})
+
+
+def test_make_plan_prints_the_table_and_refuses_with_exit_2(run):
+    ok = make("plan", env={"RUN": str(run), "CORES": "1", "MEMORY_GB": "4", "RPS": "3000"}, timeout=120)
+    assert ok.returncode == 0, ok.stderr
+    assert "virtual" in ok.stdout and "cpu" in ok.stdout and "for 3,000 rps:" in ok.stdout
+    page = (run / "index.html").read_text()
+    assert '<section id="other-hardware"><h2>On other hardware</h2>' in page and "for 3,000 rps:" in page
+    bad = make("plan", env={"RUN": str(run), "INSTANCE": "nope"}, timeout=120)
+    (line,) = [x for x in bad.stderr.splitlines() if x.startswith("loadlab:")]
+    assert "INSTANCE='nope'" in line and bad.returncode == 2
