@@ -6,7 +6,7 @@ import loadlab.reactive.metrics.NettyServerProbe;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Shows which thread really serves a request: one of Netty's event loops (webflux-http-epoll-N), never virtual. */
+/** Shows which thread really serves a request: one of Netty's event loops (reactor-http-epoll-N), never virtual. */
 @RestController
 class ThreadController {
 
