@@ -74,14 +74,17 @@ def test_reactive_joins_modes_and_the_default_stays_platform_and_virtual():
 
 
 def test_three_judged_columns_and_virtual_over_reactive_beside_virtual_over_platform(tmp_path):
-    result = three_columns(tmp_path)
+    result = three_columns(tmp_path, MAX_CONNECTIONS=8192)
     reactive = result["modes"]["reactive"]
     assert reactive["valid"] is True, reactive["invalid_reasons"]
     assert reactive["sustained_rps"] == 400 and reactive["collapsed"] is True
     assert result["virtual_over_platform"] == 2.0
     assert result["virtual_over_reactive"] == 1.0 and result["virtual_over_reactive_reason"] is None
     # Netty has no connection cap: no connections model for it, while virtual keeps Tomcat's.
-    assert "connections" not in {p["predicted_by"] for p in reactive.get("predictions", [])}
+    assert "connections" not in {p["predicted_by"] for p in reactive["predictions"]}
+    assert "connections" in {p["predicted_by"] for p in result["modes"]["virtual"]["predictions"]}
+    page = (tmp_path / "index.html").read_text()
+    assert "virtual/reactive 1.00×" in page and "none: Netty event loops" in page
 
 
 def test_a_reactive_column_that_did_not_run_on_event_loops_is_invalid_and_gives_no_ratio(tmp_path):
@@ -91,6 +94,7 @@ def test_a_reactive_column_that_did_not_run_on_event_loops_is_invalid_and_gives_
     assert any("no Netty event loop (reactor-http-… or webflux-http-…) ran" in r for r in reactive["invalid_reasons"])
     assert result["virtual_over_reactive"] is None
     assert result["virtual_over_reactive_reason"].startswith("reactive is invalid: ")
+    assert "no virtual/reactive ratio (reactive is invalid)" in (tmp_path / "index.html").read_text()
     # virtual over platform does not depend on it
     assert result["virtual_over_platform"] == 2.0
 

@@ -58,6 +58,10 @@ def headline(summary: dict) -> str:
     if summary.get("virtual_over_platform") is None and summary.get("virtual_over_platform_reason") and len(modes) > 1:
         # The reason's first clause only ("platform crashed"): its details follow in the invalid reasons.
         text += f"; no virtual/platform ratio ({summary['virtual_over_platform_reason'].split(':')[0]})"
+    if "virtual_over_reactive" in summary:  # MODES named reactive
+        reactive = summary["virtual_over_reactive"]
+        reason = str(summary.get("virtual_over_reactive_reason") or "").split(":")[0]
+        text += f"; virtual/reactive {reactive:.2f}×" if reactive else f"; no virtual/reactive ratio ({reason})"
     reasons = [f"{mode}: {r}" for mode, m in modes.items() for r in m.get("invalid_reasons") or []]
     missing = summary.get("missing_modes") or []
     if reasons:

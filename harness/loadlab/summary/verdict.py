@@ -105,10 +105,9 @@ def thread_cores(raw: RawMode) -> float | None:
 def connection_cap(live: dict, params: dict) -> float | None:
     """The service's connection cap as it reported it; -1 means it has none (Netty, MODES=reactive): no connections
     model then. A run from before the field existed falls back to what MAX_CONNECTIONS asked."""
-    reported = as_float(live.get(metrics.TOMCAT_MAX_CONNECTIONS))
-    if reported is None:
+    if live.get(metrics.TOMCAT_MAX_CONNECTIONS) is None:
         return as_float(params.get("MAX_CONNECTIONS"))
-    return reported if reported > 0 else None
+    return as_float(live[metrics.TOMCAT_MAX_CONNECTIONS]) or None  # as_float: -1 is None
 
 
 def model_inputs(
