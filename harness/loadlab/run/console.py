@@ -17,7 +17,8 @@ PROGRESS = re.compile(r"^LOADLAB (.*)$")
 
 
 def heading(mode: str) -> None:
-    _print(f"\n== {mode} threads ==")
+    # reactive has no threads of its own per request: its column is named for the shape, not a kind of thread.
+    _print(f"\n== {mode} threads ==" if not mode.startswith("reactive") else f"\n== {mode} (Netty event loops) ==")
 
 
 def step(text: str) -> None:
