@@ -23,7 +23,7 @@ LOADLAB_VENV := $(PY) -m loadlab
 CHECKED := $(STATE)/checked-params.json
 # The small Boot app `make test` measures with APP= (a fixture of the harness's tests, built with the rest).
 SAMPLE_APP := harness/tests/sample-app
-SOURCES := $(shell find pom.xml */pom.xml delay-service/src thread-service/src gatling/src \
+SOURCES := $(shell find pom.xml */pom.xml delay-service/src thread-service/src reactive-service/src gatling/src \
              $(SAMPLE_APP)/pom.xml $(SAMPLE_APP)/src -type f 2>/dev/null)
 
 .PHONY: help build up bench report compare plan down test lint format test-java test-python test-e2e test-infra test-units clean \
@@ -128,4 +128,4 @@ test-infra:
 	@bash infra/tests/run.sh
 
 clean: ## remove build output (never results/)
-	@rm -rf delay-service/target thread-service/target gatling/target $(SAMPLE_APP)/target target $(STATE)/app $(STATE)/build.stamp
+	@rm -rf delay-service/target thread-service/target reactive-service/target gatling/target $(SAMPLE_APP)/target target $(STATE)/app $(STATE)/build.stamp

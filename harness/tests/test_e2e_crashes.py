@@ -233,3 +233,17 @@ def test_a_pool_beyond_its_pids_limit_is_a_named_crash_of_the_service_alone(tmp_
     assert not left, f"processes left behind: {left}"
     cgroups = [str(p) for p in Path("/sys/fs/cgroup").glob("**/loadlab-local-thread-service")]
     assert not cgroups, f"cgroups left behind: {cgroups}"
+
+
+def test_a_killed_reactive_service_is_a_named_crash_and_no_ratio_is_claimed(tmp_path):
+    """MODES=reactive: reactive-service runs in the thread-service's role, so killing it is that role's crash, named
+    like any other, never a collapse, and no virtual / reactive ratio comes from it."""
+    rc, out, summary, run_dir = bench_and_kill(tmp_path, "reactive", "thread-service", at_level=0, MODES="reactive")
+    reactive = summary["modes"]["reactive"]
+    crashed = reactive["crashed"]
+    assert crashed["role"] == "thread-service" and crashed["signal"] == "SIGKILL", crashed
+    assert reactive["valid"] is False and reactive["collapsed"] is False, reactive
+    assert reactive["invalid_reasons"][0].startswith("the thread-service on local died at second"), reactive
+    assert summary["virtual_over_reactive"] is None
+    assert summary["virtual_over_reactive_reason"].startswith("reactive crashed: the thread-service"), summary
+    assert rc != 0 and "CRASHED" in out, out[-2000:]

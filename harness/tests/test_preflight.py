@@ -39,7 +39,13 @@ TINY = {
     "INJECTORS": "1",
 }
 PREVIOUS_RUN = "20261121-130501"
-BUILD_OUTPUTS = ("delay-service/target", "thread-service/target", "gatling/target", "gatling/jvm.options")
+BUILD_OUTPUTS = (
+    "delay-service/target",
+    "thread-service/target",
+    "reactive-service/target",
+    "gatling/target",
+    "gatling/jvm.options",
+)
 REFUSED = "refused before the run: nothing was created (no run folder, results/latest unchanged)"
 NO_JDK = ["import loadlab.run.java as j", "j.SEARCH_GLOBS = ()"]  # with JAVA_HOME=bogus: a machine without a JDK
 
@@ -170,8 +176,8 @@ ROWS = {
     r"\([\d.]+ MB with a 2x margin\), [\d.]+ MB free on \1: free some space, point RESULTS_DIR at another disk, "
     r"or shorten the schedule",
     missing_build: re.escape(
-        "build output missing (delay-service.jar, thread-service.jar, gatling/test-classes, gatling/lib, "
-        "gatling/jvm.options): run `make build`"
+        "build output missing (delay-service.jar, thread-service.jar, reactive-service.jar, gatling/test-classes, "
+        "gatling/lib, gatling/jvm.options): run `make build`"
     ),
     missing_jdk: re.escape(
         "no JDK >= 21 found (JAVA_HOME=/nonexistent/jdk is Java unknown; searched JAVA_HOME and /usr/lib/jvm, "

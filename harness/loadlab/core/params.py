@@ -10,11 +10,12 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from loadlab.core import app, servicecpus, timeouts
+from loadlab.core import app, reactive, servicecpus, timeouts
 from loadlab.core.errors import ExitCode, LoadlabError
 
 TARGETS = ("local", "netns", "aws")
-THREAD_MODES = ("platform", "virtual")
+# reactive: reactive-service (WebFlux on Netty) in the thread-service's place; core/reactive.py says what it cannot run.
+THREAD_MODES = ("platform", "virtual", reactive.REACTIVE)
 PROFILES = ("stairs", "ramp")
 SCENARIOS = ("http", "db", "cpu", "pinned")
 # Computation per request: a second of CPU per request is already far past any service this lab models.
@@ -78,7 +79,7 @@ def _one_of(choices: tuple[str, ...]) -> Callable[[str, str], str]:
 
 def _modes(name: str, raw: str) -> list[str]:
     modes = raw.replace(",", " ").split()
-    allowed = f"one or both of {' '.join(THREAD_MODES)}, space-separated, each at most once"
+    allowed = f"one or more of {' '.join(THREAD_MODES)}, space-separated, each at most once"
     if not modes or any(m not in THREAD_MODES for m in modes) or len(set(modes)) != len(modes):
         raise ParamError(f"{name}={raw!r} is not allowed; allowed: {allowed}")
     return modes
@@ -163,7 +164,7 @@ PARAMS: tuple[Param, ...] = (
         _one_of(TARGETS),
         " | ".join(TARGETS),
     ),
-    Param("MODES", "platform virtual", "thread modes to run, in order", _modes, "platform and/or virtual"),
+    Param("MODES", "platform virtual", "thread modes to run, in order", _modes, "platform, virtual and/or reactive"),
     Param(
         "DELAY_MS",
         "200",
@@ -340,6 +341,7 @@ def _cross_checks(v: dict[str, object]) -> list[str]:
         errors.append(f"CPU_MS=0 is out of range for SCENARIO=cpu; allowed: 1..{CPU_MS_MAX}")
     errors.extend(servicecpus.cross_check(v))
     errors.extend(app.cross_checks(v, {name: BY_NAME[name].default for name in app.COMPANIONS}))
+    errors.extend(reactive.cross_checks(v))
     measured = v["STEPS"] * v["STEP_SECONDS"]
     if measured > MAX_MEASURED_SECONDS:
         errors.append(f"STEPS x STEP_SECONDS = {measured} s is too long; allowed: at most {MAX_MEASURED_SECONDS} s")

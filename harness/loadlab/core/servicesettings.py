@@ -32,7 +32,8 @@ def mismatches(live: Mapping[str, object], params: Mapping[str, object]) -> list
         ("THREADLOCAL_KB", metrics.THREADLOCAL_KB, "the per-thread object had"),
     ):
         asked, got = _number(params.get(name)), _number(live.get(field))
-        if asked is not None and got is not None and asked != got:
+        # -1: the service has no such setting (reactive-service has no connection cap), nothing to compare.
+        if asked is not None and got is not None and got >= 0 and asked != got:
             unit = " KB" if name == "THREADLOCAL_KB" else ""
             reasons.append(f"{what} {got:.0f}{unit}, not {name}={asked:.0f}")
     return reasons

@@ -24,42 +24,17 @@ def scenario_of(summary: dict) -> str:
 def headline(summary: dict) -> str:
     modes = summary.get("modes") or {}
     scenario = scenario_of(summary)
-    phrases = []
-    for mode in mode_names(summary):
-        m = modes.get(mode)
-        if m is None:
-            phrases.append(f"{mode} was not measured")
-            continue
-        phrase = f"{mode} sustained {rps(m.get('sustained_rps'))} rps"
-        label = ModeLabel.parse(mode)
-        ratio = _ratio_for(summary, label)
-        if ratio is not None:
-            phrase += f" = {ratio:.1f}× {_divisor(summary, label)}"
-        interval = m.get("knee_interval_rps")
-        if m.get("collapsed") and interval and interval[0]:
-            phrase += f", knee between {rps(interval[0])} and {rps(interval[1])}"
-        spread = ((summary.get("repeats") or {}).get("modes") or {}).get(mode)
-        if spread and spread.get("median") is not None:
-            phrase += (
-                f" (median of {spread['repetitions_used']} repetitions, {rps(spread['min'])}–"
-                f"{rps(spread['max'])}{'; noisy' if spread.get('noise') else ''})"
-            )
-        if m.get("crashed"):
-            phrase = f"{mode} CRASHED: {crash_when(m['crashed'])}; before it, {phrase}"
-        elif (m.get("refine") or {}).get("not_reproduced"):
-            phrase += " (the highest rate measured healthy: its coarse unhealthy level did not reproduce, no knee)"
-        elif not m.get("collapsed") and m.get("levels"):
-            phrase += " (the peak; it never collapsed)"
-        phrase += prediction_cells.headline_phrase(m)
-        if m.get("pinned_virtual_threads"):
-            phrase += f" with {num(m['pinned_virtual_threads'])} pinned virtual threads"
-        phrases.append(phrase)
+    phrases = [_mode_phrase(summary, mode, modes.get(mode)) for mode in mode_names(summary)]
     text = f"{scenario} scenario: " + (", ".join(phrases) or "no mode was measured")
     if scenario in NOT_EXPECTED_TO_WIN:
         text += f"; {NOT_EXPECTED_TO_WIN[scenario]}"
     if summary.get("virtual_over_platform") is None and summary.get("virtual_over_platform_reason") and len(modes) > 1:
         # The reason's first clause only ("platform crashed"): its details follow in the invalid reasons.
         text += f"; no virtual/platform ratio ({summary['virtual_over_platform_reason'].split(':')[0]})"
+    if "virtual_over_reactive" in summary:  # MODES named reactive
+        reactive = summary["virtual_over_reactive"]
+        reason = str(summary.get("virtual_over_reactive_reason") or "").split(":")[0]
+        text += f"; virtual/reactive {reactive:.2f}×" if reactive else f"; no virtual/reactive ratio ({reason})"
     reasons = [f"{mode}: {r}" for mode, m in modes.items() for r in m.get("invalid_reasons") or []]
     missing = summary.get("missing_modes") or []
     if reasons:
@@ -111,3 +86,34 @@ def verdict_class(summary: dict) -> str:
 def mode_names(summary: dict) -> list[str]:
     modes = list((summary.get("modes") or {}).keys())
     return modes + [m for m in summary.get("missing_modes") or [] if m not in modes]
+
+
+def _mode_phrase(summary: dict, mode: str, m: dict | None) -> str:
+    """One mode's clause of the headline."""
+    if m is None:
+        return f"{mode} was not measured"
+    phrase = f"{mode} sustained {rps(m.get('sustained_rps'))} rps"
+    label = ModeLabel.parse(mode)
+    ratio = _ratio_for(summary, label)
+    if ratio is not None:
+        phrase += f" = {ratio:.1f}× {_divisor(summary, label)}"
+    interval = m.get("knee_interval_rps")
+    if m.get("collapsed") and interval and interval[0]:
+        phrase += f", knee between {rps(interval[0])} and {rps(interval[1])}"
+    spread = ((summary.get("repeats") or {}).get("modes") or {}).get(mode)
+    if spread and spread.get("median") is not None:
+        phrase += (
+            f" (median of {spread['repetitions_used']} repetitions, {rps(spread['min'])}–"
+            f"{rps(spread['max'])}{'; noisy' if spread.get('noise') else ''})"
+        )
+    if m.get("crashed"):
+        phrase = f"{mode} CRASHED: {crash_when(m['crashed'])}; before it, {phrase}"
+    elif (m.get("refine") or {}).get("not_reproduced"):
+        phrase += " (the highest rate measured healthy: its coarse unhealthy level did not reproduce, no knee)"
+    elif not m.get("collapsed") and m.get("levels"):
+        phrase += " (the peak; it never collapsed)"
+    phrase += prediction_cells.headline_phrase(m)
+    if m.get("pinned_virtual_threads"):
+        phrase += f" with {num(m['pinned_virtual_threads'])} pinned virtual threads"
+
+    return phrase

@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from loadlab.core import metrics
+from loadlab.core.reactive import REACTIVE
 from loadlab.report import prediction_cells
 from loadlab.report.formats import bracket_text, num, rps, small, times, yes_no
 from loadlab.report.headline import crash_when
@@ -67,6 +68,8 @@ def _threads_cell(m: dict) -> str:
         return num(live)
     if str(m.get(LABEL, "")).startswith("virtual"):
         return '<span class="muted">none: a thread per request</span>'
+    if str(m.get(LABEL, "")).startswith(REACTIVE):
+        return '<span class="muted">none: Netty event loops</span>'
     return "—"
 
 

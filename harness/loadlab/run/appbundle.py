@@ -1,4 +1,5 @@
-"""The bundle every host gets (.loadlab/app): the two service jars and the simulation's classpath, under fixed names."""
+"""The bundle every host gets (.loadlab/app): the service jars (delay, thread and reactive) and the simulation's
+classpath, under fixed names."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ def app_sources() -> dict[str, Path | None]:
     """The build outputs every host gets, by the name they have there (None: no jar matched)."""
     return {
         "delay-service.jar": next((REPO / "delay-service" / "target").glob("delay-service-*.jar"), None),
-        "thread-service.jar": next((REPO / "thread-service" / "target").glob("thread-service-*.jar"), None),
+        "thread-service.jar": next((REPO / "thread-service" / "target").glob("thread-service-*[0-9].jar"), None),
+        "reactive-service.jar": next((REPO / "reactive-service" / "target").glob("reactive-service-*.jar"), None),
         "gatling/test-classes": REPO / "gatling" / "target" / "test-classes",
         "gatling/lib": REPO / "gatling" / "target" / "lib",
         "gatling/jvm.options": REPO / "gatling" / "jvm.options",

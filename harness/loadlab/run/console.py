@@ -17,7 +17,8 @@ PROGRESS = re.compile(r"^LOADLAB (.*)$")
 
 
 def heading(mode: str) -> None:
-    _print(f"\n== {mode} threads ==")
+    # reactive has no threads of its own per request: its column is named for the shape, not a kind of thread.
+    _print(f"\n== {mode} threads ==" if not mode.startswith("reactive") else f"\n== {mode} (Netty event loops) ==")
 
 
 def step(text: str) -> None:
@@ -178,6 +179,13 @@ def _ratio_lines(summary: dict, agg: dict) -> None:
         _print(f"virtual / platform sustained throughput: {ratio:.2f}x{extra}")
     elif len(summary.get("modes", {})) > 1 and summary.get("virtual_over_platform_reason"):
         _print(f"no virtual / platform ratio: {summary['virtual_over_platform_reason']}")
+    if "virtual_over_reactive" in summary:  # MODES named reactive
+        reactive = summary["virtual_over_reactive"]
+        _print(
+            f"virtual / reactive sustained throughput: {reactive:.2f}x"
+            if reactive
+            else f"no virtual / reactive ratio: {summary.get('virtual_over_reactive_reason')}"
+        )
 
 
 def _bracket(m: dict) -> str:

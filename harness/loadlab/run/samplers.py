@@ -9,7 +9,11 @@ why)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from loadlab.core import metrics
+from loadlab.core.modelabel import ModeLabel
+from loadlab.core.reactive import EVENT_LOOP_PREFIXES, REACTIVE
 from loadlab.core.sampling import SILENCE_S
 from loadlab.run import appservice
 from loadlab.run.context import Run
@@ -70,6 +74,7 @@ def start_service_samplers(run: Run, folder: str) -> None:
             f"{thread_raw}/samples.csv",
             "thread-service",
             f"--jvm-fields={','.join(metrics.names(*metrics.SAMPLED_KINDS))}",
+            *event_loop_args(folder, thread_raw),
             f"http://127.0.0.1:{MGMT_PORT}/actuator/loadlab",
             f"{thread_raw}/jvm.csv",
         )
@@ -83,6 +88,17 @@ def start_service_samplers(run: Run, folder: str) -> None:
         f"--probe-url=http://{d.address}:{DELAY_PORT}/delay?ms={run.values['DELAY_MS']}",
         f"--probe-timeout-ms={run.limits.delay_probe_timeout_ms}",
     )
+
+
+def event_loop_args(folder: str, thread_raw: str) -> list[str]:
+    """MODES=reactive: the service's Netty event loops counted by name each second (request_pool.csv), the evidence
+    its live-config check reads (summary/reactivecheck.py)."""
+    if ModeLabel.parse(Path(folder).name).mode != REACTIVE:
+        return []
+    return [
+        f"--request-pool-out={thread_raw}/request_pool.csv",
+        f"--request-thread-prefix={','.join(EVENT_LOOP_PREFIXES)}",
+    ]
 
 
 def start_injector_sampler(host: Host, index: int, raw: tuple[str, ...], gatling_name: str) -> None:

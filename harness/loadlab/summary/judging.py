@@ -11,9 +11,10 @@ from pathlib import Path
 from loadlab.analysis.knee import Knee, Verdict, judge
 from loadlab.analysis.validity import HarnessLimit, ValidityContext, shares_one_machine, validity
 from loadlab.core import metrics, servicecpus, servicesettings, timeouts
+from loadlab.core.reactive import REACTIVE
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.thresholds import Thresholds
-from loadlab.summary import appcheck, crash, evidence, hgrm_files, outputs, raw, seconds
+from loadlab.summary import appcheck, crash, evidence, hgrm_files, outputs, raw, reactivecheck, seconds
 from loadlab.summary.labels import base_mode, mode_jdk, mode_threads
 from loadlab.summary.mode_knee import FinePass, refined_knee
 from loadlab.summary.raw import STATUS_504, TIMEOUT_INJECTOR, RawMode
@@ -90,7 +91,8 @@ def judge_mode(
             appcheck.config_mismatches(label, appcheck.evidence(mode_raw), tables.requests, params)
             if params.get("APP")
             else []
-        ),
+        )
+        + (reactivecheck.config_mismatches(mode_raw, tables.requests) if base_mode(label) == REACTIVE else []),
     )
 
 

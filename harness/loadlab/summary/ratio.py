@@ -11,6 +11,8 @@ divisor; its own ratio is null with the reason. Fields:
 - `ratios`: with several JDKs, each JDK's ratio, keyed by the JDK (`{"21": 0.1, "25": 3.0}`).
 - `ratios_by_pool`: with a sweep, virtual over each platform column of the same JDK, keyed by that column's label;
   `ratios_by_pool_reasons`: why a column's ratio is null.
+- `virtual_over_reactive` (with `virtual_over_reactive_reason` when null), when `reactive` ran: virtual's sustained
+  rate over the reactive service's, on the headline JDK, by the same `ratio()`.
 
 Every ratio is `ratio()`: a mode missing, crashed, invalid or without a sustained level gives none, with the reason.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from loadlab.core.modelabel import ModeLabel
+from loadlab.core.reactive import REACTIVE
 from loadlab.summary import crash as crashes
 from loadlab.summary.labels import mode_jdk
 
@@ -32,6 +35,7 @@ class JdkColumns:
 
     virtual: str | None = None
     platforms: list[str] = field(default_factory=list)
+    reactive: str | None = None
 
 
 def columns_by_jdk(modes: dict[str, dict], params: dict) -> dict[int | None, JdkColumns]:
@@ -47,6 +51,8 @@ def columns_by_jdk(modes: dict[str, dict], params: dict) -> dict[int | None, Jdk
             columns.virtual = label
         elif parts.mode == "platform":
             columns.platforms.append(label)
+        elif parts.mode == REACTIVE:
+            columns.reactive = label
     return found
 
 
@@ -86,12 +92,18 @@ def ratio_fields(modes: dict[str, dict], params: dict) -> dict:
     """Every ratio field of summary.json (see the module's docstring)."""
     by_jdk = columns_by_jdk(modes, params)
     headline_jdk = max((j for j in by_jdk if j is not None), default=None)
-    (value, reason), basis = jdk_ratio(modes, by_jdk.get(headline_jdk, JdkColumns()))
+    headline = by_jdk.get(headline_jdk, JdkColumns())
+    (value, reason), basis = jdk_ratio(modes, headline)
     out: dict = {
         "virtual_over_platform": value,
         "virtual_over_platform_reason": reason,
         "virtual_over_platform_basis": basis if value is not None else None,
     }
+    asked = params.get("MODES") or []
+    if REACTIVE in (asked.split() if isinstance(asked, str) else asked) or any(c.reactive for c in by_jdk.values()):
+        virtual, reactive = (modes.get(name) if name else None for name in (headline.virtual, headline.reactive))
+        names = (headline.virtual or "virtual", headline.reactive or REACTIVE)
+        out["virtual_over_reactive"], out["virtual_over_reactive_reason"] = ratio(virtual, reactive, names)
     if headline_jdk is not None:
         out["ratios"] = {str(j): jdk_ratio(modes, c)[0][0] for j, c in sorted(by_jdk.items()) if j is not None}
     swept = [(c, label) for c in by_jdk.values() if len(c.platforms) > 1 for label in c.platforms]
@@ -105,8 +117,9 @@ def ratio_fields(modes: dict[str, dict], params: dict) -> dict:
 def ratio(
     virtual: dict | None, platform: dict | None, labels: tuple[str, str] = ("virtual", "platform")
 ) -> tuple[float | None, str | None]:
-    """virtual / platform sustained throughput, or None with the reason no ratio can be claimed: a mode missing,
-    crashed or invalid (a ratio from a run that cannot be trusted is not a result), or without a sustained level."""
+    """virtual / platform (or reactive) sustained throughput, or None with the reason no ratio can be claimed: a mode
+    missing, crashed or invalid (a ratio from a run that cannot be trusted is not a result), or without a sustained
+    level."""
     for name, mode in ((labels[1], platform), (labels[0], virtual)):
         if not mode:
             return None, f"{name} was not measured"

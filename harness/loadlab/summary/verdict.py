@@ -117,6 +117,14 @@ def used_fine_levels(judged: JudgedMode) -> list[cost_fits.FinePassLevels]:
     ]
 
 
+def connection_cap(live: dict, params: dict) -> float | None:
+    """The service's connection cap as it reported it; -1 means it has none (Netty, MODES=reactive): no connections
+    model then. A run from before the field existed falls back to what MAX_CONNECTIONS asked."""
+    if live.get(metrics.TOMCAT_MAX_CONNECTIONS) is None:
+        return as_float(params.get("MAX_CONNECTIONS"))
+    return as_float(live[metrics.TOMCAT_MAX_CONNECTIONS]) or None  # as_float: -1 is None
+
+
 def model_inputs(
     label: str,
     raw: RawMode,
@@ -152,7 +160,7 @@ def model_inputs(
         carriers=as_float(live.get(metrics.VIRTUAL_SCHEDULER_PARALLELISM)),
         host_request_threads=raw.host_limits and raw.host_limits.request_threads,
         host_threads_limit=raw.host_limits.describe_threads() if raw.host_limits else "",
-        max_connections=as_float(live.get(metrics.TOMCAT_MAX_CONNECTIONS)) or as_float(params.get("MAX_CONNECTIONS")),
+        max_connections=connection_cap(live, params),
         # The utilization law on this mode's own healthy levels (cpufit.py): a CPU-bound mode's knee.
         cpu_ceiling=None if ceiling is None else ceiling.prediction(),
         baseline_rps=first and first.ok_rps,

@@ -22,12 +22,12 @@ import org.springframework.test.context.DynamicPropertySource;
  * /db against a real PostgreSQL, started for the class and stopped after it, in both thread modes (the pool limits
  * both alike: that is the db scenario's point). A pool of one connection, so exhaustion and the pool's evidence are
  * plain. Skipped, saying why, where PostgreSQL's server is not installed. The modes: DatabasePlatformModeTests,
- * DatabaseVirtualModeTests.
+ * DatabaseVirtualModeTests, and reactive-service's ReactiveDatabaseTests (R2DBC) through the test jar.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "management.server.port=0", "spring.datasource.hikari.maximum-pool-size=1",
         "spring.datasource.hikari.connection-timeout=1000", "db.query-timeout=3000ms" })
-abstract class DatabaseScenarioTests extends ServiceTests {
+public abstract class DatabaseScenarioTests extends ServiceTests {
 
     static final Path BIN = LocalPostgres.find();
 
@@ -54,7 +54,7 @@ abstract class DatabaseScenarioTests extends ServiceTests {
     }
 
     @Test
-    void aQueryHoldsAConnectionForMsAndThePoolReportsItsSize() {
+    public void aQueryHoldsAConnectionForMsAndThePoolReportsItsSize() {
         assertThat(sample()).containsEntry("db_pool_max", 1);
         HttpResponse<String> response = Http.get(port, "/db?ms=20&cpuMs=1");
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
@@ -64,7 +64,7 @@ abstract class DatabaseScenarioTests extends ServiceTests {
     }
 
     @Test
-    void whileTheOnlyConnectionIsHeldTheNextRequestWaitsAndThenGetsThePools503() {
+    public void whileTheOnlyConnectionIsHeldTheNextRequestWaitsAndThenGetsThePools503() {
         // The first request holds the one connection 2.5 s; the second waits for it (seen as pending) until the
         // pool's 1 s connection-timeout, then gets the pool's own answer. Only the order of events is relied on.
         Http.get(port, "/db?ms=1");
@@ -83,14 +83,14 @@ abstract class DatabaseScenarioTests extends ServiceTests {
     }
 
     @Test
-    void requestsBeyondThePoolAreTurnedAwayWhileTheOthersComplete() {
+    public void requestsBeyondThePoolAreTurnedAwayWhileTheOthersComplete() {
         Http.get(port, "/db?ms=1");
         List<HttpResponse<String>> responses = Http.concurrently(3, port, "/db?ms=2500");
         assertThat(responses).extracting(HttpResponse::statusCode).containsOnly(200, 503).contains(200, 503);
     }
 
     @Test
-    void aQueryLongerThanItsTimeoutIsA504() {
+    public void aQueryLongerThanItsTimeoutIsA504() {
         HttpResponse<String> response = Http.get(port, "/db?ms=5000");
         Map<String, Object> problem = Http.problem(response, 504, "database-query-timeout");
         assertThat(problem).containsEntry("title", "Database query timed out");

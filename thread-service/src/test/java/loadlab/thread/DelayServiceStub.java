@@ -18,7 +18,7 @@ import com.sun.net.httpserver.HttpServer;
  * fail, or to hold every answer until the test releases it: the order of events a test asserts ("the caller had no
  * answer while the delay-service held the call") then never depends on how long anything took.
  */
-final class DelayServiceStub implements AutoCloseable {
+public final class DelayServiceStub implements AutoCloseable {
 
     private final HttpServer server;
     private final AtomicInteger calls = new AtomicInteger();
@@ -55,26 +55,26 @@ final class DelayServiceStub implements AutoCloseable {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
-    int calls() {
+    public int calls() {
         return calls.get();
     }
 
     /** The most calls this stub was answering at the same time since the last {@link #reset()}. */
-    int maxInFlight() {
+    public int maxInFlight() {
         return maxInFlight.get();
     }
 
-    void respondWith(int status) {
+    public void respondWith(int status) {
         this.status = status;
     }
 
     /** From now on every call waits, unanswered, until {@link #release()}. */
-    void hold() {
+    public void hold() {
         gate = new CountDownLatch(1);
     }
 
     /** Answers every held call (and stops holding new ones). */
-    void release() {
+    public void release() {
         CountDownLatch open = gate;
         gate = null;
         if (open != null) {
@@ -86,7 +86,7 @@ final class DelayServiceStub implements AutoCloseable {
      * Returns once {@code count} more calls are waiting at the gate. The bound only turns a call that never comes
      * into a failure instead of a hung build; it is not a measurement.
      */
-    void awaitHeld(int count) {
+    public void awaitHeld(int count) {
         try {
             if (!arrivals.tryAcquire(count, 30, TimeUnit.SECONDS)) {
                 throw new AssertionError("the delay-service stub never received " + count + " call(s) to hold");
@@ -98,11 +98,11 @@ final class DelayServiceStub implements AutoCloseable {
     }
 
     /** Calls waiting at the gate right now, unanswered. */
-    int held() {
+    public int held() {
         return held.get();
     }
 
-    void reset() {
+    public void reset() {
         release();
         arrivals.drainPermits();
         calls.set(0);

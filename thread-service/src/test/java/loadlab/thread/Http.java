@@ -19,7 +19,7 @@ import java.util.stream.IntStream;
 import com.jayway.jsonpath.JsonPath;
 
 /** Plain JDK HTTP for the tests: real sockets, real headers, no Spring test client in between. */
-final class Http {
+public final class Http {
 
     private static final HttpClient CLIENT = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -29,7 +29,7 @@ final class Http {
     private Http() {
     }
 
-    static HttpResponse<String> get(int port, String pathAndQuery) {
+    public static HttpResponse<String> get(int port, String pathAndQuery) {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + pathAndQuery))
                 .timeout(Duration.ofSeconds(20))
                 .build();
@@ -47,7 +47,7 @@ final class Http {
      * {@code count} GETs of the same path sent at once, each from its own platform thread (never competing with the
      * service's virtual threads for a carrier); their answers in order.
      */
-    static List<HttpResponse<String>> concurrently(int count, int port, String pathAndQuery) {
+    public static List<HttpResponse<String>> concurrently(int count, int port, String pathAndQuery) {
         try (ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().daemon().factory())) {
             List<Future<HttpResponse<String>>> calls = IntStream.range(0, count)
                     .mapToObj(i -> threads.submit(() -> get(port, pathAndQuery)))
@@ -67,11 +67,11 @@ final class Http {
         }
     }
 
-    static Map<String, Object> json(HttpResponse<String> response) {
+    public static Map<String, Object> json(HttpResponse<String> response) {
         return JsonPath.parse(response.body()).read("$");
     }
 
-    static String contentType(HttpResponse<String> response) {
+    public static String contentType(HttpResponse<String> response) {
         return response.headers().firstValue("Content-Type").orElse("");
     }
 
@@ -79,7 +79,7 @@ final class Http {
      * The fields of an application/problem+json answer, after checking its status and its problem type
      * ({@code tag:loadlab,2026:problem/<slug>}, loadlab.thread.api.ProblemTypes).
      */
-    static Map<String, Object> problem(HttpResponse<String> response, int status, String typeSlug) {
+    public static Map<String, Object> problem(HttpResponse<String> response, int status, String typeSlug) {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
         assertThat(contentType(response)).startsWith("application/problem+json");
         Map<String, Object> problem = json(response);

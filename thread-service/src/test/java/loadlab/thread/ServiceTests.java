@@ -11,21 +11,21 @@ import org.springframework.test.annotation.DirtiesContext;
  * properties, with {@code management.server.port=0}) and closed after it.
  */
 @DirtiesContext
-abstract class ServiceTests {
+public abstract class ServiceTests {
 
     @LocalServerPort
-    int port;
+    protected int port;
 
     @LocalManagementPort
-    int managementPort;
+    protected int managementPort;
 
     /** GET /actuator/loadlab now. */
-    Map<String, Object> sample() {
+    protected Map<String, Object> sample() {
         return Http.json(Http.get(managementPort, "/actuator/loadlab"));
     }
 
     /** One number of /actuator/loadlab now. */
-    long metric(String name) {
+    protected long metric(String name) {
         return ((Number) sample().get(name)).longValue();
     }
 }

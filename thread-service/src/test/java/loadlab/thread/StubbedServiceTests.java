@@ -8,9 +8,9 @@ import org.springframework.test.context.DynamicPropertySource;
  * A {@link ServiceTests} whose delay-service is a {@link DelayServiceStub} of its own: started with the test class's
  * context, stopped after its last test. Test classes run one after another, so one static field serves them all.
  */
-abstract class StubbedServiceTests extends ServiceTests {
+public abstract class StubbedServiceTests extends ServiceTests {
 
-    static DelayServiceStub stub;
+    protected static DelayServiceStub stub;
 
     @DynamicPropertySource
     static void downstream(DynamicPropertyRegistry registry) {

@@ -2,7 +2,6 @@ package loadlab.thread;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.http.HttpResponse;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -12,23 +11,22 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 
+/** {@link ForwardContractTests} on virtual threads, and what is particular to them. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "thread-mode=virtual", "management.server.port=0",
-        "management.endpoints.web.exposure.include=health,loadlab,handlerthread"})
-class VirtualModeTests extends StubbedServiceTests {
+        "management.endpoints.web.exposure.include=health,metrics,loadlab,handlerthread"})
+class VirtualModeTests extends ForwardContractTests {
+
+    @Override
+    protected String mode() {
+        return "virtual";
+    }
 
     @Test
     void requestsRunOnVirtualThreads() {
         Map<String, Object> body = Http.json(Http.get(port, "/thread"));
         assertThat(body).containsEntry("virtual", true).containsEntry("mode", "virtual");
         assertThat((String) body.get("thread")).startsWith("VirtualThread");
-    }
-
-    @Test
-    void forwardWorksOnVirtualThreads() {
-        HttpResponse<String> response = Http.get(port, "/forward?ms=20");
-        assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.body()).isEqualTo("{\"delayMs\":20}");
     }
 
     @Test

@@ -5,9 +5,12 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
-/** Every failure as RFC 9457 problem+json, so the load generator and a human see the same cause. */
+/**
+ * Every failure as RFC 9457 problem+json, so the load generator and a human see the same cause. Plain spring-web
+ * annotations: the reactive service (WebFlux) serves its errors through this same class.
+ */
 @RestControllerAdvice
-class ProblemHandler {
+public class ProblemHandler {
 
     @ExceptionHandler(InvalidParameterException.class)
     ProblemDetail invalidParameter(InvalidParameterException e) {

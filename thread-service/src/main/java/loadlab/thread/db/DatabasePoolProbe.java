@@ -4,6 +4,7 @@ import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
+import loadlab.thread.metrics.PoolProbe;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
@@ -12,7 +13,7 @@ import org.springframework.stereotype.Component;
  * without a database in the other scenarios), so its gauges are -1 until then; its configured size is known at once.
  */
 @Component
-public class DatabasePoolProbe {
+public class DatabasePoolProbe implements PoolProbe {
 
     private final ObjectProvider<DataSource> dataSource;
 
@@ -20,22 +21,26 @@ public class DatabasePoolProbe {
         this.dataSource = dataSource;
     }
 
+    @Override
     public int active() {
         HikariPoolMXBean pool = pool();
         return pool != null ? pool.getActiveConnections() : -1;
     }
 
+    @Override
     public int idle() {
         HikariPoolMXBean pool = pool();
         return pool != null ? pool.getIdleConnections() : -1;
     }
 
     /** Requests waiting for a connection: the queue that virtual threads move from Tomcat into the pool. */
+    @Override
     public int pending() {
         HikariPoolMXBean pool = pool();
         return pool != null ? pool.getThreadsAwaitingConnection() : -1;
     }
 
+    @Override
     public int max() {
         return dataSource.getIfAvailable() instanceof HikariDataSource hikari ? hikari.getMaximumPoolSize() : -1;
     }

@@ -22,21 +22,19 @@ class DelayServiceClient {
 
     private final RestClient restClient;
     private final DownstreamCallStats stats;
-    private final String delayUrlPrefix;
+    private final DelayServiceProperties properties;
     private final Duration timeout;
 
     DelayServiceClient(RestClient delayServiceRestClient, DownstreamCallStats stats,
             DelayServiceProperties properties) {
         this.restClient = delayServiceRestClient;
         this.stats = stats;
-        String base = properties.url().toString();
-        this.delayUrlPrefix = (base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + "/delay?ms=";
+        this.properties = properties;
         this.timeout = properties.timeout();
     }
 
     Reply delay(long ms) {
-        // ms is a validated long, so plain concatenation is a valid URI and skips template expansion per call.
-        URI uri = URI.create(delayUrlPrefix + ms);
+        URI uri = properties.delayUri(ms);
         long start = System.nanoTime();
         try {
             return restClient.get().uri(uri).exchange((request, response) -> {

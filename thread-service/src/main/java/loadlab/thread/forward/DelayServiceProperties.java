@@ -29,4 +29,10 @@ public record DelayServiceProperties(
                     "delay-service.connect-timeout and delay-service.timeout must be positive");
         }
     }
+
+    /** The delay-service's {@code /delay?ms=} for a validated {@code ms}: plain concatenation, no template. */
+    public URI delayUri(long ms) {
+        String base = url.toString();
+        return URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + "/delay?ms=" + ms);
+    }
 }

@@ -5,10 +5,13 @@ import java.util.Map;
 import loadlab.thread.api.ProblemAnswer;
 import org.springframework.http.HttpStatus;
 
-/** Why the delay-service call failed, already decided as the status the caller gets. */
-class DownstreamException extends ProblemAnswer {
+/**
+ * Why the delay-service call failed, already decided as the status the caller gets. Public: the reactive service's
+ * WebClient call fails with these same causes.
+ */
+public class DownstreamException extends ProblemAnswer {
 
-    enum Kind {
+    public enum Kind {
         REFUSED(HttpStatus.BAD_GATEWAY, "delay-service-unreachable", "Delay-service unreachable"),
         TIMEOUT(HttpStatus.GATEWAY_TIMEOUT, "delay-service-timeout", "Delay-service timed out"),
         IO_ERROR(HttpStatus.BAD_GATEWAY, "delay-service-io-error", "Delay-service I/O error"),
@@ -24,7 +27,7 @@ class DownstreamException extends ProblemAnswer {
     private final Kind kind;
     private final Integer downstreamStatus;
 
-    DownstreamException(Kind kind, String detail, Integer downstreamStatus, Throwable cause) {
+    public DownstreamException(Kind kind, String detail, Integer downstreamStatus, Throwable cause) {
         super(kind.problem, detail, cause);
         this.kind = kind;
         this.downstreamStatus = downstreamStatus;

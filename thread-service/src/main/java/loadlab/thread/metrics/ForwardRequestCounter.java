@@ -1,7 +1,6 @@
 package loadlab.thread.metrics;
 
 import java.io.IOException;
-import java.util.concurrent.atomic.LongAdder;
 
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -14,28 +13,16 @@ import jakarta.servlet.ServletResponse;
  * inside Tomcat are not in
  * {@code inflight}: in platform mode it tops out at the pool size, which is exactly the saturation signal.
  */
-class ForwardRequestCounter implements Filter {
-
-    private final LongAdder started = new LongAdder();
-    private final LongAdder inflight = new LongAdder();
+class ForwardRequestCounter extends WorkloadCounter implements Filter {
 
     @Override
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
             throws IOException, ServletException {
-        started.increment();
-        inflight.increment();
+        started();
         try {
             chain.doFilter(request, response);
         } finally {
-            inflight.decrement();
+            finished();
         }
-    }
-
-    long total() {
-        return started.sum();
-    }
-
-    long inflight() {
-        return inflight.sum();
     }
 }

@@ -13,7 +13,7 @@ import org.springframework.stereotype.Component;
 
 /** Platform MXBeans only: each read is a field or counter lookup, cheap enough to sample every second. */
 @Component
-class JvmProbe {
+public class JvmProbe {
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans().stream()

@@ -6,29 +6,27 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 import loadlab.thread.cpu.CpuWork;
-import loadlab.thread.db.DatabasePoolProbe;
-import loadlab.thread.mode.ThreadMode;
 import loadlab.thread.threadlocal.PerThreadObject;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
-import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
 /**
  * {@code GET /actuator/loadlab}: one flat object the harness samples every second. Counters ({@code *_total},
  * CPU seconds) are cumulative since start; the harness takes differences. -1 means "not available here". The fields
  * are exactly those of {@code loadlab/metrics.tsv} ({@link MetricNames}), in its order: the service refuses to start
- * when the two differ, so a metric added on one side only cannot go unnoticed.
+ * when the two differ, so a metric added on one side only cannot go unnoticed. The reactive service serves this
+ * same class (from thread-service's contract jar) with its own probes, so both answer the same fields in one order.
  */
 @Component
 @Endpoint(id = "loadlab")
-class LoadlabEndpoint {
+public class LoadlabEndpoint {
 
     private final Map<String, Supplier<Object>> fields = new LinkedHashMap<>();
 
-    LoadlabEndpoint(Environment environment, JvmProbe jvm, RequestPoolProbe pool, ForwardRequestCounter requests,
-            DownstreamCallStats downstream, DatabasePoolProbe database, CpuWork work, PerThreadObject perThread) {
-        String mode = ThreadMode.of(environment).id();
+    LoadlabEndpoint(ServerProbe pool, JvmProbe jvm, RequestCounts requests, DownstreamCallStats downstream,
+            PoolProbe database, CpuWork work, PerThreadObject perThread) {
+        String mode = pool.threadMode();
         Map<String, Supplier<Object>> all = new LinkedHashMap<>();
         all.put("thread_mode", () -> mode);
         all.put("java_version_feature", () -> Runtime.version().feature());

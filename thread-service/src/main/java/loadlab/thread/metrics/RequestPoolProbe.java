@@ -2,6 +2,8 @@ package loadlab.thread.metrics;
 
 import java.util.concurrent.Executor;
 
+import loadlab.thread.mode.ThreadMode;
+
 import org.apache.catalina.connector.Connector;
 import org.apache.coyote.AbstractProtocol;
 import org.apache.coyote.ProtocolHandler;
@@ -10,6 +12,7 @@ import org.springframework.boot.tomcat.TomcatWebServer;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.event.EventListener;
+import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
 /**
@@ -17,9 +20,20 @@ import org.springframework.stereotype.Component;
  * every request thread is busy (the endpoint is served by the management server's own connector).
  */
 @Component
-class RequestPoolProbe {
+class RequestPoolProbe implements ServerProbe {
+
+    private final String mode;
 
     private volatile ProtocolHandler protocol;
+
+    RequestPoolProbe(Environment environment) {
+        this.mode = ThreadMode.of(environment).id();
+    }
+
+    @Override
+    public String threadMode() {
+        return mode;
+    }
 
     @EventListener
     void onWebServerInitialized(WebServerInitializedEvent event) {
@@ -42,28 +56,33 @@ class RequestPoolProbe {
         return executor instanceof ThreadPoolExecutor pool ? pool : null;
     }
 
-    int busyThreads() {
+    @Override
+    public int busyThreads() {
         ThreadPoolExecutor pool = pool();
         return pool == null ? -1 : pool.getActiveCount();
     }
 
-    int maxThreads() {
+    @Override
+    public int maxThreads() {
         ThreadPoolExecutor pool = pool();
         return pool == null ? -1 : pool.getMaximumPoolSize();
     }
 
     /** Requests accepted and waiting for a platform thread: where platform-mode latency comes from. */
-    int queuedRequests() {
+    @Override
+    public int queuedRequests() {
         ThreadPoolExecutor pool = pool();
         return pool == null ? -1 : pool.getQueue().size();
     }
 
     /** Tomcat's max-connections, in either mode: past it, accepted connections wait in the listen backlog. */
-    int maxConnections() {
+    @Override
+    public int maxConnections() {
         return protocol instanceof AbstractProtocol<?> abstractProtocol ? abstractProtocol.getMaxConnections() : -1;
     }
 
-    long connections() {
+    @Override
+    public long connections() {
         return protocol instanceof AbstractProtocol<?> abstractProtocol ? abstractProtocol.getConnectionCount() : -1;
     }
 }

@@ -1,0 +1,86 @@
+package loadlab.reactive.forward;
+
+import java.net.ConnectException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+
+import loadlab.thread.forward.DelayServiceProperties;
+import loadlab.thread.forward.DownstreamException;
+import loadlab.thread.metrics.DownstreamCallStats;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.stereotype.Component;
+import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.publisher.Mono;
+
+/**
+ * One non-blocking call to the delay-service: no thread waits for it; the answer continues the request on an event
+ * loop. Fails with the thread-service's own causes ({@link DownstreamException}), so the caller gets the same
+ * problem answer whichever service it asked.
+ */
+@Component
+class DelayServiceCall {
+
+    private final WebClient client;
+
+    private final DownstreamCallStats stats;
+
+    private final DelayServiceProperties properties;
+
+    private final Duration timeout;
+
+    DelayServiceCall(WebClient delayServiceWebClient, DownstreamCallStats stats,
+            DelayServiceProperties properties) {
+        this.client = delayServiceWebClient;
+        this.stats = stats;
+        this.properties = properties;
+        this.timeout = properties.timeout();
+    }
+
+    /** The delay-service's answer, body and type, as this service's own 200. */
+    Mono<ResponseEntity<byte[]>> delay(long ms) {
+        URI uri = properties.delayUri(ms);
+        return Mono.defer(() -> {
+            long start = System.nanoTime();
+            return client.get().uri(uri).exchangeToMono(response -> {
+                if (!response.statusCode().is2xxSuccessful()) {
+                    int status = response.statusCode().value();
+                    return response.releaseBody().then(Mono.error(new DownstreamException(
+                            DownstreamException.Kind.BAD_STATUS,
+                            "The delay-service answered " + status + " for " + uri + ".", status, null)));
+                }
+                MediaType type = response.headers().contentType().orElse(MediaType.APPLICATION_JSON);
+                return response.bodyToMono(byte[].class).defaultIfEmpty(new byte[0])
+                    .map(body -> ResponseEntity.ok().contentType(type).body(body));
+            })
+                // The whole answer, headers and body, within delay-service.timeout (as the thread-service's
+                // read timeout); not stretched by ms.
+                .timeout(timeout)
+                .onErrorMap(e -> !(e instanceof DownstreamException), e -> classify(e, uri))
+                .doFinally(signal -> stats.record(System.nanoTime() - start));
+        });
+    }
+
+    private DownstreamException classify(Throwable e, URI uri) {
+        if (e instanceof TimeoutException) {
+            return new DownstreamException(DownstreamException.Kind.TIMEOUT,
+                    "No answer from " + uri + " within " + timeout.toMillis() + " ms (delay-service.timeout).", null,
+                    e);
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            // Netty's ConnectTimeoutException is a ConnectException: a connect that hangs is a timeout, as in the
+            // thread-service, not a refusal.
+            if (t instanceof io.netty.channel.ConnectTimeoutException) {
+                return new DownstreamException(DownstreamException.Kind.TIMEOUT, "No answer from " + uri
+                        + " within the connect timeout (delay-service.connect-timeout).", null, e);
+            }
+            if (t instanceof ConnectException) {
+                return new DownstreamException(DownstreamException.Kind.REFUSED, "Cannot connect to " + uri + ": "
+                        + (t.getMessage() != null ? t.getMessage() : "connection refused") + ".", null, e);
+            }
+        }
+        return new DownstreamException(DownstreamException.Kind.IO_ERROR,
+                "I/O error calling " + uri + ": " + e + ".", null, e);
+    }
+}
