@@ -14,6 +14,7 @@ VERDICT_WORDS = {
     "not reached": ("not reached", "not judged"),
     "not placed": ("not placed", "not judged"),
     "no model": ("-", "not judged"),
+    "no upper end": ("no upper end", "not judged, the prediction excludes nothing"),
 }
 
 
