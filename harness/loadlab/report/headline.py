@@ -34,7 +34,11 @@ def headline(summary: dict) -> str:
         label = ModeLabel.parse(mode)
         ratio = _ratio_for(summary, label)
         if ratio is not None:
-            phrase += f" = {ratio:.1f}× {_divisor(summary, label)}"
+            kind = summary.get("virtual_over_platform_bound") if label.jdk is None else None
+            sign = {"lower": "≥ ", "upper": "≤ "}.get(kind or "", "")
+            phrase += f" = {sign}{ratio:.1f}× {_divisor(summary, label)}" + (
+                f" ({bound_words(kind).split(':')[0]})" if kind else ""
+            )
         interval = m.get("knee_interval_rps")
         if m.get("collapsed") and interval and interval[0]:
             phrase += f", knee between {rps(interval[0])} and {rps(interval[1])}"
@@ -72,6 +76,12 @@ def headline(summary: dict) -> str:
     if limited:
         text += f"; at {' and '.join(limited)}'s knee this machine ran out of CPU (see the note)"
     return text
+
+
+def bound_words(kind: str) -> str:
+    """`a lower bound: virtual held the top of the stairs` (ratio.bound)."""
+    held = "virtual" if kind == "lower" else "platform"
+    return f"{'an' if kind == 'upper' else 'a'} {kind} bound: {held} held the top of the stairs"
 
 
 def crash_when(crashed: dict) -> str:

@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 
 from loadlab.analysis import prediction_text
+from loadlab.report import headline
 
 _lock = threading.Lock()
 _tty = sys.stdout.isatty()
@@ -175,7 +176,11 @@ def _ratio_lines(summary: dict, agg: dict) -> None:
             if spread.get("median") is not None
             else ""
         )
-        _print(f"virtual / platform sustained throughput: {ratio:.2f}x{extra}")
+        kind = summary.get("virtual_over_platform_bound")
+        if kind:
+            extra += f" ({headline.bound_words(kind)})"
+        sign = {"lower": "≥ ", "upper": "≤ "}.get(kind or "", "")
+        _print(f"virtual / platform sustained throughput: {sign}{ratio:.2f}x{extra}")
     elif len(summary.get("modes", {})) > 1 and summary.get("virtual_over_platform_reason"):
         _print(f"no virtual / platform ratio: {summary['virtual_over_platform_reason']}")
 
