@@ -69,6 +69,11 @@ def service_label(params: dict) -> str:
     return jar.rsplit("/", 1)[-1] if jar else THREAD_SERVICE
 
 
+# What the thread-service's own endpoint (/actuator/loadlab) feeds and an app has not: never missing for an app (its
+# flight recording gives heap and GC instead).
+NOT_RECORDED = "thread/jvm.csv"
+
+
 class AppError(ValueError):
     """One bad APP, APP_PATH or APP_ARGS; the message is the single line the user sees."""
 

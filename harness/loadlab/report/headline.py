@@ -7,6 +7,7 @@ from dataclasses import replace
 from loadlab.core.modelabel import ModeLabel
 from loadlab.report import prediction_cells
 from loadlab.report.formats import num, rps
+from loadlab.report.service_name import service_name
 from loadlab.summary import crash
 
 # Scenarios where the models give both thread modes the same limit: the page says so before anyone reads a ratio.
@@ -19,6 +20,14 @@ NOT_EXPECTED_TO_WIN = {
 def scenario_of(summary: dict) -> str:
     """summary.json always names it (upgrade.py gives old runs theirs); a page drawn from nothing says http."""
     return str(summary.get("scenario") or "http")
+
+
+def subject(summary: dict) -> str:
+    """What was measured: `http scenario`, or an app at its path (it runs none of the thread-service's scenarios)."""
+    params = summary.get("params") or {}
+    if params.get("APP"):
+        return f"{service_name(summary)} at {params.get('APP_PATH') or '/'}"
+    return f"{scenario_of(summary)} scenario"
 
 
 def headline(summary: dict) -> str:
@@ -58,7 +67,7 @@ def headline(summary: dict) -> str:
         if m.get("pinned_virtual_threads"):
             phrase += f" with {num(m['pinned_virtual_threads'])} pinned virtual threads"
         phrases.append(phrase)
-    text = f"{scenario} scenario: " + (", ".join(phrases) or "no mode was measured")
+    text = f"{subject(summary)}: " + (", ".join(phrases) or "no mode was measured")
     if scenario in NOT_EXPECTED_TO_WIN:
         text += f"; {NOT_EXPECTED_TO_WIN[scenario]}"
     if summary.get("virtual_over_platform") is None and summary.get("virtual_over_platform_reason") and len(modes) > 1:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from loadlab.analysis import prediction_text
 from loadlab.report import headline
+from loadlab.report.service_name import service_name
 
 _lock = threading.Lock()
 _tty = sys.stdout.isatty()
@@ -87,7 +88,10 @@ def table(summary: dict, run_dir: Path) -> None:
     rows = _rows(summary.get("modes", {}))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     _print("")
-    if summary.get("scenario"):
+    params = summary.get("params") or {}
+    if params.get("APP"):
+        _print(f"app: {service_name(summary)} at {params.get('APP_PATH') or '/'}")
+    elif summary.get("scenario"):
         _print(f"scenario: {summary['scenario']}")
     for r in rows:
         _print("  ".join(c.ljust(w) for c, w in zip(r[:-1], widths)) + "  " + r[-1])

@@ -34,7 +34,7 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
     reasons = [judged.crash_reason] if judged.crash_reason else []
     reasons += judged.invalid_reasons
     notes = validity_notes(levels, verdict, ctx)
-    missing = list(raw.missing)
+    missing = [m for m in raw.missing if not (params.get("APP") and m.endswith(app.NOT_RECORDED))]
     gaps = [*tables.evidence_gaps, *(g for fine in judged.fine for g in fine.tables.evidence_gaps)]
     missing += [g.sentence() for g in gaps]
     if run.modes_completed is not None and mode not in run.modes_completed:
