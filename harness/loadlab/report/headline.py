@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from loadlab.analysis.prediction_text import bound_words
 from loadlab.core.modelabel import ModeLabel
 from loadlab.report import prediction_cells
 from loadlab.report.formats import num, rps
@@ -85,12 +86,6 @@ def headline(summary: dict) -> str:
     if limited:
         text += f"; at {' and '.join(limited)}'s knee this machine ran out of CPU (see the note)"
     return text
-
-
-def bound_words(kind: str) -> str:
-    """`a lower bound: virtual held the top of the stairs` (ratio.bound)."""
-    held = "virtual" if kind == "lower" else "platform"
-    return f"{'an' if kind == 'upper' else 'a'} {kind} bound: {held} held the top of the stairs"
 
 
 def crash_when(crashed: dict) -> str:

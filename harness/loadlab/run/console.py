@@ -10,8 +10,7 @@ import threading
 from pathlib import Path
 
 from loadlab.analysis import prediction_text
-from loadlab.report import headline
-from loadlab.report.service_name import service_name
+from loadlab.core.app import service_label
 
 _lock = threading.Lock()
 _tty = sys.stdout.isatty()
@@ -90,7 +89,7 @@ def table(summary: dict, run_dir: Path) -> None:
     _print("")
     params = summary.get("params") or {}
     if params.get("APP"):
-        _print(f"app: {service_name(summary)} at {params.get('APP_PATH') or '/'}")
+        _print(f"app: {service_label(params)} at {params.get('APP_PATH') or '/'}")
     elif summary.get("scenario"):
         _print(f"scenario: {summary['scenario']}")
     for r in rows:
@@ -182,7 +181,7 @@ def _ratio_lines(summary: dict, agg: dict) -> None:
         )
         kind = summary.get("virtual_over_platform_bound")
         if kind:
-            extra += f" ({headline.bound_words(kind)})"
+            extra += f" ({prediction_text.bound_words(kind)})"
         sign = {"lower": "≥ ", "upper": "≤ "}.get(kind or "", "")
         _print(f"virtual / platform sustained throughput: {sign}{ratio:.2f}x{extra}")
     elif len(summary.get("modes", {})) > 1 and summary.get("virtual_over_platform_reason"):
