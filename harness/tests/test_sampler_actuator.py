@@ -3,16 +3,12 @@
 on an ephemeral loopback port answers like Actuator; the real script samples it for a few seconds."""
 
 import csv
-import json
 import os
-import subprocess
-import sys
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from standin import json_server, start_sampler
 
 from loadlab.core.app import ACTUATOR_METRICS, HIKARI_MAX, HIKARI_USAGE, HIKARI_USAGE_COUNT, HIKARI_USAGE_TOTAL_S
-from loadlab.run.hosts import HOST_SCRIPTS
 
 # As Boot answers: a gauge has one VALUE measurement, a timer COUNT, TOTAL_TIME (seconds) and MAX.
 ANSWERS = {
@@ -25,44 +21,26 @@ ANSWERS = {
 }
 
 
-class Actuator(BaseHTTPRequestHandler):
-    def do_GET(self):
-        name = self.path.rsplit("/", 1)[-1]
-        if name not in ANSWERS:
-            self.send_response(404)
-            self.end_headers()
-            return
-        body = json.dumps({"name": name, "measurements": ANSWERS[name]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
+def actuator(path: str) -> dict | None:
+    """GET /actuator/metrics/<name> as Boot answers it; None (404) for a metric the app does not have."""
+    name = path.rsplit("/", 1)[-1]
+    return {"name": name, "measurements": ANSWERS[name]} if name in ANSWERS else None
 
 
 def test_a_gauge_and_a_timers_statistics_are_recorded_each_in_its_column(tmp_path):
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Actuator)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = json_server(actuator)
     (tmp_path / "p.pid").write_text(str(os.getpid()))
     out = tmp_path / "actuator.csv"
     try:
-        sampler = subprocess.Popen(
-            [
-                sys.executable,
-                str(HOST_SCRIPTS / "loadlab-sample"),
-                "--pid-file",
-                str(tmp_path / "p.pid"),
-                "--out",
-                str(tmp_path / "samples.csv"),
-                "--actuator-url",
-                f"http://127.0.0.1:{server.server_port}/actuator/metrics",
-                "--actuator-out",
-                str(out),
-                "--actuator-metrics",
-                ",".join(ACTUATOR_METRICS),
-            ]
+        sampler = start_sampler(
+            tmp_path / "p.pid",
+            tmp_path / "samples.csv",
+            "--actuator-url",
+            f"http://127.0.0.1:{server.server_port}/actuator/metrics",
+            "--actuator-out",
+            str(out),
+            "--actuator-metrics",
+            ",".join(ACTUATOR_METRICS),
         )
         time.sleep(3.5)
         sampler.terminate()
