@@ -55,6 +55,9 @@ def test_an_app_limited_by_its_own_connection_pool_is_named_with_the_pool_models
         first = m["limit_met_first"]
         assert first.startswith("the app's connection pool (HikariCP): at 250 rps all 2 of its connections"), first
         assert "up to 40 requests waited" in first and "is met by the knee" in first, first
+    from loadlab.report.answer import answer
+
+    assert "the limit was the app's own connection pool" in answer(result), answer(result)
     # Platform's 200 threads are not the limit: min(threads, connections) = 2 connections.
     assert "min(200 threads, 2 connections)" in result["modes"]["platform"]["prediction"]
 
