@@ -52,7 +52,10 @@ def test_an_app_that_switched_is_valid_in_both_modes_with_its_evidence(tmp_path)
         assert m["valid"], m["invalid_reasons"]
     assert result["modes"]["virtual"]["app_evidence"]["virtual_threads_started"] == 5_000
     assert result["modes"]["platform"]["app_evidence"]["request_pool_threads_max"] == 200
-    assert result["virtual_over_platform"] is not None
+    # Both held the top of the stairs: a ratio would be PEAK_RPS over itself (1.00x), so there is none, and why.
+    assert result["virtual_over_platform"] is None
+    assert "neither mode reached its knee" in result["virtual_over_platform_reason"]
+    assert "raise PEAK_RPS" in result["virtual_over_platform_reason"]
 
 
 def test_an_app_that_ignores_the_switch_is_caught_in_both_modes(tmp_path):

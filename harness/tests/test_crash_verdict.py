@@ -170,7 +170,7 @@ def test_the_page_says_what_died_and_when(tmp_path):
 
 def test_the_ratio_needs_two_valid_modes(tmp_path):
     valid, invalid = (
-        {"valid": True, "sustained_rps": 300},
+        {"valid": True, "sustained_rps": 300, "collapsed": True},
         {"valid": False, "sustained_rps": 900, "invalid_reasons": ["the injector fell behind"]},
     )
     assert summary.ratio.ratio({"valid": True, "sustained_rps": 900}, valid) == (3.0, None)

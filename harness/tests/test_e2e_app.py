@@ -2,8 +2,10 @@
 thread-service) measured in both modes in the thread-service's place, on tiny stairs; and the refusals before any
 load. The same app told to ignore the switch is judged on real raw files of such a run (test_app_ignores_switch.py).
 
-PLATFORM_THREADS=8 and DELAY_MS=200 (the app's backend is the delay-service, {delay_url}) put Little's law near
-37-40 rps; the stairs go 20, 50, 80 rps, so platform collapses and virtual does not."""
+PLATFORM_THREADS=8 and DELAY_MS=200 (the app's backend is the delay-service, {delay_url}), then 30 ms on one of the
+app's own 2 HikariCP connections to the run's PostgreSQL ({db_url}), put Little's law near 34 rps and the app's pool
+near 62 rps (2 / 0.032 s); the stairs go 20, 50, 80 rps, so platform collapses at its threads and virtual at the
+app's pool, which the verdict must name as such (issue 24)."""
 
 import json
 
@@ -17,7 +19,7 @@ TINY_APP = {
     "TARGET": "local",
     "MODES": "platform virtual",
     "APP_PATH": "/orders/42",
-    "APP_ARGS": "--orders.backend-url={delay_url}",
+    "APP_ARGS": "--orders.backend-url={delay_url} --orders.db-url={db_url} --orders.db-pool=2 --orders.db-hold=30ms",
     "PLATFORM_THREADS": "8",
     "DELAY_MS": "200",
     "START_RPS": "20",
@@ -48,10 +50,27 @@ def test_the_sample_app_is_measured_in_both_modes_with_the_verdict_and_its_evide
     assert 0 < platform["app_evidence"]["request_pool_threads_max"] <= 8, platform["app_evidence"]
     assert platform["app_evidence"]["tomcat_threads_max"] == 8, platform["app_evidence"]  # its own Actuator gauge
     # Virtual: proven from the recording, not assumed from the flag.
-    assert not virtual["collapsed"], virtual
     assert virtual["app_evidence"]["virtual_threads_started"] >= virtual["requests"] // 2, virtual["app_evidence"]
     assert virtual["app_evidence"]["request_pool_threads_max"] == 0, virtual["app_evidence"]
+    # ... and limited by the app's own connection pool, predicted from its usage timer and named from its gauges.
+    # (The CPU line fitted on two healthy levels may predict lower on a busy machine: the pool is one of the limits,
+    # and the one named when the evidence shows it full.)
+    pool = next((p for p in virtual["predictions"] if p["predicted_by"] == "pool"), None)
+    assert virtual["collapsed"] and pool, virtual["predictions"]
+    assert "2 connections" in pool["formula"] and "hikaricp.connections.usage" in pool["formula"], pool
+    low, high = pool["interval_rps"]
+    assert 40 <= low <= high <= 75, pool
+    assert virtual["limit_met_first"].startswith("the app's connection pool (HikariCP)"), virtual["limit_met_first"]
+    assert virtual["app_evidence"]["hikari_max"] == 2 and virtual["app_evidence"]["hikari_pending_max"] > 0
     assert summary["virtual_over_platform"] and summary["virtual_over_platform"] > 1.2, summary
+    assert summary["virtual_over_platform_bound"] is None, summary  # both reached their knee: a measure, no bound
+    # The defaults' fine pass ran on the app (REFINE=1) and reached the page.
+    assert any(m["refine"]["passes"] for m in (platform, virtual)), (platform["refine"], virtual["refine"])
+    # Words that fit an app: its name, no scenario, nothing "missing" that an app never has.
+    html = (run_dir / "index.html").read_text()
+    assert "jvm.csv" not in html and "http scenario" not in html, html[:3000]
+    assert "sample-app-0.1.0.jar at /orders/42" in html
+    assert "thread-service" not in (platform["evidence_at_knee"] or ""), platform["evidence_at_knee"]
     # The same page and summary as the lab's own service; the request the load made was the app's path.
     assert (run_dir / "index.html").is_file() and (run_dir / "platform" / "timeline.csv").is_file()
     meta = json.loads((run_dir / "virtual" / "raw" / "injector-0" / "meta.json").read_text())

@@ -4,8 +4,9 @@ The tiny run of test_e2e_local in platform mode (PLATFORM_THREADS=8, DELAY_MS=20
 stairs 20 → 80 rps in steps of 20) with the rate split over two injectors, each in its own namespace, services
 bound to their hosts' addresses. Checks the verdict, that the merged timeline holds exactly both injectors'
 requests, that the injectors started together, what listened and connected where, that nothing can route off the
-bridge, and that `make down` leaves no namespace, link or process. The hosts are always taken down, whatever fails
-(fixture finalizer).
+bridge, and that `make down` leaves no namespace, link or process. On the same hosts, the sample app (APP) whose
+path starts answering 503 mid-run: the verdict says the app answered errors. The hosts are always taken down,
+whatever fails (fixture finalizer).
 """
 
 import csv
@@ -40,6 +41,20 @@ TINY = {
     "STEPS": "4",
     "STEP_SECONDS": "4",
     "WARMUP_SECONDS": "5",
+}
+# The project's sample app on the same hosts, with its fault switch: every order after the 100th answers 503. About 40
+# requests warm up, 30 go at 10 rps, so it starts failing during the 20 rps level, far below its threads' limit
+# (Little: 8 / 0.2 s = 40 rps): the verdict must say the app answered errors, not that it ran out of threads.
+SAMPLE_APP = next((REPO / "harness" / "tests" / "sample-app" / "target").glob("sample-app-*.jar"), None)
+APP_FAILING = {
+    **TINY,
+    "APP": str(SAMPLE_APP),
+    "APP_PATH": "/orders/42?failAfter=100",
+    "APP_ARGS": "--orders.backend-url={delay_url}",
+    "START_RPS": "10",
+    "PEAK_RPS": "30",
+    "STEPS": "3",
+    "STEP_SECONDS": "3",
 }
 DELAY, THREAD, INJ = "10.77.0.10", "10.77.0.11", ("10.77.0.20", "10.77.0.21")
 LOCK_WAIT_S = 600  # another engineer's `make bench` on a shared machine: wait for it instead of failing
@@ -125,11 +140,17 @@ def netns_run(tmp_path_factory):
         route_checks(inventory)
         watch = SocketWatch(inventory)
         r = bench_waiting_for_the_lock({**TINY, "RESULTS_DIR": str(results)}, watch)
+        run_dir = (results / "latest").resolve()
+        # The same hosts, an app in the thread-service's place (its own watch: the checks above are the lab's).
+        app_results = tmp_path_factory.mktemp("app-results")
+        app_bench = bench_waiting_for_the_lock({**APP_FAILING, "RESULTS_DIR": str(app_results)}, SocketWatch(inventory))
         yield {
             "bench": r,
-            "run_dir": (results / "latest").resolve(),
+            "run_dir": run_dir,
             "watch": watch,
             "state": state,
+            "app_bench": app_bench,
+            "app_run_dir": (app_results / "latest").resolve(),
         }
     finally:
         # Safe to run twice: test_down_leaves_nothing normally ran it already.
@@ -213,6 +234,19 @@ def test_services_listen_on_their_hosts_address_and_are_reached_by_it(netns_run)
         assert not watch.listening[f"injector-{i}"], watch.listening
         assert f"{THREAD}:8080" in watch.peers[f"injector-{i}"], watch.peers
         assert not {p for p in watch.peers[f"injector-{i}"] if not p.startswith(("10.77.0.", "127.0.0.1:"))}
+
+
+def test_an_app_that_starts_answering_503_mid_run_is_said_to_have_answered_errors(netns_run):
+    r, run_dir = netns_run["app_bench"], netns_run["app_run_dir"]
+    assert harness_exit(r) in (0, 1), r.stdout[-3000:] + r.stderr[-3000:]
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["target"] == "netns" and summary["params"]["APP_PATH"] == "/orders/42?failAfter=100"
+    platform = summary["modes"]["platform"]
+    assert platform["collapsed"] and platform["errors"] > 0, platform
+    first = platform["limit_met_first"]
+    assert first.startswith("the sample-app-0.1.0.jar answered errors: at "), first
+    assert "status_503" in first and "Little" not in first, first
+    assert sum(lv["errors_by_kind"].get("status_503", 0) for lv in platform["levels"]) > 0, platform["levels"]
 
 
 def test_down_leaves_no_namespace_link_or_process(netns_run):

@@ -7,12 +7,10 @@ import ast
 import json
 import os
 import subprocess
-import sys
-import threading
-from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import synthrun
 from conftest import REPO, wait_for
+from standin import json_server, start_sampler
 from synthrun import LevelSpec, ModeSpec
 
 from loadlab import report
@@ -20,7 +18,7 @@ from loadlab.core import metrics, timeouts
 from loadlab.report.charts import server_charts as server_charts
 from loadlab.run import liveconfig, samplers
 from loadlab.run.context import Run
-from loadlab.run.hosts import HOST_SCRIPTS, Host
+from loadlab.run.hosts import Host
 from loadlab.run.topology import Topology
 from loadlab.summary import outputs, seconds
 
@@ -126,37 +124,18 @@ def test_bench_hands_the_sampler_every_field_and_keeps_every_config_field(tmp_pa
 def test_the_sampler_records_the_fields_it_is_given(tmp_path):
     """loadlab-sample itself, against a stand-in endpoint: the header is the names, each row their values."""
     names = metrics.names(*metrics.SAMPLED_KINDS)
-    body = json.dumps({name: i for i, name in enumerate(names)}).encode()
-
-    class Endpoint(BaseHTTPRequestHandler):
-        def do_GET(self):
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    server = HTTPServer(("127.0.0.1", 0), Endpoint)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = json_server(lambda path: {name: i for i, name in enumerate(names)})
     (tmp_path / "x.pid").write_text(str(os.getpid()))
     out = tmp_path / "jvm.csv"
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            str(HOST_SCRIPTS / "loadlab-sample"),
-            "--pid-file",
-            str(tmp_path / "x.pid"),
-            "--out",
-            str(tmp_path / "samples.csv"),
-            "--jvm-url",
-            f"http://127.0.0.1:{server.server_port}/",
-            "--jvm-out",
-            str(out),
-            "--jvm-fields",
-            ",".join(names),
-        ]
+    proc = start_sampler(
+        tmp_path / "x.pid",
+        tmp_path / "samples.csv",
+        "--jvm-url",
+        f"http://127.0.0.1:{server.server_port}/",
+        "--jvm-out",
+        str(out),
+        "--jvm-fields",
+        ",".join(names),
     )
     try:
         lines = lambda: out.read_text().splitlines() if out.exists() else []

@@ -266,3 +266,12 @@ def test_the_console_table_shows_the_bracket_and_the_prediction(tmp_path, capsys
     header, row = out.strip().splitlines()[1:3]
     assert "knee between" in header and "predicted rps" in header
     assert row.split()[:6] == ["platform", "345", "345–360", "995", "(978–995,", "little)"]
+
+
+def test_an_apps_virtual_mode_is_refined_before_its_flight_recording_exists(tmp_path):
+    """The app's recording is read after its JVM stops, after every pass: bench's look at the coarse pass must not
+    call the mode untrusted for its absence (the final verdict still does when it never comes)."""
+    synthrun.write_params(tmp_path, modes=("virtual",), REFINE=1, APP="/opt/apps/orders.jar", completed=[])
+    synthrun.write_mode(tmp_path, "virtual", coarse())
+    step = _plan(tmp_path, "virtual")
+    assert step.reason is None and step.rates[0] == 300, step

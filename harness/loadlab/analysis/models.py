@@ -4,6 +4,7 @@ model's inputs allow — so the page can show how the number was reached and how
 
 - little: a platform pool of N blocking threads, each holding a request for the baseline latency (Little's law).
 - pool: a database pool of DB_POOL connections each held for one query; platform threads beyond the pool only queue.
+  An APP's own HikariCP pool is the same limit, its hold time the app's own usage timer (summary/app_pool.py).
 - cpu: CPU_MS of computation per request on the thread-service's cores, less what the other roles on that machine
   spend per request (measured from the samples).
 - connections: Tomcat holds at most max-connections open (MAX_CONNECTIONS), in both modes; with one request per
@@ -75,6 +76,10 @@ class Inputs:
     host_threads_limit: str = ""
     # The memory ceiling on this mode's measured memory per request in flight (threadlimits.memory_ceiling).
     memory_ceiling: Prediction | None = None
+    # An application's own connection pool (APP with HikariCP's gauges, summary/app_pool.py): its size and the
+    # connection time per request its usage timer gave.
+    app_pool: float | None = None
+    app_pool_hold: HoldTime | None = None
 
 
 def baseline_hold(x: Inputs) -> HoldTime | None:
@@ -213,6 +218,15 @@ def applicable(x: Inputs) -> list[Prediction]:
                 measured_at=x.baseline_rps if hold else None,
             )
         )
+    if x.app_pool and x.app_pool_hold:
+        found.append(
+            pool(
+                x.app_pool,
+                x.app_pool_hold,
+                threads=x.threads if x.mode == "platform" else None,
+                measured_at=x.baseline_rps,
+            )
+        )
     if x.scenario == "cpu" or (x.cpu_ms or 0) > 0:
         found.append(cpu(x.cores, x.cpu_ms, x.others_cpu_ms_per_request))
     if x.scenario == "pinned" and x.mode == "virtual" and x.jdk is not None and x.jdk < FIRST_JDK_WITHOUT_PINNING:
@@ -227,9 +241,11 @@ def applicable(x: Inputs) -> list[Prediction]:
 
 
 def predict(x: Inputs) -> Prediction | None:
-    """The lowest limit: the one the service reaches first."""
+    """The lowest limit: the one the service reaches first. A limit with no upper end (`≥ 413 rps`) excludes no
+    knee, so it is the prediction only when no bounded one exists (prediction.Prediction.bounded)."""
     found = applicable(x)
-    return min(found, key=lambda p: p.rps) if found else None
+    bounded = [p for p in found if p.bounded] or found
+    return min(bounded, key=lambda p: p.rps) if bounded else None
 
 
 def _as_hold(hold: HoldTime | float | None, source: str) -> HoldTime | None:

@@ -33,6 +33,12 @@ class Prediction:
     levels: int | None = None  # how many levels a fitted line used; None when it is not a fit
 
     @property
+    def bounded(self) -> bool:
+        """Whether the interval has an upper end: one without (`≥ 413 rps`) agrees with every knee above its low
+        end, so it excludes nothing and never counts as agreement."""
+        return self.band()[1] is not None
+
+    @property
     def is_fit(self) -> bool:
         return self.levels is not None
 
@@ -113,7 +119,7 @@ class Agreement:
     words: str  # summary.json's prediction_check
 
 
-AGREES, DISAGREES, CONTRADICTED, FUZZY, NOT_REACHED, NOT_PLACED, NO_MODEL = (
+AGREES, DISAGREES, CONTRADICTED, FUZZY, NOT_REACHED, NOT_PLACED, NO_MODEL, UNBOUNDED = (
     "agrees",
     "disagrees",
     "contradicted",
@@ -121,6 +127,7 @@ AGREES, DISAGREES, CONTRADICTED, FUZZY, NOT_REACHED, NOT_PLACED, NO_MODEL = (
     "not reached",
     "not placed",
     "no model",
+    "no upper end",
 )
 
 
@@ -153,6 +160,13 @@ def agreement(p: Prediction | None, knee: MeasuredKnee) -> Agreement:
         )
     measured = f"the knee {range_text(k_lo or 0.0, k_hi)} rps"
     fuzzy = f"; the knee itself is fuzzy here: {knee.fuzzy}" if knee.fuzzy else ""
+    if hi is None and lo <= k_hi:
+        return Agreement(
+            None,
+            UNBOUNDED,
+            f"{measured} is above the low end of {predicted}, but a prediction with no upper end excludes no knee "
+            "above it, so it neither agrees nor disagrees",
+        )
     if p.overlaps(k_lo, k_hi):
         return Agreement(True, AGREES, f"{measured} meets {predicted}{fuzzy}")
     if k_lo and p.overlaps(floor := k_lo * knee.ok_ratio, k_hi):

@@ -14,6 +14,7 @@ VERDICT_WORDS = {
     "not reached": ("not reached", "not judged"),
     "not placed": ("not placed", "not judged"),
     "no model": ("-", "not judged"),
+    "no upper end": ("no upper end", "not judged, the prediction excludes nothing"),
 }
 
 
@@ -80,3 +81,10 @@ def _fitted(m: dict) -> str:
     else:
         where = f"fitted on {range_text(on[0], on[1])} rps"
     return f", {where}" + (f", R² {r2:.2f}" if r2 is not None else "")
+
+
+def bound_words(kind: str) -> str:
+    """`a lower bound: virtual held the top of the stairs`: a ratio where one mode never reached its knee
+    (summary/ratio.bound), in the terminal and on the page."""
+    held = "virtual" if kind == "lower" else "platform"
+    return f"{'an' if kind == 'upper' else 'a'} {kind} bound: {held} held the top of the stairs"

@@ -43,7 +43,35 @@ HIKARI_ACTIVE, HIKARI_PENDING, HIKARI_MAX = (
     "hikaricp.connections.pending",
     "hikaricp.connections.max",
 )
-ACTUATOR_METRICS = (TOMCAT_BUSY, TOMCAT_MAX, HIKARI_ACTIVE, HIKARI_PENDING, HIKARI_MAX)
+# HikariCP's usage timer (Micrometer): how long each connection was held, borrowed to returned. A timer has several
+# measurements; `name:STATISTIC` asks the sampler for one of them (its cumulative count and total time, in seconds),
+# so the connection time per request is the total's rise over a level's requests (summary/app_pool.py).
+HIKARI_USAGE = "hikaricp.connections.usage"
+HIKARI_USAGE_TOTAL_S, HIKARI_USAGE_COUNT = f"{HIKARI_USAGE}:TOTAL_TIME", f"{HIKARI_USAGE}:COUNT"
+ACTUATOR_METRICS = (
+    TOMCAT_BUSY,
+    TOMCAT_MAX,
+    HIKARI_ACTIVE,
+    HIKARI_PENDING,
+    HIKARI_MAX,
+    HIKARI_USAGE_TOTAL_S,
+    HIKARI_USAGE_COUNT,
+)
+
+
+THREAD_SERVICE = "thread-service"
+
+
+def service_label(params: dict) -> str:
+    """What prose calls the service under test: the jar's file name with APP, else the thread-service (the role
+    keeps its name in files, logs and summary.json's `crashed.role`)."""
+    jar = str(params.get("APP") or "")
+    return jar.rsplit("/", 1)[-1] if jar else THREAD_SERVICE
+
+
+# What the thread-service's own endpoint (/actuator/loadlab) feeds and an app has not: never missing for an app (its
+# flight recording gives heap and GC instead).
+NOT_RECORDED = "thread/jvm.csv"
 
 
 class AppError(ValueError):

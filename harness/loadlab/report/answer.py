@@ -16,6 +16,9 @@ LIMITS = {
 }
 
 
+APP_POOL = "the app's connection pool"
+
+
 def answer(summary: dict) -> str | None:
     """None when there is nothing to answer (one mode, nothing measured); a ratio only when summary.json gives one."""
     modes = summary.get("modes") or {}
@@ -65,8 +68,13 @@ def _pool(basis: str, summary: dict) -> str:
 def _limit(result: dict) -> str | None:
     """The limit the mode met first, when a model's interval met its knee; the machine's CPU when the note says so."""
     met = str(result.get("limit_met_first") or "")
+    if met.startswith(APP_POOL):  # named from the app's own gauges: full, with requests waiting (app_pool.py)
+        return "the app's own connection pool"
+    if " answered errors: " in met:  # the service said no (mode_knee.answered_errors)
+        return "its own error answers"
     for start, words in LIMITS.items():
-        if met.startswith(start) and "meets its predicted" in met:
+        # A prediction with no upper end excludes nothing: it names no limit here (mode_knee.limit_met_first).
+        if met.startswith(start) and "meets its predicted" in met and "no upper end" not in met:
             return words
     if "the machine ran out of CPU there" in met:
         return "this machine's CPU"

@@ -1,4 +1,6 @@
-"""The page's costs: what each request and each thread cost a mode (summary/costs.py), one column per mode.
+"""The page's costs: what each request and each thread cost a mode (summary/cost_fits.py), one column per mode. A
+cost the data cannot carry (its interval includes zero, or too narrow a range of requests in flight) is said in
+words, not printed as a figure.
 
 `rows(mode)` renders one mode's costs as (label, cell html) pairs, so any layout of columns (a pool sweep's too)
 shows the same lines; `section(summary)` is the table with every mode side by side.
@@ -13,6 +15,9 @@ def _fit_text(fit: dict | None, unit: str, digits: int = 1) -> str:
     """`164 KB (95%: 150–178, R² 0.98, 12 points, over 20–80 in flight)`, or a dash."""
     if not fit:
         return "—"
+    if fit.get("not_a_figure"):
+        # Said in words, never as a number a reader would compare (summary/cost_fits.py Fit.not_a_figure).
+        return f'<span class="muted">no figure: {escape(fit["not_a_figure"])}</span>'
     value = f"{fit['slope']:,.{digits}f} {unit}"
     facts = []
     if fit.get("interval"):
@@ -25,7 +30,7 @@ def _fit_text(fit: dict | None, unit: str, digits: int = 1) -> str:
 
 
 def _range_note(fit: dict | None, what: str) -> str:
-    if not fit or not fit.get("range"):
+    if not fit or not fit.get("range") or fit.get("not_a_figure"):
         return ""
     low, high = fit["range"]
     return f'<br><span class="muted">{escape(f"fitted on {low:,.0f}–{high:,.0f} {what}")}</span>'

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from loadlab.analysis.prediction_text import bound_words
 from loadlab.core.modelabel import ModeLabel
 from loadlab.report import prediction_cells
 from loadlab.report.formats import num, rps
+from loadlab.report.service_name import service_name
 from loadlab.summary import crash
 
 # Scenarios where the models give both thread modes the same limit: the page says so before anyone reads a ratio.
@@ -21,11 +23,19 @@ def scenario_of(summary: dict) -> str:
     return str(summary.get("scenario") or "http")
 
 
+def subject(summary: dict) -> str:
+    """What was measured: `http scenario`, or an app at its path (it runs none of the thread-service's scenarios)."""
+    params = summary.get("params") or {}
+    if params.get("APP"):
+        return f"{service_name(summary)} at {params.get('APP_PATH') or '/'}"
+    return f"{scenario_of(summary)} scenario"
+
+
 def headline(summary: dict) -> str:
     modes = summary.get("modes") or {}
     scenario = scenario_of(summary)
     phrases = [_mode_phrase(summary, mode, modes.get(mode)) for mode in mode_names(summary)]
-    text = f"{scenario} scenario: " + (", ".join(phrases) or "no mode was measured")
+    text = f"{subject(summary)}: " + (", ".join(phrases) or "no mode was measured")
     if scenario in NOT_EXPECTED_TO_WIN:
         text += f"; {NOT_EXPECTED_TO_WIN[scenario]}"
     if summary.get("virtual_over_platform") is None and summary.get("virtual_over_platform_reason") and len(modes) > 1:
@@ -96,7 +106,11 @@ def _mode_phrase(summary: dict, mode: str, m: dict | None) -> str:
     label = ModeLabel.parse(mode)
     ratio = _ratio_for(summary, label)
     if ratio is not None:
-        phrase += f" = {ratio:.1f}× {_divisor(summary, label)}"
+        kind = summary.get("virtual_over_platform_bound") if label.jdk is None else None
+        sign = {"lower": "≥ ", "upper": "≤ "}.get(kind or "", "")
+        phrase += f" = {sign}{ratio:.1f}× {_divisor(summary, label)}" + (
+            f" ({bound_words(kind).split(':')[0]})" if kind else ""
+        )
     interval = m.get("knee_interval_rps")
     if m.get("collapsed") and interval and interval[0]:
         phrase += f", knee between {rps(interval[0])} and {rps(interval[1])}"

@@ -19,7 +19,7 @@ from loadlab.report import (
     verdict_table,
 )
 from loadlab.report.answer import answer
-from loadlab.report.headline import headline, mode_names, scenario_of, verdict_class
+from loadlab.report.headline import headline, mode_names, subject, verdict_class
 from loadlab.report.page_style import CSS
 
 
@@ -42,7 +42,7 @@ def document(
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>loadlab {escape(run_id)}: platform vs virtual threads</title>",
         f"<style>{CSS}</style></head><body><main>",
-        f"<h1>Platform vs virtual threads <small>{escape(scenario_of(summary))} scenario, run {escape(run_id)}"
+        f"<h1>Platform vs virtual threads <small>{escape(subject(summary))}, run {escape(run_id)}"
         f"{' on ' + escape(str(summary['target'])) if summary.get('target') else ''}</small></h1>",
         f'<p class="answer" id="answer">{escape(said)}</p>' if (said := answer(summary)) else "",
         f'<p class="headline {verdict_class(summary)}" id="headline">{escape(headline(summary))}</p>',

@@ -28,7 +28,8 @@ def headline_phrase(m: dict) -> str:
     verdict = m.get("prediction_verdict")
     if verdict is None:
         verdict = {True: "agrees", False: "disagrees"}.get(m.get("prediction_agrees"))
-    extra = word.get(verdict) or ("the knee is fuzzy" if verdict == "fuzzy" else "")
+    other = {"fuzzy": "the knee is fuzzy", "no upper end": "no upper end, so it excludes nothing"}
+    extra = word.get(verdict) or other.get(verdict, "")
     return text + (f"; {extra}" if extra else "") + ")"
 
 

@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import re
 
-THREAD_SERVICE = "thread-service"
+from loadlab.core.app import THREAD_SERVICE, service_label
+
 # The role's name as a word of prose: not inside a file or log name (platform-thread-service.log, thread-service.jar).
 _AS_PROSE = re.compile(r"(?<![\w/.-])thread-service(?![\w-]|\.(?:log|jar|csv)\b)")
 _TEXT_NODE = re.compile(r">([^<]+)<")
 
 
 def service_name(summary: dict) -> str:
-    app = (summary.get("params") or {}).get("APP")
-    return str(app).rsplit("/", 1)[-1] if app else THREAD_SERVICE
+    return service_label(summary.get("params") or {})
 
 
 def named(text: str, service: str) -> str:

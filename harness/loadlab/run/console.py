@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 
 from loadlab.analysis import prediction_text
+from loadlab.core.app import service_label
 
 _lock = threading.Lock()
 _tty = sys.stdout.isatty()
@@ -87,7 +88,10 @@ def table(summary: dict, run_dir: Path) -> None:
     rows = _rows(summary.get("modes", {}))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     _print("")
-    if summary.get("scenario"):
+    params = summary.get("params") or {}
+    if params.get("APP"):
+        _print(f"app: {service_label(params)} at {params.get('APP_PATH') or '/'}")
+    elif summary.get("scenario"):
         _print(f"scenario: {summary['scenario']}")
     for r in rows:
         _print("  ".join(c.ljust(w) for c, w in zip(r[:-1], widths)) + "  " + r[-1])
@@ -176,7 +180,11 @@ def _ratio_lines(summary: dict, agg: dict) -> None:
             if spread.get("median") is not None
             else ""
         )
-        _print(f"virtual / platform sustained throughput: {ratio:.2f}x{extra}")
+        kind = summary.get("virtual_over_platform_bound")
+        if kind:
+            extra += f" ({prediction_text.bound_words(kind)})"
+        sign = {"lower": "≥ ", "upper": "≤ "}.get(kind or "", "")
+        _print(f"virtual / platform sustained throughput: {sign}{ratio:.2f}x{extra}")
     elif len(summary.get("modes", {})) > 1 and summary.get("virtual_over_platform_reason"):
         _print(f"no virtual / platform ratio: {summary['virtual_over_platform_reason']}")
     if "virtual_over_reactive" in summary:  # MODES named reactive

@@ -29,6 +29,8 @@ VIRTUAL_STARTS_PER_REQUEST_MIN = 0.5
 # A knee below this share of the lowest prediction is "well below every prediction": the models' own agreement band
 # is ±15% and a CPU-bound knee falls at 80-90% of its ceiling on this machine (MACHINE-NOTES.md).
 UNEXPLAINED_BELOW = 0.7
+# Virtual mode without its recording (read after the app stops): nothing proves what its requests ran on.
+RECORDING_NOT_READ = "the app's flight recording was not read, so nothing shows its requests ran on virtual threads"
 # GC pauses worth naming: more than this share of the mode's wall time spent paused.
 GC_PAUSE_SHARE = 0.02
 
@@ -101,9 +103,7 @@ def config_mismatches(label: str, ev: AppEvidence, requests: int, params: dict) 
     asked = as_float(mode_threads(label, params))
     if base_mode(label) == "virtual":
         if started is None:
-            reasons.append(
-                "the app's flight recording was not read, so nothing shows its requests ran on virtual threads"
-            )
+            reasons.append(RECORDING_NOT_READ)
         elif served and started < VIRTUAL_STARTS_PER_REQUEST_MIN * requests:
             reasons.append(
                 f"the app did not switch to virtual threads: {started:,} virtual threads started for "

@@ -32,6 +32,10 @@ KB_PER_MB = 1024
 MIN_POINTS = 3
 MIN_SPAN_RATIO = 0.2
 MEMORY_MEANING = "live heap after GC + committed thread stacks"
+# A slope per request in flight needs the in-flight count to move by at least this many requests across the points:
+# a fast service keeping 0-1 in flight leaves GC's own swing of the live heap (megabytes) as the whole signal.
+MIN_INFLIGHT_SPAN = 5
+INFLIGHT = (MIN_INFLIGHT_SPAN, "requests in flight")
 
 
 @dataclass(frozen=True)
@@ -44,14 +48,43 @@ class Fit:
     points: int
     x_range: tuple[float, float]
 
-    def as_dict(self, digits: int = 3) -> dict:
+    def not_a_figure(self, min_x_span: float = 0.0, x_what: str = "") -> str | None:
+        """Why the data cannot carry this slope as a figure, in words; None when it can. It cannot when its 95%
+        interval is unknown or includes zero (the sign itself is not known), or when its x moved less than
+        min_x_span (x_what: what x counts, e.g. "requests in flight")."""
+        lo_x, hi_x = self.x_range
+        if min_x_span and hi_x - lo_x < min_x_span:
+            return (
+                f"{range_words(lo_x, hi_x)} {x_what} are too narrow a range to fit a slope on (it needs at least "
+                f"{min_x_span:g} apart)"
+            )
+        if self.interval is None:
+            return "its points leave no interval, so how sure it is cannot be said"
+        lo, hi = self.interval
+        if lo <= 0 <= hi:
+            return f"its 95% interval includes zero ({lo:,.4g} to {hi:,.4g}): the data does not tell its sign"
+        return None
+
+    def as_dict(self, digits: int = 3, min_x_span: float = 0.0, x_what: str = "") -> dict:
         return {
+            "not_a_figure": self.not_a_figure(min_x_span, x_what),
             "slope": round(self.slope, digits),
             "interval": None if self.interval is None else [round(v, digits) for v in self.interval],
             "r2": None if self.r2 is None else round(self.r2, 3),
             "points": self.points,
             "range": [round(v, 1) for v in self.x_range],
         }
+
+
+def range_words(lo: float, hi: float) -> str:
+    return f"{lo:,.1f}" if round(lo, 1) == round(hi, 1) else f"{lo:,.1f}–{hi:,.1f}"
+
+
+def figure(fitted: Fit | None, digits: int, min_x_span: float = 0.0) -> float | None:
+    """The slope as summary.json's figure: None when there is no fit or the data cannot carry it (Fit.not_a_figure)."""
+    if fitted is None or fitted.not_a_figure(min_x_span) is not None:
+        return None
+    return round(fitted.slope, digits) if digits else round(fitted.slope)
 
 
 def fit(points: Sequence[tuple[float, float]]) -> Fit | None:
@@ -237,10 +270,10 @@ def mode_costs(raw: RawMode, t0: int | None, levels: list[dict], fine: Sequence[
     sources = {c.context_switches_source for c in healthy if c.context_switches_source}
     costs = {
         "memory": MEMORY_MEANING,
-        "memory_per_inflight": memory and memory.as_dict(1),
-        "live_heap_per_inflight": heap and heap.as_dict(1),
-        "rss_per_inflight": rss and rss.as_dict(1),
-        "thread_stacks_per_inflight": stacks and stacks.as_dict(1),
+        "memory_per_inflight": memory and memory.as_dict(1, *INFLIGHT),
+        "live_heap_per_inflight": heap and heap.as_dict(1, *INFLIGHT),
+        "rss_per_inflight": rss and rss.as_dict(1, *INFLIGHT),
+        "thread_stacks_per_inflight": stacks and stacks.as_dict(1, *INFLIGHT),
         "context_switches_per_request": switches and switches.as_dict(2),
         "context_switches_source": "host" if "host" in sources else (sources.pop() if sources else None),
         "bytes_allocated_per_request": allocated and allocated.as_dict(0),
@@ -263,9 +296,10 @@ def mode_costs(raw: RawMode, t0: int | None, levels: list[dict], fine: Sequence[
     if missing:
         costs["missing"] = missing
     return {
-        "memory_per_inflight_kb": memory and round(memory.slope, 1),
-        "context_switches_per_request": switches and round(switches.slope, 2),
-        "bytes_allocated_per_request": allocated and round(allocated.slope),
+        # Null where the data cannot carry the figure; costs.<name>.not_a_figure says why, in words.
+        "memory_per_inflight_kb": figure(memory, 1, MIN_INFLIGHT_SPAN),
+        "context_switches_per_request": figure(switches, 2),
+        "bytes_allocated_per_request": figure(allocated, 0),
         "costs": costs,
     }
 
@@ -299,8 +333,8 @@ def memory_ceiling(raw: RawMode, cost_fields: dict, levels: list[dict], baseline
             "live heap at the lightest level",
         ),
     ):
-        if not fit_dict:
-            continue
+        if not fit_dict or fit_dict.get("not_a_figure"):
+            continue  # a cost the data cannot carry is no ceiling's input
         found.append(
             threadlimits.memory_ceiling(
                 room,

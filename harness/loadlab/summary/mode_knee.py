@@ -10,9 +10,11 @@ from loadlab.analysis.knee import KNEE_RESOLUTION, Knee, PassOutcome, Verdict, c
 from loadlab.analysis.levels import Level
 from loadlab.analysis.prediction import Prediction, interval_text
 from loadlab.analysis.validity import MIN_LEVELS, ValidityContext, machine_saturated, validity
+from loadlab.core.app import THREAD_SERVICE
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import crash as crashes
 from loadlab.summary import jsonform
+from loadlab.summary.app_pool import PoolAtKnee
 from loadlab.summary.raw import RawMode
 from loadlab.summary.seconds import Tables
 
@@ -24,6 +26,10 @@ LIMIT_NAMES = {
     "pinned": "pinned carriers",
     "connections": "Tomcat's max-connections",
 }
+# Error kinds that are an HTTP answer of the service's own (the simulation's ErrorKind ids: status_503, status_4xx, …),
+# and the share of a level's errors they must be for the level to have failed on the service's answers.
+ANSWER_KIND_PREFIX = "status_"
+ANSWERED_SHARE = 0.5
 
 
 @dataclass
@@ -128,8 +134,9 @@ def closing_note(knee: Knee, ctx: ValidityContext) -> str | None:
     )
 
 
-def evidence_at(level: Level | None) -> str:
-    """What the machine and the roles did at a level, in words (the CPU figures a reader checks a knee against)."""
+def evidence_at(level: Level | None, service: str = THREAD_SERVICE) -> str:
+    """What the machine and the roles did at a level, in words (the CPU figures a reader checks a knee against);
+    service: what prose calls the service under test (core/app.service_label)."""
     if level is None:
         return "no level to show"
     ev = level.evidence
@@ -137,7 +144,7 @@ def evidence_at(level: Level | None) -> str:
     if ev.host_cpu_pct is not None:
         parts.append(f"host CPU {ev.host_cpu_pct:.0f}%")
     for name, value in (
-        ("thread-service", ev.thread_cpu_pct),
+        (service, ev.thread_cpu_pct),
         ("delay-service", ev.delay_cpu_pct),
         ("injector", ev.injector_cpu_pct),
     ):
@@ -146,40 +153,72 @@ def evidence_at(level: Level | None) -> str:
     return f"at {level.target_rps:,.0f} rps: " + (", ".join(parts) if parts else "no CPU was sampled")
 
 
+def answered_errors(level: Level | None, max_error_ratio: float, service: str = THREAD_SERVICE) -> str | None:
+    """The first unhealthy level failed on errors that were mostly the service's own HTTP answers (5xx, 4xx): it said
+    no, which the reader must hear before any model's limit (a fault, a failing dependency, a pool that answers 503);
+    None otherwise."""
+    if level is None or level.error_ratio <= max_error_ratio:
+        return None
+    answers = {k: n for k, n in level.errors_by_kind.items() if k.startswith(ANSWER_KIND_PREFIX) and n}
+    if sum(answers.values()) < ANSWERED_SHARE * level.ko:
+        return None
+    kinds = ", ".join(f"{k} × {n:,}" for k, n in sorted(answers.items(), key=lambda kv: -kv[1]))
+    return (
+        f"the {service} answered errors: at {level.target_rps:,.0f} rps {level.error_ratio:.0%} of the requests got "
+        f"an HTTP error answer from it ({kinds}): the knee is where it said no, not where requests went unanswered"
+    )
+
+
 def limit_met_first(
     predictions: list[Prediction],
     knee: Knee,
     collapsed: bool,
     peak: float | None,
     ctx: ValidityContext,
+    pool_at_knee: PoolAtKnee | None = None,
+    service: str = THREAD_SERVICE,
+    max_error_ratio: float = 0.01,
 ) -> str:
-    """Which limit the mode met first, in a sentence: the model whose interval its knee meets, or, when none does,
-    what the machine showed at the knee."""
+    """Which limit the mode met first, in a sentence: the service's own error answers or its connection pool full
+    when the first unhealthy level shows them; else the bounded model whose interval its knee meets; a model with no
+    upper end only when no bounded one exists (it excludes nothing); else what the machine showed at the knee."""
+    ordered = sorted(predictions, key=lambda p: p.rps)
+    if collapsed:
+        answered = answered_errors(knee.closing, max_error_ratio, service)
+        if answered:
+            return answered
+        if pool_at_knee is not None:
+            return _pool_named(pool_at_knee, ordered, knee)
     if not predictions:
         return "no model gives this mode a limit"
-    ordered = sorted(predictions, key=lambda p: p.rps)
-    ahead = ", ".join(f"{LIMIT_NAMES.get(p.predicted_by, p.predicted_by)} at {p.rps:,.0f} rps" for p in ordered)
+    ahead = ", ".join(f"{_name(p)} at {p.rps:,.0f} rps" for p in ordered)
     if not collapsed:
-        passed = [p for p in ordered if p.band()[1] is not None and (peak or 0) > p.band()[1]]
+        passed = [p for p in ordered if p.bounded and (peak or 0) > p.band()[1]]
         if passed:
-            names = ", ".join(f"{LIMIT_NAMES.get(p.predicted_by, p.predicted_by)} at {p.rps:,.0f} rps" for p in passed)
+            names = ", ".join(f"{_name(p)} at {p.rps:,.0f} rps" for p in passed)
             return f"none within this run: it held {peak or 0:,.0f} rps, beyond the whole interval of {names}"
         return f"none within this run: it held {peak or 0:,.0f} rps; the limits ahead: {ahead}"
     sustained = knee.sustained_rps
     bracket = knee.interval
-    matching = [p for p in ordered if bracket is not None and p.overlaps(bracket.healthy or None, bracket.unhealthy)]
+    met = [p for p in ordered if bracket is not None and p.overlaps(bracket.healthy or None, bracket.unhealthy)]
+    bounded = [p for p in ordered if p.bounded]
+    matching = [p for p in met if p.bounded] if bounded else met
     if matching:
         first = matching[0]
-        text = (
-            f"{LIMIT_NAMES.get(first.predicted_by, first.predicted_by)}: the knee {sustained:,.0f} rps meets its "
-            f"predicted {interval_text(*first.band())}"
-        )
+        text = f"{_name(first)}: the knee {sustained:,.0f} rps meets its predicted {interval_text(*first.band())}"
+        if not first.bounded:
+            text += " (a limit with no upper end, the only kind this mode has: it excludes no knee above its low end)"
         if first is not ordered[0]:
-            text += (
-                f" (a lower prediction, {LIMIT_NAMES.get(ordered[0].predicted_by, ordered[0].predicted_by)} "
-                f"at {ordered[0].rps:,.0f} rps, was not met first)"
-            )
+            text += f" (a lower prediction, {_name(ordered[0])} at {ordered[0].rps:,.0f} rps, was not met first)"
         return text
+    unbounded = [p for p in met if not p.bounded]
+    also = (
+        "; "
+        + ", ".join(f"{_name(p)}'s {interval_text(*p.band())}" for p in unbounded)
+        + " has no upper end, so it excludes nothing and names no limit"
+        if unbounded
+        else ""
+    )
     machine = ""
     if knee.closing is not None and knee.closing.evidence.host_cpu_pct is not None:
         machine = (
@@ -188,6 +227,22 @@ def limit_met_first(
             else "; the machine still had CPU to spare there"
         )
     return (
-        f"the knee {sustained:,.0f} rps meets none of the predicted intervals ({ahead}); "
-        f"the first unhealthy level: {evidence_at(knee.closing)}{machine}"
+        f"the knee {sustained:,.0f} rps meets none of the predicted intervals ({ahead}){also}; "
+        f"the first unhealthy level: {evidence_at(knee.closing, service)}{machine}"
     )
+
+
+def _pool_named(pool: PoolAtKnee, ordered: list[Prediction], knee: Knee) -> str:
+    """The app's pool was the queue at the knee: named, with its model's prediction and whether the knee meets it."""
+    model = next((p for p in ordered if p.predicted_by == "pool"), None)
+    if model is None:
+        return f"{pool.sentence()} (no prediction: the app's gauges gave no connection time per request)"
+    bracket = knee.interval
+    meets = bracket is not None and model.overlaps(bracket.healthy or None, bracket.unhealthy)
+    return f"{pool.sentence()}; its prediction {interval_text(*model.band())} ({model.formula}) " + (
+        "is met by the knee" if meets else f"is not met by the knee {knee.sustained_rps:,.0f} rps"
+    )
+
+
+def _name(p: Prediction) -> str:
+    return LIMIT_NAMES.get(p.predicted_by, p.predicted_by)

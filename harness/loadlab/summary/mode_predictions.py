@@ -8,7 +8,9 @@ from loadlab.analysis.knee import Knee
 from loadlab.analysis.levels import Level
 from loadlab.analysis.prediction import MeasuredKnee, agreement, interval_list, rate_text
 from loadlab.analysis.validity import ValidityContext
+from loadlab.core.app import THREAD_SERVICE
 from loadlab.summary import mode_knee as knees
+from loadlab.summary.app_pool import PoolAtKnee
 
 
 def fields(
@@ -18,8 +20,13 @@ def fields(
     levels: list[Level],
     ctx: ValidityContext,
     ok_ratio: float = 1.0,
+    pool_at_knee: PoolAtKnee | None = None,
+    service: str = THREAD_SERVICE,
+    max_error_ratio: float = 0.01,
 ) -> dict:
-    """ok_ratio: the health rule's (Thresholds.ok_ratio), the resolution of the measured knee (MeasuredKnee)."""
+    """ok_ratio, max_error_ratio: the health rule's (Thresholds), the resolution of the measured knee (MeasuredKnee)
+    and what makes a level's errors its failure; pool_at_knee: an app's pool full at the knee (app_pool.py);
+    service: what prose calls the service under test."""
     found = models.applicable(inputs)
     prediction = models.predict(inputs)
     # the highest rate held: a knee that did not reproduce leaves the highest rate the fine pass held healthy
@@ -39,7 +46,9 @@ def fields(
         "cpu_ceiling_rps": None if ceiling is None else round(ceiling.rps),
         "cpu_ceiling": None if ceiling is None else ceiling.as_dict(),
         "predictions": [p.as_dict() for p in sorted(found, key=lambda p: p.rps)],
-        "limit_met_first": knees.limit_met_first(found, knee, knee.collapsed, peak, ctx),
+        "limit_met_first": knees.limit_met_first(
+            found, knee, knee.collapsed, peak, ctx, pool_at_knee, service, max_error_ratio
+        ),
     }
 
 

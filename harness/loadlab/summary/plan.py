@@ -14,6 +14,7 @@ from loadlab.analysis import refine
 from loadlab.analysis.knee import Bracket, why_not_refined
 from loadlab.core import runrecord
 from loadlab.core.thresholds import Thresholds
+from loadlab.summary import appcheck
 from loadlab.summary.judging import judge_mode
 
 
@@ -36,10 +37,11 @@ def next_fine_pass(run_dir: Path, folder: str, run: dict) -> FineStep:
     knee = judged.knee
     if knee.interval is None:
         return FineStep()
-    if judged.untrusted:
-        return FineStep(
-            reason=f"the coarse pass cannot be trusted ({'; '.join(judged.untrusted)}): its knee is not refined"
-        )
+    # An app's flight recording is written when its JVM stops, after every pass: its absence now says nothing (the
+    # final verdict still checks it).
+    untrusted = [r for r in judged.untrusted if r != appcheck.RECORDING_NOT_READ]
+    if untrusted:
+        return FineStep(reason=f"the coarse pass cannot be trusted ({'; '.join(untrusted)}): its knee is not refined")
     if knee.passes and not knee.passes[-1].used:
         last = knee.passes[-1]
         return FineStep(

@@ -8,13 +8,16 @@ divisor; its own ratio is null with the reason. Fields:
 
 - `virtual_over_platform`: the headline, the newest JDK's ratio (the only one with one JDK).
 - `virtual_over_platform_basis`: the platform column the headline divides by (`platform`, `platform-t1000`, …).
+- `virtual_over_platform_bound`: `lower` when only platform reached its knee (virtual held the top of the stairs:
+  its knee, and so the ratio, lies higher), `upper` when only virtual did; null when both did. Neither: no ratio.
 - `ratios`: with several JDKs, each JDK's ratio, keyed by the JDK (`{"21": 0.1, "25": 3.0}`).
 - `ratios_by_pool`: with a sweep, virtual over each platform column of the same JDK, keyed by that column's label;
   `ratios_by_pool_reasons`: why a column's ratio is null.
 - `virtual_over_reactive` (with `virtual_over_reactive_reason` when null), when `reactive` ran: virtual's sustained
   rate over the reactive service's, on the headline JDK, by the same `ratio()`.
 
-Every ratio is `ratio()`: a mode missing, crashed, invalid or without a sustained level gives none, with the reason.
+Every ratio is `ratio()`: a mode missing, crashed, invalid or without a sustained level gives none, with the reason;
+so do two modes that both held the top of the stairs (the ratio would be PEAK_RPS over itself).
 """
 
 from __future__ import annotations
@@ -92,12 +95,15 @@ def ratio_fields(modes: dict[str, dict], params: dict) -> dict:
     """Every ratio field of summary.json (see the module's docstring)."""
     by_jdk = columns_by_jdk(modes, params)
     headline_jdk = max((j for j in by_jdk if j is not None), default=None)
-    headline = by_jdk.get(headline_jdk, JdkColumns())
-    (value, reason), basis = jdk_ratio(modes, headline)
+    headline = columns = by_jdk.get(headline_jdk, JdkColumns())
+    (value, reason), basis = jdk_ratio(modes, columns)
     out: dict = {
         "virtual_over_platform": value,
         "virtual_over_platform_reason": reason,
         "virtual_over_platform_basis": basis if value is not None else None,
+        "virtual_over_platform_bound": (
+            bound(modes.get(columns.virtual or ""), modes.get(basis or "")) if value is not None else None
+        ),
     }
     asked = params.get("MODES") or []
     if REACTIVE in (asked.split() if isinstance(asked, str) else asked) or any(c.reactive for c in by_jdk.values()):
@@ -130,4 +136,18 @@ def ratio(
             return None, f"{name} is invalid: {first}"
         if not mode.get("sustained_rps"):
             return None, f"{name} sustained no level"
+    if not virtual.get("collapsed") and not platform.get("collapsed"):
+        top = max(virtual["sustained_rps"], platform["sustained_rps"])
+        return None, (
+            f"neither mode reached its knee: {labels[1]} and {labels[0]} both held the top of the stairs "
+            f"({top:,.0f} rps), so a ratio would measure PEAK_RPS, not the modes; raise PEAK_RPS"
+        )
     return round(virtual["sustained_rps"] / platform["sustained_rps"], 2), None
+
+
+def bound(virtual: dict | None, platform: dict | None) -> str | None:
+    """A ratio where one mode held the top of the stairs is a bound, not a measure: `lower` when virtual held it
+    (its knee lies higher), `upper` when platform did; None when both collapsed."""
+    if not virtual or not platform or virtual.get("collapsed") == platform.get("collapsed"):
+        return None
+    return "lower" if platform.get("collapsed") else "upper"

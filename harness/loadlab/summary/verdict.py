@@ -10,11 +10,11 @@ from loadlab.analysis.knee import Verdict, why_not_refined
 from loadlab.analysis.levels import Level, cpu_ms_per_request
 from loadlab.analysis.validity import notes as validity_notes
 from loadlab.analysis.validity import shares_one_machine
-from loadlab.core import metrics
+from loadlab.core import app, metrics
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.servicecpus import CpuSplit
 from loadlab.core.thresholds import Thresholds
-from loadlab.summary import appcheck, cost_fits, jsonform, mode_predictions, threadlocal
+from loadlab.summary import app_pool, appcheck, cost_fits, jsonform, mode_predictions, threadlocal
 from loadlab.summary import mode_knee as knees
 from loadlab.summary.judging import JudgedMode, thread_cores
 from loadlab.summary.labels import base_mode, mode_jdk, mode_threads
@@ -35,7 +35,7 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
     reasons = [judged.crash_reason] if judged.crash_reason else []
     reasons += judged.invalid_reasons
     notes = validity_notes(levels, verdict, ctx)
-    missing = list(raw.missing)
+    missing = [m for m in raw.missing if not (params.get("APP") and m.endswith(app.NOT_RECORDED))]
     gaps = [*tables.evidence_gaps, *(g for fine in judged.fine for g in fine.tables.evidence_gaps)]
     missing += [g.sentence() for g in gaps]
     if run.modes_completed is not None and mode not in run.modes_completed:
@@ -56,18 +56,27 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
     # What a request and a thread cost (cost_fits.py), before the predictions: the memory ceiling is fitted on it.
     cost = cost_fits.mode_costs(raw, tables.t0, level_dicts, used_fine_levels(judged))
     memory = cost_fits.memory_ceiling(raw, cost, level_dicts, verdict.baseline_p50_ms)
+    healthy = verdict.counted(levels)
     inputs = replace(
-        model_inputs(mode, raw, levels, verdict, params, target, ceiling, ctx.split), memory_ceiling=memory
+        model_inputs(mode, raw, levels, verdict, params, target, ceiling, ctx.split),
+        memory_ceiling=memory,
+        app_pool=app_pool.size(raw),
+        app_pool_hold=app_pool.hold(raw, tables.t0, healthy),
     )
+    pool_at_knee = app_pool.at_knee(raw, t0_of(judged, knee.closing), knee.closing) if knee.collapsed else None
+    service = app.service_label(params)
+    thresholds = Thresholds.from_mapping(run.thresholds)
     stops = [inj.meta for inj in raw.injectors]
     stop_reasons = sorted({str(m["stop_reason"]) for m in stops if m.get("stop_reason")})
-    ok_ratio = Thresholds.from_mapping(run.thresholds).ok_ratio  # the knee's resolution (prediction.MeasuredKnee)
     first_bad = levels[verdict.first_unhealthy].index if verdict.first_unhealthy is not None else None
     summary = {
         "sustained_rps": jsonform.plain_number(round(knee.sustained_rps, 1)),
         "collapsed": knee.collapsed,  # the coarse verdict's, unless a fine pass did not reproduce its knee
-        **mode_predictions.fields(inputs, ceiling, knee, levels, ctx, ok_ratio),
-        "evidence_at_knee": knees.evidence_at(knee.closing) if knee.closing is not None else None,
+        # The health rule's OK ratio is the knee's resolution (prediction.MeasuredKnee).
+        **mode_predictions.fields(
+            inputs, ceiling, knee, levels, ctx, thresholds.ok_ratio, pool_at_knee, service, thresholds.max_error_ratio
+        ),
+        "evidence_at_knee": knees.evidence_at(knee.closing, service) if knee.closing is not None else None,
         **knees.fields(knee, judged.fine, requested, not_refined),
         "baseline_p50_ms": verdict.baseline_p50_ms,
         "p99_ms_at_sustained": knee.p99_ms_at_sustained,
@@ -123,6 +132,14 @@ def connection_cap(live: dict, params: dict) -> float | None:
     if live.get(metrics.TOMCAT_MAX_CONNECTIONS) is None:
         return as_float(params.get("MAX_CONNECTIONS"))
     return as_float(live[metrics.TOMCAT_MAX_CONNECTIONS]) or None  # as_float: -1 is None
+
+
+def t0_of(judged: JudgedMode, level: Level | None) -> int | None:
+    """The first measured second of the pass a level belongs to (a fine level counts from its own pass's start)."""
+    for fine in judged.fine:
+        if any(lv is level for lv in fine.tables.levels):
+            return fine.tables.t0
+    return judged.tables.t0
 
 
 def model_inputs(

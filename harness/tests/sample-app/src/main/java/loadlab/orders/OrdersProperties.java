@@ -10,7 +10,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param backendTimeout    the whole-response limit of that call
  * @param ownRequestThreads > 0: a fixed pool of the app's own platform threads serves requests (see
  *                          {@link OwnRequestThreadsConfiguration}); 0: Tomcat's, as the standard properties say
+ * @param dbUrl             a PostgreSQL JDBC URL, or empty for no database (see {@link OrdersDatabaseConfiguration})
+ * @param dbPool            the HikariCP pool's size
+ * @param dbHold            how long each order holds a connection (one pg_sleep query)
  */
 @ConfigurationProperties("orders")
-record OrdersProperties(URI backendUrl, Duration backendTimeout, int ownRequestThreads) {
+record OrdersProperties(URI backendUrl, Duration backendTimeout, int ownRequestThreads, String dbUrl, int dbPool,
+        Duration dbHold) {
 }

@@ -1,0 +1,92 @@
+"""An application's own connection pool (HikariCP, read from its Actuator gauges in actuator.csv): its size, how long
+each request holds a connection, and whether the pool was the queue at the knee.
+
+The pool limits a mode as SCENARIO=db's does (models.pool): connections / connection time per request. That time is
+HikariCP's usage timer (`hikaricp.connections.usage`: each connection's borrowed-to-returned time), summed over a
+level's seconds and divided by the requests the level completed, so a request that borrows twice (or not at all)
+is counted as it is. The formula's value is the first level's (the baseline); the healthy levels give the shortest
+and longest, the interval. Reads raw files only; None wherever the app does not expose the gauges.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from loadlab.analysis.levels import Level
+from loadlab.analysis.models import HoldTime
+from loadlab.core.app import HIKARI_ACTIVE, HIKARI_MAX, HIKARI_PENDING, HIKARI_USAGE, HIKARI_USAGE_TOTAL_S
+from loadlab.summary.raw import RawMode
+from loadlab.summary.values import as_float
+
+# The pool is the queue at a level when, in at least this share of its sampled seconds, every connection was in use
+# and a request waited for one (the gauges are read once a second, so a single second can catch a passing burst).
+SATURATED_SHARE = 0.5
+# A level's connection time is measured between its first and last sampled totals: at least this many seconds apart.
+MIN_SPAN_S = 2
+SOURCE = f"{HIKARI_USAGE}, per request"
+
+
+@dataclass(frozen=True)
+class PoolAtKnee:
+    """The pool at the first unhealthy level, when it was the queue there."""
+
+    size: float
+    pending_max: float
+    rate: float  # the level's offered rate
+
+    def sentence(self) -> str:
+        return (
+            f"the app's connection pool (HikariCP): at {self.rate:,.0f} rps all {self.size:.0f} of its connections "
+            f"were in use and up to {self.pending_max:.0f} requests waited for one"
+        )
+
+
+def _seconds(t0: int | None, level: Level) -> list[int]:
+    if t0 is None or level.first_second is None:
+        return []
+    return list(range(t0 + level.first_second, t0 + level.first_second + level.seconds))
+
+
+def size(raw: RawMode) -> float | None:
+    """The pool's size (hikaricp.connections.max), the largest reported."""
+    values = [as_float(r.get(HIKARI_MAX)) for r in raw.actuator.values()]
+    return max((v for v in values if v), default=None)
+
+
+def connection_ms_per_request(raw: RawMode, t0: int | None, level: Level) -> float | None:
+    """Milliseconds of connection time per completed request over the level, from the usage timer's total."""
+    totals = [(s, as_float(raw.actuator.get(s, {}).get(HIKARI_USAGE_TOTAL_S))) for s in _seconds(t0, level)]
+    totals = [(s, v) for s, v in totals if v is not None]
+    if len(totals) < 2 or totals[-1][0] - totals[0][0] < MIN_SPAN_S or totals[-1][1] <= totals[0][1]:
+        return None
+    (first_s, first), (last_s, last) = totals[0], totals[-1]
+    done_per_s = (level.ok + level.ko) / level.seconds if level.seconds else 0.0
+    requests = done_per_s * (last_s - first_s)
+    return (last - first) * 1000.0 / requests if requests > 0 else None
+
+
+def hold(raw: RawMode, t0: int | None, healthy: list[Level]) -> HoldTime | None:
+    """The connection time per request: the first measured healthy level's, between the shortest and longest of
+    every healthy level's."""
+    measured = [ms for ms in (connection_ms_per_request(raw, t0, lv) for lv in healthy) if ms]
+    if not measured:
+        return None
+    return HoldTime(measured[0], SOURCE, min(measured), max(measured))
+
+
+def at_knee(raw: RawMode, t0: int | None, level: Level | None) -> PoolAtKnee | None:
+    """The pool at the first unhealthy level when it was the queue there: in most sampled seconds every connection
+    in use (active = max) and requests pending; None otherwise or without the gauges."""
+    if level is None:
+        return None
+    rows = [raw.actuator[s] for s in _seconds(t0, level) if s in raw.actuator]
+    sampled = [
+        (as_float(r.get(HIKARI_ACTIVE)), as_float(r.get(HIKARI_PENDING)), as_float(r.get(HIKARI_MAX))) for r in rows
+    ]
+    sampled = [(a, p, m) for a, p, m in sampled if a is not None and p is not None and m]
+    if not sampled:
+        return None
+    full = [p for a, p, m in sampled if a >= m and p > 0]
+    if len(full) < SATURATED_SHARE * len(sampled):
+        return None
+    return PoolAtKnee(max(m for _, _, m in sampled), max(full), level.target_rps)
