@@ -11,7 +11,9 @@ from loadlab.analysis import models
 from loadlab.analysis.prediction import MeasuredKnee, Prediction, agreement
 from loadlab.core.app import HIKARI_ACTIVE, HIKARI_MAX, HIKARI_PENDING, HIKARI_USAGE_COUNT, HIKARI_USAGE_TOTAL_S
 from loadlab.report import costs_table
-from loadlab.summary.cost_fits import Fit
+from loadlab.summary import cost_fits, slope_fit
+from loadlab.summary.raw import RawMode
+from loadlab.summary.slope_fit import Fit
 
 WARMUP, PER_LEVEL = 2, 3  # synthrun.ModeSpec's defaults: the seconds each level covers
 
@@ -143,14 +145,10 @@ def test_a_cost_whose_interval_includes_zero_or_whose_range_is_too_narrow_is_no_
 
 
 def test_a_narrow_in_flight_range_gives_a_null_memory_figure_and_no_memory_ceiling(tmp_path):
-    from loadlab.summary import cost_fits
-
     costs = {"costs": {"memory_per_inflight": Fit(240.0, (200.0, 280.0), 0.9, 12, (0.2, 1.1)).as_dict(1, 5, "x")}}
     levels = [{"index": 0, "healthy": True, "rss_mb": 200.0, "ok_rps": 100.0, "costs": {"live_heap_mb": 50.0}}]
-    from loadlab.summary.raw import RawMode
-
     assert cost_fits.memory_ceiling(RawMode([], {}, {}, {}, None), costs, levels, 200) is None
-    assert cost_fits.figure(Fit(240.0, (200.0, 280.0), 0.9, 12, (0.2, 1.1)), 1, 5) is None
+    assert slope_fit.figure(Fit(240.0, (200.0, 280.0), 0.9, 12, (0.2, 1.1)), 1, 5) is None
 
 
 def test_an_app_page_says_neither_missing_jvm_csv_nor_http_scenario_and_names_the_app(tmp_path):
