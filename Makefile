@@ -65,7 +65,7 @@ $(STATE)/build.stamp: $(SOURCES)
 	  tail -40 $(STATE)/build.log; echo "loadlab: the build failed (full log: $(STATE)/build.log)"; exit 1; fi
 	@touch $@
 
-build: $(STATE)/build.stamp ## build the three modules (no-op when nothing changed)
+build: $(STATE)/build.stamp ## build the services, the reactive service and the simulation (no-op when nothing changed)
 
 up: check-params ## prepare TARGET: aws = terraform apply, netns = create namespace hosts, local = nothing
 	@$(LOADLAB) up
