@@ -39,6 +39,16 @@ def test_holding_above_the_whole_interval_contradicts_the_prediction_by_name():
     assert got.words == "this run held 400 rps without collapsing, above the whole of the predicted 200–260 rps"
 
 
+def test_holding_just_above_the_interval_within_the_health_rules_resolution_contradicts_nothing():
+    """A 16-thread pool at 211 ms (Little: 75.7-77.3 rps) held an 80.4 rps level healthy: healthy means at least 95%
+    delivered, so it may have served 76.4 rps, inside the interval (seen on a real run)."""
+    little = Prediction(76, "little", "little: …", interval=(75.7, 77.3), fitted_on=(20, 20))
+    got = agreement(little, MeasuredKnee(False, peak=80.4, ok_ratio=0.95))
+    assert (got.agrees, got.verdict) == (None, "not reached")
+    assert "within the health rule's resolution" in got.words and "76.4 rps" in got.words, got.words
+    assert agreement(little, MeasuredKnee(False, peak=90, ok_ratio=0.95)).verdict == "contradicted"
+
+
 def test_a_mode_that_stopped_below_the_interval_did_not_reach_its_knee():
     got = agreement(LITTLE, MeasuredKnee(False, peak=500))
     assert (got.agrees, got.verdict) == (None, "not reached")

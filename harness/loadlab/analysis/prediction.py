@@ -140,11 +140,21 @@ def agreement(p: Prediction | None, knee: MeasuredKnee) -> Agreement:
     predicted = f"the predicted {interval_text(lo, hi)}"
     if not knee.collapsed:
         peak = knee.peak or 0.0
-        if hi is not None and peak > hi:
+        # A healthy level delivers at least ok_ratio of its rate: holding `peak` proves only peak x ok_ratio.
+        held = peak * knee.ok_ratio
+        if hi is not None and held > hi:
             return Agreement(
                 False,
                 CONTRADICTED,
                 f"this run held {rate_text(peak)} rps without collapsing, above the whole of {predicted}",
+            )
+        if hi is not None and peak > hi:
+            return Agreement(
+                None,
+                NOT_REACHED,
+                f"it never collapsed up to {rate_text(peak)} rps, above {predicted} but within the health rule's "
+                f"resolution: a healthy level delivers at least {knee.ok_ratio:.0%} of its rate, so it may have "
+                f"served only {rate_text(held)} rps",
             )
         return Agreement(
             None, NOT_REACHED, f"it never collapsed up to {rate_text(peak)} rps: its knee was not reached ({predicted})"
