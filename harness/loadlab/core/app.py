@@ -59,6 +59,20 @@ ACTUATOR_METRICS = (
 )
 
 
+# Where Actuator answers: at the root, or under the app's servlet context path (server.servlet.context-path puts
+# Actuator there too), which APP_PATH then starts with. The harness asks each path prefix of APP_PATH, up to this
+# many segments deep, and samples the first that answers.
+ACTUATOR_METRICS_PATH = "/actuator/metrics"
+CONTEXT_PATH_MAX_SEGMENTS = 3
+
+
+def actuator_metrics_paths(app_path: str) -> list[str]:
+    """Where an app's Actuator metrics may answer, the root first: `/petclinic/api/owners/1` →
+    `/actuator/metrics`, `/petclinic/actuator/metrics`, `/petclinic/api/actuator/metrics`."""
+    segments = [s for s in app_path.split("?", 1)[0].split("/")[1:-1] if s][:CONTEXT_PATH_MAX_SEGMENTS]
+    return ["/".join(["", *segments[:n]]).rstrip("/") + ACTUATOR_METRICS_PATH for n in range(len(segments) + 1)]
+
+
 THREAD_SERVICE = "thread-service"
 
 

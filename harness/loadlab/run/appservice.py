@@ -127,14 +127,22 @@ def sampler_args(run: Run, raw: str) -> list[str]:
         f"--request-pool-out={raw}/request_pool.csv",
         f"--request-thread-prefix={app.TOMCAT_NIO_PREFIX}",
     ]
-    status, _ = http_status(run.topo.thread, url(run, "/actuator/metrics"), 5)
-    if status == "200":
+    # An app with a servlet context path (spring-petclinic-rest's /petclinic/) has Actuator under it, not at /.
+    found = next(
+        (path for path in app.actuator_metrics_paths(run.values["APP_PATH"]) if _answers(run, path)),
+        None,
+    )
+    if found:
         args += [
-            f"--actuator-url={url(run, '/actuator/metrics')}",
+            f"--actuator-url={url(run, found)}",
             f"--actuator-out={raw}/actuator.csv",
             f"--actuator-metrics={','.join(app.ACTUATOR_METRICS)}",
         ]
     return args
+
+
+def _answers(run: Run, path: str) -> bool:
+    return http_status(run.topo.thread, url(run, path), 5)[0] == "200"
 
 
 def drain(run: Run) -> str | None:
