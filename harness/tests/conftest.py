@@ -1,5 +1,6 @@
 import os
 import re
+import shutil
 import subprocess
 import time
 import warnings
@@ -70,3 +71,12 @@ class NotProvenHere(UserWarning):
 
 def not_proven(what: str, why: str) -> None:
     warnings.warn(NotProvenHere(f"NOT PROVEN on this run: {what} — because {why}"), stacklevel=2)
+
+
+def rebuilt_copy(tmp_path_factory, data: Path) -> tuple[Path, dict]:
+    """A copy of a real run folder under tests/data, judged as `make report` judges it: (its folder, summary)."""
+    from loadlab import report  # the harness's own packages load only where a test needs them
+
+    run = tmp_path_factory.mktemp("real") / data.name
+    shutil.copytree(data, run)
+    return run, report.rebuild(run)

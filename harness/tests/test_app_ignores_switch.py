@@ -6,12 +6,11 @@ report` judges them. The recording (service.jfr, flight.json) is left out: the v
 a live run: the same app, switching, valid in both modes."""
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
+from conftest import rebuilt_copy
 
-from loadlab import report
 from loadlab.report.service_name import named, service_name
 
 DATA = Path(__file__).parent / "data" / "app_ignores_switch"
@@ -19,9 +18,7 @@ DATA = Path(__file__).parent / "data" / "app_ignores_switch"
 
 @pytest.fixture(scope="module")
 def rebuilt(tmp_path_factory):
-    run = tmp_path_factory.mktemp("real") / DATA.name
-    shutil.copytree(DATA, run)
-    return run, report.rebuild(run)
+    return rebuilt_copy(tmp_path_factory, DATA)
 
 
 def test_the_files_hold_an_app_that_served_on_platform_threads(rebuilt):
