@@ -166,12 +166,16 @@ def pointers(ev: AppEvidence, asked: float | None, wall_s: float | None) -> list
     return found
 
 
-def unexplained_limit(summary: dict, seen: list[str]) -> str | None:
+def unexplained_limit(summary: dict, seen: list[str], out_of_cpu: bool = False) -> str | None:
     """The page's plain sentence when a mode's knee sits well below every prediction, with what the evidence points
-    to; None when a model explains the knee (or the mode did not collapse: its knee is not known)."""
+    to; None when a model explains the knee, when the CPU ran out at the knee (the CPU explains it, even where too
+    few healthy levels gave no CPU line to predict it: spring-petclinic's one healthy level was read as a limit
+    "none of the lab's models explains"), or when the mode did not collapse (its knee is not known)."""
     predictions = [p["rps"] for p in summary.get("predictions") or [] if p.get("rps")]
     knee = as_float(summary.get("sustained_rps"))
     if not summary.get("collapsed") or not predictions or knee is None or knee >= UNEXPLAINED_BELOW * min(predictions):
+        return None
+    if out_of_cpu:
         return None
     return (
         f"The knee ({knee:,.0f} rps) sits well below every prediction (the lowest: {min(predictions):,.0f} rps): "
@@ -186,13 +190,14 @@ def unexplained_limit(summary: dict, seen: list[str]) -> str | None:
     )
 
 
-def add_evidence(summary: dict, raw: RawMode, label: str, params: dict) -> None:
+def add_evidence(summary: dict, raw: RawMode, label: str, params: dict, out_of_cpu: bool = False) -> None:
     """The app's evidence in its mode's summary (`app_evidence`), and the plain sentence when no model explains its
-    knee (also a note on the page). Its live-config check is judging.py's, with the thread-service's."""
+    knee (also a note on the page); out_of_cpu: the CPU ran out at the first unhealthy level. Its live-config check
+    is judging.py's, with the thread-service's."""
     ev = evidence(raw)
     wall_s = float(len(raw.thread_samples)) or None  # the sampler's rows: one per second of the app's life
     seen = pointers(ev, as_float(mode_threads(label, params)), wall_s)
-    sentence = unexplained_limit(summary, seen)
+    sentence = unexplained_limit(summary, seen, out_of_cpu)
     summary["app_evidence"] = {**ev.as_dict(), "points_to": seen, "unexplained_limit": sentence}
     if sentence:
         summary["notes"] = [*summary.get("notes", []), sentence]

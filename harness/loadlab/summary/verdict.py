@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from loadlab.analysis import cpufit, models
+from loadlab.analysis import cpufit, models, split_checks
 from loadlab.analysis.knee import Verdict, why_not_refined
 from loadlab.analysis.levels import Level, cpu_ms_per_request
+from loadlab.analysis.validity import CPU_SATURATED_RATIO, ValidityContext, machine_saturated, shares_one_machine
 from loadlab.analysis.validity import notes as validity_notes
-from loadlab.analysis.validity import shares_one_machine
 from loadlab.core import app, metrics
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.servicecpus import CpuSplit
@@ -106,7 +106,8 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
         "evidence_gaps": [g.as_dict() for g in gaps],
     }
     if params.get("APP"):  # an application under test: the evidence its live-config check read (judging.py)
-        appcheck.add_evidence(summary, raw, mode, params)
+        out_of_cpu = knee.collapsed and knee.closing is not None and cpu_ran_out(knee.closing, ctx)
+        appcheck.add_evidence(summary, raw, mode, params, out_of_cpu)
     return summary
 
 
@@ -227,3 +228,10 @@ def failed_mode(reason: str) -> dict:
         "stop_reason": None,
         "missing": [reason],
     }
+
+
+def cpu_ran_out(level: Level, ctx: ValidityContext) -> bool:
+    """The service's CPU was used up at this level: the whole shared machine, or (SERVICE_CPUS) its own cores."""
+    if ctx.split is not None:
+        return split_checks.service_saturated(level, ctx.split, CPU_SATURATED_RATIO) is not None
+    return machine_saturated(level, ctx)
