@@ -22,6 +22,14 @@ def test_pool_is_connections_over_the_hold_time_and_platform_takes_the_smaller_p
     assert platform.formula == "pool: min(8 threads, 10 connections) / 0.203 s (baseline p50) = 39 rps"
 
 
+def test_a_hold_time_under_ten_ms_keeps_its_digits():
+    """spring-petclinic on H2 held a connection 0.0225 ms per request: the formula read "10 connections / 0.000 s"."""
+    app = models.pool(10, 0.0225, "hikaricp.connections.usage, per request")
+    assert app.formula == "pool: 10 connections / 0.0225 ms (hikaricp.connections.usage, per request) = 444,444 rps"
+    assert models.little(200, 3).formula == "little: 200 threads / 3 ms (baseline p50) = 66,667 rps"
+    assert models.little(200, 2.6).formula == "little: 200 threads / 2.6 ms (baseline p50) = 76,923 rps"
+
+
 def test_cpu_is_the_knee_at_90_percent_of_the_cores_and_runs_up_to_all_of_them_busy():
     alone = models.cpu(2, 20)
     assert alone.rps == pytest.approx(90) and alone.interval == pytest.approx((90, 100))

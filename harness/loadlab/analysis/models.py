@@ -254,5 +254,10 @@ def _as_hold(hold: HoldTime | float | None, source: str) -> HoldTime | None:
     return HoldTime(hold, source, hold, hold) if hold else None
 
 
+# Below this a hold time is written in milliseconds with three significant digits: in seconds to three decimals, an
+# app's 0.0225 ms connection time read "0.000 s", a division by zero on the page.
+MS_BELOW = 10.0
+
+
 def _s(ms: float) -> str:
-    return f"{ms / 1000:.3f} s"
+    return f"{ms:.3g} ms" if ms < MS_BELOW else f"{ms / 1000:.3f} s"
