@@ -193,6 +193,21 @@ def uses_database(args: list[str]) -> bool:
     return any(DB_URL in w for w in args)
 
 
+# The run's PostgreSQL for an app ({db_url}): the app's pool is its own (its properties or APP_ARGS), not DB_POOL,
+# which sizes the thread-service's. The database allows what an unconfigured PostgreSQL does, or more when APP_ARGS
+# asks HikariCP for a larger pool (with the same headroom as DB_POOL's): max_connections = DB_POOL + 10 = 20 refused
+# an app whose own pool was larger ("sorry, too many clients already").
+APP_DB_CONNECTIONS = 100
+HIKARI_SIZE_PROPERTY = "spring.datasource.hikari.maximum-pool-size"
+
+
+def db_max_connections(args: list[str], headroom: int) -> int:
+    """max_connections of the run's PostgreSQL for an app started with these arguments."""
+    asked = [w.split("=", 1)[1] for w in args if w.startswith(f"--{HIKARI_SIZE_PROPERTY}=")]
+    sizes = [int(x) for x in asked if x.strip().isdigit()]
+    return max([APP_DB_CONNECTIONS, *(n + headroom for n in sizes)])
+
+
 def placeholder_values(delay_address: str, delay_port: int, delay_ms: int, db_address: str, db_port: int, db: str):
     """What each placeholder becomes: the delay-service's URL with DELAY_MS (a downstream of known latency), and the
     run's PostgreSQL as a JDBC URL that carries its user (trusted, no password)."""

@@ -4,7 +4,7 @@ per mode, the thread-service; every process of the run stopped at its end (`stop
 from __future__ import annotations
 
 from loadlab.analysis.validity import DELAY_ADDED_FLOOR_MS
-from loadlab.core import params, servicesettings, timeouts
+from loadlab.core import app, params, servicesettings, timeouts
 from loadlab.core.runplan import ModeRun
 from loadlab.run import console, scenario
 from loadlab.run.context import Run
@@ -60,10 +60,13 @@ def warm_delay_service(run: Run) -> None:
 def start_database(run: Run) -> None:
     """The run's own PostgreSQL (SCENARIO=db) on the delay host, its address and DB_PORT; stop-all stops it."""
     h, v = run.topo.delay, run.values
-    max_connections = params.db_max_connections(v["DB_POOL"])
+    if v["APP"]:  # the app's pool is its own, not DB_POOL
+        max_connections = app.db_max_connections(app.check_args(v["APP_ARGS"]), params.DB_CONNECTION_HEADROOM)
+        sized_for = "the app's own pool"
+    else:
+        max_connections, sized_for = params.db_max_connections(v["DB_POOL"]), f"DB_POOL={v['DB_POOL']}"
     console.step(
-        f"starting PostgreSQL on {h.name} ({h.address}:{DB_PORT}, max_connections "
-        f"{max_connections} for DB_POOL={v['DB_POOL']})"
+        f"starting PostgreSQL on {h.name} ({h.address}:{DB_PORT}, max_connections {max_connections} for {sized_for})"
     )
     h.tool("postgres", "postgres", run.log(h, "postgres"), h.address, str(DB_PORT), str(max_connections), timeout=180)
     h.tool("wait-postgres", h.address, str(DB_PORT), "60", "postgres", timeout=90)
