@@ -137,3 +137,14 @@ def test_a_knee_a_model_explains_gets_no_such_sentence(tmp_path):
     m = report.rebuild(tmp_path)["modes"]["platform"]
     assert m["collapsed"] and m["app_evidence"]["unexplained_limit"] is None
     assert "Tomcat's pool reached its 60 threads" in m["app_evidence"]["points_to"]
+
+
+def test_a_knee_below_the_first_level_is_not_called_a_knee_at_0_rps(tmp_path):
+    """The first level unhealthy: the knee lies somewhere below it, which tells nothing about the predictions
+    (prediction.NOT_PLACED); the sentence read "The knee (0 rps) sits well below every prediction"."""
+    synthrun.write_params(tmp_path, APP=APP, modes=("platform",))
+    write_app_mode(tmp_path, "platform", stairs([100, 200], slow_from=100), virtual_starts=0, pool_threads=200)
+    m = report.rebuild(tmp_path)["modes"]["platform"]
+    assert m["collapsed"] and m["sustained_rps"] == 0 and m["knee_interval_rps"][0] is None
+    assert m["app_evidence"]["unexplained_limit"] is None
+    assert not any("The knee (0 rps)" in n for n in m["notes"])

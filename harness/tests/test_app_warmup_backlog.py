@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import rebuilt_copy
 
+from loadlab.run import console
 from loadlab.summary import raw, warmup
 
 DATA = Path(__file__).parent / "data" / "app_warmup_backlog"
@@ -59,3 +60,15 @@ def test_a_knee_where_the_machine_ran_out_of_cpu_is_not_called_a_limit_no_model_
     assert platform["app_evidence"]["unexplained_limit"] is None
     assert not any("none of the lab's models explains" in n for n in platform["notes"])
     assert "none of the lab's models explains" not in (run / "index.html").read_text()
+
+
+def test_a_knee_below_the_first_level_reads_below_it_on_the_console_and_the_page(rebuilt, capsys):
+    """Virtual's first level was unhealthy: its bracket has no healthy side. It read "-–300" on the console and
+    "— – 300" on the page."""
+    run, result = rebuilt
+    assert result["modes"]["virtual"]["knee_interval_rps"] == [None, 300]
+    console.table(result, run)
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("virtual "))
+    assert "below 300 (coarse)" in row and "-–" not in row, row
+    page = (run / "index.html").read_text()
+    assert "below 300" in page and "— – 300" not in page

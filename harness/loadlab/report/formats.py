@@ -6,9 +6,11 @@ from html import escape
 
 
 def bracket_text(interval: list | None) -> str:
-    """[345, 360] → "345 – 360"; a missing healthy side (the first level was unhealthy) → "— – 300"."""
+    """[345, 360] → "345 – 360"; a missing healthy side (the first level was unhealthy) → "below 300"."""
     if not interval:
         return "—"
+    if interval[0] is None:
+        return f"below {rps(interval[1])}"
     return f"{rps(interval[0])} – {rps(interval[1])}"
 
 

@@ -201,7 +201,9 @@ def _bracket(m: dict) -> str:
     if not m.get("collapsed") or not interval:
         return "-"
     low, high = interval
-    return f"{_fmt(low)}–{_fmt(high)}" + (" (coarse)" if not (m.get("refine") or {}).get("localised") else "")
+    # a missing healthy side: the first level was already unhealthy
+    between = f"{_fmt(low)}–{_fmt(high)}" if low is not None else f"below {_fmt(high)}"
+    return between + (" (coarse)" if not (m.get("refine") or {}).get("localised") else "")
 
 
 def _fmt(value, unit: str = "") -> str:

@@ -175,8 +175,8 @@ def unexplained_limit(summary: dict, seen: list[str], out_of_cpu: bool = False) 
     knee = as_float(summary.get("sustained_rps"))
     if not summary.get("collapsed") or not predictions or knee is None or knee >= UNEXPLAINED_BELOW * min(predictions):
         return None
-    if out_of_cpu:
-        return None
+    if out_of_cpu or not knee:
+        return None  # not knee: the first level was already unhealthy, the knee lies somewhere below it
     return (
         f"The knee ({knee:,.0f} rps) sits well below every prediction (the lowest: {min(predictions):,.0f} rps): "
         "a limit inside the application that none of the lab's models explains. "
