@@ -53,10 +53,17 @@ def headline(summary: dict) -> str:
         text += " — incomplete: " + (", ".join(missing) + " missing" if missing else "nothing measured")
     else:
         text += " — valid: no injector or delay-service saturation, every level sent on time"
-    limited = [mode for mode, m in modes.items() if m.get("notes")]
+    limited = [mode for mode, m in modes.items() if _cpu_notes(m)]
     if limited:
         text += f"; at {' and '.join(limited)}'s knee this machine ran out of CPU (see the note)"
     return text
+
+
+def _cpu_notes(m: dict) -> list[str]:
+    """A mode's notes that say the CPU ran out at its knee: all of them but an app's sentence for a limit no model
+    explains (an app whose CPU had room was said to have run out of it)."""
+    unexplained = (m.get("app_evidence") or {}).get("unexplained_limit")
+    return [n for n in m.get("notes") or [] if n != unexplained]
 
 
 def crash_when(crashed: dict) -> str:
