@@ -83,8 +83,15 @@ def _fitted(m: dict) -> str:
     return f", {where}" + (f", R² {r2:.2f}" if r2 is not None else "")
 
 
-def bound_words(kind: str) -> str:
+def bound_words(kind: str, held_mode: dict | None = None) -> str:
     """`a lower bound: virtual held the top of the stairs`: a ratio where one mode never reached its knee
-    (summary/ratio.bound), in the terminal and on the page."""
+    (summary/ratio.bound), in the terminal and on the page; held_mode: that mode's summary, whose unhealthy level
+    may instead not have reproduced (its knee lies above the highest rate it measured healthy, short of the top)."""
     held = "virtual" if kind == "lower" else "platform"
-    return f"{'an' if kind == 'upper' else 'a'} {kind} bound: {held} held the top of the stairs"
+    start = f"{'an' if kind == 'upper' else 'a'} {kind} bound: "
+    if held_mode and (held_mode.get("refine") or {}).get("not_reproduced"):
+        return start + (
+            f"{held}'s unhealthy level did not reproduce, its knee lies above "
+            f"{rate_text(held_mode.get('sustained_rps') or 0)} rps, the highest rate it measured healthy"
+        )
+    return start + f"{held} held the top of the stairs"

@@ -31,7 +31,11 @@ def answer(summary: dict) -> str | None:
             return f"No ratio of virtual over platform threads can be claimed from this run: {reason.split(':')[0]}."
         return None
     platform = modes[basis]
-    at_least = "" if virtual.get("collapsed") else "at least "
+    # one mode never reached its knee: the ratio is a bound (summary/ratio.bound)
+    kind = summary.get("virtual_over_platform_bound") or (
+        "lower" if not virtual.get("collapsed") else "upper" if not platform.get("collapsed") else ""
+    )
+    at_least = {"lower": "at least ", "upper": "at most "}.get(kind, "")
     text = (
         f"Virtual threads held {at_least}{ratio:.1f}× the load of a {_pool(basis, summary)} here "
         f"({rps(virtual.get('sustained_rps'))} against {rps(platform.get('sustained_rps'))} requests a second)"
@@ -40,6 +44,8 @@ def answer(summary: dict) -> str | None:
         text += f", the best of the {len(summary['ratios_by_pool'])} pools tried"
     if not virtual.get("collapsed"):
         text += "; virtual threads never broke, so the ratio is a floor set by the highest rate tried"
+    elif not platform.get("collapsed"):
+        text += "; the platform pool never broke, so the ratio is a ceiling set by the highest rate it held"
     else:
         limit = _limit(virtual)
         if limit:

@@ -62,6 +62,8 @@ def headline(summary: dict) -> str:
 def _cpu_notes(m: dict) -> list[str]:
     """A mode's notes that say the CPU ran out at its knee: all of them but an app's sentence for a limit no model
     explains (an app whose CPU had room was said to have run out of it)."""
+    if not m.get("collapsed"):
+        return []  # its unhealthy level did not reproduce: no knee (a note may still describe that level)
     unexplained = (m.get("app_evidence") or {}).get("unexplained_limit")
     return [n for n in m.get("notes") or [] if n != unexplained]
 

@@ -182,7 +182,8 @@ def _ratio_lines(summary: dict, agg: dict) -> None:
         )
         kind = summary.get("virtual_over_platform_bound")
         if kind:
-            extra += f" ({prediction_text.bound_words(kind)})"
+            held = summary["modes"].get("virtual" if kind == "lower" else summary.get("virtual_over_platform_basis"))
+            extra += f" ({prediction_text.bound_words(kind, held)})"
         sign = {"lower": "≥ ", "upper": "≤ "}.get(kind or "", "")
         _print(f"virtual / platform sustained throughput: {sign}{ratio:.2f}x{extra}")
     elif len(summary.get("modes", {})) > 1 and summary.get("virtual_over_platform_reason"):

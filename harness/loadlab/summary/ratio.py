@@ -137,6 +137,13 @@ def ratio(
         if not mode.get("sustained_rps"):
             return None, f"{name} sustained no level"
     if not virtual.get("collapsed") and not platform.get("collapsed"):
+        unplaced = [name for name, m in ((labels[1], platform), (labels[0], virtual)) if _not_reproduced(m)]
+        if unplaced:
+            return None, (
+                f"neither mode reached a knee that reproduced: {' and '.join(unplaced)}'s unhealthy level was healthy "
+                "when measured again, so each knee lies somewhere above the highest rate measured healthy and a "
+                "ratio would measure where the stairs stopped, not the modes; measure again in smaller steps"
+            )
         top = max(virtual["sustained_rps"], platform["sustained_rps"])
         return None, (
             f"neither mode reached its knee: {labels[1]} and {labels[0]} both held the top of the stairs "
@@ -151,3 +158,8 @@ def bound(virtual: dict | None, platform: dict | None) -> str | None:
     if not virtual or not platform or virtual.get("collapsed") == platform.get("collapsed"):
         return None
     return "lower" if platform.get("collapsed") else "upper"
+
+
+def _not_reproduced(mode: dict) -> bool:
+    """Its coarse unhealthy level was healthy when a fine pass measured it again: no knee, short of the top."""
+    return bool((mode.get("refine") or {}).get("not_reproduced"))
