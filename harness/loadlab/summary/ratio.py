@@ -140,9 +140,10 @@ def ratio(
         unplaced = [name for name, m in ((labels[1], platform), (labels[0], virtual)) if _not_reproduced(m)]
         if unplaced:
             return None, (
-                f"neither mode reached a knee that reproduced: {' and '.join(unplaced)}'s unhealthy level was healthy "
-                "when measured again, so each knee lies somewhere above the highest rate measured healthy and a "
-                "ratio would measure where the stairs stopped, not the modes; measure again in smaller steps"
+                "neither mode reached a knee that reproduced: the unhealthy level of "
+                f"{' and of '.join(unplaced)} was healthy when measured again, so each knee lies somewhere above the "
+                "highest rate measured healthy and a ratio would measure where the stairs stopped, not the modes; "
+                "measure again in smaller steps"
             )
         top = max(virtual["sustained_rps"], platform["sustained_rps"])
         return None, (
