@@ -173,3 +173,34 @@ def test_a_knee_where_the_app_answered_errors_says_so_not_threads(tmp_path):
     first = result["modes"]["platform"]["limit_met_first"]
     assert first.startswith("the orders.jar answered errors: at 300 rps"), first
     assert "status_503" in first, first
+
+
+def test_a_pool_named_at_the_knee_is_not_also_a_limit_no_model_explains(tmp_path):
+    """spring-petclinic with open-in-view and 1 connection (run 20261125-235748): at the knee its one connection was
+    in use with requests waiting, so the pool was named first, but its prediction (1 / 1.21 ms = 824 rps) lay far
+    above the knee (a single connection's queue grows long before it is busy all the time). The page also said "a
+    limit inside the application that none of the lab's models explains", and "all 1 of its connections were in use
+    and up to 1 requests waited"."""
+    rates = [100, 150, 200, 250, 300]
+    synthrun.write_params(tmp_path, APP=APP, APP_PATH="/owners/1", platform_threads=200)
+    write_app_mode(tmp_path, "platform", stairs(rates, slow_from=250), virtual_starts=0, pool_threads=200)
+    write_pool_gauges(tmp_path, "platform", rates, size=1, hold_ms=2, full_from=250)
+    m = report.rebuild(tmp_path)["modes"]["platform"]
+    first = m["limit_met_first"]
+    assert first.startswith("the app's connection pool (HikariCP): at 250 rps its one connection was in use"), first
+    assert "is not met by the knee" in first, first
+    assert m["app_evidence"]["unexplained_limit"] is None
+    assert not any("none of the lab's models explains" in n for n in m["notes"]), m["notes"]
+    assert "none of the lab's models explains" not in (tmp_path / "index.html").read_text()
+
+
+def test_one_waiting_request_is_said_in_the_singular():
+    from loadlab.summary.app_pool import PoolAtKnee
+
+    assert PoolAtKnee(1, 1, 420).sentence() == (
+        "the app's connection pool (HikariCP): at 420 rps its one connection was in use and 1 request waited for it"
+    )
+    assert PoolAtKnee(2, 22, 69).sentence() == (
+        "the app's connection pool (HikariCP): at 69 rps all 2 of its connections were in use and up to 22 "
+        "requests waited for one"
+    )

@@ -24,6 +24,8 @@ SATURATED_SHARE = 0.5
 # A level's connection time is measured between its first and last sampled totals: at least this many seconds apart.
 MIN_SPAN_S = 2
 SOURCE = f"{HIKARI_USAGE}, per request"
+# How limit_met_first names the pool when it was the queue at the knee (report/answer.py reads the same start).
+NAMED = "the app's connection pool (HikariCP)"
 
 
 @dataclass(frozen=True)
@@ -35,10 +37,15 @@ class PoolAtKnee:
     rate: float  # the level's offered rate
 
     def sentence(self) -> str:
-        return (
-            f"the app's connection pool (HikariCP): at {self.rate:,.0f} rps all {self.size:.0f} of its connections "
-            f"were in use and up to {self.pending_max:.0f} requests waited for one"
-        )
+        if self.size == 1:
+            busy = "its one connection was in use"
+        else:
+            busy = f"all {self.size:.0f} of its connections were in use"
+        if self.pending_max == 1:
+            waited = f"1 request waited for {'it' if self.size == 1 else 'one'}"
+        else:
+            waited = f"up to {self.pending_max:.0f} requests waited for {'it' if self.size == 1 else 'one'}"
+        return f"{NAMED}: at {self.rate:,.0f} rps {busy} and {waited}"
 
 
 def _seconds(t0: int | None, level: Level) -> list[int]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from loadlab.core import app
 from loadlab.core.app import HIKARI_MAX, HIKARI_PENDING, TOMCAT_BUSY, TOMCAT_MAX
+from loadlab.summary import app_pool
 from loadlab.summary.jsonform import plain_number
 from loadlab.summary.labels import base_mode, mode_threads
 from loadlab.summary.raw import RawMode
@@ -177,6 +178,8 @@ def unexplained_limit(summary: dict, seen: list[str], out_of_cpu: bool = False) 
         return None
     if out_of_cpu or not knee:
         return None  # not knee: the first level was already unhealthy, the knee lies somewhere below it
+    if str(summary.get("limit_met_first") or "").startswith(app_pool.NAMED):
+        return None  # its own pool was the queue at the knee: named, with whether its prediction was met
     return (
         f"The knee ({knee:,.0f} rps) sits well below every prediction (the lowest: {min(predictions):,.0f} rps): "
         "a limit inside the application that none of the lab's models explains. "
