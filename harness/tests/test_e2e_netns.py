@@ -42,17 +42,23 @@ TINY = {
     "STEP_SECONDS": "4",
     "WARMUP_SECONDS": "5",
 }
-# The project's sample app on the same hosts, with its fault switch: every order after the 100th answers 503. About 40
-# requests warm up, 30 go at 10 rps, so it starts failing during the 20 rps level, far below its threads' limit
-# (Little: 8 / 0.2 s = 40 rps): the verdict must say the app answered errors, not that it ran out of threads.
+# The project's sample app on the same hosts, in both modes, with its fault switch: every order after the 320th a JVM
+# served answers 503 (each mode starts the app afresh). The stairs go 20, 45, 70 rps of 3 s after a 5 s warm-up:
+# - platform (8 Tomcat threads, Little: 8 / ≈ 0.21-0.24 s ≈ 33-38 rps) runs out of threads at 45 rps, having served
+#   at most ≈ 50 + 60 + 135 = 245 orders: no error yet, so the verdict is Little's law on the app's own pool, which
+#   PLATFORM_THREADS set (its Actuator gauge and its recording say so);
+# - virtual holds 45 rps and starts failing in the 70 rps level (after ≈ 245 + 75 orders): the verdict must say the
+#   app answered errors, not that it ran out of threads.
 SAMPLE_APP = next((REPO / "harness" / "tests" / "sample-app" / "target").glob("sample-app-*.jar"), None)
+FAIL_AFTER = 320
 APP_FAILING = {
     **TINY,
+    "MODES": "platform virtual",
     "APP": str(SAMPLE_APP),
-    "APP_PATH": "/orders/42?failAfter=100",
+    "APP_PATH": f"/orders/42?failAfter={FAIL_AFTER}",
     "APP_ARGS": "--orders.backend-url={delay_url}",
-    "START_RPS": "10",
-    "PEAK_RPS": "30",
+    "START_RPS": "20",
+    "PEAK_RPS": "70",
     "STEPS": "3",
     "STEP_SECONDS": "3",
 }
@@ -236,17 +242,24 @@ def test_services_listen_on_their_hosts_address_and_are_reached_by_it(netns_run)
         assert not {p for p in watch.peers[f"injector-{i}"] if not p.startswith(("10.77.0.", "127.0.0.1:"))}
 
 
-def test_an_app_that_starts_answering_503_mid_run_is_said_to_have_answered_errors(netns_run):
+def test_an_apps_own_pool_is_its_platform_limit_and_errors_mid_run_are_said_to_be_errors(netns_run):
     r, run_dir = netns_run["app_bench"], netns_run["app_run_dir"]
     assert harness_exit(r) in (0, 1), r.stdout[-3000:] + r.stderr[-3000:]
     summary = json.loads((run_dir / "summary.json").read_text())
-    assert summary["target"] == "netns" and summary["params"]["APP_PATH"] == "/orders/42?failAfter=100"
-    platform = summary["modes"]["platform"]
-    assert platform["collapsed"] and platform["errors"] > 0, platform
-    first = platform["limit_met_first"]
+    assert summary["target"] == "netns" and summary["params"]["APP_PATH"] == f"/orders/42?failAfter={FAIL_AFTER}"
+    platform, virtual = summary["modes"]["platform"], summary["modes"]["virtual"]
+    # Little's law on the app's own pool: the harness set server.tomcat.threads.max=8 and it took effect.
+    assert platform["collapsed"] and platform["errors"] == 0 and platform["predicted_by"] == "little", platform
+    assert 15 <= platform["sustained_rps"] <= 60, platform
+    assert 0 < platform["app_evidence"]["request_pool_threads_max"] <= 8, platform["app_evidence"]
+    assert platform["app_evidence"]["tomcat_threads_max"] == 8, platform["app_evidence"]  # its own Actuator gauge
+    assert "thread-service" not in (platform["evidence_at_knee"] or ""), platform["evidence_at_knee"]
+    # Errors are the app's answer, not a thread collapse.
+    assert virtual["collapsed"] and virtual["errors"] > 0, virtual
+    first = virtual["limit_met_first"]
     assert first.startswith("the sample-app-0.1.0.jar answered errors: at "), first
     assert "status_503" in first and "Little" not in first, first
-    assert sum(lv["errors_by_kind"].get("status_503", 0) for lv in platform["levels"]) > 0, platform["levels"]
+    assert sum(lv["errors_by_kind"].get("status_503", 0) for lv in virtual["levels"]) > 0, virtual["levels"]
 
 
 def test_down_leaves_no_namespace_link_or_process(netns_run):
