@@ -74,7 +74,13 @@ def test_the_sample_app_on_virtual_threads_meets_its_own_connection_pool_and_its
 
 def test_an_app_path_that_answers_404_is_refused_before_any_load_with_nothing_left_running(tmp_path):
     results = tmp_path / "results"
-    env = {**TINY_APP, "APP": str(SAMPLE_APP), "APP_PATH": "/no-such-page", "RESULTS_DIR": str(results)}
+    env = {
+        **TINY_APP,
+        "APP": str(SAMPLE_APP),
+        "APP_PATH": "/no-such-page",
+        "APP_ARGS": "--orders.backend-url={delay_url}",  # no {db_url}: refused before a database would matter
+        "RESULTS_DIR": str(results),
+    }
     r = make("bench", env=env, timeout=300)
     assert r.returncode == 2, r.stdout[-3000:] + r.stderr[-3000:]
     lines = [line for line in r.stderr.splitlines() if line.startswith("loadlab:")]

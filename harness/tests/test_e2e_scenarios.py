@@ -8,7 +8,7 @@ model's knee, levels placed off the knee itself so a run is not a coin toss:
   other, its JVM must have seen one processor, and nothing of the split may be left behind.
 - cpu: CPU_MS=20 on 2 cores → a CPU ceiling of ≈ 65-90 rps once the framework's and the other roles' CPU per
   request are counted (how much work 20 ms is comes from the service's calibration at start-up), for both modes
-  (levels 30, 48 … 120: 2 cores cannot do 100 requests of 20 ms a second, so the last level is beyond any
+  (levels 30, 45 … 120: 2 cores cannot do 100 requests of 20 ms a second, so the last level is beyond any
   ceiling). Requests queue for a core before it is 100% busy, so the knee (p99 within twice the baseline) comes
   below the ceiling.
 - pinned on JDKS="21 25", virtual only, DELAY_MS=200: JDK 21 pins its 2 carriers → ≈ 10 rps; JDK 25 (JEP 491) does
@@ -62,7 +62,7 @@ CPU = {
     "DELAY_MS": "100",
     "START_RPS": "30",
     "PEAK_RPS": "120",
-    "STEPS": "6",
+    "STEPS": "7",
     "WARMUP_SECONDS": "12",
 }
 PINNED = {
@@ -177,8 +177,9 @@ def test_cpu_work_limits_both_modes_alike(tmp_path):
     platform, virtual = summary["modes"]["platform"], summary["modes"]["virtual"]
     for name, m in (("platform", platform), ("virtual", virtual)):
         assert m["predicted_by"] == "cpu", (name, m["prediction"])
-        # at most the ceiling; queueing for the cores moves the knee below it (seen: 50-60 of 65), not to half
-        assert m["collapsed"] and 0.55 <= m["sustained_rps"] / m["predicted_rps"] <= 1.15, (
+        # queueing for the cores moves the knee below the prediction (90% of the cores; seen: 50-60 of 65), not to
+        # half of it; its upper side is the every-core-busy ceiling, below
+        assert m["collapsed"] and m["sustained_rps"] >= 0.55 * m["predicted_rps"], (
             name,
             m["prediction"],
             m["levels"],
