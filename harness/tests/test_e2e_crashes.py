@@ -121,7 +121,7 @@ def test_a_killed_service_crashes_its_mode_only_and_a_long_delay_stays_healthy(t
         START_RPS="2",
         PEAK_RPS="4",
         STEPS="2",
-        STEP_SECONDS="4",
+        STEP_SECONDS="3",
         WARMUP_SECONDS="0",
     )
     reactive, virtual = summary["modes"]["reactive"], summary["modes"]["virtual"]

@@ -50,6 +50,7 @@ DB = {
     "DELAY_MS": "100",
     "START_RPS": "9",
     "PEAK_RPS": "25",
+    "STEP_SECONDS": "3",
     "SERVICE_CPUS": "1",
 }
 # A fresh JVM compiles for its first ~10 s on both cores (MACHINE-NOTES): the warm-up must cover it, or the first
