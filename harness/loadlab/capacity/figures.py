@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from loadlab.core import metrics
+from loadlab.core import metrics, runplan
 from loadlab.core.servicecpus import CpuSplit
 from loadlab.core.servicecpus import of_run as split_of_run
 from loadlab.summary.labels import base_mode
@@ -76,7 +76,8 @@ def mode_figures(label: str, mode: dict, params: dict, injectors: int) -> ModeFi
         pct = [((lv.get("evidence") or {}).get(key)) for lv in levels]
         points[role] = [(float(lv["ok_rps"]), None if p is None else p * scale) for lv, p in zip(levels, pct)]
     live = mode.get("live_config") or {}
-    pool = as_float(live.get(metrics.TOMCAT_THREADS_MAX)) or as_float(params.get("PLATFORM_THREADS"))
+    asked = runplan.single_pool(params.get("PLATFORM_THREADS"))
+    pool = as_float(live.get(metrics.TOMCAT_THREADS_MAX)) or as_float(asked)
     rss = [lv.get("rss_mb") for lv in levels if lv.get("rss_mb") is not None]
     return ModeFigures(
         label,

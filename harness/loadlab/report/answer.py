@@ -3,6 +3,7 @@ a 200-thread pool here; the limit was this machine's CPU"), before the figures t
 
 from __future__ import annotations
 
+from loadlab.core import runplan
 from loadlab.core.modelabel import ModeLabel
 from loadlab.report.formats import rps
 
@@ -61,7 +62,8 @@ def _virtual_beside(modes: dict, basis: str) -> dict | None:
 
 
 def _pool(basis: str, summary: dict) -> str:
-    threads = ModeLabel.parse(basis).threads or (summary.get("params") or {}).get("PLATFORM_THREADS")
+    asked = runplan.single_pool((summary.get("params") or {}).get("PLATFORM_THREADS"))
+    threads = ModeLabel.parse(basis).threads or asked
     return f"{threads:,}-thread pool" if isinstance(threads, int) else "platform thread pool"
 
 
