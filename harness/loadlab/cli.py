@@ -141,7 +141,7 @@ def _plan(args: argparse.Namespace) -> int:
     result = plan.write(run_dir, {**env, "RUN": run})
     print("\n".join(table.lines(result)))
     # The page's "On other hardware" section: the run's own summary.json, the page drawn again with the plan.
-    report.render(run_dir, json.loads((run_dir / "summary.json").read_text()))
+    report.redraw(run_dir)
     print(f"-- {run_dir / plan.PLAN_JSON}")
     return ExitCode.OK
 

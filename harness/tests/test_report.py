@@ -7,6 +7,7 @@ from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
 from loadlab import report
 from loadlab.report.headline import headline, verdict_class
+from loadlab.summary.records import RunSummary
 
 CHARTS = [
     # The percentile charts first; the spectra: platform's 300 and 400 rps levels are unhealthy (slow tail), so the
@@ -156,19 +157,19 @@ def test_page_holds_the_tables_a_reader_needs(run):
 def test_render_is_deterministic(run):
     run_dir, result = run
     first = (run_dir / "index.html").read_bytes()
-    report.render(run_dir, result)
+    report.render(run_dir, RunSummary.from_mapping(result))
     assert (run_dir / "index.html").read_bytes() == first
 
 
 def test_page_with_no_mode_still_renders(tmp_path):
     result = {"run_id": "x", "modes": {}, "missing_modes": ["platform", "virtual"], "missing": ["params.json"]}
-    html = report.render(tmp_path, result).read_text()
+    html = report.render(tmp_path, RunSummary.from_mapping(result)).read_text()
     assert 'id="missing"' in html and "platform</b>: not measured" in html and "data-chart" not in html
 
 
 def test_a_mode_without_levels_says_no_data(tmp_path):
     result = {"run_id": "x", "modes": {"platform": {"levels": [], "missing": ["platform: no measured phase"]}}}
-    html = report.render(tmp_path, result).read_text()
+    html = report.render(tmp_path, RunSummary.from_mapping(result)).read_text()
     # No spectrum: no rate was run by two modes.
     assert outline(html).charts == {name: True for name in CHARTS if not name.startswith("spectrum")}
     assert "no data" in html and "no measured level" in html

@@ -12,7 +12,6 @@ mode, `verdict` and `ratio` spell the verdict, `outputs` writes.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import traceback
@@ -21,13 +20,14 @@ from pathlib import Path
 from loadlab.core import runplan, runrecord
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.thresholds import Thresholds
-from loadlab.summary import judging, outputs, raw, repeats, verdict
+from loadlab.summary import judging, outputs, raw, records, repeats, verdict
 from loadlab.summary.ratio import ratio_fields
+from loadlab.summary.records import RunSummary
 
 
-def write(run_dir: str | os.PathLike) -> list[tuple[Path, dict]]:
-    """Writes every derived file of a run folder but the pages; returns each folder's summary (the shape of
-    summary.json), the run folder's own last.
+def write(run_dir: str | os.PathLike) -> list[tuple[Path, RunSummary]]:
+    """Writes every derived file of a run folder but the pages; returns each folder's summary as the typed record
+    summary.json is written from (records.py), the run folder's own last.
 
     With REPEAT > 1 each repetition's folder (`rep-<k>/`) gets its own summary.json, and the run's own shows, per
     mode, the median repetition with the spread of all of them (repeats.py)."""
@@ -44,12 +44,13 @@ def write(run_dir: str | os.PathLike) -> list[tuple[Path, dict]]:
         for k in repetitions:
             rep = _summarise(run_dir / f"rep-{k}", run.for_repetition(f"rep-{k}/"), run_dir.name)
             rep["repetition"] = k
-            outputs.write_text(run_dir / f"rep-{k}" / "summary.json", json.dumps(rep, indent=2) + "\n")
-            written.append((run_dir / f"rep-{k}", rep))
+            written.append((run_dir / f"rep-{k}", RunSummary.from_mapping(rep)))
             per_rep.append((k, rep))
         summary = _combine_repetitions(run_dir, run, per_rep)
-    outputs.write_text(run_dir / "summary.json", json.dumps(summary, indent=2) + "\n")
-    return [*written, (run_dir, summary)]
+    written.append((run_dir, RunSummary.from_mapping(summary)))
+    for folder, record in written:
+        outputs.write_text(folder / "summary.json", records.json_text(record))
+    return written
 
 
 def _summarise(folder: Path, run: RunRecord, run_id: str) -> dict:

@@ -1,0 +1,48 @@
+"""summary.json is written from typed records (summary/records.py) in one place: the text a record writes is the text
+it was read from, key for key and in order, for every shape a run takes (a real run's folders, a failed mode, a
+repetition); a field no record declares is refused, so a new one is typed before the page can read it."""
+
+import json
+import shutil
+
+import pytest
+from conftest import REPO
+
+from loadlab import report
+from loadlab.summary import records, verdict
+from loadlab.summary.records import ModeRecord, RunSummary
+
+REAL_RUNS = ["app_ignores_switch", "fine_pass_all_healthy", "warmup_empty_first_second"]
+
+
+@pytest.mark.parametrize("name", REAL_RUNS)
+def test_a_real_runs_summary_json_is_spelled_back_byte_for_byte(tmp_path, name):
+    run = tmp_path / name
+    shutil.copytree(REPO / "harness" / "tests" / "data" / name, run)
+    returned = report.rebuild(run)
+    text = (run / "summary.json").read_text(encoding="utf-8")
+    assert json.loads(text) == returned
+    record = RunSummary.from_mapping(json.loads(text))
+    assert records.json_text(record) == text
+    assert all(isinstance(m, ModeRecord) for m in record.modes.values())
+
+
+def test_a_failed_mode_keeps_its_shorter_shape():
+    failed = verdict.failed_mode("the analysis of this mode failed: boom")
+    record = ModeRecord.from_mapping(failed)
+    assert list(record.as_json()) == list(failed) and record.as_json() == failed
+    assert record.refine is None and "refine" not in record.as_json()
+    assert record.invalid_reasons == ["the analysis of this mode failed: boom"]
+
+
+def test_a_field_no_record_declares_is_refused():
+    with pytest.raises(ValueError, match="no field made_up"):
+        ModeRecord.from_mapping({"sustained_rps": 1, "made_up": 2})
+    with pytest.raises(ValueError, match="no field made_up"):
+        RunSummary.from_mapping({"run_id": "x", "made_up": 2})
+
+
+def test_counted_levels_are_the_healthy_prefix_the_summary_fits_on():
+    levels = [{"index": i, "healthy": ok} for i, ok in enumerate([True, True, False, True])]
+    assert [lv["index"] for lv in ModeRecord(levels=levels).counted_levels] == [0, 1]
+    assert ModeRecord().counted_levels == []
