@@ -9,6 +9,7 @@ import pytest
 from conftest import REPO
 
 from loadlab import report
+from loadlab.report import costs_table
 from loadlab.summary import records, verdict
 from loadlab.summary.records import ModeRecord, RunSummary
 
@@ -46,3 +47,12 @@ def test_counted_levels_are_the_healthy_prefix_the_summary_fits_on():
     levels = [{"index": i, "healthy": ok} for i, ok in enumerate([True, True, False, True])]
     assert [lv["index"] for lv in ModeRecord(levels=levels).counted_levels] == [0, 1]
     assert ModeRecord().counted_levels == []
+
+
+def test_the_costs_table_spans_the_levels_the_summary_counts_not_a_healthy_level_after_the_knee():
+    """A level held healthy after the first unhealthy one (a transient) is past the knee: the page's 'last healthy
+    level' is the summary's, the last one before the knee."""
+    rss = [200.0, 400.0, 900.0, 950.0]
+    levels = [{"index": i, "healthy": ok, "rss_mb": r} for i, (ok, r) in enumerate(zip([1, 1, 0, 1], rss))]
+    cells = dict(costs_table.rows(ModeRecord(levels=levels, first_unhealthy_level=2)))
+    assert cells["resident memory, first → last healthy level"] == "200 → 400 MB"

@@ -59,7 +59,7 @@ def render(run_dir: str | os.PathLike, record: RunSummary) -> Path:
     folders = {mode: (m.folder or mode) for mode, m in modes.items()}
     links = gatling_links(run_dir, list(modes) + list(record.missing_modes or []), folders)
     page = document(
-        summary,
+        record,
         figures(run_dir, summary, folders),
         links,
         over_time_figure.figure(run_dir, summary, folders),

@@ -21,10 +21,11 @@ from loadlab.report import (
 from loadlab.report.answer import answer
 from loadlab.report.headline import headline, mode_names, subject, verdict_class
 from loadlab.report.page_style import CSS
+from loadlab.summary.records import RunSummary
 
 
 def document(
-    summary: dict,
+    record: RunSummary,
     charts: list[tuple[str, str, str, str]],
     gatling: dict[str, list[str]],
     over_time: tuple[str, str, str, str] | None = None,
@@ -35,7 +36,8 @@ def document(
     percentiles-over-time chart and spectra the spectrum section, shown right after the headline (what the field
     reads first), before the evidence; plan: the run's plan.json (`make plan`), drawn as "On other hardware" when
     there is one."""
-    run_id = str(summary.get("run_id") or "")
+    summary = record.as_json()  # for the sections that do not read the record by attribute yet
+    run_id = str(record.run_id or "")
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -53,7 +55,7 @@ def document(
         spectra,
         boxes.notes(summary),
         verdict_table.section(summary),
-        costs_table.section(summary),
+        costs_table.section(record),
         plan_section.section(plan),
         threadlocal_section.section(summary),
         app_section.section(summary),
