@@ -16,6 +16,7 @@ from loadlab.report.headline import headline
 from loadlab.report.page_style import CSS
 from loadlab.report.spectrum_section import Place, blocks
 from loadlab.summary.outputs import write_text
+from loadlab.summary.records import ModeRecord
 
 # What a run records beside its parameters that can explain a difference between two runs.
 CONTEXT = ("target", "machine", "scenario")
@@ -73,8 +74,8 @@ def verdicts(run: Side, against: Side, home: Path) -> str:
     rows = [("verdict", lambda s: escape(headline(s.summary)))]
     for mode in modes:
         rows += [
-            (f"{mode}: sustained", lambda s, m=mode: f"{rps(_mode(s, m).get('sustained_rps'))} rps"),
-            (f"{mode}: knee between", lambda s, m=mode: bracket_text(_mode(s, m).get("knee_interval_rps"))),
+            (f"{mode}: sustained", lambda s, m=mode: f"{rps(_mode(s, m).sustained_rps)} rps"),
+            (f"{mode}: knee between", lambda s, m=mode: bracket_text(_mode(s, m).knee_interval_rps)),
             (f"{mode}: prediction", lambda s, m=mode: prediction_cells.predicted_cell(_mode(s, m))),
             (f"{mode}: knee meets it", lambda s, m=mode: prediction_cells.agreement_cell(_mode(s, m))),
         ]
@@ -107,8 +108,8 @@ def differences(run: Side, against: Side) -> str:
     )
 
 
-def _mode(side: Side, mode: str) -> dict:
-    return side.summary["modes"].get(mode) or {}
+def _mode(side: Side, mode: str) -> ModeRecord:
+    return ModeRecord.from_mapping(side.summary["modes"].get(mode) or {})
 
 
 def _shown(value) -> str:

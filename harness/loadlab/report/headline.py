@@ -10,6 +10,7 @@ from loadlab.report import prediction_cells
 from loadlab.report.formats import num, rps
 from loadlab.report.service_name import service_name
 from loadlab.summary import crash
+from loadlab.summary.records import ModeRecord
 
 # Scenarios where the models give both thread modes the same limit: the page says so before anyone reads a ratio.
 NOT_EXPECTED_TO_WIN = {
@@ -126,7 +127,7 @@ def _mode_phrase(summary: dict, mode: str, m: dict | None) -> str:
         phrase += " (the highest rate measured healthy: its coarse unhealthy level did not reproduce, no knee)"
     elif not m.get("collapsed") and m.get("levels"):
         phrase += " (the peak; it never collapsed)"
-    phrase += prediction_cells.headline_phrase(m)
+    phrase += prediction_cells.headline_phrase(ModeRecord.from_mapping(m))
     if m.get("pinned_virtual_threads"):
         phrase += f" with {num(m['pinned_virtual_threads'])} pinned virtual threads"
 

@@ -54,7 +54,7 @@ def document(
         f'<section id="percentiles">{chart_figure(*over_time)}</section>' if over_time else "",
         spectra,
         boxes.notes(summary),
-        verdict_table.section(summary),
+        verdict_table.section(record),
         costs_table.section(record),
         plan_section.section(plan),
         threadlocal_section.section(summary),
