@@ -108,7 +108,7 @@ def test_gatling_reports_are_linked_relatively_and_exist(run):
 
 def test_headline_states_both_results_and_the_verdict(run):
     _, result = run
-    assert headline(result) == (
+    assert headline(RunSummary.from_mapping(result)) == (
         "http scenario: platform sustained 200 rps, knee between 200 and 300 (little predicted 995, 978–995 rps; "
         "knee does not agree), "
         "virtual sustained 400 rps = ≥ 2.0× platform (a lower bound) (the peak; it never collapsed) — valid: no "
@@ -131,12 +131,12 @@ def test_headline_gives_the_reasons_of_an_invalid_run():
         },
         "missing_modes": ["virtual"],
     }
-    text = headline(result)
+    text = headline(RunSummary.from_mapping(result))
     assert text == (
         "http scenario: platform sustained 0 rps, virtual was not measured — invalid because platform: "
         "only 1 level measured; a knee needs at least 2"
     )
-    assert verdict_class(result) == "invalid"
+    assert verdict_class(RunSummary.from_mapping(result)) == "invalid"
 
 
 def test_page_holds_the_tables_a_reader_needs(run):
@@ -176,5 +176,5 @@ def test_a_mode_without_levels_says_no_data(tmp_path):
 
 
 def test_fallback_page_keeps_the_verdict():
-    html = report.fallback_page({"modes": {}, "missing_modes": ["virtual"]}, "ValueError: boom")
+    html = report.fallback_page(RunSummary(missing_modes=["virtual"]), "ValueError: boom")
     assert "ValueError: boom" in html and "virtual was not measured" in html

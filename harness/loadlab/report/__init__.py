@@ -47,7 +47,7 @@ def _render_or_say_why(folder: Path, summary: RunSummary) -> None:
         render(folder, summary)
     except Exception as e:  # noqa: BLE001 - summary.json is already written; say what broke instead of no page
         traceback.print_exc(file=sys.stderr)
-        write_text(folder / "index.html", fallback_page(summary.as_json(), f"{type(e).__name__}: {e}"))
+        write_text(folder / "index.html", fallback_page(summary, f"{type(e).__name__}: {e}"))
 
 
 def render(run_dir: str | os.PathLike, record: RunSummary) -> Path:
@@ -60,19 +60,19 @@ def render(run_dir: str | os.PathLike, record: RunSummary) -> Path:
     links = gatling_links(run_dir, list(modes) + list(record.missing_modes or []), folders)
     page = document(
         record,
-        figures(run_dir, summary, folders),
+        figures(run_dir, record, folders),
         links,
         over_time_figure.figure(run_dir, summary, folders),
         spectrum_section.section(run_dir, summary, folders),
         plan_section.read(run_dir),
     )
-    html = named_page(page, service_name(summary))
+    html = named_page(page, service_name(record.params))
     path = run_dir / "index.html"
     write_text(path, html)
     return path
 
 
-def fallback_page(summary: dict, error: str) -> str:
+def fallback_page(summary: RunSummary, error: str) -> str:
     """A page that still gives the verdict when the charts could not be drawn."""
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>loadlab run</title>'

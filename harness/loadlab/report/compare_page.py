@@ -16,7 +16,7 @@ from loadlab.report.headline import headline
 from loadlab.report.page_style import CSS
 from loadlab.report.spectrum_section import Place, blocks
 from loadlab.summary.outputs import write_text
-from loadlab.summary.records import ModeRecord
+from loadlab.summary.records import ModeRecord, RunSummary
 
 # What a run records beside its parameters that can explain a difference between two runs.
 CONTEXT = ("target", "machine", "scenario")
@@ -71,7 +71,7 @@ def verdicts(run: Side, against: Side, home: Path) -> str:
         f'<th><a href="{quote(_relative(s.folder / "index.html", home))}">{escape(s.name)}: {escape(s.run_id)}</a></th>'
         for s in (run, against)
     )
-    rows = [("verdict", lambda s: escape(headline(s.summary)))]
+    rows = [("verdict", lambda s: escape(headline(RunSummary.from_mapping(s.summary))))]
     for mode in modes:
         rows += [
             (f"{mode}: sustained", lambda s, m=mode: f"{rps(_mode(s, m).sustained_rps)} rps"),

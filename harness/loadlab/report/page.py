@@ -44,10 +44,10 @@ def document(
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>loadlab {escape(run_id)}: platform vs virtual threads</title>",
         f"<style>{CSS}</style></head><body><main>",
-        f"<h1>Platform vs virtual threads <small>{escape(subject(summary))}, run {escape(run_id)}"
+        f"<h1>Platform vs virtual threads <small>{escape(subject(record))}, run {escape(run_id)}"
         f"{' on ' + escape(str(summary['target'])) if summary.get('target') else ''}</small></h1>",
         f'<p class="answer" id="answer">{escape(said)}</p>' if (said := answer(summary)) else "",
-        f'<p class="headline {verdict_class(summary)}" id="headline">{escape(headline(summary))}</p>',
+        f'<p class="headline {verdict_class(record)}" id="headline">{escape(headline(record))}</p>',
         boxes.test_fault(summary),
         boxes.missing(summary),
         boxes.invalid(summary),
@@ -65,7 +65,7 @@ def document(
         "</section>",
         levels_table.section(summary),
         setup_section.section(summary),
-        gatling_section(summary, gatling),
+        gatling_section(record, gatling),
         "</main></body></html>",
     ]
     return "\n".join(p for p in parts if p) + "\n"
@@ -79,7 +79,7 @@ def chart_figure(title: str, name: str, svg: str, caption: str) -> str:
     )
 
 
-def gatling_section(summary: dict, gatling: dict[str, list[str]]) -> str:
+def gatling_section(summary: RunSummary, gatling: dict[str, list[str]]) -> str:
     items = []
     for mode in mode_names(summary):
         links = gatling.get(mode) or []
