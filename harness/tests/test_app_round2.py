@@ -13,7 +13,7 @@ from loadlab.core.app import HIKARI_ACTIVE, HIKARI_MAX, HIKARI_PENDING, HIKARI_U
 from loadlab.report import costs_table
 from loadlab.summary import cost_fits, slope_fit
 from loadlab.summary.raw import RawMode
-from loadlab.summary.records import ModeRecord
+from loadlab.summary.records import ModeRecord, RunSummary
 from loadlab.summary.slope_fit import Fit
 
 WARMUP, PER_LEVEL = 2, 3  # synthrun.ModeSpec's defaults: the seconds each level covers
@@ -60,7 +60,8 @@ def test_an_app_limited_by_its_own_connection_pool_is_named_with_the_pool_models
         assert "up to 40 requests waited" in first and "is met by the knee" in first, first
     from loadlab.report.answer import answer
 
-    assert "the limit was the app's own connection pool" in answer(result), answer(result)
+    said = answer(RunSummary.from_mapping(result))
+    assert "the limit was the app's own connection pool" in said, said
     # Platform's 200 threads are not the limit: min(threads, connections) = 2 connections.
     assert "min(200 threads, 2 connections)" in result["modes"]["platform"]["prediction"]
 
