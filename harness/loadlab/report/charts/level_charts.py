@@ -58,7 +58,7 @@ def errors(modes: dict[str, dict], max_error_ratio: float | None) -> str:
         steps = [b - a for a, b in zip(x, x[1:]) if b > a]
         width = 0.6 * (min(steps) if steps else max(x[0] if x else 1, 1) * 0.5)
         shares = [100 * (lv["error_ratio"] or 0) for lv in levels]
-        kinds = error_kinds(summary)
+        kinds = error_kinds(levels, summary.get("error_kinds") or [])
         if kinds:
             # One stacked bar per level, a segment per kind: why a level failed, not only how much.
             bottom = [0.0] * len(levels)
