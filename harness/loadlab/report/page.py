@@ -25,7 +25,7 @@ from loadlab.summary.records import RunSummary
 
 
 def document(
-    record: RunSummary,
+    summary: RunSummary,
     charts: list[tuple[str, str, str, str]],
     gatling: dict[str, list[str]],
     over_time: tuple[str, str, str, str] | None = None,
@@ -36,36 +36,35 @@ def document(
     percentiles-over-time chart and spectra the spectrum section, shown right after the headline (what the field
     reads first), before the evidence; plan: the run's plan.json (`make plan`), drawn as "On other hardware" when
     there is one."""
-    summary = record.as_json()  # for the sections that do not read the record by attribute yet
-    run_id = str(record.run_id or "")
+    run_id = str(summary.run_id or "")
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>loadlab {escape(run_id)}: platform vs virtual threads</title>",
         f"<style>{CSS}</style></head><body><main>",
-        f"<h1>Platform vs virtual threads <small>{escape(subject(record))}, run {escape(run_id)}"
-        f"{' on ' + escape(str(summary['target'])) if summary.get('target') else ''}</small></h1>",
-        f'<p class="answer" id="answer">{escape(said)}</p>' if (said := answer(record)) else "",
-        f'<p class="headline {verdict_class(record)}" id="headline">{escape(headline(record))}</p>',
-        boxes.test_fault(record),
-        boxes.missing(record),
-        boxes.invalid(record),
+        f"<h1>Platform vs virtual threads <small>{escape(subject(summary))}, run {escape(run_id)}"
+        f"{' on ' + escape(str(summary.target)) if summary.target else ''}</small></h1>",
+        f'<p class="answer" id="answer">{escape(said)}</p>' if (said := answer(summary)) else "",
+        f'<p class="headline {verdict_class(summary)}" id="headline">{escape(headline(summary))}</p>',
+        boxes.test_fault(summary),
+        boxes.missing(summary),
+        boxes.invalid(summary),
         f'<section id="percentiles">{chart_figure(*over_time)}</section>' if over_time else "",
         spectra,
-        boxes.notes(record),
-        verdict_table.section(record),
-        costs_table.section(record),
+        boxes.notes(summary),
+        verdict_table.section(summary),
+        costs_table.section(summary),
         plan_section.section(plan),
-        threadlocal_section.section(record),
+        threadlocal_section.section(summary),
         app_section.section(summary),
-        repeats_table.section(record),
+        repeats_table.section(summary),
         '<section id="charts">',
-        *(chart_figure(*chart) + (errors_table.section(record) if chart[1] == "errors" else "") for chart in charts),
+        *(chart_figure(*chart) + (errors_table.section(summary) if chart[1] == "errors" else "") for chart in charts),
         "</section>",
         levels_table.section(summary),
-        setup_section.section(record),
-        gatling_section(record, gatling),
+        setup_section.section(summary),
+        gatling_section(summary, gatling),
         "</main></body></html>",
     ]
     return "\n".join(p for p in parts if p) + "\n"
