@@ -53,7 +53,6 @@ def _render_or_say_why(folder: Path, summary: RunSummary) -> None:
 def render(run_dir: str | os.PathLike, record: RunSummary) -> Path:
     """Writes run_dir/index.html and returns its path."""
     run_dir = Path(run_dir)
-    summary = record.as_json()  # for the sections not yet reading the record by attribute
     modes = record.modes
     # With REPEAT > 1 each mode shown is one repetition's (`folder`: rep-<k>/<mode>).
     folders = {mode: (m.folder or mode) for mode, m in modes.items()}
@@ -62,8 +61,8 @@ def render(run_dir: str | os.PathLike, record: RunSummary) -> Path:
         record,
         figures(run_dir, record, folders),
         links,
-        over_time_figure.figure(run_dir, summary, folders),
-        spectrum_section.section(run_dir, summary, folders),
+        over_time_figure.figure(run_dir, record, folders),
+        spectrum_section.section(run_dir, record, folders),
         plan_section.read(run_dir),
     )
     html = named_page(page, service_name(record.params))
