@@ -43,8 +43,7 @@ CAPTIONS = {
 def figures(run_dir: Path, summary: RunSummary, folders: dict[str, str]) -> list[tuple[str, str, str, str]]:
     """(section title, data-chart name, svg, caption) for every chart of the page, in its order; folders: mode ->
     its folder under run_dir (with REPEAT > 1 the mode shown is one repetition's, `rep-<k>/<mode>`)."""
-    # The charts (charts/) still take each mode as summary.json spells it.
-    shown = {label: m.as_json() for label, m in summary.modes.items()}
+    shown = summary.modes
     if not shown:
         return []
     series = {mode: read_series(run_dir / folders[mode] / "server.csv") for mode in shown}

@@ -10,6 +10,7 @@ from loadlab.report.charts.grid import panels
 from loadlab.report.charts.marks import knee_line, limit_line, log_y
 from loadlab.report.service_name import THREAD_SERVICE, named
 from loadlab.summary import server_columns as col
+from loadlab.summary.records import ModeRecord
 
 # name -> (title, y label, [(server.csv column, legend label)], log scale). On one machine the three host CPU
 # columns are the same figure, so the page draws the first one only, labelled "this machine (every role)".
@@ -65,7 +66,7 @@ CONDITIONAL_PANELS = {"server-pool"}
 
 def chart(
     name: str,
-    modes: dict[str, dict],
+    modes: dict[str, ModeRecord],
     series: dict[str, dict[str, list]],
     limit: tuple[float, str] | None = None,
     one_machine: bool = False,
@@ -78,7 +79,7 @@ def chart(
     if one_machine and name == "server-host":
         columns = [(columns[0][0], "this machine (every role)")]
 
-    def draw(ax: Axes, mode: str, summary: dict) -> bool:
+    def draw(ax: Axes, mode: str, result: ModeRecord) -> bool:
         data = series.get(mode) or {}
         seconds = data.get(col.SECOND) or []
         drawn = False
@@ -96,7 +97,7 @@ def chart(
                 )
         if limit is not None:
             limit_line(ax, *limit)
-        knee_at = _knee_second(summary)
+        knee_at = _knee_second(result)
         if knee_at is not None:
             knee_line(ax, knee_at, "first unhealthy level")
         if log and drawn:
@@ -106,9 +107,9 @@ def chart(
     return panels(name, title, ("seconds since the measured phase started", unit), modes, draw)
 
 
-def _knee_second(summary: dict) -> int | None:
-    first_bad = summary.get("first_unhealthy_level")
-    for lv in summary.get("levels") or []:
+def _knee_second(mode: ModeRecord) -> int | None:
+    first_bad = mode.first_unhealthy_level
+    for lv in mode.levels or []:
         if lv.get("index") == first_bad:
             return lv.get("first_second")
     return None
