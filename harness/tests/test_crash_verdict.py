@@ -7,7 +7,7 @@ from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 from loadlab import report, summary
 from loadlab.report.headline import headline
 from loadlab.summary import crash
-from loadlab.summary.records import RunSummary
+from loadlab.summary.records import ModeRecord, RunSummary
 
 
 def stairs(n=5, step=100, **changes):
@@ -172,14 +172,14 @@ def test_the_page_says_what_died_and_when(tmp_path):
 
 def test_the_ratio_needs_two_valid_modes(tmp_path):
     valid, invalid = (
-        {"valid": True, "sustained_rps": 300, "collapsed": True},
-        {"valid": False, "sustained_rps": 900, "invalid_reasons": ["the injector fell behind"]},
+        ModeRecord(valid=True, sustained_rps=300, collapsed=True),
+        ModeRecord(valid=False, sustained_rps=900, invalid_reasons=["the injector fell behind"]),
     )
-    assert summary.ratio.ratio({"valid": True, "sustained_rps": 900}, valid) == (3.0, None)
+    assert summary.ratio.ratio(ModeRecord(valid=True, sustained_rps=900), valid) == (3.0, None)
     assert summary.ratio.ratio(invalid, valid) == (None, "virtual is invalid: the injector fell behind")
     assert summary.ratio.ratio(valid, invalid) == (None, "platform is invalid: the injector fell behind")
     assert summary.ratio.ratio(valid, None) == (None, "platform was not measured")
-    assert summary.ratio.ratio(valid, {"valid": True, "sustained_rps": 0}) == (None, "platform sustained no level")
+    assert summary.ratio.ratio(valid, ModeRecord(valid=True, sustained_rps=0)) == (None, "platform sustained no level")
 
 
 LONG = ((11012, 0.50), (11020, 0.45), (11031, 0.04), (11040, 0.01))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from loadlab.summary.cost_fits import healthy_prefix
@@ -29,6 +29,10 @@ class _Fields:
         if unknown:
             raise ValueError(f"{cls.__name__} has no field {', '.join(sorted(unknown))}")
         return cls(**values, absent=frozenset(n for n in names if n not in values))  # type: ignore[call-arg]
+
+    def with_fields(self, **values: Any):
+        """A copy with these fields set (and written)."""
+        return replace(self, **values, absent=self.absent - set(values))  # type: ignore[type-var]
 
     def as_json(self) -> dict[str, Any]:
         return {
