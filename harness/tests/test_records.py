@@ -57,3 +57,19 @@ def test_the_costs_table_spans_the_levels_the_summary_counts_not_a_healthy_level
     levels = [{"index": i, "healthy": ok, "rss_mb": r} for i, (ok, r) in enumerate(zip([1, 1, 0, 1], rss))]
     cells = dict(costs_table.rows(ModeRecord(levels=levels, first_unhealthy_level=2)))
     assert cells["resident memory, first → last healthy level"] == "200 → 400 MB"
+
+
+def test_fitted_levels_are_the_counted_ones_and_each_used_fine_pass_s_healthy_prefix():
+    """What the costs are fitted on and make plan fits its CPU lines on: one rule, from the summary."""
+
+    def levels(first, oks):
+        return [{"index": first + i, "healthy": ok} for i, ok in enumerate(oks)]
+
+    refine = {
+        "passes": [
+            {"name": "refine-1", "used": True, "levels": levels(10, [1, 0, 1])},
+            {"name": "refine-2", "used": False, "levels": levels(20, [1, 1])},
+        ]
+    }
+    mode = ModeRecord(levels=levels(0, [1, 1, 0, 1]), refine=refine)
+    assert [lv["index"] for lv in mode.fitted_levels] == [0, 1, 10]

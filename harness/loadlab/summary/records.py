@@ -105,6 +105,13 @@ class ModeRecord(_Fields):
         on them); the one rule, cost_fits.healthy_prefix."""
         return healthy_prefix(self.levels or [])
 
+    @property
+    def fitted_levels(self) -> list[dict]:
+        """The levels a fit over healthy levels stands on: the counted coarse levels, then of each fine pass the knee
+        used its healthy levels before its first unhealthy one (what cost_fits.mode_costs fits on, too)."""
+        passes = [p for p in (self.refine or {}).get("passes") or [] if p.get("used")]
+        return self.counted_levels + [lv for p in passes for lv in healthy_prefix(p.get("levels") or [])]
+
 
 @dataclass(frozen=True)
 class RunSummary(_Fields):
