@@ -117,10 +117,11 @@ test-deps:
 
 # Without the bench's parameters: exported as empty variables they reach the services under test, where Spring's
 # relaxed binding reads THREADLOCAL_KB as `threadlocal.kb` (empty: the context fails to start). Two modules at once
-# (-T 2). `test`, not `verify`: no module has an integration-test phase, and re-packaging the jars here would rewrite
-# them under the harness's tests that run beside this (test-units).
+# (-T 2). `verify`, not `test`: the reactive service's tests need the thread-service's contract jar, which only a
+# package phase resolves; after `make build` nothing changed, so no jar is written again under the harness's tests that
+# run beside this (test-units).
 test-java: build
-	@jdk=$$($(LOADLAB) java-home) && env $(foreach p,$(PARAMS),-u $(p)) JAVA_HOME=$$jdk ./mvnw -B -T 2 $(if $(JAVA_LINT_IN_TEST_JAVA),checkstyle:check) test
+	@jdk=$$($(LOADLAB) java-home) && env $(foreach p,$(PARAMS),-u $(p)) JAVA_HOME=$$jdk ./mvnw -B -T 2 $(if $(JAVA_LINT_IN_TEST_JAVA),checkstyle:check) verify
 
 # The tests run `make` as a user would: not as a sub-make of this one (no MAKEFLAGS, no jobserver of test-units).
 test-python: test-venv build

@@ -1,6 +1,6 @@
 """index.html: the comparison page, rebuilt from summary.json's content and each mode's server.csv.
 
-`rebuild` is what `make bench` (after each mode and at the end) and `make report` call: the summary writes the
+`rebuild` is what `make bench` (at its end) and `make report` call: the summary writes the
 numbers (summary.write), then each folder's page is drawn from them.
 
 `figures` picks and draws the charts (`charts/`), `page` lays out the sections (one module each), `style` and
