@@ -86,15 +86,21 @@ down: ## undo `make up` for TARGET: stop every process, remove every resource th
 	@$(LOADLAB) down
 	@rm -f $(STATE)/target $(STATE)/injectors
 
-# Built once: test-java's `mvnw verify` packages exactly what `make build` would and leaves build's stamp, so the
-# build after it is a no-op; checkstyle runs inside that same Maven (one Maven start fewer), and lint says so.
-test: JAVA_LINT_IN_TEST_JAVA := 1
-test: test-deps test-venv lint test-java build test-units test-e2e ## the whole test suite (what CI runs)
+# Checkstyle runs inside test-java's Maven (one Maven start fewer), and lint says so.
+# The build (Maven) and the harness's venv and lint (pip, ruff) are independent: they run side by side.
+test: test-deps ## the whole test suite (what CI runs)
+	@$(MAKE) --no-print-directory -j2 --output-sync=target JAVA_LINT_IN_TEST_JAVA=1 lint build
+	@$(MAKE) --no-print-directory JAVA_LINT_IN_TEST_JAVA=1 test-units
+	@$(MAKE) --no-print-directory test-e2e
 
-# The harness's unit tests and the infra checks start no service and bind no fixed port: on two cores they run side
-# by side, each one's output printed whole when it ends.
+# Everything before the end-to-end tier runs side by side: the JUnit tests (about one core: their real Gatling runs and
+# PostgreSQL mostly wait), the harness's unit tests in two workers (niced: a JUnit test that counts Gatling's requests
+# per second gets the CPU when it needs it) and the infra checks (mostly waiting on terraform). None starts a bench or
+# binds a fixed port the others use; each one's output is printed whole when it ends. The JUnit and harness tests read
+# the built jars, so the build comes first (the infra checks do not wait for it).
 test-units: test-venv
-	@$(MAKE) --no-print-directory -j2 --output-sync=target test-python test-infra
+	@$(MAKE) --no-print-directory -j3 --output-sync=target JAVA_LINT_IN_TEST_JAVA=$(JAVA_LINT_IN_TEST_JAVA) \
+	  test-java test-python test-infra
 
 lint: test-venv ## ruff (lint + format check) on the harness, checkstyle on the Java, terraform fmt
 	@echo "-- lint: ruff check, ruff format --check (harness/), checkstyle (checkstyle.xml), terraform fmt -check"
@@ -111,17 +117,17 @@ test-deps:
 
 # Without the bench's parameters: exported as empty variables they reach the services under test, where Spring's
 # relaxed binding reads THREADLOCAL_KB as `threadlocal.kb` (empty: the context fails to start). Two modules at once
-# (-T 2): their tests mostly wait (PostgreSQL, real Gatling runs), so the run takes ~50 s instead of ~80 s here.
-test-java:
-	@mkdir -p $(STATE)
+# (-T 2). `verify`, not `test`: the reactive service's tests need the thread-service's contract jar, which only a
+# package phase resolves; after `make build` nothing changed, so no jar is written again under the harness's tests that
+# run beside this (test-units).
+test-java: build
 	@jdk=$$($(LOADLAB) java-home) && env $(foreach p,$(PARAMS),-u $(p)) JAVA_HOME=$$jdk ./mvnw -B -T 2 $(if $(JAVA_LINT_IN_TEST_JAVA),checkstyle:check) verify
-	@touch $(STATE)/build.stamp
 
 # The tests run `make` as a user would: not as a sub-make of this one (no MAKEFLAGS, no jobserver of test-units).
-test-python: test-venv
-	@MAKEFLAGS= MAKELEVEL= $(PY) -m pytest harness/tests -q -m "not e2e" --durations=10
+test-python: test-venv build
+	@MAKEFLAGS= MAKELEVEL= nice -n 5 $(PY) -m pytest harness/tests -q -m "not e2e" -n 2 --dist loadfile --durations=10
 
-test-e2e: test-venv
+test-e2e: test-venv build
 	@MAKEFLAGS= MAKELEVEL= $(PY) -m pytest harness/tests -q -m e2e --durations=15
 
 test-infra:

@@ -18,7 +18,7 @@ import os
 import sys
 from pathlib import Path
 
-from loadlab.core import params
+from loadlab.core import params, runplan
 from loadlab.core.errors import ExitCode, LoadlabError
 from loadlab.run.topology import STATE
 
@@ -52,7 +52,7 @@ def _values(args: argparse.Namespace) -> dict:
         except (OSError, ValueError) as e:
             raise LoadlabError(f"cannot read the checked parameters {args.params_file}: {e}", ExitCode.USAGE) from e
         if isinstance(checked, dict) and set(checked) == {p.name for p in params.PARAMS}:
-            return checked
+            return runplan.read_back(checked)
     return params.parse()
 
 
@@ -141,7 +141,7 @@ def _plan(args: argparse.Namespace) -> int:
     result = plan.write(run_dir, {**env, "RUN": run})
     print("\n".join(table.lines(result)))
     # The page's "On other hardware" section: the run's own summary.json, the page drawn again with the plan.
-    report.render(run_dir, json.loads((run_dir / "summary.json").read_text()))
+    report.redraw(run_dir)
     print(f"-- {run_dir / plan.PLAN_JSON}")
     return ExitCode.OK
 

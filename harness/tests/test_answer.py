@@ -2,6 +2,7 @@
 met, said only as far as summary.json backs it."""
 
 from loadlab.report.answer import answer
+from loadlab.summary.records import RunSummary
 
 
 def summary(virtual, platform=None, **top):
@@ -10,7 +11,9 @@ def summary(virtual, platform=None, **top):
         "collapsed": True,
         "limit_met_first": "threads (Little's law): the knee 990 rps meets its predicted 978–995 rps",
     }
-    return {"modes": {"platform": platform, "virtual": virtual}, "params": {"PLATFORM_THREADS": 200}, **top}
+    return RunSummary.from_mapping(
+        {"modes": {"platform": platform, "virtual": virtual}, "params": {"PLATFORM_THREADS": 200}, **top}
+    )
 
 
 def test_a_ratio_with_both_limits():
@@ -57,16 +60,18 @@ def test_a_pool_sweep_names_the_best_pool():
         "virtual": {"sustained_rps": 2100, "collapsed": True},
     }
     text = answer(
-        {
-            "modes": modes,
-            "virtual_over_platform": 1.05,
-            "virtual_over_platform_basis": "platform-t1000",
-            "ratios_by_pool": {"platform-t200": 2.12, "platform-t1000": 1.05},
-        }
+        RunSummary.from_mapping(
+            {
+                "modes": modes,
+                "virtual_over_platform": 1.05,
+                "virtual_over_platform_basis": "platform-t1000",
+                "ratios_by_pool": {"platform-t200": 2.12, "platform-t1000": 1.05},
+            }
+        )
     )
     assert text.startswith("Virtual threads held 1.1× the load of a 1,000-thread pool here (2,100 against 2,000")
     assert "the best of the 2 pools tried" in text
 
 
 def test_one_mode_has_no_answer():
-    assert answer({"modes": {"platform": {"sustained_rps": 990}}}) is None
+    assert answer(RunSummary.from_mapping({"modes": {"platform": {"sustained_rps": 990}}})) is None

@@ -13,6 +13,7 @@ from loadlab.core.app import HIKARI_ACTIVE, HIKARI_MAX, HIKARI_PENDING, HIKARI_U
 from loadlab.report import costs_table
 from loadlab.summary import cost_fits, slope_fit
 from loadlab.summary.raw import RawMode
+from loadlab.summary.records import ModeRecord, RunSummary
 from loadlab.summary.slope_fit import Fit
 
 WARMUP, PER_LEVEL = 2, 3  # synthrun.ModeSpec's defaults: the seconds each level covers
@@ -59,7 +60,8 @@ def test_an_app_limited_by_its_own_connection_pool_is_named_with_the_pool_models
         assert "up to 40 requests waited" in first and "is met by the knee" in first, first
     from loadlab.report.answer import answer
 
-    assert "the limit was the app's own connection pool" in answer(result), answer(result)
+    said = answer(RunSummary.from_mapping(result))
+    assert "the limit was the app's own connection pool" in said, said
     # Platform's 200 threads are not the limit: min(threads, connections) = 2 connections.
     assert "min(200 threads, 2 connections)" in result["modes"]["platform"]["prediction"]
 
@@ -139,7 +141,7 @@ def test_a_cost_whose_interval_includes_zero_or_whose_range_is_too_narrow_is_no_
     assert "includes zero" in wide.not_a_figure(5, "requests in flight")
     assert "too narrow" in narrow.not_a_figure(5, "requests in flight")
     assert sure.not_a_figure(5, "requests in flight") is None
-    mode = {"costs": {"memory_per_inflight": wide.as_dict(1, 5, "requests in flight")}}
+    mode = ModeRecord(costs={"memory_per_inflight": wide.as_dict(1, 5, "requests in flight")})
     cell = dict(costs_table.rows(mode))[next(label for label, _ in costs_table.rows(mode))]
     assert "no figure" in cell and "includes zero" in cell and "9,727" not in cell, cell
 

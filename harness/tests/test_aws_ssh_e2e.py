@@ -40,8 +40,8 @@ TINY = {
     "PROFILE": "stairs",
     "START_RPS": "10",
     "PEAK_RPS": "40",
-    "STEPS": "3",
-    "STEP_SECONDS": "4",
+    "STEPS": "2",
+    "STEP_SECONDS": "3",
     "WARMUP_SECONDS": "3",
 }
 LOCK_WAIT_S = 600  # another engineer's `make bench` on a shared machine: wait for it instead of failing

@@ -7,6 +7,7 @@ from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 from loadlab import report, summary
 from loadlab.report.headline import headline
 from loadlab.summary import crash
+from loadlab.summary.records import ModeRecord, RunSummary
 
 
 def stairs(n=5, step=100, **changes):
@@ -116,7 +117,8 @@ def test_a_crash_in_a_fine_pass_names_the_pass_and_its_level_and_keeps_the_coars
     assert result["virtual_over_platform_reason"].startswith(
         "platform crashed: the thread-service on local died in fine pass refine-1, at second 5"
     )
-    assert "platform CRASHED: the thread-service on local died in fine pass refine-1, at second 5" in headline(result)
+    text = headline(RunSummary.from_mapping(result))
+    assert "platform CRASHED: the thread-service on local died in fine pass refine-1, at second 5" in text
 
 
 def test_a_coarse_level_an_early_stop_cut_before_its_first_second_was_never_under_way(tmp_path):
@@ -148,14 +150,14 @@ def test_a_crash_in_the_warm_up_and_without_an_exit_code(tmp_path):
         "stopped answering"
     )
     assert "virtual CRASHED: the thread-service on local died during the warm-up, 2 s before the measured phase" in (
-        headline(result)
+        headline(RunSummary.from_mapping(result))
     )
 
 
 def test_the_page_says_what_died_and_when(tmp_path):
     spec = ModeSpec(stairs())
     result = rebuild_with_crash(tmp_path, spec, mode="virtual", role="injector-0", level=1, second=2)
-    text = headline(result)
+    text = headline(RunSummary.from_mapping(result))
     assert text.startswith(
         "http scenario: platform sustained 500 rps (the peak; it never collapsed) (little "
         "predicted 995, 978–995 rps), virtual CRASHED: the "
@@ -170,14 +172,14 @@ def test_the_page_says_what_died_and_when(tmp_path):
 
 def test_the_ratio_needs_two_valid_modes(tmp_path):
     valid, invalid = (
-        {"valid": True, "sustained_rps": 300, "collapsed": True},
-        {"valid": False, "sustained_rps": 900, "invalid_reasons": ["the injector fell behind"]},
+        ModeRecord(valid=True, sustained_rps=300, collapsed=True),
+        ModeRecord(valid=False, sustained_rps=900, invalid_reasons=["the injector fell behind"]),
     )
-    assert summary.ratio.ratio({"valid": True, "sustained_rps": 900}, valid) == (3.0, None)
+    assert summary.ratio.ratio(ModeRecord(valid=True, sustained_rps=900), valid) == (3.0, None)
     assert summary.ratio.ratio(invalid, valid) == (None, "virtual is invalid: the injector fell behind")
     assert summary.ratio.ratio(valid, invalid) == (None, "platform is invalid: the injector fell behind")
     assert summary.ratio.ratio(valid, None) == (None, "platform was not measured")
-    assert summary.ratio.ratio(valid, {"valid": True, "sustained_rps": 0}) == (None, "platform sustained no level")
+    assert summary.ratio.ratio(valid, ModeRecord(valid=True, sustained_rps=0)) == (None, "platform sustained no level")
 
 
 LONG = ((11012, 0.50), (11020, 0.45), (11031, 0.04), (11040, 0.01))

@@ -27,7 +27,7 @@ TINY = {
     "START_RPS": "20",
     "PEAK_RPS": "40",
     "STEPS": "3",
-    "STEP_SECONDS": "4",
+    "STEP_SECONDS": "3",
     "WARMUP_SECONDS": "2",
     "INJECTORS": "1",
     "REFINE": "0",  # the refinement pass is tested on the tiny local run; here it would only cost time
@@ -106,45 +106,47 @@ def headline(run_dir: Path) -> str:
     return page[start : page.index("</p>", start)]
 
 
-def test_a_killed_thread_service_crashes_its_mode_only_and_a_long_delay_stays_healthy(tmp_path):
-    """Platform's thread-service killed mid-run: platform crashed, no ratio claimed; virtual still runs, with
-    11 s requests at a tiny rate, and comes out healthy with p99 near the delay (no harness timeout cuts them)."""
+def test_a_killed_service_crashes_its_mode_only_and_a_long_delay_stays_healthy(tmp_path):
+    """The service under test killed mid-run — here the reactive service, which runs in the thread-service's role
+    (MODES=reactive first): that mode crashed, named like any other, never a collapse, and no ratio is claimed from
+    it; virtual still runs, with 11 s requests at a tiny rate, and comes out healthy with p99 near the delay (no
+    harness timeout cuts them). Platform's own service dying is test_a_pool_beyond_its_pids_limit_…"""
     rc, out, summary, run_dir = bench_and_kill(
         tmp_path,
-        "platform",
+        "reactive",
         "thread-service",
         at_level=0,
-        MODES="platform virtual",
+        MODES="reactive virtual",
         DELAY_MS="11000",
         START_RPS="2",
         PEAK_RPS="4",
         STEPS="2",
-        STEP_SECONDS="4",
+        STEP_SECONDS="3",
         WARMUP_SECONDS="0",
     )
-    platform, virtual = summary["modes"]["platform"], summary["modes"]["virtual"]
-    crashed = platform["crashed"]
+    reactive, virtual = summary["modes"]["reactive"], summary["modes"]["virtual"]
+    crashed = reactive["crashed"]
     assert crashed["role"] == "thread-service" and crashed["host"] == "local", crashed
     assert crashed["exit"] == 137 and crashed["signal"] == "SIGKILL", crashed
     # named in the level the kill interrupted, from the measured phase on (not the warm-up): how soon the watcher
     # noticed is the machine's speed, not something a user reads
     assert crashed["level"] == 0 and crashed["second"] >= 0, crashed
-    assert platform["valid"] is False and platform["collapsed"] is False, platform
-    assert platform["invalid_reasons"][0].startswith("the thread-service on local died at second"), platform
+    assert reactive["valid"] is False and reactive["collapsed"] is False, reactive
+    assert reactive["invalid_reasons"][0].startswith("the thread-service on local died at second"), reactive
     # requests of 11 s: the first level had not ended when it died, so nothing is counted
-    assert platform["levels"] == [] and platform["levels_dropped_after_crash"] == [0], platform
+    assert reactive["levels"] == [] and reactive["levels_dropped_after_crash"] == [0], reactive
     # the next mode ran, and 11 s requests are healthy at 2-4 rps: valid, p99 near the delay
     assert virtual["crashed"] is None and virtual["valid"] is True, virtual
     assert virtual["collapsed"] is False and virtual["sustained_rps"] == 4, virtual
     assert 11000 <= virtual["p99_ms_at_sustained"] <= 11600, virtual
     assert all(lv["healthy"] and lv["error_ratio"] == 0 for lv in virtual["levels"]), virtual["levels"]
     assert summary["limits"]["injector_request_timeout_ms"] > summary["limits"]["thread_service_timeout_ms"] > 11000
-    assert summary["virtual_over_platform"] is None
-    assert summary["virtual_over_platform_reason"].startswith("platform crashed: the thread-service"), summary
+    assert summary["virtual_over_reactive"] is None
+    assert summary["virtual_over_reactive_reason"].startswith("reactive crashed: the thread-service"), summary
     assert rc != 0, out[-2000:]
-    assert "CRASHED" in out and "no virtual / platform ratio" in out, out[-2000:]
+    assert "CRASHED" in out and "no virtual / reactive ratio: reactive crashed" in out, out[-2000:]
     text = headline(run_dir)
-    assert "platform CRASHED: the thread-service on local died at second" in text and "(SIGKILL)" in text, text
+    assert "reactive CRASHED: the thread-service on local died at second" in text and "(SIGKILL)" in text, text
 
 
 @pytest.mark.parametrize(
@@ -233,17 +235,3 @@ def test_a_pool_beyond_its_pids_limit_is_a_named_crash_of_the_service_alone(tmp_
     assert not left, f"processes left behind: {left}"
     cgroups = [str(p) for p in Path("/sys/fs/cgroup").glob("**/loadlab-local-thread-service")]
     assert not cgroups, f"cgroups left behind: {cgroups}"
-
-
-def test_a_killed_reactive_service_is_a_named_crash_and_no_ratio_is_claimed(tmp_path):
-    """MODES=reactive: reactive-service runs in the thread-service's role, so killing it is that role's crash, named
-    like any other, never a collapse, and no virtual / reactive ratio comes from it."""
-    rc, out, summary, run_dir = bench_and_kill(tmp_path, "reactive", "thread-service", at_level=0, MODES="reactive")
-    reactive = summary["modes"]["reactive"]
-    crashed = reactive["crashed"]
-    assert crashed["role"] == "thread-service" and crashed["signal"] == "SIGKILL", crashed
-    assert reactive["valid"] is False and reactive["collapsed"] is False, reactive
-    assert reactive["invalid_reasons"][0].startswith("the thread-service on local died at second"), reactive
-    assert summary["virtual_over_reactive"] is None
-    assert summary["virtual_over_reactive_reason"].startswith("reactive crashed: the thread-service"), summary
-    assert rc != 0 and "CRASHED" in out, out[-2000:]

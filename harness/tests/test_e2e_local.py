@@ -199,10 +199,10 @@ def test_a_fine_pass_whose_levels_all_held_is_used(tiny_run):
 
 
 def test_a_clean_run_is_not_flagged(tiny_run):
-    """The counterpart of test_e2e_faults.py: nothing of the run was starved, so no role of it may be blamed. When
-    other work saturates this shared machine the run is rightly invalid: then the harness must blame the machine, its
-    own samples must show the load was not the run's, and the no-flag-at-all half fails unless the test's own reading
-    of the host agrees, on a workstation only (claims.py)."""
+    """The counterpart of the starved roles of test_e2e_repeat_sweep.py: nothing of the run was starved, so no role of
+    it may be blamed. When other work saturates this shared machine the run is rightly invalid: then the harness must
+    blame the machine, its own samples must show the load was not the run's, and the no-flag-at-all half fails unless
+    the test's own reading of the host agrees, on a workstation only (claims.py)."""
     r, run_dir, watch = tiny_run
     summary = json.loads((run_dir / "summary.json").read_text())
     reasons = [x for m in summary["modes"].values() for x in m["invalid_reasons"]]

@@ -2,10 +2,15 @@
 21 vs 25 pinning run. Each is a real `make bench` (real services, Gatling, PostgreSQL, JDKs) with stairs around the
 model's knee, levels placed off the knee itself so a run is not a coin toss:
 
-- db: DB_POOL=2, DELAY_MS=100 → 2 connections / ≈ 0.1 s ≈ 20 rps for BOTH modes (levels 9, 13, 17, 21, 25).
-- cpu: CPU_MS=20 on 2 cores → a CPU ceiling of ≈ 65 rps once the framework's and the other roles' CPU per request
-  are counted (65-75 rps measured), for both modes (levels 30, 45 … 90: the last one beyond any ceiling). Requests
-  queue for a core before it is 100% busy, so the knee (p99 within twice the baseline) comes below the ceiling.
+- db: DB_POOL=2, DELAY_MS=100 → 2 connections / ≈ 0.1 s ≈ 20 rps for BOTH modes (levels 9, 13, 17, 21, 25). It
+  also carries SERVICE_CPUS=1 (the pool, not the CPU, is its limit): while it runs every JVM of this checkout is
+  read from /proc, and the thread-service must be alone on the last core, Gatling and the delay-service on the
+  other, its JVM must have seen one processor, and nothing of the split may be left behind.
+- cpu: CPU_MS=20 on 2 cores → a CPU ceiling of ≈ 65-90 rps once the framework's and the other roles' CPU per
+  request are counted (how much work 20 ms is comes from the service's calibration at start-up), for both modes
+  (levels 30, 45 … 120: 2 cores cannot do 100 requests of 20 ms a second, so the last level is beyond any
+  ceiling). Requests queue for a core before it is 100% busy, so the knee (p99 within twice the baseline) comes
+  below the ceiling.
 - pinned on JDKS="21 25", virtual only, DELAY_MS=200: JDK 21 pins its 2 carriers → ≈ 10 rps; JDK 25 (JEP 491) does
   not pin and stays healthy to 40 rps, 4× that (levels 8, 24, 40).
 
@@ -14,10 +19,14 @@ After each: no PostgreSQL process and no data directory left (the run's cluster 
 
 import json
 import subprocess
+import threading
 import time
+from pathlib import Path
 
 import pytest
 from conftest import REPO, make
+
+from loadlab.core import servicecpus
 
 pytestmark = pytest.mark.e2e
 
@@ -41,6 +50,8 @@ DB = {
     "DELAY_MS": "100",
     "START_RPS": "9",
     "PEAK_RPS": "25",
+    "STEP_SECONDS": "3",
+    "SERVICE_CPUS": "1",
 }
 # A fresh JVM compiles for its first ~10 s on both cores (MACHINE-NOTES): the warm-up must cover it, or the first
 # measured level of a CPU-bound run inherits its backlog.
@@ -51,7 +62,8 @@ CPU = {
     "CPU_MS": "20",
     "DELAY_MS": "100",
     "START_RPS": "30",
-    "PEAK_RPS": "90",
+    "PEAK_RPS": "120",
+    "STEPS": "7",
     "WARMUP_SECONDS": "12",
 }
 PINNED = {
@@ -63,17 +75,51 @@ PINNED = {
     "START_RPS": "8",
     "PEAK_RPS": "40",
     "STEPS": "3",
+    "STEP_SECONDS": "3",
 }
 
 
-def bench(env: dict, tmp_path) -> tuple[subprocess.CompletedProcess, dict]:
+def bench(env: dict, tmp_path, cores_seen: dict | None = None) -> tuple[subprocess.CompletedProcess, dict]:
     started = time.time()
     results = tmp_path / "results"
-    r = make("bench", env={**env, "RESULTS_DIR": str(results)}, timeout=600)
+    stop = threading.Event()
+    watcher = threading.Thread(target=allowed_cores_by_role, args=(cores_seen, stop), daemon=True)
+    if cores_seen is not None:
+        watcher.start()
+    try:
+        r = make("bench", env={**env, "RESULTS_DIR": str(results)}, timeout=600)
+    finally:
+        stop.set()
+        if cores_seen is not None:
+            watcher.join()
     assert (results / "latest").exists(), r.stdout[-3000:] + r.stderr[-3000:]
     summary = json.loads((results / "latest" / "summary.json").read_text())
     assert_nothing_of_postgres_left(started)
     return r, summary
+
+
+ROLES = {"thread-service": "thread-service.jar", "delay-service": "delay-service.jar", "gatling": "io.gatling.app"}
+
+
+def allowed_cores_by_role(seen: dict[str, set[str]], stop: threading.Event) -> None:
+    """Polls /proc for this checkout's JVMs (their command line names its .loadlab) and their allowed cores."""
+    mine = str(REPO / ".loadlab")
+    while not stop.wait(0.5):
+        for proc in Path("/proc").glob("[0-9]*"):
+            try:
+                cmd = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                if mine not in cmd or not cmd.split(" ", 1)[0].endswith("java"):
+                    continue
+                cores = next(
+                    line.split(":", 1)[1].strip()
+                    for line in (proc / "status").read_text().splitlines()
+                    if line.startswith("Cpus_allowed_list")
+                )
+            except (OSError, StopIteration):
+                continue
+            for role, marker in ROLES.items():
+                if marker in cmd:
+                    seen.setdefault(role, set()).add(cores)
 
 
 def assert_nothing_of_postgres_left(since: float) -> None:
@@ -92,8 +138,9 @@ def within(value: float, expected: float, tolerance: float) -> bool:
     return abs(value / expected - 1) <= tolerance
 
 
-def test_db_pool_limits_both_modes_alike(tmp_path):
-    r, summary = bench(DB, tmp_path)
+def test_db_pool_limits_both_modes_alike_with_the_service_on_a_core_of_its_own(tmp_path):
+    seen: dict[str, set[str]] = {}
+    r, summary = bench(DB, tmp_path, seen)
     assert summary["scenario"] == "db"
     platform, virtual = summary["modes"]["platform"], summary["modes"]["virtual"]
     for name, m in (("platform", platform), ("virtual", virtual)):
@@ -103,6 +150,27 @@ def test_db_pool_limits_both_modes_alike(tmp_path):
         assert m["db_pool"]["size"] == 2 and m["db_pool"]["pending_max"] >= 1, (name, m["db_pool"])
     assert virtual["sustained_rps"] <= 1.3 * platform["sustained_rps"]
     assert "virtual threads were not expected to win" in (tmp_path / "results" / "latest" / "index.html").read_text()
+    assert_the_service_alone_on_its_core(tmp_path / "results" / "latest", summary, seen)
+
+
+def assert_the_service_alone_on_its_core(run_dir: Path, summary: dict, seen: dict[str, set[str]]) -> None:
+    """SERVICE_CPUS=1: what a user would notice is that the service's JVM saw one processor, the other roles never
+    ran on its core, and nothing of the split is left."""
+    expected = servicecpus.split(1, servicecpus.machine_cpus())
+    service, others = ",".join(map(str, expected.service_set)), ",".join(map(str, expected.others_set))
+    assert seen.get("thread-service") == {service}, seen
+    assert seen.get("delay-service") == {others}, seen
+    assert seen.get("gatling") == {others}, seen
+    recorded = json.loads((run_dir / "params.json").read_text())
+    assert recorded["params"]["SERVICE_CPUS"] == 1
+    assert recorded["cpu_split"]["service_set"] == list(expected.service_set)
+    config = json.loads((run_dir / "virtual" / "raw" / "thread" / "config.json").read_text())
+    assert config["virtual_scheduler_parallelism"] == 1
+    assert summary["modes"]["virtual"]["carriers"] == 1
+    left = [
+        str(p) for c in ("cpuset", "cpu", "pids", "memory") for p in Path("/sys/fs/cgroup", c).rglob("loadlab-local-*")
+    ]
+    assert not left, left
 
 
 def test_cpu_work_limits_both_modes_alike(tmp_path):
@@ -110,8 +178,9 @@ def test_cpu_work_limits_both_modes_alike(tmp_path):
     platform, virtual = summary["modes"]["platform"], summary["modes"]["virtual"]
     for name, m in (("platform", platform), ("virtual", virtual)):
         assert m["predicted_by"] == "cpu", (name, m["prediction"])
-        # at most the ceiling; queueing for the cores moves the knee below it (seen: 50-60 of 65), not to half
-        assert m["collapsed"] and 0.55 <= m["sustained_rps"] / m["predicted_rps"] <= 1.15, (
+        # queueing for the cores moves the knee below the prediction (90% of the cores; seen: 50-60 of 65), not to
+        # half of it; its upper side is the every-core-busy ceiling, below
+        assert m["collapsed"] and m["sustained_rps"] >= 0.55 * m["predicted_rps"], (
             name,
             m["prediction"],
             m["levels"],

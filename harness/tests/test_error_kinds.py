@@ -15,6 +15,7 @@ from loadlab import report
 from loadlab.core import upgrade
 from loadlab.report import errors_table
 from loadlab.summary import judging, raw
+from loadlab.summary.records import RunSummary
 
 ERROR_KIND_JAVA = REPO / "gatling" / "src" / "test" / "java" / "loadlab" / "ErrorKind.java"
 
@@ -92,5 +93,5 @@ def test_a_kind_the_simulation_no_longer_lists_is_still_shown_as_written():
         "error_kinds": ["timeout_injector"],
         "levels": [{"index": 0, "target_rps": 10, "errors_by_kind": {"connection_failed": 1, "timeout_injector": 2}}],
     }
-    html = errors_table.section({"modes": {"platform": mode}})
+    html = errors_table.section(RunSummary.from_mapping({"modes": {"platform": mode}}))
     assert "<th>timeout_injector</th><th>connection_failed</th>" in html

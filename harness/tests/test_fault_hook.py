@@ -1,5 +1,5 @@
-"""The test-only starvation hook of infra/host/loadlab-host (LOADLAB_FAULT_CPU_QUOTA), which test_e2e_faults.py uses
-to starve one role in one mode of a run: `NAME#N=` must reach the N-th start of NAME only, counted from the last
+"""The test-only starvation hook of infra/host/loadlab-host (LOADLAB_FAULT_CPU_QUOTA), which fault_windows.py uses to
+starve one role in one mode of a run: `NAME#N=` must reach the N-th start of NAME only, counted from the last
 stop-all (every run begins with one), and nothing else."""
 
 import os
@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 from conftest import wait_for
-from test_e2e_faults import needs_cgroup
+from fault_windows import needs_cgroup
 from test_watch import HOST_SCRIPTS
 
 SCRIPT = str(HOST_SCRIPTS / "loadlab-host")

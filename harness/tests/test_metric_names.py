@@ -20,7 +20,8 @@ from loadlab.run import liveconfig, samplers
 from loadlab.run.context import Run
 from loadlab.run.hosts import Host
 from loadlab.run.topology import Topology
-from loadlab.summary import outputs, seconds
+from loadlab.summary import outputs
+from loadlab.summary import server_columns as col
 
 
 def test_the_list_is_read_from_the_service_and_is_well_formed():
@@ -36,11 +37,11 @@ def test_every_name_the_python_side_spells_is_in_the_list():
     gauges, counters = set(metrics.names("gauge")), set(metrics.names("counter"))
     live = set(metrics.names(*metrics.LIVE_CONFIG_KINDS))
     # derived server.csv columns read metrics by name
-    for column, inputs in seconds.DERIVED.items():
+    for column, inputs in col.DERIVED.items():
         assert set(inputs) <= gauges | counters, (column, inputs)
     # the fixed server.csv columns are the samplers', derived ones, or the thread-service's own gauges
-    for column in outputs.SERVER_BASE_COLUMNS:
-        assert column in {"second", *seconds.ROLE_COLUMNS, *seconds.DERIVED} | gauges, column
+    for column in col.BASE_COLUMNS:
+        assert column in {"second", *col.ROLE_COLUMNS, *col.DERIVED} | gauges, column
     # the fields read by meaning (the live-config check, the pool evidence, the drain)
     assert set(metrics.READ_BY_NAME) <= gauges | counters | live, set(metrics.READ_BY_NAME) - set(metrics.names())
     # every column a chart draws is one server.csv has
@@ -51,14 +52,8 @@ def test_every_name_the_python_side_spells_is_in_the_list():
     assert set(synthrun.jvm_values(1, 1, 1, 1, 1.0)) <= gauges | counters | live
 
 
-# Modules whose spelled names are server.csv columns (which share the metric's name), each held to the list above.
-COLUMN_MODULES = {
-    "core/metrics.py",
-    "summary/outputs.py",
-    "summary/seconds.py",
-    "report/charts/server_charts.py",
-    "report/charts/chart_style.py",
-}
+# The one module that spells metric names (server.csv's columns use its constants: summary/server_columns.py).
+COLUMN_MODULES = {"core/metrics.py"}
 
 
 def test_no_module_spells_a_metric_name_of_its_own():
@@ -79,11 +74,11 @@ def test_no_module_spells_a_metric_name_of_its_own():
 
 def test_every_field_reaches_server_csv_or_the_live_config(tmp_path):
     """A gauge is copied, a counter becomes a rate unless a derived column reads it: nothing is dropped."""
-    read_by_derived = {name for inputs in seconds.DERIVED.values() for name in inputs}
+    read_by_derived = {name for inputs in col.DERIVED.values() for name in inputs}
     for name in metrics.names("gauge"):
         assert name in outputs.SERVER_COLUMNS or name in read_by_derived, name
     for name in metrics.names("counter"):
-        assert name + seconds.RATE_SUFFIX in outputs.SERVER_COLUMNS or name in read_by_derived, name
+        assert name + col.RATE_SUFFIX in outputs.SERVER_COLUMNS or name in read_by_derived, name
     # and with real rows: a synthetic run's server.csv carries them, counters as rates per second
     synthrun.write_params(tmp_path, modes=["virtual"])
     synthrun.write_mode(tmp_path, "virtual", ModeSpec([LevelSpec(100), LevelSpec(200)]))
@@ -91,7 +86,7 @@ def test_every_field_reaches_server_csv_or_the_live_config(tmp_path):
     header, *rows = (tmp_path / "virtual" / "server.csv").read_text().splitlines()
     assert header.split(",") == outputs.SERVER_COLUMNS
     first = dict(zip(header.split(","), rows[1].split(",")))
-    assert first["requests_total" + seconds.RATE_SUFFIX] == "100" and first["jvm_threads_daemon"] == "20"
+    assert first["requests_total" + col.RATE_SUFFIX] == "100" and first["jvm_threads_daemon"] == "20"
 
 
 class FakeHost(Host):

@@ -1,5 +1,6 @@
 """Bad parameters stop `make` with one line naming the value and what is allowed, before anything starts."""
 
+import json
 import re
 
 import pytest
@@ -69,7 +70,7 @@ def test_each_bad_value_is_named_with_its_allowed_range(env, expected):
 def test_defaults_are_valid_and_levels_span_start_to_peak_inclusive():
     values = params.parse({})
     assert values["MODES"] == ["platform", "virtual"]
-    assert values["DELAY_MS"] == 200 and values["PLATFORM_THREADS"] == [200]
+    assert values["DELAY_MS"] == 200 and values["PLATFORM_THREADS"] == (200,)
     assert (values["MAX_CONNECTIONS"], values["THREADLOCAL_KB"]) == (8192, 0)
     lv = runplan.levels(values)
     assert len(lv) == values["STEPS"] and lv[0] == values["START_RPS"] and lv[-1] == values["PEAK_RPS"]
@@ -100,7 +101,7 @@ def test_a_pool_sweep_runs_platform_once_per_size_beside_one_virtual_column():
     runs = runplan.mode_runs(values["MODES"], values["JDKS"], values["PLATFORM_THREADS"])
     assert [r.label for r in runs] == ["platform-t200", "platform-t1000", "platform-t4000", "virtual"]
     assert [r.threads for r in runs] == [200, 1000, 4000, None]
-    runs = runplan.mode_runs(["platform", "virtual"], [21, 25], [200, 1000])
+    runs = runplan.mode_runs(["platform", "virtual"], [21, 25], (200, 1000))
     assert [r.label for r in runs][:3] == ["platform-t200-jdk21", "platform-t1000-jdk21", "virtual-jdk21"]
 
 
@@ -110,8 +111,24 @@ def test_one_pool_size_keeps_the_plain_label_and_is_recorded_as_a_number():
     assert [(r.label, r.threads) for r in runs] == [("platform", 50), ("virtual", None)]
     assert runplan.recorded(values)["PLATFORM_THREADS"] == 50
     assert runplan.recorded(params.parse({"PLATFORM_THREADS": "50 80"}))["PLATFORM_THREADS"] == [50, 80]
-    assert runplan.pool_sizes(50) == [50] and runplan.pool_sizes([50, 80]) == [50, 80]
-    assert runplan.pool_sizes("50 80") == [50, 80] and runplan.pool_sizes(None) == []
+    assert runplan.pool_sizes(50) == (50,) and runplan.pool_sizes([50, 80]) == (50, 80)
+    assert runplan.pool_sizes("50 80") == (50, 80) and runplan.pool_sizes(None) == ()
+
+
+def test_pool_sizes_are_one_type_wherever_they_come_from_and_one_pool_is_asked_for_once():
+    """params.parse, checked-params.json read back (JSON has no tuple), params.json's number or list: the same
+    tuple; a single pool is the only size, never the first of a sweep."""
+    for typed in ("50", "50 80"):
+        parsed = params.parse({"PLATFORM_THREADS": typed})
+        via_json = runplan.read_back(json.loads(json.dumps(parsed)))
+        from_record = runplan.pool_sizes(json.loads(json.dumps(runplan.recorded(parsed)))["PLATFORM_THREADS"])
+        assert parsed["PLATFORM_THREADS"] == via_json["PLATFORM_THREADS"] == from_record
+        assert all(type(v["PLATFORM_THREADS"]) is tuple for v in (parsed, via_json))
+        assert via_json == parsed
+    assert runplan.single_pool(50) == runplan.single_pool((50,)) == runplan.single_pool("50") == 50
+    assert runplan.single_pool([50, 80]) is None and runplan.single_pool(None) is None
+    sweep = runplan.mode_runs(["platform", "virtual"], [25], (50, 80))
+    assert [runplan.service_pool(r, (50, 80)) for r in sweep] == [50, 80, 50]
 
 
 def test_make_bench_with_a_bad_value_stops_before_anything_starts(repo, tmp_path):

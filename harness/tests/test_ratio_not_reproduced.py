@@ -8,6 +8,7 @@ from loadlab.analysis.prediction_text import bound_words
 from loadlab.report.answer import answer
 from loadlab.report.headline import headline
 from loadlab.summary import ratio
+from loadlab.summary.records import ModeRecord, RunSummary
 
 NOT_REPRODUCED = "the level at 840.0 rps was unhealthy (p99 1197 ms) but healthy when measured again (844.0 rps)"
 CPU_NOTE = "the machine was saturated at the first unhealthy level 1 (840 rps): host CPU averaged 96%, so this knee …"
@@ -27,16 +28,19 @@ def virtual_broke() -> dict:
     return {"valid": True, "collapsed": True, "sustained_rps": 778, "knee_interval_rps": [778, 840]}
 
 
-def summary() -> dict:
+def summary() -> RunSummary:
     modes = {"platform": platform_unplaced(), "virtual": virtual_broke()}
-    fields = ratio.ratio_fields(modes, {"MODES": "platform virtual", "PLATFORM_THREADS": [200]})
-    return {"modes": modes, "params": {"PLATFORM_THREADS": 200, "APP": "/a/petclinic.jar"}, **fields}
+    records = {label: ModeRecord.from_mapping(m) for label, m in modes.items()}
+    fields = ratio.ratio_fields(records, {"MODES": "platform virtual", "PLATFORM_THREADS": [200]})
+    return RunSummary.from_mapping(
+        {"modes": modes, "params": {"PLATFORM_THREADS": 200, "APP": "/a/petclinic.jar"}, **fields}
+    )
 
 
 def test_the_bound_says_platforms_knee_did_not_reproduce_not_that_it_held_the_top():
     s = summary()
-    assert (s["virtual_over_platform"], s["virtual_over_platform_bound"]) == (0.92, "upper")
-    words = bound_words("upper", s["modes"]["platform"])
+    assert (s.virtual_over_platform, s.virtual_over_platform_bound) == (0.92, "upper")
+    words = bound_words("upper", platform_unplaced())
     assert "held the top of the stairs" not in words
     assert words == (
         "an upper bound: platform's unhealthy level did not reproduce, its knee lies above 844 rps, the highest "
@@ -57,7 +61,7 @@ def test_the_pages_first_line_says_the_ratio_is_a_ceiling_and_the_headline_place
 
 
 def test_two_modes_whose_knees_did_not_reproduce_are_not_told_to_raise_peak_rps():
-    both = ratio.ratio(platform_unplaced(), platform_unplaced())
+    both = ratio.ratio(ModeRecord.from_mapping(platform_unplaced()), ModeRecord.from_mapping(platform_unplaced()))
     assert both[0] is None
     assert "raise PEAK_RPS" not in both[1] and "top of the stairs" not in both[1]
     assert "reached a knee that reproduced" in both[1] and "smaller steps" in both[1]

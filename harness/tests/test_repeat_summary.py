@@ -8,6 +8,7 @@ from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
 from loadlab import report
 from loadlab.summary import repeats
+from loadlab.summary.records import RunSummary
 
 RATES = (100, 200, 300, 400, 500)
 
@@ -77,9 +78,8 @@ def test_the_page_shows_every_repetition_and_names_the_noise(repeated):
 
 def test_an_invalid_repetition_is_not_counted():
     reps = [
-        (1, {"modes": {"platform": {"sustained_rps": 300, "valid": True}}}),
-        (2, {"modes": {"platform": {"sustained_rps": 100, "valid": False}}}),
-        (3, {"modes": {"platform": {"sustained_rps": 320, "valid": True}}}),
+        (k, RunSummary.from_mapping({"modes": {"platform": {"sustained_rps": rate, "valid": valid}}}))
+        for k, rate, valid in ((1, 300, True), (2, 100, False), (3, 320, True))
     ]
     got = repeats.aggregate(reps)["modes"]["platform"]
     assert (got["median"], got["min"], got["repetitions_used"], got["noise"]) == (310, 300, 2, False)

@@ -7,6 +7,7 @@ from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
 from loadlab import report
 from loadlab.report.headline import headline, verdict_class
+from loadlab.summary.records import RunSummary
 
 CHARTS = [
     # The percentile charts first; the spectra: platform's 300 and 400 rps levels are unhealthy (slow tail), so the
@@ -107,7 +108,7 @@ def test_gatling_reports_are_linked_relatively_and_exist(run):
 
 def test_headline_states_both_results_and_the_verdict(run):
     _, result = run
-    assert headline(result) == (
+    assert headline(RunSummary.from_mapping(result)) == (
         "http scenario: platform sustained 200 rps, knee between 200 and 300 (little predicted 995, 978–995 rps; "
         "knee does not agree), "
         "virtual sustained 400 rps = ≥ 2.0× platform (a lower bound) (the peak; it never collapsed) — valid: no "
@@ -130,12 +131,12 @@ def test_headline_gives_the_reasons_of_an_invalid_run():
         },
         "missing_modes": ["virtual"],
     }
-    text = headline(result)
+    text = headline(RunSummary.from_mapping(result))
     assert text == (
         "http scenario: platform sustained 0 rps, virtual was not measured — invalid because platform: "
         "only 1 level measured; a knee needs at least 2"
     )
-    assert verdict_class(result) == "invalid"
+    assert verdict_class(RunSummary.from_mapping(result)) == "invalid"
 
 
 def test_page_holds_the_tables_a_reader_needs(run):
@@ -156,24 +157,24 @@ def test_page_holds_the_tables_a_reader_needs(run):
 def test_render_is_deterministic(run):
     run_dir, result = run
     first = (run_dir / "index.html").read_bytes()
-    report.render(run_dir, result)
+    report.render(run_dir, RunSummary.from_mapping(result))
     assert (run_dir / "index.html").read_bytes() == first
 
 
 def test_page_with_no_mode_still_renders(tmp_path):
     result = {"run_id": "x", "modes": {}, "missing_modes": ["platform", "virtual"], "missing": ["params.json"]}
-    html = report.render(tmp_path, result).read_text()
+    html = report.render(tmp_path, RunSummary.from_mapping(result)).read_text()
     assert 'id="missing"' in html and "platform</b>: not measured" in html and "data-chart" not in html
 
 
 def test_a_mode_without_levels_says_no_data(tmp_path):
     result = {"run_id": "x", "modes": {"platform": {"levels": [], "missing": ["platform: no measured phase"]}}}
-    html = report.render(tmp_path, result).read_text()
+    html = report.render(tmp_path, RunSummary.from_mapping(result)).read_text()
     # No spectrum: no rate was run by two modes.
     assert outline(html).charts == {name: True for name in CHARTS if not name.startswith("spectrum")}
     assert "no data" in html and "no measured level" in html
 
 
 def test_fallback_page_keeps_the_verdict():
-    html = report.fallback_page({"modes": {}, "missing_modes": ["virtual"]}, "ValueError: boom")
+    html = report.fallback_page(RunSummary(missing_modes=["virtual"]), "ValueError: boom")
     assert "ValueError: boom" in html and "virtual was not measured" in html

@@ -255,7 +255,7 @@ def test_damaged_files_are_reported_not_fatal(tmp_path):
 
 
 def test_a_single_level_run_is_flagged_from_its_raw_files(tmp_path):
-    # STEPS=1: one measured level cannot place a knee (was a real run in test_e2e_faults.py, 40 s of make test)
+    # STEPS=1: one measured level cannot place a knee (was once a real e2e run, 40 s of make test)
     synthrun.write_params(tmp_path, modes=["virtual"])
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs(n=1)))
     mode = report.rebuild(tmp_path)["modes"]["virtual"]

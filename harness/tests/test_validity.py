@@ -1,6 +1,6 @@
 """The validity verdict on level lists with known evidence: each way a load test lies, and what is not a lie.
 
-The same rules on real runs that cause each problem are in test_e2e_faults.py.
+The same rules on real runs that cause each problem are in test_e2e_repeat_sweep.py.
 """
 
 import synthrun

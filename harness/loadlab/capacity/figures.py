@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from loadlab.core import metrics
+from loadlab.core import metrics, runplan
 from loadlab.core.servicecpus import CpuSplit
 from loadlab.core.servicecpus import of_run as split_of_run
 from loadlab.summary.labels import base_mode
+from loadlab.summary.records import ModeRecord, RunSummary
 from loadlab.summary.values import as_float
 
 # The roles' CPU as summary.json's level evidence names it (% of one core; the injector's is one injector's).
@@ -53,63 +54,54 @@ class RunFigures:
         return [m for m in self.modes if m.valid]
 
 
-def healthy_levels(mode: dict) -> list[dict]:
-    """The levels a fit may use: the coarse ones before the first unhealthy, and the healthy ones of every fine pass
-    the knee used."""
-    first_bad = mode.get("first_unhealthy_level")
-    coarse = [lv for lv in mode.get("levels") or [] if first_bad is None or lv.get("index", 0) < first_bad]
-    fine = [
-        lv
-        for p in (mode.get("refine") or {}).get("passes") or []
-        if p.get("used")
-        for lv in p.get("levels") or []
-        if lv.get("healthy")
-    ]
-    return [lv for lv in coarse + fine if lv.get("healthy") and lv.get("ok_rps")]
+def healthy_levels(mode: ModeRecord) -> list[dict]:
+    """The levels a fit may use: those the summary fits on (ModeRecord.fitted_levels) that served requests."""
+    return [lv for lv in mode.fitted_levels if lv.get("ok_rps")]
 
 
-def mode_figures(label: str, mode: dict, params: dict, injectors: int) -> ModeFigures:
+def mode_figures(label: str, mode: ModeRecord, params: dict, injectors: int) -> ModeFigures:
     levels = healthy_levels(mode)
     points: dict[str, list[tuple[float, float | None]]] = {}
     for role, key in EVIDENCE.items():
         scale = injectors if role == INJECTORS else 1
         pct = [((lv.get("evidence") or {}).get(key)) for lv in levels]
         points[role] = [(float(lv["ok_rps"]), None if p is None else p * scale) for lv, p in zip(levels, pct)]
-    live = mode.get("live_config") or {}
-    pool = as_float(live.get(metrics.TOMCAT_THREADS_MAX)) or as_float(params.get("PLATFORM_THREADS"))
+    live = mode.live_config or {}
+    asked = runplan.single_pool(params.get("PLATFORM_THREADS"))
+    pool = as_float(live.get(metrics.TOMCAT_THREADS_MAX)) or as_float(asked)
     rss = [lv.get("rss_mb") for lv in levels if lv.get("rss_mb") is not None]
     return ModeFigures(
         label,
         base_mode(label),
-        bool(mode.get("valid")),
-        tuple(mode.get("invalid_reasons") or ()),
-        as_float(mode.get("sustained_rps")),
-        as_float(mode.get("baseline_p50_ms")),
+        bool(mode.valid),
+        tuple(mode.invalid_reasons or ()),
+        as_float(mode.sustained_rps),
+        as_float(mode.baseline_p50_ms),
         int(pool) if pool and base_mode(label) == "platform" else None,
-        tuple(mode.get("predictions") or ()),
+        tuple(mode.predictions or ()),
         points,
-        (mode.get("costs") or {}).get("memory_per_inflight"),
+        (mode.costs or {}).get("memory_per_inflight"),
         rss[0] if rss else None,
     )
 
 
 def read(run_dir: Path) -> RunFigures:
     """The run's figures; OSError/ValueError when summary.json is missing or unreadable (plan.py refuses then)."""
-    summary = json.loads((run_dir / "summary.json").read_text())
+    summary = RunSummary.from_mapping(json.loads((run_dir / "summary.json").read_text()))
     try:
         record = json.loads((run_dir / "params.json").read_text())
     except (OSError, ValueError):
         record = {}
-    params = summary.get("params") or {}
+    params = summary.params or {}
     injectors = int(as_float(params.get("INJECTORS")) or 1)
-    machine = str(summary.get("machine") or "")
+    machine = str(summary.machine or "")
     found = re.search(r"(\d+) cores, (\d+(?:\.\d+)?) GiB", machine)
     cores = float(found.group(1)) if found else None
-    target = str(summary.get("target") or "local")
-    modes = tuple(mode_figures(label, mode, params, injectors) for label, mode in (summary.get("modes") or {}).items())
+    target = str(summary.target or "local")
+    modes = tuple(mode_figures(label, mode, params, injectors) for label, mode in summary.modes.items())
     return RunFigures(
         run_dir,
-        str(summary.get("run_id") or run_dir.name),
+        str(summary.run_id or run_dir.name),
         target,
         machine,
         cores,

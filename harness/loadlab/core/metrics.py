@@ -23,7 +23,7 @@ SAMPLED_KINDS = ("config", "gauge", "counter")
 LIVE_CONFIG_KINDS = ("info", "config")
 
 # The fields the harness reads by meaning, each spelled here once (test_metric_names.py fails when one is not in the
-# list): the live-config check, the pool evidence, the drain.
+# list): the live-config check, the pool evidence, the drain, server.csv's fixed and derived columns.
 THREAD_MODE = "thread_mode"
 JAVA_VERSION_FEATURE = "java_version_feature"
 VIRTUAL_SCHEDULER_PARALLELISM = "virtual_scheduler_parallelism"
@@ -32,6 +32,14 @@ DB_POOL_MAX = "db_pool_max"
 DB_POOL_ACTIVE = "db_pool_active"
 DB_POOL_PENDING = "db_pool_pending"
 INFLIGHT_REQUESTS = "inflight_requests"
+JVM_THREADS_LIVE = "jvm_threads_live"
+VIRTUAL_THREADS_MOUNTED = "virtual_threads_mounted"
+VIRTUAL_THREADS_QUEUED = "virtual_threads_queued"
+TOMCAT_THREADS_BUSY = "tomcat_threads_busy"
+HEAP_USED_BYTES = "heap_used_bytes"
+GC_PAUSE_MS_TOTAL = "gc_pause_ms_total"
+DOWNSTREAM_CALLS_TOTAL = "downstream_calls_total"
+DOWNSTREAM_TIME_MS_TOTAL = "downstream_time_ms_total"
 TOMCAT_QUEUE_SIZE = "tomcat_queue_size"
 TOMCAT_MAX_CONNECTIONS = "tomcat_max_connections"
 REQUESTS_TOTAL = "requests_total"
@@ -46,6 +54,14 @@ READ_BY_NAME = (
     DB_POOL_ACTIVE,
     DB_POOL_PENDING,
     INFLIGHT_REQUESTS,
+    JVM_THREADS_LIVE,
+    VIRTUAL_THREADS_MOUNTED,
+    VIRTUAL_THREADS_QUEUED,
+    TOMCAT_THREADS_BUSY,
+    HEAP_USED_BYTES,
+    GC_PAUSE_MS_TOTAL,
+    DOWNSTREAM_CALLS_TOTAL,
+    DOWNSTREAM_TIME_MS_TOTAL,
     TOMCAT_QUEUE_SIZE,
     TOMCAT_MAX_CONNECTIONS,
     REQUESTS_TOTAL,

@@ -118,18 +118,15 @@ def _jdks(name: str, raw: str) -> list[int]:
     return _numbers_each_once(name, raw, allowed, "not a Java feature release number", out_of_range)
 
 
-def _pool_sizes(name: str, raw: str) -> list[int]:
-    allowed = (
-        f"allowed: one pool size or several, each 1..{PLATFORM_THREADS_MAX}, space-separated, each once "
-        '(e.g. "200 1000 4000")'
-    )
-    return _numbers_each_once(
-        name,
-        raw,
-        allowed,
-        "not a whole number",
-        lambda n: None if 1 <= n <= PLATFORM_THREADS_MAX else f"{n} is out of range",
-    )
+def _pool_sizes(name: str, raw: str) -> tuple[int, ...]:
+    """PLATFORM_THREADS as every stage holds it, a tuple of sizes (runplan.pool_sizes reads any recorded form)."""
+
+    def out_of_range(n: int) -> str | None:
+        return None if 1 <= n <= PLATFORM_THREADS_MAX else f"{n} is out of range"
+
+    allowed = f"allowed: one pool size or several, each 1..{PLATFORM_THREADS_MAX}, space-separated, each once "
+    allowed += '(e.g. "200 1000 4000")'
+    return tuple(_numbers_each_once(name, raw, allowed, "not a whole number", out_of_range))
 
 
 def db_max_connections(db_pool: int) -> int:

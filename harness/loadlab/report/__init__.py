@@ -1,6 +1,6 @@
 """index.html: the comparison page, rebuilt from summary.json's content and each mode's server.csv.
 
-`rebuild` is what `make bench` (after each mode and at the end) and `make report` call: the summary writes the
+`rebuild` is what `make bench` (at its end) and `make report` call: the summary writes the
 numbers (summary.write), then each folder's page is drawn from them.
 
 `figures` picks and draws the charts (`charts/`), `page` lays out the sections (one module each), `style` and
@@ -9,6 +9,7 @@ numbers (summary.write), then each folder's page is drawn from them.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import traceback
@@ -24,17 +25,24 @@ from loadlab.report.page import document
 from loadlab.report.page_style import CSS
 from loadlab.report.service_name import named_page, service_name
 from loadlab.summary.outputs import write_text
+from loadlab.summary.records import RunSummary
 
 
 def rebuild(run_dir: str | os.PathLike) -> dict:
-    """Every derived file of a run folder, pages included; returns the run's summary (the shape of summary.json)."""
+    """Every derived file of a run folder, pages included; returns the run's summary (the content of summary.json)."""
     written = summaries.write(run_dir)
     for folder, summary in written:
         _render_or_say_why(folder, summary)
-    return written[-1][1]
+    return written[-1][1].as_json()
 
 
-def _render_or_say_why(folder: Path, summary: dict) -> None:
+def redraw(run_dir: str | os.PathLike) -> Path:
+    """The page again from the summary.json a run folder holds (`make plan` adds its section)."""
+    run_dir = Path(run_dir)
+    return render(run_dir, RunSummary.from_mapping(json.loads((run_dir / "summary.json").read_text())))
+
+
+def _render_or_say_why(folder: Path, summary: RunSummary) -> None:
     try:
         render(folder, summary)
     except Exception as e:  # noqa: BLE001 - summary.json is already written; say what broke instead of no page
@@ -42,28 +50,28 @@ def _render_or_say_why(folder: Path, summary: dict) -> None:
         write_text(folder / "index.html", fallback_page(summary, f"{type(e).__name__}: {e}"))
 
 
-def render(run_dir: str | os.PathLike, summary: dict) -> Path:
+def render(run_dir: str | os.PathLike, record: RunSummary) -> Path:
     """Writes run_dir/index.html and returns its path."""
     run_dir = Path(run_dir)
-    modes = summary.get("modes") or {}
+    modes = record.modes
     # With REPEAT > 1 each mode shown is one repetition's (`folder`: rep-<k>/<mode>).
-    folders = {mode: (m.get("folder") or mode) for mode, m in modes.items()}
-    links = gatling_links(run_dir, list(modes) + list(summary.get("missing_modes") or []), folders)
+    folders = {mode: (m.folder or mode) for mode, m in modes.items()}
+    links = gatling_links(run_dir, list(modes) + list(record.missing_modes or []), folders)
     page = document(
-        summary,
-        figures(run_dir, summary, folders),
+        record,
+        figures(run_dir, record, folders),
         links,
-        over_time_figure.figure(run_dir, summary, folders),
-        spectrum_section.section(run_dir, summary, folders),
+        over_time_figure.figure(run_dir, record, folders),
+        spectrum_section.section(run_dir, record, folders),
         plan_section.read(run_dir),
     )
-    html = named_page(page, service_name(summary))
+    html = named_page(page, service_name(record.params))
     path = run_dir / "index.html"
     write_text(path, html)
     return path
 
 
-def fallback_page(summary: dict, error: str) -> str:
+def fallback_page(summary: RunSummary, error: str) -> str:
     """A page that still gives the verdict when the charts could not be drawn."""
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>loadlab run</title>'

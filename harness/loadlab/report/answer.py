@@ -3,8 +3,10 @@ a 200-thread pool here; the limit was this machine's CPU"), before the figures t
 
 from __future__ import annotations
 
+from loadlab.core import runplan
 from loadlab.core.modelabel import ModeLabel
 from loadlab.report.formats import rps
+from loadlab.summary.records import ModeRecord, RunSummary
 
 # The start of limit_met_first (summary/mode_knee.py LIMIT_NAMES) -> what the limit was, in a few words.
 LIMITS = {
@@ -19,44 +21,44 @@ LIMITS = {
 APP_POOL = "the app's connection pool"
 
 
-def answer(summary: dict) -> str | None:
+def answer(summary: RunSummary) -> str | None:
     """None when there is nothing to answer (one mode, nothing measured); a ratio only when summary.json gives one."""
-    modes = summary.get("modes") or {}
-    ratio = summary.get("virtual_over_platform")
-    basis = summary.get("virtual_over_platform_basis") or "platform"
+    modes = summary.modes
+    ratio = summary.virtual_over_platform
+    basis = summary.virtual_over_platform_basis or "platform"
     virtual = _virtual_beside(modes, basis)
     if ratio is None or virtual is None or basis not in modes:
-        reason = summary.get("virtual_over_platform_reason")
+        reason = summary.virtual_over_platform_reason
         if len(modes) > 1 and reason:
             return f"No ratio of virtual over platform threads can be claimed from this run: {reason.split(':')[0]}."
         return None
     platform = modes[basis]
     # one mode never reached its knee: the ratio is a bound (summary/ratio.bound)
-    kind = summary.get("virtual_over_platform_bound") or (
-        "lower" if not virtual.get("collapsed") else "upper" if not platform.get("collapsed") else ""
+    kind = summary.virtual_over_platform_bound or (
+        "lower" if not virtual.collapsed else "upper" if not platform.collapsed else ""
     )
     at_least = {"lower": "at least ", "upper": "at most "}.get(kind, "")
     text = (
         f"Virtual threads held {at_least}{ratio:.1f}× the load of a {_pool(basis, summary)} here "
-        f"({rps(virtual.get('sustained_rps'))} against {rps(platform.get('sustained_rps'))} requests a second)"
+        f"({rps(virtual.sustained_rps)} against {rps(platform.sustained_rps)} requests a second)"
     )
-    if summary.get("ratios_by_pool"):
-        text += f", the best of the {len(summary['ratios_by_pool'])} pools tried"
-    if not virtual.get("collapsed"):
+    if summary.ratios_by_pool:
+        text += f", the best of the {len(summary.ratios_by_pool)} pools tried"
+    if not virtual.collapsed:
         text += "; virtual threads never broke, so the ratio is a floor set by the highest rate tried"
-    elif not platform.get("collapsed"):
+    elif not platform.collapsed:
         text += "; the platform pool never broke, so the ratio is a ceiling set by the highest rate it held"
     else:
         limit = _limit(virtual)
         if limit:
             text += f"; the limit was {limit}"
     platform_limit = _limit(platform)
-    if platform.get("collapsed") and platform_limit:
+    if platform.collapsed and platform_limit:
         text += f", the platform pool's was {platform_limit}"
     return text + "."
 
 
-def _virtual_beside(modes: dict, basis: str) -> dict | None:
+def _virtual_beside(modes: dict[str, ModeRecord], basis: str) -> ModeRecord | None:
     """The virtual column on the basis's JDK."""
     jdk = ModeLabel.parse(basis).jdk
     for label, result in modes.items():
@@ -66,14 +68,15 @@ def _virtual_beside(modes: dict, basis: str) -> dict | None:
     return None
 
 
-def _pool(basis: str, summary: dict) -> str:
-    threads = ModeLabel.parse(basis).threads or (summary.get("params") or {}).get("PLATFORM_THREADS")
+def _pool(basis: str, summary: RunSummary) -> str:
+    asked = runplan.single_pool((summary.params or {}).get("PLATFORM_THREADS"))
+    threads = ModeLabel.parse(basis).threads or asked
     return f"{threads:,}-thread pool" if isinstance(threads, int) else "platform thread pool"
 
 
-def _limit(result: dict) -> str | None:
+def _limit(result: ModeRecord) -> str | None:
     """The limit the mode met first, when a model's interval met its knee; the machine's CPU when the note says so."""
-    met = str(result.get("limit_met_first") or "")
+    met = str(result.limit_met_first or "")
     if met.startswith(APP_POOL):  # named from the app's own gauges: full, with requests waiting (app_pool.py)
         return "the app's own connection pool"
     if " answered errors: " in met:  # the service said no (mode_knee.answered_errors)

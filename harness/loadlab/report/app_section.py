@@ -8,26 +8,27 @@ from html import escape
 
 from loadlab.core import metrics
 from loadlab.report.formats import columns_table, num, small
+from loadlab.summary.records import ModeRecord, RunSummary
 
 
 def _value(key: str):
-    def cell(m: dict) -> str:
-        return num((m.get("app_evidence") or {}).get(key))
+    def cell(m: ModeRecord) -> str:
+        return num((m.app_evidence or {}).get(key))
 
     return cell
 
 
-def _started(m: dict) -> str:
-    ev = m.get("app_evidence") or {}
-    started, requests = ev.get("virtual_threads_started"), m.get("requests")
+def _started(m: ModeRecord) -> str:
+    ev = m.app_evidence or {}
+    started, requests = ev.get("virtual_threads_started"), m.requests
     if started is None:
         return "—"
     per = f"{started / requests:.2f} per request measured" if requests else ""
     return num(started) + (small(per) if per else "")
 
 
-def _gc(m: dict) -> str:
-    ev = m.get("app_evidence") or {}
+def _gc(m: ModeRecord) -> str:
+    ev = m.app_evidence or {}
     if ev.get("gc_count") is None:
         return "—"
     return num(ev.get("gc_count")) + small(
@@ -35,13 +36,13 @@ def _gc(m: dict) -> str:
     )
 
 
-def _pointers(m: dict) -> str:
-    seen = (m.get("app_evidence") or {}).get("points_to") or []
+def _pointers(m: ModeRecord) -> str:
+    seen = (m.app_evidence or {}).get("points_to") or []
     return "<br>".join(escape(x) for x in seen) if seen else "nothing stands out"
 
 
-def _hikari(m: dict) -> str:
-    ev = m.get("app_evidence") or {}
+def _hikari(m: ModeRecord) -> str:
+    ev = m.app_evidence or {}
     if ev.get("hikari_max") is None and ev.get("hikari_pending_max") is None:
         return "—"
     return f"{num(ev.get('hikari_max'))} / {num(ev.get('hikari_pending_max'))}"
@@ -61,9 +62,9 @@ ROWS = (
 )
 
 
-def section(summary: dict) -> str:
-    modes = summary.get("modes") or {}
-    if not any(m.get("app_evidence") for m in modes.values()):
+def section(summary: RunSummary) -> str:
+    modes = summary.modes
+    if not any(m.app_evidence for m in modes.values()):
         return ""
     return (
         '<section id="app-evidence"><h2>What the app itself shows</h2>'

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from html import escape
 
+from loadlab.summary.records import RunSummary
 
-def test_fault(summary: dict) -> str:
-    fault = summary.get("test_fault")
+
+def test_fault(summary: RunSummary) -> str:
+    fault = summary.test_fault
     if not fault:
         return ""
     return (
@@ -16,15 +18,15 @@ def test_fault(summary: dict) -> str:
     )
 
 
-def missing(summary: dict) -> str:
-    items = [f"<li>run: {escape(x)}</li>" for x in summary.get("missing") or []]
+def missing(summary: RunSummary) -> str:
+    items = [f"<li>run: {escape(x)}</li>" for x in summary.missing or []]
     items += [
         f"<li><b>{escape(m)}</b>: not measured in this run (no load data), so it has no numbers below</li>"
-        for m in summary.get("missing_modes") or []
+        for m in summary.missing_modes or []
     ]
-    for mode, m in (summary.get("modes") or {}).items():
-        items += [f"<li>{escape(mode)}: {escape(_missing_text(x))}</li>" for x in m.get("missing") or []]
-    for mode, problems in (summary.get("problems") or {}).items():
+    for mode, m in summary.modes.items():
+        items += [f"<li>{escape(mode)}: {escape(_missing_text(x))}</li>" for x in m.missing or []]
+    for mode, problems in (summary.problems or {}).items():
         items += [f"<li>{escape(mode)}: {escape(p)}</li>" for p in problems]
     if not items:
         return ""
@@ -54,21 +56,18 @@ def _missing_text(entry: str) -> str:
     return f"{entry} is missing" + (f": {why}" if why else "")
 
 
-def invalid(summary: dict) -> str:
-    return _per_mode_box(summary, "invalid_reasons", "invalid", "invalid", "Why this run cannot be trusted")
+def invalid(summary: RunSummary) -> str:
+    entries = {mode: m.invalid_reasons or [] for mode, m in summary.modes.items()}
+    return _per_mode_box(entries, "invalid", "invalid", "Why this run cannot be trusted")
 
 
-def notes(summary: dict) -> str:
-    return _per_mode_box(summary, "notes", "note", "notes", "Note")
+def notes(summary: RunSummary) -> str:
+    return _per_mode_box({mode: m.notes or [] for mode, m in summary.modes.items()}, "note", "notes", "Note")
 
 
-def _per_mode_box(summary: dict, field: str, kind: str, box_id: str, title: str) -> str:
-    """A box listing each mode's entries of one summary field, the mode in bold; nothing when none has any."""
-    items = [
-        f"<li><b>{escape(mode)}</b>: {escape(entry)}</li>"
-        for mode, m in (summary.get("modes") or {}).items()
-        for entry in m.get(field) or []
-    ]
+def _per_mode_box(entries: dict[str, list[str]], kind: str, box_id: str, title: str) -> str:
+    """A box listing each mode's entries, the mode in bold; nothing when none has any."""
+    items = [f"<li><b>{escape(mode)}</b>: {escape(entry)}</li>" for mode, listed in entries.items() for entry in listed]
     if not items:
         return ""
     return f'<div class="box {kind}" id="{box_id}"><h3>{title}</h3><ul>{"".join(items)}</ul></div>'

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from loadlab.core.errors import ExitCode, LoadlabError
 from loadlab.report.spectrum_section import Place, common, places
+from loadlab.summary.records import RunSummary
 
 
 @dataclass(frozen=True)
@@ -18,14 +19,14 @@ class Side:
     name: str
     value: str
     folder: Path
-    summary: dict
+    summary: RunSummary
 
     @property
     def run_id(self) -> str:
-        return str(self.summary.get("run_id") or self.folder.name)
+        return str(self.summary.run_id or self.folder.name)
 
     def mode_folder(self, mode: str) -> Path:
-        return self.folder / ((self.summary["modes"][mode].get("folder")) or mode)
+        return self.folder / (self.summary.modes[mode].folder or mode)
 
 
 def refuse(side_name: str, value: str, why: str) -> LoadlabError:
@@ -45,7 +46,11 @@ def load(name: str, value: str) -> Side:
         raise refuse(name, value, f"has no readable summary.json; run `make report RUN={value}` first") from None
     if not isinstance(summary, dict) or not isinstance(summary.get("modes"), dict):
         raise refuse(name, value, "has a summary.json without modes; run `make report` on it again")
-    return Side(name, value, folder, summary)
+    try:
+        return Side(name, value, folder, RunSummary.from_mapping(summary))
+    except (TypeError, ValueError) as e:  # written by another version of loadlab
+        why = f"has a summary.json this version cannot read ({e}); run `make report` on it again"
+        raise refuse(name, value, why) from None
 
 
 def check(run: Side, against: Side) -> dict[str, dict[float, list[Place]]]:
@@ -65,9 +70,9 @@ def check(run: Side, against: Side) -> dict[str, dict[float, list[Place]]]:
             )
     for side in (run, against):
         for mode in _measured(side):
-            result = side.summary["modes"][mode]
-            if not result.get("valid"):
-                reasons = result.get("invalid_reasons") or ["its verdict is not valid"]
+            result = side.summary.modes[mode]
+            if not result.valid:
+                reasons = result.invalid_reasons or ["its verdict is not valid"]
                 raise refuse(
                     side.name,
                     side.value,
@@ -76,8 +81,7 @@ def check(run: Side, against: Side) -> dict[str, dict[float, list[Place]]]:
     rates = {}
     for mode in _measured(run):
         columns = [
-            places(s.summary["modes"][mode], f"{mode} · {s.name} {s.run_id}", s.mode_folder(mode))
-            for s in (run, against)
+            places(s.summary.modes[mode], f"{mode} · {s.name} {s.run_id}", s.mode_folder(mode)) for s in (run, against)
         ]
         rates[mode] = common(columns)
         if not rates[mode]:
@@ -96,7 +100,7 @@ def _label(side: Side, mode: str) -> str:
 
 
 def _measured(side: Side) -> list[str]:
-    return [m for m, result in side.summary["modes"].items() if result.get("levels")]
+    return [m for m, result in side.summary.modes.items() if result.levels]
 
 
 def _listed(modes: list[str]) -> str:

@@ -16,6 +16,7 @@ from loadlab.report.headline import headline
 from loadlab.report.page_style import CSS
 from loadlab.report.spectrum_section import Place, blocks
 from loadlab.summary.outputs import write_text
+from loadlab.summary.records import ModeRecord
 
 # What a run records beside its parameters that can explain a difference between two runs.
 CONTEXT = ("target", "machine", "scenario")
@@ -54,9 +55,9 @@ def document(run: Side, against: Side, rates: dict[str, dict[float, list[Place]]
 def sentence(run: Side, against: Side) -> str:
     """Each mode's sustained rate in both runs, and how far apart they are."""
     phrases = []
-    for mode, result in run.summary["modes"].items():
-        other = against.summary["modes"].get(mode) or {}
-        a, b = result.get("sustained_rps"), other.get("sustained_rps")
+    for mode, result in run.summary.modes.items():
+        other = against.summary.modes.get(mode) or ModeRecord()
+        a, b = result.sustained_rps, other.sustained_rps
         if a is None or b is None:
             continue
         change = f" ({times(a / b)} of AGAINST)" if b else ""
@@ -65,7 +66,7 @@ def sentence(run: Side, against: Side) -> str:
 
 
 def verdicts(run: Side, against: Side, home: Path) -> str:
-    modes = list(run.summary["modes"])
+    modes = list(run.summary.modes)
     head = "".join(
         f'<th><a href="{quote(_relative(s.folder / "index.html", home))}">{escape(s.name)}: {escape(s.run_id)}</a></th>'
         for s in (run, against)
@@ -73,12 +74,12 @@ def verdicts(run: Side, against: Side, home: Path) -> str:
     rows = [("verdict", lambda s: escape(headline(s.summary)))]
     for mode in modes:
         rows += [
-            (f"{mode}: sustained", lambda s, m=mode: f"{rps(_mode(s, m).get('sustained_rps'))} rps"),
-            (f"{mode}: knee between", lambda s, m=mode: bracket_text(_mode(s, m).get("knee_interval_rps"))),
+            (f"{mode}: sustained", lambda s, m=mode: f"{rps(_mode(s, m).sustained_rps)} rps"),
+            (f"{mode}: knee between", lambda s, m=mode: bracket_text(_mode(s, m).knee_interval_rps)),
             (f"{mode}: prediction", lambda s, m=mode: prediction_cells.predicted_cell(_mode(s, m))),
             (f"{mode}: knee meets it", lambda s, m=mode: prediction_cells.agreement_cell(_mode(s, m))),
         ]
-    rows.append(("virtual over platform", lambda s: times(s.summary.get("virtual_over_platform"))))
+    rows.append(("virtual over platform", lambda s: times(s.summary.virtual_over_platform)))
     body = "".join(
         f'<tr><th class="text">{escape(label)}</th>' + "".join(f"<td>{cell(s)}</td>" for s in (run, against)) + "</tr>"
         for label, cell in rows
@@ -89,9 +90,9 @@ def verdicts(run: Side, against: Side, home: Path) -> str:
 
 def differences(run: Side, against: Side) -> str:
     """Every parameter (and target, machine, scenario) whose value differs; the rest were the same."""
-    a, b = run.summary.get("params") or {}, against.summary.get("params") or {}
+    a, b = run.summary.params or {}, against.summary.params or {}
     rows = [(name, a.get(name), b.get(name)) for name in sorted(set(a) | set(b)) if a.get(name) != b.get(name)]
-    rows += [(name, run.summary.get(name), against.summary.get(name)) for name in CONTEXT]
+    rows += [(name, getattr(run.summary, name), getattr(against.summary, name)) for name in CONTEXT]
     rows = [r for r in rows if r[1] != r[2]]
     if not rows:
         same = "<p>Every parameter and the machine were the same.</p>"
@@ -107,8 +108,8 @@ def differences(run: Side, against: Side) -> str:
     )
 
 
-def _mode(side: Side, mode: str) -> dict:
-    return side.summary["modes"].get(mode) or {}
+def _mode(side: Side, mode: str) -> ModeRecord:
+    return side.summary.modes.get(mode) or ModeRecord()
 
 
 def _shown(value) -> str:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from html import escape
 
+from loadlab.summary.records import ModeRecord, RunSummary
+
 
 def _fit_text(fit: dict | None, unit: str, digits: int = 1) -> str:
     """`164 KB (95%: 150–178, R² 0.98, 12 points, over 20–80 in flight)`, or a dash."""
@@ -36,19 +38,20 @@ def _range_note(fit: dict | None, what: str) -> str:
     return f'<br><span class="muted">{escape(f"fitted on {low:,.0f}–{high:,.0f} {what}")}</span>'
 
 
-def _level_span(mode: dict, key: str, unit: str) -> str:
-    """The measured value at the first and at the highest healthy level (`210 → 1,240 MB`)."""
-    levels = [lv for lv in mode.get("levels") or [] if lv.get(key) is not None]
+def _level_span(mode: ModeRecord, key: str, unit: str) -> str:
+    """The measured value at the first level and at the last one the summary counts, the healthy levels before the
+    knee (ModeRecord.counted_levels) (`210 → 1,240 MB`)."""
+    levels = [lv for lv in mode.levels or [] if lv.get(key) is not None]
     if not levels:
         return "—"
-    healthy = [lv for lv in levels if lv.get("healthy")] or levels
-    first, last = levels[0][key], healthy[-1][key]
+    counted = [lv for lv in mode.counted_levels if lv.get(key) is not None] or levels
+    first, last = levels[0][key], counted[-1][key]
     return escape(f"{first:,.0f} → {last:,.0f} {unit}" if first != last else f"{first:,.0f} {unit}")
 
 
-def rows(mode: dict) -> list[tuple[str, str]]:
+def rows(mode: ModeRecord) -> list[tuple[str, str]]:
     """One mode's costs as (label, cell html)."""
-    costs = mode.get("costs") or {}
+    costs = mode.costs or {}
     switches_source = costs.get("context_switches_source")
     memory = costs.get("memory_per_inflight")
     return [
@@ -69,9 +72,9 @@ def rows(mode: dict) -> list[tuple[str, str]]:
     ]
 
 
-def section(summary: dict) -> str:
-    modes = summary.get("modes") or {}
-    if not any(m.get("costs") for m in modes.values()):
+def section(summary: RunSummary) -> str:
+    modes = summary.modes
+    if not any(m.costs for m in modes.values()):
         return ""
     per_mode = {name: rows(m) for name, m in modes.items()}
     labels = [label for label, _ in next(iter(per_mode.values()))]
@@ -82,7 +85,7 @@ def section(summary: dict) -> str:
         + "</tr>"
         for label in labels
     )
-    missing = [f"{name}: {m}" for name, mode in modes.items() for m in (mode.get("costs") or {}).get("missing") or []]
+    missing = [f"{name}: {m}" for name, mode in modes.items() for m in (mode.costs or {}).get("missing") or []]
     note = "".join(f'<p class="muted">{escape(m)}</p>' for m in missing)
     return (
         '<section id="costs"><h2>What a request and a thread cost</h2>'

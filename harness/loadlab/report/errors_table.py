@@ -6,23 +6,24 @@ from html import escape
 
 from loadlab.report.error_kinds import error_kinds
 from loadlab.report.formats import num, rps
+from loadlab.summary.records import RunSummary
 
 
-def section(summary: dict) -> str:
+def section(summary: RunSummary) -> str:
     """Beside the error chart: per mode and level, how many requests failed and of which kind, and what each means."""
     tables, shown, meanings = [], [], {}
-    for mode, m in (summary.get("modes") or {}).items():
-        kinds = error_kinds(m)
+    for mode, m in summary.modes.items():
+        kinds = error_kinds(m.levels or [], m.error_kinds or [])
         if not kinds:
             continue
         shown += [k for k in kinds if k not in shown]
-        meanings.update(m.get("error_kind_meanings") or {})
+        meanings.update(m.error_kind_meanings or {})
         head = "<tr><th>level</th><th>target rps</th>" + "".join(f"<th>{escape(k)}</th>" for k in kinds) + "</tr>"
         rows = "".join(
             f"<tr><td>{num(lv.get('index'))}</td><td>{rps(lv.get('target_rps'))}</td>"
             + "".join(f"<td>{num((lv.get('errors_by_kind') or {}).get(k, 0))}</td>" for k in kinds)
             + "</tr>"
-            for lv in m.get("levels") or []
+            for lv in m.levels or []
         )
         tables.append(f"<div><h3>{escape(mode)}: failed requests by kind</h3><table>{head}{rows}</table></div>")
     if not tables:

@@ -9,6 +9,7 @@ from loadlab.report.charts import level_charts, server_charts
 from loadlab.report.headline import scenario_of
 from loadlab.report.series import read_series
 from loadlab.report.service_name import service_name
+from loadlab.summary.records import RunSummary
 
 CAPTIONS = {
     "throughput": "Each point is one level. OK/s follows the target line while the service keeps up; the knee is "
@@ -39,10 +40,10 @@ CAPTIONS = {
 }
 
 
-def figures(run_dir: Path, summary: dict, folders: dict[str, str]) -> list[tuple[str, str, str, str]]:
+def figures(run_dir: Path, summary: RunSummary, folders: dict[str, str]) -> list[tuple[str, str, str, str]]:
     """(section title, data-chart name, svg, caption) for every chart of the page, in its order; folders: mode ->
     its folder under run_dir (with REPEAT > 1 the mode shown is one repetition's, `rep-<k>/<mode>`)."""
-    shown = dict(summary.get("modes") or {})
+    shown = summary.modes
     if not shown:
         return []
     series = {mode: read_series(run_dir / folders[mode] / "server.csv") for mode in shown}
@@ -52,12 +53,12 @@ def figures(run_dir: Path, summary: dict, folders: dict[str, str]) -> list[tuple
         (
             "Errors",
             "errors",
-            level_charts.errors(shown, (summary.get("thresholds") or {}).get("max_error_ratio")),
+            level_charts.errors(shown, (summary.thresholds or {}).get("max_error_ratio")),
             CAPTIONS["errors"],
         ),
     ]
-    params = summary.get("params") or {}
-    service = service_name(summary)
+    params = summary.params or {}
+    service = service_name(params)
     scenario = scenario_of(summary)
     cpu_ms = params.get("CPU_MS") if isinstance(params.get("CPU_MS"), (int, float)) else None
     if scenario == "cpu" or cpu_ms:
@@ -69,8 +70,8 @@ def figures(run_dir: Path, summary: dict, folders: dict[str, str]) -> list[tuple
                 CAPTIONS["cpu-per-request"],
             )
         )
-    one_machine = validity.shares_one_machine(summary.get("target"))
-    limits = server_limits(summary, one_machine)
+    one_machine = validity.shares_one_machine(summary.target)
+    limits = server_limits(params, one_machine)
     panels = [
         name
         for name in server_charts.SERVER_PANELS
@@ -88,7 +89,7 @@ def figures(run_dir: Path, summary: dict, folders: dict[str, str]) -> list[tuple
     return found
 
 
-def server_limits(summary: dict, one_machine: bool) -> dict[str, tuple[float, str]]:
+def server_limits(params: dict, one_machine: bool) -> dict[str, tuple[float, str]]:
     """The validity limits drawn on the server charts, the same numbers validity.py judges with."""
     if one_machine:
         limits = {
@@ -104,11 +105,11 @@ def server_limits(summary: dict, one_machine: bool) -> dict[str, tuple[float, st
                 f"host saturated ({validity.CPU_SATURATED_RATIO * 100:g}%)",
             )
         }
-    delay_ms = (summary.get("params") or {}).get("DELAY_MS")
+    delay_ms = params.get("DELAY_MS")
     if isinstance(delay_ms, (int, float)) and not isinstance(delay_ms, bool):
         allowed = validity.delay_allowance_ms(delay_ms)
         limits["server-delay"] = (delay_ms + allowed, f"limit {delay_ms:g} + {allowed:g} ms")
-    pool = (summary.get("params") or {}).get("DB_POOL")
+    pool = params.get("DB_POOL")
     if isinstance(pool, (int, float)) and not isinstance(pool, bool):
         limits["server-pool"] = (pool, f"DB_POOL {pool:g} connections")
     return limits

@@ -10,6 +10,7 @@ from loadlab.report import prediction_cells
 from loadlab.report.formats import num, rps
 from loadlab.report.service_name import service_name
 from loadlab.summary import crash
+from loadlab.summary.records import ModeRecord, RunSummary
 
 # Scenarios where the models give both thread modes the same limit: the page says so before anyone reads a ratio.
 NOT_EXPECTED_TO_WIN = {
@@ -18,35 +19,35 @@ NOT_EXPECTED_TO_WIN = {
 }
 
 
-def scenario_of(summary: dict) -> str:
+def scenario_of(summary: RunSummary) -> str:
     """summary.json always names it (upgrade.py gives old runs theirs); a page drawn from nothing says http."""
-    return str(summary.get("scenario") or "http")
+    return str(summary.scenario or "http")
 
 
-def subject(summary: dict) -> str:
+def subject(summary: RunSummary) -> str:
     """What was measured: `http scenario`, or an app at its path (it runs none of the thread-service's scenarios)."""
-    params = summary.get("params") or {}
+    params = summary.params or {}
     if params.get("APP"):
-        return f"{service_name(summary)} at {params.get('APP_PATH') or '/'}"
+        return f"{service_name(params)} at {params.get('APP_PATH') or '/'}"
     return f"{scenario_of(summary)} scenario"
 
 
-def headline(summary: dict) -> str:
-    modes = summary.get("modes") or {}
+def headline(summary: RunSummary) -> str:
+    modes = summary.modes
     scenario = scenario_of(summary)
     phrases = [_mode_phrase(summary, mode, modes.get(mode)) for mode in mode_names(summary)]
     text = f"{subject(summary)}: " + (", ".join(phrases) or "no mode was measured")
     if scenario in NOT_EXPECTED_TO_WIN:
         text += f"; {NOT_EXPECTED_TO_WIN[scenario]}"
-    if summary.get("virtual_over_platform") is None and summary.get("virtual_over_platform_reason") and len(modes) > 1:
+    if summary.virtual_over_platform is None and summary.virtual_over_platform_reason and len(modes) > 1:
         # The reason's first clause only ("platform crashed"): its details follow in the invalid reasons.
-        text += f"; no virtual/platform ratio ({summary['virtual_over_platform_reason'].split(':')[0]})"
-    if "virtual_over_reactive" in summary:  # MODES named reactive
-        reactive = summary["virtual_over_reactive"]
-        reason = str(summary.get("virtual_over_reactive_reason") or "").split(":")[0]
+        text += f"; no virtual/platform ratio ({summary.virtual_over_platform_reason.split(':')[0]})"
+    if "virtual_over_reactive" not in summary.absent:  # MODES named reactive
+        reactive = summary.virtual_over_reactive
+        reason = str(summary.virtual_over_reactive_reason or "").split(":")[0]
         text += f"; virtual/reactive {reactive:.2f}×" if reactive else f"; no virtual/reactive ratio ({reason})"
-    reasons = [f"{mode}: {r}" for mode, m in modes.items() for r in m.get("invalid_reasons") or []]
-    missing = summary.get("missing_modes") or []
+    reasons = [f"{mode}: {r}" for mode, m in modes.items() for r in m.invalid_reasons or []]
+    missing = summary.missing_modes or []
     if reasons:
         text += " — invalid because " + "; ".join(reasons)
     elif missing or not modes:
@@ -59,13 +60,13 @@ def headline(summary: dict) -> str:
     return text
 
 
-def _cpu_notes(m: dict) -> list[str]:
+def _cpu_notes(m: ModeRecord) -> list[str]:
     """A mode's notes that say the CPU ran out at its knee: all of them but an app's sentence for a limit no model
     explains (an app whose CPU had room was said to have run out of it)."""
-    if not m.get("collapsed"):
+    if not m.collapsed:
         return []  # its unhealthy level did not reproduce: no knee (a note may still describe that level)
-    unexplained = (m.get("app_evidence") or {}).get("unexplained_limit")
-    return [n for n in m.get("notes") or [] if n != unexplained]
+    unexplained = (m.app_evidence or {}).get("unexplained_limit")
+    return [n for n in m.notes or [] if n != unexplained]
 
 
 def crash_when(crashed: dict) -> str:
@@ -76,67 +77,67 @@ def crash_when(crashed: dict) -> str:
     )
 
 
-def _ratio_for(summary: dict, label: ModeLabel) -> float | None:
+def _ratio_for(summary: RunSummary, label: ModeLabel) -> float | None:
     """virtual over platform on the same JDK: `virtual` uses the headline ratio, `virtual-jdk21` its JDK's."""
     if label.mode != "virtual":
         return None
     if label.jdk is None:
-        return summary.get("virtual_over_platform")
-    return (summary.get("ratios") or {}).get(str(label.jdk))
+        return summary.virtual_over_platform
+    return (summary.ratios or {}).get(str(label.jdk))
 
 
-def _divisor(summary: dict, label: ModeLabel) -> str:
+def _divisor(summary: RunSummary, label: ModeLabel) -> str:
     """What a virtual column's ratio divides by: its platform column, or with a pool sweep the best pool (ratio.py)."""
-    if not summary.get("ratios_by_pool"):
+    if not summary.ratios_by_pool:
         return str(replace(label, mode="platform"))
-    basis = summary.get("virtual_over_platform_basis")
+    basis = summary.virtual_over_platform_basis
     if basis and ModeLabel.parse(basis).jdk == label.jdk:
         return f"{basis} (the best pool)"
     return "the best platform pool on its JDK"
 
 
-def verdict_class(summary: dict) -> str:
-    modes = summary.get("modes") or {}
-    if modes and all(m.get("valid") for m in modes.values()) and not summary.get("missing_modes"):
+def verdict_class(summary: RunSummary) -> str:
+    modes = summary.modes
+    if modes and all(m.valid for m in modes.values()) and not summary.missing_modes:
         return "valid"
     return "invalid"
 
 
-def mode_names(summary: dict) -> list[str]:
-    modes = list((summary.get("modes") or {}).keys())
-    return modes + [m for m in summary.get("missing_modes") or [] if m not in modes]
+def mode_names(summary: RunSummary) -> list[str]:
+    modes = list(summary.modes)
+    return modes + [m for m in summary.missing_modes or [] if m not in modes]
 
 
-def _mode_phrase(summary: dict, mode: str, m: dict | None) -> str:
+def _mode_phrase(summary: RunSummary, mode: str, m: ModeRecord | None) -> str:
     """One mode's clause of the headline."""
     if m is None:
         return f"{mode} was not measured"
-    phrase = f"{mode} sustained {rps(m.get('sustained_rps'))} rps"
+    phrase = f"{mode} sustained {rps(m.sustained_rps)} rps"
     label = ModeLabel.parse(mode)
     ratio = _ratio_for(summary, label)
     if ratio is not None:
-        kind = summary.get("virtual_over_platform_bound") if label.jdk is None else None
+        kind = summary.virtual_over_platform_bound if label.jdk is None else None
         sign = {"lower": "≥ ", "upper": "≤ "}.get(kind or "", "")
         phrase += f" = {sign}{ratio:.1f}× {_divisor(summary, label)}" + (
             f" ({bound_words(kind).split(':')[0]})" if kind else ""
         )
-    interval = m.get("knee_interval_rps")
-    if m.get("collapsed") and interval and interval[0]:
+    interval = m.knee_interval_rps
+    if m.collapsed and interval and interval[0]:
         phrase += f", knee between {rps(interval[0])} and {rps(interval[1])}"
-    spread = ((summary.get("repeats") or {}).get("modes") or {}).get(mode)
+    spread = ((summary.repeats or {}).get("modes") or {}).get(mode)
     if spread and spread.get("median") is not None:
         phrase += (
             f" (median of {spread['repetitions_used']} repetitions, {rps(spread['min'])}–"
             f"{rps(spread['max'])}{'; noisy' if spread.get('noise') else ''})"
         )
-    if m.get("crashed"):
-        phrase = f"{mode} CRASHED: {crash_when(m['crashed'])}; before it, {phrase}"
-    elif (m.get("refine") or {}).get("not_reproduced"):
+    if m.crashed:
+        phrase = f"{mode} CRASHED: {crash_when(m.crashed)}; before it, {phrase}"
+    elif (m.refine or {}).get("not_reproduced"):
         phrase += " (the highest rate measured healthy: its coarse unhealthy level did not reproduce, no knee)"
-    elif not m.get("collapsed") and m.get("levels"):
+    elif not m.collapsed and m.levels:
         phrase += " (the peak; it never collapsed)"
     phrase += prediction_cells.headline_phrase(m)
-    if m.get("pinned_virtual_threads"):
-        phrase += f" with {num(m['pinned_virtual_threads'])} pinned virtual threads"
+    if m.pinned_virtual_threads:
+        phrase += f" with {num(m.pinned_virtual_threads)} pinned virtual threads"
 
     return phrase

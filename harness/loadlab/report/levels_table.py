@@ -5,10 +5,11 @@ from __future__ import annotations
 from html import escape
 
 from loadlab.report.formats import bracket_text, class_attr, num, pct, rps
+from loadlab.summary.records import RunSummary
 
 
-def section(summary: dict) -> str:
-    modes = summary.get("modes") or {}
+def section(summary: RunSummary) -> str:
+    modes = summary.modes
     if not modes:
         return ""
     tables = []
@@ -19,10 +20,10 @@ def section(summary: dict) -> str:
             "<th>delay-service ms (probe, median)</th><th>host CPU %</th>"
             '<th class="text">healthy</th></tr>'
         )
-        rows = [_level_row(lv, m.get("sustained_rps")) for lv in m.get("levels") or []]
+        rows = [_level_row(lv, m.sustained_rps) for lv in m.levels or []]
         body = "".join(rows) or '<tr><td colspan="13" class="text muted">no measured level</td></tr>'
         tables.append(f"<div><h3>{escape(mode)}</h3><table>{head}{body}</table></div>")
-        for fine in (m.get("refine") or {}).get("passes") or []:
+        for fine in (m.refine or {}).get("passes") or []:
             tables.append(_fine_pass_table(mode, fine, head))
     # One table under the other: side by side, a level's reasons would squeeze both into unreadable columns.
     return f'<section id="levels"><h2>Levels</h2>{"".join(tables)}</section>'

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from loadlab.report.charts.percentile_charts import Segment, over_time
 from loadlab.report.series import read_series
+from loadlab.summary.records import RunSummary
 
 NAME = "percentiles-over-time"
 TITLE = "Percentiles over time"
@@ -20,21 +21,20 @@ CAPTION = (
 GAP_S = 5  # seconds left empty between passes on the time axis
 
 
-def figure(run_dir: Path, summary: dict, folders: dict[str, str]) -> tuple[str, str, str, str] | None:
+def figure(run_dir: Path, summary: RunSummary, folders: dict[str, str]) -> tuple[str, str, str, str] | None:
     modes = {}
-    for mode, result in (summary.get("modes") or {}).items():
+    for mode, result in summary.modes.items():
         folder = run_dir / folders.get(mode, mode)
-        passes = [("coarse", folder, result.get("levels") or [], result)]
-        passes += [
-            (p["name"], folder / p["name"], p.get("levels") or [], p)
-            for p in (result.get("refine") or {}).get("passes") or []
-        ]
+        # (name, folder, levels, first unhealthy level, stopped early): the coarse pass, then each fine pass
+        passes = [("coarse", folder, result.levels or [], result.first_unhealthy_level, bool(result.stopped_early))]
+        for fine in (result.refine or {}).get("passes") or []:
+            unhealthy, stopped = fine.get("first_unhealthy_level"), bool(fine.get("stopped_early"))
+            passes.append((fine["name"], folder / fine["name"], fine.get("levels") or [], unhealthy, stopped))
         segments, offset = [], 0
-        for name, pass_dir, levels, facts in passes:
+        for name, pass_dir, levels, unhealthy, stopped in passes:
             series = read_series(pass_dir / "percentiles.csv")
             if not series.get("second"):
                 continue
-            unhealthy, stopped = facts.get("first_unhealthy_level"), bool(facts.get("stopped_early"))
             segments.append(Segment(name, series, levels, offset, unhealthy, stopped))
             offset += int(max(series["second"])) + 1 + GAP_S
         modes[mode] = segments

@@ -21,10 +21,11 @@ from loadlab.report import (
 from loadlab.report.answer import answer
 from loadlab.report.headline import headline, mode_names, subject, verdict_class
 from loadlab.report.page_style import CSS
+from loadlab.summary.records import RunSummary
 
 
 def document(
-    summary: dict,
+    summary: RunSummary,
     charts: list[tuple[str, str, str, str]],
     gatling: dict[str, list[str]],
     over_time: tuple[str, str, str, str] | None = None,
@@ -35,7 +36,7 @@ def document(
     percentiles-over-time chart and spectra the spectrum section, shown right after the headline (what the field
     reads first), before the evidence; plan: the run's plan.json (`make plan`), drawn as "On other hardware" when
     there is one."""
-    run_id = str(summary.get("run_id") or "")
+    run_id = str(summary.run_id or "")
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -43,7 +44,7 @@ def document(
         f"<title>loadlab {escape(run_id)}: platform vs virtual threads</title>",
         f"<style>{CSS}</style></head><body><main>",
         f"<h1>Platform vs virtual threads <small>{escape(subject(summary))}, run {escape(run_id)}"
-        f"{' on ' + escape(str(summary['target'])) if summary.get('target') else ''}</small></h1>",
+        f"{' on ' + escape(str(summary.target)) if summary.target else ''}</small></h1>",
         f'<p class="answer" id="answer">{escape(said)}</p>' if (said := answer(summary)) else "",
         f'<p class="headline {verdict_class(summary)}" id="headline">{escape(headline(summary))}</p>',
         boxes.test_fault(summary),
@@ -77,7 +78,7 @@ def chart_figure(title: str, name: str, svg: str, caption: str) -> str:
     )
 
 
-def gatling_section(summary: dict, gatling: dict[str, list[str]]) -> str:
+def gatling_section(summary: RunSummary, gatling: dict[str, list[str]]) -> str:
     items = []
     for mode in mode_names(summary):
         links = gatling.get(mode) or []

@@ -9,64 +9,63 @@ from html import escape
 from loadlab.analysis import prediction_text
 from loadlab.analysis.prediction import interval_text, range_text, rate_text
 from loadlab.report.formats import small as _small
+from loadlab.summary.records import ModeRecord
 
 # The verdict table's rows this module fills: (label, cell).
 AGREEMENT_LABEL = "knee meets the prediction's interval"
 
 
-def headline_phrase(m: dict) -> str:
+def headline_phrase(m: ModeRecord) -> str:
     """` (cpu predicted 2,110, 2,100–2,370 rps; knee agrees)` for the headline; "" without a prediction."""
-    if m.get("predicted_rps") is None:
+    if m.predicted_rps is None:
         return ""
-    text = f" ({m.get('predicted_by') or 'model'} predicted {rate_text(m['predicted_rps'])}"
-    interval = prediction_text.interval_of(m)
+    text = f" ({m.predicted_by or 'model'} predicted {rate_text(m.predicted_rps)}"
+    interval = prediction_text.interval_of(m.as_json())
     if interval:
         text += f", {interval}"
-    if m.get("prediction_quality"):
+    if m.prediction_quality:
         text += ", rough"
     word = {"agrees": "knee agrees", "disagrees": "knee does not agree", "contradicted": "contradicted by the run"}
-    verdict = m.get("prediction_verdict")
+    verdict = m.prediction_verdict
     if verdict is None:
-        verdict = {True: "agrees", False: "disagrees"}.get(m.get("prediction_agrees"))
+        verdict = {True: "agrees", False: "disagrees"}.get(m.prediction_agrees)
     other = {"fuzzy": "the knee is fuzzy", "no upper end": "no upper end, so it excludes nothing"}
     extra = word.get(verdict) or other.get(verdict, "")
     return text + (f"; {extra}" if extra else "") + ")"
 
 
-def predicted_cell(m: dict) -> str:
-    if m.get("predicted_rps") is None:
+def predicted_cell(m: ModeRecord) -> str:
+    if m.predicted_rps is None:
         return "—"
-    interval = prediction_text.interval_of(m)
+    interval = prediction_text.interval_of(m.as_json())
     return (
-        escape(rate_text(m["predicted_rps"]))
-        + _small(
-            f"interval {interval}{_fit(m.get('predicted_fitted_on_rps'), m.get('predicted_r2'))}" if interval else None
-        )
-        + _rough(m.get("prediction_quality"))
+        escape(rate_text(m.predicted_rps))
+        + _small(f"interval {interval}{_fit(m.predicted_fitted_on_rps, m.predicted_r2)}" if interval else None)
+        + _rough(m.prediction_quality)
     )
 
 
-def agreement_cell(m: dict) -> str:
-    word = prediction_text.verdict_word(m)
+def agreement_cell(m: ModeRecord) -> str:
+    word = prediction_text.verdict_word(m.as_json())  # the terminal's words (analysis/prediction_text.py)
     cls = {"yes": "yes", "NO": "no", "NO: contradicted": "no"}.get(word, "muted")
-    evidence = m.get("evidence_at_knee") if m.get("prediction_agrees") is False else None
+    evidence = m.evidence_at_knee if m.prediction_agrees is False else None
     return (
         f'<span class="{cls}">{escape(word)}</span>'
-        + _small(m.get("prediction_check"))
+        + _small(m.prediction_check)
         + _small(evidence and f"evidence {evidence}")
     )
 
 
-def predictions_cell(m: dict) -> str:
-    found = m.get("predictions") or []
+def predictions_cell(m: ModeRecord) -> str:
+    found = m.predictions or []
     if not found:
         return "—"
     return "<br>".join(_one(p) for p in found)
 
 
-def ceiling_cell(m: dict) -> str:
+def ceiling_cell(m: ModeRecord) -> str:
     """The utilization law's bound (every core busy) and the knee read off the same fit, both with intervals."""
-    ceiling = m.get("cpu_ceiling")
+    ceiling = m.cpu_ceiling
     if not ceiling:
         return '<span class="muted">not fitted (fewer than two healthy levels far enough apart)</span>'
     roles = ", ".join(

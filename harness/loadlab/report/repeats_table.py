@@ -5,14 +5,15 @@ from __future__ import annotations
 from html import escape
 
 from loadlab.report.formats import rps, small, times
+from loadlab.summary.records import RunSummary
 
 
-def section(summary: dict) -> str:
+def section(summary: RunSummary) -> str:
     """REPEAT > 1: each repetition's sustained rate per mode, the median and range, and whether the spread is noise."""
-    agg = summary.get("repeats")
+    agg = summary.repeats
     if not agg:
         return ""
-    reps = summary.get("repetitions") or []
+    reps = summary.repetitions or []
     head = (
         '<tr><th class="text">mode</th>'
         + "".join(f'<th><a href="{escape(r["folder"])}/index.html">{escape(r["folder"])}</a></th>' for r in reps)

@@ -14,8 +14,9 @@ _AS_PROSE = re.compile(r"(?<![\w/.-])thread-service(?![\w-]|\.(?:log|jar|csv)\b)
 _TEXT_NODE = re.compile(r">([^<]+)<")
 
 
-def service_name(summary: dict) -> str:
-    return service_label(summary.get("params") or {})
+def service_name(params: dict) -> str:
+    """What the page calls the service under test, from the run's parameters (summary.json's `params`)."""
+    return service_label(params or {})
 
 
 def named(text: str, service: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from loadlab.report.formats import none_row, text_of
+from loadlab.summary.records import RunSummary
 
 PARAM_ORDER = [
     "TARGET",
@@ -27,27 +28,27 @@ PARAM_ORDER = [
 ]
 
 
-def section(summary: dict) -> str:
-    params = summary.get("params") or {}
+def section(summary: RunSummary) -> str:
+    params = summary.params or {}
     keys = [k for k in PARAM_ORDER if k in params] + sorted(k for k in params if k not in PARAM_ORDER)
     param_rows = "".join(
         f'<tr><th class="text">{escape(k)}</th><td class="text">{escape(text_of(params[k]))}</td></tr>' for k in keys
     )
-    thresholds = summary.get("thresholds") or {}
+    thresholds = summary.thresholds or {}
     threshold_rows = "".join(
         f'<tr><th class="text">{escape(k)}</th><td>{escape(text_of(v))}</td></tr>' for k, v in thresholds.items()
     )
-    hosts = summary.get("hosts") or {}
+    hosts = summary.hosts or {}
     host_rows = "".join(
         f'<tr><th class="text">{escape(role)}</th><td class="text">{escape(text_of(h.get("address")))}</td>'
         f'<td class="text">{escape(text_of(h.get("description")))}</td></tr>'
         for role, h in sorted(hosts.items())
         if isinstance(h, dict)
     )
-    machine = summary.get("machine")
+    machine = summary.machine
     limit_rows = "".join(
         f'<tr><th class="text">{escape(k)}</th><td>{escape(text_of(v))}</td></tr>'
-        for k, v in (summary.get("limits") or {}).items()
+        for k, v in (summary.limits or {}).items()
     )
     return (
         '<section id="setup"><h2>Parameters and machine</h2><div class="grid">'

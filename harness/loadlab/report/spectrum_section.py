@@ -11,6 +11,7 @@ from loadlab.analysis import hlog
 from loadlab.report.charts.percentile_charts import Curve, spectrum
 from loadlab.report.formats import num as number
 from loadlab.summary import hgrm_files
+from loadlab.summary.records import ModeRecord, RunSummary
 
 CAPTION = (
     "Every successful request of the level, all injectors added, by percentile: x is 1 / (1 − p) on a log scale, so "
@@ -30,10 +31,10 @@ class Place:
     level: dict
 
 
-def places(result: dict, label: str, folder: Path) -> dict[float, Place]:
+def places(result: ModeRecord, label: str, folder: Path) -> dict[float, Place]:
     """A mode's measured levels by offered rate (coarse first; a fine pass's where the coarse pass lacks the rate)."""
-    passes = [(hgrm_files.COARSE, result.get("levels") or [])]
-    passes += [(p["name"], p.get("levels") or []) for p in (result.get("refine") or {}).get("passes") or []]
+    passes = [(hgrm_files.COARSE, result.levels or [])]
+    passes += [(p["name"], p.get("levels") or []) for p in (result.refine or {}).get("passes") or []]
     found: dict[float, Place] = {}
     for pass_name, levels in passes:
         for level in levels:
@@ -50,9 +51,9 @@ def common(by_column: list[dict[float, Place]]) -> dict[float, list[Place]]:
     return {rate: [column[rate] for column in by_column] for rate in rates}
 
 
-def common_rates(run_dir: Path, summary: dict, folders: dict[str, str]) -> dict[float, list[Place]]:
+def common_rates(run_dir: Path, summary: RunSummary, folders: dict[str, str]) -> dict[float, list[Place]]:
     """Each offered rate every shown mode ran (coarse levels, or a fine pass's), in rising order."""
-    modes = summary.get("modes") or {}
+    modes = summary.modes
     return common([places(result, mode, run_dir / folders.get(mode, mode)) for mode, result in modes.items()])
 
 
@@ -63,11 +64,10 @@ def key_rates(rates: dict[float, list[Place]]) -> list[float]:
     return [r for r in (max(held, default=None), min(broke, default=None)) if r is not None]
 
 
-def section(run_dir: Path, summary: dict, folders: dict[str, str]) -> str:
+def section(run_dir: Path, summary: RunSummary, folders: dict[str, str]) -> str:
     rates = common_rates(run_dir, summary, folders)
     knees = [
-        around_knee(mode, result, run_dir / folders.get(mode, mode), rates)
-        for mode, result in (summary.get("modes") or {}).items()
+        around_knee(mode, result, run_dir / folders.get(mode, mode), rates) for mode, result in summary.modes.items()
     ]
     if not rates and not any(knees):
         return ""
@@ -81,11 +81,11 @@ def section(run_dir: Path, summary: dict, folders: dict[str, str]) -> str:
     )
 
 
-def around_knee(mode: str, result: dict, folder: Path, shared: dict[float, list[Place]]) -> str:
+def around_knee(mode: str, result: ModeRecord, folder: Path, shared: dict[float, list[Place]]) -> str:
     """A mode's own spectrum on both sides of its knee, when no other mode ran its first unhealthy rate: virtual
     threads' tail near a CPU knee shows here (no time slicing between them), where no equal-load chart reaches."""
-    bracket = result.get("knee_interval_rps") or []
-    if not result.get("collapsed") or len(bracket) != 2 or None in bracket or float(bracket[1]) in shared:
+    bracket = result.knee_interval_rps or []
+    if not result.collapsed or len(bracket) != 2 or None in bracket or float(bracket[1]) in shared:
         return ""
     found = places(result, "", folder)
     sides = [found.get(float(rate)) for rate in bracket]

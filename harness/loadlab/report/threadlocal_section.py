@@ -6,10 +6,11 @@ from __future__ import annotations
 from html import escape
 
 from loadlab.report.formats import columns_table, num, rps, small
+from loadlab.summary.records import ModeRecord, RunSummary
 
 
-def _builds(m: dict) -> str:
-    use = m.get("threadlocal") or {}
+def _builds(m: ModeRecord) -> str:
+    use = m.threadlocal or {}
     per_request = use.get("builds_per_request")
     if per_request is None:
         return "—"
@@ -20,32 +21,32 @@ def _builds(m: dict) -> str:
     )
 
 
-def _bytes_built(m: dict) -> str:
-    use = m.get("threadlocal") or {}
+def _bytes_built(m: ModeRecord) -> str:
+    use = m.threadlocal or {}
     value = use.get("bytes_built_per_request")
     return "—" if value is None else escape(f"{value:,.0f} B")
 
 
-def _allocated(m: dict) -> str:
-    fit = (m.get("costs") or {}).get("bytes_allocated_per_request")
+def _allocated(m: ModeRecord) -> str:
+    fit = (m.costs or {}).get("bytes_allocated_per_request")
     return "—" if not fit or fit.get("slope") is None else escape(f"{fit['slope']:,.0f} B")
 
 
-def thread_service_cpu_ms(m: dict) -> float | None:
+def thread_service_cpu_ms(m: ModeRecord) -> float | None:
     """The thread-service's CPU per request: the slope of its CPU over the healthy levels (cpufit.py)."""
-    for role in (m.get("cpu_ceiling") or {}).get("roles") or []:
+    for role in (m.cpu_ceiling or {}).get("roles") or []:
         if role.get("role") == "thread-service":
             return role.get("ms_per_request")
     return None
 
 
-def _cpu(m: dict) -> str:
+def _cpu(m: ModeRecord) -> str:
     ms = thread_service_cpu_ms(m)
     return "—" if ms is None else escape(f"{ms:.3f} ms")
 
 
-def _ceiling(m: dict) -> str:
-    return rps(m.get("cpu_ceiling_rps"))
+def _ceiling(m: ModeRecord) -> str:
+    return rps(m.cpu_ceiling_rps)
 
 
 ROWS = (
@@ -57,11 +58,11 @@ ROWS = (
 )
 
 
-def section(summary: dict) -> str:
-    modes = summary.get("modes") or {}
-    if not any(m.get("threadlocal") for m in modes.values()):
+def section(summary: RunSummary) -> str:
+    modes = summary.modes
+    if not any(m.threadlocal for m in modes.values()):
         return ""
-    kb = next((m["threadlocal"].get("kb") for m in modes.values() if m.get("threadlocal")), None)
+    kb = next((m.threadlocal.get("kb") for m in modes.values() if m.threadlocal), None)
     return (
         f'<section id="threadlocal"><h2>The ThreadLocal trap: a {num(kb)} KB object per thread</h2>'
         "<p>Every request uses an object cached in a <code>ThreadLocal</code>, built and filled on a thread's first "

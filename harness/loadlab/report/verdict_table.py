@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 from loadlab.core import metrics
@@ -9,46 +10,47 @@ from loadlab.core.reactive import REACTIVE
 from loadlab.report import prediction_cells
 from loadlab.report.formats import bracket_text, num, rps, small, times, yes_no
 from loadlab.report.headline import crash_when
+from loadlab.summary.records import ModeRecord, RunSummary
 
 
-def section(summary: dict) -> str:
-    modes = summary.get("modes") or {}
+def section(summary: RunSummary) -> str:
+    modes = summary.modes
     if not modes:
         return ""
     rows = [
-        ("sustained rate (rps)", lambda m: rps(m.get("sustained_rps"))),
-        *([("virtual over this pool", _pool_ratio_cell(summary))] if summary.get("ratios_by_pool") else []),
-        ("collapsed", lambda m: yes_no(m.get("collapsed"), good=False)),
-        ("knee between (rps): last healthy – first unhealthy", _bracket_cell),
-        ("JDK", lambda m: num(m.get("jdk"))),
+        ("sustained rate (rps)", lambda label, m: rps(m.sustained_rps)),
+        *([("virtual over this pool", _pool_ratio_cell(summary))] if summary.ratios_by_pool else []),
+        ("collapsed", lambda label, m: yes_no(m.collapsed, good=False)),
+        ("knee between (rps): last healthy – first unhealthy", _of_mode(_bracket_cell)),
+        ("JDK", lambda label, m: num(m.jdk)),
         ("Tomcat threads", _threads_cell),
-        *([("repetition shown (the median)", lambda m: num(m.get("repetition")))] if summary.get("repeats") else []),
-        ("prediction (rps)", prediction_cells.predicted_cell),
-        ("predicted by", lambda m: escape(m.get("prediction") or "no model limits this mode")),
-        (prediction_cells.AGREEMENT_LABEL, prediction_cells.agreement_cell),
-        ("every prediction (rps)", prediction_cells.predictions_cell),
-        ("limit met first", lambda m: escape(m.get("limit_met_first") or "—")),
-        ("CPU ceiling (utilization law)", prediction_cells.ceiling_cell),
-        ("baseline p50 (ms)", lambda m: num(m.get("baseline_p50_ms"))),
-        ("p99 limit (ms)", lambda m: num(m.get("p99_limit_ms"))),
-        ("p99 at the sustained rate (ms)", lambda m: num(m.get("p99_ms_at_sustained"))),
-        ("requests / errors (measured phase)", lambda m: f"{num(m.get('requests'))} / {num(m.get('errors'))}"),
-        ("pinned virtual threads (JFR)", lambda m: num(m.get("pinned_virtual_threads"))),
-        ("carriers (virtual scheduler parallelism)", lambda m: num(m.get("carriers"))),
-        ("stopped early", lambda m: escape(stop_text(m)) if m.get("stopped_early") else "no"),
+        *([("repetition shown (the median)", lambda label, m: num(m.repetition))] if summary.repeats else []),
+        ("prediction (rps)", _of_mode(prediction_cells.predicted_cell)),
+        ("predicted by", lambda label, m: escape(m.prediction or "no model limits this mode")),
+        (prediction_cells.AGREEMENT_LABEL, _of_mode(prediction_cells.agreement_cell)),
+        ("every prediction (rps)", _of_mode(prediction_cells.predictions_cell)),
+        ("limit met first", lambda label, m: escape(m.limit_met_first or "—")),
+        ("CPU ceiling (utilization law)", _of_mode(prediction_cells.ceiling_cell)),
+        ("baseline p50 (ms)", lambda label, m: num(m.baseline_p50_ms)),
+        ("p99 limit (ms)", lambda label, m: num(m.p99_limit_ms)),
+        ("p99 at the sustained rate (ms)", lambda label, m: num(m.p99_ms_at_sustained)),
+        ("requests / errors (measured phase)", lambda label, m: f"{num(m.requests)} / {num(m.errors)}"),
+        ("pinned virtual threads (JFR)", lambda label, m: num(m.pinned_virtual_threads)),
+        ("carriers (virtual scheduler parallelism)", lambda label, m: num(m.carriers)),
+        ("stopped early", lambda label, m: escape(stop_text(m)) if m.stopped_early else "no"),
         (
             "crashed",
-            lambda m: f'<span class="no">{escape(crash_when(m["crashed"]))}</span>' if m.get("crashed") else "no",
+            lambda label, m: f'<span class="no">{escape(crash_when(m.crashed))}</span>' if m.crashed else "no",
         ),
-        ("valid", lambda m: yes_no(m.get("valid"))),
+        ("valid", lambda label, m: yes_no(m.valid)),
     ]
-    if any(m.get("db_pool") for m in modes.values()):
-        rows.insert(-2, ("db pool: size / most in use / most waiting", _pool_cell))
+    if any(m.db_pool for m in modes.values()):
+        rows.insert(-2, ("db pool: size / most in use / most waiting", _of_mode(_pool_cell)))
     head = "".join(f"<th>{escape(mode)}</th>" for mode in modes)
     # Each cell is given its mode's label too: a pool sweep's rows read it.
     body = "".join(
         f'<tr><th class="text">{escape(label)}</th>'
-        + "".join(f"<td>{cell({**m, LABEL: name})}</td>" for name, m in modes.items())
+        + "".join(f"<td>{cell(name, m)}</td>" for name, m in modes.items())
         + "</tr>"
         for label, cell in rows
     )
@@ -57,29 +59,29 @@ def section(summary: dict) -> str:
     )
 
 
-# The key under which a cell finds its mode's label (never a summary.json field).
-LABEL = "__label"
+def _of_mode(cell: Callable[[ModeRecord], str]) -> Callable[[str, ModeRecord], str]:
+    """A cell that needs only its mode, not its label."""
+    return lambda label, m: cell(m)
 
 
-def _threads_cell(m: dict) -> str:
+def _threads_cell(label: str, m: ModeRecord) -> str:
     """The pool the service reported (live), else the one asked; virtual threads have none."""
-    live = (m.get("live_config") or {}).get(metrics.TOMCAT_THREADS_MAX)
+    live = (m.live_config or {}).get(metrics.TOMCAT_THREADS_MAX)
     if isinstance(live, (int, float)) and live > 0:
         return num(live)
-    if str(m.get(LABEL, "")).startswith("virtual"):
+    if label.startswith("virtual"):
         return '<span class="muted">none: a thread per request</span>'
-    if str(m.get(LABEL, "")).startswith(REACTIVE):
+    if label.startswith(REACTIVE):
         return '<span class="muted">none: Netty event loops</span>'
     return "—"
 
 
-def _pool_ratio_cell(summary: dict):
+def _pool_ratio_cell(summary: RunSummary) -> Callable[[str, ModeRecord], str]:
     """virtual over each platform column of a sweep (ratios_by_pool); the headline's divisor is marked."""
-    ratios, reasons = summary.get("ratios_by_pool") or {}, summary.get("ratios_by_pool_reasons") or {}
-    basis = summary.get("virtual_over_platform_basis")
+    ratios, reasons = summary.ratios_by_pool or {}, summary.ratios_by_pool_reasons or {}
+    basis = summary.virtual_over_platform_basis
 
-    def cell(m: dict) -> str:
-        label = m.get(LABEL, "")
+    def cell(label: str, m: ModeRecord) -> str:
         if label not in ratios:
             return ""
         if ratios[label] is None:
@@ -89,13 +91,13 @@ def _pool_ratio_cell(summary: dict):
     return cell
 
 
-def _bracket_cell(m: dict) -> str:
-    interval = m.get("knee_interval_rps")
-    refined = m.get("refine") or {}
+def _bracket_cell(m: ModeRecord) -> str:
+    interval = m.knee_interval_rps
+    refined = m.refine or {}
     if not interval and refined.get("not_reproduced"):
         return '<span class="muted">no knee confirmed</span>' + small(refined["not_reproduced"])
     if not interval:
-        return '<span class="muted">never collapsed</span>' if m.get("levels") else "—"
+        return '<span class="muted">never collapsed</span>' if m.levels else "—"
     width = refined.get("width_ratio")
     text = bracket_text(interval) + (f" ({width:.1%} wide)" if width is not None else "")
     passes = refined.get("passes") or []
@@ -113,8 +115,8 @@ def _bracket_cell(m: dict) -> str:
     return escape(text) + small(how) + "".join(small(u) for u in unused)
 
 
-def _pool_cell(m: dict) -> str:
-    pool = m.get("db_pool") or {}
+def _pool_cell(m: ModeRecord) -> str:
+    pool = m.db_pool or {}
     if not pool:
         return "—"
     first = pool.get("first_level_with_pending")
@@ -122,12 +124,12 @@ def _pool_cell(m: dict) -> str:
     return f"{num(pool.get('size'))} / {num(pool.get('active_max'))} / {num(pool.get('pending_max'))}{waited}"
 
 
-def stop_text(m: dict) -> str:
+def stop_text(m: ModeRecord) -> str:
     """Why the simulation stopped a mode's load early, in a reader's words."""
-    cap = m.get("stop_inflight_cap")
+    cap = m.stop_inflight_cap
     if cap:
         return (
             f"yes: {cap['inflight']:,} requests were in flight, over the simulation's safety cap of "
             f"{cap['max_inflight']:,}"
         )
-    return f"yes: {m['stop_reason']}" if m.get("stop_reason") else "yes"
+    return f"yes: {m.stop_reason}" if m.stop_reason else "yes"

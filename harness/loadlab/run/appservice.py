@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import time
 
-from loadlab.core import app
+from loadlab.core import app, runplan
 from loadlab.core.errors import ExitCode
 from loadlab.core.runplan import ModeRun
 from loadlab.run import console, scenario
@@ -56,8 +56,7 @@ def launch_args(run: Run, mode: str, threads: int) -> list[str]:
 def start_app(run: Run, mode_run: ModeRun, folder: str) -> None:
     h, v = run.topo.thread, run.values
     mode = mode_run.mode
-    # The pool sweep's size for this column (PLATFORM_THREADS holds one size or several).
-    threads = mode_run.threads or v["PLATFORM_THREADS"][0]
+    threads = runplan.service_pool(mode_run, v["PLATFORM_THREADS"])
     console.step(
         f"starting {jar_name(v)} (APP) in {mode} mode on JDK {mode_run.jdk} on {h.name} ({h.address}:{THREAD_PORT}"
         + (f", server.tomcat.threads.max={threads})" if mode == "platform" else ")")

@@ -9,6 +9,7 @@ why)."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from loadlab.core import metrics
@@ -108,8 +109,9 @@ def start_injector_sampler(host: Host, index: int, raw: tuple[str, ...], gatling
 
 
 def stop_samplers(run: Run) -> None:
-    """Each sampler on the host that started it (one SSH call each on aws, not every name on every host)."""
+    """Each sampler on the host that started it (one SSH call each on aws, not every name on every host), all at
+    once: each stop waits for its sampler's last row, and the next mode waits for them all."""
     samplers = [(h, name) for name, _, h, _ in service_outputs(run, "")]
     samplers += [(h, f"sampler-injector-{i}") for i, h in enumerate(run.topo.injectors)]
-    for h, name in samplers:
-        h.tool("stop", name, "5", check=False)
+    with ThreadPoolExecutor(max_workers=max(1, len(samplers))) as pool:
+        list(pool.map(lambda sampler: sampler[0].tool("stop", sampler[1], "5", check=False), samplers))

@@ -4,7 +4,7 @@ per mode, the thread-service; every process of the run stopped at its end (`stop
 from __future__ import annotations
 
 from loadlab.analysis.validity import DELAY_ADDED_FLOOR_MS
-from loadlab.core import app, params, servicesettings, timeouts
+from loadlab.core import app, params, runplan, servicesettings, timeouts
 from loadlab.core.runplan import ModeRun
 from loadlab.run import console, scenario
 from loadlab.run.context import Run
@@ -77,7 +77,7 @@ def start_thread_service(run: Run, mode_run: ModeRun, folder: str) -> None:
     h, v = run.topo.thread, run.values
     mode = mode_run.mode
     # Virtual threads ignore Tomcat's pool; the host script still takes a size.
-    threads = mode_run.threads or v["PLATFORM_THREADS"][0]
+    threads = runplan.service_pool(mode_run, v["PLATFORM_THREADS"])
     console.step(
         f"starting thread-service in {mode} mode on JDK {mode_run.jdk} on {h.name} "
         f"({h.address}:{THREAD_PORT}" + (f", {threads} Tomcat threads)" if mode == "platform" else ")")

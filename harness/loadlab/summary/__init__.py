@@ -12,7 +12,6 @@ mode, `verdict` and `ratio` spell the verdict, `outputs` writes.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import traceback
@@ -21,13 +20,14 @@ from pathlib import Path
 from loadlab.core import runplan, runrecord
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.thresholds import Thresholds
-from loadlab.summary import judging, outputs, raw, repeats, verdict
+from loadlab.summary import judging, outputs, raw, records, repeats, verdict
 from loadlab.summary.ratio import ratio_fields
+from loadlab.summary.records import ModeRecord, RunSummary
 
 
-def write(run_dir: str | os.PathLike) -> list[tuple[Path, dict]]:
-    """Writes every derived file of a run folder but the pages; returns each folder's summary (the shape of
-    summary.json), the run folder's own last.
+def write(run_dir: str | os.PathLike) -> list[tuple[Path, RunSummary]]:
+    """Writes every derived file of a run folder but the pages; returns each folder's summary as the typed record
+    summary.json is written from (records.py), the run folder's own last.
 
     With REPEAT > 1 each repetition's folder (`rep-<k>/`) gets its own summary.json, and the run's own shows, per
     mode, the median repetition with the spread of all of them (repeats.py)."""
@@ -43,16 +43,17 @@ def write(run_dir: str | os.PathLike) -> list[tuple[Path, dict]]:
         per_rep = []
         for k in repetitions:
             rep = _summarise(run_dir / f"rep-{k}", run.for_repetition(f"rep-{k}/"), run_dir.name)
-            rep["repetition"] = k
-            outputs.write_text(run_dir / f"rep-{k}" / "summary.json", json.dumps(rep, indent=2) + "\n")
+            rep = rep.with_fields(repetition=k)
             written.append((run_dir / f"rep-{k}", rep))
             per_rep.append((k, rep))
         summary = _combine_repetitions(run_dir, run, per_rep)
-    outputs.write_text(run_dir / "summary.json", json.dumps(summary, indent=2) + "\n")
-    return [*written, (run_dir, summary)]
+    written.append((run_dir, summary))
+    for folder, record in written:
+        outputs.write_text(folder / "summary.json", records.json_text(record))
+    return written
 
 
-def _summarise(folder: Path, run: RunRecord, run_id: str) -> dict:
+def _summarise(folder: Path, run: RunRecord, run_id: str) -> RunSummary:
     """The summary of one comparison: the run folder itself, or one repetition's folder."""
     params = run.params
     thresholds = Thresholds.from_mapping(run.thresholds)
@@ -80,7 +81,7 @@ def _summarise(folder: Path, run: RunRecord, run_id: str) -> dict:
     }
     if run.test_fault:
         summary["test_fault"] = run.test_fault
-    return summary
+    return RunSummary.from_mapping(summary)
 
 
 def _repetitions(run_dir: Path) -> list[int]:
@@ -89,7 +90,7 @@ def _repetitions(run_dir: Path) -> list[int]:
     return sorted(int(k) for k in found if k.isdigit())
 
 
-def _combine_repetitions(run_dir: Path, run: RunRecord, per_rep: list[tuple[int, dict]]) -> dict:
+def _combine_repetitions(run_dir: Path, run: RunRecord, per_rep: list[tuple[int, RunSummary]]) -> RunSummary:
     """The run's summary with REPEAT > 1: each mode as its median repetition, `repeats` with the spread, and every
     repetition's own verdict (its folder has the full summary)."""
     params = run.params
@@ -99,12 +100,12 @@ def _combine_repetitions(run_dir: Path, run: RunRecord, per_rep: list[tuple[int,
     for label, stats in agg["modes"].items():
         k = stats["median_repetition"]
         if k is not None:
-            modes[label] = {**by_k[k]["modes"][label], "repetition": k, "folder": f"rep-{k}/{label}"}
+            modes[label] = by_k[k].modes[label].with_fields(repetition=k, folder=f"rep-{k}/{label}")
     first = per_rep[0][1]
     summary = {
         "run_id": run.run_id or run_dir.name,
-        "target": first.get("target"),
-        "scenario": first.get("scenario"),
+        "target": first.target,
+        "scenario": first.scenario,
         "params": params,
         "modes": modes,
         **ratio_fields(modes, params),
@@ -113,25 +114,23 @@ def _combine_repetitions(run_dir: Path, run: RunRecord, per_rep: list[tuple[int,
             {
                 "repetition": k,
                 "folder": f"rep-{k}",
-                "valid": bool(rep.get("modes"))
-                and all(m.get("valid") for m in rep["modes"].values())
-                and not rep.get("missing_modes"),
-                "virtual_over_platform": rep.get("virtual_over_platform"),
-                "sustained_rps": {label: m.get("sustained_rps") for label, m in rep["modes"].items()},
+                "valid": bool(rep.modes) and all(m.valid for m in rep.modes.values()) and not rep.missing_modes,
+                "virtual_over_platform": rep.virtual_over_platform,
+                "sustained_rps": {label: m.sustained_rps for label, m in rep.modes.items()},
             }
             for k, rep in per_rep
         ],
-        "thresholds": first.get("thresholds"),
-        "limits": first.get("limits"),
+        "thresholds": first.thresholds,
+        "limits": first.limits,
         "machine": run.machine,
-        "hosts": first.get("hosts"),
+        "hosts": first.hosts,
         "missing_modes": [m for m in _modes_wanted(params) if m not in modes],
         "missing": [] if run.found else ["params.json"],
-        "problems": {f"rep-{k}/{mode}": p for k, rep in per_rep for mode, p in (rep.get("problems") or {}).items()},
+        "problems": {f"rep-{k}/{mode}": p for k, rep in per_rep for mode, p in (rep.problems or {}).items()},
     }
     if run.test_fault:
         summary["test_fault"] = run.test_fault
-    return summary
+    return RunSummary.from_mapping(summary)
 
 
 def mode_result(
@@ -141,7 +140,7 @@ def mode_result(
     params: dict,
     thresholds: Thresholds,
     target: str | None,
-) -> dict:
+) -> ModeRecord:
     """One mode's summary from its folder (its coarse pass and its fine passes), with its timeline.csv and server.csv
     (and each fine pass's)."""
     try:

@@ -34,5 +34,4 @@ def mode_threads(label: str, params: dict) -> int | None:
         return None
     if parts.threads is not None:
         return parts.threads
-    sizes = runplan.pool_sizes(params.get("PLATFORM_THREADS"))
-    return sizes[0] if len(sizes) == 1 else None
+    return runplan.single_pool(params.get("PLATFORM_THREADS"))

@@ -10,33 +10,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from loadlab.summary.seconds import metric_columns
+from loadlab.summary import server_columns
 
 TIMELINE_COLUMNS = ["second", "offered_rps", "ok", "ko", "p50_ms", "p95_ms", "p99_ms", "max_ms"]
-# The first columns in a fixed order (the thread-service's gauges among them are metrics.tsv names, checked by
-# test_metric_names.py); then every other column of the thread-service's metrics, in metrics.tsv's order.
-SERVER_BASE_COLUMNS = [
-    "second",
-    "thread_cpu_pct",
-    "jvm_threads_live",
-    "virtual_threads_mounted",
-    "virtual_threads_queued",
-    "tomcat_threads_busy",
-    "inflight_requests",
-    "heap_used_mb",
-    "gc_pause_ms",
-    "downstream_ms_mean",
-    "delay_cpu_pct",
-    "injector_cpu_pct",
-    "thread_host_cpu_pct",
-    "delay_host_cpu_pct",
-    "injector_host_cpu_pct",
-    "delay_probe_ms",
-    # db scenario: HikariCP's connections in use and requests waiting for one (blank elsewhere)
-    "db_pool_active",
-    "db_pool_pending",
-]
-SERVER_COLUMNS = SERVER_BASE_COLUMNS + [c for c in metric_columns() if c not in SERVER_BASE_COLUMNS]
+SERVER_COLUMNS = server_columns.COLUMNS  # named in server_columns.py
 
 
 def write_csv(path: Path, columns: list[str], rows: Iterable[dict]) -> None:

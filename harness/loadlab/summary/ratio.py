@@ -28,8 +28,10 @@ from loadlab.core.modelabel import ModeLabel
 from loadlab.core.reactive import REACTIVE
 from loadlab.summary import crash as crashes
 from loadlab.summary.labels import mode_jdk
+from loadlab.summary.records import ModeRecord
 
 Ratio = tuple[float | None, str | None]
+Modes = dict[str, ModeRecord]  # a run's modes by label
 
 
 @dataclass
@@ -41,7 +43,7 @@ class JdkColumns:
     reactive: str | None = None
 
 
-def columns_by_jdk(modes: dict[str, dict], params: dict) -> dict[int | None, JdkColumns]:
+def columns_by_jdk(modes: Modes, params: dict) -> dict[int | None, JdkColumns]:
     several_jdks = any(ModeLabel.parse(label).jdk is not None for label in modes)
     found: dict[int | None, JdkColumns] = {}
     for label in modes:
@@ -59,17 +61,17 @@ def columns_by_jdk(modes: dict[str, dict], params: dict) -> dict[int | None, Jdk
     return found
 
 
-def judgeable(mode: dict | None) -> bool:
-    return bool(mode) and not mode.get("crashed") and bool(mode.get("valid")) and bool(mode.get("sustained_rps"))
+def judgeable(mode: ModeRecord | None) -> bool:
+    return mode is not None and not mode.crashed and bool(mode.valid) and bool(mode.sustained_rps)
 
 
-def best_pool(modes: dict[str, dict], platforms: list[str]) -> str | None:
+def best_pool(modes: Modes, platforms: list[str]) -> str | None:
     """The platform column that sustained the most among those that can be judged (the first of equals)."""
     known = [label for label in platforms if judgeable(modes.get(label))]
-    return max(known, key=lambda label: modes[label]["sustained_rps"], default=None)
+    return max(known, key=lambda label: modes[label].sustained_rps or 0, default=None)
 
 
-def jdk_ratio(modes: dict[str, dict], columns: JdkColumns, virtual_name: str = "virtual") -> tuple[Ratio, str | None]:
+def jdk_ratio(modes: Modes, columns: JdkColumns, virtual_name: str = "virtual") -> tuple[Ratio, str | None]:
     """One JDK's ratio and the platform column it divides by."""
     virtual = modes.get(columns.virtual) if columns.virtual else None
     names = (columns.virtual or virtual_name, "platform")
@@ -86,12 +88,12 @@ def jdk_ratio(modes: dict[str, dict], columns: JdkColumns, virtual_name: str = "
     return ratio(virtual, modes[best], (names[0], best)), best
 
 
-def pool_ratio(modes: dict[str, dict], columns: JdkColumns, platform: str) -> Ratio:
+def pool_ratio(modes: Modes, columns: JdkColumns, platform: str) -> Ratio:
     virtual = modes.get(columns.virtual) if columns.virtual else None
     return ratio(virtual, modes.get(platform), (columns.virtual or "virtual", platform))
 
 
-def ratio_fields(modes: dict[str, dict], params: dict) -> dict:
+def ratio_fields(modes: Modes, params: dict) -> dict:
     """Every ratio field of summary.json (see the module's docstring)."""
     by_jdk = columns_by_jdk(modes, params)
     headline_jdk = max((j for j in by_jdk if j is not None), default=None)
@@ -121,22 +123,23 @@ def ratio_fields(modes: dict[str, dict], params: dict) -> dict:
 
 
 def ratio(
-    virtual: dict | None, platform: dict | None, labels: tuple[str, str] = ("virtual", "platform")
+    virtual: ModeRecord | None, platform: ModeRecord | None, labels: tuple[str, str] = ("virtual", "platform")
 ) -> tuple[float | None, str | None]:
     """virtual / platform (or reactive) sustained throughput, or None with the reason no ratio can be claimed: a mode
     missing, crashed or invalid (a ratio from a run that cannot be trusted is not a result), or without a sustained
     level."""
     for name, mode in ((labels[1], platform), (labels[0], virtual)):
-        if not mode:
+        if mode is None:
             return None, f"{name} was not measured"
-        if mode.get("crashed"):
-            return None, f"{name} crashed: {crashes.headline(mode['crashed'])}"
-        if not mode.get("valid"):
-            first = (mode.get("invalid_reasons") or ["see its reasons"])[0]
+        if mode.crashed:
+            return None, f"{name} crashed: {crashes.headline(mode.crashed)}"
+        if not mode.valid:
+            first = (mode.invalid_reasons or ["see its reasons"])[0]
             return None, f"{name} is invalid: {first}"
-        if not mode.get("sustained_rps"):
+        if not mode.sustained_rps:
             return None, f"{name} sustained no level"
-    if not virtual.get("collapsed") and not platform.get("collapsed"):
+    # the loop above returned unless both modes are there, valid and with a sustained rate
+    if not virtual.collapsed and not platform.collapsed:
         unplaced = [name for name, m in ((labels[1], platform), (labels[0], virtual)) if _not_reproduced(m)]
         if unplaced:
             return None, (
@@ -145,22 +148,22 @@ def ratio(
                 "highest rate measured healthy and a ratio would measure where the stairs stopped, not the modes; "
                 "measure again in smaller steps"
             )
-        top = max(virtual["sustained_rps"], platform["sustained_rps"])
+        top = max(virtual.sustained_rps, platform.sustained_rps)
         return None, (
             f"neither mode reached its knee: {labels[1]} and {labels[0]} both held the top of the stairs "
             f"({top:,.0f} rps), so a ratio would measure PEAK_RPS, not the modes; raise PEAK_RPS"
         )
-    return round(virtual["sustained_rps"] / platform["sustained_rps"], 2), None
+    return round(virtual.sustained_rps / platform.sustained_rps, 2), None
 
 
-def bound(virtual: dict | None, platform: dict | None) -> str | None:
+def bound(virtual: ModeRecord | None, platform: ModeRecord | None) -> str | None:
     """A ratio where one mode held the top of the stairs is a bound, not a measure: `lower` when virtual held it
     (its knee lies higher), `upper` when platform did; None when both collapsed."""
-    if not virtual or not platform or virtual.get("collapsed") == platform.get("collapsed"):
+    if virtual is None or platform is None or virtual.collapsed == platform.collapsed:
         return None
-    return "lower" if platform.get("collapsed") else "upper"
+    return "lower" if platform.collapsed else "upper"
 
 
-def _not_reproduced(mode: dict) -> bool:
+def _not_reproduced(mode: ModeRecord) -> bool:
     """Its coarse unhealthy level was healthy when a fine pass measured it again: no knee, short of the top."""
-    return bool((mode.get("refine") or {}).get("not_reproduced"))
+    return bool((mode.refine or {}).get("not_reproduced"))

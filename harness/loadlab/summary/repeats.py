@@ -11,17 +11,19 @@ from __future__ import annotations
 
 import statistics
 
+from loadlab.summary.records import ModeRecord, RunSummary
+
 # A spread (max − min) above this share of the median is named as noise on the page.
 NOISE_SPREAD = 0.10
 
 
-def aggregate(repetitions: list[tuple[int, dict]]) -> dict:
+def aggregate(repetitions: list[tuple[int, RunSummary]]) -> dict:
     """repetitions: (k, that repetition's summary) in order; returns summary.json's `repeats`."""
     labels: list[str] = []
     for _, rep in repetitions:
-        labels += [label for label in rep.get("modes") or {} if label not in labels]
+        labels += [label for label in rep.modes if label not in labels]
     modes = {label: _mode(label, repetitions) for label in labels}
-    ratios = [(k, rep.get("virtual_over_platform")) for k, rep in repetitions]
+    ratios = [(k, rep.virtual_over_platform) for k, rep in repetitions]
     known = [r for _, r in ratios if isinstance(r, (int, float))]
     return {
         "n": len(repetitions),
@@ -36,32 +38,32 @@ def aggregate(repetitions: list[tuple[int, dict]]) -> dict:
     }
 
 
-def median_repetition(label: str, repetitions: list[tuple[int, dict]]) -> int | None:
+def median_repetition(label: str, repetitions: list[tuple[int, RunSummary]]) -> int | None:
     """The repetition whose sustained rate is the median of the valid ones (else of all) for this mode."""
-    entries = [(k, rep["modes"][label]) for k, rep in repetitions if label in (rep.get("modes") or {})]
-    pool = [(k, m) for k, m in entries if m.get("valid")] or entries
+    entries = [(k, rep.modes[label]) for k, rep in repetitions if label in rep.modes]
+    pool = [(k, m) for k, m in entries if m.valid] or entries
     if not pool:
         return None
-    ordered = sorted(pool, key=lambda e: (e[1].get("sustained_rps") or 0, e[0]))
+    ordered = sorted(pool, key=lambda e: (e[1].sustained_rps or 0, e[0]))
     return ordered[(len(ordered) - 1) // 2][0]
 
 
-def _mode(label: str, repetitions: list[tuple[int, dict]]) -> dict:
+def _mode(label: str, repetitions: list[tuple[int, RunSummary]]) -> dict:
     rows = []
     for k, rep in repetitions:
-        m = (rep.get("modes") or {}).get(label)
+        m = rep.modes.get(label)
         if m is None:
             continue
         rows.append(
             {
                 "repetition": k,
-                "sustained_rps": m.get("sustained_rps"),
-                "collapsed": m.get("collapsed"),
-                "knee_interval_rps": m.get("knee_interval_rps"),
-                "valid": bool(m.get("valid")),
-                "invalid_reasons": list(m.get("invalid_reasons") or []),
-                "host_cpu_pct_at_sustained": host_cpu_at(m, m.get("sustained_rps"), healthy=True),
-                "host_cpu_pct_at_knee": host_cpu_at(m, (m.get("knee_interval_rps") or [None, None])[1], healthy=False),
+                "sustained_rps": m.sustained_rps,
+                "collapsed": m.collapsed,
+                "knee_interval_rps": m.knee_interval_rps,
+                "valid": bool(m.valid),
+                "invalid_reasons": list(m.invalid_reasons or []),
+                "host_cpu_pct_at_sustained": host_cpu_at(m, m.sustained_rps, healthy=True),
+                "host_cpu_pct_at_knee": host_cpu_at(m, (m.knee_interval_rps or [None, None])[1], healthy=False),
             }
         )
     used = [r for r in rows if r["valid"] and isinstance(r["sustained_rps"], (int, float))]
@@ -94,12 +96,12 @@ def _mode(label: str, repetitions: list[tuple[int, dict]]) -> dict:
     }
 
 
-def host_cpu_at(mode: dict, rate, healthy: bool) -> float | None:
+def host_cpu_at(mode: ModeRecord, rate, healthy: bool) -> float | None:
     """The machine's CPU (host_cpu_pct) at the level of this rate — coarse or fine — healthy or not as asked."""
     if rate is None:
         return None
-    levels = list(mode.get("levels") or [])
-    for fine in (mode.get("refine") or {}).get("passes") or []:
+    levels = list(mode.levels or [])
+    for fine in (mode.refine or {}).get("passes") or []:
         levels += fine.get("levels") or []
     for lv in levels:
         if lv.get("target_rps") == rate and bool(lv.get("healthy")) == healthy:

@@ -10,45 +10,12 @@ from dataclasses import dataclass, field
 from loadlab.analysis import hlog
 from loadlab.analysis.levels import Level, LevelBuilder
 from loadlab.core import metrics
+from loadlab.summary import server_columns as col
 from loadlab.summary.raw import Injector, RawMode
 from loadlab.summary.values import as_float, as_int, int_or_none, max_known, ratio_of
 
 # A sampler that skipped a few seconds still gives a usable per-second rate; a longer gap is a restart.
 MAX_COUNTER_GAP_S = 5
-# server.csv columns computed from the JVM's metrics (metrics.tsv) rather than copied: column -> the metrics it reads.
-DERIVED = {
-    "heap_used_mb": ("heap_used_bytes",),
-    "gc_pause_ms": ("gc_pause_ms_total",),
-    "downstream_ms_mean": ("downstream_calls_total", "downstream_time_ms_total"),
-}
-# The columns the hosts' samplers give (not the thread-service's metrics): process and host CPU, the delay probe.
-ROLE_COLUMNS = (
-    "thread_cpu_pct",
-    "delay_cpu_pct",
-    "injector_cpu_pct",
-    "thread_host_cpu_pct",
-    "delay_host_cpu_pct",
-    "injector_host_cpu_pct",
-    "delay_probe_ms",
-)
-# Every other counter becomes a rate: its increase per second, in a column named after it with this suffix.
-RATE_SUFFIX = "_per_s"
-
-
-def copied_gauges() -> list[str]:
-    """The gauges server.csv holds as read: every gauge of metrics.tsv that no derived column reads."""
-    used = {name for inputs in DERIVED.values() for name in inputs}
-    return [name for name in metrics.names("gauge") if name not in used]
-
-
-def rated_counters() -> list[str]:
-    used = {name for inputs in DERIVED.values() for name in inputs}
-    return [name for name in metrics.names("counter") if name not in used]
-
-
-def metric_columns() -> list[str]:
-    """Every server.csv column that comes from the thread-service's metrics."""
-    return [*copied_gauges(), *(name + RATE_SUFFIX for name in rated_counters()), *DERIVED]
 
 
 @dataclass
@@ -126,7 +93,7 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
         )
         tables.percentiles.append(percentile_row(s - t0, ok, ko, latency))
         server, evidence, downstream = _server_second(raw, s)
-        tables.server.append({"second": s - t0, **server})
+        tables.server.append({col.SECOND: s - t0, **server})
         if cutoff is not None and s >= cutoff:
             continue
         tables.requests += ok + ko
@@ -268,47 +235,47 @@ def _server_second(raw: RawMode, s: int) -> tuple[dict, dict, tuple[float, float
     injector = [inj.samples[s] for inj in raw.injectors if s in inj.samples]
     busiest = max(injector, key=lambda r: ratio_of(r, "proc_cpu_pct", "host_cores"), default={})
 
-    gc_elapsed = _counter_delta(raw.jvm, s, "gc_pause_ms_total")
-    calls = _counter_delta(raw.jvm, s, "downstream_calls_total")
-    time_ms = _counter_delta(raw.jvm, s, "downstream_time_ms_total")
+    gc_elapsed = _counter_delta(raw.jvm, s, metrics.GC_PAUSE_MS_TOTAL)
+    calls = _counter_delta(raw.jvm, s, metrics.DOWNSTREAM_CALLS_TOTAL)
+    time_ms = _counter_delta(raw.jvm, s, metrics.DOWNSTREAM_TIME_MS_TOTAL)
     downstream = None
     if calls and time_ms and calls[1] == time_ms[1]:
         downstream = (calls[0], time_ms[0])
-    heap = as_float(jvm.get("heap_used_bytes"))
+    heap = as_float(jvm.get(metrics.HEAP_USED_BYTES))
 
     host_cpus = [as_float(r.get("host_cpu_pct")) for r in [thread, delay, *injector]]
     injector_host = max_known(as_float(r.get("host_cpu_pct")) for r in injector)
     server = {
-        "thread_cpu_pct": as_float(thread.get("proc_cpu_pct")),
-        **{name: as_float(jvm.get(name)) for name in copied_gauges()},
-        **{name + RATE_SUFFIX: _rate(raw.jvm, s, name) for name in rated_counters()},
-        "heap_used_mb": None if heap is None else heap / (1024 * 1024),
-        "gc_pause_ms": gc_elapsed and gc_elapsed[0] / gc_elapsed[1],
-        "downstream_ms_mean": downstream[1] / downstream[0] if downstream and downstream[0] > 0 else None,
-        "delay_cpu_pct": as_float(delay.get("proc_cpu_pct")),
-        "injector_cpu_pct": max_known(as_float(r.get("proc_cpu_pct")) for r in injector),
-        "thread_host_cpu_pct": as_float(thread.get("host_cpu_pct")),
-        "delay_host_cpu_pct": as_float(delay.get("host_cpu_pct")),
-        "injector_host_cpu_pct": injector_host,
-        "delay_probe_ms": as_float(delay.get("probe_ms")),
+        col.THREAD_CPU_PCT: as_float(thread.get("proc_cpu_pct")),
+        **{name: as_float(jvm.get(name)) for name in col.copied_gauges()},
+        **{name + col.RATE_SUFFIX: _rate(raw.jvm, s, name) for name in col.rated_counters()},
+        col.HEAP_USED_MB: None if heap is None else heap / (1024 * 1024),
+        col.GC_PAUSE_MS: gc_elapsed and gc_elapsed[0] / gc_elapsed[1],
+        col.DOWNSTREAM_MS_MEAN: downstream[1] / downstream[0] if downstream and downstream[0] > 0 else None,
+        col.DELAY_CPU_PCT: as_float(delay.get("proc_cpu_pct")),
+        col.INJECTOR_CPU_PCT: max_known(as_float(r.get("proc_cpu_pct")) for r in injector),
+        col.THREAD_HOST_CPU_PCT: as_float(thread.get("host_cpu_pct")),
+        col.DELAY_HOST_CPU_PCT: as_float(delay.get("host_cpu_pct")),
+        col.INJECTOR_HOST_CPU_PCT: injector_host,
+        col.DELAY_PROBE_MS: as_float(delay.get("probe_ms")),
     }
     probe_failed = as_float(delay.get("probe_failed"))
     evidence = {
-        "thread_cpu_pct": server["thread_cpu_pct"],
-        "delay_cpu_pct": server["delay_cpu_pct"],
+        "thread_cpu_pct": server[col.THREAD_CPU_PCT],
+        "delay_cpu_pct": server[col.DELAY_CPU_PCT],
         "delay_cores": as_float(delay.get("host_cores")),
         "injector_cpu_pct": as_float(busiest.get("proc_cpu_pct")),
         "injector_cores": as_float(busiest.get("host_cores")),
         "injector_host_cpu_pct": injector_host,
         "host_cpu_pct": max_known(host_cpus),
-        "delay_probe_ms": server["delay_probe_ms"],
+        "delay_probe_ms": server[col.DELAY_PROBE_MS],
         "delay_probe_failed": None if probe_failed is None else float(probe_failed > 0),
         # What the other roles' processes spent, for the cpu model's share of the machine (models.cpu).
         "other_roles_cpu_pct": _sum_known(
             [as_float(delay.get("proc_cpu_pct")), *(as_float(r.get("proc_cpu_pct")) for r in injector)]
         ),
-        "db_pool_active": server["db_pool_active"],
-        "db_pool_pending": server["db_pool_pending"],
+        metrics.DB_POOL_ACTIVE: server[metrics.DB_POOL_ACTIVE],
+        metrics.DB_POOL_PENDING: server[metrics.DB_POOL_PENDING],
     }
     return server, evidence, downstream
 

@@ -19,10 +19,11 @@ from loadlab.summary import mode_knee as knees
 from loadlab.summary.judging import JudgedMode, thread_cores
 from loadlab.summary.labels import base_mode, mode_jdk, mode_threads
 from loadlab.summary.raw import RawMode, error_kind_meanings, error_kind_order, inflight_cap_stop
+from loadlab.summary.records import ModeRecord
 from loadlab.summary.values import as_float
 
 
-def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str | None) -> dict:
+def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str | None) -> ModeRecord:
     mode, raw, tables, verdict, knee, ctx = (
         judged.label,
         judged.raw,
@@ -108,7 +109,7 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
     if params.get("APP"):  # an application under test: the evidence its live-config check read (judging.py)
         out_of_cpu = knee.collapsed and knee.closing is not None and cpu_ran_out(knee.closing, ctx)
         appcheck.add_evidence(summary, raw, mode, params, out_of_cpu)
-    return summary
+    return ModeRecord.from_mapping(summary)
 
 
 def used_fine_levels(judged: JudgedMode) -> list[cost_fits.FinePassLevels]:
@@ -204,30 +205,33 @@ def pool_evidence(raw: RawMode, levels: list[Level], params: dict) -> dict | Non
     }
 
 
-def failed_mode(reason: str) -> dict:
-    return {
-        "sustained_rps": 0,
-        "collapsed": False,
-        "predicted_rps": None,
-        "predicted_interval_rps": None,
-        "predicted_by": None,
-        "prediction": None,
-        "prediction_agrees": None,
-        "baseline_p50_ms": None,
-        "p99_ms_at_sustained": None,
-        "requests": 0,
-        "errors": 0,
-        "valid": False,
-        "invalid_reasons": [reason],
-        "notes": [],
-        "levels": [],
-        "first_unhealthy_level": None,
-        "p99_limit_ms": None,
-        "pinned_virtual_threads": None,
-        "stopped_early": False,
-        "stop_reason": None,
-        "missing": [reason],
-    }
+def failed_mode(reason: str) -> ModeRecord:
+    """A mode whose analysis failed: the fields its verdict can still give, and why."""
+    return ModeRecord.from_mapping(
+        {
+            "sustained_rps": 0,
+            "collapsed": False,
+            "predicted_rps": None,
+            "predicted_interval_rps": None,
+            "predicted_by": None,
+            "prediction": None,
+            "prediction_agrees": None,
+            "baseline_p50_ms": None,
+            "p99_ms_at_sustained": None,
+            "requests": 0,
+            "errors": 0,
+            "valid": False,
+            "invalid_reasons": [reason],
+            "notes": [],
+            "levels": [],
+            "first_unhealthy_level": None,
+            "p99_limit_ms": None,
+            "pinned_virtual_threads": None,
+            "stopped_early": False,
+            "stop_reason": None,
+            "missing": [reason],
+        }
+    )
 
 
 def cpu_ran_out(level: Level, ctx: ValidityContext) -> bool:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from loadlab.core import metrics
+from loadlab.summary import server_columns as col
+
 STYLE = {
     "svg.fonttype": "none",  # text stays text: smaller, selectable, searchable
     "font.family": "sans-serif",
@@ -36,28 +39,28 @@ COLORS = {
     "knee": "#9467bd",
     "prediction": "#8c564b",
     "unhealthy": "#d62728",
-    "jvm_threads_live": "#1f77b4",
-    "tomcat_threads_busy": "#ff7f0e",
-    "inflight_requests": "#2ca02c",
-    "virtual_threads_mounted": "#9467bd",
-    "heap_used_mb": "#1f77b4",
-    "thread_cpu_pct": "#1f77b4",
-    "delay_cpu_pct": "#2ca02c",
-    "injector_cpu_pct": "#ff7f0e",
-    "delay_probe_ms": "#2ca02c",
-    "downstream_ms_mean": "#1f77b4",
-    "thread_host_cpu_pct": "#1f77b4",
-    "delay_host_cpu_pct": "#2ca02c",
-    "injector_host_cpu_pct": "#ff7f0e",
-    "db_pool_active": "#1f77b4",
-    "db_pool_pending": "#d62728",
+    metrics.JVM_THREADS_LIVE: "#1f77b4",
+    metrics.TOMCAT_THREADS_BUSY: "#ff7f0e",
+    metrics.INFLIGHT_REQUESTS: "#2ca02c",
+    metrics.VIRTUAL_THREADS_MOUNTED: "#9467bd",
+    col.HEAP_USED_MB: "#1f77b4",
+    col.THREAD_CPU_PCT: "#1f77b4",
+    col.DELAY_CPU_PCT: "#2ca02c",
+    col.INJECTOR_CPU_PCT: "#ff7f0e",
+    col.DELAY_PROBE_MS: "#2ca02c",
+    col.DOWNSTREAM_MS_MEAN: "#1f77b4",
+    col.THREAD_HOST_CPU_PCT: "#1f77b4",
+    col.DELAY_HOST_CPU_PCT: "#2ca02c",
+    col.INJECTOR_HOST_CPU_PCT: "#ff7f0e",
+    metrics.DB_POOL_ACTIVE: "#1f77b4",
+    metrics.DB_POOL_PENDING: "#d62728",
     "cpu_per_request": "#1f77b4",
     "fine": "#17becf",
 }
 # The modes in the order the page lists them (platform first), where they share one axes.
 MODE_COLORS = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2"]
 # Busy Tomcat threads equal requests in flight until the pool is full: dashed and on top, so both stay visible.
-LINE_STYLE = {"tomcat_threads_busy": {"linestyle": "--", "zorder": 3}}
+LINE_STYLE = {metrics.TOMCAT_THREADS_BUSY: {"linestyle": "--", "zorder": 3}}
 
 
 # Kinds are the simulation's (ErrorKind); they get colours by position in its list, so none is spelled here.

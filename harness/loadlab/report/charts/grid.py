@@ -10,15 +10,20 @@ from matplotlib.figure import Figure
 
 from loadlab.report.charts.chart_style import PANEL_SIZE, STYLE
 from loadlab.report.charts.svg import to_svg
+from loadlab.summary.records import ModeRecord
 
 # More modes than this per row (several JDKs) wrap onto a second row, so each panel stays readable.
 MAX_PANELS_PER_ROW = 2
 
 
 def panels(
-    name: str, title: str, axis_labels: tuple[str, str], modes: dict[str, dict], draw: Callable[[Axes, str, dict], bool]
+    name: str,
+    title: str,
+    axis_labels: tuple[str, str],
+    modes: dict[str, ModeRecord],
+    draw: Callable[[Axes, str, ModeRecord], bool],
 ) -> str:
-    """draw(ax, mode, its summary) fills one mode's panel and says whether it had anything to draw."""
+    """draw(ax, mode, its record) fills one mode's panel and says whether it had anything to draw."""
     with matplotlib.rc_context({**STYLE, "svg.hashsalt": f"loadlab-{name}"}):
         columns = min(max(len(modes), 1), MAX_PANELS_PER_ROW)
         rows = -(-max(len(modes), 1) // columns)
@@ -37,9 +42,9 @@ def panels(
         axes = [ax for row in grid for ax in row]
         for ax in axes[len(modes) :]:
             ax.set_visible(False)  # an odd mode count leaves the last cell of the grid empty
-        for ax, (mode, summary) in zip(axes, modes.items()):
+        for ax, (mode, result) in zip(axes, modes.items()):
             ax.set_title(f"{title} — {mode}")
-            drawn = draw(ax, mode, summary)
+            drawn = draw(ax, mode, result)
             ax.set_xlabel(axis_labels[0])
             ax.set_ylabel(axis_labels[1])
             if drawn:

@@ -9,35 +9,36 @@ from loadlab.report.charts.grid import panels
 from loadlab.report.charts.marks import fine_levels, knee_and_prediction, limit_line, log_y, unhealthy
 from loadlab.report.error_kinds import error_kinds
 from loadlab.report.service_name import THREAD_SERVICE, named
+from loadlab.summary.records import ModeRecord
 
 TARGET_RATE = "target rate (requests/s)"
 
 
-def throughput(modes: dict[str, dict]) -> str:
-    def draw(ax: Axes, mode: str, summary: dict) -> bool:
-        levels = summary.get("levels") or []
+def throughput(modes: dict[str, ModeRecord]) -> str:
+    def draw(ax: Axes, mode: str, result: ModeRecord) -> bool:
+        levels = result.levels or []
         x = [lv["target_rps"] for lv in levels]
         ax.plot(x, x, color=COLORS["target"], linestyle="--", linewidth=1, label="target")
         ax.plot(x, [lv["offered_rps"] for lv in levels], color=COLORS["offered"], marker="o", label="offered (sent/s)")
         ax.plot(x, [lv["ok_rps"] for lv in levels], color=COLORS["ok"], marker="o", label="OK/s")
         unhealthy(ax, levels, x, [lv["ok_rps"] for lv in levels])
-        fine_levels(ax, summary)
-        knee_and_prediction(ax, summary)
+        fine_levels(ax, result)
+        knee_and_prediction(ax, result)
         return bool(levels)
 
     return panels("throughput", "Offered vs OK throughput per level", (TARGET_RATE, "requests/s"), modes, draw)
 
 
-def latency(modes: dict[str, dict]) -> str:
-    def draw(ax: Axes, mode: str, summary: dict) -> bool:
-        levels = [lv for lv in summary.get("levels") or [] if lv.get("p50_ms") is not None]
+def latency(modes: dict[str, ModeRecord]) -> str:
+    def draw(ax: Axes, mode: str, result: ModeRecord) -> bool:
+        levels = [lv for lv in result.levels or [] if lv.get("p50_ms") is not None]
         x = [lv["offered_rps"] for lv in levels]
         for key in ("p50", "p95", "p99"):
             ax.plot(x, [lv[f"{key}_ms"] for lv in levels], color=COLORS[key], marker="o", label=key)
         unhealthy(ax, levels, x, [lv["p99_ms"] for lv in levels])
-        if summary.get("p99_limit_ms"):
-            limit_line(ax, summary["p99_limit_ms"], f"p99 limit {summary['p99_limit_ms']} ms")
-        knee_and_prediction(ax, summary)
+        if result.p99_limit_ms:
+            limit_line(ax, result.p99_limit_ms, f"p99 limit {result.p99_limit_ms} ms")
+        knee_and_prediction(ax, result)
         if levels:
             log_y(ax)
         return bool(levels)
@@ -51,14 +52,14 @@ def latency(modes: dict[str, dict]) -> str:
     )
 
 
-def errors(modes: dict[str, dict], max_error_ratio: float | None) -> str:
-    def draw(ax: Axes, mode: str, summary: dict) -> bool:
-        levels = summary.get("levels") or []
+def errors(modes: dict[str, ModeRecord], max_error_ratio: float | None) -> str:
+    def draw(ax: Axes, mode: str, result: ModeRecord) -> bool:
+        levels = result.levels or []
         x = [lv["target_rps"] for lv in levels]
         steps = [b - a for a, b in zip(x, x[1:]) if b > a]
         width = 0.6 * (min(steps) if steps else max(x[0] if x else 1, 1) * 0.5)
         shares = [100 * (lv["error_ratio"] or 0) for lv in levels]
-        kinds = error_kinds(summary)
+        kinds = error_kinds(levels, result.error_kinds or [])
         if kinds:
             # One stacked bar per level, a segment per kind: why a level failed, not only how much.
             bottom = [0.0] * len(levels)
@@ -84,11 +85,11 @@ def errors(modes: dict[str, dict], max_error_ratio: float | None) -> str:
     return panels("errors", "Errors per level", (TARGET_RATE, "errors (%)"), modes, draw)
 
 
-def cpu_per_request(modes: dict[str, dict], cpu_ms: float | None, service: str = THREAD_SERVICE) -> str:
+def cpu_per_request(modes: dict[str, ModeRecord], cpu_ms: float | None, service: str = THREAD_SERVICE) -> str:
     """The thread-service's CPU per OK request at each level, against the computation each request asked for."""
 
-    def draw(ax: Axes, mode: str, summary: dict) -> bool:
-        levels = [lv for lv in summary.get("levels") or [] if lv.get("thread_cpu_ms_per_request") is not None]
+    def draw(ax: Axes, mode: str, result: ModeRecord) -> bool:
+        levels = [lv for lv in result.levels or [] if lv.get("thread_cpu_ms_per_request") is not None]
         x = [lv["target_rps"] for lv in levels]
         y = [lv["thread_cpu_ms_per_request"] for lv in levels]
         ax.plot(
@@ -97,7 +98,7 @@ def cpu_per_request(modes: dict[str, dict], cpu_ms: float | None, service: str =
         unhealthy(ax, levels, x, y)
         if cpu_ms:
             limit_line(ax, cpu_ms, f"CPU_MS {cpu_ms:g} ms (the work asked for)", COLORS["prediction"], 1.2)
-        knee_and_prediction(ax, summary)
+        knee_and_prediction(ax, result)
         return bool(levels)
 
     return panels("cpu-per-request", "CPU per request", (TARGET_RATE, "ms of CPU per request"), modes, draw)

@@ -7,6 +7,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 
 from loadlab.analysis.prediction import interval_text
 from loadlab.report.charts.chart_style import COLORS
+from loadlab.summary.records import ModeRecord
 
 
 def limit_line(ax: Axes, y: float, label: str, color: str = COLORS["limit"], linewidth: float = 1) -> None:
@@ -26,30 +27,29 @@ def log_y(ax: Axes) -> None:
     ax.yaxis.set_minor_locator(NullLocator())
 
 
-def knee_and_prediction(ax: Axes, summary: dict) -> None:
-    if summary.get("collapsed") and summary.get("sustained_rps"):
-        knee_line(ax, summary["sustained_rps"], f"knee: sustained {summary['sustained_rps']:g} rps")
-    by = summary.get("predicted_by") or "model"
-    band = summary.get("predicted_interval_rps")
+def knee_and_prediction(ax: Axes, mode: ModeRecord) -> None:
+    if mode.collapsed and mode.sustained_rps:
+        knee_line(ax, mode.sustained_rps, f"knee: sustained {mode.sustained_rps:g} rps")
+    by = mode.predicted_by or "model"
+    band = mode.predicted_interval_rps
     if band and band[0] is not None and band[0] <= 0:
         # no figure at all (the project's rule): its words only
         ax.plot([], [], linestyle="none", label=f"{by} prediction: its interval reaches zero, no figure")
         return
-    if summary.get("predicted_rps"):
+    if mode.predicted_rps:
         ax.axvline(
-            summary["predicted_rps"],
+            mode.predicted_rps,
             color=COLORS["prediction"],
             linestyle=":",
             linewidth=1.2,
-            label=f"{by} prediction {summary['predicted_rps']:g} rps",
+            label=f"{by} prediction {mode.predicted_rps:g} rps",
         )
-        prediction_interval(ax, summary, by)
+        prediction_interval(ax, band, by)
 
 
-def prediction_interval(ax: Axes, summary: dict, by: str) -> None:
+def prediction_interval(ax: Axes, band: list | None, by: str) -> None:
     """The prediction's interval as a hatched band, not only its point: how sure it is is part of it. An interval
     with no upper end runs to the panel's edge and says so (one reaching zero is words only: knee_and_prediction)."""
-    band = summary.get("predicted_interval_rps")
     if not band or band[0] is None:
         return
     low, high = band
@@ -66,15 +66,15 @@ def prediction_interval(ax: Axes, summary: dict, by: str) -> None:
 _BAND = {"facecolor": "none", "edgecolor": COLORS["prediction"], "hatch": "///", "alpha": 0.35, "linewidth": 0}
 
 
-def fine_levels(ax: Axes, summary: dict) -> None:
+def fine_levels(ax: Axes, mode: ModeRecord) -> None:
     """The refinement passes' levels (REFINE=1) as diamonds, and the knee's bracket as a band."""
-    fine = [lv for p in (summary.get("refine") or {}).get("passes") or [] for lv in p.get("levels") or []]
+    fine = [lv for p in (mode.refine or {}).get("passes") or [] for lv in p.get("levels") or []]
     if fine:
         x, y = [lv["target_rps"] for lv in fine], [lv["ok_rps"] for lv in fine]
         ax.scatter(x, y, marker="D", s=16, color=COLORS["fine"], zorder=3, label="OK/s, fine levels")
         _crosses(ax, [(a, b) for lv, a, b in zip(fine, x, y) if not lv.get("healthy")], zorder=4)
-    interval = summary.get("knee_interval_rps")
-    if summary.get("collapsed") and interval and interval[0]:
+    interval = mode.knee_interval_rps
+    if mode.collapsed and interval and interval[0]:
         ax.axvspan(
             interval[0],
             interval[1],

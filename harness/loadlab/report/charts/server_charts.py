@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from matplotlib.axes import Axes
 
+from loadlab.core import metrics
 from loadlab.report.charts.chart_style import COLORS, LINE_STYLE
 from loadlab.report.charts.grid import panels
 from loadlab.report.charts.marks import knee_line, limit_line, log_y
 from loadlab.report.service_name import THREAD_SERVICE, named
+from loadlab.summary import server_columns as col
+from loadlab.summary.records import ModeRecord
 
 # name -> (title, y label, [(server.csv column, legend label)], log scale). On one machine the three host CPU
 # columns are the same figure, so the page draws the first one only, labelled "this machine (every role)".
@@ -16,21 +19,21 @@ SERVER_PANELS = {
         "Threads and requests in flight",
         "count (log)",
         [
-            ("jvm_threads_live", "live JVM threads"),
-            ("tomcat_threads_busy", "busy Tomcat threads"),
-            ("inflight_requests", "requests in flight"),
-            ("virtual_threads_mounted", "mounted virtual threads"),
+            (metrics.JVM_THREADS_LIVE, "live JVM threads"),
+            (metrics.TOMCAT_THREADS_BUSY, "busy Tomcat threads"),
+            (metrics.INFLIGHT_REQUESTS, "requests in flight"),
+            (metrics.VIRTUAL_THREADS_MOUNTED, "mounted virtual threads"),
         ],
         True,
     ),
-    "server-heap": ("Heap used", "MB", [("heap_used_mb", "heap used")], False),
+    "server-heap": ("Heap used", "MB", [(col.HEAP_USED_MB, "heap used")], False),
     "server-cpu": (
         "Process CPU (100% = one core)",
         "% of one core",
         [
-            ("thread_cpu_pct", "thread-service"),
-            ("delay_cpu_pct", "delay-service"),
-            ("injector_cpu_pct", "injector (busiest)"),
+            (col.THREAD_CPU_PCT, "thread-service"),
+            (col.DELAY_CPU_PCT, "delay-service"),
+            (col.INJECTOR_CPU_PCT, "injector (busiest)"),
         ],
         False,
     ),
@@ -38,22 +41,22 @@ SERVER_PANELS = {
         "Host CPU (100% = all its cores)",
         "% of the host",
         [
-            ("thread_host_cpu_pct", "thread-service's host"),
-            ("delay_host_cpu_pct", "delay-service's host"),
-            ("injector_host_cpu_pct", "injector's host (busiest)"),
+            (col.THREAD_HOST_CPU_PCT, "thread-service's host"),
+            (col.DELAY_HOST_CPU_PCT, "delay-service's host"),
+            (col.INJECTOR_HOST_CPU_PCT, "injector's host (busiest)"),
         ],
         False,
     ),
     "server-delay": (
         "Delay-service latency",
         "ms (log)",
-        [("delay_probe_ms", "probed on its own host"), ("downstream_ms_mean", "seen by the thread-service (mean)")],
+        [(col.DELAY_PROBE_MS, "probed on its own host"), (col.DOWNSTREAM_MS_MEAN, "seen by the thread-service (mean)")],
         True,
     ),
     "server-pool": (
         "Database pool (HikariCP)",
         "connections / requests",
-        [("db_pool_active", "connections in use"), ("db_pool_pending", "requests waiting for one")],
+        [(metrics.DB_POOL_ACTIVE, "connections in use"), (metrics.DB_POOL_PENDING, "requests waiting for one")],
         False,
     ),
 }
@@ -63,7 +66,7 @@ CONDITIONAL_PANELS = {"server-pool"}
 
 def chart(
     name: str,
-    modes: dict[str, dict],
+    modes: dict[str, ModeRecord],
     series: dict[str, dict[str, list]],
     limit: tuple[float, str] | None = None,
     one_machine: bool = False,
@@ -76,9 +79,9 @@ def chart(
     if one_machine and name == "server-host":
         columns = [(columns[0][0], "this machine (every role)")]
 
-    def draw(ax: Axes, mode: str, summary: dict) -> bool:
+    def draw(ax: Axes, mode: str, result: ModeRecord) -> bool:
         data = series.get(mode) or {}
-        seconds = data.get("second") or []
+        seconds = data.get(col.SECOND) or []
         drawn = False
         for column, label in columns:
             values = data.get(column) or []
@@ -94,7 +97,7 @@ def chart(
                 )
         if limit is not None:
             limit_line(ax, *limit)
-        knee_at = _knee_second(summary)
+        knee_at = _knee_second(result)
         if knee_at is not None:
             knee_line(ax, knee_at, "first unhealthy level")
         if log and drawn:
@@ -104,9 +107,9 @@ def chart(
     return panels(name, title, ("seconds since the measured phase started", unit), modes, draw)
 
 
-def _knee_second(summary: dict) -> int | None:
-    first_bad = summary.get("first_unhealthy_level")
-    for lv in summary.get("levels") or []:
+def _knee_second(mode: ModeRecord) -> int | None:
+    first_bad = mode.first_unhealthy_level
+    for lv in mode.levels or []:
         if lv.get("index") == first_bad:
             return lv.get("first_second")
     return None

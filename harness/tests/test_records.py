@@ -1,0 +1,75 @@
+"""summary.json is written from typed records (summary/records.py) in one place: the text a record writes is the text
+it was read from, key for key and in order, for every shape a run takes (a real run's folders, a failed mode, a
+repetition); a field no record declares is refused, so a new one is typed before the page can read it."""
+
+import json
+import shutil
+
+import pytest
+from conftest import REPO
+
+from loadlab import report
+from loadlab.report import costs_table
+from loadlab.summary import records, verdict
+from loadlab.summary.records import ModeRecord, RunSummary
+
+REAL_RUNS = ["app_ignores_switch", "fine_pass_all_healthy", "warmup_empty_first_second"]
+
+
+@pytest.mark.parametrize("name", REAL_RUNS)
+def test_a_real_runs_summary_json_is_spelled_back_byte_for_byte(tmp_path, name):
+    run = tmp_path / name
+    shutil.copytree(REPO / "harness" / "tests" / "data" / name, run)
+    returned = report.rebuild(run)
+    text = (run / "summary.json").read_text(encoding="utf-8")
+    assert json.loads(text) == returned
+    record = RunSummary.from_mapping(json.loads(text))
+    assert records.json_text(record) == text
+    assert all(isinstance(m, ModeRecord) for m in record.modes.values())
+
+
+def test_a_failed_mode_keeps_its_shorter_shape():
+    record = verdict.failed_mode("the analysis of this mode failed: boom")
+    assert list(record.as_json())[:3] == ["sustained_rps", "collapsed", "predicted_rps"]
+    assert "levels" in record.as_json() and record.as_json()["missing"] == ["the analysis of this mode failed: boom"]
+    assert ModeRecord.from_mapping(record.as_json()) == record
+    assert record.refine is None and "refine" not in record.as_json()
+    assert record.invalid_reasons == ["the analysis of this mode failed: boom"]
+
+
+def test_a_field_no_record_declares_is_refused():
+    with pytest.raises(ValueError, match="no field made_up"):
+        ModeRecord.from_mapping({"sustained_rps": 1, "made_up": 2})
+    with pytest.raises(ValueError, match="no field made_up"):
+        RunSummary.from_mapping({"run_id": "x", "made_up": 2})
+
+
+def test_counted_levels_are_the_healthy_prefix_the_summary_fits_on():
+    levels = [{"index": i, "healthy": ok} for i, ok in enumerate([True, True, False, True])]
+    assert [lv["index"] for lv in ModeRecord(levels=levels).counted_levels] == [0, 1]
+    assert ModeRecord().counted_levels == []
+
+
+def test_the_costs_table_spans_the_levels_the_summary_counts_not_a_healthy_level_after_the_knee():
+    """A level held healthy after the first unhealthy one (a transient) is past the knee: the page's 'last healthy
+    level' is the summary's, the last one before the knee."""
+    rss = [200.0, 400.0, 900.0, 950.0]
+    levels = [{"index": i, "healthy": ok, "rss_mb": r} for i, (ok, r) in enumerate(zip([1, 1, 0, 1], rss))]
+    cells = dict(costs_table.rows(ModeRecord(levels=levels, first_unhealthy_level=2)))
+    assert cells["resident memory, first → last healthy level"] == "200 → 400 MB"
+
+
+def test_fitted_levels_are_the_counted_ones_and_each_used_fine_pass_s_healthy_prefix():
+    """What the costs are fitted on and make plan fits its CPU lines on: one rule, from the summary."""
+
+    def levels(first, oks):
+        return [{"index": first + i, "healthy": ok} for i, ok in enumerate(oks)]
+
+    refine = {
+        "passes": [
+            {"name": "refine-1", "used": True, "levels": levels(10, [1, 0, 1])},
+            {"name": "refine-2", "used": False, "levels": levels(20, [1, 1])},
+        ]
+    }
+    mode = ModeRecord(levels=levels(0, [1, 1, 0, 1]), refine=refine)
+    assert [lv["index"] for lv in mode.fitted_levels] == [0, 1, 10]
