@@ -75,7 +75,6 @@ PINNED = {
     "START_RPS": "8",
     "PEAK_RPS": "40",
     "STEPS": "3",
-    "STEP_SECONDS": "3",
 }
 
 
