@@ -83,11 +83,12 @@ def _fitted(m: dict) -> str:
     return f", {where}" + (f", R² {r2:.2f}" if r2 is not None else "")
 
 
-def bound_words(kind: str, held_mode: dict | None = None) -> str:
+def bound_words(kind: str, held_mode: dict | None = None, divisor: str = "platform") -> str:
     """`a lower bound: virtual held the top of the stairs`: a ratio where one mode never reached its knee
     (summary/ratio.bound), in the terminal and on the page; held_mode: that mode's summary, whose unhealthy level
-    may instead not have reproduced (its knee lies above the highest rate it measured healthy, short of the top)."""
-    held = "virtual" if kind == "lower" else "platform"
+    may instead not have reproduced (its knee lies above the highest rate it measured healthy, short of the top);
+    divisor: the mode virtual is divided by (`reactive` for virtual / reactive)."""
+    held = "virtual" if kind == "lower" else divisor
     start = f"{'an' if kind == 'upper' else 'a'} {kind} bound: "
     if held_mode and (held_mode.get("refine") or {}).get("not_reproduced"):
         return start + (

@@ -45,7 +45,12 @@ def headline(summary: RunSummary) -> str:
     if "virtual_over_reactive" not in summary.absent:  # MODES named reactive
         reactive = summary.virtual_over_reactive
         reason = str(summary.virtual_over_reactive_reason or "").split(":")[0]
-        text += f"; virtual/reactive {reactive:.2f}×" if reactive else f"; no virtual/reactive ratio ({reason})"
+        sign = {"lower": "≥ ", "upper": "≤ "}.get(summary.virtual_over_reactive_bound or "", "")
+        bound = f" ({summary.virtual_over_reactive_bound} bound)" if sign else ""
+        if reactive:
+            text += f"; virtual/reactive {sign}{reactive:.2f}×{bound}"
+        else:
+            text += f"; no virtual/reactive ratio ({reason})"
     reasons = [f"{mode}: {r}" for mode, m in modes.items() for r in m.invalid_reasons or []]
     missing = summary.missing_modes or []
     if reasons:

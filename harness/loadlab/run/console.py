@@ -11,6 +11,7 @@ from pathlib import Path
 
 from loadlab.analysis import prediction_text
 from loadlab.core.app import service_label
+from loadlab.core.reactive import REACTIVE
 
 _lock = threading.Lock()
 _tty = sys.stdout.isatty()
@@ -189,12 +190,20 @@ def _ratio_lines(summary: dict, agg: dict) -> None:
     elif len(summary.get("modes", {})) > 1 and summary.get("virtual_over_platform_reason"):
         _print(f"no virtual / platform ratio: {summary['virtual_over_platform_reason']}")
     if "virtual_over_reactive" in summary:  # MODES named reactive
-        reactive = summary["virtual_over_reactive"]
-        _print(
-            f"virtual / reactive sustained throughput: {reactive:.2f}x"
-            if reactive
-            else f"no virtual / reactive ratio: {summary.get('virtual_over_reactive_reason')}"
-        )
+        _print(_reactive_ratio_line(summary))
+
+
+def _reactive_ratio_line(summary: dict) -> str:
+    reactive = summary["virtual_over_reactive"]
+    if not reactive:
+        return f"no virtual / reactive ratio: {summary.get('virtual_over_reactive_reason')}"
+    kind = summary.get("virtual_over_reactive_bound")
+    if not kind:
+        return f"virtual / reactive sustained throughput: {reactive:.2f}x"
+    held = summary["modes"].get("virtual" if kind == "lower" else REACTIVE)
+    sign = {"lower": "≥ ", "upper": "≤ "}[kind]
+    words = prediction_text.bound_words(kind, held, REACTIVE)
+    return f"virtual / reactive sustained throughput: {sign}{reactive:.2f}x ({words})"
 
 
 def _bracket(m: dict) -> str:

@@ -14,7 +14,8 @@ divisor; its own ratio is null with the reason. Fields:
 - `ratios_by_pool`: with a sweep, virtual over each platform column of the same JDK, keyed by that column's label;
   `ratios_by_pool_reasons`: why a column's ratio is null.
 - `virtual_over_reactive` (with `virtual_over_reactive_reason` when null), when `reactive` ran: virtual's sustained
-  rate over the reactive service's, on the headline JDK, by the same `ratio()`.
+  rate over the reactive service's, on the headline JDK, by the same `ratio()`; `virtual_over_reactive_bound` as
+  `virtual_over_platform_bound`, with the reactive service in platform's place.
 
 Every ratio is `ratio()`: a mode missing, crashed, invalid or without a sustained level gives none, with the reason;
 so do two modes that both held the top of the stairs (the ratio would be PEAK_RPS over itself).
@@ -112,6 +113,7 @@ def ratio_fields(modes: Modes, params: dict) -> dict:
         virtual, reactive = (modes.get(name) if name else None for name in (headline.virtual, headline.reactive))
         names = (headline.virtual or "virtual", headline.reactive or REACTIVE)
         out["virtual_over_reactive"], out["virtual_over_reactive_reason"] = ratio(virtual, reactive, names)
+        out["virtual_over_reactive_bound"] = bound(virtual, reactive) if out["virtual_over_reactive"] else None
     if headline_jdk is not None:
         out["ratios"] = {str(j): jdk_ratio(modes, c)[0][0] for j, c in sorted(by_jdk.items()) if j is not None}
     swept = [(c, label) for c in by_jdk.values() if len(c.platforms) > 1 for label in c.platforms]
@@ -158,7 +160,7 @@ def ratio(
 
 def bound(virtual: ModeRecord | None, platform: ModeRecord | None) -> str | None:
     """A ratio where one mode held the top of the stairs is a bound, not a measure: `lower` when virtual held it
-    (its knee lies higher), `upper` when platform did; None when both collapsed."""
+    (its knee lies higher), `upper` when platform (or the reactive service) did; None when both collapsed."""
     if virtual is None or platform is None or virtual.collapsed == platform.collapsed:
         return None
     return "lower" if platform.collapsed else "upper"

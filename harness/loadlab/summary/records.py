@@ -128,6 +128,7 @@ class RunSummary(_Fields):
     virtual_over_platform_bound: str | None = None
     virtual_over_reactive: float | None = None
     virtual_over_reactive_reason: str | None = None
+    virtual_over_reactive_bound: str | None = None
     ratios: dict | None = None
     ratios_by_pool: dict | None = None
     ratios_by_pool_reasons: dict | None = None
