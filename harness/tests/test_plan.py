@@ -10,7 +10,7 @@ import synthrun
 from conftest import make, summarised
 from synthrun import LevelSpec, ModeSpec
 
-from loadlab.capacity import instances, knees, plan
+from loadlab.capacity import instances, knees, plan, table
 
 DATA = Path(__file__).parent / "data"
 RATES = (500, 1000, 1500, 2000)
@@ -68,6 +68,31 @@ def test_a_small_pool_is_met_before_the_cpu_of_a_big_host(tmp_path):
     assert got["limit_met_first"] == "little"
     assert got["predicted_knee_rps"] < 1000  # 200 threads / ~0.2 s
     assert {p["predicted_by"] for p in got["limits"]} >= {"little", "cpu", "threads"}
+
+
+def test_a_limit_whose_interval_reaches_zero_is_said_in_words_not_printed_as_a_knee(tmp_path):
+    # A service whose CPU line scatters around a large fixed cost (30% of a core): on 0.4 of a core the line's band
+    # allows the cores to be full at no load at all, so the knee there is not a figure, nor is the limit met first.
+    run = tmp_path / "20261125-190002"
+    synthrun.write_params(run, modes=("virtual",), START_RPS=500, PEAK_RPS=2000, STEPS=4)
+    scatter = (9, -9, 9, -9)
+    spec = [
+        LevelSpec(r, thread_cpu=30 + r * SERVICE_MS / 10 + e, delay_cpu=r * DELAY_MS_CPU / 10)
+        for r, e in zip(RATES, scatter)
+    ]
+    synthrun.write_mode(run, "virtual", ModeSpec(spec))
+    summarised(run)
+    got = plan.plan(run, {"CORES": "0.4", "MEMORY_GB": "4"})["modes"]["virtual"]
+    assert got["predicted_knee_rps"] is None and got["limit_met_first"] is None and got["interval_rps"] is None
+    assert "reaches 0 rps" in got["not_a_figure"]
+    printed = "\n".join(table.lines(plan.plan(run, {"CORES": "0.4", "MEMORY_GB": "4"})))
+    row = next(line for line in printed.splitlines() if line.strip().startswith("virtual"))
+    assert "cannot be told" in row and "≥ 0" not in printed and " 0–" not in printed
+    # on two cores the same line places the knee
+    assert plan.plan(run, {"CORES": "2", "MEMORY_GB": "4"})["modes"]["virtual"]["not_a_figure"] is None
+    # and on a host smaller than what it burns at no load, that is said, not refused as "too rough"
+    small = plan.plan(run, {"CORES": "0.2", "MEMORY_GB": "4"})["modes"]["virtual"]
+    assert small["predicted_knee_rps"] is None and "cores at no load" in small["not_a_figure"], small
 
 
 def test_a_target_rate_sizes_every_host_and_prices_it(run):

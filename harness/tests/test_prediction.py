@@ -99,3 +99,28 @@ def test_a_knee_just_above_the_interval_agrees_within_the_health_rules_resolutio
     # a knee beyond the resolution still disagrees, by how much the bracket itself misses
     far = agreement(little, MeasuredKnee(True, (43, 45), ok_ratio=0.95))
     assert far.agrees is False and "11% above" in far.words, far
+
+
+def test_the_limit_met_first_and_agrees_use_one_test_of_the_knee_against_an_interval():
+    """A real db run (20261126-015914): reactive's knee 96–100 rps, its pool predicted at 93.8–95.2. It agrees within
+    the health rule's resolution, so the same pool is the limit met first, said with that resolution — not "meets none
+    of the predicted intervals" beside an "agrees"."""
+    from loadlab.analysis.knee import Bracket, Knee
+    from loadlab.summary.mode_knee import limit_met_first
+
+    pool = Prediction(95, "pool", "pool: 10 connections / 0.105 s", interval=(93.8, 95.2))
+    cpu = Prediction(650, "cpu", "cpu: …", interval=(330, None), fitted_on=(20, 96), r2=0.3, levels=9)
+    knee = Knee(96, 105, 104, Bracket(96, 100, confirmed=True), Bracket(80, 100), [], None)
+    assert agreement(pool, MeasuredKnee(True, (96, 100), ok_ratio=0.95)).agrees is True
+    said = limit_met_first([cpu, pool], knee, True, None, None, ok_ratio=0.95)
+    assert said.startswith("the database pool: the knee 96 rps meets its predicted 93.8–95.2 rps within the"), said
+    # a rule that demands every request (ok_ratio 1) finds no limit met, in both places
+    assert agreement(pool, MeasuredKnee(True, (96, 100))).agrees is False
+    strict = limit_met_first([pool], knee, True, None, _no_machine(), ok_ratio=1.0)
+    assert "meets none of the predicted intervals" in strict, strict
+
+
+def _no_machine():
+    from types import SimpleNamespace
+
+    return SimpleNamespace(split=None, cores=2, host_saturated_ratio=0.9)

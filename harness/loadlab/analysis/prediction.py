@@ -96,6 +96,18 @@ class Prediction:
         }
 
 
+def resolution_floor(healthy: float | None, ok_ratio: float) -> float | None:
+    """The lowest rate a knee whose last healthy level is `healthy` may lie at: a healthy level delivers at least
+    ok_ratio of its rate (the health rule's resolution). None without a healthy level."""
+    return healthy * ok_ratio if healthy else None
+
+
+def met_by_knee(p: Prediction, healthy: float | None, unhealthy: float, ok_ratio: float) -> bool:
+    """Whether a knee bracketed by (healthy, unhealthy) meets the prediction's interval, within the health rule's
+    resolution: the one test behind "agrees" and "the limit met first"."""
+    return p.overlaps(resolution_floor(healthy, ok_ratio), unhealthy)
+
+
 @dataclass(frozen=True)
 class MeasuredKnee:
     """What the run measured, as the agreement rule needs it."""
@@ -179,7 +191,8 @@ def agreement(p: Prediction | None, knee: MeasuredKnee) -> Agreement:
         )
     if p.overlaps(k_lo, k_hi):
         return Agreement(True, AGREES, f"{measured} meets {predicted}{fuzzy}")
-    if k_lo and p.overlaps(floor := k_lo * knee.ok_ratio, k_hi):
+    if k_lo and met_by_knee(p, k_lo, k_hi, knee.ok_ratio):
+        floor = resolution_floor(k_lo, knee.ok_ratio) or 0.0
         return Agreement(
             True,
             AGREES,

@@ -37,14 +37,40 @@ MEMORY_SHARE = 0.5
 class ModeKnee:
     label: str
     limits: tuple[Prediction, ...]  # lowest first
+    # Why the service's CPU gives no limit on that host although its line was fitted: what it burns at no load
+    # already fills the host's cores (None when it does not, or when no line could be fitted).
+    cpu_fills_host: str | None = None
 
     @property
     def first(self) -> Prediction | None:
-        return self.limits[0] if self.limits else None
+        """The limit met first; None when there is none, or when a limit's interval reaches zero (then any other
+        limit may come after it, so which comes first is not known)."""
+        if not self.limits or self.not_a_figure():
+            return None
+        return self.limits[0]
+
+    def not_a_figure(self) -> str | None:
+        """Why this run cannot give the mode's knee on that host as a figure, in words; None when it can. It cannot
+        when a limit's interval reaches zero rps: the data allows that limit to be met at no load at all."""
+        unplaced = [p for p in self.limits if reaches_zero(p)]
+        if self.cpu_fills_host:
+            return self.cpu_fills_host
+        if not unplaced:
+            return None
+        return "; ".join(
+            f"its {p.predicted_by} limit cannot be placed: the interval its measured figures allow reaches 0 rps "
+            f"(up to {'no upper end' if p.band()[1] is None else f'{p.band()[1]:,.0f} rps'}), so the knee may lie "
+            "anywhere below the other limits"
+            for p in unplaced
+        )
 
     def rough(self) -> list[str]:
         """The figures fitted poorly enough to make the plan rough: each limit's reasons, by name."""
         return [f"{p.predicted_by}: {p.quality()}" for p in self.limits if p.quality()]
+
+
+def reaches_zero(p: Prediction) -> bool:
+    return p.band()[0] <= 0
 
 
 def carried_over(figures: ModeFigures) -> list[Prediction]:
@@ -71,6 +97,24 @@ def cpu_limit(figures: ModeFigures, host: HostSpec) -> Prediction | None:
     """The service alone on the host's cores: its knee where its own CPU line fills them."""
     ceiling = cpufit.cpu_ceiling([(x, {SERVICE: y}) for x, y in figures.cpu_points[SERVICE]], host.cores, host.name)
     return None if ceiling is None else ceiling.prediction()
+
+
+def cpu_fills_host(figures: ModeFigures, host: HostSpec) -> str | None:
+    """Words for a service whose fitted CPU line leaves no room on the host: its intercept (what it burns whatever
+    the rate, on this run's levels) is already every core the host has."""
+    fit = cpufit.fit_role(SERVICE, figures.cpu_points[SERVICE])
+    if fit is None or fit.fixed_cores < host.cores:
+        return None
+    line = (
+        f"its intercept over {fit.levels} levels, R² {fit.r2:.2f}"
+        if fit.ms_per_request > 0
+        else f"its mean over {fit.levels} levels, through which it did not rise with the rate"
+    )
+    return (
+        f"its CPU cannot be placed on {host.name}: the service's CPU line says it burns {fit.fixed_cores:.2f} cores "
+        f"at no load ({line}), which is every core that host has; a run with a longer warm-up (WARMUP_SECONDS), "
+        "so that its first levels no longer carry the JIT compiler's work, may fit that cost lower"
+    )
 
 
 def memory_limit(figures: ModeFigures, host: HostSpec) -> Prediction | None:
@@ -107,5 +151,10 @@ def threads_limit(figures: ModeFigures) -> Prediction | None:
 
 
 def mode_knee(figures: ModeFigures, host: HostSpec) -> ModeKnee:
-    found = [*carried_over(figures), cpu_limit(figures, host), memory_limit(figures, host), threads_limit(figures)]
-    return ModeKnee(figures.label, tuple(sorted((p for p in found if p is not None), key=lambda p: p.rps)))
+    cpu = cpu_limit(figures, host)
+    found = [*carried_over(figures), cpu, memory_limit(figures, host), threads_limit(figures)]
+    return ModeKnee(
+        figures.label,
+        tuple(sorted((p for p in found if p is not None), key=lambda p: p.rps)),
+        cpu_fills_host(figures, host) if cpu is None else None,
+    )

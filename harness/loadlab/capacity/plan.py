@@ -32,7 +32,7 @@ def plan(run_dir: Path, env: dict[str, str]) -> dict:
         why = "; ".join(f"{m.label}: {m.invalid_reasons[0] if m.invalid_reasons else 'invalid'}" for m in run.modes)
         raise PlanError(f"RUN={shown} has no valid mode to plan from ({why or 'no mode measured'})")
     mode_knees = {m.label: knees.mode_knee(m, host) for m in valid}
-    if all(knees.cpu_limit(m, host) is None for m in valid):
+    if all(knees.cpu_limit(m, host) is None and k.cpu_fills_host is None for m, k in zip(valid, mode_knees.values())):
         raise PlanError(
             f"RUN={shown} is too rough to plan from: no valid mode's service CPU per request could be fitted (fewer "
             "than two healthy levels with CPU samples, or rates too close together); run more levels below the knee"
@@ -62,11 +62,13 @@ def plan(run_dir: Path, env: dict[str, str]) -> dict:
 
 def mode_entry(k: ModeKnee, m: figures.ModeFigures) -> dict:
     first = k.first
+    # A knee with no upper end is only a lower bound (interval_rps [low, null]): no point is given as the knee.
     return {
-        "predicted_knee_rps": None if first is None else round(first.rps),
+        "predicted_knee_rps": None if first is None or not first.bounded else round(first.rps),
         "interval_rps": None if first is None else first.as_dict()["interval_rps"],
         "limit_met_first": None if first is None else first.predicted_by,
         "formula": None if first is None else first.formula,
+        "not_a_figure": k.not_a_figure(),
         "rough": k.rough(),
         "limits": [p.as_dict() for p in k.limits],
         "measured_here_rps": m.sustained_rps,

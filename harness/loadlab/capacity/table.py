@@ -11,10 +11,14 @@ def lines(plan: dict) -> list[str]:
     out.append(f"  {'mode':<16} {'knee rps':>9}  {'interval':<22} {'limit met first':<16} measured here")
     for label, m in plan["modes"].items():
         interval = m["interval_rps"]
-        text = interval_text(*interval) if interval else "-"
+        text = interval_text(*interval) if interval else ("cannot be told" if m.get("not_a_figure") else "-")
         knee = f"{m['predicted_knee_rps']:,}" if m["predicted_knee_rps"] is not None else "-"
+        if interval and interval[1] is None:
+            knee = f"≥ {interval[0]:,.0f}"  # no upper end: a lower bound, never a point
         here = f"{m['measured_here_rps']:,.0f} rps" if m["measured_here_rps"] is not None else "-"
         out.append(f"  {label:<16} {knee:>9}  {text:<22} {m['limit_met_first'] or '-':<16} {here}")
+        if m.get("not_a_figure"):
+            out.append(f"    not a figure — {m['not_a_figure']}")
         out += [f"    rough — {r}" for r in m["rough"]]
     for label, why in plan["not_planned"].items():
         out.append(f"  {label:<16} not planned: {why[0] if why else 'invalid'}")

@@ -22,11 +22,6 @@ LOG_LINES = 4  # the app's last log lines quoted when it does not start
 LOG_LINE_CHARS = 160
 # A 5xx right after start can be a pool or cache still warming: asked again this many times, a second apart.
 PATH_ATTEMPTS = 3
-# Drain: the backlog of a collapse is served when APP_PATH answers within the slowest healthy latency again, this
-# many times in a row (a request queued behind the backlog would wait for all of it).
-DRAIN_TIMEOUT_S = 60
-DRAIN_QUIET_READS = 2
-DRAIN_SETTLE_S = 2
 
 
 class AppRefused(HostError):
@@ -144,21 +139,18 @@ def _answers(run: Run, path: str) -> bool:
     return http_status(run.topo.thread, url(run, path), 5)[0] == "200"
 
 
-def drain(run: Run) -> str | None:
-    """Waits until a GET of APP_PATH answers as fast as a healthy level allows again; None when it does, else why
-    not. The app has no count of requests in flight, so its own answer time says when its backlog is gone."""
+def answers_quickly(run: Run, timeout_s: float) -> tuple[bool, tuple[str, str]]:
+    """Whether a GET of APP_PATH answers as fast as a healthy level allows (the drain's reading of an app, which has
+    no count of requests in flight: a request queued behind a backlog would wait for all of it), and the answer."""
     quick_s = run.limits.healthy_max_ms / 1000  # derived with the run's own health rule (bench.py)
-    deadline = time.monotonic() + DRAIN_TIMEOUT_S
-    quiet, last = 0, ("000", "")
-    while time.monotonic() < deadline:
-        last = http_status(run.topo.thread, url(run, run.values["APP_PATH"]), DRAIN_TIMEOUT_S)
-        fast = last[0][:1] in ("2", "3") and last[1] and float(last[1]) <= quick_s
-        quiet = quiet + 1 if fast else 0
-        if quiet >= DRAIN_QUIET_READS:
-            time.sleep(DRAIN_SETTLE_S)
-            return None
-        time.sleep(0.5)
+    answer = http_status(run.topo.thread, url(run, run.values["APP_PATH"]), timeout_s)
+    return bool(answer[0][:1] in ("2", "3") and answer[1] and float(answer[1]) <= quick_s), answer
+
+
+def still_slow(run: Run, answer: tuple[str, str] | None, waited_s: int) -> str:
+    status, took = answer or ("000", "")
     return (
-        f"APP_PATH still answered HTTP {last[0]} in {last[1] or '?'} s (healthy: within {quick_s:.2f} s) "
-        f"{DRAIN_TIMEOUT_S} s after the last pass: its backlog would have poisoned a fine pass"
+        f"APP_PATH still answered HTTP {status} in {took or '?'} s (healthy: within "
+        f"{run.limits.healthy_max_ms / 1000:.2f} s) {waited_s} s after the last pass: its backlog would have poisoned "
+        "a fine pass"
     )

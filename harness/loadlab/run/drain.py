@@ -1,11 +1,17 @@
-"""Before a fine pass the thread-service must have served the backlog of the collapse: no request in flight and none
-queued in Tomcat, in DRAIN_QUIET_READS readings in a row. Draining rather than restarting keeps the same JVM, warm (a
-restart would need the whole warm-up again, and a JIT in another state could move the knee the fine pass is meant to
-localise). A service that has not drained within DRAIN_TIMEOUT_S is not refined (the reason is kept)."""
+"""Before a fine pass the service under test must have served the backlog of the collapse, seen idle in
+DRAIN_QUIET_READS readings in a row: the thread-service by its own count (no request in flight, none queued in
+Tomcat), an APP by its answer time to APP_PATH (it has no count of requests in flight). Draining rather than
+restarting keeps the same JVM, warm (a restart would need the whole warm-up again, and a JIT in another state could
+move the knee the fine pass is meant to localise). A service that has not drained within DRAIN_TIMEOUT_S is not
+refined (the reason is kept).
+
+Nothing waits after the drain: what the backlog's end left running (GC, compilation) finishes during the fine
+pass's own warm-up at half its first rate (analysis/refine.py), which is not measured."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from loadlab.core.metrics import INFLIGHT_REQUESTS, TOMCAT_QUEUE_SIZE
 from loadlab.run import appservice
@@ -15,8 +21,6 @@ from loadlab.run.liveconfig import read_thread_metrics
 DRAIN_TIMEOUT_S = 60
 DRAIN_POLL_S = 0.5
 DRAIN_QUIET_READS = 2
-# After the drain, seconds for what the backlog's end left running (GC, compilation) to finish.
-DRAIN_SETTLE_S = 2
 
 
 def is_idle(reading: dict) -> bool:
@@ -25,19 +29,33 @@ def is_idle(reading: dict) -> bool:
     return reading.get(INFLIGHT_REQUESTS) == 0 and (not isinstance(queued, (int, float)) or queued <= 0)
 
 
-def drain(run: Run) -> str | None:
-    """Waits until the thread-service has served every request of the collapse; None when it has, else why not."""
-    if run.values.get("APP"):
-        return appservice.drain(run)  # an APP has no /actuator/loadlab: its own answer times tell
+def wait_quiet(read: Callable[[], tuple[bool, object]]) -> tuple[bool, object]:
+    """Reads until DRAIN_QUIET_READS readings in a row are idle or DRAIN_TIMEOUT_S passed: (drained, last reading)."""
     deadline = time.monotonic() + DRAIN_TIMEOUT_S
-    quiet, last = 0, {}
+    quiet, last = 0, None
     while time.monotonic() < deadline:
-        last = read_thread_metrics(run)
-        quiet = quiet + 1 if is_idle(last) else 0
+        idle, last = read()
+        quiet = quiet + 1 if idle else 0
         if quiet >= DRAIN_QUIET_READS:
-            time.sleep(DRAIN_SETTLE_S)
-            return None
+            return True, last
         time.sleep(DRAIN_POLL_S)
+    return False, last
+
+
+def drain(run: Run) -> str | None:
+    """Waits until the service under test has served every request of the collapse; None when it has, else why
+    not."""
+    if run.values.get("APP"):
+        drained, answer = wait_quiet(lambda: appservice.answers_quickly(run, DRAIN_TIMEOUT_S))
+        return None if drained else appservice.still_slow(run, answer, DRAIN_TIMEOUT_S)
+
+    def read() -> tuple[bool, dict]:
+        reading = read_thread_metrics(run)
+        return is_idle(reading), reading
+
+    drained, last = wait_quiet(read)
+    if drained:
+        return None
     if not last:
         return f"the thread-service's /actuator/loadlab did not answer for {DRAIN_TIMEOUT_S} s after the last pass"
     return (

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 from loadlab.analysis.knee import KNEE_RESOLUTION, Knee, PassOutcome, Verdict, coarse_knee, judge
 from loadlab.analysis.levels import Level
-from loadlab.analysis.prediction import Prediction, interval_text
+from loadlab.analysis.prediction import Prediction, interval_text, met_by_knee
 from loadlab.analysis.validity import MIN_LEVELS, ValidityContext, machine_saturated, validity
 from loadlab.core.app import THREAD_SERVICE
 from loadlab.core.thresholds import Thresholds
@@ -178,6 +178,7 @@ def limit_met_first(
     pool_at_knee: PoolAtKnee | None = None,
     service: str = THREAD_SERVICE,
     max_error_ratio: float = 0.01,
+    ok_ratio: float = 1.0,
 ) -> str:
     """Which limit the mode met first, in a sentence: the service's own error answers or its connection pool full
     when the first unhealthy level shows them; else the bounded model whose interval its knee meets; a model with no
@@ -188,7 +189,7 @@ def limit_met_first(
         if answered:
             return answered
         if pool_at_knee is not None:
-            return _pool_named(pool_at_knee, ordered, knee)
+            return _pool_named(pool_at_knee, ordered, knee, ok_ratio)
     if not predictions:
         return "no model gives this mode a limit"
     ahead = ", ".join(f"{_name(p)} at {p.rps:,.0f} rps" for p in ordered)
@@ -200,12 +201,17 @@ def limit_met_first(
         return f"none within this run: it held {peak or 0:,.0f} rps; the limits ahead: {ahead}"
     sustained = knee.sustained_rps
     bracket = knee.interval
-    met = [p for p in ordered if bracket is not None and p.overlaps(bracket.healthy or None, bracket.unhealthy)]
+    # the same test as the prediction's "agrees" (prediction.met_by_knee), so the two never contradict each other
+    met = [p for p in ordered if bracket is not None and met_by_knee(p, bracket.healthy, bracket.unhealthy, ok_ratio)]
     bounded = [p for p in ordered if p.bounded]
     matching = [p for p in met if p.bounded] if bounded else met
     if matching:
         first = matching[0]
         text = f"{_name(first)}: the knee {sustained:,.0f} rps meets its predicted {interval_text(*first.band())}"
+        if not first.overlaps(bracket.healthy or None, bracket.unhealthy):
+            text += (
+                f" within the health rule's resolution (a healthy level delivers at least {ok_ratio:.0%} of its rate)"
+            )
         if not first.bounded:
             text += " (a limit with no upper end, the only kind this mode has: it excludes no knee above its low end)"
         if first is not ordered[0]:
@@ -232,13 +238,13 @@ def limit_met_first(
     )
 
 
-def _pool_named(pool: PoolAtKnee, ordered: list[Prediction], knee: Knee) -> str:
+def _pool_named(pool: PoolAtKnee, ordered: list[Prediction], knee: Knee, ok_ratio: float) -> str:
     """The app's pool was the queue at the knee: named, with its model's prediction and whether the knee meets it."""
     model = next((p for p in ordered if p.predicted_by == "pool"), None)
     if model is None:
         return f"{pool.sentence()} (no prediction: the app's gauges gave no connection time per request)"
     bracket = knee.interval
-    meets = bracket is not None and model.overlaps(bracket.healthy or None, bracket.unhealthy)
+    meets = bracket is not None and met_by_knee(model, bracket.healthy, bracket.unhealthy, ok_ratio)
     return f"{pool.sentence()}; its prediction {interval_text(*model.band())} ({model.formula}) " + (
         "is met by the knee" if meets else f"is not met by the knee {knee.sustained_rps:,.0f} rps"
     )

@@ -47,7 +47,7 @@ def fields(
         "cpu_ceiling": None if ceiling is None else ceiling.as_dict(),
         "predictions": [p.as_dict() for p in sorted(found, key=lambda p: p.rps)],
         "limit_met_first": knees.limit_met_first(
-            found, knee, knee.collapsed, peak, ctx, pool_at_knee, service, max_error_ratio
+            found, knee, knee.collapsed, peak, ctx, pool_at_knee, service, max_error_ratio, ok_ratio
         ),
     }
 
