@@ -53,9 +53,9 @@ NO_JDK = ["import loadlab.run.java as j", "j.SEARCH_GLOBS = ()"]  # with JAVA_HO
 def harness_copy(root: Path, build: bool = True) -> Path:
     """A checkout as far as `loadlab bench` can tell: the package, the metric names it reads from the service's
     sources (metrics.METRICS_TSV, a source file, there in any checkout), and the build outputs as links (or none)."""
-    # With its bytecode: copytree keeps each source's mtime, which Python checks a .pyc against, so the copy's
-    # `loadlab bench` does not compile the package again (a stale .pyc would simply be recompiled).
-    shutil.copytree(REPO / "harness" / "loadlab", root / "harness" / "loadlab")
+    shutil.copytree(
+        REPO / "harness" / "loadlab", root / "harness" / "loadlab", ignore=shutil.ignore_patterns("__pycache__")
+    )
     names = metrics.METRICS_TSV.relative_to(REPO)
     (root / names).parent.mkdir(parents=True)
     shutil.copy(metrics.METRICS_TSV, root / names)

@@ -37,14 +37,17 @@ def event_loops(run_dir, mode: str, count: int) -> None:
     (run_dir / mode / "raw" / "thread" / "request_pool.csv").write_text("second,named_threads\n" + rows)
 
 
-def three_columns(tmp_path, reactive_live=REACTIVE_LIVE, loops: int | None = 4, reactive_top: int = 400, **extra):
+def three_columns(
+    tmp_path, reactive_live=REACTIVE_LIVE, loops: int | None = 4, reactive_top: int = 400, pages=True, **extra
+):
+    """platform, virtual and reactive judged; pages=False: the numbers only (conftest.summarised)."""
     synthrun.write_params(tmp_path, modes=MODES, **extra)
     synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs(200)))
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs(400)))
     synthrun.write_mode(tmp_path, "reactive", ModeSpec(stairs(reactive_top), live_config=reactive_live))
     if loops is not None:
         event_loops(tmp_path, "reactive", loops)
-    return report.rebuild(tmp_path)
+    return report.rebuild(tmp_path) if pages else summarised(tmp_path)
 
 
 @pytest.mark.parametrize(
@@ -113,7 +116,9 @@ def test_a_reactive_column_that_did_not_run_on_event_loops_is_invalid_and_gives_
 
 
 def test_missing_evidence_and_tomcat_in_its_place_are_said(tmp_path):
-    result = three_columns(tmp_path, reactive_live={**REACTIVE_LIVE, "tomcat_threads_max": 200}, loops=None)
+    result = three_columns(
+        tmp_path, reactive_live={**REACTIVE_LIVE, "tomcat_threads_max": 200}, loops=None, pages=False
+    )
     reasons = result["modes"]["reactive"]["invalid_reasons"]
     assert "the service ran Tomcat's request pool (200 threads), not Netty's event loops" in reasons
     assert any(r.startswith("the service's threads were not sampled by name") for r in reasons)
