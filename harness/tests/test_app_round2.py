@@ -3,6 +3,7 @@ as the limit, a prediction with no upper end never counted, no ratio from two mo
 where its data cannot carry it, and words that fit an app (no "missing jvm.csv", no "http scenario", its name)."""
 
 import synthrun
+from conftest import summarised
 from synthrun import START_EPOCH, LevelSpec
 from test_app_verdict import APP, stairs, write_app_mode
 
@@ -47,7 +48,7 @@ def test_an_app_limited_by_its_own_connection_pool_is_named_with_the_pool_models
     for mode, starts, pool in (("platform", 0, 200), ("virtual", 5_000, 0)):
         write_app_mode(tmp_path, mode, stairs(rates, slow_from=250), virtual_starts=starts, pool_threads=pool)
         write_pool_gauges(tmp_path, mode, rates, size=2, hold_ms=10, full_from=250)
-    result = report.rebuild(tmp_path)
+    result = summarised(tmp_path)
     for mode in ("platform", "virtual"):
         m = result["modes"][mode]
         assert m["predicted_by"] == "pool" and m["predicted_rps"] == 200, m["predictions"]
@@ -171,7 +172,7 @@ def test_a_knee_where_the_app_answered_errors_says_so_not_threads(tmp_path):
     levels = [LevelSpec(100), LevelSpec(200), LevelSpec(300, ok_share=0.7, ko_share=0.3)]
     spec = synthrun.ModeSpec(levels, ko_kind="status_503", ko_ms=5)
     synthrun.write_mode(tmp_path, "platform", spec)
-    result = report.rebuild(tmp_path)
+    result = summarised(tmp_path)
     first = result["modes"]["platform"]["limit_met_first"]
     assert first.startswith("the orders.jar answered errors: at 300 rps"), first
     assert "status_503" in first, first

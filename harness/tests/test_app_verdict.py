@@ -4,6 +4,7 @@ recording what its requests ran on, and a knee no model explains is said so plai
 import json
 
 import synthrun
+from conftest import summarised
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
 from loadlab import report
@@ -46,7 +47,7 @@ def test_an_app_that_switched_is_valid_in_both_modes_with_its_evidence(tmp_path)
     synthrun.write_params(tmp_path, APP=APP, APP_PATH="/orders/42")
     write_app_mode(tmp_path, "platform", stairs([100, 200, 300]), virtual_starts=0, pool_threads=200)
     write_app_mode(tmp_path, "virtual", stairs([100, 200, 300]), virtual_starts=5_000, pool_threads=0)
-    result = report.rebuild(tmp_path)
+    result = summarised(tmp_path)
     for mode in ("platform", "virtual"):
         m = result["modes"][mode]
         assert m["valid"], m["invalid_reasons"]
@@ -89,7 +90,7 @@ def test_virtual_mode_serving_on_tomcats_platform_pool_and_a_platform_pool_large
         actuator={"tomcat.threads.config.max": 80.0, "tomcat.threads.busy": 12.0},
     )
     write_app_mode(tmp_path, "virtual", stairs([100, 200]), virtual_starts=9_000, pool_threads=10)
-    result = report.rebuild(tmp_path)
+    result = summarised(tmp_path)
     platform = result["modes"]["platform"]["invalid_reasons"]
     assert "the pool size did not take effect: 80 Tomcat request threads ran, more than PLATFORM_THREADS=50" in platform
     assert any("tomcat.threads.config.max says 80, not PLATFORM_THREADS=50" in r for r in platform)
@@ -102,7 +103,7 @@ def test_without_the_recording_virtual_mode_cannot_be_proven_and_is_not_trusted(
     synthrun.write_params(tmp_path, APP=APP, modes=("virtual",))
     write_app_mode(tmp_path, "virtual", stairs([100, 200]), virtual_starts=5_000, pool_threads=0)
     (tmp_path / "virtual" / "raw" / "thread" / "pinned.json").unlink()
-    m = report.rebuild(tmp_path)["modes"]["virtual"]
+    m = summarised(tmp_path)["modes"]["virtual"]
     assert not m["valid"]
     assert "the app's flight recording was not read" in " ".join(m["invalid_reasons"])
 
@@ -137,7 +138,7 @@ def test_a_knee_a_model_explains_gets_no_such_sentence(tmp_path):
     synthrun.write_params(tmp_path, APP=APP, modes=("platform",), platform_threads=60)
     # Little's law: 60 threads / 0.201 s = 299 rps; the knee at 300 agrees.
     write_app_mode(tmp_path, "platform", stairs([100, 200, 300, 400], slow_from=400), virtual_starts=0, pool_threads=60)
-    m = report.rebuild(tmp_path)["modes"]["platform"]
+    m = summarised(tmp_path)["modes"]["platform"]
     assert m["collapsed"] and m["app_evidence"]["unexplained_limit"] is None
     assert "Tomcat's pool reached its 60 threads" in m["app_evidence"]["points_to"]
 
@@ -147,7 +148,7 @@ def test_a_knee_below_the_first_level_is_not_called_a_knee_at_0_rps(tmp_path):
     (prediction.NOT_PLACED); the sentence read "The knee (0 rps) sits well below every prediction"."""
     synthrun.write_params(tmp_path, APP=APP, modes=("platform",))
     write_app_mode(tmp_path, "platform", stairs([100, 200], slow_from=100), virtual_starts=0, pool_threads=200)
-    m = report.rebuild(tmp_path)["modes"]["platform"]
+    m = summarised(tmp_path)["modes"]["platform"]
     assert m["collapsed"] and m["sustained_rps"] == 0 and m["knee_interval_rps"][0] is None
     assert m["app_evidence"]["unexplained_limit"] is None
     assert not any("The knee (0 rps)" in n for n in m["notes"])

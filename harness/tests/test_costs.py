@@ -6,6 +6,7 @@ from datetime import datetime, timezone
 
 import pytest
 import synthrun
+from conftest import summarised
 from synthrun import SLOW_TAIL, START_EPOCH, LevelSpec, ModeSpec
 
 from loadlab import report
@@ -102,7 +103,7 @@ def test_costs_per_request_are_the_slopes_over_the_healthy_levels(tmp_path):
 
 
 def test_a_service_that_died_before_its_recording_has_no_memory_figure_and_says_why(tmp_path):
-    mode = report.rebuild(make_run(tmp_path, crashed=True))["modes"]["virtual"]
+    mode = summarised(make_run(tmp_path, crashed=True))["modes"]["virtual"]
     assert mode["memory_per_inflight_kb"] is None and mode["bytes_allocated_per_request"] is None
     assert any("no flight recording" in m for m in mode["costs"]["missing"]), mode["costs"]
     # the sampler's rows are the process's own: its threads and switches are still there
@@ -126,7 +127,7 @@ def test_the_memory_ceiling_follows_from_the_slope_and_the_cgroups_memory(tmp_pa
     limits = {"service_pids_max": 16384, "service_pids_max_by": "kernel.pid_max 32768 / 2"}
     limits |= {"service_memory_max_mb": 2048, "service_memory_max_by": "MemTotal 4096 MB / 2"}
     (run / "virtual" / "raw" / "thread" / "limits.json").write_text(json.dumps(limits))
-    mode = report.rebuild(run)["modes"]["virtual"]
+    mode = summarised(run)["modes"]["virtual"]
     by = {p["predicted_by"]: p for p in mode["predictions"]}
     assert "threads" not in by  # virtual threads are not OS threads: no thread ceiling
     memory = by["memory"]

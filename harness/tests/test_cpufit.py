@@ -1,8 +1,8 @@
 """The CPU ceiling on synthetic levels with a known answer."""
 
 import pytest
+from conftest import summarised
 
-from loadlab import report
 from loadlab.analysis import cpufit
 
 
@@ -65,7 +65,7 @@ def test_every_mode_gets_its_cpu_ceiling_and_virtual_http_is_predicted_by_it(tmp
         for r in (100, 200, 300, 400, 500)
     ]
     synthrun.write_mode(run, "virtual", ModeSpec(levels))
-    mode = report.rebuild(run)["modes"]["virtual"]
+    mode = summarised(run)["modes"]["virtual"]
     cores = mode["cpu_ceiling"]["cores"]
     assert mode["cpu_ceiling_rps"] == pytest.approx(cores * 1000 / 1.5, rel=0.02)
     assert {r["role"]: round(r["ms_per_request"], 2) for r in mode["cpu_ceiling"]["roles"]} == {

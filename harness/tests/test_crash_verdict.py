@@ -2,6 +2,7 @@
 that cannot be trusted: the verdict on synthetic run folders (the same rules on real runs: test_e2e_crashes.py)."""
 
 import synthrun
+from conftest import summarised
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
 from loadlab import report, summary
@@ -14,12 +15,13 @@ def stairs(n=5, step=100, **changes):
     return [LevelSpec(step * (i + 1), **changes.get(f"l{i}", {})) for i in range(n)]
 
 
-def rebuild_with_crash(tmp_path, spec, mode="platform", role="thread-service", level=2, second=1, **crash):
+def rebuild_with_crash(tmp_path, spec, mode="platform", role="thread-service", level=2, second=1, pages=False, **crash):
+    """The summary of a run whose `mode` lost `role`; pages: the page drawn too (report.rebuild)."""
     record = synthrun.crash(role, spec, level, second, **crash)
     synthrun.write_params(tmp_path, crashes={mode: record})
     synthrun.write_mode(tmp_path, "platform", spec if mode == "platform" else ModeSpec(stairs()))
     synthrun.write_mode(tmp_path, "virtual", spec if mode == "virtual" else ModeSpec(stairs()))
-    return report.rebuild(tmp_path)
+    return report.rebuild(tmp_path) if pages else summarised(tmp_path)
 
 
 def test_a_crash_is_not_a_collapse_and_nothing_after_it_counts(tmp_path):
@@ -85,7 +87,7 @@ def test_a_crash_in_a_fine_pass_names_the_pass_and_its_level_and_keeps_the_coars
     synthrun.write_params(tmp_path, modes=["platform"], crashes={"platform": record}, REFINE=1)
     synthrun.write_mode(tmp_path, "platform", coarse)
     synthrun.write_fine_pass(tmp_path, "platform", "refine-1", fine)
-    result = report.rebuild(tmp_path)
+    result = summarised(tmp_path)
     platform = result["modes"]["platform"]
     assert platform["crashed"] == {
         "role": "thread-service",
@@ -142,7 +144,7 @@ def test_a_crash_in_the_warm_up_and_without_an_exit_code(tmp_path):
     )
     synthrun.write_params(tmp_path, modes=["virtual"], crashes={"virtual": crash})
     synthrun.write_mode(tmp_path, "virtual", spec)
-    result = report.rebuild(tmp_path)
+    result = summarised(tmp_path)
     virtual = result["modes"]["virtual"]
     assert virtual["levels"] == [] and virtual["crashed"]["second"] == -2
     assert virtual["invalid_reasons"][0].startswith(
@@ -156,7 +158,7 @@ def test_a_crash_in_the_warm_up_and_without_an_exit_code(tmp_path):
 
 def test_the_page_says_what_died_and_when(tmp_path):
     spec = ModeSpec(stairs())
-    result = rebuild_with_crash(tmp_path, spec, mode="virtual", role="injector-0", level=1, second=2)
+    result = rebuild_with_crash(tmp_path, spec, mode="virtual", role="injector-0", level=1, second=2, pages=True)
     text = headline(RunSummary.from_mapping(result))
     assert text.startswith(
         "http scenario: platform sustained 500 rps (the peak; it never collapsed) (little "
@@ -197,7 +199,7 @@ def test_long_requests_are_judged_on_their_own_level(tmp_path):
     )
     synthrun.write_params(tmp_path, modes=["virtual"], delay_ms=11000)
     synthrun.write_mode(tmp_path, "virtual", spec)
-    virtual = report.rebuild(tmp_path)["modes"]["virtual"]
+    virtual = summarised(tmp_path)["modes"]["virtual"]
     assert [(lv["offered_rps"], lv["ok_rps"], lv["healthy"]) for lv in virtual["levels"]] == [
         (2, 2, True),
         (4, 4, True),
@@ -218,7 +220,7 @@ def test_errors_at_a_harness_limit_inside_the_healthy_band_make_the_run_invalid(
     )
     synthrun.write_params(tmp_path, modes=["virtual"], delay_ms=11000)  # no limits recorded: the old defaults
     synthrun.write_mode(tmp_path, "virtual", spec)
-    virtual = report.rebuild(tmp_path)["modes"]["virtual"]
+    virtual = summarised(tmp_path)["modes"]["virtual"]
     assert virtual["valid"] is False
     assert virtual["invalid_reasons"] == [
         "requests were cut by the injector's request timeout (loadlab.requestTimeoutMs) = 10000 ms, below the "
@@ -232,7 +234,7 @@ def test_timeouts_above_the_healthy_band_are_the_services(tmp_path):
     spec = ModeSpec(stairs(l3=dict(ok_share=0.5, ko_share=0.5)), ko_ms=10007)
     synthrun.write_params(tmp_path, modes=["platform"])
     synthrun.write_mode(tmp_path, "platform", spec)
-    platform = report.rebuild(tmp_path)["modes"]["platform"]
+    platform = summarised(tmp_path)["modes"]["platform"]
     assert platform["valid"] is True and platform["collapsed"] is True and platform["sustained_rps"] == 300
 
 
@@ -242,7 +244,7 @@ def test_the_limits_recorded_by_the_run_are_the_ones_judged(tmp_path):
     limits = {"injector_request_timeout_ms": 3400, "thread_service_timeout_ms": 1400}
     synthrun.write_params(tmp_path, modes=["platform"], delay_ms=1000, limits=limits)
     synthrun.write_mode(tmp_path, "platform", spec)
-    result = report.rebuild(tmp_path)
+    result = summarised(tmp_path)
     assert result["limits"] == limits
     (reason,) = result["modes"]["platform"]["invalid_reasons"]
     assert reason.startswith(
@@ -289,7 +291,7 @@ def test_the_kind_tells_a_harness_cut_from_the_services_answer(tmp_path):
         )
         synthrun.write_params(run, modes=["virtual"], delay_ms=11000)
         synthrun.write_mode(run, "virtual", spec)
-        reasons = report.rebuild(run)["modes"]["virtual"]["invalid_reasons"]
+        reasons = summarised(run)["modes"]["virtual"]["invalid_reasons"]
         assert any(r.startswith("requests were cut by the injector's request timeout") for r in reasons) == flagged
         if flagged:
             assert reasons[0].endswith("40 failed requests were timeout_injector at level 0 (2 rps)"), reasons

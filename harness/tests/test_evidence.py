@@ -4,6 +4,7 @@ nothing. Synthetic run folders with gaps cut into the samplers' files (the same 
 killed: test_e2e_crashes.py)."""
 
 import synthrun
+from conftest import summarised
 from synthrun import SLOW_TAIL, START_EPOCH, LevelSpec, ModeSpec
 
 from loadlab import report
@@ -51,12 +52,13 @@ def killed(role: str, at: int, sampler: str, what: str = "died", **fields) -> di
     }
 
 
-def rebuild(tmp_path, levels, cuts=(), events=None, capsys=None):
+def rebuild(tmp_path, levels, cuts=(), events=None, capsys=None, pages=False):
+    """The virtual mode's summary; capsys: the console table printed into it; pages: the page drawn too."""
     synthrun.write_params(tmp_path, modes=["virtual"], **({"evidence_lost": {"virtual": events}} if events else {}))
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(levels, seconds_per_level=SECONDS, warmup_seconds=WARMUP))
     for rel, first, last in cuts:
         cut_rows(tmp_path / "virtual", rel, first, last)
-    result = report.rebuild(tmp_path)
+    result = report.rebuild(tmp_path) if pages else summarised(tmp_path)
     if capsys is not None:
         capsys.readouterr()
         console.table(result, tmp_path)
@@ -71,7 +73,7 @@ def test_samplers_killed_at_level_3_leave_the_rest_unjudged_and_the_mode_invalid
     cuts = [(rel, at + 1, None) for rel in ("raw/thread/samples.csv", "raw/delay/samples.csv")]
     cuts.append(("raw/injector-0/samples.csv", at + 1, None))
     monkeypatch.setattr(console, "_print", print)
-    mode = rebuild(tmp_path, climbing(), cuts, events, capsys)
+    mode = rebuild(tmp_path, climbing(), cuts, events, capsys, pages=True)
 
     assert mode["collapsed"] is False and mode["sustained_rps"] == 400  # the load result stays what it was
     assert mode["valid"] is False

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 import synthrun
+from conftest import summarised
 from hdrh.histogram import HdrHistogram
 
-from loadlab import report
 from loadlab.analysis import hgrm, hlog
 
 DATA = Path(__file__).parent / "data"
@@ -40,7 +40,7 @@ def real_run(tmp_path_factory):
     """Real raw files: a coarse pass of 2 levels and a fine pass of 8 (data/test_real_labels.py tells their story)."""
     run = tmp_path_factory.mktemp("real") / "fine_pass_all_healthy"
     shutil.copytree(DATA / run.name, run)
-    report.rebuild(run)
+    summarised(run)
     return run, json.loads((run / "summary.json").read_text())
 
 
@@ -97,7 +97,7 @@ def test_a_rebuild_removes_the_files_of_levels_no_longer_judged(real_run):
     run, _ = real_run
     stale = run / "platform/hgrm/level-09-99rps.hgrm"
     stale.write_text("left from an older build")
-    report.rebuild(run)
+    summarised(run)
     assert not stale.exists()
 
 
@@ -105,7 +105,7 @@ def test_several_injectors_are_merged_into_one_file(tmp_path):
     synthrun.write_params(tmp_path, modes=("platform",))
     levels = [synthrun.LevelSpec(100), synthrun.LevelSpec(200, latency=synthrun.SLOW_TAIL)]
     synthrun.write_mode(tmp_path, "platform", synthrun.ModeSpec(levels, injectors=2))
-    report.rebuild(tmp_path)
+    summarised(tmp_path)
     read = hgrm.read(tmp_path / "platform/hgrm/level-01-200rps.hgrm")
     # 200 rps for 3 s over two injectors: every request once, the slow tail's p95 and p99 exact.
     assert read.total_count == 600

@@ -9,11 +9,10 @@ import os
 import subprocess
 
 import synthrun
-from conftest import REPO, wait_for
+from conftest import REPO, summarised, wait_for
 from standin import json_server, start_sampler
 from synthrun import LevelSpec, ModeSpec
 
-from loadlab import report
 from loadlab.core import metrics, timeouts
 from loadlab.report.charts import server_charts as server_charts
 from loadlab.run import liveconfig, samplers
@@ -82,7 +81,7 @@ def test_every_field_reaches_server_csv_or_the_live_config(tmp_path):
     # and with real rows: a synthetic run's server.csv carries them, counters as rates per second
     synthrun.write_params(tmp_path, modes=["virtual"])
     synthrun.write_mode(tmp_path, "virtual", ModeSpec([LevelSpec(100), LevelSpec(200)]))
-    report.rebuild(tmp_path)
+    summarised(tmp_path)
     header, *rows = (tmp_path / "virtual" / "server.csv").read_text().splitlines()
     assert header.split(",") == outputs.SERVER_COLUMNS
     first = dict(zip(header.split(","), rows[1].split(",")))

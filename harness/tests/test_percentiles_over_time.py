@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 import synthrun
+from conftest import summarised
 from hdrh.histogram import HdrHistogram
 
-from loadlab import report
 from loadlab.analysis import hlog
 
 DATA = Path(__file__).parent / "data"
@@ -25,7 +25,7 @@ def _rows(path: Path) -> list[dict]:
 def real_run(tmp_path_factory):
     run = tmp_path_factory.mktemp("real") / "fine_pass_all_healthy"
     shutil.copytree(DATA / run.name, run)
-    report.rebuild(run)
+    summarised(run)
     return run
 
 
@@ -62,6 +62,6 @@ def test_injectors_are_merged_before_a_percentile_is_read(tmp_path):
     synthrun.write_mode(
         tmp_path, "platform", synthrun.ModeSpec([synthrun.LevelSpec(200, latency=synthrun.SLOW_TAIL)], injectors=2)
     )
-    report.rebuild(tmp_path)
+    summarised(tmp_path)
     measured = [r for r in _rows(tmp_path / "platform/percentiles.csv") if r["ok"] == "200"]
     assert measured and all((r["p50_ms"], r["p90_ms"], r["p99_ms"]) == ("201", "700", "900") for r in measured)

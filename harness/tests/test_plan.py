@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 import synthrun
-from conftest import make
+from conftest import make, summarised
 from synthrun import LevelSpec, ModeSpec
 
-from loadlab import report
 from loadlab.capacity import instances, knees, plan, table
 
 DATA = Path(__file__).parent / "data"
@@ -28,14 +27,21 @@ def levels():
     ]
 
 
-@pytest.fixture
-def run(tmp_path):
-    run = tmp_path / "20261125-190000"
+@pytest.fixture(scope="module")
+def judged_run(tmp_path_factory):
+    """Both modes on the same CPU lines, judged once (summary.json: what `make plan` reads; it draws the page)."""
+    run = tmp_path_factory.mktemp("judged") / "20261125-190000"
     synthrun.write_params(run, platform_threads=2000, START_RPS=500, PEAK_RPS=2000, STEPS=4)
     for mode in ("platform", "virtual"):
         synthrun.write_mode(run, mode, ModeSpec(levels()))
-    report.rebuild(run)
+    summarised(run)
     return run
+
+
+@pytest.fixture
+def run(judged_run, tmp_path):
+    """A copy of judged_run of each test's own: a plan writes into it (plan.json, the page)."""
+    return shutil.copytree(judged_run, tmp_path / judged_run.name)
 
 
 def test_the_service_alone_on_one_core_is_predicted_from_its_own_cpu_line(run):
@@ -57,7 +63,7 @@ def test_a_small_pool_is_met_before_the_cpu_of_a_big_host(tmp_path):
     run = tmp_path / "20261125-190001"
     synthrun.write_params(run, modes=("platform",), platform_threads=200)
     synthrun.write_mode(run, "platform", ModeSpec(levels()[:2]))
-    report.rebuild(run)
+    summarised(run)
     got = plan.plan(run, {"INSTANCE": "c7i.4xlarge"})["modes"]["platform"]
     assert got["limit_met_first"] == "little"
     assert got["predicted_knee_rps"] < 1000  # 200 threads / ~0.2 s
@@ -75,7 +81,7 @@ def test_a_limit_whose_interval_reaches_zero_is_said_in_words_not_printed_as_a_k
         for r, e in zip(RATES, scatter)
     ]
     synthrun.write_mode(run, "virtual", ModeSpec(spec))
-    report.rebuild(run)
+    summarised(run)
     got = plan.plan(run, {"CORES": "0.4", "MEMORY_GB": "4"})["modes"]["virtual"]
     assert got["predicted_knee_rps"] is None and got["limit_met_first"] is None and got["interval_rps"] is None
     assert "reaches 0 rps" in got["not_a_figure"]
@@ -134,7 +140,7 @@ def test_a_bad_value_is_refused_in_one_line_naming_it(run, env, line):
 def real(tmp_path, name):
     run = tmp_path / name
     shutil.copytree(DATA / name, run)
-    report.rebuild(run)
+    summarised(run)
     return run
 
 

@@ -4,6 +4,7 @@ pool as the headline and over each pool beside it; builds per request per mode; 
 
 import pytest
 import synthrun
+from conftest import summarised
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
 from loadlab import report
@@ -18,19 +19,20 @@ def stairs(slow_from=None):
     return [LevelSpec(r, **({"latency": SLOW_TAIL} if slow_from is not None and r >= slow_from else {})) for r in RATES]
 
 
-def sweep_run(tmp_path, completed=SWEEP, **params):
-    """Little's law at 201 ms: 20 threads ≈ 100 rps, 40 ≈ 200, 80 ≈ 400; virtual holds the peak, 500."""
+def sweep_run(tmp_path, completed=SWEEP, pages=False, **params):
+    """Little's law at 201 ms: 20 threads ≈ 100 rps, 40 ≈ 200, 80 ≈ 400; virtual holds the peak, 500. pages: the page
+    drawn too (report.rebuild)."""
     synthrun.write_params(
         tmp_path, modes=("platform", "virtual"), platform_threads=[20, 40, 80], completed=completed, **params
     )
     for label, threads, slow_from in (("platform-t20", 20, 200), ("platform-t40", 40, 300), ("platform-t80", 80, 500)):
         synthrun.write_mode(tmp_path, label, ModeSpec(stairs(slow_from), live_config={"tomcat_threads_max": threads}))
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs()))
-    return report.rebuild(tmp_path)
+    return report.rebuild(tmp_path) if pages else summarised(tmp_path)
 
 
 def test_each_pool_is_a_column_judged_on_its_own_pool_and_the_headline_is_virtual_over_the_best(tmp_path):
-    result = sweep_run(tmp_path)
+    result = sweep_run(tmp_path, pages=True)
     assert list(result["modes"]) == SWEEP and result["missing_modes"] == []
     sustained = {label: m["sustained_rps"] for label, m in result["modes"].items()}
     assert sustained == {"platform-t20": 100, "platform-t40": 200, "platform-t80": 400, "virtual": 500}
@@ -62,15 +64,23 @@ def test_no_judgeable_pool_leaves_no_headline_and_says_why(tmp_path):
 def test_a_pool_that_ran_with_another_size_than_its_label_is_invalid(tmp_path):
     synthrun.write_params(tmp_path, platform_threads=[20, 40], modes=("platform",), completed=["platform-t20"])
     synthrun.write_mode(tmp_path, "platform-t20", ModeSpec(stairs(200), live_config={"tomcat_threads_max": 40}))
-    mode = report.rebuild(tmp_path)["modes"]["platform-t20"]
+    mode = summarised(tmp_path)["modes"]["platform-t20"]
     assert "the thread-service ran with 40 Tomcat threads, not PLATFORM_THREADS=20" in mode["invalid_reasons"]
 
 
-def test_threadlocal_builds_once_per_pooled_thread_and_once_per_virtual_request(tmp_path):
-    synthrun.write_params(tmp_path, THREADLOCAL_KB=64)
-    synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs(300), threadlocal_pool=20))
-    synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs(), threadlocal_pool=0))
-    modes = report.rebuild(tmp_path)["modes"]
+@pytest.fixture(scope="module")
+def threadlocal_run(tmp_path_factory):
+    """THREADLOCAL_KB=64: platform's 20 pooled threads and virtual's threads per request each build one; the run
+    folder (page drawn) and its summary, read by the tests below, never changed."""
+    run = tmp_path_factory.mktemp("threadlocal")
+    synthrun.write_params(run, THREADLOCAL_KB=64)
+    synthrun.write_mode(run, "platform", ModeSpec(stairs(300), threadlocal_pool=20))
+    synthrun.write_mode(run, "virtual", ModeSpec(stairs(), threadlocal_pool=0))
+    return run, report.rebuild(run)
+
+
+def test_threadlocal_builds_once_per_pooled_thread_and_once_per_virtual_request(threadlocal_run):
+    modes = threadlocal_run[1]["modes"]
     virtual, platform = modes["virtual"]["threadlocal"], modes["platform"]["threadlocal"]
     assert virtual["builds_per_request"] == 1.0 and virtual["bytes_built_per_request"] == 64 * 1024
     assert virtual["builds"] == virtual["requests"] > 1000
@@ -82,7 +92,7 @@ def test_threadlocal_builds_once_per_pooled_thread_and_once_per_virtual_request(
 def test_without_a_per_thread_object_there_is_no_threadlocal_evidence(tmp_path):
     synthrun.write_params(tmp_path, THREADLOCAL_KB=0)
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs(), threadlocal_pool=0))
-    assert report.rebuild(tmp_path)["modes"]["virtual"]["threadlocal"] is None
+    assert summarised(tmp_path)["modes"]["virtual"]["threadlocal"] is None
 
 
 def test_the_connections_ceiling_is_max_connections_over_the_baseline_in_both_modes():
@@ -99,14 +109,14 @@ def test_the_connections_ceiling_and_its_live_value_reach_summary_json(tmp_path)
     synthrun.write_params(tmp_path, MAX_CONNECTIONS=100)
     synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs(300), live_config={"tomcat_max_connections": 50}))
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs()))
-    modes = report.rebuild(tmp_path)["modes"]
+    modes = summarised(tmp_path)["modes"]
     assert modes["virtual"]["predicted_by"] == "connections" and modes["virtual"]["predicted_rps"] == 498
     assert "Tomcat's max-connections was 50, not MAX_CONNECTIONS=100" in modes["platform"]["invalid_reasons"]
     assert any(p["predicted_by"] == "connections" and p["rps"] == 249 for p in modes["platform"]["predictions"])
 
 
 def test_the_page_puts_every_pool_beside_virtual_with_its_ratio_and_the_threadlocal_costs(tmp_path):
-    sweep_run(tmp_path, THREADLOCAL_KB=64)
+    sweep_run(tmp_path, pages=True, THREADLOCAL_KB=64)
     html = (tmp_path / "index.html").read_text()
     verdict = html[html.index('<section id="verdict">') : html.index("</section>", html.index('id="verdict"'))]
     assert verdict.count('<table class="columns">') == 1
@@ -118,12 +128,8 @@ def test_the_page_puts_every_pool_beside_virtual_with_its_ratio_and_the_threadlo
     assert "virtual sustained 500 rps = ≥ 1.2× platform-t80 (the best pool) (a lower bound)" in html
 
 
-def test_the_threadlocal_section_shows_builds_per_request_per_column(tmp_path):
-    synthrun.write_params(tmp_path, THREADLOCAL_KB=64)
-    synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs(300), threadlocal_pool=20))
-    synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs(), threadlocal_pool=0))
-    report.rebuild(tmp_path)
-    html = (tmp_path / "index.html").read_text()
+def test_the_threadlocal_section_shows_builds_per_request_per_column(threadlocal_run):
+    html = (threadlocal_run[0] / "index.html").read_text()
     section = html[html.index('<section id="threadlocal">') :]
     section = section[: section.index("</section>")]
     assert "a 64 KB object per thread" in section

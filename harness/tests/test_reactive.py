@@ -5,6 +5,7 @@ anything starts, its live-config check (Netty's event loops, no Tomcat, no virtu
 import pytest
 import synthrun
 import test_app
+from conftest import summarised
 from synthrun import START_EPOCH, LevelSpec, ModeSpec
 
 from loadlab import report
@@ -36,14 +37,17 @@ def event_loops(run_dir, mode: str, count: int) -> None:
     (run_dir / mode / "raw" / "thread" / "request_pool.csv").write_text("second,named_threads\n" + rows)
 
 
-def three_columns(tmp_path, reactive_live=REACTIVE_LIVE, loops: int | None = 4, reactive_top: int = 400, **extra):
+def three_columns(
+    tmp_path, reactive_live=REACTIVE_LIVE, loops: int | None = 4, reactive_top: int = 400, pages=True, **extra
+):
+    """platform, virtual and reactive judged; pages=False: the numbers only (conftest.summarised)."""
     synthrun.write_params(tmp_path, modes=MODES, **extra)
     synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs(200)))
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs(400)))
     synthrun.write_mode(tmp_path, "reactive", ModeSpec(stairs(reactive_top), live_config=reactive_live))
     if loops is not None:
         event_loops(tmp_path, "reactive", loops)
-    return report.rebuild(tmp_path)
+    return report.rebuild(tmp_path) if pages else summarised(tmp_path)
 
 
 @pytest.mark.parametrize(
@@ -112,7 +116,9 @@ def test_a_reactive_column_that_did_not_run_on_event_loops_is_invalid_and_gives_
 
 
 def test_missing_evidence_and_tomcat_in_its_place_are_said(tmp_path):
-    result = three_columns(tmp_path, reactive_live={**REACTIVE_LIVE, "tomcat_threads_max": 200}, loops=None)
+    result = three_columns(
+        tmp_path, reactive_live={**REACTIVE_LIVE, "tomcat_threads_max": 200}, loops=None, pages=False
+    )
     reasons = result["modes"]["reactive"]["invalid_reasons"]
     assert "the service ran Tomcat's request pool (200 threads), not Netty's event loops" in reasons
     assert any(r.startswith("the service's threads were not sampled by name") for r in reasons)
@@ -122,4 +128,4 @@ def test_a_run_without_reactive_has_no_reactive_ratio(tmp_path):
     synthrun.write_params(tmp_path)
     synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs(200)))
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs(400)))
-    assert "virtual_over_reactive" not in report.rebuild(tmp_path)
+    assert "virtual_over_reactive" not in summarised(tmp_path)

@@ -13,8 +13,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import summarised
 
-from loadlab import report
 from loadlab.analysis import knee
 from loadlab.core import runrecord
 from loadlab.core.thresholds import Thresholds
@@ -27,7 +27,7 @@ DATA = Path(__file__).parent / "data"
 def rebuilt(tmp_path_factory):
     run = tmp_path_factory.mktemp("real") / "warmup_empty_first_second"
     shutil.copytree(DATA / run.name, run)
-    return run, report.rebuild(run)
+    return run, summarised(run)
 
 
 def test_the_case_under_test_is_in_the_files(rebuilt):
@@ -67,7 +67,7 @@ def test_a_real_fine_pass_that_held_every_level_is_judged_on_its_own_rates(tmp_p
     machine busy (true of that minute), never as an injector that fell behind; with nothing against it, it moves the
     knee to its top level."""
     run = shutil.copytree(DATA / "fine_pass_all_healthy", tmp_path / "run")
-    platform = report.rebuild(run)["modes"]["platform"]
+    platform = summarised(run)["modes"]["platform"]
     (fine,) = platform["refine"]["passes"]
     # Gatling offers round(rate x seconds) users a level: within one request (0.2 rps over 5 s) of the rate.
     assert [lv["offered_rps"] for lv in fine["levels"]] == pytest.approx(

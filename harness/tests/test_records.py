@@ -6,9 +6,8 @@ import json
 import shutil
 
 import pytest
-from conftest import REPO
+from conftest import REPO, summarised
 
-from loadlab import report
 from loadlab.report import costs_table
 from loadlab.summary import records, verdict
 from loadlab.summary.records import ModeRecord, RunSummary
@@ -20,7 +19,7 @@ REAL_RUNS = ["app_ignores_switch", "fine_pass_all_healthy", "warmup_empty_first_
 def test_a_real_runs_summary_json_is_spelled_back_byte_for_byte(tmp_path, name):
     run = tmp_path / name
     shutil.copytree(REPO / "harness" / "tests" / "data" / name, run)
-    returned = report.rebuild(run)
+    returned = summarised(run)
     text = (run / "summary.json").read_text(encoding="utf-8")
     assert json.loads(text) == returned
     record = RunSummary.from_mapping(json.loads(text))

@@ -4,6 +4,7 @@ import json
 
 import pytest
 import synthrun
+from conftest import summarised
 from synthrun import SLOW_TAIL, START_EPOCH, LevelSpec, ModeSpec
 
 from loadlab import report
@@ -31,12 +32,17 @@ def fine(rates, first_bad=None, k=1, **level):
     )
 
 
-def run_with(tmp_path, mode_spec, passes=(), **params):
+def run_with(tmp_path, mode_spec, passes=(), pages=False, **params):
+    """The platform mode's summary of a run with these passes; pages: the page drawn too (report.rebuild)."""
+    return judged_run(tmp_path, mode_spec, passes, pages, **params)["modes"]["platform"]
+
+
+def judged_run(tmp_path, mode_spec, passes=(), pages=False, **params):
     synthrun.write_params(tmp_path, modes=("platform",), **{"REFINE": 1, **params})
     synthrun.write_mode(tmp_path, "platform", mode_spec)
     for k, spec in enumerate(passes, start=1):
         synthrun.write_fine_pass(tmp_path, "platform", f"refine-{k}", spec)
-    return report.rebuild(tmp_path)["modes"]["platform"]
+    return report.rebuild(tmp_path) if pages else summarised(tmp_path)
 
 
 def test_the_fine_pass_narrows_the_bracket_to_within_five_percent_and_the_next_confirms_it(tmp_path):
@@ -102,7 +108,7 @@ def test_a_coarse_level_unhealthy_from_one_gc_pause_that_the_fine_pass_holds_hea
     rates = refine.fine_rates(Bracket(150, 557))
     assert rates[0] == 150 and rates[-2] < 557 <= rates[-1]  # the fine pass runs through 557
     calm = ((101, 0.5), (104, 0.45), (107, 0.04), (110, 0.01))
-    mode = run_with(tmp_path, issue_25_coarse(), [fine(rates, latency=calm)])
+    mode = run_with(tmp_path, issue_25_coarse(), [fine(rates, latency=calm)], pages=True)
     assert mode["collapsed"] is False and mode["knee_interval_rps"] is None
     assert mode["sustained_rps"] == rates[-1]  # the highest rate measured healthy: a lower bound
     assert mode["refine"]["localised"] is None and mode["refine"]["coarse_interval_rps"] == [150, 557]
@@ -191,7 +197,7 @@ def test_bench_s_reason_for_not_refining_is_shown(tmp_path):
     doc["refine_skipped"] = {"platform": "the service still had 12 requests in flight after 60 s"}
     (tmp_path / "params.json").write_text(json.dumps(doc))
     synthrun.write_mode(tmp_path, "platform", coarse())
-    mode = report.rebuild(tmp_path)["modes"]["platform"]
+    mode = summarised(tmp_path)["modes"]["platform"]
     assert mode["refine"]["not_refined"] == "the service still had 12 requests in flight after 60 s"
 
 
@@ -215,7 +221,7 @@ def test_the_fine_levels_join_the_cpu_fit(tmp_path):
 
 
 def test_the_page_shows_the_bracket_and_the_fine_pass(tmp_path):
-    run_with(tmp_path, coarse(), [fine([300, 315, 330, 345, 360], first_bad=360)])
+    run_with(tmp_path, coarse(), [fine([300, 315, 330, 345, 360], first_bad=360)], pages=True)
     html = (tmp_path / "index.html").read_text()
     assert "345 – 360" in html and "refine-1" in html
 
@@ -260,8 +266,9 @@ def test_a_mode_in_a_repetition_is_planned_in_its_own_folder(tmp_path):
 def test_the_console_table_shows_the_bracket_and_the_prediction(tmp_path, capsys):
     from loadlab.run import console
 
-    run_with(tmp_path, coarse(), [fine([300, 315, 330, 345, 360], first_bad=360), fine([345, 362], first_bad=362, k=2)])
-    console.table(report.rebuild(tmp_path), tmp_path)
+    passes = [fine([300, 315, 330, 345, 360], first_bad=360), fine([345, 362], first_bad=362, k=2)]
+    result = judged_run(tmp_path, coarse(), passes)
+    console.table(result, tmp_path)
     out = capsys.readouterr().out
     header, row = out.strip().splitlines()[1:3]
     assert "knee between" in header and "predicted rps" in header

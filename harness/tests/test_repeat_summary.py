@@ -4,6 +4,7 @@ import json
 
 import pytest
 import synthrun
+from conftest import summarised
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
 from loadlab import report
@@ -96,7 +97,7 @@ def test_the_console_names_an_invalid_repetition_the_median_table_does_not_show(
     synthrun.write_mode(
         run / "rep-2", "platform", ModeSpec([LevelSpec(r, sent_share=0.7, ok_share=0.7) for r in RATES])
     )
-    result = report.rebuild(run)
+    result = summarised(run)
     assert result["modes"]["platform"]["valid"] and [r["valid"] for r in result["repetitions"]] == [True, False]
     console.table(result, run)
     out = capsys.readouterr().out

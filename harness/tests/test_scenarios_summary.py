@@ -5,6 +5,7 @@ import json
 import re
 
 import synthrun
+from conftest import summarised
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
 from loadlab import report
@@ -73,7 +74,7 @@ def result_headline(run):
 def test_a_mode_that_ran_on_another_jdk_is_invalid(tmp_path):
     synthrun.write_params(tmp_path, modes=("virtual",), JDKS=[21])
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs([100, 200]), live_config={"java_version_feature": 25}))
-    mode = report.rebuild(tmp_path)["modes"]["virtual"]
+    mode = summarised(tmp_path)["modes"]["virtual"]
     assert not mode["valid"]
     assert "the thread-service ran on Java 25, not the JDK 21 asked for" in mode["invalid_reasons"]
 

@@ -6,9 +6,8 @@ thread-service's own gauges are metrics.tsv's names, held to the Java side by te
 import shutil
 
 import pytest
-from conftest import REPO
+from conftest import REPO, summarised
 
-from loadlab import report
 from loadlab.report.charts import chart_style, server_charts
 from loadlab.report.series import read_series
 from loadlab.summary import raw, seconds
@@ -17,11 +16,12 @@ from loadlab.summary import server_columns as col
 REAL_RUNS = ["app_ignores_switch", "fine_pass_all_healthy", "warmup_empty_first_second"]
 
 
-@pytest.fixture(params=REAL_RUNS)
-def rebuilt(request, tmp_path):
-    run = tmp_path / request.param
+@pytest.fixture(params=REAL_RUNS, scope="module")
+def rebuilt(request, tmp_path_factory):
+    """A real run's mode folder with its server.csv written (no test here changes it)."""
+    run = tmp_path_factory.mktemp("real") / request.param
     shutil.copytree(REPO / "harness" / "tests" / "data" / request.param, run)
-    report.rebuild(run)
+    summarised(run)
     (mode,) = [p for p in run.iterdir() if (p / "server.csv").exists()]
     return mode
 

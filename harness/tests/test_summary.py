@@ -3,6 +3,7 @@ import json
 
 import pytest
 import synthrun
+from conftest import summarised
 from hdrh.histogram import HdrHistogram
 from synthrun import HEALTHY, SLOW_TAIL, LevelSpec, ModeSpec
 
@@ -154,7 +155,7 @@ def test_timeline_is_the_measured_phase_merged_across_injectors(full_run):
 def test_targets_split_over_three_injectors_add_back_up(tmp_path):
     synthrun.write_params(tmp_path, modes=["virtual"])
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs(n=3), injectors=3))
-    levels = report.rebuild(tmp_path)["modes"]["virtual"]["levels"]
+    levels = summarised(tmp_path)["modes"]["virtual"]["levels"]
     assert [lv["target_rps"] for lv in levels] == [100, 200, 300]
     assert [lv["offered_rps"] for lv in levels] == [99, 198, 300]  # each injector sends its whole requests
 
@@ -190,7 +191,7 @@ def test_rebuild_is_deterministic(full_run):
 def test_knee_on_synthetic_runs(tmp_path, levels, sustained, collapsed):
     synthrun.write_params(tmp_path, modes=["platform"])
     synthrun.write_mode(tmp_path, "platform", ModeSpec(levels))
-    mode = report.rebuild(tmp_path)["modes"]["platform"]
+    mode = summarised(tmp_path)["modes"]["platform"]
     assert (mode["sustained_rps"], mode["collapsed"]) == (sustained, collapsed)
 
 
@@ -212,7 +213,7 @@ def test_half_finished_run_lists_what_is_missing(tmp_path):
 def test_a_mode_that_did_not_finish_is_invalid(tmp_path):
     synthrun.write_params(tmp_path, modes=["platform"], completed=[])
     synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs()))
-    mode = report.rebuild(tmp_path)["modes"]["platform"]
+    mode = summarised(tmp_path)["modes"]["platform"]
     assert not mode["valid"]
     assert "this mode did not finish (the run was interrupted or failed)" in mode["invalid_reasons"]
 
@@ -230,7 +231,7 @@ def test_params_only_folder_does_not_crash(tmp_path):
 def test_folder_without_params_json_is_read_from_its_mode_folders(tmp_path):
     run = tmp_path / "20261121-130501"
     synthrun.write_mode(run, "virtual", ModeSpec(stairs()))
-    result = report.rebuild(run)
+    result = summarised(run)
     assert result["run_id"] == "20261121-130501" and result["missing"] == ["params.json"]
     assert result["modes"]["virtual"]["sustained_rps"] == 500
 
@@ -247,7 +248,7 @@ def test_damaged_files_are_reported_not_fatal(tmp_path):
         f.write("Tag=ok,1763731000.000,1.000,0.001,HISTFAAAACh42pNpmSzMw\n")  # cut short by Ctrl-C
     with open(inj / "seconds.csv", "a") as f:
         f.write("1763731000,measure,4")  # half a row
-    mode = report.rebuild(tmp_path)["modes"]["platform"]
+    mode = summarised(tmp_path)["modes"]["platform"]
     # without meta.json, levels come from the seconds.csv level column, and the drain second is left out
     assert (mode["sustained_rps"], [lv["seconds"] for lv in mode["levels"]]) == (300, [3] * 5)
     assert "platform/raw/injector-0/latency.hlog: 1 unreadable line skipped" in mode["missing"]
@@ -277,7 +278,7 @@ def test_validity_is_judged_from_the_raw_evidence(tmp_path):
             )
         ),
     )
-    mode = report.rebuild(tmp_path)["modes"]["platform"]
+    mode = summarised(tmp_path)["modes"]["platform"]
     assert not mode["valid"]
     # level 0: only the thread-service's calls were slow (its own waits), not the delay-service itself
     assert mode["invalid_reasons"] == [
@@ -296,7 +297,7 @@ def test_levels_after_an_early_stop_are_left_out(tmp_path, omit):
         "platform",
         ModeSpec(stairs(l2=dict(latency=SLOW_TAIL)), stop_at=(3, 2), stopped_early=True, omit=omit, drain_seconds=0),
     )
-    mode = report.rebuild(tmp_path)["modes"]["platform"]
+    mode = summarised(tmp_path)["modes"]["platform"]
     # the cut level keeps the seconds it really sent in; the labelled but silent seconds after the stop count for
     # nothing, with meta.json's schedule or, without it, as trailing seconds that sent nothing
     assert [(lv["index"], lv["seconds"]) for lv in mode["levels"]] == [(0, 3), (1, 3), (2, 3), (3, 2)]
@@ -308,7 +309,7 @@ def test_stopped_early_is_carried_over(tmp_path):
     synthrun.write_mode(
         tmp_path, "platform", ModeSpec(stairs(n=3), stopped_early=True, stop_reason="3 unhealthy seconds in a row")
     )
-    mode = report.rebuild(tmp_path)["modes"]["platform"]
+    mode = summarised(tmp_path)["modes"]["platform"]
     assert (mode["stopped_early"], mode["stop_reason"]) == (True, "3 unhealthy seconds in a row")
 
 
@@ -351,7 +352,7 @@ def test_a_mode_whose_live_settings_differ_from_the_request_is_invalid(tmp_path,
     params_file.write_text(json.dumps(run))
     synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs()))
     (tmp_path / "platform" / "raw" / "thread" / "config.json").write_text(json.dumps(live))
-    mode = report.rebuild(tmp_path)["modes"]["platform"]
+    mode = summarised(tmp_path)["modes"]["platform"]
     assert mode["live_config"] == live
     if reason is None:
         assert mode["valid"], mode["invalid_reasons"]

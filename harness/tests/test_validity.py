@@ -4,6 +4,7 @@ The same rules on real runs that cause each problem are in test_e2e_repeat_sweep
 """
 
 import synthrun
+from conftest import summarised
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
 from loadlab import report
@@ -215,7 +216,7 @@ def test_an_older_run_without_probe_says_the_delay_service_was_not_judged(tmp_pa
     synthrun.write_mode(
         tmp_path, "virtual", ModeSpec([LevelSpec(100 * (i + 1), downstream_ms=300.0) for i in range(3)], probe=False)
     )
-    mode = report.rebuild(tmp_path)["modes"]["virtual"]
+    mode = summarised(tmp_path)["modes"]["virtual"]
     assert mode["valid"], mode["invalid_reasons"]
     assert (
         "virtual/raw/delay/samples.csv has no probe_ms (an older run): the delay-service's own latency was not "
