@@ -83,6 +83,11 @@ def _fitted(m: dict) -> str:
     return f", {where}" + (f", R² {r2:.2f}" if r2 is not None else "")
 
 
+def bound_sign(kind: str | None) -> str:
+    """`≥ ` before a lower bound, `≤ ` before an upper one, nothing before a measured ratio."""
+    return {"lower": "≥ ", "upper": "≤ "}.get(kind or "", "")
+
+
 def bound_words(kind: str, held_mode: dict | None = None, divisor: str = "platform") -> str:
     """`a lower bound: virtual held the top of the stairs`: a ratio where one mode never reached its knee
     (summary/ratio.bound), in the terminal and on the page; held_mode: that mode's summary, whose unhealthy level

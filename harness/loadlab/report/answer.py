@@ -6,6 +6,7 @@ from __future__ import annotations
 from loadlab.core import runplan
 from loadlab.core.modelabel import ModeLabel
 from loadlab.report.formats import rps
+from loadlab.summary.ratio import bound
 from loadlab.summary.records import ModeRecord, RunSummary
 
 # The start of limit_met_first (summary/mode_knee.py LIMIT_NAMES) -> what the limit was, in a few words.
@@ -34,9 +35,7 @@ def answer(summary: RunSummary) -> str | None:
         return None
     platform = modes[basis]
     # one mode never reached its knee: the ratio is a bound (summary/ratio.bound)
-    kind = summary.virtual_over_platform_bound or (
-        "lower" if not virtual.collapsed else "upper" if not platform.collapsed else ""
-    )
+    kind = summary.virtual_over_platform_bound or bound(virtual, platform)
     at_least = {"lower": "at least ", "upper": "at most "}.get(kind, "")
     text = (
         f"Virtual threads held {at_least}{ratio:.1f}× the load of a {_pool(basis, summary)} here "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from loadlab.analysis.prediction_text import bound_words
+from loadlab.analysis.prediction_text import bound_sign, bound_words
 from loadlab.core.modelabel import ModeLabel
 from loadlab.report import prediction_cells
 from loadlab.report.formats import num, rps
@@ -45,7 +45,7 @@ def headline(summary: RunSummary) -> str:
     if "virtual_over_reactive" not in summary.absent:  # MODES named reactive
         reactive = summary.virtual_over_reactive
         reason = str(summary.virtual_over_reactive_reason or "").split(":")[0]
-        sign = {"lower": "≥ ", "upper": "≤ "}.get(summary.virtual_over_reactive_bound or "", "")
+        sign = bound_sign(summary.virtual_over_reactive_bound)
         bound = f" ({summary.virtual_over_reactive_bound} bound)" if sign else ""
         if reactive:
             text += f"; virtual/reactive {sign}{reactive:.2f}×{bound}"
@@ -122,7 +122,7 @@ def _mode_phrase(summary: RunSummary, mode: str, m: ModeRecord | None) -> str:
     ratio = _ratio_for(summary, label)
     if ratio is not None:
         kind = summary.virtual_over_platform_bound if label.jdk is None else None
-        sign = {"lower": "≥ ", "upper": "≤ "}.get(kind or "", "")
+        sign = bound_sign(kind)
         phrase += f" = {sign}{ratio:.1f}× {_divisor(summary, label)}" + (
             f" ({bound_words(kind).split(':')[0]})" if kind else ""
         )

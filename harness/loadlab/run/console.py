@@ -185,7 +185,7 @@ def _ratio_lines(summary: dict, agg: dict) -> None:
         if kind:
             held = summary["modes"].get("virtual" if kind == "lower" else summary.get("virtual_over_platform_basis"))
             extra += f" ({prediction_text.bound_words(kind, held)})"
-        sign = {"lower": "≥ ", "upper": "≤ "}.get(kind or "", "")
+        sign = prediction_text.bound_sign(kind)
         _print(f"virtual / platform sustained throughput: {sign}{ratio:.2f}x{extra}")
     elif len(summary.get("modes", {})) > 1 and summary.get("virtual_over_platform_reason"):
         _print(f"no virtual / platform ratio: {summary['virtual_over_platform_reason']}")
@@ -201,7 +201,7 @@ def _reactive_ratio_line(summary: dict) -> str:
     if not kind:
         return f"virtual / reactive sustained throughput: {reactive:.2f}x"
     held = summary["modes"].get("virtual" if kind == "lower" else REACTIVE)
-    sign = {"lower": "≥ ", "upper": "≤ "}[kind]
+    sign = prediction_text.bound_sign(kind)
     words = prediction_text.bound_words(kind, held, REACTIVE)
     return f"virtual / reactive sustained throughput: {sign}{reactive:.2f}x ({words})"
 
