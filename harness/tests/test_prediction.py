@@ -124,3 +124,17 @@ def _no_machine():
     from types import SimpleNamespace
 
     return SimpleNamespace(split=None, cores=2, host_saturated_ratio=0.9)
+
+
+def test_a_prediction_is_printed_only_as_far_as_its_interval_carries_it():
+    """A point is printed only for an interval bounded on both sides above zero: with no upper end the low end is
+    all the data says (seen: `5,149 (≥ 2,358, cpu)` on a run with the service on one core); reaching 0 rps it is
+    said in words."""
+    from loadlab.analysis.prediction_text import figure, predicted
+
+    assert figure(2110, [2100, 2370]) == "2,110"
+    assert figure(5149, [2358, None]) == "≥ 2,358"
+    assert figure(341, [0, 770]) == "no figure (its interval reaches 0 rps)"
+    assert figure(990, None) == "990"
+    unbounded = {"predicted_rps": 5149, "predicted_interval_rps": [2358, None], "predicted_by": "cpu"}
+    assert predicted(unbounded).startswith("≥ 2,358 (cpu)") and "5,149" not in predicted(unbounded)

@@ -51,10 +51,9 @@ def predicted(m: dict) -> str:
         return "-"
     inside = [m["predicted_by"]] if m.get("predicted_by") else []
     interval = m.get("predicted_interval_rps")
-    if interval and interval[0] is not None:
-        lo, hi = interval
-        inside.insert(0, f"≥ {rate_text(lo)}" if hi is None else range_text(lo, hi))
-    text = rate_text(m["predicted_rps"]) + (f" ({', '.join(inside)})" if inside else "")
+    if interval and interval[0] is not None and carried(interval):
+        inside.insert(0, range_text(*interval))
+    text = figure(m["predicted_rps"], interval) + (f" ({', '.join(inside)})" if inside else "")
     return text + (" rough" if m.get("prediction_quality") else "")
 
 
@@ -81,6 +80,23 @@ def _fitted(m: dict) -> str:
     else:
         where = f"fitted on {range_text(on[0], on[1])} rps"
     return f", {where}" + (f", R² {r2:.2f}" if r2 is not None else "")
+
+
+def figure(rps: float, interval: list | tuple | None) -> str:
+    """A predicted rate as far as its interval carries it: the point when the interval is bounded on both sides,
+    `≥ 2,358` (the low end only) when it has no upper end, words when it reaches 0 rps (the data allows the limit at
+    no load at all)."""
+    lo, hi = (interval[0], interval[1]) if interval else (None, rps)
+    if lo is not None and lo <= 0:
+        return "no figure (its interval reaches 0 rps)"
+    if lo is not None and hi is None:
+        return f"≥ {rate_text(lo)}"
+    return rate_text(rps)
+
+
+def carried(interval: list | tuple | None) -> bool:
+    """Whether a point of this interval may be printed (figure() gives the point)."""
+    return not interval or (interval[0] is not None and interval[0] > 0 and interval[1] is not None)
 
 
 def bound_sign(kind: str | None) -> str:

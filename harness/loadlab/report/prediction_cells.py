@@ -7,7 +7,8 @@ from __future__ import annotations
 from html import escape
 
 from loadlab.analysis import prediction_text
-from loadlab.analysis.prediction import interval_text, range_text, rate_text
+from loadlab.analysis.prediction import interval_text, range_text
+from loadlab.analysis.prediction_text import carried, figure
 from loadlab.report.formats import small as _small
 from loadlab.summary.records import ModeRecord
 
@@ -19,9 +20,9 @@ def headline_phrase(m: ModeRecord) -> str:
     """` (cpu predicted 2,110, 2,100–2,370 rps; knee agrees)` for the headline; "" without a prediction."""
     if m.predicted_rps is None:
         return ""
-    text = f" ({m.predicted_by or 'model'} predicted {rate_text(m.predicted_rps)}"
+    text = f" ({m.predicted_by or 'model'} predicted {figure(m.predicted_rps, m.predicted_interval_rps)}"
     interval = prediction_text.interval_of(m.as_json())
-    if interval:
+    if interval and carried(m.predicted_interval_rps):
         text += f", {interval}"
     if m.prediction_quality:
         text += ", rough"
@@ -39,7 +40,7 @@ def predicted_cell(m: ModeRecord) -> str:
         return "—"
     interval = prediction_text.interval_of(m.as_json())
     return (
-        escape(rate_text(m.predicted_rps))
+        escape(figure(m.predicted_rps, m.predicted_interval_rps))
         + _small(f"interval {interval}{_fit(m.predicted_fitted_on_rps, m.predicted_r2)}" if interval else None)
         + _rough(m.prediction_quality)
     )
@@ -77,12 +78,13 @@ def ceiling_cell(m: ModeRecord) -> str:
     knee = ceiling.get("knee_rps")
     knee_interval = ceiling.get("knee_interval_rps")
     return (
-        f'{escape(rate_text(ceiling["rps"]))} <span class="muted">every core busy (the bound)</span>'
+        f'{escape(figure(ceiling["rps"], bound))} <span class="muted">every core busy (the bound)</span>'
         + _small(f"interval {interval_text(*bound)}" if bound else "no interval: too few levels to judge the line")
         + (
             _small(
                 f"knee: {ceiling.get('knee_read_off')} at {ceiling.get('knee_utilization', 0.9):.0%} of the cores "
-                f"at {rate_text(knee)} rps" + (f" ({interval_text(*knee_interval)})" if knee_interval else "")
+                f"at {figure(knee, knee_interval)} rps"
+                + (f" ({interval_text(*knee_interval)})" if carried(knee_interval) and knee_interval else "")
             )
             if knee is not None
             else ""
@@ -96,8 +98,8 @@ def ceiling_cell(m: ModeRecord) -> str:
 
 def _one(p: dict) -> str:
     interval = p.get("interval_rps")
-    text = escape(rate_text(p["rps"])) if p.get("rps") is not None else "—"
-    if interval and interval[0] is not None:
+    text = escape(figure(p["rps"], interval)) if p.get("rps") is not None else "—"
+    if interval and interval[0] is not None and carried(interval):
         text += f' <span class="muted">({escape(interval_text(interval[0], interval[1]))})</span>'
     return text + f' <span class="muted">{escape(str(p.get("predicted_by")))}</span>' + _rough(p.get("quality"))
 
