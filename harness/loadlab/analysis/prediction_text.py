@@ -46,7 +46,8 @@ def interval_of(m: dict) -> str | None:
 
 
 def predicted(m: dict) -> str:
-    """The prediction in the console's column: `995 (978–995, little)`, `640 (≥ 400, cpu) rough`; "-" without one."""
+    """The prediction in the console's column: `995 (978–995, little)`, `≥ 400 (cpu) rough` (no upper end: the low
+    end only); "-" without one."""
     if m.get("predicted_rps") is None:
         return "-"
     inside = [m["predicted_by"]] if m.get("predicted_by") else []
