@@ -57,9 +57,10 @@ def _print(line: str) -> None:
         print(line, flush=True)
 
 
-def follow_progress(proc: subprocess.Popen, mode: str) -> None:
+def follow_progress(proc: subprocess.Popen, mode: str, ended: threading.Event | None = None) -> None:
     """Shows one injector's progress: the simulation prints `LOADLAB ` lines; per-second ones carry `phase=`,
-    level verdicts, the early stop and the end are kept on screen."""
+    level verdicts, the early stop and the end are kept on screen. `ended` is set once the injector printed its
+    end."""
     _followers.append(proc)
     for line in proc.stdout:
         m = PROGRESS.match(line.rstrip())
@@ -71,6 +72,8 @@ def follow_progress(proc: subprocess.Popen, mode: str) -> None:
         else:
             _print(text)
         if " done " in text:
+            if ended is not None:
+                ended.set()
             break
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from loadlab.run import console, samplers, scenario
@@ -21,6 +22,9 @@ GATLING_GRACE_S = 120  # Gatling start-up and report generation (the last reques
 START_ALIGN_S = 6  # several injectors start their schedule at the same wall-clock instant, this far ahead…
 START_ALIGN_PER_INJECTOR_S = 4  # …plus this per further injector: Gatling JVMs sharing cores boot slower together
 WATCH_INTERVAL_S = 1.0  # how often every role's process is checked while a mode runs (one call per host)
+# Once every injector has printed its end, its JVM only writes Gatling's report and exits: checked this often, so the
+# next pass does not wait out the rest of a watch interval for it (the load is over, nothing is measured meanwhile).
+ENDING_POLL_S = 0.2
 
 
 def start_align_s(injectors: int) -> int:
@@ -40,10 +44,11 @@ def run_load(run: Run, folder: str, load: LoadPass = COARSE) -> tuple[list[str],
     start_at = int((time.time() + align) * 1000)
     what = f"{folder} {load.name}".strip()
     names = start_gatlings(run, folder, load, start_at, what)
+    ended = [threading.Event() for _ in run.topo.injectors]
     followers = [
         threading.Thread(
             target=console.follow_progress,
-            args=(h.follow(run.log(h, run.log_name(folder, load.gatling_log(i)))), what),
+            args=(h.follow(run.log(h, run.log_name(folder, load.gatling_log(i)))), what, ended[i]),
             daemon=True,
         )
         for i, h in enumerate(run.topo.injectors)
@@ -53,7 +58,8 @@ def run_load(run: Run, folder: str, load: LoadPass = COARSE) -> tuple[list[str],
     # The last requests may take the whole request timeout to end after the schedule.
     timeout_s = run.limits.injector_request_timeout_ms // 1000
     budget = load.scheduled_seconds(run.values) + align + GATLING_GRACE_S + timeout_s
-    problems, crash = supervise(Watcher(watched(run, folder, load)), names, budget, EvidenceLog(run, folder, load))
+    watcher = Watcher(watched(run, folder, load))
+    problems, crash = supervise(watcher, names, budget, EvidenceLog(run, folder, load), ended)
     if crash is not None or problems:
         stop_load(names)
     console.end_progress()
@@ -96,10 +102,15 @@ def start_gatlings(run: Run, folder: str, load: LoadPass, start_at_ms: int, what
 
 
 def supervise(
-    watcher: Watcher, names: list[tuple[Host, str]], budget: int, evidence: EvidenceLog
+    watcher: Watcher,
+    names: list[tuple[Host, str]],
+    budget: int,
+    evidence: EvidenceLog,
+    ended: Sequence[threading.Event] = (),
 ) -> tuple[list[str], Crash | None]:
     """Polls every role once a WATCH_INTERVAL_S until every injector finished, a role died or the budget ran out; a
-    sampler that died or froze meanwhile is recorded and said, and the load goes on."""
+    sampler that died or froze meanwhile is recorded and said, and the load goes on. Once every injector said it
+    ended (`ended`, set by its progress follower), once an ENDING_POLL_S."""
     deadline = time.time() + budget
     while not watcher.all_finished():
         crash = watcher.poll()
@@ -112,7 +123,10 @@ def supervise(
                 for h, name in names
                 if name not in watcher.finished
             ], None
-        time.sleep(max(0.0, WATCH_INTERVAL_S - time.time() % WATCH_INTERVAL_S))
+        if ended and all(e.is_set() for e in ended):
+            time.sleep(ENDING_POLL_S)
+        else:
+            time.sleep(max(0.0, WATCH_INTERVAL_S - time.time() % WATCH_INTERVAL_S))
     return [], None
 
 
