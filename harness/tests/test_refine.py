@@ -51,10 +51,12 @@ def test_the_fine_pass_warms_up_at_half_its_first_rate_as_long_as_the_coarse_pas
 
 
 def test_the_most_a_collapsed_mode_s_fine_passes_can_offer():
-    # 300 → 3,000 rps in 10 levels: the bracket 2,700-3,000 offers the most (4 levels through 3,105, then twice
-    # 2,700 and 2,835: each pass assumed to find its first unhealthy rate measured once, never confirmed).
+    # 300 → 3,000 rps in 10 levels: within one bracket, 2,700-3,000 offers the most (4 levels through 3,105, then
+    # twice 2,700 and 2,835: each pass assumed to find its first unhealthy rate measured once, never confirmed); more
+    # still, a first bracket whose unhealthy rate did not reproduce (300-600, 9 levels through 604), a climb through
+    # the 8 coarse rates above it, then the top bracket.
     coarse = [300 + 300 * i for i in range(10)]
-    assert most_fine_levels(coarse) == [(4, 3105), (2, 2835), (2, 2835)]
+    assert most_fine_levels(coarse) == [(9, 604), (8, 3000), (4, 3105)]
     # a bracket already within 5% needs a pass that measures its unhealthy rate again; a single level none
     assert most_fine_levels([1000, 1040]) == [(2, 1050)] * MAX_PASSES and most_fine_levels([500]) == []
     # at most MAX_PASSES passes, however wide the bracket

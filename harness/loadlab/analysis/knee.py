@@ -16,7 +16,10 @@ A pass that holds the bracket's unhealthy rate healthy shows the earlier unhealt
 transient, not the knee — the knee is not placed there (the mode's bracket is gone; the highest rate measured
 healthy is what it held, and the verdict says the unhealthy level did not reproduce). A fine level unhealthy at or
 below a rate already measured healthy contradicts the earlier pass: the service or the machine was not in the state
-it measured (a backlog not drained, a slower minute), so that pass proves nothing and the earlier bracket stands. A
+it measured (a backlog not drained, a slower minute), so that pass proves nothing and the earlier bracket stands.
+A knee that did not reproduce is not a knee, and the stairs go on above it: the next pass CLIMBS the coarse stairs on
+from the highest rate measured healthy (plan.py); its first unhealthy level, measured once, is a new bracket's top
+that the pass after it measures again, and a climb that holds to the stairs' top leaves a mode that never collapsed. A
 pass that cannot be trusted (validity.py) or that a dead process ended (summary/crash.py) is kept on the page, not
 used.
 """
@@ -176,6 +179,7 @@ class Knee:
     transients: list[str] = field(default_factory=list)  # every unhealthy level that did not reproduce, in words
     # every level measured unhealthy (coarse or fine), by rate: what the bracket falls back on
     unhealthy_levels: dict[float, Level] = field(default_factory=dict)
+    climbed: bool = False  # a pass climbed the coarse stairs on above an unhealthy level that did not reproduce
 
     @property
     def collapsed(self) -> bool:
@@ -187,8 +191,11 @@ class Knee:
         before = self.interval
         why_not = distrust or (None if levels else "no fine level was measured")
         if why_not is None and before is None:
-            why_not = "the knee was already found not to reproduce"
-        if why_not is None and before is not None:
+            if self.not_reproduced is None:
+                why_not = "the mode never collapsed: there is no knee to refine"
+            else:
+                self._climb(levels, verdict)
+        elif why_not is None:
             after, why_not = combine(before, [(lv.target_rps, ok) for lv, (ok, _) in zip(levels, verdict.health)])
             if why_not is None and after is None:
                 self._not_reproduced(before, levels, verdict)
@@ -240,6 +247,23 @@ class Knee:
         self.fit_levels.extend(levels)
         self.sustained_rps, self.p99_ms_at_sustained = top.target_rps, top.p99_ms
         self.interval, self.closing = None, None
+
+    def _climb(self, levels: list[Level], verdict: Verdict) -> None:
+        """The coarse stairs climbed on above an unhealthy level that did not reproduce: the climb's first unhealthy
+        level, measured once, closes a new bracket from the highest rate held below it (the next pass measures it
+        again); a climb healthy to its top leaves a mode that held every rate it was offered."""
+        self.climbed = True
+        self.not_reproduced = None
+        counted = verdict.counted(levels)
+        self.fit_levels.extend(counted)
+        if counted:
+            top = max(counted, key=lambda lv: lv.target_rps)
+            self.sustained_rps, self.p99_ms_at_sustained = top.target_rps, top.p99_ms
+        if verdict.first_unhealthy is None:
+            return
+        self.closing = levels[verdict.first_unhealthy]
+        self.unhealthy_levels.setdefault(self.closing.target_rps, self.closing)
+        self.interval = Bracket(self.sustained_rps, self.closing.target_rps)
 
 
 def coarse_knee(levels: list[Level], verdict: Verdict) -> Knee:

@@ -74,7 +74,8 @@ def most_fine_levels(coarse_rates: Sequence[float]) -> list[tuple[int, float]]:
     levels, the highest rate any of them can offer). Whichever coarse bracket holds the knee, every pass stays below
     the bracket's unhealthy rate; the pass after one is planned on that pass's lowest step, the widest relative to
     its rate and so the one taking the most levels (and passes) to localise, and never confirmed before the last
-    pass. No early stop is assumed."""
+    pass; or a first pass whose bracket did not reproduce, a climb above it and a fine pass of the top bracket,
+    whichever writes more. No early stop is assumed."""
     rates = sorted(coarse_rates)
     worst: list[tuple[int, float]] = []
     for low, high in zip(rates, rates[1:]):
@@ -85,6 +86,29 @@ def most_fine_levels(coarse_rates: Sequence[float]) -> list[tuple[int, float]]:
                 break
             passes.append((len(fine), max(fine)))
             bracket = Bracket(fine[0], fine[1])
-        if sum(n * top for n, top in passes) > sum(n * top for n, top in worst):
+        if _weight(passes) > _weight(worst):
+            worst = passes
+    return max(worst, _most_with_a_climb(rates), key=_weight)
+
+
+def _most_with_a_climb(rates: list[float]) -> list[tuple[int, float]]:
+    """A first pass that holds its bracket's unhealthy rate healthy (it did not reproduce), a climb through every coarse
+    rate above it (plan.py), then a fine pass of the top bracket."""
+    worst: list[tuple[int, float]] = []
+    for low, high in zip(rates, rates[1:]):
+        first = fine_rates(Bracket(low, high))
+        above = [r for r in rates if first and r > max(first)]
+        if not above:
+            continue
+        passes = [(len(first), max(first)), (len(above), max(above))]
+        top = fine_rates(Bracket(above[-2] if len(above) > 1 else max(first), above[-1]))
+        if top and MAX_PASSES > 2:
+            passes.append((len(top), max(top)))
+        if _weight(passes) > _weight(worst):
             worst = passes
     return worst
+
+
+def _weight(passes: list[tuple[int, float]]) -> float:
+    """What a run of these passes writes grows with its requests: levels × rate."""
+    return sum(n * top for n, top in passes)

@@ -152,6 +152,9 @@ def _mode_notes(mode: str, m: dict) -> None:
         _print(f"  {mode}: knee not localised to {refined.get('resolution', 0.05):.0%}: {refined['not_refined']}")
     if refined.get("not_reproduced"):
         _print(f"  {mode}: no knee: {refined['not_reproduced']}")
+    for transient in refined.get("transients") or []:
+        if not (refined.get("not_reproduced") or "").startswith(transient):  # said just above
+            _print(f"  {mode}: {transient}")
 
 
 def _repeat_notes(agg: dict) -> None:

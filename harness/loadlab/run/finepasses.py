@@ -28,14 +28,25 @@ def refine_knee(run: Run, folder: str) -> tuple[list[str], Crash | None]:
             run.meta.setdefault("refine_skipped", {})[folder] = why
             console.warn(f"not refined: {why}")
             return [], None
-        console.step(
-            f"refining the knee between {step.bracket.healthy:,.1f} and {step.bracket.unhealthy:,.1f} rps: "
-            f"{len(step.rates)} fine level{'s' if len(step.rates) > 1 else ''} of {run.values['STEP_SECONDS']} s "
-            f"from {step.rates[0]:,.1f} rps, after {refine.warmup_seconds(run.values['WARMUP_SECONDS'])} s at "
-            f"{step.warmup_rps:,.1f} rps (pass {k})"
-        )
+        console.step(f"{describe(step, run.values['STEP_SECONDS'], run.values['WARMUP_SECONDS'])} (pass {k})")
         load = LoadPass(f"refine-{k}", tuple(step.rates), step.baseline_p50_ms, step.warmup_rps)
         problems, crash = run_load(run, folder, load)
         if problems or crash is not None:
             return problems, crash
     return [], None
+
+
+def describe(step: plan.FineStep, step_seconds: int, warmup_seconds: int) -> str:
+    """The console line that announces a pass: a fine pass between its bracket's rates, or a climb on above a level
+    that did not reproduce."""
+    levels = f"{len(step.rates)} {'' if step.climb else 'fine '}level{'s' if len(step.rates) > 1 else ''}"
+    after = f"after {refine.warmup_seconds(warmup_seconds)} s at {step.warmup_rps:,.1f} rps"
+    if step.climb:
+        return (
+            f"climbing on: the unhealthy level did not reproduce, so the stairs go on above it: {levels} of "
+            f"{step_seconds} s from {step.rates[0]:,.1f} to {step.rates[-1]:,.1f} rps, {after}"
+        )
+    return (
+        f"refining the knee between {step.bracket.healthy:,.1f} and {step.bracket.unhealthy:,.1f} rps: {levels} of "
+        f"{step_seconds} s from {step.rates[0]:,.1f} rps, {after}"
+    )

@@ -29,8 +29,10 @@ def fields(
     service: what prose calls the service under test."""
     found = models.applicable(inputs)
     prediction = models.predict(inputs)
-    # the highest rate held: a knee that did not reproduce leaves the highest rate the fine pass held healthy
-    peak = knee.sustained_rps if knee.not_reproduced else max((lv.target_rps for lv in levels), default=None)
+    # the highest rate held: a knee that did not reproduce leaves the highest rate a fine pass held healthy, and a
+    # climb above it the highest rate the climb held; otherwise the coarse stairs' top
+    held_in_a_pass = knee.not_reproduced or knee.climbed
+    peak = knee.sustained_rps if held_in_a_pass else max((lv.target_rps for lv in levels), default=None)
     judged = agreement(prediction, measured(knee, knee.collapsed, peak, ok_ratio))
     return {
         "predicted_rps": None if prediction is None else round(prediction.rps),

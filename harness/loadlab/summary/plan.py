@@ -11,8 +11,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from loadlab.analysis import refine
-from loadlab.analysis.knee import Bracket, why_not_refined
-from loadlab.core import runrecord
+from loadlab.analysis.knee import Bracket, Knee, why_not_refined
+from loadlab.core import runplan, runrecord
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import appcheck
 from loadlab.summary.judging import judge_mode
@@ -25,6 +25,7 @@ class FineStep:
     baseline_p50_ms: float | None = None
     warmup_rps: float | None = None  # refine.warmup_rate: a rate with headroom before the first fine level
     reason: str | None = None  # why there is no further pass, when it is not simply "localised" or "no collapse"
+    climb: bool = False  # the coarse stairs go on above an unhealthy level that did not reproduce (knee.py)
 
 
 def next_fine_pass(run_dir: Path, folder: str, run: dict) -> FineStep:
@@ -36,7 +37,7 @@ def next_fine_pass(run_dir: Path, folder: str, run: dict) -> FineStep:
     judged = judge_mode(Path(run_dir) / folder, Path(folder).name, view, record.params, thresholds, view.target, False)
     knee = judged.knee
     if knee.interval is None:
-        return FineStep()
+        return _climb(knee, record.params)
     # An app's flight recording is written when its JVM stops, after every pass: its absence now says nothing (the
     # final verdict still checks it).
     untrusted = [r for r in judged.untrusted if r != appcheck.RECORDING_NOT_READ]
@@ -53,3 +54,14 @@ def next_fine_pass(run_dir: Path, folder: str, run: dict) -> FineStep:
         return FineStep(bracket=knee.interval)
     rates = refine.fine_rates(knee.interval)
     return FineStep(rates, knee.interval, knee.baseline_p50_ms, round(refine.warmup_rate(rates[0]), 3))
+
+
+def _climb(knee: Knee, params: dict) -> FineStep:
+    """After a knee that did not reproduce, the coarse stairs' rates above the highest rate measured healthy: the stairs
+    go on where the coarse pass stopped on a transient. None left (or no such knee): no further pass."""
+    if knee.not_reproduced is None:
+        return FineStep()
+    rates = [round(r, 3) for r in runplan.levels(params) if r > knee.sustained_rps * (1 + 1e-9)]
+    if not rates:
+        return FineStep()
+    return FineStep(rates, None, knee.baseline_p50_ms, round(refine.warmup_rate(rates[0]), 3), climb=True)

@@ -1,0 +1,100 @@
+"""A knee that did not reproduce is not a knee, and the stairs go on above it (issue 25): once a fine pass held the
+coarse unhealthy rate healthy, the next pass climbs the coarse stairs on from the highest rate held; its first
+unhealthy level opens a bracket the pass after it measures again, and a climb healthy to the top leaves a mode that
+held the stairs. Synthetic runs with known answers: the issue's stairs, 150 → 3,000 rps in 8 levels, whose second
+level (557 rps) was unhealthy from one GC pause."""
+
+import synthrun
+from synthrun import START_EPOCH, LevelSpec, ModeSpec
+from test_refine_summary import _plan, issue_25_coarse, judged_run, run_with
+
+from loadlab.analysis import refine
+from loadlab.analysis.knee import Bracket
+from loadlab.core import runplan
+from loadlab.run.finepasses import describe
+
+STAIRS = {"START_RPS": 150, "PEAK_RPS": 3000, "STEPS": 8}
+COARSE_RATES = runplan.levels(STAIRS)  # 150, 557.1, 964.3, …, 3,000
+CALM = ((101, 0.5), (104, 0.45), (107, 0.04), (110, 0.01))  # the coarse baseline's own shape: healthy
+SLOW = ((101, 0.5), (600, 0.45), (900, 0.04), (950, 0.01))  # p99 far beyond the limit built on 101 ms
+
+
+def held_fine_pass() -> ModeSpec:
+    """Pass 1: the fine pass through 557 rps, every level healthy — 557 did not reproduce."""
+    rates = refine.fine_rates(Bracket(150, 557))
+    return ModeSpec([LevelSpec(r, latency=CALM) for r in rates], start_epoch=START_EPOCH + 1000)
+
+
+def climb(rates, first_bad=None) -> ModeSpec:
+    """Pass 2: the coarse stairs on, unhealthy from first_bad (the early stop ends the pass there)."""
+    kept = [r for r in rates if first_bad is None or r <= first_bad]
+    return ModeSpec(
+        [LevelSpec(r, latency=SLOW if first_bad is not None and r >= first_bad else CALM) for r in kept],
+        start_epoch=START_EPOCH + 2000,
+    )
+
+
+def test_after_a_knee_that_did_not_reproduce_the_next_pass_climbs_the_coarse_stairs_on(tmp_path):
+    run_with(tmp_path, issue_25_coarse(), [held_fine_pass()], **STAIRS)
+    step = _plan(tmp_path)
+    above = [round(r, 3) for r in COARSE_RATES[2:]]  # every coarse rate above the fine pass's 558 rps
+    assert step.climb and step.rates == above and step.bracket is None, step
+    assert step.warmup_rps == round(above[0] / 2, 3) and step.baseline_p50_ms == 101
+    line = describe(step, 4, 4)
+    assert line.startswith("climbing on: the unhealthy level did not reproduce, so the stairs go on above it")
+    assert "6 levels of 4 s from 964.3 to 3,000.0 rps, after 5 s at 482.1 rps" in line, line
+
+
+def test_a_climb_that_meets_an_unhealthy_level_opens_a_bracket_the_next_pass_measures_again(tmp_path):
+    rates = [round(r, 3) for r in COARSE_RATES[2:]]
+    mode = run_with(tmp_path, issue_25_coarse(), [held_fine_pass(), climb(rates, first_bad=rates[3])], **STAIRS)
+    bracket = [round(rates[2], 1), round(rates[3], 1)]  # summary.json's intervals are in tenths of an rps
+    assert mode["collapsed"] is True and mode["knee_interval_rps"] == bracket, mode["refine"]
+    assert mode["sustained_rps"] == bracket[0] and mode["refine"]["confirmed"] is False
+    assert mode["refine"]["not_reproduced"] is None
+    (said,) = mode["refine"]["transients"]
+    assert said.startswith("the level at 557.0 rps was unhealthy (p99 263 ms) but healthy when measured again")
+    held, climbed = mode["refine"]["passes"]
+    assert held["used"] and held["interval_after_rps"] is None
+    assert climbed["used"] and climbed["interval_before_rps"] is None
+    assert climbed["interval_after_rps"] == bracket
+    # the pass after the climb measures its unhealthy rate again, from the highest rate it held
+    step = _plan(tmp_path)
+    assert not step.climb and step.bracket == Bracket(rates[2], rates[3]) and step.rates[0] == rates[2]
+    assert step.rates[-1] >= rates[3]
+
+
+def test_a_climb_healthy_to_the_top_leaves_a_mode_that_held_the_stairs(tmp_path):
+    rates = [round(r, 3) for r in COARSE_RATES[2:]]
+    mode = run_with(tmp_path, issue_25_coarse(), [held_fine_pass(), climb(rates)], **STAIRS)
+    assert mode["collapsed"] is False and mode["knee_interval_rps"] is None
+    assert mode["sustained_rps"] == 3000 and mode["refine"]["not_reproduced"] is None
+    assert len(mode["refine"]["transients"]) == 1
+    assert "held 3,000 rps without collapsing" in mode["prediction_check"], mode["prediction_check"]
+    assert _plan(tmp_path).rates == []  # nothing left to climb or refine
+
+
+def test_the_disk_estimate_covers_a_climb_through_the_whole_stairs():
+    """The preflight's upper bound on what fine passes write (levels × rate) holds the issue's case: a first pass
+    through 557 rps, a climb of every coarse rate above it, a fine pass of the top bracket."""
+    first = refine.fine_rates(Bracket(150, 557))
+    top = refine.fine_rates(Bracket(COARSE_RATES[-2], COARSE_RATES[-1]))
+    issue = len(first) * max(first) + (len(COARSE_RATES) - 2) * 3000 + len(top) * max(top)
+    assert sum(n * rate for n, rate in refine.most_fine_levels(COARSE_RATES)) >= issue
+
+
+def test_a_mode_that_never_collapsed_gets_no_pass(tmp_path):
+    synthrun.write_params(tmp_path, modes=("platform",), REFINE=1, **STAIRS)
+    synthrun.write_mode(tmp_path, "platform", ModeSpec([LevelSpec(r, latency=CALM) for r in COARSE_RATES]))
+    assert _plan(tmp_path).rates == []
+
+
+def test_the_console_says_which_unhealthy_level_was_not_the_knee(tmp_path, capsys):
+    from loadlab.run import console
+
+    rates = [round(r, 3) for r in COARSE_RATES[2:]]
+    result = judged_run(tmp_path, issue_25_coarse(), [held_fine_pass(), climb(rates)], **STAIRS)
+    console.table(result, tmp_path)
+    out = capsys.readouterr().out
+    assert "platform: the level at 557.0 rps was unhealthy (p99 263 ms) but healthy when" in out, out
+    assert "no knee:" not in out
