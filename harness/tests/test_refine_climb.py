@@ -53,7 +53,9 @@ def test_a_climb_that_meets_an_unhealthy_level_opens_a_bracket_the_next_pass_mea
     assert mode["sustained_rps"] == bracket[0] and mode["refine"]["confirmed"] is False
     assert mode["refine"]["not_reproduced"] is None
     (said,) = mode["refine"]["transients"]
-    assert said.startswith("the level at 557.0 rps was unhealthy (p99 263 ms) but healthy when measured again")
+    assert said.startswith(
+        "the level at 557.0 rps was unhealthy (p99 263 ms is above the 202 ms limit) but healthy when measured again"
+    )
     held, climbed = mode["refine"]["passes"]
     assert held["used"] and held["interval_after_rps"] is None
     assert climbed["used"] and climbed["interval_before_rps"] is None
@@ -96,5 +98,15 @@ def test_the_console_says_which_unhealthy_level_was_not_the_knee(tmp_path, capsy
     result = judged_run(tmp_path, issue_25_coarse(), [held_fine_pass(), climb(rates)], **STAIRS)
     console.table(result, tmp_path)
     out = capsys.readouterr().out
-    assert "platform: the level at 557.0 rps was unhealthy (p99 263 ms) but healthy when" in out, out
+    said = "platform: the level at 557.0 rps was unhealthy (p99 263 ms is above the 202 ms limit) but healthy when"
+    assert said in out, out
     assert "no knee:" not in out
+
+
+def test_a_transient_is_quoted_with_the_reason_it_was_unhealthy_not_only_its_p99(tmp_path):
+    """A level that fell short on throughput (its slowest requests never answered) can show a p99 under the limit:
+    the sentence gives the rule's reason, as the level's own verdict does."""
+    short = ModeSpec([LevelSpec(150, latency=CALM), LevelSpec(557, latency=CALM, ok_share=0.5)])
+    mode = run_with(tmp_path, short, [held_fine_pass()], **STAIRS)
+    (said,) = mode["refine"]["transients"]
+    assert said.startswith("the level at 557.0 rps was unhealthy (OK throughput 278 rps is below 95% of the 557"), said

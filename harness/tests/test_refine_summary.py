@@ -92,7 +92,9 @@ def test_a_fine_unhealthy_level_that_does_not_reproduce_falls_back_on_the_coarse
     assert mode["refine"]["confirmed"] is False and mode["refine"]["localised"] is False
     assert mode["refine"]["not_reproduced"] is None
     (said,) = mode["refine"]["transients"]
-    assert said.startswith("the level at 360.0 rps was unhealthy (p99 950 ms) but healthy when measured again")
+    assert said.startswith(
+        "the level at 360.0 rps was unhealthy (p99 950 ms is above the 402 ms limit) but healthy when measured again"
+    )
     assert "after 2 passes the bracket is still 10% of its lower rate wide" == mode["refine"]["not_refined"]
 
 
@@ -113,7 +115,9 @@ def test_a_coarse_level_unhealthy_from_one_gc_pause_that_the_fine_pass_holds_hea
     assert mode["sustained_rps"] == rates[-1]  # the highest rate measured healthy: a lower bound
     assert mode["refine"]["localised"] is None and mode["refine"]["coarse_interval_rps"] == [150, 557]
     said = mode["refine"]["not_reproduced"]
-    assert said.startswith("the level at 557.0 rps was unhealthy (p99 263 ms) but healthy when measured again")
+    assert said.startswith(
+        "the level at 557.0 rps was unhealthy (p99 263 ms is above the 202 ms limit) but healthy when measured again"
+    )
     assert "right after a 3.7× step up from 150.0 rps: a level's first seconds after a large step" in said
     assert "did not reproduce" in said and f"lies above {rates[-1]:,.1f} rps, the highest rate measured healthy" in said
     assert mode["prediction_verdict"] != "agrees" and "never collapsed" in mode["prediction_check"]

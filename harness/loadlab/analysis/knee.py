@@ -179,6 +179,9 @@ class Knee:
     transients: list[str] = field(default_factory=list)  # every unhealthy level that did not reproduce, in words
     # every level measured unhealthy (coarse or fine), by rate: what the bracket falls back on
     unhealthy_levels: dict[float, Level] = field(default_factory=dict)
+    # why each of them was unhealthy, in the health rule's words: what a transient's sentence quotes (its p99 alone can
+    # read healthy when the level fell short on throughput, its slowest requests never answered)
+    unhealthy_why: dict[float, list[str]] = field(default_factory=dict)
     climbed: bool = False  # a pass climbed the coarse stairs on above an unhealthy level that did not reproduce
 
     @property
@@ -212,9 +215,14 @@ class Knee:
             top = next(lv for lv in counted if lv.target_rps == after.healthy)
             self.sustained_rps, self.p99_ms_at_sustained = top.target_rps, top.p99_ms
         if after.unhealthy != before.unhealthy and verdict.first_unhealthy is not None:
-            self.closing = levels[verdict.first_unhealthy]
-            self.unhealthy_levels.setdefault(self.closing.target_rps, self.closing)
+            self._close_on(levels, verdict)
         self.interval = after
+
+    def _close_on(self, levels: list[Level], verdict: Verdict) -> None:
+        """The pass's first unhealthy level closes the bracket: kept with why it was unhealthy."""
+        self.closing = levels[verdict.first_unhealthy]
+        self.unhealthy_levels.setdefault(self.closing.target_rps, self.closing)
+        self.unhealthy_why.setdefault(self.closing.target_rps, verdict.health[verdict.first_unhealthy][1])
 
     def _not_reproduced(self, before: Bracket, levels: list[Level], verdict: Verdict) -> None:
         """Every level of the pass was healthy, through the bracket's unhealthy rate: that rate is no knee. The
@@ -222,8 +230,8 @@ class Knee:
         it again); with none, no knee is placed."""
         top = max(levels, key=lambda lv: lv.target_rps)
         again = min((lv for lv in levels if lv.target_rps >= before.unhealthy), key=lambda lv: lv.target_rps)
-        was = self.closing
-        earlier = f" (p99 {was.p99_ms} ms)" if was is not None and was.p99_ms is not None else ""
+        was, why = self.closing, self.unhealthy_why.get(before.unhealthy)
+        earlier = f" ({'; '.join(why)})" if why else f" (p99 {was.p99_ms} ms)" if was and was.p99_ms is not None else ""
         said = (
             f"the level at {before.unhealthy:,.1f} rps was unhealthy{earlier} but healthy when measured again "
             f"({again.target_rps:,.1f} rps, p99 {again.p99_ms} ms): it did not reproduce — a transient, not the knee"
@@ -261,8 +269,7 @@ class Knee:
             self.sustained_rps, self.p99_ms_at_sustained = top.target_rps, top.p99_ms
         if verdict.first_unhealthy is None:
             return
-        self.closing = levels[verdict.first_unhealthy]
-        self.unhealthy_levels.setdefault(self.closing.target_rps, self.closing)
+        self._close_on(levels, verdict)
         self.interval = Bracket(self.sustained_rps, self.closing.target_rps)
 
 
@@ -285,6 +292,7 @@ def coarse_knee(levels: list[Level], verdict: Verdict) -> Knee:
         list(counted),
         closing,
         unhealthy_levels={closing.target_rps: closing},
+        unhealthy_why={closing.target_rps: verdict.health[verdict.first_unhealthy][1]},
     )
 
 
