@@ -110,3 +110,14 @@ def test_a_transient_is_quoted_with_the_reason_it_was_unhealthy_not_only_its_p99
     mode = run_with(tmp_path, short, [held_fine_pass()], **STAIRS)
     (said,) = mode["refine"]["transients"]
     assert said.startswith("the level at 557.0 rps was unhealthy (OK throughput 278 rps is below 95% of the 557"), said
+
+
+def test_a_knee_below_the_first_level_is_never_called_the_knee_0_rps(tmp_path):
+    """Every level unhealthy from the first: there is no healthy rate, so the limit's sentence says where the knee
+    lies below, not 'the knee 0 rps'."""
+    from test_refine_summary import coarse
+
+    mode = run_with(tmp_path, coarse(first_bad=100))
+    assert mode["knee_interval_rps"] == [None, 100], mode["knee_interval_rps"]  # no healthy side
+    first = mode["limit_met_first"]
+    assert "the knee 0 rps" not in first and "the knee (below 100 rps: the first level was already unhealthy)" in first

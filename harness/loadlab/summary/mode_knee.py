@@ -199,7 +199,6 @@ def limit_met_first(
             names = ", ".join(f"{_name(p)} at {p.rps:,.0f} rps" for p in passed)
             return f"none within this run: it held {peak or 0:,.0f} rps, beyond the whole interval of {names}"
         return f"none within this run: it held {peak or 0:,.0f} rps; the limits ahead: {ahead}"
-    sustained = knee.sustained_rps
     bracket = knee.interval
     # the same test as the prediction's "agrees" (prediction.met_by_knee), so the two never contradict each other
     met = [p for p in ordered if bracket is not None and met_by_knee(p, bracket.healthy, bracket.unhealthy, ok_ratio)]
@@ -207,7 +206,7 @@ def limit_met_first(
     matching = [p for p in met if p.bounded] if bounded else met
     if matching:
         first = matching[0]
-        text = f"{_name(first)}: the knee {sustained:,.0f} rps meets its predicted {interval_text(*first.band())}"
+        text = f"{_name(first)}: {the_knee(knee)} meets its predicted {interval_text(*first.band())}"
         if not first.overlaps(bracket.healthy or None, bracket.unhealthy):
             text += (
                 f" within the health rule's resolution (a healthy level delivers at least {ok_ratio:.0%} of its rate)"
@@ -233,7 +232,7 @@ def limit_met_first(
             else "; the machine still had CPU to spare there"
         )
     return (
-        f"the knee {sustained:,.0f} rps meets none of the predicted intervals ({ahead}){also}; "
+        f"{the_knee(knee)} meets none of the predicted intervals ({ahead}){also}; "
         f"the first unhealthy level: {evidence_at(knee.closing, service)}{machine}"
     )
 
@@ -246,8 +245,16 @@ def _pool_named(pool: PoolAtKnee, ordered: list[Prediction], knee: Knee, ok_rati
     bracket = knee.interval
     meets = bracket is not None and met_by_knee(model, bracket.healthy, bracket.unhealthy, ok_ratio)
     return f"{pool.sentence()}; its prediction {interval_text(*model.band())} ({model.formula}) " + (
-        "is met by the knee" if meets else f"is not met by the knee {knee.sustained_rps:,.0f} rps"
+        "is met by the knee" if meets else f"is not met by {the_knee(knee)}"
     )
+
+
+def the_knee(knee: Knee) -> str:
+    """The knee as a sentence names it: its last healthy rate, or, when the first level was already unhealthy (no
+    healthy rate: 0), the rate it lies below."""
+    if knee.sustained_rps or knee.interval is None:
+        return f"the knee {knee.sustained_rps:,.0f} rps"
+    return f"the knee (below {knee.interval.unhealthy:,.0f} rps: the first level was already unhealthy)"
 
 
 def _name(p: Prediction) -> str:
