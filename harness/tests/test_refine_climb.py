@@ -121,3 +121,18 @@ def test_a_knee_below_the_first_level_is_never_called_the_knee_0_rps(tmp_path):
     assert mode["knee_interval_rps"] == [None, 100], mode["knee_interval_rps"]  # no healthy side
     first = mode["limit_met_first"]
     assert "the knee 0 rps" not in first and "the knee (below 100 rps: the first level was already unhealthy)" in first
+
+
+def test_a_climb_that_cannot_be_trusted_is_not_climbed_again(tmp_path):
+    """A climb whose injector fell behind is kept, not used: the mode stays without a knee, and no second climb
+    runs on the same evidence."""
+    rates = [round(r, 3) for r in COARSE_RATES[2:]]
+    behind = ModeSpec(
+        [LevelSpec(r, latency=CALM, sent_share=0.8, ok_share=0.8) for r in rates], start_epoch=START_EPOCH + 2000
+    )
+    mode = run_with(tmp_path, issue_25_coarse(), [held_fine_pass(), behind], **STAIRS)
+    held, climbed = mode["refine"]["passes"]
+    assert held["used"] and not climbed["used"] and "injector fell behind" in climbed["why_not_used"], climbed
+    assert mode["knee_interval_rps"] is None and mode["refine"]["not_reproduced"], mode["refine"]
+    step = _plan(tmp_path)
+    assert step.rates == [] and step.reason.startswith("refine-2 was not used"), step

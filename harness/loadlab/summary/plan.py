@@ -36,8 +36,8 @@ def next_fine_pass(run_dir: Path, folder: str, run: dict) -> FineStep:
     view = replace(record, modes_completed=None)
     judged = judge_mode(Path(run_dir) / folder, Path(folder).name, view, record.params, thresholds, view.target, False)
     knee = judged.knee
-    if knee.interval is None:
-        return _climb(knee, record.params)
+    if knee.interval is None and knee.not_reproduced is None:
+        return FineStep()  # it never collapsed, or a climb held to the stairs' top
     # An app's flight recording is written when its JVM stops, after every pass: its absence now says nothing (the
     # final verdict still checks it).
     untrusted = [r for r in judged.untrusted if r != appcheck.RECORDING_NOT_READ]
@@ -48,6 +48,8 @@ def next_fine_pass(run_dir: Path, folder: str, run: dict) -> FineStep:
         return FineStep(
             reason=f"{last.name} was not used ({last.why_not_used}): the bracket stands as the earlier passes left it"
         )
+    if knee.interval is None:
+        return _climb(knee, record.params)
     if not knee.interval.healthy:
         return FineStep(reason=why_not_refined(knee, requested=True, skipped=None))
     if knee.interval.localised():
@@ -58,9 +60,7 @@ def next_fine_pass(run_dir: Path, folder: str, run: dict) -> FineStep:
 
 def _climb(knee: Knee, params: dict) -> FineStep:
     """After a knee that did not reproduce, the coarse stairs' rates above the highest rate measured healthy: the stairs
-    go on where the coarse pass stopped on a transient. None left (or no such knee): no further pass."""
-    if knee.not_reproduced is None:
-        return FineStep()
+    go on where the coarse pass stopped on a transient. None left: no further pass."""
     rates = [round(r, 3) for r in runplan.levels(params) if r > knee.sustained_rps * (1 + 1e-9)]
     if not rates:
         return FineStep()
