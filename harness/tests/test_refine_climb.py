@@ -136,3 +136,4 @@ def test_a_climb_that_cannot_be_trusted_is_not_climbed_again(tmp_path):
     assert mode["knee_interval_rps"] is None and mode["refine"]["not_reproduced"], mode["refine"]
     step = _plan(tmp_path)
     assert step.rates == [] and step.reason.startswith("refine-2 was not used"), step
+    assert step.reason.endswith(": no knee was measured above the level that did not reproduce"), step.reason

@@ -45,9 +45,12 @@ def next_fine_pass(run_dir: Path, folder: str, run: dict) -> FineStep:
         return FineStep(reason=f"the coarse pass cannot be trusted ({'; '.join(untrusted)}): its knee is not refined")
     if knee.passes and not knee.passes[-1].used:
         last = knee.passes[-1]
-        return FineStep(
-            reason=f"{last.name} was not used ({last.why_not_used}): the bracket stands as the earlier passes left it"
+        stands = (
+            "the bracket stands as the earlier passes left it"
+            if knee.interval is not None
+            else "no knee was measured above the level that did not reproduce"
         )
+        return FineStep(reason=f"{last.name} was not used ({last.why_not_used}): {stands}")
     if knee.interval is None:
         return _climb(knee, record.params)
     if not knee.interval.healthy:
