@@ -3,6 +3,7 @@ a 200-thread pool here; the limit was this machine's CPU"), before the figures t
 
 from __future__ import annotations
 
+from loadlab.analysis import ratio_interval
 from loadlab.core import runplan
 from loadlab.core.modelabel import ModeLabel
 from loadlab.report.formats import rps
@@ -35,10 +36,13 @@ def answer(summary: RunSummary) -> str | None:
         return None
     platform = modes[basis]
     # one mode never reached its knee: the ratio is a bound (summary/ratio.bound)
-    kind = summary.virtual_over_platform_bound or bound(virtual, platform)
+    span = summary.virtual_over_platform_interval
+    kind = ratio_interval.bound_of(span) or summary.virtual_over_platform_bound or bound(virtual, platform)
     at_least = {"lower": "at least ", "upper": "at most "}.get(kind, "")
+    # the sign is said in words here ("at least"): the figure keeps only what the brackets allow beside it
+    figure = ratio_interval.text(ratio, span).removeprefix("≥ ").removeprefix("≤ ")
     text = (
-        f"Virtual threads held {at_least}{ratio:.1f}× the load of a {_pool(basis, summary)} here "
+        f"Virtual threads held {at_least}{figure} the load of a {_pool(basis, summary)} here "
         f"({rps(virtual.sustained_rps)} against {rps(platform.sustained_rps)} requests a second)"
     )
     if summary.ratios_by_pool:
@@ -54,7 +58,8 @@ def answer(summary: RunSummary) -> str | None:
     platform_limit = _limit(platform)
     if platform.collapsed and platform_limit:
         text += f", the platform pool's was {platform_limit}"
-    return text + "."
+    roughly = ratio_interval.rough(span)
+    return text + "." + (f" The ratio is {roughly}." if roughly else "")
 
 
 def _virtual_beside(modes: dict[str, ModeRecord], basis: str) -> ModeRecord | None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from loadlab.analysis.prediction_text import bound_sign, bound_words
+from loadlab.analysis import ratio_interval
+from loadlab.analysis.prediction_text import bound_words
 from loadlab.core.modelabel import ModeLabel
 from loadlab.report import prediction_cells
 from loadlab.report.formats import num, rps
@@ -43,12 +44,13 @@ def headline(summary: RunSummary) -> str:
         # The reason's first clause only ("platform crashed"): its details follow in the invalid reasons.
         text += f"; no virtual/platform ratio ({summary.virtual_over_platform_reason.split(':')[0]})"
     if "virtual_over_reactive" not in summary.absent:  # MODES named reactive
-        reactive = summary.virtual_over_reactive
+        reactive, span = summary.virtual_over_reactive, summary.virtual_over_reactive_interval
         reason = str(summary.virtual_over_reactive_reason or "").split(":")[0]
-        sign = bound_sign(summary.virtual_over_reactive_bound)
-        bound = f" ({summary.virtual_over_reactive_bound} bound)" if sign else ""
+        kind = ratio_interval.bound_of(span) or summary.virtual_over_reactive_bound
+        bound = f" ({kind} bound)" if kind else ""
         if reactive:
-            text += f"; virtual/reactive {sign}{reactive:.2f}×{bound}"
+            text += f"; virtual/reactive {ratio_interval.text(reactive, span, kind)}{bound}"
+            text += _rough(span)
         else:
             text += f"; no virtual/reactive ratio ({reason})"
     reasons = [f"{mode}: {r}" for mode, m in modes.items() for r in m.invalid_reasons or []]
@@ -82,13 +84,22 @@ def crash_when(crashed: dict) -> str:
     )
 
 
-def _ratio_for(summary: RunSummary, label: ModeLabel) -> float | None:
-    """virtual over platform on the same JDK: `virtual` uses the headline ratio, `virtual-jdk21` its JDK's."""
+def _ratio_for(summary: RunSummary, label: ModeLabel) -> tuple[float | None, list | None, str | None]:
+    """virtual over platform on the same JDK, with its interval and bound: `virtual` uses the headline ratio,
+    `virtual-jdk21` its JDK's."""
     if label.mode != "virtual":
-        return None
+        return None, None, None
     if label.jdk is None:
-        return summary.virtual_over_platform
-    return (summary.ratios or {}).get(str(label.jdk))
+        span = summary.virtual_over_platform_interval
+        return summary.virtual_over_platform, span, ratio_interval.bound_of(span) or summary.virtual_over_platform_bound
+    span = (summary.ratios_intervals or {}).get(str(label.jdk))
+    return (summary.ratios or {}).get(str(label.jdk)), span, ratio_interval.bound_of(span)
+
+
+def _rough(span: list | None) -> str:
+    """` — rough: the knees' brackets allow …` after a ratio too wide to tell (ratio_interval.ROUGH_FACTOR)."""
+    words = ratio_interval.rough(span)
+    return f" — {words}" if words else ""
 
 
 def _divisor(summary: RunSummary, label: ModeLabel) -> str:
@@ -119,13 +130,12 @@ def _mode_phrase(summary: RunSummary, mode: str, m: ModeRecord | None) -> str:
         return f"{mode} was not measured"
     phrase = f"{mode} sustained {rps(m.sustained_rps)} rps"
     label = ModeLabel.parse(mode)
-    ratio = _ratio_for(summary, label)
+    ratio, span, kind = _ratio_for(summary, label)
     if ratio is not None:
-        kind = summary.virtual_over_platform_bound if label.jdk is None else None
-        sign = bound_sign(kind)
-        phrase += f" = {sign}{ratio:.1f}× {_divisor(summary, label)}" + (
+        phrase += f" = {ratio_interval.text(ratio, span, kind)} {_divisor(summary, label)}" + (
             f" ({bound_words(kind).split(':')[0]})" if kind else ""
         )
+        phrase += _rough(span)
     interval = m.knee_interval_rps
     if m.collapsed and interval and interval[0]:
         phrase += f", knee between {rps(interval[0])} and {rps(interval[1])}"

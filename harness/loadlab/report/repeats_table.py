@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
+from loadlab.analysis import ratio_interval
 from loadlab.report.formats import rps, small, times
 from loadlab.summary.records import RunSummary
 
@@ -48,8 +49,8 @@ def section(summary: RunSummary) -> str:
             f'<td class="reason">{verdict}{small(s.get("evidence"))}</td></tr>'
         )
     ratio = agg.get("ratio") or {}
-    values = {v["repetition"]: v.get("virtual_over_platform") for v in ratio.get("values") or []}
-    ratio_cells = "".join(f"<td>{times(values.get(r['repetition']))}</td>" for r in reps)
+    values = {v["repetition"]: v for v in ratio.get("values") or []}
+    ratio_cells = "".join(f"<td>{_ratio_cell(values.get(r['repetition']))}</td>" for r in reps)
     rows.append(
         f'<tr><th class="text">virtual / platform</th>{ratio_cells}<td>{times(ratio.get("median"))}</td>'
         f"<td>{times(ratio.get('min'))} – {times(ratio.get('max'))}</td><td></td><td></td></tr>"
@@ -60,3 +61,11 @@ def section(summary: RunSummary) -> str:
         f"mode; a spread (max − min) above {agg.get('noise_threshold', 0.1):.0%} of the median is this "
         f"machine's noise, not the thread model.</p><table>{head}{''.join(rows)}</table></section>"
     )
+
+
+def _ratio_cell(value: dict | None) -> str:
+    """One repetition's ratio with the interval its own knees' brackets allow ("2.12× (2.03–2.42)")."""
+    if not value:
+        return "—"
+    span = value.get("virtual_over_platform_interval")
+    return escape(ratio_interval.text(value.get("virtual_over_platform"), span)) + small(ratio_interval.rough(span))

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from html import escape
 
+from loadlab.analysis import ratio_interval
 from loadlab.core import metrics
 from loadlab.core.reactive import REACTIVE
 from loadlab.report import prediction_cells
-from loadlab.report.formats import bracket_text, num, rps, small, times, yes_no
+from loadlab.report.formats import bracket_text, num, rps, small, yes_no
 from loadlab.report.headline import crash_when
 from loadlab.summary.records import ModeRecord, RunSummary
 
@@ -79,6 +80,7 @@ def _threads_cell(label: str, m: ModeRecord) -> str:
 def _pool_ratio_cell(summary: RunSummary) -> Callable[[str, ModeRecord], str]:
     """virtual over each platform column of a sweep (ratios_by_pool); the headline's divisor is marked."""
     ratios, reasons = summary.ratios_by_pool or {}, summary.ratios_by_pool_reasons or {}
+    spans = summary.ratios_by_pool_intervals or {}
     basis = summary.virtual_over_platform_basis
 
     def cell(label: str, m: ModeRecord) -> str:
@@ -86,7 +88,15 @@ def _pool_ratio_cell(summary: RunSummary) -> Callable[[str, ModeRecord], str]:
             return ""
         if ratios[label] is None:
             return '<span class="muted">none</span>' + small(reasons.get(label))
-        return escape(times(ratios[label])) + small("the best pool: the headline's" if label == basis else None)
+        span = spans.get(label)
+        figure = ratio_interval.text(ratios[label], span)
+        kind = ratio_interval.bound_of(span)
+        return (
+            escape(figure)
+            + small(f"a {kind} bound" if kind else None)
+            + small(ratio_interval.rough(span))
+            + small("the best pool: the headline's" if label == basis else None)
+        )
 
     return cell
 

@@ -9,7 +9,7 @@ import sys
 import threading
 from pathlib import Path
 
-from loadlab.analysis import prediction_text
+from loadlab.analysis import prediction_text, ratio_interval
 from loadlab.core.app import service_label
 from loadlab.core.reactive import REACTIVE
 
@@ -175,28 +175,39 @@ def _repeat_notes(agg: dict) -> None:
 
 
 def _ratio_lines(summary: dict, agg: dict) -> None:
+    intervals = summary.get("ratios_intervals") or {}
     for jdk, r in (summary.get("ratios") or {}).items():
         if r:
-            _print(f"JDK {jdk}: virtual / platform sustained throughput: {r:.2f}x")
+            _print(f"JDK {jdk}: virtual / platform sustained throughput: {ratio_interval.text(r, intervals.get(jdk))}")
+            _rough_line(intervals.get(jdk))
     ratio = summary.get("virtual_over_platform")
     if ratio:
-        spread = agg.get("ratio") or {}
-        extra = (
-            f" (median repetitions; ratio per repetition {spread['min']:.2f}–{spread['max']:.2f}x, median "
-            f"{spread['median']:.2f}x)"
-            if spread.get("median") is not None
-            else ""
-        )
+        span = summary.get("virtual_over_platform_interval")
         kind = summary.get("virtual_over_platform_bound")
+        extra = ""
         if kind:
             held = summary["modes"].get("virtual" if kind == "lower" else summary.get("virtual_over_platform_basis"))
             extra += f" ({prediction_text.bound_words(kind, held)})"
-        sign = prediction_text.bound_sign(kind)
-        _print(f"virtual / platform sustained throughput: {sign}{ratio:.2f}x{extra}")
+        spread = agg.get("ratio") or {}
+        if spread.get("median") is not None:
+            extra += (
+                f"; across {agg.get('n')} repetitions {spread['min']:.2f}–{spread['max']:.2f}× "
+                f"(median {spread['median']:.2f}×)"
+            )
+        _print(f"virtual / platform sustained throughput: {ratio_interval.text(ratio, span, kind)}{extra}")
+        _rough_line(span)
     elif len(summary.get("modes", {})) > 1 and summary.get("virtual_over_platform_reason"):
         _print(f"no virtual / platform ratio: {summary['virtual_over_platform_reason']}")
     if "virtual_over_reactive" in summary:  # MODES named reactive
         _print(_reactive_ratio_line(summary))
+        if summary["virtual_over_reactive"]:
+            _rough_line(summary.get("virtual_over_reactive_interval"))
+
+
+def _rough_line(span) -> None:
+    words = ratio_interval.rough(span)
+    if words:
+        _print(f"  {words}")
 
 
 def _reactive_ratio_line(summary: dict) -> str:
@@ -204,12 +215,12 @@ def _reactive_ratio_line(summary: dict) -> str:
     if not reactive:
         return f"no virtual / reactive ratio: {summary.get('virtual_over_reactive_reason')}"
     kind = summary.get("virtual_over_reactive_bound")
+    figure = ratio_interval.text(reactive, summary.get("virtual_over_reactive_interval"), kind)
     if not kind:
-        return f"virtual / reactive sustained throughput: {reactive:.2f}x"
+        return f"virtual / reactive sustained throughput: {figure}"
     held = summary["modes"].get("virtual" if kind == "lower" else REACTIVE)
-    sign = prediction_text.bound_sign(kind)
     words = prediction_text.bound_words(kind, held, REACTIVE)
-    return f"virtual / reactive sustained throughput: {sign}{reactive:.2f}x ({words})"
+    return f"virtual / reactive sustained throughput: {figure} ({words})"
 
 
 def _bracket(m: dict) -> str:

@@ -7,15 +7,18 @@ judged (valid, not crashed, a sustained level). A column that cannot be judged i
 divisor; its own ratio is null with the reason. Fields:
 
 - `virtual_over_platform`: the headline, the newest JDK's ratio (the only one with one JDK).
+- `virtual_over_platform_interval`: `[low, high]`, what the two knees' brackets allow (analysis/ratio_interval.py);
+  `high` null when virtual held the top of the stairs (a lower bound), `low` null when platform did (an upper one).
 - `virtual_over_platform_basis`: the platform column the headline divides by (`platform`, `platform-t1000`, …).
 - `virtual_over_platform_bound`: `lower` when only platform reached its knee (virtual held the top of the stairs:
   its knee, and so the ratio, lies higher), `upper` when only virtual did; null when both did. Neither: no ratio.
-- `ratios`: with several JDKs, each JDK's ratio, keyed by the JDK (`{"21": 0.1, "25": 3.0}`).
+- `ratios`: with several JDKs, each JDK's ratio, keyed by the JDK (`{"21": 0.1, "25": 3.0}`); `ratios_intervals`
+  each one's interval, keyed alike.
 - `ratios_by_pool`: with a sweep, virtual over each platform column of the same JDK, keyed by that column's label;
-  `ratios_by_pool_reasons`: why a column's ratio is null.
+  `ratios_by_pool_intervals` each one's interval; `ratios_by_pool_reasons`: why a column's ratio is null.
 - `virtual_over_reactive` (with `virtual_over_reactive_reason` when null), when `reactive` ran: virtual's sustained
-  rate over the reactive service's, on the headline JDK, by the same `ratio()`; `virtual_over_reactive_bound` as
-  `virtual_over_platform_bound`, with the reactive service in platform's place.
+  rate over the reactive service's, on the headline JDK, by the same `ratio()`; `virtual_over_reactive_interval` and
+  `virtual_over_reactive_bound` as `virtual_over_platform`'s, with the reactive service in platform's place.
 
 Every ratio is `ratio()`: a mode missing, crashed, invalid or without a sustained level gives none, with the reason;
 so do two modes that both held the top of the stairs (the ratio would be PEAK_RPS over itself).
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from loadlab.analysis import ratio_interval
 from loadlab.core.modelabel import ModeLabel
 from loadlab.core.reactive import REACTIVE
 from loadlab.summary import crash as crashes
@@ -102,6 +106,7 @@ def ratio_fields(modes: Modes, params: dict) -> dict:
     (value, reason), basis = jdk_ratio(modes, columns)
     out: dict = {
         "virtual_over_platform": value,
+        "virtual_over_platform_interval": interval_of(modes, columns.virtual, basis, value),
         "virtual_over_platform_reason": reason,
         "virtual_over_platform_basis": basis if value is not None else None,
         "virtual_over_platform_bound": (
@@ -113,15 +118,43 @@ def ratio_fields(modes: Modes, params: dict) -> dict:
         virtual, reactive = (modes.get(name) if name else None for name in (headline.virtual, headline.reactive))
         names = (headline.virtual or "virtual", headline.reactive or REACTIVE)
         out["virtual_over_reactive"], out["virtual_over_reactive_reason"] = ratio(virtual, reactive, names)
+        out["virtual_over_reactive_interval"] = (
+            interval(virtual, reactive) if out["virtual_over_reactive"] is not None else None
+        )
         out["virtual_over_reactive_bound"] = bound(virtual, reactive) if out["virtual_over_reactive"] else None
     if headline_jdk is not None:
-        out["ratios"] = {str(j): jdk_ratio(modes, c)[0][0] for j, c in sorted(by_jdk.items()) if j is not None}
+        per_jdk = {str(j): (c, jdk_ratio(modes, c)) for j, c in sorted(by_jdk.items()) if j is not None}
+        out["ratios"] = {j: r for j, (_, ((r, _), _)) in per_jdk.items()}
+        out["ratios_intervals"] = {
+            j: interval_of(modes, c.virtual, basis, r) for j, (c, ((r, _), basis)) in per_jdk.items()
+        }
     swept = [(c, label) for c in by_jdk.values() if len(c.platforms) > 1 for label in c.platforms]
-    sweep = {label: pool_ratio(modes, c, label) for c, label in swept}
+    sweep = {label: (c, pool_ratio(modes, c, label)) for c, label in swept}
     if sweep:
-        out["ratios_by_pool"] = {label: r for label, (r, _) in sweep.items()}
-        out["ratios_by_pool_reasons"] = {label: why for label, (r, why) in sweep.items() if r is None}
+        out["ratios_by_pool"] = {label: r for label, (_, (r, _)) in sweep.items()}
+        out["ratios_by_pool_intervals"] = {
+            label: interval_of(modes, c.virtual, label, r) for label, (c, (r, _)) in sweep.items()
+        }
+        out["ratios_by_pool_reasons"] = {label: why for label, (_, (r, why)) in sweep.items() if r is None}
     return out
+
+
+def interval_of(modes: Modes, virtual: str | None, divisor: str | None, value: float | None) -> list | None:
+    """The interval of a ratio that was claimed (value not None) between these two columns, else None."""
+    if value is None or not virtual or not divisor:
+        return None
+    return interval(modes.get(virtual), modes.get(divisor))
+
+
+def interval(virtual: ModeRecord | None, divisor: ModeRecord | None) -> list | None:
+    """[low, high] the two knees' brackets allow (analysis/ratio_interval.py); None on an open side."""
+    if virtual is None or divisor is None:
+        return None
+    return ratio_interval.interval(_knee_range(virtual), _knee_range(divisor))
+
+
+def _knee_range(mode: ModeRecord) -> ratio_interval.KneeRange | None:
+    return ratio_interval.knee_range(mode.sustained_rps, mode.collapsed, mode.knee_interval_rps)
 
 
 def ratio(

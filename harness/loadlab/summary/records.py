@@ -123,14 +123,18 @@ class RunSummary(_Fields):
     params: dict = field(default_factory=dict)
     modes: dict[str, ModeRecord] = field(default_factory=dict)
     virtual_over_platform: float | None = None
+    virtual_over_platform_interval: list | None = None
     virtual_over_platform_reason: str | None = None
     virtual_over_platform_basis: str | None = None
     virtual_over_platform_bound: str | None = None
     virtual_over_reactive: float | None = None
+    virtual_over_reactive_interval: list | None = None
     virtual_over_reactive_reason: str | None = None
     virtual_over_reactive_bound: str | None = None
     ratios: dict | None = None
+    ratios_intervals: dict | None = None
     ratios_by_pool: dict | None = None
+    ratios_by_pool_intervals: dict | None = None
     ratios_by_pool_reasons: dict | None = None
     repeats: dict | None = None
     repetitions: list[dict] | None = None

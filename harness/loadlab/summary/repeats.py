@@ -33,7 +33,16 @@ def aggregate(repetitions: list[tuple[int, RunSummary]]) -> dict:
             "median": _round(statistics.median(known), 2) if known else None,
             "min": min(known, default=None),
             "max": max(known, default=None),
-            "values": [{"repetition": k, "virtual_over_platform": r} for k, r in ratios],
+            # each repetition's ratio with its own interval (its knees' brackets): the spread across repetitions
+            # (min, max) beside what each one could tell
+            "values": [
+                {
+                    "repetition": k,
+                    "virtual_over_platform": rep.virtual_over_platform,
+                    "virtual_over_platform_interval": rep.virtual_over_platform_interval,
+                }
+                for k, rep in repetitions
+            ],
         },
     }
 

@@ -1,0 +1,126 @@
+"""Every ratio of knees with the interval their brackets allow (issue 33): a closed interval "2.12× (2.03–2.42)", a
+bound that stays a bound ("≥ 3.03× (≥ 2.90)", never a closed interval), and a ratio too wide to tell called rough
+in words with what to do — in summary.json, in the terminal and on the page."""
+
+import json
+
+import synthrun
+from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
+
+from loadlab import report
+from loadlab.analysis import ratio_interval
+from loadlab.analysis.ratio_interval import interval, knee_range, rough, text
+from loadlab.run import console
+from loadlab.summary import ratio, repeats
+from loadlab.summary.records import ModeRecord, RunSummary
+
+
+def test_a_ratio_of_two_bracketed_knees_lies_between_the_far_ends_of_their_brackets():
+    """The README's default run: platform 990–1,035, virtual 2,100–2,400 (coarse): 2.12× (2.03–2.42)."""
+    span = interval(knee_range(2100, True, [2100, 2400]), knee_range(990, True, [990, 1035]))
+    assert span == [2.03, 2.42]
+    assert text(2.12, span) == "2.12× (2.03–2.42)"
+    assert rough(span) is None and ratio_interval.bound_of(span) is None
+
+
+def test_a_mode_that_held_the_stairs_makes_the_ratio_a_bound_said_as_one():
+    held = knee_range(3000, False, None)  # virtual held the top: its knee lies above 3,000, no upper end
+    span = interval(held, knee_range(990, True, [990, 1035]))
+    assert span == [2.9, None] and ratio_interval.bound_of(span) == "lower"
+    assert text(3.03, span) == "≥ 3.03× (≥ 2.90)"
+    # platform held the top: virtual / platform has no lower end, an upper bound
+    upper = interval(knee_range(778, True, [778, 840]), knee_range(844, False, None))
+    assert upper == [None, 1.0] and text(0.92, upper) == "≤ 0.92× (≤ 1.00)"
+    # a bound is never called rough (its words already say what it is), and never printed as "a–b"
+    assert rough(span) is None and "–" not in text(3.03, span)
+
+
+def test_a_ratio_whose_interval_spans_more_than_a_factor_of_two_is_rough_with_what_to_do():
+    """REFINE=0 with a coarse step: platform bracketed 25–70, virtual 160–205 printed 6.4× where the brackets allow
+    2.3× to 8.2×."""
+    span = interval(knee_range(160, True, [160, 205]), knee_range(25, True, [25, 70]))
+    assert span == [2.29, 8.2]
+    assert text(6.4, span) == "6.40× (2.29–8.20)"
+    said = rough(span)
+    assert said.startswith("rough: the knees' brackets allow anything from 2.29× to 8.20×, more than a factor of 2")
+    assert "REFINE=1" in said and "smaller steps" in said
+    # exactly a factor of 2 is not rough; just above it is
+    assert rough([1.0, ratio_interval.ROUGH_FACTOR]) is None and rough([1.0, 2.01]) is not None
+
+
+def test_a_summary_written_before_intervals_keeps_its_figure_and_its_bound_sign():
+    assert text(2.12, None) == "2.12×" and text(3.03, None, "lower") == "≥ 3.03×" and text(None, None) == "—"
+
+
+def mode(sustained, bracket=None, **extra):
+    fields = {"valid": True, "sustained_rps": sustained, "collapsed": bracket is not None}
+    return ModeRecord.from_mapping({**fields, **({"knee_interval_rps": bracket} if bracket else {}), **extra})
+
+
+def test_every_ratio_field_has_its_interval_beside_it():
+    """Per JDK (`ratios_intervals`), per pool of a sweep (`ratios_by_pool_intervals`), over reactive."""
+    jdks = {
+        "platform-jdk21": mode(990, [990, 1035]),
+        "virtual-jdk21": mode(10, [10, 15]),
+        "platform-jdk25": mode(990, [990, 1035]),
+        "virtual-jdk25": mode(2100, [2100, 2400]),
+    }
+    fields = ratio.ratio_fields(jdks, {"MODES": "platform virtual", "JDKS": "21 25"})
+    assert fields["virtual_over_platform"] == 2.12 and fields["virtual_over_platform_interval"] == [2.03, 2.42]
+    assert fields["ratios"] == {"21": 0.01, "25": 2.12}
+    assert fields["ratios_intervals"] == {"21": [0.01, 0.02], "25": [2.03, 2.42]}
+
+    sweep = {
+        "platform-t200": mode(990, [990, 1035]),
+        "platform-t1000": mode(2000, [2000, 2100]),
+        "virtual": mode(3000),  # held the top
+        "reactive": mode(2500, [2500, 2700]),
+    }
+    params = {"MODES": "platform virtual reactive", "PLATFORM_THREADS": [200, 1000]}
+    fields = ratio.ratio_fields(sweep, params)
+    assert fields["virtual_over_platform"] == 1.5 and fields["virtual_over_platform_interval"] == [1.43, None]
+    assert fields["ratios_by_pool_intervals"] == {"platform-t200": [2.9, None], "platform-t1000": [1.43, None]}
+    assert fields["virtual_over_reactive"] == 1.2 and fields["virtual_over_reactive_interval"] == [1.11, None]
+    # no ratio, no interval
+    fields = ratio.ratio_fields({"platform": mode(990, [990, 1035])}, {"MODES": "platform virtual"})
+    assert fields["virtual_over_platform"] is None and fields["virtual_over_platform_interval"] is None
+
+
+def test_the_repetitions_give_each_ratio_its_own_interval_beside_the_spread():
+    reps = []
+    for k, (low, high) in enumerate(((2100, 2205), (1890, 2000), (2400, 2505)), start=1):
+        modes = {"platform": mode(990, [990, 1035]), "virtual": mode(low, [low, high])}
+        reps.append((k, RunSummary.from_mapping({"modes": modes, **ratio.ratio_fields(modes, {})})))
+    agg = repeats.aggregate(reps)["ratio"]
+    assert (agg["min"], agg["median"], agg["max"]) == (1.91, 2.12, 2.42)
+    assert [v["virtual_over_platform_interval"] for v in agg["values"]] == [[2.03, 2.23], [1.83, 2.02], [2.32, 2.53]]
+
+
+def coarse_run(tmp_path):
+    """The issue's case for real files: REFINE=0, stairs 25 → 250 in steps of 45; platform unhealthy from 70, virtual
+    from 205."""
+    rates = [25, 70, 115, 160, 205, 250]
+    synthrun.write_params(tmp_path, START_RPS=25, PEAK_RPS=250, STEPS=6, REFINE=0, platform_threads=5)
+    for label, bad_from in (("platform", 70), ("virtual", 205)):
+        levels = [LevelSpec(r, latency=SLOW_TAIL if r >= bad_from else synthrun.HEALTHY) for r in rates]
+        synthrun.write_mode(tmp_path, label, ModeSpec(levels))
+    return report.rebuild(tmp_path)
+
+
+def test_a_coarse_run_shows_the_ratio_with_its_interval_and_says_it_is_rough_everywhere(tmp_path, capsys):
+    result = coarse_run(tmp_path)
+    assert [result["modes"][m]["knee_interval_rps"] for m in ("platform", "virtual")] == [[25, 70], [160, 205]]
+    assert result["virtual_over_platform"] == 6.4 and result["virtual_over_platform_interval"] == [2.29, 8.2]
+    written = json.loads((tmp_path / "summary.json").read_text())
+    assert written["virtual_over_platform_interval"] == [2.29, 8.2]
+
+    console.table(result, tmp_path)
+    out = capsys.readouterr().out
+    assert "virtual / platform sustained throughput: 6.40× (2.29–8.20)\n" in out, out
+    assert "  rough: the knees' brackets allow anything from 2.29× to 8.20×" in out, out
+
+    page = (tmp_path / "index.html").read_text()
+    assert "Virtual threads held 6.40× (2.29–8.20) the load of a 5-thread pool" in page
+    assert "virtual sustained 160 rps = 6.40× (2.29–8.20) platform" in page
+    assert "The ratio is rough: the knees&#x27;" in page or "The ratio is rough: the knees'" in page
+    assert "6.4×" not in page and "6.40×<" not in page  # never the bare figure
