@@ -22,15 +22,16 @@ WARMUP, PER_LEVEL = 2, 3  # synthrun.ModeSpec's defaults: the seconds each level
 
 def write_pool_gauges(run_dir, mode, rates, *, size, hold_ms, full_from):
     """actuator.csv as the sampler writes it for an app with HikariCP: per second its gauges, and the usage timer's
-    cumulative total (seconds) growing by rate × hold; from the level at full_from on, every connection is busy and
-    requests wait."""
+    cumulative total (seconds) growing by rate × hold (hold_ms: one for every level, or one per level); from the level
+    at full_from on, every connection is busy and requests wait."""
+    holds = hold_ms if isinstance(hold_ms, (list, tuple)) else [hold_ms] * len(rates)
     header = ["second", HIKARI_ACTIVE, HIKARI_PENDING, HIKARI_MAX, HIKARI_USAGE_TOTAL_S, HIKARI_USAGE_COUNT]
     lines, total, count = [",".join(header)], 0.0, 0
     second = START_EPOCH
     for _ in range(WARMUP):
         lines.append(f"{second},0,0,{size},{total:.3f},{count}")
         second += 1
-    for rate in rates:
+    for rate, hold_ms in zip(rates, holds):
         full = rate >= full_from
         for _ in range(PER_LEVEL):
             total += rate * hold_ms / 1000
@@ -42,19 +43,22 @@ def write_pool_gauges(run_dir, mode, rates, *, size, hold_ms, full_from):
 
 
 def test_an_app_limited_by_its_own_connection_pool_is_named_with_the_pool_models_prediction(tmp_path):
-    """Two connections held 10 ms per request: 200 rps in both modes; the knee at 200-250 with the pool full."""
+    """Two connections held 10 ms per request once warm (12 ms at the JIT-cold first level): 200 rps in both modes;
+    the knee at 200-250 with the pool full. The cold first level widens the interval but does not set the figure
+    (issue 33: a pool prediction read at one cold level, 884–884, "disagreed" with its knee)."""
     rates = [100, 150, 200, 250, 300]
     synthrun.write_params(tmp_path, APP=APP, APP_PATH="/owners/1", platform_threads=200)
     for mode, starts, pool in (("platform", 0, 200), ("virtual", 5_000, 0)):
         write_app_mode(tmp_path, mode, stairs(rates, slow_from=250), virtual_starts=starts, pool_threads=pool)
-        write_pool_gauges(tmp_path, mode, rates, size=2, hold_ms=10, full_from=250)
+        write_pool_gauges(tmp_path, mode, rates, size=2, hold_ms=[12, 10, 10, 10, 10], full_from=250)
     result = summarised(tmp_path)
     for mode in ("platform", "virtual"):
         m = result["modes"][mode]
         assert m["predicted_by"] == "pool" and m["predicted_rps"] == 200, m["predictions"]
         assert "2 connections" in m["prediction"], m["prediction"]
         assert "/ 0.010 s (hikaricp.connections.usage, per request) = 200 rps" in m["prediction"], m["prediction"]
-        assert m["predicted_interval_rps"] == [200, 200], m["predicted_interval_rps"]
+        assert m["predicted_interval_rps"] == [167, 200], m["predicted_interval_rps"]
+        assert m["predicted_fitted_on_rps"] == [100, 200] and m["prediction_quality"] is None
         assert m["prediction_verdict"] == "agrees", m["prediction_check"]
         first = m["limit_met_first"]
         assert first.startswith("the app's connection pool (HikariCP): at 250 rps all 2 of its connections"), first

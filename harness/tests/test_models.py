@@ -105,9 +105,37 @@ def test_little_runs_from_the_longest_to_the_shortest_hold_the_baseline_allows()
     p = models.predict(x)
     assert p.predicted_by == "little" and p.rps == pytest.approx(990.1, abs=0.1)
     assert p.interval == pytest.approx((200_000 / 204, 1000))
-    assert p.fitted_on == (300, 300) and p.r2 is None and p.quality() is None
-    # a baseline of one value: the point itself
-    assert models.little(200, 202).interval == pytest.approx((990.1, 990.1), abs=0.1)
+    assert p.fitted_on == (300, 300) and p.r2 is None
+    # read at the first level alone: said in words
+    assert p.quality() == "rough: measured at 300 rps, from one level only"
+    # a baseline of one value: no interval at all, never the point written as one
+    bare = models.little(200, 202)
+    assert bare.interval is None and bare.rps == pytest.approx(990.1, abs=0.1)
+
+
+def test_a_hold_time_interval_spans_every_healthy_level_not_the_first_alone():
+    """The first level's p50 stays the formula's value (the contract's Little's law); the interval runs from the
+    shortest to the longest hold any healthy level shows, and the rates they were read at are the fit range."""
+    levels = (
+        models.LevelHold(300, 202, 204, 200),
+        models.LevelHold(600, 201, 203, 199),
+        models.LevelHold(900, 202, 212, 200),
+        models.LevelHold(990, 203, 230, 201),  # a fine level near the knee: the tail grows
+    )
+    x = Inputs(
+        "platform",
+        threads=200,
+        baseline_ms=202,
+        baseline_mean_ms=204,
+        downstream_ms=200,
+        baseline_rps=300,
+        healthy_holds=levels,
+    )
+    p = models.predict(x)
+    assert p.rps == pytest.approx(990.1, abs=0.1) and p.formula.endswith("= 990 rps")
+    assert p.interval == pytest.approx((200_000 / 230, 200_000 / 199))
+    assert p.fitted_on == (300, 990) and p.measured_levels == 4 and p.quality() is None
+    assert p.as_dict()["interval_rps"] == [870, 1005] and p.as_dict()["measured_levels"] == 4
 
 
 def test_pool_and_pinned_carry_their_hold_time_interval():

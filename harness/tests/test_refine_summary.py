@@ -276,7 +276,7 @@ def test_the_console_table_shows_the_bracket_and_the_prediction(tmp_path, capsys
     out = capsys.readouterr().out
     header, row = out.strip().splitlines()[1:3]
     assert "knee between" in header and "predicted rps" in header
-    assert row.split()[:6] == ["platform", "345", "345–360", "995", "(978–995,", "little)"]
+    assert row.split()[:6] == ["platform", "345", "345–360", "995", "(976–995,", "little)"]
 
 
 def test_an_apps_virtual_mode_is_refined_before_its_flight_recording_exists(tmp_path):

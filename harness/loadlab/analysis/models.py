@@ -48,6 +48,21 @@ class HoldTime:
     source: str  # e.g. "baseline p50"
     shortest_ms: float
     longest_ms: float
+    # How many healthy levels the shortest and longest were read at, and their OK rates (lowest, highest): one level
+    # is said in words ("from one level only"); None: not read at a level (DELAY_MS, a setting).
+    levels: int | None = None
+    measured_on: tuple[float, float] | None = None
+
+
+@dataclass(frozen=True)
+class LevelHold:
+    """What one healthy level says of how long its requests held a thread or a connection: its p50 (the formula's
+    kind of value), its mean as the client waited (which holds the tail) and the service's own downstream call."""
+
+    ok_rps: float
+    p50_ms: float
+    mean_ms: float | None = None
+    downstream_ms: float | None = None
 
 
 @dataclass(frozen=True)
@@ -80,36 +95,60 @@ class Inputs:
     # connection time per request its usage timer gave.
     app_pool: float | None = None
     app_pool_hold: HoldTime | None = None
+    # Every healthy level a hold time can be read at (the coarse pass's and the used fine passes'): the interval of a
+    # model on the baseline hold spans all of them, never the first level's alone (a JIT-cold first level is one).
+    healthy_holds: tuple[LevelHold, ...] = ()
 
 
 def baseline_hold(x: Inputs) -> HoldTime | None:
     """A request holds its thread or connection for the baseline p50 (the formula's value), at least for the
     thread-service's own downstream call and at most for what the client waited (the mean, which holds the tail):
-    the thread is taken after the request arrives and freed before the answer reaches the client."""
+    the thread is taken after the request arrives and freed before the answer reaches the client. The shortest and
+    longest span every healthy level (Inputs.healthy_holds), not the first level's alone."""
     if not x.baseline_ms:
         return None
-    longest = max(x.baseline_ms, x.baseline_mean_ms or 0.0)
-    shortest = min(x.baseline_ms, x.downstream_ms) if x.downstream_ms else x.baseline_ms
-    return HoldTime(x.baseline_ms, "baseline p50", shortest, longest)
+    first = LevelHold(x.baseline_rps or 0.0, x.baseline_ms, x.baseline_mean_ms, x.downstream_ms)
+    levels = _with_first(first, x.healthy_holds)
+    shortest = min(v for lv in levels for v in (lv.p50_ms, lv.downstream_ms) if v)
+    longest = max(v for lv in levels for v in (lv.p50_ms, lv.mean_ms) if v)
+    return HoldTime(x.baseline_ms, "baseline p50", shortest, longest, len(levels), _rates(levels))
 
 
 def delay_hold(x: Inputs) -> HoldTime | None:
-    """A pinned carrier is held for the downstream call: DELAY_MS at least, the call as the service timed it at most."""
+    """A pinned carrier is held for the downstream call: DELAY_MS at least, the call as the service timed it at most
+    (at any healthy level)."""
     if not x.delay_ms:
         return None
-    return HoldTime(x.delay_ms, "DELAY_MS", x.delay_ms, max(x.delay_ms, x.downstream_ms or 0.0))
+    calls = [x.downstream_ms, *(lv.downstream_ms for lv in x.healthy_holds)]
+    return HoldTime(x.delay_ms, "DELAY_MS", x.delay_ms, max([x.delay_ms, *(c for c in calls if c)]))
+
+
+def _with_first(first: LevelHold, healthy: tuple[LevelHold, ...]) -> list[LevelHold]:
+    """Every healthy level, with the baseline level first unless it is among them (a healthy first level is)."""
+    if any(lv.ok_rps == first.ok_rps and lv.p50_ms == first.p50_ms for lv in healthy):
+        return list(healthy)
+    return [first, *healthy]
+
+
+def _rates(levels: list[LevelHold]) -> tuple[float, float] | None:
+    rates = [lv.ok_rps for lv in levels if lv.ok_rps]
+    return (min(rates), max(rates)) if rates else None
 
 
 def slots_over_hold(slots: float, hold: HoldTime, predicted_by: str, formula: str, measured_at: float | None = None):
     """N slots each held for one request: N / hold time, between N / the longest and N / the shortest hold.
-    formula: the text before " = <rate> rps"."""
+    formula: the text before " = <rate> rps". A hold the run's evidence gives no spread to (one value) leaves the
+    prediction without an interval, said as such, never the point written as one."""
     rps = slots * 1000.0 / hold.ms
+    spread = hold.longest_ms > hold.shortest_ms
+    on = hold.measured_on or (None if measured_at is None else (measured_at, measured_at))
     return Prediction(
         rps,
         predicted_by,
         f"{formula} = {rps:,.0f} rps",
-        interval=(slots * 1000.0 / hold.longest_ms, slots * 1000.0 / hold.shortest_ms),
-        fitted_on=None if measured_at is None else (measured_at, measured_at),
+        interval=(slots * 1000.0 / hold.longest_ms, slots * 1000.0 / hold.shortest_ms) if spread else None,
+        fitted_on=on,
+        measured_levels=hold.levels,
     )
 
 

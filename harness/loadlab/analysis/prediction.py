@@ -18,6 +18,8 @@ ROUGH_R2 = 0.8
 FAR_BEYOND = 1.5
 # ... or its interval is wider than this share of the predicted rate (or has no upper end).
 WIDE = 0.5
+# ... or its inputs were read at one healthy level only: its interval is that level's, not the run's.
+ONE_LEVEL = "from one level only"
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,8 @@ class Prediction:
     fitted_on: tuple[float, float] | None = None
     r2: float | None = None  # a fitted line's R²; None for a formula on measured inputs
     levels: int | None = None  # how many levels a fitted line used; None when it is not a fit
+    # how many healthy levels a formula's inputs were read at (models.HoldTime.levels); None when not read at levels
+    measured_levels: int | None = None
 
     @property
     def bounded(self) -> bool:
@@ -60,6 +64,10 @@ class Prediction:
                 reasons.append(f"{self.levels} levels leave no scatter to judge the line by")
             if self.fitted_on and self.fitted_on[1] and self.rps > FAR_BEYOND * self.fitted_on[1]:
                 reasons.append(f"{self.rps / self.fitted_on[1]:.1f}× beyond the highest rate fitted")
+        if self.measured_levels == 1:
+            reasons.append(ONE_LEVEL)
+        if self.interval is None and not self.is_fit and self.measured_levels:
+            reasons.append("its inputs show no spread to give an interval")
         lo, hi = self.band()
         if hi is None:
             reasons.append("no upper end")
@@ -91,6 +99,7 @@ class Prediction:
             "fitted_on_rps": interval_list(self.fitted_on),
             "r2": None if self.r2 is None else round(self.r2, 3),
             "levels": self.levels,
+            "measured_levels": self.measured_levels,
             "quality": self.quality(),
             "formula": self.formula,
         }

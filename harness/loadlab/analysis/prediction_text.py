@@ -73,11 +73,12 @@ def lines(mode: str, m: dict) -> list[str]:
 
 
 def _fitted(m: dict) -> str:
+    """`, measured at 300–990 rps` (a formula on inputs read at those levels), `, fitted on 300–2,093 rps, R² 0.94`."""
     on, r2 = m.get("predicted_fitted_on_rps"), m.get("predicted_r2")
     if not on:
         return ""
-    if r2 is None and on[0] == on[1]:
-        where = f"measured at {rate_text(on[0])} rps"
+    if r2 is None:
+        where = f"measured at {interval_text(on[0], on[1])}"
     else:
         where = f"fitted on {range_text(on[0], on[1])} rps"
     return f", {where}" + (f", R² {r2:.2f}" if r2 is not None else "")

@@ -4,12 +4,16 @@ each request holds a connection, and whether the pool was the queue at the knee.
 The pool limits a mode as SCENARIO=db's does (models.pool): connections / connection time per request. That time is
 HikariCP's usage timer (`hikaricp.connections.usage`: each connection's borrowed-to-returned time), summed over a
 level's seconds and divided by the requests the level completed, so a request that borrows twice (or not at all)
-is counted as it is. The formula's value is the first level's (the baseline); the healthy levels give the shortest
-and longest, the interval. Reads raw files only; None wherever the app does not expose the gauges.
+is counted as it is. The time is read at every healthy level the knee stands on (the coarse pass's and the used fine
+passes'), because the first level is often JIT-cold (a real app's first level held its connections longer than the
+levels after it): the formula's value is their median, the interval their range. With one level only, the interval
+is that level's second-by-second range, and the prediction says it comes from one level only. Reads raw files only;
+None wherever the app does not expose the gauges.
 """
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass
 
 from loadlab.analysis.levels import Level
@@ -60,25 +64,58 @@ def size(raw: RawMode) -> float | None:
     return max((v for v in values if v), default=None)
 
 
+def _totals(raw: RawMode, t0: int | None, level: Level) -> list[tuple[int, float]]:
+    """The usage timer's sampled totals over the level's seconds, (second, total in s)."""
+    totals = [(s, as_float(raw.actuator.get(s, {}).get(HIKARI_USAGE_TOTAL_S))) for s in _seconds(t0, level)]
+    return [(s, v) for s, v in totals if v is not None]
+
+
+def _done_per_s(level: Level) -> float:
+    return (level.ok + level.ko) / level.seconds if level.seconds else 0.0
+
+
 def connection_ms_per_request(raw: RawMode, t0: int | None, level: Level) -> float | None:
     """Milliseconds of connection time per completed request over the level, from the usage timer's total."""
-    totals = [(s, as_float(raw.actuator.get(s, {}).get(HIKARI_USAGE_TOTAL_S))) for s in _seconds(t0, level)]
-    totals = [(s, v) for s, v in totals if v is not None]
+    totals = _totals(raw, t0, level)
     if len(totals) < 2 or totals[-1][0] - totals[0][0] < MIN_SPAN_S or totals[-1][1] <= totals[0][1]:
         return None
     (first_s, first), (last_s, last) = totals[0], totals[-1]
-    done_per_s = (level.ok + level.ko) / level.seconds if level.seconds else 0.0
-    requests = done_per_s * (last_s - first_s)
+    requests = _done_per_s(level) * (last_s - first_s)
     return (last - first) * 1000.0 / requests if requests > 0 else None
 
 
-def hold(raw: RawMode, t0: int | None, healthy: list[Level]) -> HoldTime | None:
-    """The connection time per request: the first measured healthy level's, between the shortest and longest of
-    every healthy level's."""
-    measured = [ms for ms in (connection_ms_per_request(raw, t0, lv) for lv in healthy) if ms]
+def per_second_ms(raw: RawMode, t0: int | None, level: Level) -> list[float]:
+    """The connection time per request second by second over one level (each second's growth of the total over the
+    level's completions a second): the spread one level alone can give."""
+    totals, done = _totals(raw, t0, level), _done_per_s(level)
+    if done <= 0:
+        return []
+    return [
+        (b - a) * 1000.0 / (done * (s_b - s_a)) for (s_a, a), (s_b, b) in zip(totals, totals[1:]) if s_b > s_a and b > a
+    ]
+
+
+def hold(raw: RawMode, healthy: list[tuple[Level, int | None]]) -> HoldTime | None:
+    """The connection time per request read at every healthy level (each with its pass's first second): the median
+    of the levels' (a JIT-cold first level does not set it), between the shortest and the longest of them; at one
+    level, between its shortest and longest second."""
+    measured = [(lv, t0, ms) for lv, t0 in healthy if (ms := connection_ms_per_request(raw, t0, lv))]
     if not measured:
         return None
-    return HoldTime(measured[0], SOURCE, min(measured), max(measured))
+    values = [ms for _, _, ms in measured]
+    rates = [lv.ok_rps for lv, _, _ in measured]
+    if len(measured) == 1:
+        level, t0, ms = measured[0]
+        seconds = per_second_ms(raw, t0, level) or [ms]
+        values = [ms, *seconds]
+    return HoldTime(
+        statistics.median(values) if len(measured) > 1 else measured[0][2],
+        SOURCE,
+        min(values),
+        max(values),
+        len(measured),
+        (min(rates), max(rates)),
+    )
 
 
 def at_knee(raw: RawMode, t0: int | None, level: Level | None) -> PoolAtKnee | None:

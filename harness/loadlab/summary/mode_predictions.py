@@ -36,7 +36,8 @@ def fields(
     judged = agreement(prediction, measured(knee, knee.collapsed, peak, ok_ratio))
     return {
         "predicted_rps": None if prediction is None else round(prediction.rps),
-        "predicted_interval_rps": None if prediction is None else interval_list(prediction.band()),
+        # null when the inputs gave no spread (one value): a point is never written as an interval
+        "predicted_interval_rps": None if prediction is None else interval_list(prediction.interval),
         "predicted_fitted_on_rps": None if prediction is None else interval_list(prediction.fitted_on),
         "predicted_r2": None if prediction is None or prediction.r2 is None else round(prediction.r2, 3),
         "prediction_quality": prediction and prediction.quality(),

@@ -57,12 +57,13 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
     # What a request and a thread cost (cost_fits.py), before the predictions: the memory ceiling is fitted on it.
     cost = cost_fits.mode_costs(raw, tables.t0, level_dicts, used_fine_levels(judged))
     memory = cost_fits.memory_ceiling(raw, cost, level_dicts, verdict.baseline_p50_ms)
-    healthy = verdict.counted(levels)
     inputs = replace(
         model_inputs(mode, raw, levels, verdict, params, target, ceiling, ctx.split),
         memory_ceiling=memory,
         app_pool=app_pool.size(raw),
-        app_pool_hold=app_pool.hold(raw, tables.t0, healthy),
+        # every healthy level the knee stands on, coarse and fine, each read with its own pass's first second
+        app_pool_hold=app_pool.hold(raw, [(lv, t0_of(judged, lv)) for lv in knee.fit_levels]),
+        healthy_holds=tuple(level_holds(knee.fit_levels)),
     )
     pool_at_knee = app_pool.at_knee(raw, t0_of(judged, knee.closing), knee.closing) if knee.collapsed else None
     service = app.service_label(params)
@@ -186,6 +187,15 @@ def model_inputs(
         baseline_mean_ms=first and first.latency and first.latency.mean_ms,
         downstream_ms=first and first.evidence.downstream_ms_mean,
     )
+
+
+def level_holds(healthy: list[Level]) -> list[models.LevelHold]:
+    """What each healthy level says of how long a request holds a thread or connection (models.baseline_hold)."""
+    return [
+        models.LevelHold(lv.ok_rps, lv.latency.p50_ms, lv.latency.mean_ms, lv.evidence.downstream_ms_mean)
+        for lv in healthy
+        if lv.latency is not None and lv.latency.p50_ms
+    ]
 
 
 def pool_evidence(raw: RawMode, levels: list[Level], params: dict) -> dict | None:
