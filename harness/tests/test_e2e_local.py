@@ -21,7 +21,7 @@ from claims import RUN_SHARE_MAX_PCT, HostWatch, claim
 from conftest import MACHINE_REASONS, REPO, blamed_on_the_machine, harness_exit, make
 from test_preflight import PREVIOUS_RUN, with_previous_run
 
-from loadlab.analysis import hgrm
+from loadlab.analysis import hgrm, ratio_interval
 from loadlab.analysis.validity import CPU_SATURATED_RATIO, delay_allowance_ms
 from loadlab.core import params
 from loadlab.run import preflight
@@ -133,6 +133,13 @@ def test_platform_collapses_near_littles_law_and_virtual_does_not(tiny_run):
     ratio = summary["virtual_over_platform"]
     if busy:  # no ratio is claimed from an invalid mode
         assert ratio is None and summary["virtual_over_platform_reason"], summary
+    if ratio is not None:
+        # the ratio with what the knees' brackets allow, on the console as in summary.json; virtual held the top, so
+        # it is a lower bound, said as one (issue 33)
+        span, kind = summary["virtual_over_platform_interval"], summary["virtual_over_platform_bound"]
+        assert span[0] is not None and span[0] <= ratio and (span[1] is None) == (kind == "lower"), summary
+        printed = ratio_interval.text(ratio, span, kind)
+        assert f"virtual / platform sustained throughput: {printed}" in r.stdout, r.stdout[-3000:]
     claim(
         ratio is not None and ratio >= 1.6,
         "virtual / platform >= 1.6 on the tiny run",

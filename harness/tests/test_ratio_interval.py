@@ -3,6 +3,7 @@ bound that stays a bound ("≥ 3.03× (≥ 2.90)", never a closed interval), and
 in words with what to do — in summary.json, in the terminal and on the page."""
 
 import json
+from pathlib import Path
 
 import synthrun
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
@@ -86,14 +87,39 @@ def test_every_ratio_field_has_its_interval_beside_it():
     assert fields["virtual_over_platform"] is None and fields["virtual_over_platform_interval"] is None
 
 
-def test_the_repetitions_give_each_ratio_its_own_interval_beside_the_spread():
+def repetitions(virtual_brackets):
     reps = []
-    for k, (low, high) in enumerate(((2100, 2205), (1890, 2000), (2400, 2505)), start=1):
-        modes = {"platform": mode(990, [990, 1035]), "virtual": mode(low, [low, high])}
+    for k, bracket in enumerate(virtual_brackets, start=1):
+        modes = {"platform": mode(990, [990, 1035]), "virtual": mode(bracket[0], bracket[1] and bracket)}
         reps.append((k, RunSummary.from_mapping({"modes": modes, **ratio.ratio_fields(modes, {})})))
-    agg = repeats.aggregate(reps)["ratio"]
-    assert (agg["min"], agg["median"], agg["max"]) == (1.91, 2.12, 2.42)
-    assert [v["virtual_over_platform_interval"] for v in agg["values"]] == [[2.03, 2.23], [1.83, 2.02], [2.32, 2.53]]
+    return reps
+
+
+def test_the_repetitions_give_each_ratio_its_own_interval_beside_the_spread(capsys):
+    reps = repetitions([(2100, 2205), (1890, 2000), (2400, 2505)])
+    agg = repeats.aggregate(reps)
+    spread = agg["ratio"]
+    assert (spread["min"], spread["median"], spread["max"]) == (1.91, 2.12, 2.42) and spread["bounds"] == {}
+    assert [v["virtual_over_platform_interval"] for v in spread["values"]] == [
+        [2.03, 2.23],
+        [1.83, 2.02],
+        [2.32, 2.53],
+    ]
+    # the run's own ratio (the median repetitions) with its interval, then the spread across repetitions
+    combined = {**reps[0][1].as_json(), "repeats": agg}
+    console.table(combined, Path("run"))
+    out = capsys.readouterr().out
+    assert (
+        "virtual / platform sustained throughput: 2.12× (2.03–2.23); across 3 repetitions 1.91–2.42× (median 2.12×)"
+    ) in out, out
+
+
+def test_a_repetition_whose_ratio_is_a_bound_is_named_beside_the_spread(capsys):
+    agg = repeats.aggregate(repetitions([(2100, 2205), (3000, None)]))
+    assert agg["ratio"]["bounds"] == {"2": "lower"}
+    combined = {**repetitions([(2100, 2205)])[0][1].as_json(), "repeats": agg}
+    console.table(combined, Path("run"))
+    assert "(median 2.58×; 1 of them lower bound)" in capsys.readouterr().out
 
 
 def coarse_run(tmp_path):

@@ -105,8 +105,12 @@ def _one(p: dict) -> str:
 
 
 def _fit(fitted_on: list | None, r2: float | None) -> str:
-    if not fitted_on or r2 is None:
+    """`; fitted on 300–2,093 rps, R² 0.94` (a line), `; measured at 300–990 rps` (a formula's inputs, read at
+    those healthy levels)."""
+    if not fitted_on:
         return ""
+    if r2 is None:
+        return f"; measured at {interval_text(fitted_on[0], fitted_on[1])}"
     return f"; fitted on {range_text(fitted_on[0], fitted_on[1])} rps, R² {r2:.2f}"
 
 

@@ -51,9 +51,11 @@ def section(summary: RunSummary) -> str:
     ratio = agg.get("ratio") or {}
     values = {v["repetition"]: v for v in ratio.get("values") or []}
     ratio_cells = "".join(f"<td>{_ratio_cell(values.get(r['repetition']))}</td>" for r in reps)
+    bounds = ratio.get("bounds") or {}
+    among = f"repetitions {', '.join(bounds)}: a bound, not a measure" if bounds else None
     rows.append(
         f'<tr><th class="text">virtual / platform</th>{ratio_cells}<td>{times(ratio.get("median"))}</td>'
-        f"<td>{times(ratio.get('min'))} – {times(ratio.get('max'))}</td><td></td><td></td></tr>"
+        f"<td>{times(ratio.get('min'))} – {times(ratio.get('max'))}{small(among)}</td><td></td><td></td></tr>"
     )
     return (
         f'<section id="repeats"><h2>Repetitions ({agg.get("n")})</h2>'

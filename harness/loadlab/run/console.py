@@ -192,7 +192,7 @@ def _ratio_lines(summary: dict, agg: dict) -> None:
         if spread.get("median") is not None:
             extra += (
                 f"; across {agg.get('n')} repetitions {spread['min']:.2f}–{spread['max']:.2f}× "
-                f"(median {spread['median']:.2f}×)"
+                f"(median {spread['median']:.2f}×{_bounds_among(spread)})"
             )
         _print(f"virtual / platform sustained throughput: {ratio_interval.text(ratio, span, kind)}{extra}")
         _rough_line(span)
@@ -202,6 +202,15 @@ def _ratio_lines(summary: dict, agg: dict) -> None:
         _print(_reactive_ratio_line(summary))
         if summary["virtual_over_reactive"]:
             _rough_line(summary.get("virtual_over_reactive_interval"))
+
+
+def _bounds_among(spread: dict) -> str:
+    """`; 2 of them lower bounds`: repetitions whose ratio is a bound, so the spread is not all measures."""
+    kinds = list((spread.get("bounds") or {}).values())
+    if not kinds:
+        return ""
+    said = " or ".join(sorted(set(kinds)))
+    return f"; {len(kinds)} of them {said} bound{'s' if len(kinds) > 1 else ''}"
 
 
 def _rough_line(span) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import statistics
 
+from loadlab.analysis import ratio_interval
 from loadlab.summary.records import ModeRecord, RunSummary
 
 # A spread (max − min) above this share of the median is named as noise on the page.
@@ -33,6 +34,13 @@ def aggregate(repetitions: list[tuple[int, RunSummary]]) -> dict:
             "median": _round(statistics.median(known), 2) if known else None,
             "min": min(known, default=None),
             "max": max(known, default=None),
+            # the repetitions whose ratio is a bound (a mode held the top of the stairs): their spread is no measure
+            "bounds": {
+                str(k): kind
+                for k, rep in repetitions
+                if rep.virtual_over_platform is not None
+                and (kind := ratio_interval.bound_of(rep.virtual_over_platform_interval))
+            },
             # each repetition's ratio with its own interval (its knees' brackets): the spread across repetitions
             # (min, max) beside what each one could tell
             "values": [
