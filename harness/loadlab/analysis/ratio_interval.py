@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from loadlab.analysis.prediction_text import bound_sign
+
 # A ratio whose interval spans more than this factor (high end / low end) is called rough, in words, with what to do.
 ROUGH_FACTOR = 2.0
 DIGITS = 2  # a ratio and its interval's ends are written to two decimals, as summary.json gives them
@@ -76,8 +78,7 @@ def text(value: float | None, span: Sequence | None, kind: str | None = None) ->
     if value is None:
         return "—"
     kind = bound_of(span) or kind
-    sign = {"lower": "≥ ", "upper": "≤ "}.get(kind or "", "")
-    figure = f"{sign}{value:.{DIGITS}f}×"
+    figure = f"{bound_sign(kind)}{value:.{DIGITS}f}×"
     if not span:
         return figure
     low, high = span
