@@ -58,14 +58,16 @@ def bound_of(span: Sequence | None) -> str | None:
     return "upper" if span[0] is None else None
 
 
-def rough(span: Sequence | None) -> str | None:
-    """The words for a closed interval wider than ROUGH_FACTOR, with what narrows it; None otherwise (a bound is said
-    as a bound, not as rough)."""
+def rough(span: Sequence | None, short: bool = False) -> str | None:
+    """The words for a closed interval wider than ROUGH_FACTOR, with what narrows it (short: the word and why only,
+    where the full words are said nearby); None otherwise (a bound is said as a bound, not as rough)."""
     if not span or span[0] is None or span[1] is None or not span[0]:
         return None
     low, high = span
     if high <= ROUGH_FACTOR * low:
         return None
+    if short:
+        return f"rough: more than a factor of {ROUGH_FACTOR:g} between its ends"
     return (
         f"rough: the knees' brackets allow anything from {low:.2f}× to {high:.2f}×, more than a factor of "
         f"{ROUGH_FACTOR:g} apart; localise the knees (REFINE=1) or climb in smaller steps (more STEPS)"

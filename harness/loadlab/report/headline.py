@@ -96,10 +96,11 @@ def _ratio_for(summary: RunSummary, label: ModeLabel) -> tuple[float | None, lis
     return (summary.ratios or {}).get(str(label.jdk)), span, ratio_interval.bound_of(span)
 
 
-def _rough(span: list | None) -> str:
-    """` — rough: the knees' brackets allow …` after a ratio too wide to tell (ratio_interval.ROUGH_FACTOR)."""
-    words = ratio_interval.rough(span)
-    return f" — {words}" if words else ""
+def _rough(span: list | None, said_above: bool = False) -> str:
+    """`, rough: …` after a ratio too wide to tell (ratio_interval.ROUGH_FACTOR), with what to do about it unless the
+    page's first sentence already says it (said_above: the headline ratio)."""
+    words = ratio_interval.rough(span, short=said_above)
+    return f", {words}" if words else ""
 
 
 def _divisor(summary: RunSummary, label: ModeLabel) -> str:
@@ -135,7 +136,7 @@ def _mode_phrase(summary: RunSummary, mode: str, m: ModeRecord | None) -> str:
         phrase += f" = {ratio_interval.text(ratio, span, kind)} {_divisor(summary, label)}" + (
             f" ({bound_words(kind).split(':')[0]})" if kind else ""
         )
-        phrase += _rough(span)
+        phrase += _rough(span, said_above=label.jdk is None)
     interval = m.knee_interval_rps
     if m.collapsed and interval and interval[0]:
         phrase += f", knee between {rps(interval[0])} and {rps(interval[1])}"
