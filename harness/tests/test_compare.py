@@ -16,9 +16,10 @@ from loadlab import cli
 
 def _run(folder, platform_levels, virtual_levels=None, **params):
     synthrun.write_params(folder, modes=("platform", "virtual") if virtual_levels else ("platform",), **params)
-    synthrun.write_mode(folder, "platform", ModeSpec(platform_levels))
+    # four seconds a level: the fewest a rank test needs on the per-second latencies
+    synthrun.write_mode(folder, "platform", ModeSpec(platform_levels, seconds_per_level=4))
     if virtual_levels:
-        synthrun.write_mode(folder, "virtual", ModeSpec(virtual_levels))
+        synthrun.write_mode(folder, "virtual", ModeSpec(virtual_levels, seconds_per_level=4))
     summarised(folder)  # compare reads summary.json and the .hgrm files, never a run's own page
     return folder
 

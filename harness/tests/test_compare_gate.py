@@ -146,8 +146,10 @@ def test_a_rank_test_on_per_second_values():
     assert not same.detected and same.p_value > 0.5 and same.gate_interval()[0] <= 0 <= same.gate_interval()[1]
     slower = latency_change([300, 305, 298, 310, 302], [230, 231, 229, 232, 230])
     assert slower.detected and slower.p_value < 0.05 and 28 < slower.low_pct < slower.high_pct < 36
-    few = latency_change([300], [230, 231])
-    assert few.low_pct is None and not few.detected
+    # three seconds a side, each side all alike: the asymptotic test would say p = 0.047; no test is made
+    few = latency_change([300, 300, 300], [230, 230, 230])
+    assert few.low_pct is None and few.high_pct is None and not few.detected
+    assert few.basis == "per-second p99 (3 against 3 seconds): too few for a rank test, 4 a side at least"
 
 
 def test_runs_with_repeat_take_their_interval_from_every_repetition(tmp_path, capsys):

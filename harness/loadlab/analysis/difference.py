@@ -112,8 +112,8 @@ def latency_change(run: Sequence[float], against: Sequence[float], what: str = "
     if not x or not y:
         return Change(None, None, None, f"{basis}: no second to compare")
     point = _pct(statistics.median(x) / statistics.median(y))
-    if len(x) < 2 or len(y) < 2:
-        return Change(point, None, None, f"{basis}: too few seconds for an interval", p_value=1.0)
+    if len(x) < MIN_SECONDS or len(y) < MIN_SECONDS:
+        return Change(point, None, None, f"{basis}: too few for a rank test, {MIN_SECONDS} a side at least")
     p = float(stats.mannwhitneyu(x, y, alternative="two-sided").pvalue)
     low, high = _bootstrap(x, y)
     return Change(point, _pct(low), _pct(high), f"{basis}, Mann-Whitney U p = {p:.2g}", p)
