@@ -171,3 +171,12 @@ def test_runs_with_repeat_take_their_interval_from_every_repetition(tmp_path, ca
         r"repetitions \(bootstrap\)",
         out,
     ), out
+
+
+def test_a_run_whose_first_level_was_unhealthy_has_no_sustained_rate_to_quote(runs, tmp_path, capsys):
+    broken = _run(tmp_path / "20261127-160000", stairs((150, 250, 350, 450), slow_from=150))
+    code, out, _ = _compare(capsys, broken, runs["base"], "platform.sustained < -10%")
+    # its knee lies below 150 rps, AGAINST's in 350-450: certainly down, by at least 57%
+    assert code == 1
+    assert re.search(r"platform\.sustained +no healthy level +350 rps +at most -57% \(a bound: RUN had no healthy", out)
+    assert re.search(r"platform\.knee +below 150 rps +350–450 rps", out), out

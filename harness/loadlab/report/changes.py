@@ -80,7 +80,7 @@ def _span(interval: list | None, sustained: float | None, figure: str) -> Span:
     else:
         low, high = float(sustained or 0), None
     if figure == "sustained":
-        return Span(low, high, None if sustained is None else float(sustained))
+        return Span(low, high, float(sustained) if sustained else None)
     return Span(low, high, (low + high) / 2 if high is not None and low > 0 else None)
 
 
@@ -88,7 +88,7 @@ def capacity_text(result: ModeRecord, figure: str) -> str:
     interval = result.knee_interval_rps
     closed = bool(interval and len(interval) == 2 and interval[1] is not None)
     if figure == "sustained":
-        if result.sustained_rps is None:
+        if not result.sustained_rps:  # 0 or none: the first level was already unhealthy
             return "no healthy level"
         return f"{rps(result.sustained_rps)} rps" + ("" if closed else " (held the top)")
     if not closed:
@@ -150,6 +150,8 @@ def change_text(change: Change) -> str:
         return f"at least {pct(low)} (a bound: RUN held the top of its stairs)"
     if low is None:
         return f"at most {pct(high)} (a bound: AGAINST held the top of its stairs)"
+    if change.point_pct is None and low <= -100:  # RUN's knee lies anywhere below its first level
+        return f"at most {pct(high)} (a bound: RUN had no healthy level)"
     if change.point_pct is None:
         return interval
     return f"{pct(change.point_pct)} ({interval})"
