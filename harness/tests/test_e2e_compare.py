@@ -26,7 +26,7 @@ POOL = {
     "START_RPS": "14",
     "PEAK_RPS": "38",
     "STEPS": "4",
-    "STEP_SECONDS": "2",
+    "STEP_SECONDS": "3",
     "WARMUP_SECONDS": "2",
     "REFINE": "0",
     "INJECTORS": "1",
