@@ -18,7 +18,7 @@ import os
 import sys
 from pathlib import Path
 
-from loadlab.core import params, runplan
+from loadlab.core import failif, params, runplan
 from loadlab.core.errors import ExitCode, LoadlabError
 from loadlab.run.topology import STATE
 
@@ -123,8 +123,6 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from loadlab.core import failif
-
     text = args.fail_if if args.fail_if is not None else os.environ.get("FAIL_IF", "")
     conditions = failif.parse(text)  # a bad FAIL_IF is refused before either run is read
     from loadlab.report import changes, comparability, compare_page, gate
