@@ -77,8 +77,9 @@ bench: check-params build venv ## run every mode in MODES on TARGET, write resul
 report: venv ## rebuild index.html and summary.json of RUN=results/<run-id> (default: the latest run)
 	@$(LOADLAB_VENV) report "$(RUN)"
 
-compare: venv ## one page setting RUN=results/<a> beside AGAINST=results/<b> (written into RUN's folder)
-	@$(LOADLAB_VENV) compare "$(RUN)" "$(AGAINST)"
+# FAIL_IF reaches the harness from the environment (a command-line variable is exported), unexpanded by make.
+compare: venv ## did it move? RUN=results/<a> against AGAINST=results/<b>, each change with its 95% interval; FAIL_IF='virtual.sustained < -10%' exits 1 when certain
+	@$(LOADLAB_VENV) compare "$(RUN)" "$(AGAINST)" --fail-if "$$FAIL_IF"
 plan: venv ## what RUN's measured costs mean on another host: CORES= MEMORY_GB= or INSTANCE= (infra/instance-types.tsv), RPS= a target rate; writes plan.json
 	@$(LOADLAB_VENV) plan "$(RUN)"
 

@@ -18,7 +18,7 @@ import os
 import sys
 from pathlib import Path
 
-from loadlab.core import params, runplan
+from loadlab.core import failif, params, runplan
 from loadlab.core.errors import ExitCode, LoadlabError
 from loadlab.run.topology import STATE
 
@@ -123,11 +123,23 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from loadlab.report import comparability, compare_page
+    text = args.fail_if if args.fail_if is not None else os.environ.get("FAIL_IF", "")
+    conditions = failif.parse(text)  # a bad FAIL_IF is refused before either run is read
+    from loadlab.report import changes, comparability, compare_page, gate
 
     run = comparability.load("RUN", args.run or "")
     against = comparability.load("AGAINST", args.against or "")
-    print(f"-- the comparison page: {compare_page.write(run, against)}")
+    shared = comparability.check(run, against)
+    found = changes.rows(run, against, shared)
+    judged = gate.resolve(text, conditions, found, shared)
+    print("\n".join(changes.console_lines(run, against, shared, found)))
+    print(f"-- the comparison page: {compare_page.write(run, against, shared, found)}")
+    for condition, row in judged:
+        if not gate.met(condition, row):
+            print(gate.line(condition, row))
+    failed = [gate.line(condition, row) for condition, row in judged if gate.met(condition, row)]
+    if failed:
+        raise LoadlabError("\n".join(failed), ExitCode.FAILED)
     return ExitCode.OK
 
 
@@ -197,13 +209,21 @@ def parser() -> argparse.ArgumentParser:
 
     compare = verbs.add_parser(
         "compare",
-        help="one page setting two run folders side by side",
-        description="Writes <RUN>/compare-<AGAINST's folder name>.html: both runs' verdicts, knees and predictions, "
-        "what differs in their parameters, the spectra at the rates both measured. Runs that cannot be compared (a "
-        "missing folder, a mode missing or invalid, no rate in common) are refused in one line, exit 2.",
+        help="did it move? two run folders side by side, each difference with its 95%% interval; FAIL_IF gates",
+        description="Prints and writes into <RUN>/compare-<AGAINST's folder name>.html each figure the two runs share "
+        "(per mode both measured validly: the sustained rate and the knee at any stairs, p50/p99 at each rate both "
+        "ran), RUN's change against AGAINST with its 95%% interval, 'no change detected' where the interval holds "
+        "none; with FAIL_IF, exit 1 when a condition's change is certain beyond its threshold. A folder that cannot "
+        "be read, two runs with no valid mode in common, or a bad FAIL_IF are refused in one line, exit 2.",
     )
     compare.add_argument("run", help="RUN: a run folder, results/<run-id>")
-    compare.add_argument("against", help="AGAINST: the run folder to set beside it")
+    compare.add_argument("against", help="AGAINST: the run folder to set beside it (the baseline)")
+    compare.add_argument(
+        "--fail-if",
+        metavar="FAIL_IF",
+        help="conditions '<mode>.<figure>[@<rate>] <op> <threshold>%%' separated by ',' or ';' "
+        "(default: the FAIL_IF environment variable); docs/RESULTS.md#the-gate-fail_if",
+    )
     compare.set_defaults(handler=_compare)
     plan = verbs.add_parser(
         "plan",

@@ -102,3 +102,13 @@ def test_the_console_names_an_invalid_repetition_the_median_table_does_not_show(
     console.table(result, run)
     out = capsys.readouterr().out
     assert "platform: repetition 2 INVALID (rep-2/platform): the injector fell behind" in out, out
+
+
+def test_the_console_names_a_median_of_zero_without_a_spread(capsys):
+    """A mode whose only valid repetition had no healthy level: median 0, no spread (seen for real: the bench's last
+    line crashed on it)."""
+    from loadlab.run import console
+
+    agg = {"modes": {"virtual": {"median": 0, "min": 0, "max": 0, "spread_ratio": None, "repetitions_used": 1}}}
+    console._repeat_notes(agg)
+    assert "virtual: median 0 rps of 1 repetitions (0–0)" in capsys.readouterr().out

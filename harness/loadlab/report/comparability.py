@@ -1,5 +1,7 @@
-"""Whether two run folders can be set side by side (`make compare RUN=<a> AGAINST=<b>`), decided before any page is
-drawn: each refusal is one line naming RUN or AGAINST, its value, and what would make it comparable (exit 2)."""
+"""What two run folders share (`make compare RUN=<a> AGAINST=<b>`), decided before any page is drawn: the modes both
+measured validly (each other mode named with why it was set aside) and the rates both ran. Two runs of different
+MODES or stairs compare on what they share; a folder that cannot be read, RUN's own folder, or two runs with no
+valid mode in common are refused in one line naming RUN or AGAINST, its value, and what is allowed (exit 2)."""
 
 from __future__ import annotations
 
@@ -53,45 +55,58 @@ def load(name: str, value: str) -> Side:
         raise refuse(name, value, why) from None
 
 
-def check(run: Side, against: Side) -> dict[str, dict[float, list[Place]]]:
-    """The rates both runs measured, per mode (every mode both ran); refused, naming the side at fault, when a
-    mode is missing from one run or invalid in either, or when a mode shares no offered rate."""
+@dataclass(frozen=True)
+class Shared:
+    """What two runs share: the modes both measured validly (RUN's order), why each other mode was set aside, and
+    per shared mode the offered rates both ran (none when their stairs never met: the knees still compare)."""
+
+    modes: list[str]
+    aside: dict[str, str]
+    rates: dict[str, dict[float, list[Place]]]
+
+
+def check(run: Side, against: Side) -> Shared:
+    """The modes both runs measured and can be trusted in, with the rates both ran; every other mode named with the
+    reason. Refused, naming the side, when it is RUN's own folder or when no mode is left to compare."""
     if run.folder == against.folder:
         raise refuse(against.name, against.value, "is the same folder as RUN; allowed: another run folder")
+    aside: dict[str, str] = {}
     for side, other in ((run, against), (against, run)):
-        measured, wanted = _measured(side), _measured(other)
-        missing = [m for m in wanted if m not in measured]
-        if missing:
-            raise refuse(
-                side.name,
-                side.value,
-                f"has no {missing[0]} mode measured ({_listed(measured)}), {other.name} has it ({_listed(wanted)});"
-                " allowed: two runs of the same MODES",
-            )
-    for side in (run, against):
         for mode in _measured(side):
-            result = side.summary.modes[mode]
-            if not result.valid:
-                reasons = result.invalid_reasons or ["its verdict is not valid"]
-                raise refuse(
-                    side.name,
-                    side.value,
-                    f"has an invalid {mode} mode ({reasons[0]}); allowed: runs whose modes are valid",
-                )
+            if mode not in _measured(other):
+                aside[mode] = f"only in {side.name}"
+    shared = [m for m in _measured(run) if m not in aside]
+    for mode in shared:
+        for side in (run, against):
+            why = _untrusted(side.summary.modes[mode])
+            if why and mode not in aside:
+                aside[mode] = f"invalid in {side.name} ({why})"
+    modes = [m for m in shared if m not in aside]
+    if not modes:
+        raise refuse(
+            against.name,
+            against.value,
+            f"shares no valid mode with RUN (RUN: {_listed(_measured(run))}, AGAINST: {_listed(_measured(against))}"
+            f"{'; ' + aside_text(aside) if aside else ''}); allowed: runs with a valid mode in common",
+        )
     rates = {}
-    for mode in _measured(run):
-        columns = [
-            places(s.summary.modes[mode], f"{mode} · {s.name} {s.run_id}", s.mode_folder(mode)) for s in (run, against)
-        ]
+    for mode in modes:
+        columns = [places(s.summary.modes[mode], _label(s, mode), s.mode_folder(mode)) for s in (run, against)]
         rates[mode] = common(columns)
-        if not rates[mode]:
-            raise refuse(
-                against.name,
-                against.value,
-                f"shares no offered rate with RUN in {mode} mode (RUN: {_span(columns[0])}, AGAINST: "
-                f"{_span(columns[1])} rps); allowed: runs whose stairs meet at one rate at least",
-            )
-    return rates
+    return Shared(modes, aside, rates)
+
+
+def _untrusted(result) -> str | None:
+    """Why a mode's figures cannot be compared (an instrument's fault is not a difference between runs), or None."""
+    if result.crashed:
+        return "it crashed"
+    if not result.valid:
+        return (result.invalid_reasons or ["its verdict is not valid"])[0]
+    return None
+
+
+def aside_text(aside: dict[str, str]) -> str:
+    return "; ".join(f"{mode} {why}" for mode, why in aside.items())
 
 
 def _label(side: Side, mode: str) -> str:
@@ -105,7 +120,3 @@ def _measured(side: Side) -> list[str]:
 
 def _listed(modes: list[str]) -> str:
     return " ".join(modes) or "none"
-
-
-def _span(column: dict[float, Place]) -> str:
-    return f"{min(column):g}–{max(column):g}" if column else "none"

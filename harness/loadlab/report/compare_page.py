@@ -1,6 +1,7 @@
-"""`make compare RUN=<a> AGAINST=<b>`: one self-contained page setting two runs side by side (each run's verdict,
-knees and predictions, what differs in their parameters, and each mode's spectra at the rates both runs measured),
-written as `<RUN>/compare-<AGAINST's folder name>.html` (the folder's, not the run id: a copied folder keeps its id)."""
+"""`make compare RUN=<a> AGAINST=<b>`: one self-contained page setting two runs side by side (did it move? each
+figure they share with its change and 95% interval; each run's verdict, knees and predictions; what differs in their
+parameters; each shared mode's spectra at the rates both runs measured), written as
+`<RUN>/compare-<AGAINST's folder name>.html` (the folder's, not the run id: a copied folder keeps its id)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,14 @@ from html import escape
 from pathlib import Path
 from urllib.parse import quote
 
+from loadlab.analysis.prediction_text import bound_sign
 from loadlab.report import prediction_cells
-from loadlab.report.comparability import Side, check
-from loadlab.report.formats import bracket_text, rps, times
+from loadlab.report.changes import Row, capacity_text, change_text, headline_rows
+from loadlab.report.comparability import Shared, Side
+from loadlab.report.formats import bracket_text, times
 from loadlab.report.headline import headline
 from loadlab.report.page_style import CSS
-from loadlab.report.spectrum_section import Place, blocks
+from loadlab.report.spectrum_section import blocks
 from loadlab.summary.outputs import write_text
 from loadlab.summary.records import ModeRecord
 
@@ -22,16 +25,16 @@ from loadlab.summary.records import ModeRecord
 CONTEXT = ("target", "machine", "scenario")
 
 
-def write(run: Side, against: Side) -> Path:
-    """Checks the two runs (comparability.check refuses what cannot be compared) and writes the page."""
-    rates = check(run, against)
+def write(run: Side, against: Side, shared: Shared, found: list[Row]) -> Path:
+    """Writes the page of two checked runs (comparability.check) and their changes (changes.rows)."""
     path = run.folder / f"compare-{against.folder.name}.html"
-    write_text(path, document(run, against, rates, path.parent))
+    write_text(path, document(run, against, shared, found, path.parent))
     return path
 
 
-def document(run: Side, against: Side, rates: dict[str, dict[float, list[Place]]], home: Path) -> str:
+def document(run: Side, against: Side, shared: Shared, found: list[Row], home: Path) -> str:
     title = f"{run.run_id} against {against.run_id}"
+    spectra = {mode: by_rate for mode, by_rate in shared.rates.items() if by_rate}
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -39,34 +42,53 @@ def document(run: Side, against: Side, rates: dict[str, dict[float, list[Place]]
         f"<title>loadlab compare: {escape(title)}</title>",
         f"<style>{CSS}</style></head><body><main>",
         f"<h1>Run against run <small>RUN {escape(run.run_id)} against AGAINST {escape(against.run_id)}</small></h1>",
-        f'<p class="headline" id="headline">{escape(sentence(run, against))}</p>',
+        f'<p class="headline" id="headline">{escape(sentence(shared, found))}</p>',
+        moved(shared, found),
         verdicts(run, against, home),
         differences(run, against),
         '<section id="spectra"><h2>The whole spectrum at the rates both runs measured</h2>',
-        *(
-            f"<h3>{escape(mode)}</h3>" + blocks(by_rate, "both runs", f"compare-{mode}")
-            for mode, by_rate in rates.items()
-        ),
+        *(f"<h3>{escape(m)}</h3>" + blocks(rates, "both runs", f"compare-{m}") for m, rates in spectra.items()),
+        "" if spectra else "<p>The two runs' stairs share no offered rate: no latency at equal load.</p>",
         "</section></main></body></html>",
     ]
     return "\n".join(p for p in parts if p) + "\n"
 
 
-def sentence(run: Side, against: Side) -> str:
-    """Each mode's sustained rate in both runs, and how far apart they are."""
-    phrases = []
-    for mode, result in run.summary.modes.items():
-        other = against.summary.modes.get(mode) or ModeRecord()
-        a, b = result.sustained_rps, other.sustained_rps
-        if a is None or b is None:
-            continue
-        change = f" ({times(a / b)} of AGAINST)" if b else ""
-        phrases.append(f"{mode} sustained {rps(a)} rps in RUN and {rps(b)} rps in AGAINST{change}")
-    return "; ".join(phrases) or "neither run names a sustained rate"
+def sentence(shared: Shared, found: list[Row]) -> str:
+    """Each shared mode's sustained rate in both runs and how far it moved; the modes set aside."""
+    phrases = [
+        f"{r.mode} sustained {r.run_text} in RUN and {r.against_text} in AGAINST: {change_text(r.change)}"
+        for r in found
+        if r.figure == "sustained"
+    ]
+    phrases += [f"{mode} not compared ({why})" for mode, why in shared.aside.items()]
+    return "; ".join(phrases)
+
+
+def moved(shared: Shared, found: list[Row]) -> str:
+    """Every figure both runs have, RUN's change against AGAINST with its 95% interval and what it stands on."""
+    first = set(map(id, headline_rows(found, shared)))
+    muted = ' class="muted"'
+    body = "".join(
+        f'<tr{"" if id(r) in first else muted}><th class="text">{escape(r.name)}</th>'
+        f"<td>{escape(r.run_text)}</td><td>{escape(r.against_text)}</td>"
+        f'<td class="text">{escape(change_text(r.change))}</td><td class="text">{escape(r.change.basis)}</td></tr>'
+        for r in found
+    )
+    aside = "".join(f"<li>{escape(mode)}: {escape(why)}</li>" for mode, why in shared.aside.items())
+    return (
+        "<section id=\"moved\"><h2>Did it move?</h2><p>RUN's change in % of AGAINST's, with its 95% interval: the "
+        "sustained rate and the knee from the knee brackets (and the repetitions when both runs repeated), each "
+        "latency from the level's per-second values (a Mann-Whitney U rank test, and a bootstrap of the ratio of "
+        "medians). Where the interval holds no change, none was detected; a mode that held the top of its stairs "
+        "gives a bound. Rows in grey: latencies at rates other than the highest both runs held.</p>"
+        '<table class="columns"><tr><th>figure</th><th>RUN</th><th>AGAINST</th><th>change</th><th>from</th></tr>'
+        f"{body}</table>" + (f"<p>Not compared:</p><ul>{aside}</ul>" if aside else "") + "</section>"
+    )
 
 
 def verdicts(run: Side, against: Side, home: Path) -> str:
-    modes = list(run.summary.modes)
+    modes = list(dict.fromkeys([*run.summary.modes, *against.summary.modes]))
     head = "".join(
         f'<th><a href="{quote(_relative(s.folder / "index.html", home))}">{escape(s.name)}: {escape(s.run_id)}</a></th>'
         for s in (run, against)
@@ -74,12 +96,12 @@ def verdicts(run: Side, against: Side, home: Path) -> str:
     rows = [("verdict", lambda s: escape(headline(s.summary)))]
     for mode in modes:
         rows += [
-            (f"{mode}: sustained", lambda s, m=mode: f"{rps(_mode(s, m).sustained_rps)} rps"),
+            (f"{mode}: sustained", lambda s, m=mode: _sustained(s, m)),
             (f"{mode}: knee between", lambda s, m=mode: bracket_text(_mode(s, m).knee_interval_rps)),
             (f"{mode}: prediction", lambda s, m=mode: prediction_cells.predicted_cell(_mode(s, m))),
             (f"{mode}: knee meets it", lambda s, m=mode: prediction_cells.agreement_cell(_mode(s, m))),
         ]
-    rows.append(("virtual over platform", lambda s: times(s.summary.virtual_over_platform)))
+    rows.append(("virtual over platform", _ratio))
     body = "".join(
         f'<tr><th class="text">{escape(label)}</th>' + "".join(f"<td>{cell(s)}</td>" for s in (run, against)) + "</tr>"
         for label, cell in rows
@@ -106,6 +128,20 @@ def differences(run: Side, against: Side) -> str:
         '<section id="differences"><h2>What differs</h2><table class="columns"><tr><th></th><th>RUN</th>'
         f"<th>AGAINST</th></tr>{body}</table></section>"
     )
+
+
+def _sustained(side: Side, mode: str) -> str:
+    if mode not in side.summary.modes:
+        return "not measured"
+    return capacity_text(side.summary.modes[mode], "sustained")
+
+
+def _ratio(side: Side) -> str:
+    """A bound stays a bound: `≥ 2.53×` where virtual held the top of the stairs, as the run's own page says."""
+    summary = side.summary
+    if summary.virtual_over_platform is None:
+        return "—"
+    return escape(bound_sign(summary.virtual_over_platform_bound)) + times(summary.virtual_over_platform)
 
 
 def _mode(side: Side, mode: str) -> ModeRecord:

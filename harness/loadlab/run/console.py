@@ -167,9 +167,11 @@ def _repeat_notes(agg: dict) -> None:
         if s.get("median") is None:
             _print(f"  {mode}: no valid repetition")
             continue
+        # no spread of a median of 0 (no repetition had a healthy level): the range says it
+        spread = "" if s.get("spread_ratio") is None else f", spread {s['spread_ratio']:.0%}"
         _print(
             f"  {mode}: median {_fmt(s['median'])} rps of {s['repetitions_used']} repetitions "
-            f"({_fmt(s['min'])}–{_fmt(s['max'])}, spread {s['spread_ratio']:.0%})"
+            f"({_fmt(s['min'])}–{_fmt(s['max'])}{spread})"
             + (" — NOISE: above 10% of the median" if s.get("noise") else "")
         )
 
