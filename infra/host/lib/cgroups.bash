@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # --- Containment of the service under test ------------------------------------------------------------------------
-# Sourced by infra/host/loadlab-host, which defines state, here, die, pid_of, app and java_bin.
+# Sourced by infra/host/loadlab-host, which defines die, pid_of, app and java_bin, and:
+: "${state:?}" "${here:?}"  # loadlab-host's, set before it sources this file
 
 # The thread-service (or an APP jar) runs in a cgroup of its own with a pids and a memory limit, so a pool or a
 # concurrency beyond what this host allows ends as a crash of that one process, named by the limit it hit (log-cause),
@@ -86,7 +87,7 @@ cmd_limits() {
   [ -n "$out" ] || { echo "$lines"; return 0; }
   mkdir -p "$(dirname "$out")"
   local json="" key value
-  while IFS== read -r key value; do
+  while IFS='=' read -r key value; do
     [[ "$value" =~ ^[0-9]+$ ]] || value="\"$value\""
     json+="${json:+, }\"$key\": $value"
   done <<< "$lines"
@@ -109,13 +110,14 @@ contain_prefix() {
   if [ "$fs" = v1 ]; then
     dirs=("/sys/fs/cgroup/pids$(own_cgroup pids)/$id" "/sys/fs/cgroup/memory$(own_cgroup memory)/$id")
     dirs=("${dirs[@]//\/\///}")
-    mkdir -p "${dirs[@]}" && echo "$pids" > "${dirs[0]}/pids.max" \
-      && echo $(( mem_mb * 1048576 )) > "${dirs[1]}/memory.limit_in_bytes" \
+    { mkdir -p "${dirs[@]}" && echo "$pids" > "${dirs[0]}/pids.max" \
+      && echo $(( mem_mb * 1048576 )) > "${dirs[1]}/memory.limit_in_bytes"; } \
       || die "cannot set up the cgroups of $name (${dirs[*]}; root needed)"
   else
     echo "+pids +memory" > /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null || true
     dirs=("/sys/fs/cgroup/$id")
-    mkdir -p "${dirs[0]}" && echo "$pids" > "${dirs[0]}/pids.max" && echo $(( mem_mb * 1048576 )) > "${dirs[0]}/memory.max" \
+    { mkdir -p "${dirs[0]}" && echo "$pids" > "${dirs[0]}/pids.max" \
+      && echo $(( mem_mb * 1048576 )) > "${dirs[0]}/memory.max"; } \
       || die "cannot set up the cgroup of $name (${dirs[0]}; root needed)"
   fi
   local split; split=$(split_dirs "$name" service) || exit 2

@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # --- SERVICE_CPUS: the service on cores of its own, every other role on the rest ----------------------------------
-# Sourced by infra/host/loadlab-host, which defines state, here, die, pid_of, app and java_bin.
+# Sourced by infra/host/loadlab-host, which defines die, pid_of, app and java_bin, and:
+: "${state:?}" "${here:?}"  # loadlab-host's, set before it sources this file
 
 # The harness decides the split (harness/loadlab/core/servicecpus.py) and hands it to every host of a local or netns
 # run as LOADLAB_CPU_SPLIT="service=1 others=0 quota_us=50000 period_us=100000" (quota -1: the cpuset is the limit).
@@ -31,21 +32,22 @@ split_dirs() {
   id="loadlab-$(basename "$state")-$name-cpus"
   base="/sys/fs/cgroup/cpuset$(own_cgroup cpuset)"; base=${base%/}; d="$base/$id"
   # A v1 cpuset takes no member before it has memory nodes and cores: the parent's nodes, this side's cores.
-  mkdir -p "$d" && cat "$base/cpuset.mems" > "$d/cpuset.mems" && echo "$(split_field "$side")" > "$d/cpuset.cpus" \
+  { mkdir -p "$d" && cat "$base/cpuset.mems" > "$d/cpuset.mems" && split_field "$side" > "$d/cpuset.cpus"; } \
     || die "cannot set up the cpuset $d of $name (cores $(split_field "$side"); root needed)"
   echo "$d"
   quota=$(split_field quota_us)
   [ "$side" = service ] && [ -n "$quota" ] && [ "$quota" != -1 ] || return 0
   base="/sys/fs/cgroup/cpu$(own_cgroup cpu)"; base=${base%/}; d="$base/$id"
-  mkdir -p "$d" && echo "$(split_field period_us)" > "$d/cpu.cfs_period_us" && echo "$quota" > "$d/cpu.cfs_quota_us" \
+  { mkdir -p "$d" && split_field period_us > "$d/cpu.cfs_period_us" && echo "$quota" > "$d/cpu.cfs_quota_us"; } \
     || die "cannot set up the CPU quota $d of $name (root needed)"
   echo "$d"
 }
 
 # split_prefix NAME: the words that run any other role inside the other cores' cpuset (removed by `stop`).
 split_prefix() {
-  local dirs
-  dirs=$(split_dirs "$1" others) || exit 2
-  printf '%s\n' "$dirs" > "$state/$1.contained"
-  printf '%s\n' "$here/loadlab-host" contain-exec $dirs --
+  local lines dirs
+  lines=$(split_dirs "$1" others) || exit 2
+  printf '%s\n' "$lines" > "$state/$1.contained"
+  mapfile -t dirs <<< "$lines"
+  printf '%s\n' "$here/loadlab-host" contain-exec "${dirs[@]}" --
 }

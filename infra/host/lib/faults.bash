@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # --- Fault injection, for tests only -------------------------------------------------------------------------------
-# Sourced by infra/host/loadlab-host, which defines state, here, die, pid_of, app and java_bin.
+# Sourced by infra/host/loadlab-host, which defines die, pid_of, app and java_bin, and:
+: "${state:?}" "${here:?}"  # loadlab-host's, set before it sources this file
 
 # LOADLAB_FAULT_CPU_QUOTA="delay-service=2@12-45,gatling-injector-0#2=3@5" caps what `start` starts under that name
 # at 2% (3%) of one core, from 12 s (5 s) after its start until 45 s after it (until it stops), through a CPU cgroup
@@ -37,7 +38,7 @@ fault_cgroup() {
   id="loadlab-fault-$(basename "$state")-$1"
   if [ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
     cg=/sys/fs/cgroup/cpu/$id
-    mkdir -p "$cg" && echo "$FAULT_PERIOD_US" > "$cg/cpu.cfs_period_us" && echo -1 > "$cg/cpu.cfs_quota_us" \
+    { mkdir -p "$cg" && echo "$FAULT_PERIOD_US" > "$cg/cpu.cfs_period_us" && echo -1 > "$cg/cpu.cfs_quota_us"; } \
       || die "cannot set up the CPU cgroup $cg (root needed)"
   else
     for root in /sys/fs/cgroup /sys/fs/cgroup/unified; do
@@ -47,7 +48,8 @@ fault_cgroup() {
     [ -n "$root" ] || die "LOADLAB_FAULT_CPU_QUOTA needs a CPU cgroup controller (v1 cpu or v2 cpu.max); none found"
     echo +cpu > "$root/cgroup.subtree_control" 2>/dev/null || true
     cg=$root/$id
-    mkdir -p "$cg" && echo "max $FAULT_PERIOD_US" > "$cg/cpu.max" || die "cannot set up the CPU cgroup $cg (root needed)"
+    { mkdir -p "$cg" && echo "max $FAULT_PERIOD_US" > "$cg/cpu.max"; } \
+      || die "cannot set up the CPU cgroup $cg (root needed)"
   fi
   echo "$cg"
 }

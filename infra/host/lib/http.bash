@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # What a host asks its services over HTTP: are they up, warm, answering.
-# Sourced by infra/host/loadlab-host, which defines state, here, die, pid_of, app and java_bin.
+# Sourced by infra/host/loadlab-host, which defines die, pid_of, app and java_bin.
 
 # wait-http URL TIMEOUT_S [NAME]: until URL answers 2xx; fails early when the process NAME has died.
 cmd_wait_http() {

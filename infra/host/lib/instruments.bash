@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # The instruments: Gatling (the load), the sampler (loadlab-sample) and the reading of the service's flight recording.
-# Sourced by infra/host/loadlab-host, which defines state, here, die, pid_of, app and java_bin.
+# Sourced by infra/host/loadlab-host, which defines die, pid_of, app and java_bin, and:
+: "${state:?}" "${here:?}"  # loadlab-host's, set before it sources this file
 
 # gatling_classpath: the simulation's classpath, the compiled simulation packed into a jar once per build (CDS does
 # not archive classes from a directory; with the archive Gatling is up ~1 s sooner) with its flags first; the

@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # A started process's life: start, wait, stop, stop-all, status, and why it died (log-cause).
-# Sourced by infra/host/loadlab-host, which defines state, here, die, pid_of, app and java_bin.
+# Sourced by infra/host/loadlab-host, which defines die, pid_of, app and java_bin, and:
+: "${state:?}"  # loadlab-host's, set before it sources this file
 
 # A started command runs as the leader of its own process group; it is alive while any process of the group is
 # (the JVM outlives its bash wrapper by seconds during a graceful shutdown). A process that has exited stays a

@@ -1,10 +1,11 @@
 # shellcheck shell=bash
 # The run's own PostgreSQL (SCENARIO=db).
-# Sourced by infra/host/loadlab-host, which defines state, here, die, pid_of, app and java_bin.
+# Sourced by infra/host/loadlab-host, which defines die, pid_of, app and java_bin, and:
+: "${state:?}"  # loadlab-host's, set before it sources this file
 
 pg_bin() {
   local d
-  d=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+  d=$(printf '%s\n' /usr/lib/postgresql/*/bin | sort -V | tail -1)  # the pattern itself when none: no postgres in it
   [ -n "$d" ] && [ -x "$d/postgres" ] || d=$(dirname "$(command -v postgres 2>/dev/null)" 2>/dev/null) || true
   [ -n "$d" ] && [ -x "$d/postgres" ] || die "PostgreSQL's server is not installed (infra/host/install-postgresql)"
   echo "$d"
@@ -38,7 +39,7 @@ cmd_postgres() {
   fi
   scratch=$(pg_scratch); data=$scratch/data
   # A left-over of a run that died is replaced; `mkdir` without -p: a folder that reappears is not ours to use.
-  rm -rf "$scratch" && mkdir -m 700 "$scratch" || die "cannot make PostgreSQL's folder $scratch"
+  { rm -rf "$scratch" && mkdir -m 700 "$scratch"; } || die "cannot make PostgreSQL's folder $scratch"
   echo "$scratch" > "$state/$name.scratch"
   [ "$(id -u)" -ne 0 ] || chown postgres: "$scratch"
   mkdir -p "$(dirname "$log")"

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # The launchers of the roles: the delay-service, the service under test (thread-service, reactive-service or an
 # APP jar), with the Boot jars' class-data-sharing archives they start from.
-# Sourced by infra/host/loadlab-host, which defines state, here, die, pid_of, app and java_bin.
+# Sourced by infra/host/loadlab-host, which defines die, pid_of, app and java_bin, and:
+: "${state:?}" "${here:?}"  # loadlab-host's, set before it sources this file
 
 # The services' JVM flags, shared by every target. Native access silences Netty's JDK 25 warning. The service under
 # test's heap maximum is not here: it follows its cgroup's memory (host_limits, service_heap_max_mb).
