@@ -26,7 +26,7 @@ SAMPLE_APP := harness/tests/sample-app
 SOURCES := $(shell find pom.xml */pom.xml delay-service/src thread-service/src reactive-service/src gatling/src \
              $(SAMPLE_APP)/pom.xml $(SAMPLE_APP)/src -type f 2>/dev/null)
 
-.PHONY: help build up bench report compare plan down test lint format test-java test-python test-e2e test-infra test-units clean \
+.PHONY: help build up bench report compare plan down test check lint format test-java test-python test-e2e test-infra test-units clean \
         check-params venv test-venv test-deps
 
 help: ## list targets and parameters (this page)
@@ -87,11 +87,14 @@ down: ## undo `make up` for TARGET: stop every process, remove every resource th
 	@$(LOADLAB) down
 	@rm -f $(STATE)/target $(STATE)/injectors
 
-# Checkstyle runs inside test-java's Maven (one Maven start fewer), and lint says so.
+# `make check` is the loop while coding (budget: 3 minutes), `make test` adds the end-to-end runs (18 minutes);
+# docs/TESTS.md has both measured. Checkstyle runs inside test-java's Maven (one Maven start fewer), and lint says so.
 # The build (Maven) and the harness's venv and lint (pip, ruff) are independent: they run side by side.
-test: test-deps ## the whole test suite (what CI runs)
+check: test-deps ## lint, build, the JUnit tests, the harness's unit tests and the infra checks: no bench
 	@$(MAKE) --no-print-directory -j2 --output-sync=target JAVA_LINT_IN_TEST_JAVA=1 lint build
 	@$(MAKE) --no-print-directory JAVA_LINT_IN_TEST_JAVA=1 test-units
+
+test: check ## the whole test suite (what CI runs): `make check`, then the end-to-end runs
 	@$(MAKE) --no-print-directory test-e2e
 
 # Everything before the end-to-end tier runs side by side: the JUnit tests (about one core: their real Gatling runs and
@@ -103,9 +106,11 @@ test-units: test-venv
 	@$(MAKE) --no-print-directory -j3 --output-sync=target JAVA_LINT_IN_TEST_JAVA=$(JAVA_LINT_IN_TEST_JAVA) \
 	  test-java test-python test-infra
 
-lint: test-venv ## ruff (lint + format check) on the harness, checkstyle on the Java, terraform fmt
-	@echo "-- lint: ruff check, ruff format --check (harness/), checkstyle (checkstyle.xml), terraform fmt -check"
+lint: test-venv ## ruff (lint + format check) on the harness, checkstyle on the Java, terraform fmt, shellcheck
+	@echo "-- lint: ruff check, ruff format --check (harness/), checkstyle (checkstyle.xml), terraform fmt -check," \
+	  "shellcheck (every shell file)"
 	@$(VENV)/bin/ruff check --no-cache harness && $(VENV)/bin/ruff format --no-cache --check harness
+	@.ci/shellcheck $(VENV)/bin/shellcheck
 	@$(if $(JAVA_LINT_IN_TEST_JAVA),echo "   (checkstyle: in test-java's Maven run)",\
 	  jdk=$$($(LOADLAB) java-home) && JAVA_HOME=$$jdk ./mvnw -B -q checkstyle:check)
 	@terraform fmt -check -recursive infra

@@ -35,7 +35,7 @@ fi
 if [ "$(id -u)" -eq 0 ]; then
   here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
   if "$here/../../infra/host/install-postgresql"; then
-    echo "test-deps: PostgreSQL server present ($(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | tail -1))"
+    echo "test-deps: PostgreSQL server present ($(printf '%s\n' /usr/lib/postgresql/*/bin | tail -1))"
   else
     echo "test-deps: installing PostgreSQL failed: the database tests will be skipped"
   fi
@@ -63,6 +63,6 @@ echo "test-deps: installing Debian's chromium (apt-get install --no-install-reco
 # A fresh machine has no package lists yet: update only when the first attempt cannot find the package.
 if ! install; then
   echo "test-deps: apt-get update, then retrying"
-  apt-get update -q >"$log" 2>&1 && install || { tail -20 "$log"; echo "test-deps: installing chromium failed"; exit 1; }
+  { apt-get update -q >"$log" 2>&1 && install; } || { tail -20 "$log"; echo "test-deps: installing chromium failed"; exit 1; }
 fi
 echo "test-deps: $(chromium --version 2>/dev/null | head -1) installed"

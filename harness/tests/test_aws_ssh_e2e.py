@@ -321,6 +321,10 @@ def test_app_and_host_scripts_were_pushed_as_files(bench, stack):
     assert any((root / "app" / "gatling" / "lib").glob("*.jar"))
     assert (root / "app" / "gatling" / "test-classes").is_dir() and (root / "app" / "gatling" / "jvm.options").is_file()
     assert os.access(root / "host" / "loadlab-host", os.X_OK) and (root / "host" / "loadlab-sample").is_file()
+    assert (root / "host" / "sample_http.py").is_file()  # the sampler's HTTP readers, which it imports
+    # loadlab-host sources its parts from lib/ beside it: every one went along.
+    parts = {p.name for p in (REPO / "infra" / "host" / "lib").glob("*.bash")}
+    assert parts and parts == {p.name for p in (root / "host" / "lib").glob("*.bash")}
 
 
 def test_everything_went_through_sshd_and_nothing_is_left_running(bench, stack):

@@ -115,7 +115,8 @@ def test_a_target_rate_sizes_every_host_and_prices_it(run):
 
 
 def test_the_thread_limit_mirrors_loadlab_hosts_rule():
-    script = (Path(__file__).parents[2] / "infra" / "host" / "loadlab-host").read_text()
+    # The containment rules live in loadlab-host's cgroups part (infra/host/lib/cgroups.bash).
+    script = (Path(__file__).parents[2] / "infra" / "host" / "lib" / "cgroups.bash").read_text()
     assert f"MAPS_RESERVED={knees.MAPS_RESERVED} " in script
     assert f"MEMORY_SHARE_DIVISOR={round(1 / knees.MEMORY_SHARE)} " in script
 

@@ -2,20 +2,21 @@
 # Removes every namespace, link and process that up.sh made. Safe to run twice.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR
 source "$here/netns.conf"
 inventory=${1:-}
 
 for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^$NS_PREFIX-" || true); do
-  pids=$(ip netns pids "$ns" 2>/dev/null || true)
-  if [ -n "$pids" ]; then
-    kill -TERM $pids 2>/dev/null || true
+  mapfile -t pids < <(ip netns pids "$ns" 2>/dev/null)
+  if [ "${#pids[@]}" -gt 0 ]; then
+    kill -TERM "${pids[@]}" 2>/dev/null || true
     for _ in $(seq 50); do
       [ -z "$(ip netns pids "$ns" 2>/dev/null)" ] && break
       sleep 0.1
     done
-    pids=$(ip netns pids "$ns" 2>/dev/null || true)
-    if [ -n "$pids" ]; then
-      kill -KILL $pids 2>/dev/null || true
+    mapfile -t pids < <(ip netns pids "$ns" 2>/dev/null)
+    if [ "${#pids[@]}" -gt 0 ]; then
+      kill -KILL "${pids[@]}" 2>/dev/null || true
       # The namespace, and with it its veth, only goes away once its last process has.
       for _ in $(seq 20); do
         [ -z "$(ip netns pids "$ns" 2>/dev/null)" ] && break
@@ -35,7 +36,7 @@ ip link show "$BRIDGE" >/dev/null 2>&1 && ip link delete "$BRIDGE"
 left=$( { ip netns list 2>/dev/null | awk '{print $1}' | grep "^$NS_PREFIX-";
           ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | cut -d@ -f1 | grep -E "^($BRIDGE|$VETH_PREFIX)"; } || true)
 if [ -n "$left" ]; then
-  echo "loadlab: could not remove: $(echo $left)" >&2
+  echo "loadlab: could not remove: ${left//$'\n'/ }" >&2
   exit 1
 fi
 echo "netns hosts down"

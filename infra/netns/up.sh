@@ -9,6 +9,7 @@ set -euo pipefail
 injectors=${1:?usage: up.sh INJECTORS INVENTORY_JSON}
 inventory=${2:?usage: up.sh INJECTORS INVENTORY_JSON}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR
 source "$here/netns.conf"
 
 [ "$(id -u)" -eq 0 ] || { echo "loadlab: TARGET=netns needs root (ip netns); run as root or use TARGET=local" >&2; exit 2; }
@@ -26,12 +27,16 @@ if [ -n "$taken" ]; then
 fi
 
 # Undo a half-made set of hosts if anything below fails.
-trap 'status=$?; rm -f "$inventory.tmp"
-      if [ $status -ne 0 ]; then
-        "$here/down.sh" >/dev/null 2>&1
-        echo "loadlab: creating the netns hosts failed (exit $status, see above); removed what was made" >&2
-      fi
-      exit $status' EXIT
+undo_if_failed() {
+  local status=$?
+  rm -f "$inventory.tmp"
+  if [ "$status" -ne 0 ]; then
+    "$here/down.sh" >/dev/null 2>&1
+    echo "loadlab: creating the netns hosts failed (exit $status, see above); removed what was made" >&2
+  fi
+  exit "$status"
+}
+trap undo_if_failed EXIT
 
 ip link add "$BRIDGE" type bridge
 ip addr add "$SUBNET_PREFIX.1/24" dev "$BRIDGE"

@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 import hcl2
+import user_data_render  # beside this file
 
 INFRA = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[1])
 TEMPLATE = INFRA / "templates" / "user-data.sh.tftpl"
@@ -191,14 +192,12 @@ check("terraform.tfvars.example sets admin_cidr to a single address, never the w
       re.search(r'^admin_cidr\s*=\s*"[0-9.]+/32"', example, re.M)
       and not re.search(r'^\s*admin_cidr\s*=\s*"(0\.0\.0\.0|::)/0"', example, re.M))
 
-# Rendered with sample values, the script must at least be valid bash.
+# Rendered with sample values, the script must at least be valid bash (`make lint` runs shellcheck over it too).
 if tpl:
-    sample = {"host_name": "injector-0", "hostname": "loadlab-injector-0", "role": "injector", "ttl_minutes": "180", "ssh_user": "ec2-user",
-              "loadlab_dir": "/opt/loadlab", "service_ports": "5499,8080,8081,8090"}
-    rendered = re.sub(r"(?<!\$)\$\{(\w+)\}", lambda m: sample.get(m.group(1), m.group(0)), tpl).replace("$${", "${")
-    leftover = re.findall(r"(?<!\$)\$\{(\w+)\}", tpl)
-    check("user-data: uses only the variables instances.tf passes", set(leftover) <= set(sample), set(leftover) - set(sample))
-    syntax = subprocess.run(["bash", "-n"], input=rendered, text=True, capture_output=True)
+    leftover = user_data_render.variables(tpl)
+    check("user-data: uses only the variables instances.tf passes", set(leftover) <= set(user_data_render.SAMPLE),
+          set(leftover) - set(user_data_render.SAMPLE))
+    syntax = subprocess.run(["bash", "-n"], input=user_data_render.render(tpl), text=True, capture_output=True)
     check("user-data: renders to valid bash (bash -n)", syntax.returncode == 0, syntax.stderr.strip())
 
 sys.exit(1 if results.count(False) else 0)

