@@ -37,6 +37,7 @@ def pass_alignment(raw: Path, where: str = "") -> str | None:
         if isinstance(v, (int, float)) and v != first
     )
     return (
-        f"injectors did not start together{where} ({late} after the first): a Gatling JVM was not ready within "
-        f"the {start_align_s(len(starts))} s alignment margin, so merged seconds mix levels"
+        f"injectors did not start together{where} ({late} after the first): a Gatling JVM did not start its "
+        f"schedule within the {start_align_s(len(starts))} s alignment margin after the go, so merged seconds mix "
+        "levels"
     )

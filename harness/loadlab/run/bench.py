@@ -7,8 +7,9 @@ runs the whole comparison n times into `rep-<k>/`. Ctrl-C or a failure stops eve
 on every host) and keeps what was written; the page is rebuilt from whatever is there.
 
 Each step is a module named for its job: run.py (the run's shared record, its folder), appbundle.py (the built app),
-services.py, liveconfig.py, samplers.py, simulation.py (a load pass and its -D properties), load.py (running and
-watching one pass), finepasses.py + drain.py (REFINE=1), collect.py, alignment.py (the check after the run).
+services.py, liveconfig.py, samplers.py, simulation.py (a load pass and its -D properties), load.py (launching a
+pass's Gatling JVMs while the service starts, then giving them their go and watching the pass), finepasses.py +
+drain.py (REFINE=1), collect.py, alignment.py (the check after the run).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from loadlab.run.context import Run, make_run_dir, point_latest
 from loadlab.run.finepasses import refine_knee
 from loadlab.run.hosts import HostError
 from loadlab.run.java import find_jdk
-from loadlab.run.load import run_load
+from loadlab.run.load import cancel, launch, run_load
 from loadlab.summary import crash as crashes
 
 
@@ -53,13 +54,19 @@ def run_mode(run: Run, mode_run: ModeRun, folder: str | None = None, repetition:
     REPEAT > 1; the summary, the logs and modes_completed use it too."""
     folder = folder or mode_run.label
     console.heading(mode_run.label + (f" ({repetition})" if repetition else ""))
-    if run.values.get("APP"):
-        appservice.start_app(run, mode_run, folder)  # no /actuator/loadlab: its evidence is checked afterwards
-    else:
-        services.start_thread_service(run, mode_run, folder)
-        liveconfig.record_live_config(run, folder)
-    samplers.start_service_samplers(run, folder)
-    problems, crash = run_load(run, folder)
+    # Gatling's JVMs boot while the service starts; they wait for their go (run_load) until it answered.
+    pending = launch(run, folder)
+    try:
+        if run.values.get("APP"):
+            appservice.start_app(run, mode_run, folder)  # no /actuator/loadlab: its evidence is checked afterwards
+        else:
+            services.start_thread_service(run, mode_run, folder)
+            liveconfig.record_live_config(run, folder)
+        samplers.start_service_samplers(run, folder)
+    except BaseException:
+        cancel(run, pending)
+        raise
+    problems, crash = run_load(run, folder, launched=pending)
     if run.values.get("REFINE", 1) and not problems and crash is None:
         problems, crash = refine_knee(run, folder)
     samplers.stop_samplers(run)

@@ -57,16 +57,22 @@ def _print(line: str) -> None:
         print(line, flush=True)
 
 
-def follow_progress(proc: subprocess.Popen, mode: str, ended: threading.Event | None = None) -> None:
+def follow_progress(
+    proc: subprocess.Popen, mode: str, ended: threading.Event | None = None, ready: threading.Event | None = None
+) -> None:
     """Shows one injector's progress: the simulation prints `LOADLAB ` lines; per-second ones carry `phase=`,
-    level verdicts, the early stop and the end are kept on screen. `ended` is set once the injector printed its
-    end."""
+    level verdicts, the early stop and the end are kept on screen. `ready` is set once its JVM waits for the go
+    (GoSignal.java; not shown), `ended` once the injector printed its end."""
     _followers.append(proc)
     for line in proc.stdout:
         m = PROGRESS.match(line.rstrip())
         if not m:
             continue
         text = f"   [{mode}] {m.group(1)}"
+        if " ready: waiting for the go" in text:
+            if ready is not None:
+                ready.set()
+            continue
         if " phase=" in text:
             _tick(text)
         else:

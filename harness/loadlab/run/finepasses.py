@@ -1,5 +1,6 @@
 """REFINE=1: the fine passes of a collapsed mode, each planned by summary/plan.py from the raw files so far (the same
-code `make report` judges them with), run on the same, drained thread-service (drain.py)."""
+code `make report` judges them with), run on the same, drained thread-service (drain.py); each pass's Gatling boots
+during the drain and waits for its go."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from loadlab.analysis import refine
 from loadlab.run import collect, console
 from loadlab.run.context import Run
 from loadlab.run.drain import drain
-from loadlab.run.load import run_load
+from loadlab.run.load import cancel, launch, run_load
 from loadlab.run.simulation import LoadPass
 from loadlab.run.watch import Crash
 from loadlab.summary import plan
@@ -23,14 +24,20 @@ def refine_knee(run: Run, folder: str) -> tuple[list[str], Crash | None]:
                 run.meta.setdefault("refine_skipped", {})[folder] = step.reason
                 console.step(f"not refined: {step.reason}")
             return [], None
-        why = drain(run)
+        load = LoadPass(f"refine-{k}", tuple(step.rates), step.baseline_p50_ms, step.warmup_rps)
+        pending = launch(run, folder, load)  # its Gatling boots while the service drains
+        try:
+            why = drain(run)
+        except BaseException:
+            cancel(run, pending)
+            raise
         if why:
+            cancel(run, pending)
             run.meta.setdefault("refine_skipped", {})[folder] = why
             console.warn(f"not refined: {why}")
             return [], None
         console.step(f"{describe(step, run.values['STEP_SECONDS'], run.values['WARMUP_SECONDS'])} (pass {k})")
-        load = LoadPass(f"refine-{k}", tuple(step.rates), step.baseline_p50_ms, step.warmup_rps)
-        problems, crash = run_load(run, folder, load)
+        problems, crash = run_load(run, folder, load, pending)
         if problems or crash is not None:
             return problems, crash
     return [], None

@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from loadlab.run import console, samplers, scenario
 from loadlab.run.context import Run
@@ -19,47 +20,106 @@ from loadlab.summary import crash as crashes
 from loadlab.summary.raw import read_json
 
 GATLING_GRACE_S = 120  # Gatling start-up and report generation (the last requests get their own timeout on top)
-START_ALIGN_S = 6  # several injectors start their schedule at the same wall-clock instant, this far ahead…
-START_ALIGN_PER_INJECTOR_S = 4  # …plus this per further injector: Gatling JVMs sharing cores boot slower together
+# Several injectors start their schedules at one wall-clock instant, this far after the go: every JVM is up and waiting
+# by then (launch), so it covers the go reaching each host and what the simulation does after it before its first
+# second (Gatling's engine, then its pilot second, ForwardSimulation.PILOT_SECONDS): 2.8-3.7 s measured on a busy
+# 2-core machine, with a margin for JVMs that share cores. It was 10 s for two injectors when it also covered their
+# JVMs' boot.
+START_ALIGN_S = 5
 WATCH_INTERVAL_S = 1.0  # how often every role's process is checked while a mode runs (one call per host)
 # Once every injector has printed its end, its JVM only writes Gatling's report and exits: checked this often, so the
 # next pass does not wait out the rest of a watch interval for it (the load is over, nothing is measured meanwhile).
 ENDING_POLL_S = 0.2
+READY_POLL_S = 0.05  # how often the injectors' ready lines are looked for before several are given one instant
+# A Gatling JVM waiting for its go exits after this long without one (GoSignal.java): the harness is gone. Longer
+# than anything that may come between the launch and the go (a service's start with its training run, a drain).
+GO_TIMEOUT_S = 900
 
 
 def start_align_s(injectors: int) -> int:
-    """One injector has nobody to line up with: its schedule begins on the first whole second after its JVM is up
-    (the simulation's SecondAnchor starts at the later of now and the instant given), and waiting longer would only
-    cost time."""
-    if injectors <= 1:
-        return 0
-    return START_ALIGN_S + START_ALIGN_PER_INJECTOR_S * (injectors - 1)
+    """One injector has nobody to line up with: its schedule begins on the first whole second after the go (the
+    simulation's SecondAnchor starts at the later of now and the instant given), and waiting longer would only cost
+    time."""
+    return 0 if injectors <= 1 else START_ALIGN_S
 
 
-def run_load(run: Run, folder: str, load: LoadPass = COARSE) -> tuple[list[str], Crash | None]:
-    """Runs the simulation on every injector at once while watching every role's process.
+@dataclass
+class Launch:
+    """A pass's Gatling JVMs, started ahead of their load (while the service starts, or drains before a fine pass):
+    each boots, says it is ready and waits for its go file (GoSignal.java) before it writes or sends anything."""
 
-    Returns the problems seen (empty when all went well) and the crash that stopped the load, if any."""
-    align = start_align_s(len(run.topo.injectors))
-    start_at = int((time.time() + align) * 1000)
+    folder: str
+    load: LoadPass
+    names: list[tuple[Host, str]]
+    ready: list[threading.Event]
+    ended: list[threading.Event]
+
+    @property
+    def what(self) -> str:
+        return f"{self.folder} {self.load.name}".strip()
+
+
+def go_file(h: Host, name: str) -> str:
+    """Where the simulation named `name` waits for its go: the host's state folder, never the run folder."""
+    return str(Path(h.state_dir, f"{name}.go"))
+
+
+def launch(run: Run, folder: str, load: LoadPass = COARSE) -> Launch:
+    """Starts Gatling on every injector, each waiting for its go (run_load gives it), and follows their consoles."""
     what = f"{folder} {load.name}".strip()
-    names = start_gatlings(run, folder, load, start_at, what)
-    ended = [threading.Event() for _ in run.topo.injectors]
-    followers = [
+    names = []
+    for i, h in enumerate(run.topo.injectors):
+        name = f"gatling-injector-{i}"
+        h.run(["rm", "-f", go_file(h, name)])  # an earlier pass's go must not start this one
+        h.tool(
+            "gatling",
+            name,
+            run.log(h, run.log_name(folder, load.gatling_log(i))),
+            h.work_path(*load.report(folder, i)),
+            f"{what} threads, injector {i + 1}/{len(run.topo.injectors)}",
+            *gatling_props(run, folder, i, load, go_file(h, name), GO_TIMEOUT_S),
+        )
+        names.append((h, name))
+    ready = [threading.Event() for _ in names]
+    ended = [threading.Event() for _ in names]
+    for i, h in enumerate(run.topo.injectors):
         threading.Thread(
             target=console.follow_progress,
-            args=(h.follow(run.log(h, run.log_name(folder, load.gatling_log(i)))), what, ended[i]),
+            args=(h.follow(run.log(h, run.log_name(folder, load.gatling_log(i)))), what, ended[i], ready[i]),
             daemon=True,
-        )
-        for i, h in enumerate(run.topo.injectors)
-    ]
-    for f in followers:
-        f.start()
+        ).start()
+    return Launch(folder, load, names, ready, ended)
+
+
+def cancel(run: Run, launched: Launch) -> None:
+    """A launched pass that will not run (its service did not start, the drain did not end, Ctrl-C): its JVMs
+    stopped while they wait, and the empty report folders they were given removed, so no folder of the run suggests a
+    load that never began (its log stays in logs/)."""
+    stop_load(launched.names)
+    console.end_progress()
+    for i, (h, _) in enumerate(launched.names):
+        report = h.work_path(*launched.load.report(launched.folder, i))
+        h.run(["rmdir", report, str(Path(report).parent)], check=False)
+
+
+def run_load(
+    run: Run, folder: str, load: LoadPass = COARSE, launched: Launch | None = None
+) -> tuple[list[str], Crash | None]:
+    """Gives every injector its go (launching them first unless `launched`) while watching every role's process.
+
+    Returns the problems seen (empty when all went well) and the crash that stopped the load, if any."""
+    launched = launched or launch(run, folder, load)
+    names, what = launched.names, launched.what
+    if len(names) > 1:
+        wait_ready(launched)
+    align = start_align_s(len(names))
+    start_at = int((time.time() + align) * 1000)
+    give_go(run, launched, start_at)
     # The last requests may take the whole request timeout to end after the schedule.
     timeout_s = run.limits.injector_request_timeout_ms // 1000
     budget = load.scheduled_seconds(run.values) + align + GATLING_GRACE_S + timeout_s
     watcher = Watcher(watched(run, folder, load))
-    problems, crash = supervise(watcher, names, budget, EvidenceLog(run, folder, load), ended)
+    problems, crash = supervise(watcher, names, budget, EvidenceLog(run, folder, load), launched.ended)
     if crash is not None or problems:
         stop_load(names)
     console.end_progress()
@@ -71,6 +131,31 @@ def run_load(run: Run, folder: str, load: LoadPass = COARSE) -> tuple[list[str],
     return problems, crash
 
 
+def wait_ready(launched: Launch) -> None:
+    """Until every injector said it is ready, or one has ended (the watcher then finds it, right after the go), or
+    GATLING_GRACE_S passed (a late one is flagged after the run: alignment.py): one instant must find them all
+    waiting."""
+    deadline = time.monotonic() + GATLING_GRACE_S
+    checked = 0.0
+    while not all(e.is_set() for e in launched.ready) and time.monotonic() < deadline:
+        if time.monotonic() - checked >= WATCH_INTERVAL_S:
+            checked = time.monotonic()
+            for (h, name), ready in zip(launched.names, launched.ready):
+                if not ready.is_set() and "running" not in h.tool("status", name, check=False, timeout=30):
+                    return
+        time.sleep(READY_POLL_S)
+
+
+def give_go(run: Run, launched: Launch, start_at_ms: int) -> None:
+    """The go file on every injector (written whole: a temporary file renamed), then its raw folder and sampler."""
+    for h, name in launched.names:
+        go = go_file(h, name)
+        h.run(["sh", "-c", f'printf %s {start_at_ms} > "$0.tmp" && mv "$0.tmp" "$0"', go])
+    for i, (h, name) in enumerate(launched.names):
+        h.run(["mkdir", "-p", h.work_path(*launched.load.raw(launched.folder, i))])
+        samplers.start_injector_sampler(h, i, launched.load.raw(launched.folder, i), name)
+
+
 def measure_start_s(run: Run, folder: str, load: LoadPass, start_at_ms: int) -> int:
     """The epoch second the pass's measured phase began: as its first injector wrote it in meta.json once the schedule
     was anchored (a lone injector starts when its JVM is up, after start_at), else the whole second after start_at
@@ -79,26 +164,6 @@ def measure_start_s(run: Run, folder: str, load: LoadPass, start_at_ms: int) -> 
     if isinstance(anchored, (int, float)):
         return int(anchored) // 1000
     return -(-start_at_ms // 1000) + load.warmup_seconds(run.values)
-
-
-def start_gatlings(run: Run, folder: str, load: LoadPass, start_at_ms: int, what: str) -> list[tuple[Host, str]]:
-    """Gatling and its sampler on every injector; (host, process name) of each Gatling."""
-    names = []
-    for i, h in enumerate(run.topo.injectors):
-        name = f"gatling-injector-{i}"
-        out = h.work_path(*load.raw(folder, i))
-        h.run(["mkdir", "-p", out])
-        h.tool(
-            "gatling",
-            name,
-            run.log(h, run.log_name(folder, load.gatling_log(i))),
-            h.work_path(*load.report(folder, i)),
-            f"{what} threads, injector {i + 1}/{len(run.topo.injectors)}",
-            *gatling_props(run, folder, i, start_at_ms, load),
-        )
-        samplers.start_injector_sampler(h, i, load.raw(folder, i), name)
-        names.append((h, name))
-    return names
 
 
 def supervise(

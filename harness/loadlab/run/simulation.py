@@ -42,7 +42,8 @@ class LoadPass:
 COARSE = LoadPass()  # the coarse stairs of the parameters
 
 
-def gatling_props(run: Run, folder: str, index: int, start_at_ms: int, load: LoadPass) -> list[str]:
+def gatling_props(run: Run, folder: str, index: int, load: LoadPass, go_file: str, go_timeout_s: int) -> list[str]:
+    """The JVM waits for `go_file` (GoSignal.java), which gives the instant its schedule starts at."""
     v, inj = run.values, run.topo.injectors[index]
     props = {
         "baseUrl": f"http://{run.topo.thread.address}:{THREAD_PORT}",
@@ -61,7 +62,8 @@ def gatling_props(run: Run, folder: str, index: int, start_at_ms: int, load: Loa
         "injectors": len(run.topo.injectors),
         "injectorIndex": index,
         "outDir": inj.work_path(*load.raw(folder, index)),
-        "startAtEpochMs": start_at_ms,
+        "goFile": go_file,
+        "goTimeoutSeconds": go_timeout_s,
         **timeouts.injector_props(run.limits),
         # The early stop judges a level by the seconds its requests complete in. Requests longer than a second
         # complete in the next level's window, mixed with its own, so a healthy level would look short of OK

@@ -13,6 +13,7 @@ import static io.gatling.javaapi.http.HttpDsl.http;
 import static io.gatling.javaapi.http.HttpDsl.status;
 
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +38,8 @@ public class ForwardSimulation extends Simulation {
     private static final String STATUS = "loadlab.status";
     private static final int PILOT_SECONDS = 1;
 
-    private final LoadConfig cfg = loadConfigOrExit();
+    // With a go file, the JVM is up before the service is: it waits here, before any raw file or request (GoSignal).
+    private final LoadConfig cfg = goOrExit(loadConfigOrExit());
     private final Schedule schedule = Schedule.of(cfg);
     private final RunMonitor monitor = monitorOrExit(cfg, schedule, timeoutsInForceOrExit(cfg));
     private final FailureCauses causes = failureCausesOrExit();
@@ -120,6 +122,18 @@ public class ForwardSimulation extends Simulation {
         try {
             return LoadConfig.fromSystemProperties();
         } catch (IllegalArgumentException e) {
+            throw exit(e.getMessage());
+        }
+    }
+
+    private static LoadConfig goOrExit(LoadConfig cfg) {
+        if (cfg.goFile().isEmpty()) {
+            return cfg;
+        }
+        try {
+            return cfg.startingAt(GoSignal.await(Path.of(cfg.goFile()), cfg.goTimeoutSeconds() * 1000L,
+                    cfg.injectorIndex(), System.out));
+        } catch (IllegalStateException e) {
             throw exit(e.getMessage());
         }
     }

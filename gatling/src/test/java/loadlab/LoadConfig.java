@@ -42,6 +42,8 @@ public record LoadConfig(
         double p99SlackMs,
         double baselineP50Ms,
         long startAtEpochMs,
+        String goFile,
+        int goTimeoutSeconds,
         Map<String, String> effective) {
 
     public static final String PREFIX = "loadlab.";
@@ -84,6 +86,10 @@ public record LoadConfig(
         // 0: start on the next whole second. The harness passes one instant to every injector so that their
         // seconds line up and their per-second histograms can be merged exactly.
         d.put("startAtEpochMs", "0");
+        // Empty: start at once. Else the file the harness writes the start instant into once the service is up
+        // (GoSignal): the JVM boots while the service starts. No go within goTimeoutSeconds: exit, nothing sent.
+        d.put("goFile", "");
+        d.put("goTimeoutSeconds", "900");
         return Collections.unmodifiableMap(d);
     }
 
@@ -136,6 +142,8 @@ public record LoadConfig(
             long v = Long.parseLong(s);
             return v >= 0 ? v : null;
         }, "epoch milliseconds, or 0");
+        String goFile = p.get("goFile", s -> s, "a file path, or empty");
+        int goTimeoutSeconds = p.get("goTimeoutSeconds", s -> intIn(s, 1, 86_400), "an integer 1..86400");
 
         for (String name : raw.keySet()) {
             if (!DEFAULTS.containsKey(name) && !REQUIRED.contains(name)) {
@@ -174,7 +182,17 @@ public record LoadConfig(
         return new LoadConfig(baseUrl, delayMs, scenario, cpuMs, path, profile, startRps, peakRps, steps, stepSeconds,
                 warmupSeconds, warmupRps, injectors, injectorIndex, outDir, requestTimeoutMs, connectTimeoutMs,
                 maxInflight, stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor, p99SlackMs,
-                baselineP50Ms, startAtEpochMs, Collections.unmodifiableMap(p.effective));
+                baselineP50Ms, startAtEpochMs, goFile, goTimeoutSeconds, Collections.unmodifiableMap(p.effective));
+    }
+
+    /** The same settings starting at the go file's instant (GoSignal), which meta.json then records. */
+    LoadConfig startingAt(long epochMs) {
+        Map<String, String> eff = new LinkedHashMap<>(effective);
+        eff.put("startAtEpochMs", Long.toString(epochMs));
+        return new LoadConfig(baseUrl, delayMs, scenario, cpuMs, path, profile, startRps, peakRps, steps, stepSeconds,
+                warmupSeconds, warmupRps, injectors, injectorIndex, outDir, requestTimeoutMs, connectTimeoutMs,
+                maxInflight, stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor, p99SlackMs,
+                baselineP50Ms, epochMs, goFile, goTimeoutSeconds, Collections.unmodifiableMap(eff));
     }
 
     /** The thread-service endpoint of each scenario (the service's own names; `http` is /forward). */
