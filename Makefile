@@ -39,8 +39,10 @@ help: ## list targets and parameters (this page)
 	@$(LOADLAB) params-help
 
 # Validated once, with the standard library only, before anything is built or started; bench reads the result.
+# The names given on make's command line go along, so a name the lab does not know is refused, not ignored.
+COMMAND_LINE_NAMES = $(strip $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v))))
 check-params:
-	@$(LOADLAB) check --write $(CHECKED)
+	@LOADLAB_MAKE_COMMAND_LINE='$(COMMAND_LINE_NAMES)' $(LOADLAB) check --write $(CHECKED)
 
 # The harness as a package (harness/pyproject.toml): `make bench` installs its runtime dependencies only,
 # `make test` adds the test extras (pytest, playwright, ruff).
