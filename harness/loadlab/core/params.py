@@ -11,7 +11,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from loadlab.core import app, reactive, servicecpus, timeouts
+from loadlab.core import app, downstream, reactive, servicecpus, timeouts
 from loadlab.core.errors import ExitCode, LoadlabError
 
 TARGETS = ("local", "netns", "aws")
@@ -171,6 +171,50 @@ PARAMS: tuple[Param, ...] = (
         f"1..60000, and {timeouts.INFLIGHT_RULE}",
     ),
     Param(
+        "DELAY_DIST",
+        downstream.CONSTANT,
+        "the delay-service's latency, drawn per answer: constant (DELAY_MS), lognormal (median DELAY_MS, 99th "
+        "percentile DELAY_P99_MS), bimodal (DELAY_SLOW_MS for DELAY_SLOW_PCT % of answers, DELAY_MS for the rest), "
+        "hgrm:<file> (a recorded distribution, HdrHistogram percentile text)",
+        _checked_by(lambda raw: downstream.parse_dist("DELAY_DIST", raw), downstream.DownstreamError),
+        downstream.DIST_ALLOWED,
+    ),
+    Param(
+        "DELAY_P99_MS",
+        "",
+        "with DELAY_DIST=lognormal: the 99th percentile of the delay (ms), above DELAY_MS",
+        _checked_by(lambda raw: downstream.parse_optional_ms("DELAY_P99_MS", raw), downstream.DownstreamError),
+        "empty, or DELAY_MS+1..3600000",
+    ),
+    Param(
+        "DELAY_SLOW_MS",
+        "",
+        "with DELAY_DIST=bimodal: the slow answers' delay (ms)",
+        _checked_by(lambda raw: downstream.parse_optional_ms("DELAY_SLOW_MS", raw), downstream.DownstreamError),
+        "empty, or 1..3600000",
+    ),
+    Param(
+        "DELAY_SLOW_PCT",
+        "",
+        "with DELAY_DIST=bimodal: the share of slow answers (%)",
+        _checked_by(lambda raw: downstream.parse_pct("DELAY_SLOW_PCT", raw), downstream.DownstreamError),
+        "empty, or 0..100",
+    ),
+    Param(
+        "DOWNSTREAM_ERRORS",
+        "0",
+        "share of the delay-service's answers that are a 503 after their delay (%), drawn per request",
+        _checked_by(lambda raw: downstream.parse_pct("DOWNSTREAM_ERRORS", raw), downstream.DownstreamError),
+        downstream.PCT_ALLOWED,
+    ),
+    Param(
+        "DOWNSTREAM_RESETS",
+        "0",
+        "share of the delay-service's connections reset instead of answered, after their delay (%)",
+        _checked_by(lambda raw: downstream.parse_pct("DOWNSTREAM_RESETS", raw), downstream.DownstreamError),
+        downstream.PCT_ALLOWED,
+    ),
+    Param(
         "PLATFORM_THREADS",
         "200",
         'Tomcat\'s maximum worker threads in platform mode; several sizes ("200 1000 4000") run platform once per '
@@ -279,8 +323,8 @@ PARAMS: tuple[Param, ...] = (
     Param(
         "APP_ARGS",
         "",
-        f"with APP: extra app arguments; {app.DELAY_URL} = the delay-service (DELAY_MS), {app.DB_URL} = the run's "
-        "PostgreSQL",
+        f"with APP: extra app arguments; {app.DELAY_URL} = the delay-service (DELAY_MS), {app.DOWNSTREAM_URL} = its "
+        f"base URL (any path answers after the run's delay), {app.DB_URL} = the run's PostgreSQL",
         _checked_by(app.checked_args),
         "arguments (shell quoting)",
     ),
@@ -352,6 +396,26 @@ def parse(env: Mapping[str, str] | None = None) -> dict[str, object]:
     return values
 
 
+def _downstream_applies(v: dict[str, object]) -> list[str]:
+    """A distribution or injected failures act on the delay-service's answers: only a run that calls it uses them."""
+    shaped = [f"{name}={v[name]}" for name in ("DOWNSTREAM_ERRORS", "DOWNSTREAM_RESETS") if v[name]]
+    if v["DELAY_DIST"] != downstream.CONSTANT:
+        shaped.insert(0, f"DELAY_DIST={v['DELAY_DIST']}")
+    if not shaped:
+        return []
+    if v["APP"] and app.DOWNSTREAM_URL not in v["APP_ARGS"]:
+        return [
+            f"{shaped[0]} acts on the delay-service's answers at {app.DOWNSTREAM_URL}, which APP_ARGS does not use "
+            f"({app.DELAY_URL} is /delay?ms=DELAY_MS, constant); allowed: {app.DOWNSTREAM_URL} in APP_ARGS"
+        ]
+    if not v["APP"] and v["SCENARIO"] in ("db", "cpu"):
+        return [
+            f"{shaped[0]} acts on the delay-service, which SCENARIO={v['SCENARIO']} does not call; allowed: "
+            "SCENARIO=http or pinned"
+        ]
+    return []
+
+
 def _cross_checks(v: dict[str, object]) -> list[str]:
     errors = []
     if v["PEAK_RPS"] < v["START_RPS"]:
@@ -374,9 +438,13 @@ def _cross_checks(v: dict[str, object]) -> list[str]:
     errors.extend(servicecpus.cross_check(v))
     errors.extend(app.cross_checks(v, {name: BY_NAME[name].default for name in app.COMPANIONS}))
     errors.extend(reactive.cross_checks(v))
+    drawn = downstream.cross_checks(v)
+    errors.extend(drawn)
+    errors.extend(_downstream_applies(v))
     measured = v["STEPS"] * v["STEP_SECONDS"]
     if measured > MAX_MEASURED_SECONDS:
         errors.append(f"STEPS x STEP_SECONDS = {measured} s is too long; allowed: at most {MAX_MEASURED_SECONDS} s")
     # The request chain's limits follow DELAY_MS; where a cap of Gatling or of the machine cannot, say so now.
-    errors.extend(timeouts.range_errors(v))
+    if not drawn:  # the limits follow the delay's distribution, which must be whole first
+        errors.extend(timeouts.range_errors(v))
     return errors
