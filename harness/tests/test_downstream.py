@@ -129,3 +129,19 @@ def test_the_lab_calls_the_drawn_path_only_when_the_delay_is_drawn():
 if __name__ == "__main__":
     FIXTURE.write_text(json.dumps({n: figures(d) for n, d in cases().items()}, indent=2) + "\n")
     print(f"wrote {FIXTURE}")
+
+
+def test_littles_law_on_a_drawn_delay_uses_its_mean_and_says_so():
+    from loadlab.analysis import models
+
+    wait = Distribution("lognormal", 200, p99_ms=2000)
+    x = models.Inputs(mode="platform", threads=200, baseline_ms=203, baseline_mean_ms=330, wait=wait)
+    (little,) = [p for p in models.applicable(x) if p.predicted_by == "little"]
+    # 200 / (0.326 s mean + 3 ms the service adds beyond the median)
+    assert little.rps == pytest.approx(200_000 / (wait.mean_ms() + 3))
+    assert "little: 200 threads / 0.329 s mean wait (median 0.2 s, lognormal p99 2 s)" in little.formula
+    low, high = little.interval
+    assert low <= little.rps <= high and low == pytest.approx(200_000 / 330)
+    constant = models.Inputs(mode="platform", threads=200, baseline_ms=203)
+    (plain,) = [p for p in models.applicable(constant) if p.predicted_by == "little"]
+    assert plain.formula.startswith("little: 200 threads / 0.203 s (baseline p50)")

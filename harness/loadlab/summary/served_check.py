@@ -1,0 +1,33 @@
+"""The served-delay check of one mode (analysis/served.py) on the run's files: the delay-service's served log and
+the distribution params.json recorded. Its own module, so judging.py adds its reasons in one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from loadlab.analysis import served
+from loadlab.analysis.knee import Verdict
+from loadlab.analysis.levels import Level
+from loadlab.core import downstream
+from loadlab.core.runrecord import RunRecord
+
+
+def run_folder(mode_dir: Path) -> Path:
+    """The run folder above a mode's (`<run>/<mode>` or `<run>/rep-<k>/<mode>`): the one that holds params.json."""
+    return next(
+        (p for p in (mode_dir.parent, mode_dir.parent.parent) if (p / "params.json").is_file()), mode_dir.parent
+    )
+
+
+def reasons(
+    mode_dir: Path, run: RunRecord, params: dict, levels: list[Level], t0: int | None, verdict: Verdict
+) -> list[str]:
+    """Why the mode is invalid because the stand-in served slower than configured; [] when it kept to it (or the run
+    has no served log). Judged up to and including the first unhealthy level, as validity.py judges."""
+    log = run.downstream.get("served_log")
+    if not log:
+        return []
+    end = len(levels) if verdict.first_unhealthy is None else verdict.first_unhealthy + 1
+    by_second = served.read(run_folder(mode_dir) / str(log))
+    dist = downstream.of_run(params, run.downstream)
+    return served.reasons(served.level_problems(levels[:end], t0, by_second, dist))
