@@ -145,3 +145,52 @@ def test_littles_law_on_a_drawn_delay_uses_its_mean_and_says_so():
     constant = models.Inputs(mode="platform", threads=200, baseline_ms=203)
     (plain,) = [p for p in models.applicable(constant) if p.predicted_by == "little"]
     assert plain.formula.startswith("little: 200 threads / 0.203 s (baseline p50)")
+
+
+def stubs_file(tmp_path, entries, bodies=None) -> str:
+    for name, text in (bodies or {}).items():
+        (tmp_path / name).write_text(text)
+    path = tmp_path / "stubs.json"
+    path.write_text(entries if isinstance(entries, str) else json.dumps(entries))
+    return str(path)
+
+
+def test_a_stubs_file_is_read_with_its_bodies_for_the_delay_service(tmp_path):
+    path = stubs_file(
+        tmp_path, [{"path": "/posts/{id}", "method": "get", "body": "post.json"}], {"post.json": '{"id": 1}'}
+    )
+    (stub,) = downstream.read_stubs(downstream.Path(path))
+    assert stub == {
+        "path": "/posts/{id}",
+        "method": "GET",
+        "status": 200,
+        "content_type": "application/json",
+        "body": '{"id": 1}',
+    }
+
+
+@pytest.mark.parametrize(
+    "entries, expected",
+    [
+        ("[{", "is not JSON"),
+        ("{}", "is not a non-empty JSON list"),
+        ([{"method": "GET"}], "entry 1 is not an object with a path"),
+        ([{"path": "posts"}], "entry 1 has path 'posts', not a path pattern starting with /"),
+        ([{"path": "/a/**/b"}], "(** only as its last segment)"),
+        ([{"path": "/a", "method": "FETCH"}], "entry 1 has method 'FETCH'"),
+        ([{"path": "/a", "status": 700}], "entry 1 has status 700, not 100..599"),
+        ([{"path": "/a", "body": "missing.json"}], "entry 1 has a body file 'missing.json' that cannot be read"),
+        ([{"path": "/a", "delay": 5}], "entry 1 has unknown keys delay"),
+    ],
+)
+def test_a_bad_stubs_file_is_refused_in_one_line_naming_the_entry(tmp_path, entries, expected):
+    with pytest.raises(params.ParamError) as e:
+        params.parse({"DOWNSTREAM_STUBS": stubs_file(tmp_path, entries)})
+    (line,) = str(e.value).splitlines()
+    assert line.startswith("DOWNSTREAM_STUBS=") and expected in line, line
+
+
+def test_stubs_without_an_app_are_refused(tmp_path):
+    with pytest.raises(params.ParamError) as e:
+        params.parse({"DOWNSTREAM_STUBS": stubs_file(tmp_path, [{"path": "/a"}])})
+    assert "allowed: empty, or APP with {downstream_url} in APP_ARGS" in str(e.value)

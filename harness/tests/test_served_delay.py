@@ -58,3 +58,49 @@ def test_a_tail_served_as_configured_is_not_a_departure(tmp_path):
 @pytest.mark.parametrize("p99, allowed", [(200, 220), (1000, 1100), (50, 70)])
 def test_the_allowance_is_ten_percent_or_twenty_ms_whichever_is_larger(p99, allowed):
     assert served.allowed_p99_ms(Distribution("constant", p99)) == allowed
+
+
+def injected_run(tmp_path, counted: bool):
+    """Every level fails 5% of its requests (the service's 502 for the downstream's 503); the delay-service counted
+    them as its injected failures, or (counted=False) it injected none: then they are the service's own."""
+    run = tmp_path / ("counted" if counted else "own")
+    synthrun.write_params(run, modes=("platform",), DOWNSTREAM_ERRORS=5)
+    spec = ModeSpec([LevelSpec(100, ok_share=0.95, ko_share=0.05), LevelSpec(200, ok_share=0.95, ko_share=0.05)])
+    synthrun.write_mode(run, "platform", spec)
+    doc = json.loads((run / "params.json").read_text())
+    doc["downstream"] = {
+        "distribution": Distribution("constant", 200).as_dict(),
+        "errors_pct": 5,
+        "resets_pct": 0,
+        "served_log": "raw/delay/served.hlog",
+    }
+    (run / "params.json").write_text(json.dumps(doc))
+    lines = []
+    first = START_EPOCH + spec.warmup_seconds
+    for level, lv in enumerate(spec.levels):
+        for s in range(spec.seconds_per_level):
+            second = first + level * spec.seconds_per_level + s
+            lines.append(synthrun.java_line("served", second, [(201, lv.target_rps)]))
+            if counted:
+                lines.append(synthrun.java_line("error", second, [(201, round(0.05 * lv.target_rps))]))
+    (run / "raw" / "delay").mkdir(parents=True)
+    (run / "raw" / "delay" / "served.hlog").write_text("\n".join(lines) + "\n")
+    return summarised(run)["modes"]["platform"]
+
+
+def test_a_mode_whose_errors_are_only_the_downstreams_injected_ones_has_not_collapsed(tmp_path):
+    platform = injected_run(tmp_path, counted=True)
+    assert not platform["collapsed"], [lv["unhealthy_reasons"] for lv in platform["levels"]]
+    assert [lv["downstream_injected"] for lv in platform["levels"]] == [15, 30]
+    own = injected_run(tmp_path, counted=False)
+    assert own["collapsed"] and "error ratio 5.0% is above 1.0%" in " ".join(own["levels"][0]["unhealthy_reasons"])
+
+
+def test_a_short_level_is_judged_on_the_percentile_its_answers_resolve(tmp_path):
+    """Under a hundred answers a p99 is the slowest one: the p90 is judged instead (here 60 answers at 600 ms)."""
+    by_second = {10: [synthrun.encode([(600, 60)])]}
+    from loadlab.analysis.levels import Level
+
+    level = Level(index=0, target_rps=20, seconds=3, sent=60, ok=60, ko=0, latency=None, first_second=0)
+    ((_, text),) = served.level_problems([level], 10, by_second, Distribution("constant", 100))
+    assert "p90 600 ms over 60 answers against 100 ms" in text and "limit 120 ms" in text

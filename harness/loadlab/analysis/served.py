@@ -21,9 +21,12 @@ from loadlab.core.downstream import Distribution
 # The issue's rule: "its p99 more than 10% or 20 ms above the configured p99" (whichever is larger).
 SERVED_P99_RATIO = 0.10
 SERVED_P99_FLOOR_MS = 20.0
-# A p99 needs about a hundred answers behind it (hlog.resolved); a level with fewer is not judged on it.
-MIN_ANSWERS = 100
+# A p99 needs about a hundred answers behind it (hlog.resolved): a level with fewer (a short level at a low rate) is
+# judged on its p90 against the configured p90, by the same allowance; one with fewer than ten answers is not judged.
+MIN_ANSWERS_P99, MIN_ANSWERS_P90 = 100, 10
 TAG = "served"
+# Each injected failure is also counted under its own tag (ServedDelays.Outcome).
+INJECTED_TAGS = ("error", "reset")
 
 
 def read(path: Path) -> dict[int, list[str]]:
@@ -37,20 +40,45 @@ def read(path: Path) -> dict[int, list[str]]:
     return out
 
 
+def injected_by_second(path: Path) -> dict[int, int]:
+    """The delay-service's injected failures (tags error, reset) per epoch second."""
+    if not path.is_file():
+        return {}
+    out: dict[int, int] = {}
+    for interval in hlog.read_log(path).intervals:
+        if interval.tag in INJECTED_TAGS:
+            count = hlog.decode(interval.payload).get_total_count()
+            out[interval.second] = out.get(interval.second, 0) + count
+    return out
+
+
+def count_injected(levels: list[Level], t0: int | None, by_second: dict[int, int]) -> None:
+    """Sets each level's downstream_injected from the delay-service's own count over the level's seconds."""
+    for level in levels:
+        if t0 is not None and level.first_second is not None:
+            start = t0 + level.first_second
+            level.downstream_injected = sum(by_second.get(s, 0) for s in range(start, start + level.seconds))
+
+
+def allowed_ms(dist: Distribution, percentile: float = 99.0) -> float:
+    """The slowest served percentile that still stands for the configured distribution."""
+    configured = dist.quantile_ms(percentile / 100)
+    return configured + max(SERVED_P99_FLOOR_MS, SERVED_P99_RATIO * configured)
+
+
 def allowed_p99_ms(dist: Distribution) -> float:
-    """The slowest served p99 that still stands for the configured distribution."""
-    p99 = dist.p99_high_ms()
-    return p99 + max(SERVED_P99_FLOOR_MS, SERVED_P99_RATIO * p99)
+    return allowed_ms(dist, 99.0)
 
 
-def served_p99_ms(seconds: Iterable[int], by_second: dict[int, list[str]]) -> tuple[int, float | None]:
-    """(answers, their p99 in ms) over these epoch seconds."""
+def served_percentile(seconds: Iterable[int], by_second: dict[int, list[str]]) -> tuple[int, float, float | None]:
+    """(answers, the percentile they resolve: 99 or 90, its value in ms) over these epoch seconds."""
     payloads = [p for s in seconds for p in by_second.get(s, ())]
-    if not payloads:
-        return 0, None
-    merged = hlog.merge_payloads(payloads)
-    count = merged.get_total_count()
-    return count, float(merged.get_value_at_percentile(99.0)) if count else None
+    merged = hlog.merge_payloads(payloads) if payloads else None
+    count = merged.get_total_count() if merged is not None else 0
+    percentile = 99.0 if count >= MIN_ANSWERS_P99 else 90.0
+    if count < MIN_ANSWERS_P90:
+        return count, percentile, None
+    return count, percentile, float(merged.get_value_at_percentile(percentile))
 
 
 def level_problems(
@@ -59,21 +87,22 @@ def level_problems(
     """Each level whose served delay departs from the distribution, with the sentence that says so."""
     if t0 is None or not by_second:
         return []
-    limit = allowed_p99_ms(dist)
     problems = []
     for level in levels:
         if level.first_second is None:
             continue
         start = t0 + level.first_second
-        count, p99 = served_p99_ms(range(start, start + level.seconds), by_second)
-        if count < MIN_ANSWERS or p99 is None or p99 <= limit:
+        count, percentile, value = served_percentile(range(start, start + level.seconds), by_second)
+        limit = allowed_ms(dist, percentile)
+        if value is None or value <= limit:
             continue
+        name = f"p{percentile:g}"
         problems.append(
             (
                 level,
-                f"the delay-service served its answers slower than configured: p99 {p99:.0f} ms over {count} answers "
-                f"against {dist.p99_high_ms():.0f} ms ({dist.describe()}; limit {limit:.0f} ms) at level "
-                f"{level.index} ({level.target_rps:.0f} rps): the stand-in, not the service, was slow",
+                f"the delay-service served its answers slower than configured: {name} {value:.0f} ms over {count} "
+                f"answers against {dist.quantile_ms(percentile / 100):.0f} ms ({dist.describe()}; limit {limit:.0f} "
+                f"ms) at level {level.index} ({level.target_rps:.0f} rps): the stand-in, not the service, was slow",
             )
         )
     return problems

@@ -16,6 +16,8 @@ Standard library only: params.py (run before the venv exists) checks the paramet
 
 from __future__ import annotations
 
+import base64
+import json
 import math
 import statistics
 from collections.abc import Mapping
@@ -330,6 +332,92 @@ def cross_checks(v: Mapping) -> list[str]:
     return errors
 
 
+# DOWNSTREAM_STUBS: a JSON list of {path, method, status, body, content_type}; body is a file beside the stubs file.
+STUB_KEYS = {"path", "method", "status", "body", "content_type"}
+STUB_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
+STUBS_ALLOWED = (
+    'a JSON list of {"path": "/posts/{id}", "method": "GET", "status": 200, "body": "post.json", '
+    '"content_type": "application/json"} (only path required; body a file beside the stubs file)'
+)
+# The stubs reach the delay-service as one command-line property: Linux caps one argument at 128 KiB.
+STUBS_MAX_CHARS = 100_000
+
+
+def _stub(i: int, entry: object, folder: Path, shown: str) -> dict:
+    """One stub checked and resolved (its body file read); DownstreamError naming the entry and what is wrong."""
+
+    def bad(problem: str) -> DownstreamError:
+        return DownstreamError(f"{shown}: entry {i + 1} {problem}; allowed: {STUBS_ALLOWED}")
+
+    if not isinstance(entry, dict) or "path" not in entry:
+        raise bad("is not an object with a path")
+    unknown = sorted(set(entry) - STUB_KEYS)
+    path, method, status = entry["path"], entry.get("method"), entry.get("status", 200)
+    if unknown:
+        raise bad(f"has unknown keys {', '.join(unknown)}")
+    if not isinstance(path, str) or not path.startswith("/") or "**" in path.rstrip("/").removesuffix("/**"):
+        raise bad(f"has path {path!r}, not a path pattern starting with / (** only as its last segment)")
+    if path.count("{") != path.count("}"):
+        raise bad(f"has path {path!r} with unbalanced braces")
+    if method is not None and (not isinstance(method, str) or method.upper() not in STUB_METHODS):
+        raise bad(f"has method {method!r}, not one of {' '.join(STUB_METHODS)}")
+    if not isinstance(status, int) or isinstance(status, bool) or not 100 <= status <= 599:
+        raise bad(f"has status {status!r}, not 100..599")
+    body = "{}"
+    if entry.get("body") is not None:
+        body_path = folder / str(entry["body"])
+        try:
+            body = body_path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise bad(
+                f"has a body file {str(entry['body'])!r} that cannot be read ({getattr(e, 'strerror', e)})"
+            ) from None
+    return {
+        "path": path,
+        "method": method.upper() if method else None,
+        "status": status,
+        "content_type": str(entry.get("content_type") or "application/json"),
+        "body": body,
+    }
+
+
+def read_stubs(path: Path) -> list[dict]:
+    """The stubs file checked, each body read from its file; DownstreamError in one line when anything is wrong."""
+    shown = f"DOWNSTREAM_STUBS={str(path)!r}"
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise DownstreamError(f"{shown} cannot be read ({e.strerror or e}); allowed: {STUBS_ALLOWED}") from None
+    except ValueError as e:
+        raise DownstreamError(f"{shown} is not JSON ({e}); allowed: {STUBS_ALLOWED}") from None
+    if not isinstance(entries, list) or not entries:
+        raise DownstreamError(f"{shown} is not a non-empty JSON list; allowed: {STUBS_ALLOWED}")
+    stubs = [_stub(i, e, path.parent, shown) for i, e in enumerate(entries)]
+    if len(stubs_property(stubs)) > STUBS_MAX_CHARS:
+        raise DownstreamError(
+            f"{shown} with its bodies is over {STUBS_MAX_CHARS // 1000} KB once encoded; allowed: smaller bodies"
+        )
+    return stubs
+
+
+def stubs_property(stubs: list[dict]) -> str:
+    """The delay-service's downstream.stubs: base64 of the resolved list (Stubs.java)."""
+    return base64.b64encode(json.dumps(stubs).encode()).decode()
+
+
+def parse_stubs(name: str, raw: str) -> str:
+    """DOWNSTREAM_STUBS as checked: empty, or the absolute path of a valid stubs file."""
+    if not raw.strip():
+        return ""
+    path = Path(raw.strip()).expanduser().resolve()
+    read_stubs(path)
+    return str(path)
+
+
+def injects_failures(values: Mapping) -> bool:
+    return bool(values.get("DOWNSTREAM_ERRORS")) or bool(values.get("DOWNSTREAM_RESETS"))
+
+
 def draws(values: Mapping) -> bool:
     """Whether the lab's own services call the delay-service's drawn path (a distribution or injected failures)
     instead of /delay?ms=DELAY_MS."""
@@ -346,11 +434,13 @@ def service_base_url(address: str, port: int, values: Mapping) -> str:
 
 
 def delay_service_args(values: Mapping, served_log: str) -> list[str]:
-    """The delay-service's downstream.* Spring properties for the run (its distribution, failures, served log)."""
+    """The delay-service's downstream.* Spring properties for the run: distribution, failures, stubs, served log."""
+    stubs = stubs_property(read_stubs(Path(values["DOWNSTREAM_STUBS"]))) if values.get("DOWNSTREAM_STUBS") else ""
     return [
         *distribution(values).spring_args(),
         f"--downstream.errors-pct={values.get('DOWNSTREAM_ERRORS') or 0:g}",
         f"--downstream.resets-pct={values.get('DOWNSTREAM_RESETS') or 0:g}",
+        f"--downstream.stubs={stubs}",
         f"--downstream.served-log={served_log}",
     ]
 

@@ -215,6 +215,14 @@ PARAMS: tuple[Param, ...] = (
         downstream.PCT_ALLOWED,
     ),
     Param(
+        "DOWNSTREAM_STUBS",
+        "",
+        "answers of the delay-service per path pattern and method (a JSON list of path, method, status, body file, "
+        "content_type); any other request gets {}",
+        _checked_by(lambda raw: downstream.parse_stubs("DOWNSTREAM_STUBS", raw), downstream.DownstreamError),
+        "empty, or " + downstream.STUBS_ALLOWED,
+    ),
+    Param(
         "PLATFORM_THREADS",
         "200",
         'Tomcat\'s maximum worker threads in platform mode; several sizes ("200 1000 4000") run platform once per '
@@ -401,6 +409,13 @@ def _downstream_applies(v: dict[str, object]) -> list[str]:
     shaped = [f"{name}={v[name]}" for name in ("DOWNSTREAM_ERRORS", "DOWNSTREAM_RESETS") if v[name]]
     if v["DELAY_DIST"] != downstream.CONSTANT:
         shaped.insert(0, f"DELAY_DIST={v['DELAY_DIST']}")
+    if v["DOWNSTREAM_STUBS"] and not v["APP"]:
+        return [
+            f"DOWNSTREAM_STUBS={v['DOWNSTREAM_STUBS']!r} answers an app's own paths at {app.DOWNSTREAM_URL}; the lab's "
+            "own services read no body; allowed: empty, or APP with {downstream_url} in APP_ARGS"
+        ]
+    if v["DOWNSTREAM_STUBS"]:
+        shaped.append("DOWNSTREAM_STUBS")
     if not shaped:
         return []
     if v["APP"] and app.DOWNSTREAM_URL not in v["APP_ARGS"]:

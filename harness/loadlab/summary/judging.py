@@ -82,6 +82,8 @@ def judge_mode(
         passes = [(hgrm_files.COARSE, tables.levels), *((f.name, f.tables.levels) for f in fine)]
         hgrm_files.write(mode_dir, passes)
     crashed = crash.summary(died, place, crash_tables)
+    for passed in (tables, *(f.tables for f in fine)):  # the downstream's injected failures, counted apart
+        served_check.count_injected(mode_dir, run, passed.levels, passed.t0)
     verdict = judge(tables.levels, thresholds)
     ctx = validity_context(mode_raw, run, params, target, thresholds, verdict)
     return JudgedMode(

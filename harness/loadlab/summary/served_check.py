@@ -19,6 +19,14 @@ def run_folder(mode_dir: Path) -> Path:
     )
 
 
+def count_injected(mode_dir: Path, run: RunRecord, levels: list[Level], t0: int | None) -> None:
+    """Each level's injected failures (DOWNSTREAM_ERRORS/RESETS), from the delay-service's log, before the levels are
+    judged: the health rule counts them as answered."""
+    log = run.downstream.get("served_log")
+    if log and (run.downstream.get("errors_pct") or run.downstream.get("resets_pct")):
+        served.count_injected(levels, t0, served.injected_by_second(run_folder(mode_dir) / str(log)))
+
+
 def reasons(
     mode_dir: Path, run: RunRecord, params: dict, levels: list[Level], t0: int | None, verdict: Verdict
 ) -> list[str]:

@@ -17,6 +17,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                  (the harness reads them from an HdrHistogram percentile file)
  * @param errorsPct share of answers that are a 503, in percent, after their delay
  * @param resetsPct share of connections reset instead of answered, in percent, after their delay
+ * @param stubs     answers per path pattern and method ({@link Stubs}): base64 of their JSON list; empty: {@code {}}
  * @param servedLog where the delay each request was served in goes, one HdrHistogram interval per second (empty:
  *                  not recorded)
  */
@@ -30,6 +31,7 @@ public record DownstreamProperties(
         @DefaultValue("") String points,
         @DefaultValue("0") double errorsPct,
         @DefaultValue("0") double resetsPct,
+        @DefaultValue("") String stubs,
         @DefaultValue("") String servedLog) {
 
     public DownstreamProperties {

@@ -27,13 +27,23 @@ import org.springframework.stereotype.Component;
 public class ServedDelays implements DisposableBean {
 
     static final long MAX_TRACKABLE_MS = 3_600_000L;
-    static final String TAG = "served";
 
-    private final Recorder recorder = new Recorder(1, MAX_TRACKABLE_MS, 3);
+    /** What became of an answer: each its own tag in the log, so injected failures are counted apart. */
+    public enum Outcome {
+        SERVED("served"), ERROR("error"), RESET("reset");
+
+        final String tag;
+        final Recorder recorder = new Recorder(1, MAX_TRACKABLE_MS, 3);
+        Histogram reuse;
+
+        Outcome(String tag) {
+            this.tag = tag;
+        }
+    }
+
     private final PrintStream out;
     private final HistogramLogWriter log;
     private final ScheduledExecutorService writer;
-    private Histogram reuse;
     private long intervalStartMs = System.currentTimeMillis() / 1000 * 1000;
 
     ServedDelays(DownstreamProperties properties) {
@@ -52,7 +62,7 @@ public class ServedDelays implements DisposableBean {
         }
         log = new HistogramLogWriter(out);
         log.outputComment("delay-service: the delay each answer was served in, ms; interval start = the second "
-                + "(Unix epoch s) it was answered in; tag served");
+                + "(Unix epoch s) it was answered in; tag served (every answer), error, reset (injected failures)");
         log.outputLogFormatVersion();
         log.outputStartTime(intervalStartMs);
         log.setBaseTime(0);
@@ -70,24 +80,32 @@ public class ServedDelays implements DisposableBean {
 
     /** The answer to a request that arrived at {@code startNanos} (System.nanoTime) goes out now. */
     public void record(long startNanos) {
+        record(startNanos, Outcome.SERVED);
+    }
+
+    /** Every answer is SERVED; an injected 503 or reset is also counted under its own tag. */
+    public void record(long startNanos, Outcome outcome) {
         if (log != null) {
-            long ms = Math.round((System.nanoTime() - startNanos) / 1e6);
-            recorder.recordValue(Math.max(0, Math.min(ms, MAX_TRACKABLE_MS)));
+            long ms = Math.max(0, Math.min(Math.round((System.nanoTime() - startNanos) / 1e6), MAX_TRACKABLE_MS));
+            Outcome.SERVED.recorder.recordValue(ms);
+            if (outcome != Outcome.SERVED) {
+                outcome.recorder.recordValue(ms);
+            }
         }
     }
 
-    /** The histogram of the second that just ended; written only when it served something. */
+    /** The histograms of the second that just ended; each written only when it holds something. */
     private synchronized void writeSecond() {
         long end = System.currentTimeMillis() / 1000 * 1000;
-        reuse = recorder.getIntervalHistogram(reuse);
-        if (reuse.getTotalCount() > 0 && end > intervalStartMs) {
-            reuse.setTag(TAG);
-            reuse.setStartTimeStamp(end - 1000);
-            reuse.setEndTimeStamp(end);
-            double second = (end - 1000) / 1000.0;
-            log.outputIntervalHistogram(second, second + 1, reuse, 1.0);
-            out.flush();
+        for (Outcome o : Outcome.values()) {
+            o.reuse = o.recorder.getIntervalHistogram(o.reuse);
+            if (o.reuse.getTotalCount() > 0 && end > intervalStartMs) {
+                o.reuse.setTag(o.tag);
+                double second = (end - 1000) / 1000.0;
+                log.outputIntervalHistogram(second, second + 1, o.reuse, 1.0);
+            }
         }
+        out.flush();
         intervalStartMs = end;
     }
 

@@ -64,6 +64,7 @@ class DelayDistributionAgreementTest {
         }
         return new DownstreamProperties(p.getOrDefault("dist", "constant"), number(p, "delay-ms"),
                 number(p, "p99-ms"), number(p, "slow-ms"), number(p, "slow-pct"), p.getOrDefault("points", ""), 0, 0,
+                "",
                 "");
     }
 
