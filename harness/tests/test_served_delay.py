@@ -104,3 +104,28 @@ def test_a_short_level_is_judged_on_the_percentile_its_answers_resolve(tmp_path)
     level = Level(index=0, target_rps=20, seconds=3, sent=60, ok=60, ko=0, latency=None, first_second=0)
     ((_, text),) = served.level_problems([level], 10, by_second, Distribution("constant", 100))
     assert "p90 600 ms over 60 answers against 100 ms" in text and "limit 120 ms" in text
+
+
+def test_the_summary_shows_the_configured_distribution_and_each_levels_served_delay(tmp_path):
+    run = tmp_path / "x"
+    served_run(tmp_path, slow_level=None)
+    summary = summarised(next(tmp_path.glob("2026*")))
+    assert summary["downstream"]["distribution"] == "constant 200 ms"
+    assert summary["downstream"]["configured_ms"]["p99"] == 200
+    first = summary["modes"]["platform"]["levels"][0]["served_ms"]
+    assert first["answers"] == 900 and first["p50"] == 200 and first["p99"] == 201, first
+    assert not run.exists()
+
+
+def test_the_page_sets_the_configured_distribution_beside_what_was_served(tmp_path):
+    from loadlab import report
+
+    lognormal = Distribution("lognormal", 200, p99_ms=1000).as_dict()
+    served_run(tmp_path, slow_level=None, configured=lognormal)
+    run = next(tmp_path.glob("2026*"))
+    report.rebuild(run)
+    html = (run / "index.html").read_text()
+    assert "The downstream: configured and served" in html and "lognormal: median 200 ms, p99 1000 ms" in html
+    assert "<td>platform 0</td><td>100</td><td>900</td>" in html.replace(" rps", ""), html[
+        html.find('id="downstream"') :
+    ][:800]

@@ -57,6 +57,9 @@ class Level:
     # The delay-service's injected failures in the level's seconds (DOWNSTREAM_ERRORS/RESETS, its own count): each
     # is a request the service answered as it should (its error mapping), not a failure of its own.
     downstream_injected: int = 0
+    # The delay the delay-service served in the level's seconds, its own record (analysis/served.py): answers, p50,
+    # p90, p99, p99.9 in ms; None when the run has no served log.
+    served_ms: dict | None = None
 
     @property
     def offered_rps(self) -> float:

@@ -52,6 +52,24 @@ def injected_by_second(path: Path) -> dict[int, int]:
     return out
 
 
+SERVED_PERCENTILES = (50.0, 90.0, 99.0, 99.9)
+
+
+def record_served(levels: list[Level], t0: int | None, by_second: dict[int, list[str]]) -> None:
+    """Sets each level's served_ms: what the stand-in served over its seconds (the page's and the calibration's)."""
+    for level in levels:
+        if t0 is None or level.first_second is None:
+            continue
+        start = t0 + level.first_second
+        payloads = [p for s in range(start, start + level.seconds) for p in by_second.get(s, ())]
+        merged = hlog.merge_payloads(payloads) if payloads else None
+        if merged is not None and merged.get_total_count():
+            level.served_ms = {
+                "answers": merged.get_total_count(),
+                **{f"p{p:g}": merged.get_value_at_percentile(p) for p in SERVED_PERCENTILES},
+            }
+
+
 def count_injected(levels: list[Level], t0: int | None, by_second: dict[int, int]) -> None:
     """Sets each level's downstream_injected from the delay-service's own count over the level's seconds."""
     for level in levels:

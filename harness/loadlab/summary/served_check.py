@@ -20,11 +20,33 @@ def run_folder(mode_dir: Path) -> Path:
 
 
 def count_injected(mode_dir: Path, run: RunRecord, levels: list[Level], t0: int | None) -> None:
-    """Each level's injected failures (DOWNSTREAM_ERRORS/RESETS), from the delay-service's log, before the levels are
-    judged: the health rule counts them as answered."""
+    """Each level's served delay and injected failures (DOWNSTREAM_ERRORS/RESETS), from the delay-service's log,
+    before the levels are judged: the health rule counts the injected failures as answered."""
     log = run.downstream.get("served_log")
-    if log and (run.downstream.get("errors_pct") or run.downstream.get("resets_pct")):
-        served.count_injected(levels, t0, served.injected_by_second(run_folder(mode_dir) / str(log)))
+    if not log:
+        return
+    path = run_folder(mode_dir) / str(log)
+    served.record_served(levels, t0, served.read(path))
+    if run.downstream.get("errors_pct") or run.downstream.get("resets_pct"):
+        served.count_injected(levels, t0, served.injected_by_second(path))
+
+
+def overview(run: RunRecord, params: dict) -> dict | None:
+    """summary.json's `downstream`: the configured distribution in words and its figures, the injected failures;
+    None for a run from before the delay-service recorded its policy."""
+    if not run.downstream:
+        return None
+    dist = downstream.of_run(params, run.downstream)
+    return {
+        "distribution": dist.describe(),
+        "configured_ms": {
+            "mean": round(dist.mean_ms(), 1),
+            **{f"p{p:g}": round(dist.quantile_ms(p / 100), 1) for p in served.SERVED_PERCENTILES},
+        },
+        "errors_pct": run.downstream.get("errors_pct") or 0,
+        "resets_pct": run.downstream.get("resets_pct") or 0,
+        "served_log": run.downstream.get("served_log"),
+    }
 
 
 def reasons(
