@@ -15,10 +15,10 @@ from loadlab.core.downstream import Distribution
 SPEC = ModeSpec([LevelSpec(100), LevelSpec(200), LevelSpec(300)])
 
 
-def served_run(tmp_path, slow_level: int | None, slow_ms: int = 400, configured: dict | None = None):
+def served_run(tmp_path, slow_level: int | None, slow_ms: int = 400, configured: dict | None = None, spec=SPEC):
     run = tmp_path / "20261127-050000"
     synthrun.write_params(run, modes=("platform",))
-    synthrun.write_mode(run, "platform", SPEC)
+    synthrun.write_mode(run, "platform", spec)
     doc = json.loads((run / "params.json").read_text())
     dist = configured or Distribution("constant", 200).as_dict()
     doc["downstream"] = {"distribution": dist, "errors_pct": 0, "resets_pct": 0, "served_log": "raw/delay/served.hlog"}
@@ -41,6 +41,12 @@ def test_a_level_the_stand_in_served_slower_than_configured_makes_the_mode_inval
     (reason,) = [r for r in platform["invalid_reasons"] if "delay-service served" in r]
     assert "p99 400 ms" in reason and "against 200 ms" in reason and "at level 1 (200 rps)" in reason, reason
     assert "the stand-in, not the service, was slow" in reason
+
+
+def test_a_stand_in_late_on_a_saturated_shared_machine_is_the_machines_symptom_not_a_cause(tmp_path):
+    busy = ModeSpec([LevelSpec(100), LevelSpec(200, host_cpu=97.0), LevelSpec(300)])
+    platform = served_run(tmp_path, slow_level=1, spec=busy)
+    assert not [r for r in platform["invalid_reasons"] if "delay-service served" in r], platform["invalid_reasons"]
 
 
 def test_a_stand_in_that_kept_to_its_distribution_is_not_blamed(tmp_path):

@@ -100,7 +100,7 @@ def judge_mode(
         invalid_reasons=validity(tables.levels, verdict, ctx)
         + [r for r in [warmup.backlog_reason(mode_raw, tables.levels, verdict, ctx.healthy_max_ms)] if r]
         # The stand-in kept to its configured delay (issue 34): its own module, per level.
-        + served_check.reasons(mode_dir, run, params, tables.levels, tables.t0, verdict),
+        + served_check.reasons(mode_dir, run, params, tables.levels, tables.t0, verdict, ctx),
         config_mismatches=live_config_mismatches(label, mode_raw.live_config, params)
         # An application under test has no /actuator/loadlab: its host and its recording say what it ran on.
         + (

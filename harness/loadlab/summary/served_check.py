@@ -8,6 +8,7 @@ from pathlib import Path
 from loadlab.analysis import served
 from loadlab.analysis.knee import Verdict
 from loadlab.analysis.levels import Level
+from loadlab.analysis.validity import ValidityContext, machine_saturated
 from loadlab.core import downstream
 from loadlab.core.runrecord import RunRecord
 
@@ -50,14 +51,23 @@ def overview(run: RunRecord, params: dict) -> dict | None:
 
 
 def reasons(
-    mode_dir: Path, run: RunRecord, params: dict, levels: list[Level], t0: int | None, verdict: Verdict
+    mode_dir: Path,
+    run: RunRecord,
+    params: dict,
+    levels: list[Level],
+    t0: int | None,
+    verdict: Verdict,
+    ctx: ValidityContext,
 ) -> list[str]:
     """Why the mode is invalid because the stand-in served slower than configured; [] when it kept to it (or the run
-    has no served log). Judged up to and including the first unhealthy level, as validity.py judges."""
+    has no served log). Judged as validity.py judges the delay-service's probe: up to and including the first
+    unhealthy level, except where the shared machine itself was saturated (validity names the machine there, and a
+    late stand-in is then its symptom, not a cause)."""
     log = run.downstream.get("served_log")
     if not log:
         return []
     end = len(levels) if verdict.first_unhealthy is None else verdict.first_unhealthy + 1
+    judged = [lv for lv in levels[:end] if not machine_saturated(lv, ctx)]
     by_second = served.read(run_folder(mode_dir) / str(log))
     dist = downstream.of_run(params, run.downstream)
-    return served.reasons(served.level_problems(levels[:end], t0, by_second, dist))
+    return served.reasons(served.level_problems(judged, t0, by_second, dist))
