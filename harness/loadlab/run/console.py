@@ -169,7 +169,13 @@ def _repeat_notes(agg: dict) -> None:
             continue
         _print(
             f"  {mode}: median {_fmt(s['median'])} rps of {s['repetitions_used']} repetitions "
-            f"({_fmt(s['min'])}–{_fmt(s['max'])}, spread {s['spread_ratio']:.0%})"
+            f"({_fmt(s['min'])}–{_fmt(s['max'])}, "
+            # a median of 0 (every repetition's first level already unhealthy) has no spread ratio
+            + (
+                f"spread {s['spread_ratio']:.0%})"
+                if s.get("spread_ratio") is not None
+                else "no spread ratio of a 0 median)"
+            )
             + (" — NOISE: above 10% of the median" if s.get("noise") else "")
         )
 
