@@ -74,9 +74,11 @@ def test_the_downstreams_injected_failures_are_counted_apart_and_are_not_a_colla
     _, run_dir, summary, _ = lognormal_run
     platform = summary["modes"]["platform"]
     first = platform["levels"][0]
-    # about 3% of the first level's requests failed on purpose, and the service answered each with its error mapping
+    # about 3% of the first level's answers failed on purpose; the service's errors are those alone (fewer: its JDK
+    # client retries a GET once on a reset connection), and the level held
     assert first["downstream_injected"] > 0 and first["healthy"], first
-    assert sum(first["errors_by_kind"].values()) >= first["downstream_injected"], first
+    errors = sum(sum(lv["errors_by_kind"].values()) for lv in platform["levels"])
+    assert 0 < errors <= sum(lv["downstream_injected"] for lv in platform["levels"]), platform["levels"]
     params = json.loads((run_dir / "params.json").read_text())
     assert params["downstream"]["errors_pct"] == 2 and params["downstream"]["resets_pct"] == 1
     figures = params["downstream"]["distribution"]["figures"]
