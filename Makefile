@@ -9,7 +9,8 @@ STATE := .loadlab
 TARGET ?= $(or $(shell cat $(STATE)/target 2>/dev/null),local)
 # ... and so does the number of injector hosts it made.
 INJECTORS ?= $(or $(shell cat $(STATE)/injectors 2>/dev/null),1)
-PARAMS := TARGET MODES DELAY_MS PLATFORM_THREADS MAX_CONNECTIONS THREADLOCAL_KB PROFILE START_RPS PEAK_RPS STEPS \
+PARAMS := TARGET MODES DELAY_MS DELAY_DIST DELAY_P99_MS DELAY_SLOW_MS DELAY_SLOW_PCT DOWNSTREAM_ERRORS \
+          DOWNSTREAM_RESETS DOWNSTREAM_STUBS PLATFORM_THREADS MAX_CONNECTIONS THREADLOCAL_KB PROFILE START_RPS PEAK_RPS STEPS \
           STEP_SECONDS WARMUP_SECONDS INJECTORS SCENARIO CPU_MS DB_POOL JDKS REPEAT REFINE APP APP_PATH APP_ARGS SERVICE_CPUS \
           RESULTS_DIR
 export $(PARAMS)
@@ -39,8 +40,10 @@ help: ## list targets and parameters (this page)
 	@$(LOADLAB) params-help
 
 # Validated once, with the standard library only, before anything is built or started; bench reads the result.
+# The names given on make's command line go along, so a name the lab does not know is refused, not ignored.
+COMMAND_LINE_NAMES = $(strip $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v))))
 check-params:
-	@$(LOADLAB) check --write $(CHECKED)
+	@LOADLAB_MAKE_COMMAND_LINE='$(COMMAND_LINE_NAMES)' $(LOADLAB) check --write $(CHECKED)
 
 # The harness as a package (harness/pyproject.toml): `make bench` installs its runtime dependencies only,
 # `make test` adds the test extras (pytest, playwright, ruff).

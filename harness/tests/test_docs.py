@@ -48,7 +48,7 @@ def reference_rows() -> dict[str, str]:
     for line in PARAMETERS.read_text(encoding="utf-8").splitlines():
         cells = line.split("|")
         if line.startswith("| `") and len(cells) > 3:
-            for name in re.findall(r"`([A-Z_]+)`", cells[1]):
+            for name in re.findall(r"`([A-Z][A-Z0-9_]*)`", cells[1]):
                 rows[name] = line
     return rows
 

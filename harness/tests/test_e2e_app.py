@@ -4,7 +4,8 @@ load. The same app told to ignore the switch is judged on real raw files of such
 its platform mode (the app's Tomcat pool set by PLATFORM_THREADS, Little's law) and its errors mid-run are measured
 on the namespace hosts (test_e2e_netns.py).
 
-DELAY_MS=200 (the app's backend is the delay-service, {delay_url}), then 30 ms on one of the app's own 2 HikariCP
+DELAY_MS=200 (the app's backend is the delay-service, called as a REST downstream at {downstream_url}/prices/42:
+any path answers after the run's delay), then 30 ms on one of the app's own 2 HikariCP
 connections to the run's PostgreSQL ({db_url}), put the app's pool near 62 rps (2 / 0.032 s) for virtual threads;
 the stairs go 30, 55, 80 rps, so virtual collapses at the app's pool, which the verdict must name as such
 (issue 24)."""
@@ -21,7 +22,8 @@ TINY_APP = {
     "TARGET": "local",
     "MODES": "platform virtual",
     "APP_PATH": "/orders/42",
-    "APP_ARGS": "--orders.backend-url={delay_url} --orders.db-url={db_url} --orders.db-pool=2 --orders.db-hold=30ms",
+    "APP_ARGS": "--orders.pricing-base-url={downstream_url} --orders.db-url={db_url} --orders.db-pool=2 "
+    "--orders.db-hold=30ms",
     "PLATFORM_THREADS": "8",
     "DELAY_MS": "200",
     "START_RPS": "30",
@@ -70,6 +72,11 @@ def test_the_sample_app_on_virtual_threads_meets_its_own_connection_pool_and_its
     assert (run_dir / "index.html").is_file() and (run_dir / "virtual" / "timeline.csv").is_file()
     meta = json.loads((run_dir / "virtual" / "raw" / "injector-0" / "meta.json").read_text())
     assert meta.get("request_path") == "/orders/42", meta
+    # The app reached its downstream at a path of its own ({downstream_url}/prices/42), and the delay-service
+    # recorded every answer's served delay: about one per request, at the run's 200 ms.
+    served = (run_dir / "raw" / "delay" / "served.hlog").read_text()
+    assert served.count("Tag=served") >= 5, served[:2000]
+    assert json.loads((run_dir / "params.json").read_text())["downstream"]["distribution"]["kind"] == "constant"
 
 
 def test_an_app_path_that_answers_404_is_refused_before_any_load_with_nothing_left_running(tmp_path):

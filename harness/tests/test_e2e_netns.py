@@ -43,7 +43,7 @@ APP_FAILING = {
     "MODES": " ".join(MODES),
     "APP": str(SAMPLE_APP),
     "APP_PATH": f"/orders/42?failAfter={FAIL_AFTER}",
-    "APP_ARGS": "--orders.backend-url={delay_url}",
+    "APP_ARGS": "--orders.pricing-base-url={downstream_url}",
     "PLATFORM_THREADS": "8",
     "DELAY_MS": "200",
     "PROFILE": "stairs",

@@ -133,6 +133,13 @@ def test_a_starved_delay_service_is_flagged(sweep_run):
         reasons,
         excuse,
     )
+    # ... and by its own record: the delay it served departed from the configured 100 ms at a level it names.
+    claim(
+        any(x.startswith("the delay-service served its answers slower than configured") for x in reasons),
+        "the starved delay-service's served delay names the level where it departed from its distribution",
+        reasons,
+        excuse,
+    )
 
 
 def test_no_fault_cgroup_is_left_after_the_run(sweep_run):

@@ -186,3 +186,43 @@ def test_the_makefile_exports_exactly_the_harness_parameters():
     assert match, "the Makefile's PARAMS list"
     exported = match.group(1).replace("\\\n", " ").split()
     assert exported == [p.name for p in params.PARAMS]
+
+
+def test_a_name_given_on_makes_command_line_that_the_lab_does_not_know_is_refused_naming_the_closest(tmp_path):
+    """`make bench DELAY_DISTRIBUTON=lognormal` used to start a full constant-delay run: make takes any NAME=value."""
+    r = make("bench", "DELAY_MSS=100", env={"RESULTS_DIR": str(tmp_path / "results")}, timeout=60)
+    assert r.returncode == 2
+    lines = [line for line in r.stderr.splitlines() if line.startswith("loadlab:")]
+    assert lines == [
+        "loadlab: DELAY_MSS='100' is not a parameter of the lab (did you mean DELAY_MS?); "
+        "allowed: the parameters `make help` lists"
+    ], r.stderr
+    assert "building" not in r.stdout and not (tmp_path / "results").exists()
+
+
+def test_on_the_command_line_any_unknown_name_counts_and_known_ones_of_other_verbs_pass():
+    env = {params.COMMAND_LINE_VAR: "WARMUP RUN DELAY_MS", "WARMUP": "5", "RUN": "x", "DELAY_MS": "100"}
+    assert params.unknown_names(env) == [
+        "WARMUP='5' is not a parameter of the lab (did you mean WARMUP_SECONDS?); allowed: the parameters "
+        "`make help` lists"
+    ]
+
+
+@pytest.mark.parametrize("name", ["PATH", "HOME", "JAVA_HOME", "CI", "APP_ENV", "MAX_HEAP", "CPU_COUNT", "MAKEFLAGS"])
+def test_other_tools_environment_variables_are_left_alone(name):
+    assert params.unknown_names({name: "1"}) == []
+
+
+@pytest.mark.parametrize(
+    "name, closest",
+    [
+        ("DELAY_M", "DELAY_MS"),
+        ("PLATFORM_THREAD", "PLATFORM_THREADS"),
+        ("DOWNSTREAM_ERROR", None),
+        ("STEP_SECOND", "STEP_SECONDS"),
+    ],
+)
+def test_an_environment_variable_that_looks_like_ours_but_is_not_is_refused(name, closest):
+    (line,) = params.unknown_names({name: "1"})
+    assert line.startswith(f"{name}='1' is not a parameter of the lab (did you mean ")
+    assert closest is None or f"did you mean {closest}?" in line

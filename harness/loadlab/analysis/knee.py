@@ -90,12 +90,21 @@ def judge(levels: list[Level], thresholds: Thresholds, baseline_p50_ms: float | 
 def level_health(level: Level, th: Thresholds, p99_limit: float | None) -> tuple[bool, list[str]]:
     """(healthy, every broken criterion in words)."""
     reasons = []
-    if level.ok_rps < th.ok_ratio * level.target_rps:
+    # The downstream's injected failures (DOWNSTREAM_ERRORS/RESETS) are the service's answers, not its collapse: the
+    # rule counts them as answered and judges the errors of the service's own (identical when none were injected).
+    injected = (
+        f", besides {level.downstream_injected} the downstream failed on purpose" if level.downstream_injected else ""
+    )
+    if level.answered_rps < th.ok_ratio * level.target_rps:
         reasons.append(
-            f"OK throughput {level.ok_rps:.0f} rps is below {th.ok_ratio:.0%} of the {level.target_rps:.0f} rps target"
+            f"OK throughput {level.answered_rps:.0f} rps is below {th.ok_ratio:.0%} of the {level.target_rps:.0f} rps "
+            f"target{injected}"
         )
-    if level.error_ratio > th.max_error_ratio:
-        reasons.append(f"error ratio {level.error_ratio:.1%} is above {th.max_error_ratio:.1%} ({level.ko} errors)")
+    if level.own_error_ratio > th.max_error_ratio:
+        reasons.append(
+            f"error ratio {level.own_error_ratio:.1%} is above {th.max_error_ratio:.1%} ({level.own_ko} errors"
+            f"{injected})"
+        )
     if level.latency is None:
         reasons.append("no successful response, so no latency")
     elif p99_limit is not None and level.latency.p99_ms > p99_limit:

@@ -54,6 +54,12 @@ class Level:
     no_server_evidence: str | None = None
     # The merged histogram of the level's successful requests: the whole spectrum (its .hgrm file, the page's charts).
     histogram: HdrHistogram | None = field(default=None, compare=False, repr=False)
+    # The delay-service's injected failures in the level's seconds (DOWNSTREAM_ERRORS/RESETS, its own count): each
+    # is a request the service answered as it should (its error mapping), not a failure of its own.
+    downstream_injected: int = 0
+    # The delay the delay-service served in the level's seconds, its own record (analysis/served.py): answers, p50,
+    # p90, p99, p99.9 in ms; None when the run has no served log.
+    served_ms: dict | None = None
 
     @property
     def offered_rps(self) -> float:
@@ -67,6 +73,21 @@ class Level:
     def error_ratio(self) -> float:
         done = self.ok + self.ko
         return self.ko / done if done else 0.0
+
+    @property
+    def own_ko(self) -> int:
+        """The failed requests the downstream's injected failures do not explain."""
+        return max(0, self.ko - self.downstream_injected)
+
+    @property
+    def own_error_ratio(self) -> float:
+        done = self.ok + self.ko
+        return self.own_ko / done if done else 0.0
+
+    @property
+    def answered_rps(self) -> float:
+        """OK answers and the injected failures the service mapped to an error: what it answered as it should."""
+        return (self.ok + self.ko - self.own_ko) / self.seconds if self.seconds else 0.0
 
     @property
     def p99_ms(self) -> int | None:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from loadlab.analysis.prediction import Prediction
 from loadlab.analysis.validity import CPU_SATURATED_RATIO
+from loadlab.core.downstream import Distribution
 
 __all__ = ["Prediction", "Inputs", "HoldTime", "applicable", "predict"]
 
@@ -98,6 +99,8 @@ class Inputs:
     # Every healthy level a hold time can be read at (the coarse pass's and the used fine passes'): the interval of a
     # model on the baseline hold spans all of them, never the first level's alone (a JIT-cold first level is one).
     healthy_holds: tuple[LevelHold, ...] = ()
+    # The delay-service's distribution (DELAY_DIST); None or constant: the wait is what the baseline measured.
+    wait: Distribution | None = None
 
 
 def baseline_hold(x: Inputs) -> HoldTime | None:
@@ -107,11 +110,24 @@ def baseline_hold(x: Inputs) -> HoldTime | None:
     longest span every healthy level (Inputs.healthy_holds), not the first level's alone."""
     if not x.baseline_ms:
         return None
+    if x.wait is not None and not x.wait.is_constant:
+        return mean_wait_hold(x, x.wait)
     first = LevelHold(x.baseline_rps or 0.0, x.baseline_ms, x.baseline_mean_ms, x.downstream_ms)
     levels = _with_first(first, x.healthy_holds)
     shortest = min(v for lv in levels for v in (lv.p50_ms, lv.downstream_ms) if v)
     longest = max(v for lv in levels for v in (lv.p50_ms, lv.mean_ms) if v)
     return HoldTime(x.baseline_ms, "baseline p50", shortest, longest, len(levels), _rates(levels))
+
+
+def mean_wait_hold(x: Inputs, wait: Distribution) -> HoldTime:
+    """With a drawn delay a thread is held for the distribution's MEAN (Little's law is about averages; a heavy tail
+    puts it far above the median), plus what the service adds beyond the median at the baseline (the measured p50
+    less the distribution's median). At most what the client waited on average at the baseline, which holds the
+    same tail as measured; at least the distribution's own mean."""
+    overhead = max(0.0, x.baseline_ms - wait.p50_ms())
+    ms = wait.mean_ms() + overhead
+    measured = x.baseline_mean_ms or ms
+    return HoldTime(ms, f"mean wait {wait.wait_words()}", min(ms, wait.mean_ms(), measured), max(ms, measured))
 
 
 def delay_hold(x: Inputs) -> HoldTime | None:
@@ -157,9 +173,9 @@ def little(threads: float | None, hold: HoldTime | float | None, measured_at: fl
     hold = _as_hold(hold, "baseline p50")
     if not threads or hold is None:
         return None
-    return slots_over_hold(
-        threads, hold, "little", f"little: {threads:g} threads / {_s(hold.ms)} ({hold.source})", measured_at
-    )
+    # "200 threads / 0.326 s mean wait (median 0.2 s, lognormal p99 2 s)"; "200 threads / 0.201 s (baseline p50)"
+    said = hold.source if hold.source.startswith("mean wait") else f"({hold.source})"
+    return slots_over_hold(threads, hold, "little", f"little: {threads:g} threads / {_s(hold.ms)} {said}", measured_at)
 
 
 def pool(

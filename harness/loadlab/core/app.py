@@ -19,9 +19,10 @@ BOOT_MIN = (3, 2)
 JAR_ALLOWED = f"an executable Spring Boot jar (Boot >= {BOOT_MIN[0]}.{BOOT_MIN[1]})"
 # Boot's launchers (org.springframework.boot.loader.launch.JarLauncher from 3.2, …loader.JarLauncher before).
 BOOT_LAUNCHER_PREFIX = "org.springframework.boot.loader."
-# The placeholders APP_ARGS may use, each replaced by a part of the run (placeholder_values).
-DELAY_URL, DB_URL = "{delay_url}", "{db_url}"
-PLACEHOLDERS = (DELAY_URL, DB_URL)
+# The placeholders APP_ARGS may use, each replaced by a part of the run (placeholder_values): {downstream_url} is the
+# delay-service's base URL, answering at any path with the run's delay (an app's own base-URL property takes it as is).
+DELAY_URL, DB_URL, DOWNSTREAM_URL = "{delay_url}", "{db_url}", "{downstream_url}"
+PLACEHOLDERS = (DELAY_URL, DB_URL, DOWNSTREAM_URL)
 # What the harness sets itself, per mode: the mode, the pool, where the app listens.
 VIRTUAL_PROPERTY = "spring.threads.virtual.enabled"
 POOL_PROPERTY = "server.tomcat.threads.max"
@@ -209,10 +210,12 @@ def db_max_connections(args: list[str], headroom: int) -> int:
 
 
 def placeholder_values(delay_address: str, delay_port: int, delay_ms: int, db_address: str, db_port: int, db: str):
-    """What each placeholder becomes: the delay-service's URL with DELAY_MS (a downstream of known latency), and the
-    run's PostgreSQL as a JDBC URL that carries its user (trusted, no password)."""
+    """What each placeholder becomes: the delay-service's URL with DELAY_MS (a downstream of known latency), its base
+    URL (any path, the run's delay), and the run's PostgreSQL as a JDBC URL that carries its user (trusted, no
+    password)."""
     return {
         DELAY_URL: f"http://{delay_address}:{delay_port}/delay?ms={delay_ms}",
+        DOWNSTREAM_URL: f"http://{delay_address}:{delay_port}",
         DB_URL: f"jdbc:postgresql://{db_address}:{db_port}/{db}?user={db}",
     }
 

@@ -6,11 +6,12 @@ The Makefile passes each parameter as an environment variable of the same name, 
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from loadlab.core import app, reactive, servicecpus, timeouts
+from loadlab.core import app, downstream, reactive, servicecpus, timeouts
 from loadlab.core.errors import ExitCode, LoadlabError
 
 TARGETS = ("local", "netns", "aws")
@@ -170,6 +171,58 @@ PARAMS: tuple[Param, ...] = (
         f"1..60000, and {timeouts.INFLIGHT_RULE}",
     ),
     Param(
+        "DELAY_DIST",
+        downstream.CONSTANT,
+        "the delay-service's latency, drawn per answer: constant (DELAY_MS), lognormal (median DELAY_MS, 99th "
+        "percentile DELAY_P99_MS), bimodal (DELAY_SLOW_MS for DELAY_SLOW_PCT % of answers, DELAY_MS for the rest), "
+        "hgrm:<file> (a recorded distribution, HdrHistogram percentile text)",
+        _checked_by(lambda raw: downstream.parse_dist("DELAY_DIST", raw), downstream.DownstreamError),
+        downstream.DIST_ALLOWED,
+    ),
+    Param(
+        "DELAY_P99_MS",
+        "",
+        "with DELAY_DIST=lognormal: the 99th percentile of the delay (ms), above DELAY_MS",
+        _checked_by(lambda raw: downstream.parse_optional_ms("DELAY_P99_MS", raw), downstream.DownstreamError),
+        "empty, or DELAY_MS+1..3600000",
+    ),
+    Param(
+        "DELAY_SLOW_MS",
+        "",
+        "with DELAY_DIST=bimodal: the slow answers' delay (ms)",
+        _checked_by(lambda raw: downstream.parse_optional_ms("DELAY_SLOW_MS", raw), downstream.DownstreamError),
+        "empty, or 1..3600000",
+    ),
+    Param(
+        "DELAY_SLOW_PCT",
+        "",
+        "with DELAY_DIST=bimodal: the share of slow answers (%)",
+        _checked_by(lambda raw: downstream.parse_pct("DELAY_SLOW_PCT", raw), downstream.DownstreamError),
+        "empty, or 0..100",
+    ),
+    Param(
+        "DOWNSTREAM_ERRORS",
+        "0",
+        "share of the delay-service's answers that are a 503 after their delay (%), drawn per request",
+        _checked_by(lambda raw: downstream.parse_pct("DOWNSTREAM_ERRORS", raw), downstream.DownstreamError),
+        downstream.PCT_ALLOWED,
+    ),
+    Param(
+        "DOWNSTREAM_RESETS",
+        "0",
+        "share of the delay-service's connections reset instead of answered, after their delay (%)",
+        _checked_by(lambda raw: downstream.parse_pct("DOWNSTREAM_RESETS", raw), downstream.DownstreamError),
+        downstream.PCT_ALLOWED,
+    ),
+    Param(
+        "DOWNSTREAM_STUBS",
+        "",
+        "answers of the delay-service per path pattern and method (a JSON list of path, method, status, body file, "
+        "content_type); any other request gets {}",
+        _checked_by(lambda raw: downstream.parse_stubs("DOWNSTREAM_STUBS", raw), downstream.DownstreamError),
+        "empty, or " + downstream.STUBS_ALLOWED,
+    ),
+    Param(
         "PLATFORM_THREADS",
         "200",
         'Tomcat\'s maximum worker threads in platform mode; several sizes ("200 1000 4000") run platform once per '
@@ -278,8 +331,8 @@ PARAMS: tuple[Param, ...] = (
     Param(
         "APP_ARGS",
         "",
-        f"with APP: extra app arguments; {app.DELAY_URL} = the delay-service (DELAY_MS), {app.DB_URL} = the run's "
-        "PostgreSQL",
+        f"with APP: extra app arguments; {app.DELAY_URL} = the delay-service (DELAY_MS), {app.DOWNSTREAM_URL} = its "
+        f"base URL (any path answers after the run's delay), {app.DB_URL} = the run's PostgreSQL",
         _checked_by(app.checked_args),
         "arguments (shell quoting)",
     ),
@@ -297,12 +350,46 @@ PARAMS: tuple[Param, ...] = (
 BY_NAME = {p.name: p for p in PARAMS}
 MAX_MEASURED_SECONDS = 4 * 3600
 
+# Unknown names. `make bench DELAY_DIST=lognormal` used to start a constant-delay run: make takes any NAME=value, and a
+# name the harness does not read was silently ignored. The Makefile hands over the names given on its command line
+# (COMMAND_LINE_VAR, from make's own `origin`): each must be known. The environment holds every other tool's
+# variables too, so a name there is refused only when it looks like ours: one of our own prefixes, or a near miss of
+# a known name (difflib's ratio >= NEAR_MISS: DELAY_M, PLATFORM_THREAD, STEP_SECOND).
+COMMAND_LINE_VAR = "LOADLAB_MAKE_COMMAND_LINE"
+# What the Makefile's other verbs read (report/compare/plan) and its own internal switch: known, though not bench's.
+OTHER_MAKE_NAMES = ("RUN", "AGAINST", "CORES", "MEMORY_GB", "INSTANCE", "RPS", "FAIL_IF", "JAVA_LINT_IN_TEST_JAVA")
+OUR_PREFIXES = ("DELAY_", "DOWNSTREAM_")
+NEAR_MISS = 0.85
+
+
+def closest_name(name: str) -> str:
+    """The known parameter nearest to a name (always one: a typo deserves a suggestion)."""
+    return difflib.get_close_matches(name, list(BY_NAME), n=1, cutoff=0.0)[0]
+
+
+def _looks_like_ours(name: str) -> bool:
+    if name.startswith(OUR_PREFIXES):
+        return True
+    return any(difflib.SequenceMatcher(None, name, known).ratio() >= NEAR_MISS for known in BY_NAME)
+
+
+def unknown_names(env: Mapping[str, str]) -> list[str]:
+    """One line per name given to the lab that it does not know, naming the closest known one."""
+    known = set(BY_NAME) | set(OTHER_MAKE_NAMES)
+    given = set(env.get(COMMAND_LINE_VAR, "").split())
+    given |= {name for name in env if _looks_like_ours(name)}
+    return [
+        f"{name}={env.get(name, '')!r} is not a parameter of the lab (did you mean {closest_name(name)}?); "
+        "allowed: the parameters `make help` lists"
+        for name in sorted(given - known - {COMMAND_LINE_VAR})
+    ]
+
 
 def parse(env: Mapping[str, str] | None = None) -> dict[str, object]:
     """Reads every parameter from env (default: os.environ); raises ParamError listing every bad one."""
     env = os.environ if env is None else env
     values: dict[str, object] = {}
-    errors: list[str] = []
+    errors: list[str] = unknown_names(env)
     for p in PARAMS:
         raw = env.get(p.name)
         raw = p.default if raw is None or raw == "" else raw
@@ -315,6 +402,33 @@ def parse(env: Mapping[str, str] | None = None) -> dict[str, object]:
     if errors:
         raise ParamError("\n".join(errors))
     return values
+
+
+def _downstream_applies(v: dict[str, object]) -> list[str]:
+    """A distribution or injected failures act on the delay-service's answers: only a run that calls it uses them."""
+    shaped = [f"{name}={v[name]}" for name in ("DOWNSTREAM_ERRORS", "DOWNSTREAM_RESETS") if v[name]]
+    if v["DELAY_DIST"] != downstream.CONSTANT:
+        shaped.insert(0, f"DELAY_DIST={v['DELAY_DIST']}")
+    if v["DOWNSTREAM_STUBS"] and not v["APP"]:
+        return [
+            f"DOWNSTREAM_STUBS={v['DOWNSTREAM_STUBS']!r} answers an app's own paths at {app.DOWNSTREAM_URL}; the lab's "
+            "own services read no body; allowed: empty, or APP with {downstream_url} in APP_ARGS"
+        ]
+    if v["DOWNSTREAM_STUBS"]:
+        shaped.append("DOWNSTREAM_STUBS")
+    if not shaped:
+        return []
+    if v["APP"] and app.DOWNSTREAM_URL not in v["APP_ARGS"]:
+        return [
+            f"{shaped[0]} acts on the delay-service's answers at {app.DOWNSTREAM_URL}, which APP_ARGS does not use "
+            f"({app.DELAY_URL} is /delay?ms=DELAY_MS, constant); allowed: {app.DOWNSTREAM_URL} in APP_ARGS"
+        ]
+    if not v["APP"] and v["SCENARIO"] in ("db", "cpu"):
+        return [
+            f"{shaped[0]} acts on the delay-service, which SCENARIO={v['SCENARIO']} does not call; allowed: "
+            "SCENARIO=http or pinned"
+        ]
+    return []
 
 
 def _cross_checks(v: dict[str, object]) -> list[str]:
@@ -339,9 +453,13 @@ def _cross_checks(v: dict[str, object]) -> list[str]:
     errors.extend(servicecpus.cross_check(v))
     errors.extend(app.cross_checks(v, {name: BY_NAME[name].default for name in app.COMPANIONS}))
     errors.extend(reactive.cross_checks(v))
+    drawn = downstream.cross_checks(v)
+    errors.extend(drawn)
+    errors.extend(_downstream_applies(v))
     measured = v["STEPS"] * v["STEP_SECONDS"]
     if measured > MAX_MEASURED_SECONDS:
         errors.append(f"STEPS x STEP_SECONDS = {measured} s is too long; allowed: at most {MAX_MEASURED_SECONDS} s")
     # The request chain's limits follow DELAY_MS; where a cap of Gatling or of the machine cannot, say so now.
-    errors.extend(timeouts.range_errors(v))
+    if not drawn:  # the limits follow the delay's distribution, which must be whole first
+        errors.extend(timeouts.range_errors(v))
     return errors

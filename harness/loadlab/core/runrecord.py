@@ -34,6 +34,8 @@ class RunRecord:
     crashes: dict[str, dict] = field(default_factory=dict)  # a role that died: watch.Crash.as_dict()
     evidence_lost: dict[str, list[dict]] = field(default_factory=dict)  # samplers that died or froze (watch.py)
     test_fault: str | None = None  # LOADLAB_FAULT_CPU_QUOTA of a test that starved the run on purpose
+    # The delay-service's policy: distribution (downstream.Distribution.as_dict), failures, served_log; {} before it.
+    downstream: dict = field(default_factory=dict)
 
     def crash_of(self, mode: str) -> dict | None:
         return self.crashes.get(mode)
@@ -92,6 +94,7 @@ def from_doc(doc: dict) -> RunRecord:
             if isinstance(v, list)
         },
         test_fault=str(doc["test_fault"]) if doc.get("test_fault") else None,
+        downstream=_mapping(doc.get("downstream")),
     )
 
 

@@ -8,10 +8,13 @@ with a stated margin: a request cut there is one the rule already counts as too 
 verdict. The order matters too: the thread-service gives up on a slow downstream before the injector gives up on
 the thread-service, so a slow delay-service or database shows as the service's 504, not as an injector timeout.
 
-    expected = DELAY_MS + CPU_MS                          what one request takes on an idle service
+    expected = DELAY_MS + CPU_MS                          what one request takes on an idle service (DELAY_MS is
+                                                          the median of a DELAY_DIST other than constant)
     healthy  = max(p99_factor x expected,                 the slowest p99 the health rule accepts when the
-                   expected + p99_slack_ms)               baseline p50 is the expected time
-    service  = healthy + SERVICE_MARGIN_MS                thread-service: delay-service connect and whole response,
+                   expected + p99_slack_ms)               baseline p50 is the expected time (with a distribution,
+                                                          the rule's slack follows its p99: downstream.py)
+    service  = max(healthy, high end + CPU_MS)            thread-service: delay-service connect and whole response,
+               + SERVICE_MARGIN_MS                        (high end: the distribution's 99.99th percentile)
                                                           database connection wait and query
     injector = service + CPU_MS + INJECTOR_MARGIN_MS      Gatling connect and whole request
     probe    = DELAY_MS + PROBE_GRACE_MS                  the delay-service's own latency probe (loadlab-sample)
@@ -25,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 
+from loadlab.core import downstream
 from loadlab.core.thresholds import Thresholds
 
 # What the thread-service may add beyond the slowest healthy request before it gives up on a downstream call.
@@ -41,7 +45,7 @@ INJECTOR_MAX_INFLIGHT = 5000
 # valve cuts it; a level the valve stops must have collapsed, not merely be long.
 INFLIGHT_HEADROOM = 2.0
 HEALTHY_INFLIGHT_MAX = INJECTOR_MAX_INFLIGHT / INFLIGHT_HEADROOM
-INFLIGHT_RULE = f"PEAK_RPS / INJECTORS x (DELAY_MS + CPU_MS) / 1000 <= {HEALTHY_INFLIGHT_MAX:.0f}"
+INFLIGHT_RULE = f"PEAK_RPS / INJECTORS x (mean delay + CPU_MS) / 1000 <= {HEALTHY_INFLIGHT_MAX:.0f}"
 # Gatling's and the simulation's cap on one request's timeout (LoadConfig.requestTimeoutMs, SecondRecorder).
 GATLING_MAX_TIMEOUT_MS = 3_600_000
 
@@ -70,10 +74,13 @@ def expected_ms(values: Mapping) -> int:
 
 
 def derive(values: Mapping, thresholds: Thresholds | None = None) -> Limits:
-    """thresholds: the health rule the run judges with (the contract's defaults when not given)."""
+    """thresholds: the health rule the run judges with (when not given, the contract's defaults for the run's delay
+    distribution: downstream.health_thresholds)."""
     expected = expected_ms(values)
-    healthy = round((thresholds or Thresholds()).p99_limit_ms(expected))
-    service = healthy + SERVICE_MARGIN_MS
+    dist = downstream.distribution(values)
+    healthy = round((thresholds or downstream.health_thresholds(dist)).p99_limit_ms(expected))
+    high_end = round(dist.high_end_ms()) + int(values.get("CPU_MS", 0) or 0)
+    service = max(healthy, high_end) + SERVICE_MARGIN_MS
     injector = service + int(values.get("CPU_MS", 0) or 0) + INJECTOR_MARGIN_MS
     return Limits(
         expected_ms=expected,
@@ -133,11 +140,14 @@ def range_errors(values: Mapping) -> list[str]:
             f"{SERVICE_MARGIN_MS + INJECTOR_MARGIN_MS} + CPU_MS <= {GATLING_MAX_TIMEOUT_MS}"
         )
     injectors = int(values.get("INJECTORS", 1) or 1)
-    inflight = float(values["PEAK_RPS"]) / injectors * limits.expected_ms / 1000.0
+    dist = downstream.distribution(values)
+    mean = dist.mean_ms() + int(values.get("CPU_MS", 0) or 0)
+    inflight = float(values["PEAK_RPS"]) / injectors * mean / 1000.0
     if inflight > HEALTHY_INFLIGHT_MAX:
-        top = int(HEALTHY_INFLIGHT_MAX * injectors * 1000 // max(limits.expected_ms, 1))
+        top = int(HEALTHY_INFLIGHT_MAX * injectors * 1000 // max(mean, 1))
         errors.append(
-            f"PEAK_RPS={values['PEAK_RPS']} with requests of {limits.expected_ms} ms keeps "
+            f"PEAK_RPS={values['PEAK_RPS']} with requests of {mean:.0f} ms"
+            f"{'' if dist.is_constant else ' (mean)'} keeps "
             f"{inflight:.0f} requests in flight per injector even on a healthy service, over "
             f"{HEALTHY_INFLIGHT_MAX:.0f} (half the injector's safety cap of {INJECTOR_MAX_INFLIGHT} "
             f"outstanding requests, below its 20,000 open files); allowed: PEAK_RPS <= {top} at DELAY_MS="

@@ -20,10 +20,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from loadlab import report
-from loadlab.core import runplan, runrecord, timeouts
+from loadlab.core import downstream, runplan, runrecord, timeouts
 from loadlab.core.errors import ExitCode
 from loadlab.core.runplan import ModeRun
-from loadlab.core.thresholds import Thresholds
 from loadlab.run import (
     alignment,
     appservice,
@@ -99,7 +98,7 @@ def bench(values: dict) -> int:
     javas = scenario.prepare(values)
     run_dir = make_run_dir(Path(values["RESULTS_DIR"]).resolve())  # after the preflight (cli.py) found no problem
     topo = topology.build(values["TARGET"], values["INJECTORS"], run_dir, java_home)
-    thresholds = Thresholds()
+    thresholds = downstream.health_thresholds(downstream.distribution(values))
     run = Run(values, topo, run_dir, javas, timeouts.derive(values, thresholds))
     fault = os.environ.get("LOADLAB_FAULT_CPU_QUOTA")  # test-only starvation, see infra/host/loadlab-host
     for h in topo.hosts() if fault else ():
@@ -118,6 +117,8 @@ def bench(values: dict) -> int:
         "modes_completed": [],
         # Every limit of the request chain, derived from the workload (timeouts.py): what the analysis checks.
         "limits": run.limits.as_dict(),
+        # The delay-service's policy (its distribution with the figures the models use) and its served delay.
+        "downstream": downstream.record(values, downstream.SERVED_LOG),
         **({"test_fault": fault} if fault else {}),
     }
     split = cpushare.apply(values, topo)  # SERVICE_CPUS: every host gets the split before anything starts

@@ -4,7 +4,7 @@ per mode, the thread-service; every process of the run stopped at its end (`stop
 from __future__ import annotations
 
 from loadlab.analysis.validity import DELAY_ADDED_FLOOR_MS
-from loadlab.core import app, params, runplan, servicesettings, timeouts
+from loadlab.core import app, downstream, params, runplan, servicesettings, timeouts
 from loadlab.core.runplan import ModeRun
 from loadlab.run import console, scenario
 from loadlab.run.context import Run
@@ -14,8 +14,13 @@ from loadlab.run.topology import DB_PORT, DELAY_PORT, MGMT_PORT, THREAD_PORT
 
 def start_delay_service(run: Run) -> None:
     h = run.topo.delay
-    console.step(f"starting delay-service on {h.name} ({h.address}:{DELAY_PORT})")
-    h.tool("delay-service", "delay-service", run.log(h, "delay-service"), h.address, str(DELAY_PORT))
+    dist = downstream.distribution(run.values)
+    console.step(f"starting delay-service on {h.name} ({h.address}:{DELAY_PORT}), {dist.describe()}")
+    # Its policy as Spring properties (core/downstream.py): what it draws, what it fails, where the served delay goes.
+    served = h.work_path(downstream.SERVED_LOG)
+    h.run(["mkdir", "-p", h.work_path("raw", "delay")])
+    spring = downstream.delay_service_args(run.values, served)
+    h.tool("delay-service", "delay-service", run.log(h, "delay-service"), h.address, str(DELAY_PORT), *spring)
     h.tool("wait-http", f"http://{h.address}:{DELAY_PORT}/actuator/health", "90", "delay-service", timeout=120)
     warm_delay_service(run)
 
@@ -100,7 +105,7 @@ def start_thread_service(run: Run, mode_run: ModeRun, folder: str) -> None:
         str(MGMT_PORT),
         mode,
         str(threads),
-        f"http://{run.topo.delay.address}:{DELAY_PORT}",
+        downstream.service_base_url(run.topo.delay.address, DELAY_PORT, v),
         jfr,
         *spring,
         env={"LOADLAB_JAVA": java} if java else None,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from loadlab.analysis import refine
-from loadlab.core import timeouts
+from loadlab.core import downstream, timeouts
 from loadlab.core.thresholds import Thresholds
 from loadlab.run.context import Run
 from loadlab.run.topology import THREAD_PORT
@@ -68,7 +68,11 @@ def gatling_props(run: Run, folder: str, index: int, load: LoadPass, go_file: st
         # The early stop judges a level by the seconds its requests complete in. Requests longer than a second
         # complete in the next level's window, mixed with its own, so a healthy level would look short of OK
         # responses and be stopped; the summary shifts its windows by that lag, the simulation does not.
-        "stopOnCollapse": str(timeouts.completion_lag_s(run.limits.expected_ms) == 0).lower(),
+        # Nor does it know the downstream's injected failures (DOWNSTREAM_ERRORS/RESETS), which the summary counts as
+        # answered: with them it would stop a healthy level, so it does not stop early.
+        "stopOnCollapse": str(
+            timeouts.completion_lag_s(run.limits.expected_ms) == 0 and not downstream.injects_failures(v)
+        ).lower(),
     }
     if load.name:
         # A fine pass: ascending stairs over its rates after a warm-up with headroom, judged (and stopped

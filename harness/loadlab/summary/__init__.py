@@ -20,7 +20,7 @@ from pathlib import Path
 from loadlab.core import runplan, runrecord
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.thresholds import Thresholds
-from loadlab.summary import judging, outputs, raw, records, repeats, verdict
+from loadlab.summary import judging, outputs, raw, records, repeats, served_check, verdict
 from loadlab.summary.ratio import ratio_fields
 from loadlab.summary.records import ModeRecord, RunSummary
 
@@ -78,6 +78,7 @@ def _summarise(folder: Path, run: RunRecord, run_id: str) -> RunSummary:
         "missing_modes": [m for m in wanted if m not in modes],
         "missing": [] if run.found else ["params.json"],
         "problems": run.mode_problems,
+        "downstream": served_check.overview(run, params),
     }
     if run.test_fault:
         summary["test_fault"] = run.test_fault
@@ -128,6 +129,7 @@ def _combine_repetitions(run_dir: Path, run: RunRecord, per_rep: list[tuple[int,
         "missing_modes": [m for m in _modes_wanted(params) if m not in modes],
         "missing": [] if run.found else ["params.json"],
         "problems": {f"rep-{k}/{mode}": p for k, rep in per_rep for mode, p in (rep.problems or {}).items()},
+        "downstream": served_check.overview(run, params),
     }
     if run.test_fault:
         summary["test_fault"] = run.test_fault

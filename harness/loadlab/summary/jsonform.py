@@ -27,6 +27,10 @@ def level_dict(level: Level, healthy: bool, reasons: list[str]) -> dict:
         "percentiles_ms": spectrum(level),
         "ko_p50_ms": level.ko_latency.p50_ms if level.ko_latency else None,
         "errors_by_kind": dict(level.errors_by_kind),
+        # Of those errors, the ones the delay-service injected (DOWNSTREAM_ERRORS/RESETS): not the service's own.
+        "downstream_injected": level.downstream_injected,
+        # What the delay-service served over the level (answers, p50 … p99.9 ms): beside summary.json's `downstream`.
+        "served_ms": level.served_ms,
         "seconds": level.seconds,
         "healthy": healthy,
         "unhealthy_reasons": reasons,

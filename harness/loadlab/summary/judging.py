@@ -14,7 +14,18 @@ from loadlab.core import metrics, servicecpus, servicesettings, timeouts
 from loadlab.core.reactive import REACTIVE
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.thresholds import Thresholds
-from loadlab.summary import appcheck, crash, evidence, hgrm_files, outputs, raw, reactivecheck, seconds, warmup
+from loadlab.summary import (
+    appcheck,
+    crash,
+    evidence,
+    hgrm_files,
+    outputs,
+    raw,
+    reactivecheck,
+    seconds,
+    served_check,
+    warmup,
+)
 from loadlab.summary.labels import base_mode, mode_jdk, mode_threads
 from loadlab.summary.mode_knee import FinePass, refined_knee
 from loadlab.summary.raw import STATUS_504, TIMEOUT_INJECTOR, RawMode
@@ -71,6 +82,8 @@ def judge_mode(
         passes = [(hgrm_files.COARSE, tables.levels), *((f.name, f.tables.levels) for f in fine)]
         hgrm_files.write(mode_dir, passes)
     crashed = crash.summary(died, place, crash_tables)
+    for passed in (tables, *(f.tables for f in fine)):  # the downstream's injected failures, counted apart
+        served_check.count_injected(mode_dir, run, passed.levels, passed.t0)
     verdict = judge(tables.levels, thresholds)
     ctx = validity_context(mode_raw, run, params, target, thresholds, verdict)
     return JudgedMode(
@@ -85,7 +98,9 @@ def judge_mode(
         crash_tables=crash_tables,
         crash_reason=crash.reason(crashed, crash_tables) if crashed else None,
         invalid_reasons=validity(tables.levels, verdict, ctx)
-        + [r for r in [warmup.backlog_reason(mode_raw, tables.levels, verdict, ctx.healthy_max_ms)] if r],
+        + [r for r in [warmup.backlog_reason(mode_raw, tables.levels, verdict, ctx.healthy_max_ms)] if r]
+        # The stand-in kept to its configured delay (issue 34): its own module, per level.
+        + served_check.reasons(mode_dir, run, params, tables.levels, tables.t0, verdict, ctx),
         config_mismatches=live_config_mismatches(label, mode_raw.live_config, params)
         # An application under test has no /actuator/loadlab: its host and its recording say what it ran on.
         + (

@@ -146,6 +146,9 @@ class RunSummary(_Fields):
     missing: list[str] | None = None
     problems: dict | None = None
     test_fault: Any = None
+    # The delay-service's configured distribution and failures (summary/served_check.overview); each level's
+    # `served_ms` says what it served.
+    downstream: dict | None = None
     repetition: int | None = None  # a repetition's own summary: which one
     absent: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 

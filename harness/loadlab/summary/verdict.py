@@ -10,7 +10,7 @@ from loadlab.analysis.knee import Verdict, why_not_refined
 from loadlab.analysis.levels import Level, cpu_ms_per_request
 from loadlab.analysis.validity import CPU_SATURATED_RATIO, ValidityContext, machine_saturated, shares_one_machine
 from loadlab.analysis.validity import notes as validity_notes
-from loadlab.core import app, metrics
+from loadlab.core import app, downstream, metrics
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.servicecpus import CpuSplit
 from loadlab.core.thresholds import Thresholds
@@ -64,6 +64,7 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
         # every healthy level the knee stands on, coarse and fine, each read with its own pass's first second
         app_pool_hold=app_pool.hold(raw, [(lv, t0_of(judged, lv)) for lv in knee.fit_levels]),
         healthy_holds=tuple(level_holds(knee.fit_levels)),
+        wait=downstream.of_run(params, run.downstream),
     )
     pool_at_knee = app_pool.at_knee(raw, t0_of(judged, knee.closing), knee.closing) if knee.collapsed else None
     service = app.service_label(params)

@@ -79,12 +79,12 @@ trained_boot_args() {
   printf '%s\n' -jar "$jar"
 }
 
-# delay-service NAME LOG ADDRESS PORT
+# delay-service NAME LOG ADDRESS PORT [SPRING_ARGS...]: the rest are its downstream.* settings (from the harness).
 cmd_delay_service() {
-  local name=$1 log=$2 address=$3 port=$4
+  local name=$1 log=$2 address=$3 port=$4; shift 4
   local boot; mapfile -t boot < <(boot_args "$(app)/delay-service.jar")
   cmd_start "$name" "$log" -- "$(java_bin)" "${service_jvm[@]}" "${helper_heap[@]}" "${boot[@]}" \
-    --server.address="$address" --server.port="$port"
+    --server.address="$address" --server.port="$port" "$@"
 }
 
 # measured_service NAME LOG JFR_FILE -- JAVA_ARGS...: starts the service under test (the thread-service, or an APP

@@ -2,6 +2,7 @@ package loadlab.delay.api;
 
 import java.time.Duration;
 
+import loadlab.delay.downstream.ServedDelays;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -16,14 +17,21 @@ import reactor.core.publisher.Mono;
 class DelayController {
 
     private final DelayParameter parameter;
+    private final ServedDelays served;
 
-    DelayController(DelayParameter parameter) {
+    DelayController(DelayParameter parameter, ServedDelays served) {
         this.parameter = parameter;
+        this.served = served;
     }
 
     @GetMapping(path = "/delay", produces = MediaType.APPLICATION_JSON_VALUE)
     Mono<DelayResponse> delay(@RequestParam(name = DelayParameter.NAME, required = false) String ms) {
+        long start = System.nanoTime();
         long delayMs = parameter.parse(ms);
-        return Mono.delay(Duration.ofMillis(delayMs)).thenReturn(new DelayResponse(delayMs));
+        // Recorded too: with a constant DELAY_MS the lab's own services call here, and the served delay is checked.
+        return Mono.delay(Duration.ofMillis(delayMs)).map(tick -> {
+            served.record(start);
+            return new DelayResponse(delayMs);
+        });
     }
 }

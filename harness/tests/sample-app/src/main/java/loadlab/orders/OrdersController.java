@@ -43,7 +43,7 @@ class OrdersController {
         if (failAfter > 0 && served.incrementAndGet() > failAfter) {
             throw new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, "failing after " + failAfter + " orders");
         }
-        PricingClient.Quote quote = pricing.quote();
+        PricingClient.Quote quote = pricing.quote(customer);
         if (jdbc != null) {
             jdbc.queryForObject("select 1 from pg_sleep(?)", Integer.class, holdSeconds);
         }
@@ -51,6 +51,6 @@ class OrdersController {
                 .mapToObj(i -> new Line("SKU-" + (customer * 10 + i), i, 199L * i + customer % 100))
                 .toList();
         long total = lines.stream().mapToLong(l -> l.priceCents() * l.quantity()).sum();
-        return new Orders(customer, lines, total, quote.delayMs());
+        return new Orders(customer, lines, total, quote.waitedMs());
     }
 }

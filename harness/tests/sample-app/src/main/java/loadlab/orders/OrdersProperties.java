@@ -7,6 +7,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * @param backendUrl        the pricing backend, called once per request
+ * @param pricingBaseUrl    when set, the backend is called as a REST service is, at {@code {base}/prices/{customer}}
+ *                          (the lab passes its delay-service's base URL as {downstream_url}); backendUrl is then unused
  * @param backendTimeout    the whole-response limit of that call
  * @param ownRequestThreads > 0: a fixed pool of the app's own platform threads serves requests (see
  *                          {@link OwnRequestThreadsConfiguration}); 0: Tomcat's, as the standard properties say
@@ -15,6 +17,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param dbHold            how long each order holds a connection (one pg_sleep query)
  */
 @ConfigurationProperties("orders")
-record OrdersProperties(URI backendUrl, Duration backendTimeout, int ownRequestThreads, String dbUrl, int dbPool,
+record OrdersProperties(URI backendUrl, String pricingBaseUrl, Duration backendTimeout, int ownRequestThreads,
+        String dbUrl, int dbPool,
         Duration dbHold) {
 }

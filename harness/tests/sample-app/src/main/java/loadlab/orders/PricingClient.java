@@ -10,8 +10,11 @@ import org.springframework.web.client.RestClient;
 @Component
 class PricingClient {
 
-    /** What the backend answers (the lab's delay-service: how long it waited). */
-    record Quote(long delayMs) {
+    /** What the backend answers (the lab's /delay: how long it waited; a REST downstream's {@code {}}: null). */
+    record Quote(Long delayMs) {
+        long waitedMs() {
+            return delayMs == null ? 0 : delayMs;
+        }
     }
 
     private final RestClient restClient;
@@ -26,7 +29,12 @@ class PricingClient {
         this.properties = properties;
     }
 
-    Quote quote() {
+    /** With a base URL, {@code GET {base}/prices/{customer}} as an app with a REST downstream calls it. */
+    Quote quote(long customer) {
+        String base = properties.pricingBaseUrl();
+        if (base != null && !base.isBlank()) {
+            return restClient.get().uri(base + "/prices/{customer}", customer).retrieve().body(Quote.class);
+        }
         return restClient.get().uri(properties.backendUrl()).retrieve().body(Quote.class);
     }
 }

@@ -1,0 +1,120 @@
+package loadlab.delay.downstream;
+
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogWriter;
+import org.HdrHistogram.Recorder;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.stereotype.Component;
+
+/**
+ * The delay each answer was actually served in (from the request's arrival to its answer), one HdrHistogram
+ * interval per wall-clock second in {@code downstream.served-log}: the same format, range and precision (ms) as the
+ * injectors' latency.hlog, so the harness reads both alike and can prove the stand-in kept to its distribution. A
+ * late timer or a starved event loop shows here as a served delay above the drawn one.
+ */
+@Component
+public class ServedDelays implements DisposableBean {
+
+    static final long MAX_TRACKABLE_MS = 3_600_000L;
+
+    /** What became of an answer: each its own tag in the log, so injected failures are counted apart. */
+    public enum Outcome {
+        SERVED("served"), ERROR("error"), RESET("reset");
+
+        final String tag;
+        final Recorder recorder = new Recorder(1, MAX_TRACKABLE_MS, 3);
+        Histogram reuse;
+
+        Outcome(String tag) {
+            this.tag = tag;
+        }
+    }
+
+    private final PrintStream out;
+    private final HistogramLogWriter log;
+    private final ScheduledExecutorService writer;
+    private long intervalStartMs = System.currentTimeMillis() / 1000 * 1000;
+
+    ServedDelays(DownstreamProperties properties) {
+        if (properties.servedLog().isBlank()) {
+            out = null;
+            log = null;
+            writer = null;
+            return;
+        }
+        try {
+            Path path = Path.of(properties.servedLog());
+            Files.createDirectories(path.toAbsolutePath().getParent());
+            out = new PrintStream(new FileOutputStream(path.toFile()), false, StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write downstream.served-log " + properties.servedLog(), e);
+        }
+        log = new HistogramLogWriter(out);
+        log.outputComment("delay-service: the delay each answer was served in, ms; interval start = the second "
+                + "(Unix epoch s) it was answered in; tag served (every answer), error, reset (injected failures)");
+        log.outputLogFormatVersion();
+        log.outputStartTime(intervalStartMs);
+        log.setBaseTime(0);
+        log.outputBaseTime(0);
+        log.outputLegend();
+        out.flush();
+        writer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "served-delays");
+            t.setDaemon(true);
+            return t;
+        });
+        long now = System.currentTimeMillis();
+        writer.scheduleAtFixedRate(this::writeSecond, 1000 - now % 1000, 1000, TimeUnit.MILLISECONDS);
+    }
+
+    /** The answer to a request that arrived at {@code startNanos} (System.nanoTime) goes out now. */
+    public void record(long startNanos) {
+        record(startNanos, Outcome.SERVED);
+    }
+
+    /** Every answer is SERVED; an injected 503 or reset is also counted under its own tag. */
+    public void record(long startNanos, Outcome outcome) {
+        if (log != null) {
+            long ms = Math.max(0, Math.min(Math.round((System.nanoTime() - startNanos) / 1e6), MAX_TRACKABLE_MS));
+            Outcome.SERVED.recorder.recordValue(ms);
+            if (outcome != Outcome.SERVED) {
+                outcome.recorder.recordValue(ms);
+            }
+        }
+    }
+
+    /** The histograms of the second that just ended; each written only when it holds something. */
+    private synchronized void writeSecond() {
+        long end = System.currentTimeMillis() / 1000 * 1000;
+        for (Outcome o : Outcome.values()) {
+            o.reuse = o.recorder.getIntervalHistogram(o.reuse);
+            if (o.reuse.getTotalCount() > 0 && end > intervalStartMs) {
+                o.reuse.setTag(o.tag);
+                double second = (end - 1000) / 1000.0;
+                log.outputIntervalHistogram(second, second + 1, o.reuse, 1.0);
+            }
+        }
+        out.flush();
+        intervalStartMs = end;
+    }
+
+    @Override
+    public void destroy() {
+        if (writer != null) {
+            writer.shutdownNow();
+            writeSecond();
+            out.close();
+        }
+    }
+}

@@ -1,0 +1,457 @@
+"""The downstream the delay-service stands in for: the latency distribution it draws each answer's delay from
+(DELAY_DIST), its injected failures (DOWNSTREAM_ERRORS, DOWNSTREAM_RESETS), and the one place the harness computes
+that distribution's figures (mean, percentiles, high end): Little's law, the timeouts, the health limit and the
+served-delay check all read them here. The delay-service draws from the same definition
+(delay-service/…/DelayDistribution.java); harness/tests/data/delay_distributions.json, written from these figures,
+holds its draws to them (DelayDistributionAgreementTest).
+
+    constant   DELAY_MS every time
+    lognormal  median DELAY_MS, 99th percentile DELAY_P99_MS: sigma = ln(p99 / median) / z(0.99)
+    bimodal    DELAY_SLOW_MS for DELAY_SLOW_PCT % of the answers, DELAY_MS for the rest
+    hgrm:FILE  a recorded distribution (HdrHistogram's percentile text: `Value Percentile TotalCount 1/(1-P)`),
+               drawn by its inverse, linear between the recorded percentiles
+
+Standard library only: params.py (run before the venv exists) checks the parameters with it.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import statistics
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from loadlab.core.thresholds import Thresholds
+
+CONSTANT, LOGNORMAL, BIMODAL, HGRM = "constant", "lognormal", "bimodal", "hgrm:"
+DIST_ALLOWED = "constant | lognormal (with DELAY_P99_MS) | bimodal (with DELAY_SLOW_MS, DELAY_SLOW_PCT) | hgrm:<file>"
+Z99 = statistics.NormalDist().inv_cdf(0.99)
+# The distribution's high end, what a limit of the request chain must let through: one answer in 10,000 is slower.
+HIGH_END_QUANTILE = 0.9999
+# Where the lab's own services call the delay-service when it draws the delay: any path but /delay answers from its
+# distribution, so `{base}/drawn/delay?ms=N` is drawn and the caller's ms is only a record of DELAY_MS.
+DRAWN_PREFIX = "/drawn"
+# The served delay, per second, relative to the run folder (written by the delay-service, read by analysis/served.py).
+SERVED_LOG = "raw/delay/served.hlog"
+# A recorded distribution: at most this many points go to the delay-service (one Spring property on its command line).
+HGRM_MAX_POINTS = 2000
+PCT_ALLOWED = "a percentage 0..100"
+
+
+class DownstreamError(ValueError):
+    """One bad downstream parameter; the message is the single line the user sees."""
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """kind: constant | lognormal | bimodal | recorded; points: a recorded one's (quantile 0..1, ms), ascending."""
+
+    kind: str
+    median_ms: float
+    p99_ms: float | None = None
+    slow_ms: float | None = None
+    slow_pct: float | None = None
+    points: tuple[tuple[float, float], ...] = ()
+    source: str = ""
+
+    @property
+    def sigma(self) -> float:
+        return math.log(self.p99_ms / self.median_ms) / Z99
+
+    def quantile_ms(self, q: float) -> float:
+        """The delay below which a share q (0..1) of the answers fall."""
+        if self.kind == LOGNORMAL:
+            q = min(max(q, 1e-12), 1 - 1e-12)
+            return self.median_ms * math.exp(self.sigma * statistics.NormalDist().inv_cdf(q))
+        if self.kind == BIMODAL:
+            slow = self.slow_pct / 100
+            if self.slow_ms >= self.median_ms:
+                return self.median_ms if q < 1 - slow else self.slow_ms
+            return self.slow_ms if q < slow else self.median_ms
+        if self.kind == "recorded":
+            return _inverse(self.points, q)
+        return self.median_ms
+
+    def mean_ms(self) -> float:
+        if self.kind == LOGNORMAL:
+            return self.median_ms * math.exp(self.sigma**2 / 2)
+        if self.kind == BIMODAL:
+            p = self.slow_pct / 100
+            return (1 - p) * self.median_ms + p * self.slow_ms
+        if self.kind == "recorded":
+            pts = self.points
+            return sum((q1 - q0) * (v0 + v1) / 2 for (q0, v0), (q1, v1) in zip(pts, pts[1:]))
+        return self.median_ms
+
+    def p50_ms(self) -> float:
+        return self.quantile_ms(0.5)
+
+    def p99_high_ms(self) -> float:
+        return self.quantile_ms(0.99)
+
+    def high_end_ms(self) -> float:
+        return self.quantile_ms(HIGH_END_QUANTILE)
+
+    @property
+    def is_constant(self) -> bool:
+        return self.kind == CONSTANT
+
+    def describe(self) -> str:
+        """The distribution in words, with its figures: `lognormal: median 100 ms, p99 1000 ms, mean 165 ms`."""
+        figures = f"median {_ms(self.p50_ms())}, p99 {_ms(self.p99_high_ms())}, mean {_ms(self.mean_ms())}"
+        if self.kind == CONSTANT:
+            return f"constant {_ms(self.median_ms)}"
+        if self.kind == BIMODAL:
+            return f"bimodal: {_ms(self.slow_ms)} for {self.slow_pct:g}%, {_ms(self.median_ms)} for the rest; {figures}"
+        if self.kind == "recorded":
+            return f"recorded ({Path(self.source).name}): {figures}"
+        return f"lognormal: {figures}"
+
+    def wait_words(self) -> str:
+        """What Little's law's wait is, for its formula: `(median 0.2 s, lognormal p99 2 s)`; "" when constant."""
+        if self.kind == CONSTANT:
+            return ""
+        name = {"recorded": "recorded", BIMODAL: "bimodal"}.get(self.kind, "lognormal")
+        return f"(median {_s(self.p50_ms())}, {name} p99 {_s(self.p99_high_ms())})"
+
+    def as_dict(self) -> dict:
+        """params.json's `downstream.distribution`: enough to judge the run again without the hgrm file."""
+        return {
+            "kind": self.kind,
+            "median_ms": self.median_ms,
+            "p99_ms": self.p99_ms,
+            "slow_ms": self.slow_ms,
+            "slow_pct": self.slow_pct,
+            "points": [list(p) for p in self.points],
+            "source": self.source,
+            "figures": {
+                "mean_ms": round(self.mean_ms(), 3),
+                "p50_ms": round(self.p50_ms(), 3),
+                "p99_ms": round(self.p99_high_ms(), 3),
+                "p99_9_ms": round(self.quantile_ms(0.999), 3),
+                "high_end_ms": round(self.high_end_ms(), 3),
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> Distribution:
+        return cls(
+            kind=str(d["kind"]),
+            median_ms=float(d["median_ms"]),
+            p99_ms=d.get("p99_ms"),
+            slow_ms=d.get("slow_ms"),
+            slow_pct=d.get("slow_pct"),
+            points=tuple((float(q), float(v)) for q, v in d.get("points") or ()),
+            source=str(d.get("source") or ""),
+        )
+
+    def spring_args(self) -> list[str]:
+        """The delay-service's downstream.* properties for this distribution."""
+        kind = self.kind
+        args = [f"--downstream.dist={kind}", f"--downstream.delay-ms={self.median_ms:g}"]
+        if kind == LOGNORMAL:
+            args.append(f"--downstream.p99-ms={self.p99_ms:g}")
+        if kind == BIMODAL:
+            args += [f"--downstream.slow-ms={self.slow_ms:g}", f"--downstream.slow-pct={self.slow_pct:g}"]
+        if kind == "recorded":
+            args.append("--downstream.points=" + ",".join(f"{q:.12g}:{v:.6g}" for q, v in self.points))
+        return args
+
+
+def _ms(ms: float) -> str:
+    return f"{ms:.0f} ms"
+
+
+def _s(ms: float) -> str:
+    return f"{ms / 1000:.3g} s"
+
+
+def _inverse(points: tuple[tuple[float, float], ...], q: float) -> float:
+    """A recorded distribution's inverse at q: linear between the recorded points (as DelayDistribution.Recorded)."""
+    for (q0, v0), (q1, v1) in zip(points, points[1:]):
+        if q < q1:
+            return v0 + (v1 - v0) * ((q - q0) / (q1 - q0) if q1 > q0 else 1.0)
+    return points[-1][1]
+
+
+def read_hgrm(path: Path) -> tuple[tuple[float, float], ...]:
+    """The (quantile, ms) points of an HdrHistogram percentile file, from quantile 0 to 1; DownstreamError when
+    unreadable or empty. Lines that are not `value percentile count ...` (the header, `#[Mean ...`) are skipped."""
+    shown = f"DELAY_DIST='hgrm:{path}'"
+    try:
+        text = path.read_text(errors="replace")
+    except OSError as e:
+        raise DownstreamError(f"{shown} cannot be read ({e.strerror or e}); allowed: {DIST_ALLOWED}") from None
+    points: list[tuple[float, float]] = []
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) < 3 or line.lstrip().startswith("#"):
+            continue
+        try:
+            value, quantile = float(words[0]), float(words[1])
+        except ValueError:
+            continue
+        if not (0 <= quantile <= 1 and value >= 0 and math.isfinite(value)):
+            raise DownstreamError(f"{shown} has a line that is not `value percentile count`: {line.strip()!r}")
+        if points and (quantile < points[-1][0] or value < points[-1][1]):
+            raise DownstreamError(
+                f"{shown} does not ascend at {line.strip()!r}; allowed: HdrHistogram's percentile text"
+            )
+        points.append((quantile, value))
+    if len(points) < 2 or points[-1][1] <= 0:
+        raise DownstreamError(
+            f"{shown} holds no percentile distribution (fewer than two `value percentile count` lines); allowed: "
+            "HdrHistogram's percentile text (.hgrm, e.g. a run's <mode>/hgrm/*.hgrm)"
+        )
+    points[0] = (0.0, points[0][1])
+    if points[-1][0] < 1.0:
+        points.append((1.0, points[-1][1]))
+    return tuple(_thinned(points))
+
+
+def _thinned(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """At most HGRM_MAX_POINTS, the first and the last kept (a long file's tail is dense in points, not in answers)."""
+    if len(points) <= HGRM_MAX_POINTS:
+        return points
+    step = len(points) / (HGRM_MAX_POINTS - 1)
+    return [points[min(round(i * step), len(points) - 1)] for i in range(HGRM_MAX_POINTS - 1)] + [points[-1]]
+
+
+def parse_dist(name: str, raw: str) -> str:
+    """DELAY_DIST as checked: the kind, or `hgrm:<absolute path>` of a readable, non-empty file."""
+    value = raw.strip()
+    if value in (CONSTANT, LOGNORMAL, BIMODAL):
+        return value
+    if value.startswith(HGRM) and value[len(HGRM) :].strip():
+        path = Path(value[len(HGRM) :].strip()).expanduser().resolve()
+        read_hgrm(path)
+        return f"{HGRM}{path}"
+    raise DownstreamError(f"{name}={raw!r} is not allowed; allowed: {DIST_ALLOWED}")
+
+
+def parse_optional_ms(name: str, raw: str) -> int | None:
+    """DELAY_P99_MS, DELAY_SLOW_MS: empty (not used) or 1..3,600,000 ms."""
+    if not raw.strip():
+        return None
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        raise DownstreamError(f"{name}={raw!r} is not a whole number; allowed: empty or 1..3600000") from None
+    if not 1 <= value <= 3_600_000:
+        raise DownstreamError(f"{name}={value} is out of range; allowed: empty or 1..3600000")
+    return value
+
+
+def parse_pct(name: str, raw: str) -> float | None:
+    """DELAY_SLOW_PCT, DOWNSTREAM_ERRORS, DOWNSTREAM_RESETS: a percentage (decimals allowed); empty: not given."""
+    if not raw.strip():
+        return None
+    try:
+        value = float(raw.strip())
+    except ValueError:
+        raise DownstreamError(f"{name}={raw!r} is not a number; allowed: {PCT_ALLOWED}") from None
+    if not (math.isfinite(value) and 0 <= value <= 100):
+        raise DownstreamError(f"{name}={raw.strip()} is outside 0..100; allowed: {PCT_ALLOWED}")
+    return int(value) if value.is_integer() else value
+
+
+def distribution(values: Mapping) -> Distribution:
+    """The run's distribution from its checked parameters."""
+    dist = str(values.get("DELAY_DIST") or CONSTANT)
+    median = float(values["DELAY_MS"])
+    if dist == LOGNORMAL:
+        return Distribution(LOGNORMAL, median, p99_ms=float(values["DELAY_P99_MS"]))
+    if dist == BIMODAL:
+        return Distribution(
+            BIMODAL, median, slow_ms=float(values["DELAY_SLOW_MS"]), slow_pct=float(values["DELAY_SLOW_PCT"])
+        )
+    if dist.startswith(HGRM):
+        path = dist[len(HGRM) :]
+        points = read_hgrm(Path(path))
+        return Distribution("recorded", _inverse(points, 0.5), points=points, source=path)
+    return Distribution(CONSTANT, median)
+
+
+def of_run(params: Mapping, recorded: Mapping | None) -> Distribution:
+    """The distribution a finished run had: params.json's `downstream.distribution` (it holds a recorded one's points,
+    so the hgrm file need not exist any more); a run from before DELAY_DIST had a constant DELAY_MS."""
+    if recorded and isinstance(recorded.get("distribution"), Mapping):
+        return Distribution.from_dict(recorded["distribution"])
+    return Distribution(CONSTANT, float(params.get("DELAY_MS") or 0))
+
+
+def record(values: Mapping, served_log: str) -> dict:
+    """params.json's `downstream`: the distribution with its figures, the injected failures, where the served delay
+    went (relative to the run folder)."""
+    return {
+        "distribution": distribution(values).as_dict(),
+        "errors_pct": values.get("DOWNSTREAM_ERRORS") or 0,
+        "resets_pct": values.get("DOWNSTREAM_RESETS") or 0,
+        "served_log": served_log,
+    }
+
+
+def cross_checks(v: Mapping) -> list[str]:
+    """Combinations that cannot be drawn or would not be used, one line each."""
+    dist = str(v.get("DELAY_DIST") or CONSTANT)
+    errors = []
+    if dist == LOGNORMAL:
+        if v.get("DELAY_P99_MS") is None:
+            errors.append(
+                "DELAY_DIST=lognormal needs DELAY_P99_MS (the 99th percentile); allowed: DELAY_P99_MS > DELAY_MS"
+            )
+        elif v["DELAY_P99_MS"] <= v["DELAY_MS"]:
+            errors.append(
+                f"DELAY_P99_MS={v['DELAY_P99_MS']} is not above the median DELAY_MS={v['DELAY_MS']}; allowed: "
+                f"DELAY_P99_MS > {v['DELAY_MS']}"
+            )
+    elif v.get("DELAY_P99_MS") is not None:
+        errors.append(
+            f"DELAY_P99_MS={v['DELAY_P99_MS']} has no effect with DELAY_DIST={dist}; allowed: empty, or "
+            "DELAY_DIST=lognormal"
+        )
+    if dist == BIMODAL:
+        for name in ("DELAY_SLOW_MS", "DELAY_SLOW_PCT"):
+            if v.get(name) is None:
+                errors.append(f"DELAY_DIST=bimodal needs {name}; allowed: DELAY_SLOW_MS in ms, DELAY_SLOW_PCT 0..100")
+    else:
+        errors += [
+            f"{name}={v[name]} has no effect with DELAY_DIST={dist}; allowed: empty, or DELAY_DIST=bimodal"
+            for name in ("DELAY_SLOW_MS", "DELAY_SLOW_PCT")
+            if v.get(name) is not None
+        ]
+    failures = (v.get("DOWNSTREAM_ERRORS") or 0) + (v.get("DOWNSTREAM_RESETS") or 0)
+    if failures > 100:
+        errors.append(
+            f"DOWNSTREAM_ERRORS={v.get('DOWNSTREAM_ERRORS')} and DOWNSTREAM_RESETS={v.get('DOWNSTREAM_RESETS')} add up "
+            "to more than 100%; allowed: a sum of at most 100"
+        )
+    return errors
+
+
+# DOWNSTREAM_STUBS: a JSON list of {path, method, status, body, content_type}; body is a file beside the stubs file.
+STUB_KEYS = {"path", "method", "status", "body", "content_type"}
+STUB_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
+STUBS_ALLOWED = (
+    'a JSON list of {"path": "/posts/{id}", "method": "GET", "status": 200, "body": "post.json", '
+    '"content_type": "application/json"} (only path required; body a file beside the stubs file)'
+)
+# The stubs reach the delay-service as one command-line property: Linux caps one argument at 128 KiB.
+STUBS_MAX_CHARS = 100_000
+
+
+def _stub(i: int, entry: object, folder: Path, shown: str) -> dict:
+    """One stub checked and resolved (its body file read); DownstreamError naming the entry and what is wrong."""
+
+    def bad(problem: str) -> DownstreamError:
+        return DownstreamError(f"{shown}: entry {i + 1} {problem}; allowed: {STUBS_ALLOWED}")
+
+    if not isinstance(entry, dict) or "path" not in entry:
+        raise bad("is not an object with a path")
+    unknown = sorted(set(entry) - STUB_KEYS)
+    path, method, status = entry["path"], entry.get("method"), entry.get("status", 200)
+    if unknown:
+        raise bad(f"has unknown keys {', '.join(unknown)}")
+    if not isinstance(path, str) or not path.startswith("/") or "**" in path.rstrip("/").removesuffix("/**"):
+        raise bad(f"has path {path!r}, not a path pattern starting with / (** only as its last segment)")
+    if path.count("{") != path.count("}"):
+        raise bad(f"has path {path!r} with unbalanced braces")
+    if method is not None and (not isinstance(method, str) or method.upper() not in STUB_METHODS):
+        raise bad(f"has method {method!r}, not one of {' '.join(STUB_METHODS)}")
+    if not isinstance(status, int) or isinstance(status, bool) or not 100 <= status <= 599:
+        raise bad(f"has status {status!r}, not 100..599")
+    body = "{}"
+    if entry.get("body") is not None:
+        body_path = folder / str(entry["body"])
+        try:
+            body = body_path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise bad(
+                f"has a body file {str(entry['body'])!r} that cannot be read ({getattr(e, 'strerror', e)})"
+            ) from None
+    return {
+        "path": path,
+        "method": method.upper() if method else None,
+        "status": status,
+        "content_type": str(entry.get("content_type") or "application/json"),
+        "body": body,
+    }
+
+
+def read_stubs(path: Path) -> list[dict]:
+    """The stubs file checked, each body read from its file; DownstreamError in one line when anything is wrong."""
+    shown = f"DOWNSTREAM_STUBS={str(path)!r}"
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise DownstreamError(f"{shown} cannot be read ({e.strerror or e}); allowed: {STUBS_ALLOWED}") from None
+    except ValueError as e:
+        raise DownstreamError(f"{shown} is not JSON ({e}); allowed: {STUBS_ALLOWED}") from None
+    if not isinstance(entries, list) or not entries:
+        raise DownstreamError(f"{shown} is not a non-empty JSON list; allowed: {STUBS_ALLOWED}")
+    stubs = [_stub(i, e, path.parent, shown) for i, e in enumerate(entries)]
+    if len(stubs_property(stubs)) > STUBS_MAX_CHARS:
+        raise DownstreamError(
+            f"{shown} with its bodies is over {STUBS_MAX_CHARS // 1000} KB once encoded; allowed: smaller bodies"
+        )
+    return stubs
+
+
+def stubs_property(stubs: list[dict]) -> str:
+    """The delay-service's downstream.stubs: base64 of the resolved list (Stubs.java)."""
+    return base64.b64encode(json.dumps(stubs).encode()).decode()
+
+
+def parse_stubs(name: str, raw: str) -> str:
+    """DOWNSTREAM_STUBS as checked: empty, or the absolute path of a valid stubs file."""
+    if not raw.strip():
+        return ""
+    path = Path(raw.strip()).expanduser().resolve()
+    read_stubs(path)
+    return str(path)
+
+
+def injects_failures(values: Mapping) -> bool:
+    return bool(values.get("DOWNSTREAM_ERRORS")) or bool(values.get("DOWNSTREAM_RESETS"))
+
+
+def draws(values: Mapping) -> bool:
+    """Whether the lab's own services call the delay-service's drawn path (a distribution or injected failures)
+    instead of /delay?ms=DELAY_MS."""
+    return (
+        not distribution(values).is_constant
+        or bool(values.get("DOWNSTREAM_ERRORS"))
+        or bool(values.get("DOWNSTREAM_RESETS"))
+    )
+
+
+def service_base_url(address: str, port: int, values: Mapping) -> str:
+    """The delay-service as the lab's own services call it: its base URL, under DRAWN_PREFIX when it draws."""
+    return f"http://{address}:{port}" + (DRAWN_PREFIX if draws(values) else "")
+
+
+def delay_service_args(values: Mapping, served_log: str) -> list[str]:
+    """The delay-service's downstream.* Spring properties for the run: distribution, failures, stubs, served log."""
+    stubs = stubs_property(read_stubs(Path(values["DOWNSTREAM_STUBS"]))) if values.get("DOWNSTREAM_STUBS") else ""
+    return [
+        *distribution(values).spring_args(),
+        f"--downstream.errors-pct={values.get('DOWNSTREAM_ERRORS') or 0:g}",
+        f"--downstream.resets-pct={values.get('DOWNSTREAM_RESETS') or 0:g}",
+        f"--downstream.stubs={stubs}",
+        f"--downstream.served-log={served_log}",
+    ]
+
+
+def health_thresholds(dist: Distribution, base: Thresholds | None = None) -> Thresholds:
+    """The health rule for a run on this distribution. Constant: the contract's rule. Otherwise an idle service's p99
+    is the distribution's, not twice its median: the slack grows so that, at a baseline p50 of the median, the limit
+    is what the contract's rule gives a constant delay of the distribution's p99 (max(2 x p99, p99 + 100 ms))."""
+    base = base or Thresholds()
+    if dist.is_constant:
+        return base
+    p99 = dist.p99_high_ms()
+    limit = max(base.p99_factor * p99, p99 + base.p99_slack_ms)
+    return replace(base, p99_slack_ms=round(limit - dist.p50_ms()))

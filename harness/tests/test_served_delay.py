@@ -1,0 +1,139 @@
+"""The stand-in proven never the bottleneck: a level whose served delay (the delay-service's own record, per second)
+departs from the configured distribution makes the mode invalid with that level named; one that kept to it does not.
+The real run that starves the delay-service on purpose is test_e2e_repeat_sweep.py's second repetition."""
+
+import json
+
+import pytest
+import synthrun
+from conftest import summarised
+from synthrun import START_EPOCH, LevelSpec, ModeSpec
+
+from loadlab.analysis import served
+from loadlab.core.downstream import Distribution
+
+SPEC = ModeSpec([LevelSpec(100), LevelSpec(200), LevelSpec(300)])
+
+
+def served_run(tmp_path, slow_level: int | None, slow_ms: int = 400, configured: dict | None = None, spec=SPEC):
+    run = tmp_path / "20261127-050000"
+    synthrun.write_params(run, modes=("platform",))
+    synthrun.write_mode(run, "platform", spec)
+    doc = json.loads((run / "params.json").read_text())
+    dist = configured or Distribution("constant", 200).as_dict()
+    doc["downstream"] = {"distribution": dist, "errors_pct": 0, "resets_pct": 0, "served_log": "raw/delay/served.hlog"}
+    (run / "params.json").write_text(json.dumps(doc))
+    lines = ['"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"']
+    first = START_EPOCH + SPEC.warmup_seconds
+    for level in range(len(SPEC.levels)):
+        for s in range(SPEC.seconds_per_level):
+            second = first + level * SPEC.seconds_per_level + s
+            value = slow_ms if level == slow_level else 201
+            lines.append(synthrun.java_line("served", second, [(value, 150), (200, 150)]))
+    (run / "raw" / "delay").mkdir(parents=True)
+    (run / "raw" / "delay" / "served.hlog").write_text("\n".join(lines) + "\n")
+    return summarised(run)["modes"]["platform"]
+
+
+def test_a_level_the_stand_in_served_slower_than_configured_makes_the_mode_invalid_naming_it(tmp_path):
+    platform = served_run(tmp_path, slow_level=1)
+    assert not platform["valid"]
+    (reason,) = [r for r in platform["invalid_reasons"] if "delay-service served" in r]
+    assert "p99 400 ms" in reason and "against 200 ms" in reason and "limit 240 ms" in reason, reason
+    assert "at level 1 (200 rps)" in reason, reason
+    assert "the stand-in, not the service, was slow" in reason
+
+
+def test_a_stand_in_late_on_a_saturated_shared_machine_is_the_machines_symptom_not_a_cause(tmp_path):
+    busy = ModeSpec([LevelSpec(100), LevelSpec(200, host_cpu=97.0), LevelSpec(300)])
+    platform = served_run(tmp_path, slow_level=1, spec=busy)
+    assert not [r for r in platform["invalid_reasons"] if "delay-service served" in r], platform["invalid_reasons"]
+
+
+def test_a_stand_in_that_kept_to_its_distribution_is_not_blamed(tmp_path):
+    platform = served_run(tmp_path, slow_level=None)
+    assert platform["valid"], platform["invalid_reasons"]
+
+
+def test_a_tail_served_as_configured_is_not_a_departure(tmp_path):
+    """A lognormal's p99 of 1,000 ms is what was asked for, not a slow stand-in."""
+    lognormal = Distribution("lognormal", 200, p99_ms=1000).as_dict()
+    platform = served_run(tmp_path, slow_level=1, slow_ms=1150, configured=lognormal)
+    assert not [r for r in platform["invalid_reasons"] if "delay-service served" in r]
+
+
+@pytest.mark.parametrize("p99, allowed", [(200, 240), (1000, 1200), (50, 90), (100, 140)])
+def test_the_allowance_is_twice_ten_percent_or_twenty_ms_whichever_is_larger(p99, allowed):
+    """Twice the issue's 10% / 20 ms: a faithful stand-in's p99 was 134 ms for 100 ms on this shared machine."""
+    assert served.allowed_p99_ms(Distribution("constant", p99)) == allowed
+
+
+def injected_run(tmp_path, counted: bool):
+    """Every level fails 5% of its requests (the service's 502 for the downstream's 503); the delay-service counted
+    them as its injected failures, or (counted=False) it injected none: then they are the service's own."""
+    run = tmp_path / ("counted" if counted else "own")
+    synthrun.write_params(run, modes=("platform",), DOWNSTREAM_ERRORS=5)
+    spec = ModeSpec([LevelSpec(100, ok_share=0.95, ko_share=0.05), LevelSpec(200, ok_share=0.95, ko_share=0.05)])
+    synthrun.write_mode(run, "platform", spec)
+    doc = json.loads((run / "params.json").read_text())
+    doc["downstream"] = {
+        "distribution": Distribution("constant", 200).as_dict(),
+        "errors_pct": 5,
+        "resets_pct": 0,
+        "served_log": "raw/delay/served.hlog",
+    }
+    (run / "params.json").write_text(json.dumps(doc))
+    lines = []
+    first = START_EPOCH + spec.warmup_seconds
+    for level, lv in enumerate(spec.levels):
+        for s in range(spec.seconds_per_level):
+            second = first + level * spec.seconds_per_level + s
+            lines.append(synthrun.java_line("served", second, [(201, lv.target_rps)]))
+            if counted:
+                lines.append(synthrun.java_line("error", second, [(201, round(0.05 * lv.target_rps))]))
+    (run / "raw" / "delay").mkdir(parents=True)
+    (run / "raw" / "delay" / "served.hlog").write_text("\n".join(lines) + "\n")
+    return summarised(run)["modes"]["platform"]
+
+
+def test_a_mode_whose_errors_are_only_the_downstreams_injected_ones_has_not_collapsed(tmp_path):
+    platform = injected_run(tmp_path, counted=True)
+    assert not platform["collapsed"], [lv["unhealthy_reasons"] for lv in platform["levels"]]
+    assert [lv["downstream_injected"] for lv in platform["levels"]] == [15, 30]
+    own = injected_run(tmp_path, counted=False)
+    assert own["collapsed"] and "error ratio 5.0% is above 1.0%" in " ".join(own["levels"][0]["unhealthy_reasons"])
+
+
+def test_a_short_level_is_judged_on_the_percentile_its_answers_resolve(tmp_path):
+    """Under a hundred answers a p99 is the slowest one: the p90 is judged instead (here 60 answers at 600 ms)."""
+    by_second = {10: [synthrun.encode([(600, 60)])]}
+    from loadlab.analysis.levels import Level
+
+    level = Level(index=0, target_rps=20, seconds=3, sent=60, ok=60, ko=0, latency=None, first_second=0)
+    ((_, text),) = served.level_problems([level], 10, by_second, Distribution("constant", 100))
+    assert "p90 600 ms over 60 answers against 100 ms" in text and "limit 140 ms" in text
+
+
+def test_the_summary_shows_the_configured_distribution_and_each_levels_served_delay(tmp_path):
+    run = tmp_path / "x"
+    served_run(tmp_path, slow_level=None)
+    summary = summarised(next(tmp_path.glob("2026*")))
+    assert summary["downstream"]["distribution"] == "constant 200 ms"
+    assert summary["downstream"]["configured_ms"]["p99"] == 200
+    first = summary["modes"]["platform"]["levels"][0]["served_ms"]
+    assert first["answers"] == 900 and first["p50"] == 200 and first["p99"] == 201, first
+    assert not run.exists()
+
+
+def test_the_page_sets_the_configured_distribution_beside_what_was_served(tmp_path):
+    from loadlab import report
+
+    lognormal = Distribution("lognormal", 200, p99_ms=1000).as_dict()
+    served_run(tmp_path, slow_level=None, configured=lognormal)
+    run = next(tmp_path.glob("2026*"))
+    report.rebuild(run)
+    html = (run / "index.html").read_text()
+    assert "The downstream: configured and served" in html and "lognormal: median 200 ms, p99 1000 ms" in html
+    assert "<td>platform 0</td><td>100</td><td>900</td>" in html.replace(" rps", ""), html[
+        html.find('id="downstream"') :
+    ][:800]
