@@ -177,3 +177,14 @@ def test_a_ratio_from_a_bound_is_a_bound(tmp_path):
     result = judged(tmp_path, {"platform": platform, "virtual": virtual}, REFINE=0)
     assert result["modes"]["virtual"]["knee_bound"] is not None
     assert result["virtual_over_platform"] == 1.5 and result["virtual_over_platform_bound"] == "lower"
+
+
+def test_a_fine_pass_below_a_level_set_aside_that_contradicts_the_coarse_pass_is_not_used(tmp_path):
+    """Its first level, the rate the coarse pass held, read unhealthy: the service was not in the state the coarse
+    pass measured (a backlog not drained). That pass moves nothing: the bound stands."""
+    fine = stairs(LevelSpec(300, latency=SLOW_TAIL), k=1)
+    mode = judged(tmp_path, {"platform": coarse_with_its_only_unhealthy_level_set_aside()}, [fine])["modes"]["platform"]
+    (record,) = mode["refine"]["passes"]
+    assert record["used"] is False and "which was measured healthy before" in record["why_not_used"]
+    assert mode["sustained_rps"] == 300 and mode["knee_bound"].startswith("healthy up to 300 rps")
+    assert next_pass(tmp_path).reason.startswith("refine-1 was not used (")

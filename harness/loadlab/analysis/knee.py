@@ -224,8 +224,14 @@ class Knee:
                 f"{level_words(levels[i], name)}: {why})"
             )
         if why_not is None and before is None:
+            first_bad = levels[verdict.first_unhealthy].target_rps if verdict.first_unhealthy is not None else None
             if self.not_reproduced is None and self.bound is None:
                 why_not = "the mode never collapsed: there is no knee to refine"
+            elif first_bad is not None and first_bad <= self.sustained_rps:
+                why_not = (
+                    f"the pass found {first_bad:,.0f} rps unhealthy, which was measured healthy before: the bound "
+                    f"was not moved"
+                )
             else:
                 self._climb(name, levels, verdict)
         elif why_not is None:
@@ -364,15 +370,18 @@ def bound_of(levels: list[Level], verdict: Verdict, held: float, pass_name: str)
     if not above:
         return None, None
     unhealthy = [levels[i].target_rps for i, _ in above if not verdict.health[i][0]]
-    named = "; ".join(f"{level_words(levels[i], pass_name)}: {why}" for i, why in above)
-    what = "its only unhealthy levels were" if unhealthy else "the levels above it were"
-    aside = f"{what} set aside, the instrument saturated there ({named})"
-    if not held:
-        aside = f"{'the unhealthy levels were' if unhealthy else 'the levels were'} set aside ({named})"
-        return f"no level below those set aside was measured healthy: {aside}", min(unhealthy, default=None)
+    # each named with the kind of saturation only: the full sentences are the mode's set-aside notes
+    named = "; ".join(
+        f"{level_words(levels[i], pass_name)}{'' if verdict.health[i][0] else ', unhealthy as measured'}: "
+        f"{why.split(':')[0]}"
+        for i, why in above
+    )
+    if not held:  # nothing trusted at all: no bound, but why (the mode is invalid: validity.too_few_levels)
+        return f"no level can be trusted: every one was set aside, the instrument saturated there ({named})", None
     return (
         f"healthy up to {rate_words(held)} rps on the levels that can be trusted, so the knee lies at or above "
-        f"{rate_words(held)} rps (a lower bound, not a collapse): {aside}",
+        f"{rate_words(held)} rps (a lower bound, not a collapse): the levels above it were set aside, the instrument "
+        f"saturated there ({named})",
         min(unhealthy, default=None),
     )
 

@@ -1,9 +1,9 @@
 """Whether a pass can be trusted, level by level: a level whose instrument was saturated (an injector that fell
-behind or ran out of CPU, a saturated delay-service, the cores SERVICE_CPUS left to the other roles) is SET ASIDE
-with why (`judge_trusted`) and the knee is placed on the other levels; the pass itself cannot be trusted only for what
-is about all of it (`validity`: too few levels left, a level without server evidence, requests a harness limit cut,
-another program competing, the shared machine saturated before the knee), each a sentence with its numbers; and the
-notes a reader must know that do not invalidate it.
+behind or ran out of CPU, a saturated delay-service, the cores SERVICE_CPUS left to the other roles, another program
+competing for the shared machine) is SET ASIDE with why (`judge_trusted`) and the knee is placed on the other levels;
+the pass itself cannot be trusted only for what is about all of it (`validity`: too few levels left, a level without
+server evidence, requests a harness limit cut, the shared machine saturated before the knee), each a sentence with
+its numbers; and the notes a reader must know that do not invalidate it.
 
 The checks look at the levels up to and including the first unhealthy one (knee.judge): what happens after the knee
 is expected to be ugly and says nothing about the knee itself. The thresholds are fixed here, in one block.
@@ -87,8 +87,9 @@ def shares_one_machine(target: str | None) -> bool:
 def instrument_saturated(level: Level, ctx: ValidityContext) -> str | None:
     """Why the instrument could not measure the service at this level, every symptom in a sentence with its numbers
     (`; ` between them); None when it could. The instrument is what stands around the service: an injector that fell
-    behind or ran out of CPU, a saturated delay-service, the cores SERVICE_CPUS left to them. Such a level is set
-    aside (knee.judge): it costs that level, not the pass. On a machine every role shares and that was saturated, a
+    behind or ran out of CPU, a saturated delay-service, the cores SERVICE_CPUS left to them, and, on a shared
+    machine, another program taking its CPU. Such a level is set aside (knee.judge): it costs that level, not the
+    pass. On a machine every role shares and that was saturated, a
     role's symptoms are the machine's (see `pass_reasons`): only what the injector sent, counted, is then still held
     against the level."""
     found = []
@@ -110,6 +111,8 @@ def instrument_saturated(level: Level, ctx: ValidityContext) -> str | None:
         found.append(f"the injector's host CPU was saturated: {host:.0f}% (limit {CPU_SATURATED_RATIO * 100:.0f}%)")
     if own and (text := _delay_symptom(level, ctx)):
         found.append(f"the delay-service was saturated: {text}")
+    if ctx.shared_machine and (text := _outside_competition(level)):
+        found.append(text)
     if text := split_checks.others_saturated(level, ctx.split, CPU_SATURATED_RATIO):
         found.append(text)
     return "; ".join(found) or None
@@ -159,8 +162,8 @@ def validity(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> lis
 
 def pass_reasons(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> list[str]:
     """What makes the whole pass untrustworthy, beyond the levels set aside: a level without server evidence (whether
-    the instrument was saturated is unknown), requests a harness limit cut, another program competing for the shared
-    machine, and that machine saturated before the knee.
+    the instrument was saturated is unknown), requests a harness limit cut, and the shared machine saturated by the
+    run itself at a healthy level before the knee (the comparison then measured the machine, not the thread model).
 
     The checks look at the levels up to and including the first unhealthy one: what happens after the knee is
     expected to be ugly and says nothing about the knee itself. When every role shares one machine and that machine
@@ -190,9 +193,6 @@ def pass_reasons(levels: list[Level], verdict: Verdict, ctx: ValidityContext) ->
         ]
     )
     first([(lv, text) for lv in scope if (text := _cut_by_harness(lv, ctx))])
-
-    if ctx.shared_machine:
-        first([(lv, text) for lv in scope if (text := _outside_competition(lv))])
 
     if not ctx.cpu_is_the_limit:
         first(
@@ -235,7 +235,7 @@ def _outside_competition(level: Level) -> str | None:
     return (
         f"something outside the run used the CPU: the machine was {host:.0f}% busy but the run's own processes "
         f"explain only {host - outside:.0f}% of it ({outside:.0f}% left over, limit {OUTSIDE_CPU_LIMIT_PCT:.0f}%), "
-        f"so this knee is not the service's: run again on a quiet machine"
+        f"so this level measured the machine's other work, not the service: run again on a quiet machine"
     )
 
 
