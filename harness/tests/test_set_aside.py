@@ -143,8 +143,8 @@ def test_every_level_after_the_first_set_aside_leaves_too_little_for_an_answer_b
     spec = stairs(LevelSpec(150), behind_and_unhealthy(557), behind_and_unhealthy(964))
     mode = judged(tmp_path, {"platform": spec})["modes"]["platform"]
     assert mode["valid"] is False and mode["collapsed"] is False
-    first, behind = mode["invalid_reasons"]
-    assert first == (
+    behind, last = mode["invalid_reasons"]
+    assert last == (
         "only 1 rate measured on levels that can be trusted; a knee needs at least 2: the instrument was saturated "
         "on 2 levels, set aside"
     )
@@ -164,9 +164,10 @@ def test_every_level_after_the_first_set_aside_leaves_too_little_for_an_answer_b
 def test_every_level_set_aside_is_no_answer_and_no_fine_pass(tmp_path):
     spec = stairs(*(behind_and_unhealthy(r) for r in (100, 200, 300)))
     mode = judged(tmp_path, {"platform": spec})["modes"]["platform"]
-    assert mode["valid"] is False and mode["invalid_reasons"][0].startswith(
+    assert mode["valid"] is False and mode["invalid_reasons"][-1].startswith(
         "no level measured on levels that can be trusted"
     )
+    assert mode["knee_bound"] is None  # nothing trusted held: no bound to claim
     step = next_pass(tmp_path)
     assert step.rates == [] and "cannot be trusted" in step.reason
 

@@ -129,8 +129,8 @@ def test_a_delay_service_slow_from_the_lightest_level():
     # No load to blame yet, so twice the allowance; and the reference above it is capped at DELAY_MS + 2 x 20 ms.
     assert aside(stairs((0, dict(delay_probe_ms=240)))) == {}
     # every level set aside: nothing is left to carry an answer, and the reasons say why, counted from level 1
-    first, r = reasons(stairs(*{i: dict(delay_probe_ms=300) for i in range(6)}.items()))
-    assert first == (
+    r, last = reasons(stairs(*{i: dict(delay_probe_ms=300) for i in range(6)}.items()))
+    assert last == (
         "no level measured on levels that can be trusted; a knee needs at least 2: the instrument was saturated on "
         "6 levels, set aside"
     )
@@ -227,10 +227,10 @@ def test_what_happens_after_the_first_unhealthy_level_is_ignored():
 def test_every_reason_is_reported_together():
     found = reasons(stairs((0, dict(sent_share=0.9, ok_share=0.9, delay_probe_ms=300)), n=1))
     assert [r.split(":")[0].split(";")[0] for r in found] == [
-        "no level measured on levels that can be trusted",
         "the injector fell behind",
+        "no level measured on levels that can be trusted",
     ]
-    assert "; the delay-service was saturated: probed on its own host" in found[1]
+    assert "; the delay-service was saturated: probed on its own host" in found[0]
     assert reasons(stairs(n=1)) == ["only 1 level measured; a knee needs at least 2"]
 
 
@@ -306,7 +306,7 @@ def test_cpu_taken_by_something_outside_the_run_sets_its_levels_aside():
     )
     # both levels set aside: nothing left to answer with, and the reasons say why
     reasons = validity.validity(busy, verdict, ctx)
-    assert reasons[1].startswith("something outside the run used the CPU") and reasons[1].endswith(
+    assert reasons[0].startswith("something outside the run used the CPU") and reasons[0].endswith(
         "at level 1 (20 rps) (and 1 more level)"
     )
     quiet = [level(0, 20, 29.9, 11.8, 22.0), level(1, 40, 53.2, 18.0, 37.0)]

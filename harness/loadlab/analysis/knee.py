@@ -376,8 +376,8 @@ def bound_of(levels: list[Level], verdict: Verdict, held: float, pass_name: str)
         f"{why.split(':')[0]}"
         for i, why in above
     )
-    if not held:  # nothing trusted at all: no bound, but why (the mode is invalid: validity.too_few_levels)
-        return f"no level can be trusted: every one was set aside, the instrument saturated there ({named})", None
+    if not held:  # nothing trusted held: no bound (the mode is invalid, validity.too_few_levels says why)
+        return None, None
     return (
         f"healthy up to {rate_words(held)} rps on the levels that can be trusted, so the knee lies at or above "
         f"{rate_words(held)} rps (a lower bound, not a collapse): the levels above it were set aside, the instrument "

@@ -137,17 +137,19 @@ def too_few_levels(trusted_rates: int, set_aside: list[tuple[str, str]]) -> list
     if not set_aside:
         plural = "s" if trusted_rates != 1 else ""
         return [f"only {trusted_rates} level{plural} measured; a knee needs at least {MIN_LEVELS}"]
-    left = "no level" if not trusted_rates else f"only {trusted_rates} rate{'s' if trusted_rates != 1 else ''}"
-    reasons = [
-        f"{left} measured on levels that can be trusted; a knee needs at least {MIN_LEVELS}: the instrument was "
-        f"saturated on {len(set_aside)} level{'s' if len(set_aside) != 1 else ''}, set aside"
-    ]
+    reasons = []
     by_kind: dict[str, list[tuple[str, str]]] = {}
     for where, why in set_aside:
         by_kind.setdefault(why.split(":")[0], []).append((where, why))
     for hits in by_kind.values():
         (where, why), more = hits[0], len(hits) - 1
         reasons.append(f"{why} at {where}" + (f" (and {more} more level{'s' if more > 1 else ''})" if more else ""))
+    left = "no level" if not trusted_rates else f"only {trusted_rates} rate{'s' if trusted_rates != 1 else ''}"
+    # what was saturated first (what a reader acts on), then why that voids the pass: too little is left
+    reasons.append(
+        f"{left} measured on levels that can be trusted; a knee needs at least {MIN_LEVELS}: the instrument was "
+        f"saturated on {len(set_aside)} level{'s' if len(set_aside) != 1 else ''}, set aside"
+    )
     return reasons
 
 

@@ -37,14 +37,16 @@ def next_fine_pass(run_dir: Path, folder: str, run: dict) -> FineStep:
     view = replace(record, modes_completed=None)
     judged = judge_mode(Path(run_dir) / folder, Path(folder).name, view, record.params, thresholds, view.target, False)
     knee = judged.knee
-    if knee.interval is None and knee.not_reproduced is None and knee.bound is None:
-        return FineStep()  # it never collapsed, or a climb held to the stairs' top
     # An app's flight recording is written when its JVM stops, after every pass: its absence now says nothing (the
     # final verdict still checks it). Too few trusted levels is no reason to stop while a level set aside unhealthy
     # lies above the highest rate held: the fine pass below it is what adds them.
     below_set_aside = knee.suspect is not None and knee.sustained_rps > 0
     ignored = {appcheck.RECORDING_NOT_READ, *(judged.too_few_trusted if below_set_aside else [])}
     untrusted = [r for r in judged.untrusted if r not in ignored]
+    if knee.interval is None and knee.not_reproduced is None and knee.bound is None:
+        if untrusted and judged.verdict.set_aside:  # every level set aside: say why nothing is refined
+            return FineStep(reason=f"the coarse pass cannot be trusted ({'; '.join(untrusted)}): nothing to refine")
+        return FineStep()  # it never collapsed, or a climb held to the stairs' top
     if untrusted:
         return FineStep(reason=f"the coarse pass cannot be trusted ({'; '.join(untrusted)}): its knee is not refined")
     if knee.passes and not knee.passes[-1].used:
