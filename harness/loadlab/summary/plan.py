@@ -26,7 +26,9 @@ class FineStep:
     warmup_rps: float | None = None  # refine.warmup_rate: a rate with headroom before the first fine level
     reason: str | None = None  # why there is no further pass, when it is not simply "localised" or "no collapse"
     climb: bool = False  # the coarse stairs go on above an unhealthy level that did not reproduce (knee.py)
-    set_aside: bool = False  # the pass looks below a level set aside unhealthy (its instrument was saturated)
+    # the pass looks below a level set aside unhealthy (its instrument was saturated); with climb: the stairs go on
+    # above a rate set aside that a fine pass held healthy
+    set_aside: bool = False
 
 
 def next_fine_pass(run_dir: Path, folder: str, run: dict) -> FineStep:
@@ -89,4 +91,7 @@ def _climb(knee: Knee, params: dict) -> FineStep:
     rates = [round(r, 3) for r in runplan.levels(params) if r > knee.sustained_rps * (1 + 1e-9)]
     if not rates:
         return FineStep()
-    return FineStep(rates, None, knee.baseline_p50_ms, round(refine.warmup_rate(rates[0]), 3), climb=True)
+    after_set_aside = knee.bound is not None  # the rate set aside was held healthy, not a knee that did not reproduce
+    return FineStep(
+        rates, None, knee.baseline_p50_ms, round(refine.warmup_rate(rates[0]), 3), climb=True, set_aside=after_set_aside
+    )
