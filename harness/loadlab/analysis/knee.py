@@ -22,6 +22,13 @@ from the highest rate measured healthy (plan.py); its first unhealthy level, mea
 that the pass after it measures again, and a climb that holds to the stairs' top leaves a mode that never collapsed. A
 pass that cannot be trusted (validity.py) or that a dead process ended (summary/crash.py) is kept on the page, not
 used.
+
+A pass is judged level by level: a level whose instrument was saturated (validity.instrument_saturated) is SET ASIDE,
+its health read but the knee placed on the other levels, the baseline taken from the first of those. When a pass's
+only unhealthy levels were set aside no knee is placed: the answer is the highest rate the trusted levels held, a
+lower bound (Knee.bound), and the next pass looks between it and the lowest rate set aside unhealthy (Knee.suspect),
+judged the same way: its first trusted unhealthy level, measured once, opens a bracket; a pass that holds the rate set
+aside leaves a bound, and the next pass climbs the coarse stairs above it.
 """
 
 from __future__ import annotations
@@ -235,7 +242,7 @@ class Knee:
             else:
                 self._climb(name, levels, verdict)
         elif why_not is None:
-            judged = [(lv.target_rps, ok) for i, (lv, (ok, _)) in enumerate(zip(levels, verdict.health))]
+            judged = [(lv.target_rps, ok) for lv, (ok, _) in zip(levels, verdict.health)]
             after, why_not = combine(before, [pair for i, pair in enumerate(judged) if i not in verdict.set_aside])
             if why_not is None and after is None:
                 self._not_reproduced(before, levels, verdict)
@@ -364,10 +371,9 @@ def bound_of(levels: list[Level], verdict: Verdict, held: float, pass_name: str)
     """(the bound in words, the lowest rate set aside unhealthy above it) when no trusted level of the pass was
     unhealthy but some above the highest rate held were set aside; (None, None) otherwise. A level set aside is
     never the service's collapse: the answer is what the trusted levels carry, the highest rate they held."""
-    if verdict.first_unhealthy is not None:
-        return None, None
     above = [(i, why) for i, why in sorted(verdict.set_aside.items()) if levels[i].target_rps > held]
-    if not above:
+    # nothing trusted held (the mode is invalid: validity.too_few_levels says why), or a knee was placed: no bound
+    if verdict.first_unhealthy is not None or not above or not held:
         return None, None
     unhealthy = [levels[i].target_rps for i, _ in above if not verdict.health[i][0]]
     # each named with the kind of saturation only: the full sentences are the mode's set-aside notes
@@ -376,8 +382,6 @@ def bound_of(levels: list[Level], verdict: Verdict, held: float, pass_name: str)
         f"{why.split(':')[0]}"
         for i, why in above
     )
-    if not held:  # nothing trusted held: no bound (the mode is invalid, validity.too_few_levels says why)
-        return None, None
     return (
         f"healthy up to {rate_words(held)} rps on the levels that can be trusted, so the knee lies at or above "
         f"{rate_words(held)} rps (a lower bound, not a collapse): the levels above it were set aside, the instrument "
