@@ -97,3 +97,31 @@ def test_the_knee_is_placed_on_the_trusted_levels_of_every_pass(whole):
     assert [(e["pass"], e["target_rps"]) for e in mode["set_aside_levels"]] == [("coarse", 75)]
     # the knee meets Little's law within the health rule's resolution (the prediction's own check)
     assert mode["predicted_by"] == "little" and mode["prediction_agrees"] is True
+
+
+FIRST = Path(__file__).parent / "data" / "set_aside_first_level"
+
+
+def test_a_real_first_level_set_aside_gives_its_p50_as_the_baseline_and_leaves_too_little_for_an_answer(tmp_path):
+    """data/set_aside_first_level: `make bench SERVICE_CPUS=1 PLATFORM_THREADS=30 DELAY_MS=100 START_RPS=150
+    PEAK_RPS=3000 MODES=platform STEPS=8 STEP_SECONDS=8 WARMUP_SECONDS=10` (run 20261127-061459, this branch): right
+    after a 10 s warm-up the injector and the delay-service, on the one core SERVICE_CPUS left them, used 91% of it at
+    150 rps (their JIT still compiling); at 557 rps the platform mode collapsed (p50 1.5 s) and the simulation stopped.
+    Level 1 is set aside; its p50 (113 ms) stays the baseline, not the collapsing level's 1,546 ms (a saturated
+    instrument adds latency, never takes any away), so Little's law reads 265 rps, not 19. One trusted rate is no
+    answer: the mode is invalid, says what was saturated first and how to avoid it, and claims no knee below 557."""
+    run = shutil.copytree(FIRST, tmp_path / "run")
+    mode = summarised(run)["modes"]["platform"]
+    (entry,) = mode["set_aside_levels"]
+    assert (entry["pass"], entry["level"], entry["target_rps"]) == ("coarse", 1, 150)
+    assert entry["reason"].startswith("the other roles' cores were saturated: the delay-service and the injectors used")
+    assert mode["baseline_p50_ms"] == 113 and mode["predicted_by"] == "little" and 250 <= mode["predicted_rps"] <= 280
+    assert mode["valid"] is False
+    assert mode["invalid_reasons"] == [
+        entry["reason"] + " at level 1 (150 rps)",
+        "only 1 rate measured on levels that can be trusted; a knee needs at least 2: the instrument was saturated on "
+        "1 level, set aside",
+    ]
+    assert any("raise WARMUP_SECONDS or lower START_RPS" in n for n in mode["notes"])
+    # its first trusted level is already unhealthy: no healthy rate to refine from, and nothing is claimed
+    assert mode["knee_bound"] is None and next_pass(run).rates == []

@@ -24,11 +24,11 @@ pass that cannot be trusted (validity.py) or that a dead process ended (summary/
 used.
 
 A pass is judged level by level: a level whose instrument was saturated (validity.instrument_saturated) is SET ASIDE,
-its health read but the knee placed on the other levels, the baseline taken from the first of those. When a pass's
-only unhealthy levels were set aside no knee is placed: the answer is the highest rate the trusted levels held, a
-lower bound (Knee.bound), and the next pass looks between it and the lowest rate set aside unhealthy (Knee.suspect),
-judged the same way: its first trusted unhealthy level, measured once, opens a bracket; a pass that holds the rate set
-aside leaves a bound, and the next pass climbs the coarse stairs above it.
+its health read but the knee placed on the other levels (the baseline: the lowest p50 up to the first trusted one).
+When a pass's only unhealthy levels were set aside no knee is placed: the answer is the highest rate the trusted
+levels held, a lower bound (Knee.bound), and the next pass looks between it and the lowest rate set aside unhealthy
+(Knee.suspect), judged the same way: its first trusted unhealthy level, measured once, opens a bracket; a pass that
+holds the rate set aside leaves a bound, and the next pass climbs the coarse stairs above it.
 """
 
 from __future__ import annotations
@@ -87,13 +87,14 @@ def judge(
     baseline_p50_ms: the p50 the p99 limit is built on; by default the first level's. A fine pass near the knee is
     judged against its coarse pass's baseline (the one rule for both passes). set_aside: levels (by position) whose
     instrument was saturated, with why: their health is still read, but the knee is placed on the other levels
-    only, and the baseline is the first of those (a saturated injector's latency is not the service's)."""
+    only. With the first levels set aside, the baseline is the lowest p50 up to the first trusted level: a saturated
+    instrument adds latency, it never takes any away, and the first trusted level may already be past the knee."""
     aside = dict(set_aside or {})
     kept = [i for i in range(len(levels)) if i not in aside]
     baseline = baseline_p50_ms
     if baseline is None and kept:
-        first = levels[kept[0]]
-        baseline = first.latency.p50_ms if first.latency else None
+        p50s = [lv.latency.p50_ms for lv in levels[: kept[0] + 1] if lv.latency]
+        baseline = min(p50s) if p50s else None
     limit = thresholds.p99_limit_ms(baseline) if baseline is not None else None
     health = [level_health(level, thresholds, limit) for level in levels]
     first_unhealthy = next((i for i in kept if not health[i][0]), None)

@@ -57,7 +57,7 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
     aside = set_aside_levels(judged)
     notes.extend(
         f"{entry['where']} was set aside, its instrument saturated: {entry['reason']}; the knee is placed on the other "
-        "levels"
+        "levels" + (FIRST_SET_ASIDE if (entry["pass"], entry["level"]) == (COARSE, 1) else "")
         for entry in aside
     )
     # What a request and a thread cost (cost_fits.py), before the predictions: the memory ceiling is fitted on it.
@@ -135,6 +135,13 @@ def used_fine_levels(judged: JudgedMode) -> list[cost_fits.FinePassLevels]:
         for outcome in judged.knee.passes
         if outcome.used and outcome.name in by_name
     ]
+
+
+# What a first level set aside most often means on shared cores: the roles' JIT still compiling after the warm-up.
+FIRST_SET_ASIDE = (
+    " (the first level: the injector's and the delay-service's JVMs may still have been compiling after the warm-up; "
+    "raise WARMUP_SECONDS or lower START_RPS)"
+)
 
 
 def set_aside_levels(judged: JudgedMode) -> list[dict]:
