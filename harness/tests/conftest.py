@@ -59,9 +59,16 @@ MACHINE_REASONS = ("the machine itself was saturated", "something outside the ru
 
 
 def blamed_on_the_machine(mode: dict) -> bool:
-    """A mode of summary.json the harness called invalid because the shared machine was saturated: there, by design,
-    a role's symptoms are the machine's, and no claim that needs a quiet machine can be checked."""
-    return any(x.startswith(MACHINE_REASONS) for x in mode["invalid_reasons"])
+    """A mode of summary.json where the harness blamed the shared machine: invalid because it was saturated, or a
+    level set aside for other work on it. There, by design, a role's symptoms are the machine's, and no claim that
+    needs a quiet machine can be checked."""
+    return bool(machine_blame(mode))
+
+
+def machine_blame(mode: dict) -> list[str]:
+    """What the harness blamed on the shared machine: its invalid reasons, then the reasons levels were set aside."""
+    said = [*mode["invalid_reasons"], *(e["reason"] for e in mode.get("set_aside_levels") or [])]
+    return [x for x in said if x.startswith(MACHINE_REASONS)]
 
 
 class NotProvenHere(UserWarning):

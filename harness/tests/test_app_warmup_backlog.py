@@ -41,7 +41,10 @@ def test_a_first_level_that_served_the_warm_ups_backlog_places_no_knee_below_the
 def test_a_mode_whose_warm_up_caught_up_stays_valid(rebuilt):
     _, result = rebuilt
     platform = result["modes"]["platform"]
-    assert platform["valid"] is True and platform["sustained_rps"] == 300
+    # its fine pass held 300 to 504 rps; 572 rps, where another program took the machine's CPU, is set aside (it
+    # once voided the whole pass), so the knee stands between 504 and the coarse 840
+    assert platform["valid"] is True and platform["sustained_rps"] == 504
+    assert [(e["pass"], e["target_rps"]) for e in platform["set_aside_levels"]] == [("refine-1", 572)]
     assert not any("warm-up" in r for r in platform["invalid_reasons"])
 
 

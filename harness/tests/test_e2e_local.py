@@ -18,7 +18,7 @@ import time
 
 import pytest
 from claims import RUN_SHARE_MAX_PCT, HostWatch, claim
-from conftest import MACHINE_REASONS, REPO, blamed_on_the_machine, harness_exit, make
+from conftest import MACHINE_REASONS, REPO, blamed_on_the_machine, harness_exit, machine_blame, make
 from test_preflight import PREVIOUS_RUN, with_previous_run
 
 from loadlab.analysis import hgrm, ratio_interval
@@ -117,7 +117,8 @@ def test_platform_collapses_near_littles_law_and_virtual_does_not(tiny_run):
     platform, virtual = summary["modes"]["platform"], summary["modes"]["virtual"]
     busy = other_work_on_the_machine(summary)
     excuse = machine_excuse(summary, run_dir, watch)
-    assert platform["collapsed"] is True, platform
+    # a level set aside for other work on the machine may leave a bound instead of a collapse (excused as below)
+    claim(platform["collapsed"] is True, "platform collapses", platform, excuse)
     # Little's law from the pool and the measured baseline (≈ 210 ms here, ≈ 235 ms over netns veths)
     assert 200 <= platform["baseline_p50_ms"] <= 260, platform
     assert abs(platform["predicted_rps"] - 8 * 1000 / platform["baseline_p50_ms"]) <= 1, platform
@@ -131,7 +132,7 @@ def test_platform_collapses_near_littles_law_and_virtual_does_not(tiny_run):
         excuse,
     )
     ratio = summary["virtual_over_platform"]
-    if busy:  # no ratio is claimed from an invalid mode
+    if busy and not all(m["valid"] for m in (platform, virtual)):  # no ratio is claimed from an invalid mode
         assert ratio is None and summary["virtual_over_platform_reason"], summary
     if ratio is not None:
         # the ratio with what the knees' brackets allow, on the console as in summary.json; virtual held the top, so
@@ -158,7 +159,7 @@ def test_the_refinement_pass_localises_the_platform_knee_between_two_coarse_leve
     assert [lv["target_rps"] for lv in platform["levels"]][:2] == [25, 35]
     other_work_on_the_machine(summary)
     localises = "the fine pass localises the knee to within 10% of Little's law"
-    if blamed_on_the_machine(platform):
+    if blamed_on_the_machine(platform) and not platform["valid"]:
         # a coarse pass that cannot be trusted is not refined from: no fine pass narrows its bracket
         assert not any(p["used"] for p in refined["passes"]) and refined["not_refined"], refined
         claim(False, localises, platform["invalid_reasons"], excuse)
@@ -216,13 +217,16 @@ def test_a_clean_run_is_not_flagged(tiny_run):
     summary = json.loads((run_dir / "summary.json").read_text())
     reasons = [x for m in summary["modes"].values() for x in m["invalid_reasons"]]
     assert not [x for x in reasons if not x.startswith(MACHINE_REASONS)], reasons
+    # nor may a level be set aside for a role of it (a level set aside names what was saturated)
+    aside = [e["reason"] for m in summary["modes"].values() for e in m.get("set_aside_levels") or []]
+    assert not [x for x in aside if not x.startswith(MACHINE_REASONS)], aside
     excuse = machine_excuse(summary, run_dir, watch)
-    if other_work_on_the_machine(summary):
+    if other_work_on_the_machine(summary) and reasons:
         assert harness_exit(r) == 1 and "INVALID" in r.stdout, r.stdout[-2000:] + r.stderr[-2000:]
     claim(
-        reasons == [] and r.returncode == 0,
+        reasons == [] and aside == [] and r.returncode == 0,
         "a clean run gets no validity flag at all",
-        (reasons, r.stdout[-2000:] + r.stderr[-2000:]),
+        (reasons, aside, r.stdout[-2000:] + r.stderr[-2000:]),
         excuse,
     )
     # the delay-service's own latency was measured on its host, next to what the thread-service saw
@@ -256,7 +260,7 @@ def other_work_on_the_machine(summary: dict) -> str:
     for name, mode in summary["modes"].items():
         if not blamed_on_the_machine(mode):
             continue
-        blamed = [x for x in mode["invalid_reasons"] if x.startswith(MACHINE_REASONS)]
+        blamed = machine_blame(mode)
         busy = busy_levels(mode)
         assert busy, (name, blamed, [lv["evidence"] for lv in mode["levels"]])
         for lv in busy:

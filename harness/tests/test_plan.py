@@ -152,10 +152,19 @@ def test_a_real_run_with_no_valid_mode_is_refused(tmp_path):
 
 
 def test_a_real_run_too_rough_to_plan_from_is_refused(tmp_path):
-    # 2 to 5 rps on a pool of one thread: the service's CPU does not rise measurably with so few requests
-    run = real(tmp_path, "fine_pass_all_healthy")
+    # its coarse stairs alone, 2 then 5 rps on a pool of one thread: one healthy level fits no CPU line
+    run = tmp_path / "coarse_only"
+    shutil.copytree(DATA / "fine_pass_all_healthy", run, ignore=shutil.ignore_patterns("refine-*"))
+    summarised(run)
     with pytest.raises(plan.PlanError, match="is too rough to plan from: no valid mode's service CPU"):
         plan.plan(run, {})
+
+
+def test_a_real_run_whose_fine_pass_had_levels_set_aside_plans_from_the_others_and_says_how_rough(tmp_path):
+    # with its fine pass (two levels set aside, other programs on the machine): seven levels, 2 to 4.28 rps
+    run = real(tmp_path, "fine_pass_all_healthy")
+    platform = plan.plan(run, {})["modes"]["platform"]
+    assert platform["limit_met_first"] == "little" and any(r.startswith("cpu: rough") for r in platform["rough"])
 
 
 def test_make_plan_prints_the_table_and_refuses_with_exit_2(run):

@@ -58,14 +58,18 @@ def test_no_level_reads_as_an_injector_that_fell_behind(rebuilt):
     platform = result["modes"]["platform"]
     assert [(lv["target_rps"], lv["offered_rps"]) for lv in platform["levels"]] == [(2, 2), (5, 5)]
     assert not [r for r in platform["invalid_reasons"] if "fell behind" in r], platform["invalid_reasons"]
-    assert platform["levels"][0]["healthy"] and platform["sustained_rps"] == 2
+    assert platform["levels"][0]["healthy"]
+    # what is true of that minute costs each level it touched, named as such, not as an injector behind
+    assert [e["reason"].split(":")[0] for e in platform["set_aside_levels"]] == [
+        "something outside the run used the CPU"
+    ] * 2
 
 
 def test_a_real_fine_pass_that_held_every_level_is_judged_on_its_own_rates(tmp_path):
     """data/fine_pass_all_healthy: the same tiny run with its fine pass (2 -> 4.66 rps, a warm-up at 1 rps whose
-    first second injected nobody). Every fine level held; the pass is set aside only because other programs kept the
-    machine busy (true of that minute), never as an injector that fell behind; with nothing against it, it moves the
-    knee to its top level."""
+    first second injected nobody). Every fine level held; two are set aside because other programs kept the machine
+    busy (true of that minute), never as an injector that fell behind; the pass places the knee on the others, and
+    judged whole with nothing against it, it moves the knee to its top level."""
     run = shutil.copytree(DATA / "fine_pass_all_healthy", tmp_path / "run")
     platform = summarised(run)["modes"]["platform"]
     (fine,) = platform["refine"]["passes"]
@@ -74,8 +78,12 @@ def test_a_real_fine_pass_that_held_every_level_is_judged_on_its_own_rates(tmp_p
         [lv["target_rps"] for lv in fine["levels"]], abs=0.15
     )
     assert all(lv["healthy"] for lv in fine["levels"]), fine["levels"]
-    assert fine["why_not_used"].startswith("this pass cannot be trusted: something outside the run used the CPU")
-    assert "fell behind" not in fine["why_not_used"]
+    # judged level by level: the two levels other programs' CPU touched are set aside, the pass is used on the rest
+    assert fine["used"] is True
+    aside = [(lv["target_rps"], lv["set_aside"]) for lv in fine["levels"] if lv["set_aside"]]
+    assert [rate for rate, _ in aside] == [3.52, 4.66]
+    assert all(why.startswith("something outside the run used the CPU") for _, why in aside), aside
+    assert platform["knee_interval_rps"] == [4.3, 5]  # 4.28, the highest trusted rate held
 
     record = runrecord.load(run)
     judged = judging.judge_mode(

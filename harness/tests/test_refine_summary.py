@@ -255,7 +255,9 @@ def test_no_pass_for_a_mode_that_did_not_collapse_or_cannot_be_trusted(tmp_path)
     assert _plan(tmp_path / "held").rates == []
     run_with(tmp_path / "starved", coarse(sent_share=0.8, ok_share=0.8))
     step = _plan(tmp_path / "starved")
+    # every level set aside: no trusted rate to start a fine pass from, and the reason names what was saturated
     assert step.rates == [] and step.reason.startswith("the coarse pass cannot be trusted (the injector fell behind")
+    assert "; no level measured on levels that can be trusted" in step.reason
     run_with(tmp_path / "first", coarse(first_bad=100))
     step = _plan(tmp_path / "first")
     assert step.rates == [] and "first level was already unhealthy" in step.reason

@@ -84,7 +84,11 @@ def test_a_mode_that_ran_on_another_jdk_is_invalid(tmp_path):
 def test_db_run_predicts_the_pool_for_both_modes_and_shows_its_evidence(tmp_path):
     synthrun.write_params(tmp_path, SCENARIO="db", DB_POOL=2, DELAY_MS=100)
     for mode in ("platform", "virtual"):
-        levels = [LevelSpec(r, db_active=min(2, r / 10), db_pending=0 if r < 20 else 30) for r in (10, 15, 20, 25)]
+        # the delay host's probe answers its query's 100 ms (its database is not saturated: no level is set aside)
+        levels = [
+            LevelSpec(r, db_active=min(2, r / 10), db_pending=0 if r < 20 else 30, probe_ms=102.0)
+            for r in (10, 15, 20, 25)
+        ]
         levels[-1].latency = SLOW_TAIL
         synthrun.write_mode(tmp_path, mode, ModeSpec(levels, db_pool_size=2))
     result = report.rebuild(tmp_path)

@@ -22,12 +22,19 @@ from the highest rate measured healthy (plan.py); its first unhealthy level, mea
 that the pass after it measures again, and a climb that holds to the stairs' top leaves a mode that never collapsed. A
 pass that cannot be trusted (validity.py) or that a dead process ended (summary/crash.py) is kept on the page, not
 used.
+
+A pass is judged level by level: a level whose instrument was saturated (validity.instrument_saturated) is SET ASIDE,
+its health read but the knee placed on the other levels (the baseline: the lowest p50 up to the first trusted one).
+When a pass's only unhealthy levels were set aside no knee is placed: the answer is the highest rate the trusted
+levels held, a lower bound (Knee.bound), and the next pass looks between it and the lowest rate set aside unhealthy
+(Knee.suspect), judged the same way: its first trusted unhealthy level, measured once, opens a bracket; a pass that
+holds the rate set aside leaves a bound, and the next pass climbs the coarse stairs above it.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -55,26 +62,45 @@ class Verdict:
     sustained_position: int | None
     collapsed: bool
     p99_ms_at_sustained: int | None
+    # Levels set aside, by position: the instrument was saturated there (validity.instrument_saturated), so the level
+    # says nothing about the service. Only levels before the first unhealthy one are listed (none after it is judged).
+    set_aside: dict[int, str] = field(default_factory=dict)
 
     def counted(self, levels: list[Level]) -> list[Level]:
-        """The healthy levels before the first unhealthy one."""
-        return levels if self.first_unhealthy is None else levels[: self.first_unhealthy]
+        """The healthy levels before the first unhealthy one (a level set aside is not counted)."""
+        before = levels if self.first_unhealthy is None else levels[: self.first_unhealthy]
+        return [lv for i, lv in enumerate(before) if i not in self.set_aside]
+
+    def trusted(self, levels: list[Level]) -> list[Level]:
+        """Every level not set aside."""
+        return [lv for i, lv in enumerate(levels) if i not in self.set_aside]
 
 
-def judge(levels: list[Level], thresholds: Thresholds, baseline_p50_ms: float | None = None) -> Verdict:
+def judge(
+    levels: list[Level],
+    thresholds: Thresholds,
+    baseline_p50_ms: float | None = None,
+    set_aside: Mapping[int, str] | None = None,
+) -> Verdict:
     """Health of every level, then the knee: the last healthy level before the first unhealthy one.
 
     baseline_p50_ms: the p50 the p99 limit is built on; by default the first level's. A fine pass near the knee is
-    judged against its coarse pass's baseline (the one rule for both passes)."""
+    judged against its coarse pass's baseline (the one rule for both passes). set_aside: levels (by position) whose
+    instrument was saturated, with why: their health is still read, but the knee is placed on the other levels
+    only. With the first levels set aside, the baseline is the lowest p50 up to the first trusted level: a saturated
+    instrument adds latency, it never takes any away, and the first trusted level may already be past the knee."""
+    aside = dict(set_aside or {})
+    kept = [i for i in range(len(levels)) if i not in aside]
     baseline = baseline_p50_ms
-    if baseline is None:
-        baseline = levels[0].latency.p50_ms if levels and levels[0].latency else None
+    if baseline is None and kept:
+        p50s = [lv.latency.p50_ms for lv in levels[: kept[0] + 1] if lv.latency]
+        baseline = min(p50s) if p50s else None
     limit = thresholds.p99_limit_ms(baseline) if baseline is not None else None
     health = [level_health(level, thresholds, limit) for level in levels]
-    first_unhealthy = next((i for i, (healthy, _) in enumerate(health) if not healthy), None)
-    before = levels if first_unhealthy is None else levels[:first_unhealthy]
-    sustained_position = max(range(len(before)), key=lambda i: before[i].target_rps) if before else None
-    sustained = before[sustained_position].target_rps if sustained_position is not None else 0.0
+    first_unhealthy = next((i for i in kept if not health[i][0]), None)
+    before = [i for i in kept if first_unhealthy is None or i < first_unhealthy]
+    sustained_position = max(before, key=lambda i: levels[i].target_rps) if before else None
+    sustained = levels[sustained_position].target_rps if sustained_position is not None else 0.0
     return Verdict(
         baseline,
         limit,
@@ -83,7 +109,8 @@ def judge(levels: list[Level], thresholds: Thresholds, baseline_p50_ms: float | 
         sustained,
         sustained_position,
         collapsed=first_unhealthy is not None,
-        p99_ms_at_sustained=before[sustained_position].p99_ms if before else None,
+        p99_ms_at_sustained=levels[sustained_position].p99_ms if sustained_position is not None else None,
+        set_aside={i: why for i, why in aside.items() if first_unhealthy is None or i < first_unhealthy},
     )
 
 
@@ -192,6 +219,11 @@ class Knee:
     # read healthy when the level fell short on throughput, its slowest requests never answered)
     unhealthy_why: dict[float, list[str]] = field(default_factory=dict)
     climbed: bool = False  # a pass climbed the coarse stairs on above an unhealthy level that did not reproduce
+    # No trusted level was unhealthy, but levels above the highest rate held were set aside (their instrument was
+    # saturated): the mode's answer is a lower bound, the highest rate held on trusted levels, said here in words.
+    bound: str | None = None
+    # The lowest rate above that bound whose level was set aside unhealthy: where the next fine pass looks (plan.py).
+    suspect: float | None = None
 
     @property
     def collapsed(self) -> bool:
@@ -202,13 +234,26 @@ class Knee:
         the pass cannot be used."""
         before = self.interval
         why_not = distrust or (None if levels else "no fine level was measured")
+        if why_not is None and not verdict.trusted(levels):
+            i, why = min(verdict.set_aside.items())
+            why_not = (
+                f"every level of this pass was set aside, its instrument saturated at each (the first, "
+                f"{level_words(levels[i], name)}: {why})"
+            )
         if why_not is None and before is None:
-            if self.not_reproduced is None:
+            first_bad = levels[verdict.first_unhealthy].target_rps if verdict.first_unhealthy is not None else None
+            if self.not_reproduced is None and self.bound is None:
                 why_not = "the mode never collapsed: there is no knee to refine"
+            elif first_bad is not None and first_bad <= self.sustained_rps:
+                why_not = (
+                    f"the pass found {first_bad:,.0f} rps unhealthy, which was measured healthy before: the bound "
+                    f"was not moved"
+                )
             else:
-                self._climb(levels, verdict)
+                self._climb(name, levels, verdict)
         elif why_not is None:
-            after, why_not = combine(before, [(lv.target_rps, ok) for lv, (ok, _) in zip(levels, verdict.health)])
+            judged = [(lv.target_rps, ok) for lv, (ok, _) in zip(levels, verdict.health)]
+            after, why_not = combine(before, [pair for i, pair in enumerate(judged) if i not in verdict.set_aside])
             if why_not is None and after is None:
                 self._not_reproduced(before, levels, verdict)
             elif why_not is None:
@@ -237,8 +282,9 @@ class Knee:
         """Every level of the pass was healthy, through the bracket's unhealthy rate: that rate is no knee. The
         bracket falls back on the next rate measured unhealthy above the pass (measured once: the next pass measures
         it again); with none, no knee is placed."""
-        top = max(levels, key=lambda lv: lv.target_rps)
-        again = min((lv for lv in levels if lv.target_rps >= before.unhealthy), key=lambda lv: lv.target_rps)
+        kept = verdict.trusted(levels)
+        top = max(kept, key=lambda lv: lv.target_rps)
+        again = min((lv for lv in kept if lv.target_rps >= before.unhealthy), key=lambda lv: lv.target_rps)
         was, why = self.closing, self.unhealthy_why.get(before.unhealthy)
         earlier = f" ({'; '.join(why)})" if why else f" (p99 {was.p99_ms} ms)" if was and was.p99_ms is not None else ""
         said = (
@@ -261,34 +307,49 @@ class Knee:
         self.not_reproduced = (
             f"{said}; the knee, if any, lies above {top.target_rps:,.1f} rps, the highest rate measured healthy"
         )
-        self.fit_levels.extend(levels)
+        self.fit_levels.extend(kept)
         self.sustained_rps, self.p99_ms_at_sustained = top.target_rps, top.p99_ms
         self.interval, self.closing = None, None
 
-    def _climb(self, levels: list[Level], verdict: Verdict) -> None:
-        """The coarse stairs climbed on above an unhealthy level that did not reproduce: the climb's first unhealthy
-        level, measured once, closes a new bracket from the highest rate held below it (the next pass measures it
-        again); a climb healthy to its top leaves a mode that held every rate it was offered."""
-        self.climbed = True
-        self.not_reproduced = None
+    def _climb(self, name: str, levels: list[Level], verdict: Verdict) -> None:
+        """A pass above the highest rate held, with no bracket to narrow: the coarse stairs climbed on above an
+        unhealthy level that did not reproduce, or a fine pass below a level set aside (a bound). Its first unhealthy
+        trusted level, measured once, closes a new bracket from the highest rate held below it (the next pass
+        measures it again). With none, levels it set aside above what it held leave a bound again; a fine pass that
+        held the rate set aside on trusted levels leaves a bound with nothing suspect below the stairs above it (the
+        next pass climbs them); a climb healthy to its top leaves a mode that held every rate it was offered."""
+        toward_suspect = self.suspect is not None
+        self.climbed = self.climbed or not toward_suspect
+        self.not_reproduced, self.bound, self.suspect = None, None, None
         counted = verdict.counted(levels)
         self.fit_levels.extend(counted)
         if counted:
             top = max(counted, key=lambda lv: lv.target_rps)
             self.sustained_rps, self.p99_ms_at_sustained = top.target_rps, top.p99_ms
-        if verdict.first_unhealthy is None:
+        if verdict.first_unhealthy is not None:
+            self._close_on(levels, verdict)
+            self.interval = Bracket(self.sustained_rps, self.closing.target_rps)
             return
-        self._close_on(levels, verdict)
-        self.interval = Bracket(self.sustained_rps, self.closing.target_rps)
+        self.bound, self.suspect = bound_of(levels, verdict, self.sustained_rps, name)
+        if self.bound is None and toward_suspect:
+            self.bound = (
+                f"the rate set aside was held healthy on trusted levels when measured again ({name}): the knee lies "
+                f"at or above {rate_words(self.sustained_rps)} rps, the highest rate measured healthy (a lower bound)"
+            )
+
+
+COARSE = "coarse"
 
 
 def coarse_knee(levels: list[Level], verdict: Verdict) -> Knee:
     """The knee the coarse stairs give, before any fine pass."""
     counted = verdict.counted(levels)
     if verdict.first_unhealthy is None:
-        return Knee(
+        knee = Knee(
             verdict.sustained_rps, verdict.p99_ms_at_sustained, verdict.baseline_p50_ms, None, None, counted, None
         )
+        knee.bound, knee.suspect = bound_of(levels, verdict, verdict.sustained_rps, COARSE)
+        return knee
     closing = levels[verdict.first_unhealthy]
     healthy_rate = verdict.sustained_rps if verdict.sustained_position is not None else 0.0
     bracket = Bracket(healthy_rate, closing.target_rps)
@@ -302,6 +363,40 @@ def coarse_knee(levels: list[Level], verdict: Verdict) -> Knee:
         closing,
         unhealthy_levels={closing.target_rps: closing},
         unhealthy_why={closing.target_rps: verdict.health[verdict.first_unhealthy][1]},
+    )
+
+
+def level_words(level: Level, pass_name: str = COARSE) -> str:
+    """A level as a person reads it: the coarse stairs' counted from 1, a fine pass's by its rate."""
+    if pass_name == COARSE:
+        return f"level {level.index + 1} ({rate_words(level.target_rps)} rps)"
+    return f"{pass_name}'s level at {rate_words(level.target_rps)} rps"
+
+
+def rate_words(rate: float) -> str:
+    return f"{rate:,.0f}" if float(rate).is_integer() else f"{rate:,.1f}"
+
+
+def bound_of(levels: list[Level], verdict: Verdict, held: float, pass_name: str) -> tuple[str | None, float | None]:
+    """(the bound in words, the lowest rate set aside unhealthy above it) when no trusted level of the pass was
+    unhealthy but some above the highest rate held were set aside; (None, None) otherwise. A level set aside is
+    never the service's collapse: the answer is what the trusted levels carry, the highest rate they held."""
+    above = [(i, why) for i, why in sorted(verdict.set_aside.items()) if levels[i].target_rps > held]
+    # nothing trusted held (the mode is invalid: validity.too_few_levels says why), or a knee was placed: no bound
+    if verdict.first_unhealthy is not None or not above or not held:
+        return None, None
+    unhealthy = [levels[i].target_rps for i, _ in above if not verdict.health[i][0]]
+    # each named with the kind of saturation only: the full sentences are the mode's set-aside notes
+    named = "; ".join(
+        f"{level_words(levels[i], pass_name)}{'' if verdict.health[i][0] else ', unhealthy as measured'}: "
+        f"{why.split(':')[0]}"
+        for i, why in above
+    )
+    return (
+        f"healthy up to {rate_words(held)} rps on the levels that can be trusted, so the knee lies at or above "
+        f"{rate_words(held)} rps (a lower bound, not a collapse): the levels above it were set aside, the instrument "
+        f"saturated there ({named})",
+        min(unhealthy, default=None),
     )
 
 

@@ -113,6 +113,11 @@ def bound_words(kind: str, held_mode: dict | None = None, divisor: str = "platfo
     divisor: the mode virtual is divided by (`reactive` for virtual / reactive)."""
     held = "virtual" if kind == "lower" else divisor
     start = f"{'an' if kind == 'upper' else 'a'} {kind} bound: "
+    if held_mode and held_mode.get("knee_bound"):
+        return start + (
+            f"{held}'s knee lies at or above {rate_text(held_mode.get('sustained_rps') or 0)} rps, the highest rate it "
+            f"held on levels that can be trusted (the levels above were set aside, their instrument saturated)"
+        )
     if held_mode and (held_mode.get("refine") or {}).get("not_reproduced"):
         return start + (
             f"{held}'s unhealthy level did not reproduce, its knee lies above "

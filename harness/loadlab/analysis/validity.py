@@ -1,6 +1,9 @@
-"""Whether a pass can be trusted: every reason its levels cannot stand for the service (an injector that fell
-behind, a saturated delay-service or machine, requests a harness limit cut, another program competing), each a
-sentence with its numbers, and the notes a reader must know that do not invalidate it.
+"""Whether a pass can be trusted, level by level: a level whose instrument was saturated (an injector that fell
+behind or ran out of CPU, a saturated delay-service, the cores SERVICE_CPUS left to the other roles, another program
+competing for the shared machine) is SET ASIDE with why (`judge_trusted`) and the knee is placed on the other levels;
+the pass itself cannot be trusted only for what is about all of it (`validity`: too few levels left, a level without
+server evidence, requests a harness limit cut, the shared machine saturated before the knee), each a sentence with
+its numbers; and the notes a reader must know that do not invalidate it.
 
 The checks look at the levels up to and including the first unhealthy one (knee.judge): what happens after the knee
 is expected to be ugly and says nothing about the knee itself. The thresholds are fixed here, in one block.
@@ -11,10 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from loadlab.analysis import split_checks
-from loadlab.analysis.knee import Verdict
+from loadlab.analysis.knee import Verdict, judge, level_words
 from loadlab.analysis.levels import Level
 from loadlab.core import timeouts
 from loadlab.core.servicecpus import CpuSplit
+from loadlab.core.thresholds import Thresholds
 
 # At least two levels are needed to tell a knee from a starting condition.
 MIN_LEVELS = 2
@@ -80,8 +84,88 @@ def shares_one_machine(target: str | None) -> bool:
     return target is None or target in SHARED_MACHINE_TARGETS
 
 
+def instrument_saturated(level: Level, ctx: ValidityContext) -> str | None:
+    """Why the instrument could not measure the service at this level, every symptom in a sentence with its numbers
+    (`; ` between them); None when it could. The instrument is what stands around the service: an injector that fell
+    behind or ran out of CPU, a saturated delay-service, the cores SERVICE_CPUS left to them, and, on a shared
+    machine, another program taking its CPU. Such a level is set aside (knee.judge): it costs that level, not the
+    pass. On a machine every role shares and that was saturated, a
+    role's symptoms are the machine's (see `pass_reasons`): only what the injector sent, counted, is then still held
+    against the level."""
+    found = []
+    if injector_fell_behind(level):
+        found.append(
+            f"the injector fell behind: it sent {level.offered_rps:.0f} requests/s, "
+            f"{level.offered_rps / level.target_rps:.0%} of the target (needs {INJECTOR_MIN_SENT_RATIO:.0%})"
+            + (
+                f" while the machine was saturated (host CPU {level.evidence.host_cpu_pct:.0f}%)"
+                if machine_saturated(level, ctx)
+                else ""
+            )
+        )
+    own = not machine_saturated(level, ctx)
+    if own and (text := _injector_cpu(level)):
+        found.append(f"the injector's CPU was saturated: {text}")
+    host = level.evidence.injector_host_cpu_pct
+    if not ctx.shared_machine and (host or 0) >= CPU_SATURATED_RATIO * 100:
+        found.append(f"the injector's host CPU was saturated: {host:.0f}% (limit {CPU_SATURATED_RATIO * 100:.0f}%)")
+    if own and (text := _delay_symptom(level, ctx)):
+        found.append(f"the delay-service was saturated: {text}")
+    if ctx.shared_machine and (text := _outside_competition(level)):
+        found.append(text)
+    if text := split_checks.others_saturated(level, ctx.split, CPU_SATURATED_RATIO):
+        found.append(text)
+    return "; ".join(found) or None
+
+
+def judge_trusted(
+    levels: list[Level], thresholds: Thresholds, ctx: ValidityContext, baseline_p50_ms: float | None = None
+) -> Verdict:
+    """A pass judged level by level: every level whose instrument was saturated set aside with why, the knee placed
+    on the others (knee.judge)."""
+    ctx = with_delay_reference(levels, ctx)
+    aside = {i: why for i, lv in enumerate(levels) if (why := instrument_saturated(lv, ctx))}
+    return judge(levels, thresholds, baseline_p50_ms, aside)
+
+
+def too_few_levels(trusted_rates: int, set_aside: list[tuple[str, str]]) -> list[str]:
+    """Why a pass (with the fine passes the knee used) cannot carry an answer: fewer than MIN_LEVELS rates measured on
+    levels that can be trusted; [] when enough were. set_aside: each level set aside as (where, why): `level 2 (557
+    rps)`, `the injector fell behind: …`; each kind of symptom is then named at the first level it set aside."""
+    if trusted_rates >= MIN_LEVELS:
+        return []
+    if not set_aside:
+        plural = "s" if trusted_rates != 1 else ""
+        return [f"only {trusted_rates} level{plural} measured; a knee needs at least {MIN_LEVELS}"]
+    reasons = []
+    by_kind: dict[str, list[tuple[str, str]]] = {}
+    for where, why in set_aside:
+        by_kind.setdefault(why.split(":")[0], []).append((where, why))
+    for hits in by_kind.values():
+        (where, why), more = hits[0], len(hits) - 1
+        reasons.append(f"{why} at {where}" + (f" (and {more} more level{'s' if more > 1 else ''})" if more else ""))
+    left = "no level" if not trusted_rates else f"only {trusted_rates} rate{'s' if trusted_rates != 1 else ''}"
+    # what was saturated first (what a reader acts on), then why that voids the pass: too little is left
+    reasons.append(
+        f"{left} measured on levels that can be trusted; a knee needs at least {MIN_LEVELS}: the instrument was "
+        f"saturated on {len(set_aside)} level{'s' if len(set_aside) != 1 else ''}, set aside"
+    )
+    return reasons
+
+
 def validity(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> list[str]:
-    """Every reason the run cannot be trusted, each a sentence with its numbers; [] when valid.
+    """Every reason the pass cannot be trusted, each a sentence with its numbers; [] when valid: too few levels left
+    once those set aside (verdict.set_aside, from judge_trusted) are, and what is about the whole pass
+    (`pass_reasons`)."""
+    trusted = {lv.target_rps for lv in verdict.trusted(levels)}
+    aside = [(level_words(levels[i]), why) for i, why in sorted(verdict.set_aside.items())]
+    return [*too_few_levels(len(trusted), aside), *pass_reasons(levels, verdict, ctx)]
+
+
+def pass_reasons(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> list[str]:
+    """What makes the whole pass untrustworthy, beyond the levels set aside: a level without server evidence (whether
+    the instrument was saturated is unknown), requests a harness limit cut, and the shared machine saturated by the
+    run itself at a healthy level before the knee (the comparison then measured the machine, not the thread model).
 
     The checks look at the levels up to and including the first unhealthy one: what happens after the knee is
     expected to be ugly and says nothing about the knee itself. When every role shares one machine and that machine
@@ -89,39 +173,16 @@ def validity(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> lis
     are reported as the machine's saturation, which invalidates the run only before the knee (see `notes`).
     """
     ctx = with_delay_reference(levels, ctx)
-    reasons = []
-    if len(levels) < MIN_LEVELS:
-        reasons.append(
-            f"only {len(levels)} level{'s' if len(levels) != 1 else ''} measured; a knee needs at least {MIN_LEVELS}"
-        )
+    reasons: list[str] = []
     end = len(levels) if verdict.first_unhealthy is None else verdict.first_unhealthy + 1
     scope = levels[:end]
-    before_knee = levels if verdict.first_unhealthy is None else levels[: verdict.first_unhealthy]
-    own = [lv for lv in scope if not machine_saturated(lv, ctx)]
+    before_knee = verdict.trusted(levels if verdict.first_unhealthy is None else levels[: verdict.first_unhealthy])
 
     def first(hits: list[tuple[Level, str]]) -> None:
         if hits:
             level, text = hits[0]
             more = f" (and {len(hits) - 1} more level{'s' if len(hits) > 2 else ''})" if len(hits) > 1 else ""
             reasons.append(f"{text} at level {level.index} ({level.target_rps:.0f} rps){more}")
-
-    # What the injector sent is counted, not inferred: it stays a reason whatever the machine was doing.
-    first(
-        [
-            (
-                lv,
-                f"the injector fell behind: it sent {lv.offered_rps:.0f} requests/s, "
-                f"{lv.offered_rps / lv.target_rps:.0%} of the target (needs {INJECTOR_MIN_SENT_RATIO:.0%})"
-                + (
-                    f" while the machine was saturated (host CPU {lv.evidence.host_cpu_pct:.0f}%)"
-                    if machine_saturated(lv, ctx)
-                    else ""
-                ),
-            )
-            for lv in scope
-            if injector_fell_behind(lv)
-        ]
-    )
 
     first(
         [
@@ -133,29 +194,7 @@ def validity(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> lis
             if lv.no_server_evidence
         ]
     )
-    first([(lv, f"the injector's CPU was saturated: {_injector_cpu(lv)}") for lv in own if _injector_cpu(lv)])
-    if not ctx.shared_machine:
-        first(
-            [
-                (
-                    lv,
-                    f"the injector's host CPU was saturated: {lv.evidence.injector_host_cpu_pct:.0f}% "
-                    f"(limit {CPU_SATURATED_RATIO * 100:.0f}%)",
-                )
-                for lv in scope
-                if (lv.evidence.injector_host_cpu_pct or 0) >= CPU_SATURATED_RATIO * 100
-            ]
-        )
-
-    first(
-        [(lv, f"the delay-service was saturated: {_delay_symptom(lv, ctx)}") for lv in own if _delay_symptom(lv, ctx)]
-    )
-
     first([(lv, text) for lv in scope if (text := _cut_by_harness(lv, ctx))])
-
-    if ctx.shared_machine:
-        first([(lv, text) for lv in scope if (text := _outside_competition(lv))])
-    first([(lv, text) for lv in scope if (text := split_checks.others_saturated(lv, ctx.split, CPU_SATURATED_RATIO))])
 
     if not ctx.cpu_is_the_limit:
         first(
@@ -198,7 +237,7 @@ def _outside_competition(level: Level) -> str | None:
     return (
         f"something outside the run used the CPU: the machine was {host:.0f}% busy but the run's own processes "
         f"explain only {host - outside:.0f}% of it ({outside:.0f}% left over, limit {OUTSIDE_CPU_LIMIT_PCT:.0f}%), "
-        f"so this knee is not the service's: run again on a quiet machine"
+        f"so this level measured the machine's other work, not the service: run again on a quiet machine"
     )
 
 

@@ -47,7 +47,12 @@ def answer(summary: RunSummary) -> str | None:
     )
     if summary.ratios_by_pool:
         text += f", the best of the {len(summary.ratios_by_pool)} pools tried"
-    if not virtual.collapsed:
+    if not virtual.collapsed and virtual.knee_bound:
+        text += (
+            "; virtual threads did not break on any level that can be trusted (a level above was set aside: the "
+            "instrument was saturated there), so the ratio is a floor"
+        )
+    elif not virtual.collapsed:
         text += "; virtual threads never broke, so the ratio is a floor set by the highest rate tried"
     elif not platform.collapsed:
         text += "; the platform pool never broke, so the ratio is a ceiling set by the highest rate it held"

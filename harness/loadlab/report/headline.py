@@ -148,6 +148,8 @@ def _mode_phrase(summary: RunSummary, mode: str, m: ModeRecord | None) -> str:
         )
     if m.crashed:
         phrase = f"{mode} CRASHED: {crash_when(m.crashed)}; before it, {phrase}"
+    elif m.knee_bound:
+        phrase += " (a lower bound: the highest rate held on levels that can be trusted; those above were set aside)"
     elif (m.refine or {}).get("not_reproduced"):
         phrase += " (the highest rate measured healthy: its coarse unhealthy level did not reproduce, no knee)"
     elif not m.collapsed and m.levels:

@@ -31,7 +31,9 @@ def section(summary: RunSummary) -> str:
 
 def _level_row(lv: dict, sustained) -> str:
     classes = []
-    if not lv.get("healthy"):
+    if lv.get("set_aside"):
+        classes.append("set-aside")
+    elif not lv.get("healthy"):
         classes.append("unhealthy")
     elif lv.get("target_rps") == sustained:
         classes.append("sustained")
@@ -41,6 +43,9 @@ def _level_row(lv: dict, sustained) -> str:
         if lv.get("healthy")
         else "; ".join(escape(r) for r in lv.get("unhealthy_reasons") or [])
     )
+    if lv.get("set_aside"):
+        # measured, but not the service's: the knee is placed on the other levels
+        verdict = f'<span class="muted">SET ASIDE: {escape(lv["set_aside"])}</span> (as measured: {verdict})'
     return (
         f"<tr{class_attr(classes)}><td>{num(lv.get('index'))}</td><td>{rps(lv.get('target_rps'))}</td>"
         f"<td>{rps(lv.get('offered_rps'))}</td><td>{rps(lv.get('ok_rps'))}</td>"

@@ -27,6 +27,7 @@ table.columns { width: 100%; table-layout: fixed; }
 table.columns th:first-child { width: 15em; }
 table.columns td { overflow-wrap: anywhere; }
 tr.unhealthy td { background: #fdecea; }
+tr.set-aside td { background: #f1f1f1; color: #555; }
 td.reason { text-align: left; min-width: 18em; }
 #levels table { width: 100%; }
 tr.sustained td { font-weight: bold; }

@@ -104,6 +104,8 @@ def _pool_ratio_cell(summary: RunSummary) -> Callable[[str, ModeRecord], str]:
 def _bracket_cell(m: ModeRecord) -> str:
     interval = m.knee_interval_rps
     refined = m.refine or {}
+    if not interval and m.knee_bound:
+        return f'<span class="muted">≥ {escape(rps(m.sustained_rps))} (a lower bound)</span>' + small(m.knee_bound)
     if not interval and refined.get("not_reproduced"):
         return '<span class="muted">no knee confirmed</span>' + small(refined["not_reproduced"])
     if not interval:

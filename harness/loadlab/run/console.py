@@ -153,6 +153,12 @@ def _mode_notes(mode: str, m: dict) -> None:
             f"  {mode}: NO SERVER EVIDENCE for {where}measured seconds {gap['first_second']}–{gap['last_second']}"
             f" ({gap['role']}'s sampler {gap['cause']})"
         )
+    for entry in m.get("set_aside_levels") or []:
+        where = f"level {entry['level']}" if entry["pass"] == "coarse" else f"{entry['pass']}'s level {entry['level']}"
+        rate = _fmt(entry["target_rps"])
+        _print(f"  {mode}: SET ASIDE {where} ({rate} rps), its instrument saturated: {entry['reason']}")
+    if m.get("knee_bound"):
+        _print(f"  {mode}: a lower bound, no knee: {m['knee_bound']}")
     refined = m.get("refine") or {}
     if m.get("collapsed") and refined.get("not_refined"):
         _print(f"  {mode}: knee not localised to {refined.get('resolution', 0.05):.0%}: {refined['not_refined']}")
@@ -242,6 +248,8 @@ def _reactive_ratio_line(summary: dict) -> str:
 
 def _bracket(m: dict) -> str:
     interval = m.get("knee_interval_rps")
+    if m.get("knee_bound"):
+        return f"≥ {_fmt(m.get('sustained_rps'))} (bound)"
     if not m.get("collapsed") or not interval:
         return "-"
     low, high = interval

@@ -48,6 +48,17 @@ def describe(step: plan.FineStep, step_seconds: int, warmup_seconds: int) -> str
     that did not reproduce."""
     levels = f"{len(step.rates)} {'' if step.climb else 'fine '}level{'s' if len(step.rates) > 1 else ''}"
     after = f"after {refine.warmup_seconds(warmup_seconds)} s at {step.warmup_rps:,.1f} rps"
+    if step.climb and step.set_aside:
+        return (
+            f"climbing on: the level set aside was held healthy on trusted levels, so the stairs go on above it: "
+            f"{levels} of {step_seconds} s from {step.rates[0]:,.1f} to {step.rates[-1]:,.1f} rps, {after}"
+        )
+    if step.set_aside:
+        return (
+            f"looking for the knee below the level set aside at {step.bracket.unhealthy:,.1f} rps (its instrument was "
+            f"saturated), from {step.bracket.healthy:,.1f} rps, the highest rate held: {levels} of {step_seconds} s "
+            f"from {step.rates[0]:,.1f} rps, {after}"
+        )
     if step.climb:
         return (
             f"climbing on: the unhealthy level did not reproduce, so the stairs go on above it: {levels} of "

@@ -127,9 +127,12 @@ def memory_points(
 
 
 def healthy_prefix(levels: Sequence[dict]) -> list[dict]:
-    """The healthy levels before the first unhealthy one (what the costs per request are fitted on)."""
+    """The healthy levels before the first unhealthy one (what the costs per request are fitted on); a level set
+    aside (its instrument was saturated) is neither counted nor the end of the prefix."""
     found = []
     for level in sorted(levels, key=lambda lv: lv.get("index", 0)):
+        if level.get("set_aside"):
+            continue
         if not level.get("healthy"):
             break
         found.append(level)

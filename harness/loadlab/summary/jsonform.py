@@ -6,11 +6,19 @@ import math
 from dataclasses import fields
 
 from loadlab.analysis import hlog
-from loadlab.analysis.knee import Bracket
+from loadlab.analysis.knee import Bracket, Verdict
 from loadlab.analysis.levels import Evidence, Level, cpu_ms_per_request
 
 
-def level_dict(level: Level, healthy: bool, reasons: list[str]) -> dict:
+def level_dicts(levels: list[Level], verdict: Verdict) -> list[dict]:
+    """A pass's levels as judged: each one's health and, when its instrument was saturated, why it was set aside."""
+    return [
+        level_dict(lv, ok, why, verdict.set_aside.get(i))
+        for i, (lv, (ok, why)) in enumerate(zip(levels, verdict.health))
+    ]
+
+
+def level_dict(level: Level, healthy: bool, reasons: list[str], set_aside: str | None = None) -> dict:
     latency = level.latency
     return {
         "index": level.index,
@@ -34,6 +42,8 @@ def level_dict(level: Level, healthy: bool, reasons: list[str]) -> dict:
         "seconds": level.seconds,
         "healthy": healthy,
         "unhealthy_reasons": reasons,
+        # why the level was set aside (its instrument was saturated: the knee is placed on the other levels), or null
+        "set_aside": set_aside,
         "first_second": level.first_second,
         "evidence": evidence_dict(level.evidence),
         "no_server_evidence": level.no_server_evidence,

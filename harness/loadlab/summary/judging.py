@@ -8,8 +8,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from loadlab.analysis.knee import Knee, Verdict, judge
-from loadlab.analysis.validity import HarnessLimit, ValidityContext, shares_one_machine, validity
+from loadlab.analysis.knee import Knee, Verdict, level_words
+from loadlab.analysis.levels import Level
+from loadlab.analysis.validity import (
+    HarnessLimit,
+    ValidityContext,
+    judge_trusted,
+    pass_reasons,
+    shares_one_machine,
+    too_few_levels,
+)
 from loadlab.core import metrics, servicecpus, servicesettings, timeouts
 from loadlab.core.reactive import REACTIVE
 from loadlab.core.runrecord import RunRecord
@@ -45,7 +53,10 @@ class JudgedMode:
     crashed: dict | None  # crash.summary: where a role died
     crash_tables: Tables  # the tables of the pass it died in (the coarse pass's when none died)
     crash_reason: str | None
-    invalid_reasons: list[str]  # the coarse pass's validity
+    # fewer than MIN_LEVELS rates measured on trusted levels, coarse and fine (validity.too_few_levels): a fine pass
+    # below a level set aside may still add them, so bench plans it all the same (plan.py)
+    too_few_trusted: list[str]
+    invalid_reasons: list[str]  # the coarse pass's validity, too_few_trusted first
     config_mismatches: list[str]  # what the service ran that was not asked for
 
     @property
@@ -84,8 +95,13 @@ def judge_mode(
     crashed = crash.summary(died, place, crash_tables)
     for passed in (tables, *(f.tables for f in fine)):  # the downstream's injected failures, counted apart
         served_check.count_injected(mode_dir, run, passed.levels, passed.t0)
-    verdict = judge(tables.levels, thresholds)
-    ctx = validity_context(mode_raw, run, params, target, thresholds, verdict)
+    # Level by level: a level whose instrument was saturated is set aside, the knee placed on the others. The
+    # healthy latency a harness limit is held against follows the baseline the trusted levels give.
+    ctx = validity_context(mode_raw, run, params, target, thresholds, None)
+    verdict = judge_trusted(tables.levels, thresholds, ctx)
+    ctx = validity_context(mode_raw, run, params, target, thresholds, verdict.p99_limit_ms)
+    knee = refined_knee(tables.levels, verdict, fine, thresholds, ctx, crashed)
+    short = too_few_levels(len(trusted_rates(tables.levels, verdict, knee)), set_aside_words(tables.levels, verdict))
     return JudgedMode(
         label=label,
         raw=mode_raw,
@@ -93,11 +109,12 @@ def judge_mode(
         fine=fine,
         verdict=verdict,
         ctx=ctx,
-        knee=refined_knee(tables.levels, verdict, fine, thresholds, ctx, crashed),
+        knee=knee,
         crashed=crashed,
         crash_tables=crash_tables,
         crash_reason=crash.reason(crashed, crash_tables) if crashed else None,
-        invalid_reasons=validity(tables.levels, verdict, ctx)
+        too_few_trusted=short,
+        invalid_reasons=[*short, *pass_reasons(tables.levels, verdict, ctx)]
         + [r for r in [warmup.backlog_reason(mode_raw, tables.levels, verdict, ctx.healthy_max_ms)] if r]
         # The stand-in kept to its configured delay (issue 34): its own module, per level.
         + served_check.reasons(mode_dir, run, params, tables.levels, tables.t0, verdict, ctx),
@@ -112,6 +129,21 @@ def judge_mode(
     )
 
 
+def trusted_rates(levels: list[Level], verdict: Verdict, knee: Knee) -> set[float]:
+    """The rates measured on levels that can be trusted: the coarse pass's not set aside, and those of every fine
+    pass the knee used."""
+    rates = {lv.target_rps for lv in verdict.trusted(levels)}
+    for outcome in knee.passes:
+        if outcome.used:
+            rates |= {lv.target_rps for lv in outcome.verdict.trusted(outcome.levels)}
+    return rates
+
+
+def set_aside_words(levels: list[Level], verdict: Verdict) -> list[tuple[str, str]]:
+    """Each coarse level set aside: where (`level 2 (557 rps)`) and why."""
+    return [(level_words(levels[i]), why) for i, why in sorted(verdict.set_aside.items())]
+
+
 def _write_tables(folder: Path, tables: Tables) -> None:
     outputs.write_csv(folder / "timeline.csv", outputs.TIMELINE_COLUMNS, tables.timeline)
     outputs.write_csv(folder / "server.csv", outputs.SERVER_COLUMNS, tables.server)
@@ -119,10 +151,16 @@ def _write_tables(folder: Path, tables: Tables) -> None:
 
 
 def validity_context(
-    mode_raw: RawMode, run: RunRecord, params: dict, target: str | None, thresholds: Thresholds, verdict: Verdict
+    mode_raw: RawMode,
+    run: RunRecord,
+    params: dict,
+    target: str | None,
+    thresholds: Thresholds,
+    p99_limit_ms: float | None,
 ) -> ValidityContext:
+    """p99_limit_ms: the health rule's limit the levels were judged with (None before they are)."""
     expected = expected_ms(params)
-    healthy_max = max(verdict.p99_limit_ms or 0.0, thresholds.p99_limit_ms(expected) if expected else 0.0)
+    healthy_max = max(p99_limit_ms or 0.0, thresholds.p99_limit_ms(expected) if expected else 0.0)
     return ValidityContext(
         delay_ms=as_float(params.get("DELAY_MS")),
         shared_machine=shares_one_machine(target),

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from loadlab.analysis.knee import KNEE_RESOLUTION, Knee, PassOutcome, Verdict, coarse_knee, judge
+from loadlab.analysis.knee import KNEE_RESOLUTION, Knee, PassOutcome, Verdict, coarse_knee
 from loadlab.analysis.levels import Level
 from loadlab.analysis.prediction import Prediction, interval_text, met_by_knee
-from loadlab.analysis.validity import MIN_LEVELS, ValidityContext, machine_saturated, validity
+from loadlab.analysis.validity import ValidityContext, judge_trusted, machine_saturated, pass_reasons
 from loadlab.core.app import THREAD_SERVICE
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import crash as crashes
@@ -50,28 +50,28 @@ def refined_knee(
     """The mode's knee from its coarse levels and its fine passes (in the order they ran), each judged with the
     coarse pass's rule and baseline. crashed: where a role died (crash.summary); its pass narrows nothing."""
     knee = coarse_knee(levels, verdict)
-    if knee.interval is None:
-        return knee
+    if knee.interval is None and knee.bound is None:
+        return knee  # it never collapsed: no fine pass was run (a bound below levels set aside gets one)
     # The delay-service's probe is judged on a rise from the coarse pass's lightest level (validity.delay_probe_limit).
     # A machine busy near the knee is no reason to distrust a fine pass: within a coarse step of a knee the coarse pass
     # already reached, the machine running out of CPU is the knee itself (a note says so).
     fine_ctx = replace(ctx, lightest=levels[0] if levels else None, cpu_is_the_limit=True)
     for fine in passes:
         fine_levels = fine.tables.levels
-        fine_verdict = judge(fine_levels, thresholds, verdict.baseline_p50_ms)
+        # judged level by level as the coarse pass is: a level whose instrument was saturated is set aside
+        fine_verdict = judge_trusted(fine_levels, thresholds, fine_ctx, verdict.baseline_p50_ms)
         knee.add_pass(fine.name, fine_levels, fine_verdict, _distrust(fine, fine_verdict, fine_ctx, crashed))
     return knee
 
 
 def _distrust(fine: FinePass, verdict: Verdict, ctx: ValidityContext, crashed: dict | None) -> str | None:
+    """Why a fine pass cannot be used at all: a crash, or what is about the whole pass (validity.pass_reasons). Not
+    its number of levels: a fine pass stopped at its first level is still evidence (it contradicts the earlier pass,
+    or closes the bracket), it has the coarse levels below it."""
     died = crashes.why_pass_not_used(crashed, fine.name)
     if died or not fine.tables.levels:
         return died
-    reasons = validity(fine.tables.levels, verdict, ctx)
-    if len(fine.tables.levels) < MIN_LEVELS:
-        # validity's first reason: "a knee needs two levels". A fine pass stopped at its first level is still
-        # evidence (it contradicts the earlier pass, or closes the bracket): it has the coarse levels below it.
-        reasons = reasons[1:]
+    reasons = pass_reasons(fine.tables.levels, verdict, ctx)
     return "this pass cannot be trusted: " + "; ".join(reasons) if reasons else None
 
 
@@ -107,7 +107,7 @@ def pass_record(outcome: PassOutcome, fine: FinePass) -> dict:
         "interval_after_rps": jsonform.interval(outcome.after),
         "used": outcome.used,
         "why_not_used": outcome.why_not_used,
-        "levels": [jsonform.level_dict(lv, ok, why) for lv, (ok, why) in zip(levels, verdict.health)],
+        "levels": jsonform.level_dicts(levels, verdict),
         "first_unhealthy_level": (
             levels[verdict.first_unhealthy].index if verdict.first_unhealthy is not None else None
         ),

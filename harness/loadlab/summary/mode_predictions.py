@@ -30,8 +30,9 @@ def fields(
     found = models.applicable(inputs)
     prediction = models.predict(inputs)
     # the highest rate held: a knee that did not reproduce leaves the highest rate a fine pass held healthy, and a
-    # climb above it the highest rate the climb held; otherwise the coarse stairs' top
-    held_in_a_pass = knee.not_reproduced or knee.climbed
+    # climb above it the highest rate the climb held, a bound below levels set aside the highest rate held on trusted
+    # levels; otherwise the coarse stairs' top
+    held_in_a_pass = knee.not_reproduced or knee.climbed or knee.bound
     peak = knee.sustained_rps if held_in_a_pass else max((lv.target_rps for lv in levels), default=None)
     judged = agreement(prediction, measured(knee, knee.collapsed, peak, ok_ratio))
     return {

@@ -26,6 +26,9 @@ class FineStep:
     warmup_rps: float | None = None  # refine.warmup_rate: a rate with headroom before the first fine level
     reason: str | None = None  # why there is no further pass, when it is not simply "localised" or "no collapse"
     climb: bool = False  # the coarse stairs go on above an unhealthy level that did not reproduce (knee.py)
+    # the pass looks below a level set aside unhealthy (its instrument was saturated); with climb: the stairs go on
+    # above a rate set aside that a fine pass held healthy
+    set_aside: bool = False
 
 
 def next_fine_pass(run_dir: Path, folder: str, run: dict) -> FineStep:
@@ -36,11 +39,16 @@ def next_fine_pass(run_dir: Path, folder: str, run: dict) -> FineStep:
     view = replace(record, modes_completed=None)
     judged = judge_mode(Path(run_dir) / folder, Path(folder).name, view, record.params, thresholds, view.target, False)
     knee = judged.knee
-    if knee.interval is None and knee.not_reproduced is None:
-        return FineStep()  # it never collapsed, or a climb held to the stairs' top
     # An app's flight recording is written when its JVM stops, after every pass: its absence now says nothing (the
-    # final verdict still checks it).
-    untrusted = [r for r in judged.untrusted if r != appcheck.RECORDING_NOT_READ]
+    # final verdict still checks it). Too few trusted levels is no reason to stop while a level set aside unhealthy
+    # lies above the highest rate held: the fine pass below it is what adds them.
+    below_set_aside = knee.suspect is not None and knee.sustained_rps > 0
+    ignored = {appcheck.RECORDING_NOT_READ, *(judged.too_few_trusted if below_set_aside else [])}
+    untrusted = [r for r in judged.untrusted if r not in ignored]
+    if knee.interval is None and knee.not_reproduced is None and knee.bound is None:
+        if untrusted and judged.verdict.set_aside:  # every level set aside: say why nothing is refined
+            return FineStep(reason=f"the coarse pass cannot be trusted ({'; '.join(untrusted)}): nothing to refine")
+        return FineStep()  # it never collapsed, or a climb held to the stairs' top
     if untrusted:
         return FineStep(reason=f"the coarse pass cannot be trusted ({'; '.join(untrusted)}): its knee is not refined")
     if knee.passes and not knee.passes[-1].used:
@@ -48,9 +56,15 @@ def next_fine_pass(run_dir: Path, folder: str, run: dict) -> FineStep:
         stands = (
             "the bracket stands as the earlier passes left it"
             if knee.interval is not None
+            else f"the bound stands: {knee.bound}"
+            if knee.bound is not None
             else "no knee was measured above the level that did not reproduce"
         )
         return FineStep(reason=f"{last.name} was not used ({last.why_not_used}): {stands}")
+    if knee.interval is None and knee.suspect is not None:
+        return _below_set_aside(knee)
+    if knee.interval is None and knee.bound is not None and not knee.passes:
+        return FineStep()  # the levels set aside above the highest rate held were all healthy: nothing to look for
     if knee.interval is None:
         return _climb(knee, record.params)
     if not knee.interval.healthy:
@@ -61,10 +75,23 @@ def next_fine_pass(run_dir: Path, folder: str, run: dict) -> FineStep:
     return FineStep(rates, knee.interval, knee.baseline_p50_ms, round(refine.warmup_rate(rates[0]), 3))
 
 
+def _below_set_aside(knee: Knee) -> FineStep:
+    """A bound: no trusted level was unhealthy, but one set aside above the highest rate held was (its instrument was
+    saturated). A fine pass between the two, judged level by level, places the knee or raises the bound."""
+    bracket = Bracket(knee.sustained_rps, knee.suspect)
+    rates = refine.fine_rates(bracket)
+    if not rates:
+        return FineStep(reason=f"no fine pass below the level set aside: {knee.bound}")
+    return FineStep(rates, bracket, knee.baseline_p50_ms, round(refine.warmup_rate(rates[0]), 3), set_aside=True)
+
+
 def _climb(knee: Knee, params: dict) -> FineStep:
     """After a knee that did not reproduce, the coarse stairs' rates above the highest rate measured healthy: the stairs
     go on where the coarse pass stopped on a transient. None left: no further pass."""
     rates = [round(r, 3) for r in runplan.levels(params) if r > knee.sustained_rps * (1 + 1e-9)]
     if not rates:
         return FineStep()
-    return FineStep(rates, None, knee.baseline_p50_ms, round(refine.warmup_rate(rates[0]), 3), climb=True)
+    after_set_aside = knee.bound is not None  # the rate set aside was held healthy, not a knee that did not reproduce
+    return FineStep(
+        rates, None, knee.baseline_p50_ms, round(refine.warmup_rate(rates[0]), 3), climb=True, set_aside=after_set_aside
+    )

@@ -65,6 +65,8 @@ class ModeRecord(_Fields):
     evidence_at_knee: str | None = None
     knee_interval_rps: list | None = None
     refine: dict | None = None
+    knee_bound: str | None = None
+    set_aside_levels: list[dict] | None = None
     baseline_p50_ms: float | None = None
     p99_ms_at_sustained: float | None = None
     requests: int | None = None

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from loadlab.analysis import cpufit, models, split_checks
-from loadlab.analysis.knee import Verdict, why_not_refined
+from loadlab.analysis.knee import COARSE, Verdict, level_words, why_not_refined
 from loadlab.analysis.levels import Level, cpu_ms_per_request
 from loadlab.analysis.validity import CPU_SATURATED_RATIO, ValidityContext, machine_saturated, shares_one_machine
 from loadlab.analysis.validity import notes as validity_notes
@@ -53,7 +53,13 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
     ceiling = cpufit.ceiling_of_levels(
         knee.fit_levels, shares_one_machine(target), len(raw.injectors), thread_cores(raw), ctx.split
     )
-    level_dicts = [jsonform.level_dict(lv, healthy, why) for lv, (healthy, why) in zip(levels, verdict.health)]
+    level_dicts = jsonform.level_dicts(levels, verdict)
+    aside = set_aside_levels(judged)
+    notes.extend(
+        f"{entry['where']} was set aside, its instrument saturated: {entry['reason']}; the knee is placed on the other "
+        "levels" + (FIRST_SET_ASIDE if (entry["pass"], entry["level"]) == (COARSE, 1) else "")
+        for entry in aside
+    )
     # What a request and a thread cost (cost_fits.py), before the predictions: the memory ceiling is fitted on it.
     cost = cost_fits.mode_costs(raw, tables.t0, level_dicts, used_fine_levels(judged))
     memory = cost_fits.memory_ceiling(raw, cost, level_dicts, verdict.baseline_p50_ms)
@@ -81,6 +87,9 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
         ),
         "evidence_at_knee": knees.evidence_at(knee.closing, service) if knee.closing is not None else None,
         **knees.fields(knee, judged.fine, requested, not_refined),
+        # no trusted level was unhealthy but some above the highest rate held were set aside: a lower bound, in words
+        "knee_bound": knee.bound,
+        "set_aside_levels": [{k: v for k, v in entry.items() if k != "where"} for entry in aside],
         "baseline_p50_ms": verdict.baseline_p50_ms,
         "p99_ms_at_sustained": knee.p99_ms_at_sustained,
         "requests": tables.requests,
@@ -123,10 +132,35 @@ def used_fine_levels(judged: JudgedMode) -> list[cost_fits.FinePassLevels]:
             outcome.name,
             by_name[outcome.name].raw,
             by_name[outcome.name].tables.t0,
-            [jsonform.level_dict(lv, ok, why) for lv, (ok, why) in zip(outcome.levels, outcome.verdict.health)],
+            jsonform.level_dicts(outcome.levels, outcome.verdict),
         )
         for outcome in judged.knee.passes
         if outcome.used and outcome.name in by_name
+    ]
+
+
+# What a first level set aside most often means on shared cores: the roles' JIT still compiling after the warm-up.
+FIRST_SET_ASIDE = (
+    " (the first level: the injector's and the delay-service's JVMs may still have been compiling after the warm-up; "
+    "raise WARMUP_SECONDS or lower START_RPS)"
+)
+
+
+def set_aside_levels(judged: JudgedMode) -> list[dict]:
+    """Every level set aside, coarse then each fine pass: its pass, its level counted from 1 (a fine level by its
+    place in its pass), its rate and why; `where` names it in words (not written to summary.json)."""
+    found = [(COARSE, judged.tables.levels, judged.verdict)]
+    found += [(outcome.name, outcome.levels, outcome.verdict) for outcome in judged.knee.passes]
+    return [
+        {
+            "pass": name,
+            "level": i + 1,
+            "target_rps": jsonform.plain_number(round(levels[i].target_rps, 1)),
+            "reason": why,
+            "where": level_words(levels[i], name),
+        }
+        for name, levels, verdict in found
+        for i, why in sorted(verdict.set_aside.items())
     ]
 
 
@@ -166,7 +200,8 @@ def model_inputs(
         # per-second costs would inflate it.
         at = levels[verdict.sustained_position]
         others = cpu_ms_per_request(at.evidence.other_roles_cpu_pct, at.ok_rps)
-    first = levels[0] if levels else None
+    # the first level the baseline was read on: a first level set aside (its instrument saturated) is not the service's
+    first = next(iter(verdict.trusted(levels)), None)
     return models.Inputs(
         mode=base_mode(label),
         scenario=str(params["SCENARIO"]),

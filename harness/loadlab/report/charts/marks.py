@@ -86,8 +86,23 @@ def fine_levels(ax: Axes, mode: ModeRecord) -> None:
 
 
 def unhealthy(ax: Axes, levels: list[dict], x: list, y: list) -> None:
-    bad = [(a, b) for lv, a, b in zip(levels, x, y) if not lv.get("healthy") and b is not None]
+    """Unhealthy levels as red crosses; a level set aside (its instrument was saturated: not the service's) as a
+    grey ring, whatever its health."""
+    kept = [(lv, a, b) for lv, a, b in zip(levels, x, y) if b is not None]
+    bad = [(a, b) for lv, a, b in kept if not lv.get("healthy") and not lv.get("set_aside")]
     _crosses(ax, bad, zorder=3, label="unhealthy level")
+    aside = [(a, b) for lv, a, b in kept if lv.get("set_aside")]
+    if aside:
+        ax.scatter(
+            [a for a, _ in aside],
+            [b for _, b in aside],
+            marker="o",
+            s=70,
+            facecolors="none",
+            edgecolors=COLORS["offered"],
+            zorder=3,
+            label="set aside (instrument saturated)",
+        )
 
 
 def _crosses(ax: Axes, points: list[tuple], zorder: int, **label) -> None:
