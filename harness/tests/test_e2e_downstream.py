@@ -85,4 +85,7 @@ def test_the_downstreams_injected_failures_are_counted_apart_and_are_not_a_colla
     assert figures["p50_ms"] == 100 and figures["p99_ms"] == 500 and 126 <= figures["mean_ms"] <= 128
     served = (run_dir / "raw" / "delay" / "served.hlog").read_text()
     assert "Tag=error," in served and "Tag=reset," in served
-    assert not [x for x in platform["invalid_reasons"] if "delay-service served" in x], platform["invalid_reasons"]
+    # the stand-in kept to its distribution on the levels the knee stands on (a level it served late would be set
+    # aside, the instrument's, not the service's)
+    late = [x for x in platform["set_aside_levels"] if "delay-service served" in x["reason"]]
+    assert not [x for x in late if x["target_rps"] <= platform["sustained_rps"]], late

@@ -60,6 +60,9 @@ class Level:
     # The delay the delay-service served in the level's seconds, its own record (analysis/served.py): answers, p50,
     # p90, p99, p99.9 in ms; None when the run has no served log.
     served_ms: dict | None = None
+    # Why the delay-service served this level slower than its configured distribution (analysis/served.py), or
+    # None: the stand-in's own record says the instrument, not the service, was slow here (the level is set aside).
+    served_late: str | None = None
 
     @property
     def offered_rps(self) -> float:

@@ -4,10 +4,11 @@ distribution it was configured with (core/downstream.py).
 The delay-service records each answer's served delay (arrival to answer, ms) in one HdrHistogram interval per second
 (raw/delay/served.hlog, the injectors' format). A level whose served p99 is above the configured p99 by more than
 SERVED_ALLOWANCE_FACTOR x max(SERVED_P99_FLOOR_MS, SERVED_P99_RATIO x that p99) was measured against a slower
-downstream than the one asked for:
-a late timer, a starved event loop, a machine too busy to answer on time. Its knee is then the stand-in's, and the
-run is invalid with that level named. Only a rise counts: a served delay below the configured one cannot make the
-service look worse. Pure functions of the log and the levels; summary/judging.py wires them in.
+downstream than the one asked for: a late timer, a starved event loop, a machine too busy to answer on time. What
+that level measured is then the stand-in's, so the level is set aside with this reason
+(analysis/validity.instrument_saturated), like any level whose instrument was saturated: it costs that level, not
+the pass. Only a rise counts: a served delay below the configured one cannot make the service look worse. Pure
+functions of the log and the levels; summary/served_check.py reads them onto the levels.
 """
 
 from __future__ import annotations
@@ -124,16 +125,8 @@ def level_problems(
             (
                 level,
                 f"the delay-service served its answers slower than configured: p{percentile:g} {value:.0f} ms over "
-                f"{count} answers against {configured:.0f} ms ({dist.describe()}; limit {limit:.0f} ms) at level "
-                f"{level.index} ({level.target_rps:.0f} rps): the stand-in, not the service, was slow",
+                f"{count} answers against {configured:.0f} ms ({dist.describe()}; limit {limit:.0f} ms): the stand-in, "
+                f"not the service, was slow",
             )
         )
     return problems
-
-
-def reasons(problems: list[tuple[Level, str]]) -> list[str]:
-    """The invalid reason: the first level that departed, and how many more did."""
-    if not problems:
-        return []
-    more = len(problems) - 1
-    return [problems[0][1] + (f" (and {more} more level{'s' if more > 1 else ''})" if more else "")]

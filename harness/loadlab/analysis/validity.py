@@ -111,6 +111,8 @@ def instrument_saturated(level: Level, ctx: ValidityContext) -> str | None:
         found.append(f"the injector's host CPU was saturated: {host:.0f}% (limit {CPU_SATURATED_RATIO * 100:.0f}%)")
     if own and (text := _delay_symptom(level, ctx)):
         found.append(f"the delay-service was saturated: {text}")
+    if own and level.served_late:
+        found.append(level.served_late)
     if ctx.shared_machine and (text := _outside_competition(level)):
         found.append(text)
     if text := split_checks.others_saturated(level, ctx.split, CPU_SATURATED_RATIO):

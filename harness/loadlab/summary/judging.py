@@ -93,8 +93,8 @@ def judge_mode(
         passes = [(hgrm_files.COARSE, tables.levels), *((f.name, f.tables.levels) for f in fine)]
         hgrm_files.write(mode_dir, passes)
     crashed = crash.summary(died, place, crash_tables)
-    for passed in (tables, *(f.tables for f in fine)):  # the downstream's injected failures, counted apart
-        served_check.count_injected(mode_dir, run, passed.levels, passed.t0)
+    for passed in (tables, *(f.tables for f in fine)):  # the stand-in's own record: served delay, injected failures
+        served_check.record(mode_dir, run, params, passed.levels, passed.t0)
     # Level by level: a level whose instrument was saturated is set aside, the knee placed on the others. The
     # healthy latency a harness limit is held against follows the baseline the trusted levels give.
     ctx = validity_context(mode_raw, run, params, target, thresholds, None)
@@ -115,9 +115,7 @@ def judge_mode(
         crash_reason=crash.reason(crashed, crash_tables) if crashed else None,
         too_few_trusted=short,
         invalid_reasons=[*short, *pass_reasons(tables.levels, verdict, ctx)]
-        + [r for r in [warmup.backlog_reason(mode_raw, tables.levels, verdict, ctx.healthy_max_ms)] if r]
-        # The stand-in kept to its configured delay (issue 34): its own module, per level.
-        + served_check.reasons(mode_dir, run, params, tables.levels, tables.t0, verdict, ctx),
+        + [r for r in [warmup.backlog_reason(mode_raw, tables.levels, verdict, ctx.healthy_max_ms)] if r],
         config_mismatches=live_config_mismatches(label, mode_raw.live_config, params)
         # An application under test has no /actuator/loadlab: its host and its recording say what it ran on.
         + (

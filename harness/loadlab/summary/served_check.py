@@ -1,14 +1,13 @@
 """The served-delay check of one mode (analysis/served.py) on the run's files: the delay-service's served log and
-the distribution params.json recorded. Its own module, so judging.py adds its reasons in one line."""
+the distribution params.json recorded, read onto each level before the levels are judged (a level the stand-in served
+late is set aside by analysis/validity.py, as any level whose instrument was saturated)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from loadlab.analysis import served
-from loadlab.analysis.knee import Verdict
 from loadlab.analysis.levels import Level
-from loadlab.analysis.validity import ValidityContext, machine_saturated
 from loadlab.core import downstream
 from loadlab.core.runrecord import RunRecord
 
@@ -20,14 +19,18 @@ def run_folder(mode_dir: Path) -> Path:
     )
 
 
-def count_injected(mode_dir: Path, run: RunRecord, levels: list[Level], t0: int | None) -> None:
-    """Each level's served delay and injected failures (DOWNSTREAM_ERRORS/RESETS), from the delay-service's log,
-    before the levels are judged: the health rule counts the injected failures as answered."""
+def record(mode_dir: Path, run: RunRecord, params: dict, levels: list[Level], t0: int | None) -> None:
+    """Each level's served delay, whether the stand-in served it late, and its injected failures
+    (DOWNSTREAM_ERRORS/RESETS), from the delay-service's log, before the levels are judged: the health rule counts the
+    injected failures as answered, and a level served late is set aside."""
     log = run.downstream.get("served_log")
     if not log:
         return
     path = run_folder(mode_dir) / str(log)
-    served.record_served(levels, t0, served.read(path))
+    by_second = served.read(path)
+    served.record_served(levels, t0, by_second)
+    for level, why in served.level_problems(levels, t0, by_second, downstream.of_run(params, run.downstream)):
+        level.served_late = why
     if run.downstream.get("errors_pct") or run.downstream.get("resets_pct"):
         served.count_injected(levels, t0, served.injected_by_second(path))
 
@@ -48,26 +51,3 @@ def overview(run: RunRecord, params: dict) -> dict | None:
         "resets_pct": run.downstream.get("resets_pct") or 0,
         "served_log": run.downstream.get("served_log"),
     }
-
-
-def reasons(
-    mode_dir: Path,
-    run: RunRecord,
-    params: dict,
-    levels: list[Level],
-    t0: int | None,
-    verdict: Verdict,
-    ctx: ValidityContext,
-) -> list[str]:
-    """Why the mode is invalid because the stand-in served slower than configured; [] when it kept to it (or the run
-    has no served log). Judged as validity.py judges the delay-service's probe: up to and including the first
-    unhealthy level, except where the shared machine itself was saturated (validity names the machine there, and a
-    late stand-in is then its symptom, not a cause)."""
-    log = run.downstream.get("served_log")
-    if not log:
-        return []
-    end = len(levels) if verdict.first_unhealthy is None else verdict.first_unhealthy + 1
-    judged = [lv for lv in levels[:end] if not machine_saturated(lv, ctx)]
-    by_second = served.read(run_folder(mode_dir) / str(log))
-    dist = downstream.of_run(params, run.downstream)
-    return served.reasons(served.level_problems(judged, t0, by_second, dist))
