@@ -114,13 +114,41 @@ def test_a_mode_whose_errors_are_only_the_downstreams_injected_ones_has_not_coll
 
 
 def test_a_short_level_is_judged_on_the_percentile_its_answers_resolve(tmp_path):
-    """Under a hundred answers a p99 is the slowest one: the p90 is judged instead (here 60 answers at 600 ms)."""
+    """Under a hundred answers a p99 is the slowest one: the p90 is quoted instead (here 60 answers at 600 ms)."""
     by_second = {10: [synthrun.encode([(600, 60)])]}
     from loadlab.analysis.levels import Level
 
     level = Level(index=0, target_rps=20, seconds=3, sent=60, ok=60, ko=0, latency=None, first_second=0)
     ((_, text),) = served.level_problems([level], 10, by_second, Distribution("constant", 100))
     assert "p90 600 ms over 60 answers against 100 ms" in text and "limit 140 ms" in text
+    assert "60 of them past the limit" in text
+
+
+def test_a_heavy_tails_sampled_p99_is_not_a_late_stand_in():
+    """Seen on a real run: 130 answers of a lognormal (median 100 ms, p99 500 ms) from a faithful stand-in had a
+    sampled p99 of 761 ms, the second slowest answer; two answers past the 600 ms limit are what chance gives."""
+    from loadlab.analysis.levels import Level
+
+    answers = [(100, 80), (200, 30), (330, 12), (450, 6), (761, 1), (876, 1)]
+    by_second = {10: [synthrun.encode(answers)]}
+    level = Level(index=0, target_rps=30, seconds=4, sent=130, ok=130, ko=0, latency=None, first_second=0)
+    assert not served.level_problems([level], 10, by_second, Distribution("lognormal", 100, p99_ms=500))
+
+
+def test_a_starved_stand_ins_tail_is_late_even_on_a_short_level():
+    """A starved stand-in (3% of a core) kept its median and lost its tail: 8 of 31 answers past the limit."""
+    from loadlab.analysis.levels import Level
+
+    by_second = {10: [synthrun.encode([(100, 23), (763, 8)])]}
+    level = Level(index=0, target_rps=10, seconds=3, sent=31, ok=31, ko=0, latency=None, first_second=0)
+    ((_, text),) = served.level_problems([level], 10, by_second, Distribution("constant", 100))
+    assert "8 of them past the limit" in text, text
+
+
+def test_the_share_a_distribution_puts_above_a_delay():
+    assert Distribution("constant", 100).share_above_ms(140) == 0.0
+    assert abs(Distribution("lognormal", 100, p99_ms=500).share_above_ms(500) - 0.01) < 1e-4
+    assert abs(Distribution("bimodal", 100, slow_ms=1000, slow_pct=5).share_above_ms(500) - 0.05) < 1e-4
 
 
 def test_the_summary_shows_the_configured_distribution_and_each_levels_served_delay(tmp_path):

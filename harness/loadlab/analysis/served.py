@@ -2,19 +2,25 @@
 distribution it was configured with (core/downstream.py).
 
 The delay-service records each answer's served delay (arrival to answer, ms) in one HdrHistogram interval per second
-(raw/delay/served.hlog, the injectors' format). A level whose served p99 is above the configured p99 by more than
-SERVED_ALLOWANCE_FACTOR x max(SERVED_P99_FLOOR_MS, SERVED_P99_RATIO x that p99) was measured against a slower
-downstream than the one asked for: a late timer, a starved event loop, a machine too busy to answer on time. What
-that level measured is then the stand-in's, so the level is set aside with this reason
-(analysis/validity.instrument_saturated), like any level whose instrument was saturated: it costs that level, not
-the pass. Only a rise counts: a served delay below the configured one cannot make the service look worse. Pure
-functions of the log and the levels; summary/served_check.py reads them onto the levels.
+(raw/delay/served.hlog, the injectors' format). The limit is the configured p99 plus SERVED_ALLOWANCE_FACTOR x
+max(SERVED_P99_FLOOR_MS, SERVED_P99_RATIO x that p99). A level is late when more of its answers came after that limit
+than chance allows: the distribution's own share above it plus SERVED_TAIL_SLACK (what a p99 lets through), by a
+one-sided binomial test at SERVED_ALPHA. A percentile read off a level's answers is itself a sample: a lognormal's p99
+over 130 answers is its second slowest answer, seen at 761 ms against 500 configured from a faithful stand-in, so no
+rule on the raw percentile can tell a slow stand-in from a short level. A late level was measured against a slower
+downstream than the one asked for (a late timer, a starved event loop, a machine too busy to answer on time): what it
+measured is the stand-in's, so it is set aside with this reason (analysis/validity.instrument_saturated), like any
+level whose instrument was saturated: it costs that level, not the pass. Only a rise counts: a served delay below the
+configured one cannot make the service look worse. Pure functions of the log and the levels; summary/served_check.py
+reads them onto the levels.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+
+from scipy.stats import binom
 
 from loadlab.analysis import hlog
 from loadlab.analysis.levels import Level
@@ -28,8 +34,13 @@ from loadlab.core.downstream import Distribution
 SERVED_P99_RATIO = 0.10
 SERVED_P99_FLOOR_MS = 20.0
 SERVED_ALLOWANCE_FACTOR = 2.0
-# A p99 needs about a hundred answers behind it (hlog.resolved): a level with fewer (a short level at a low rate) is
-# judged on its p90 against the configured p90, by the same allowance; one with fewer than ten answers is not judged.
+# Beyond the limit a faithful stand-in may put the distribution's own share plus this much (the 1% a p99 leaves), and
+# a level is only called late when a binomial test says its count beyond the limit is that unlikely by chance: a
+# starved stand-in is far beyond it (a third of its answers past 140 ms for a constant 100 ms, at 3% of a core).
+SERVED_TAIL_SLACK = 0.01
+SERVED_ALPHA = 0.001
+# The percentile quoted beside the count: a p99 needs about a hundred answers behind it (hlog.resolved), a shorter
+# level is quoted by its p90; one with fewer than ten answers is not judged.
 MIN_ANSWERS_P99, MIN_ANSWERS_P90 = 100, 10
 TAG = "served"
 # Each injected failure is also counted under its own tag (ServedDelays.Outcome).
@@ -86,7 +97,7 @@ def count_injected(levels: list[Level], t0: int | None, by_second: dict[int, int
 
 
 def allowed_ms(dist: Distribution, percentile: float = 99.0) -> float:
-    """The slowest served percentile that still stands for the configured distribution."""
+    """The served delay past which an answer counts as late: the configured percentile plus the allowance."""
     configured = dist.quantile_ms(percentile / 100)
     return configured + SERVED_ALLOWANCE_FACTOR * max(SERVED_P99_FLOOR_MS, SERVED_P99_RATIO * configured)
 
@@ -95,38 +106,54 @@ def allowed_p99_ms(dist: Distribution) -> float:
     return allowed_ms(dist, 99.0)
 
 
-def served_percentile(seconds: Iterable[int], by_second: dict[int, list[str]]) -> tuple[int, float, float | None]:
-    """(answers, the percentile they resolve: 99 or 90, its value in ms) over these epoch seconds."""
+def merged_answers(seconds: Iterable[int], by_second: dict[int, list[str]]):
+    """The level's served delays as one histogram (None without any)."""
     payloads = [p for s in seconds for p in by_second.get(s, ())]
     merged = hlog.merge_payloads(payloads) if payloads else None
-    count = merged.get_total_count() if merged is not None else 0
-    percentile = 99.0 if count >= MIN_ANSWERS_P99 else 90.0
-    if count < MIN_ANSWERS_P90:
-        return count, percentile, None
-    return count, percentile, float(merged.get_value_at_percentile(percentile))
+    return merged if merged is not None and merged.get_total_count() else None
+
+
+def count_above(merged, ms: float) -> int:
+    """How many recorded answers were slower than ms."""
+    recorded = merged.get_recorded_iterator()
+    return sum(item.count_at_value_iterated_to for item in recorded if item.value_iterated_to > ms)
+
+
+def late(answers: int, beyond: int, dist: Distribution, limit_ms: float) -> tuple[bool, float]:
+    """(whether `beyond` of `answers` past limit_ms are more than chance allows, the share allowed there)."""
+    allowed = min(1.0, dist.share_above_ms(limit_ms) + SERVED_TAIL_SLACK)
+    return beyond > 0 and float(binom.sf(beyond - 1, answers, allowed)) < SERVED_ALPHA, allowed
 
 
 def level_problems(
     levels: list[Level], t0: int | None, by_second: dict[int, list[str]], dist: Distribution
 ) -> list[tuple[Level, str]]:
-    """Each level whose served delay departs from the distribution (allowed_ms), with the sentence that says so."""
+    """Each level the stand-in served late (`late`), with the sentence that says so."""
     if t0 is None or not by_second:
         return []
+    limit = allowed_ms(dist)
     problems = []
     for level in levels:
         if level.first_second is None:
             continue
         start = t0 + level.first_second
-        count, percentile, value = served_percentile(range(start, start + level.seconds), by_second)
-        configured, limit = dist.quantile_ms(percentile / 100), allowed_ms(dist, percentile)
-        if value is None or value <= limit:
+        merged = merged_answers(range(start, start + level.seconds), by_second)
+        count = merged.get_total_count() if merged is not None else 0
+        if count < MIN_ANSWERS_P90:
             continue
+        beyond = count_above(merged, limit)
+        is_late, allowed = late(count, beyond, dist, limit)
+        if not is_late:
+            continue
+        percentile = 99.0 if count >= MIN_ANSWERS_P99 else 90.0
+        value = merged.get_value_at_percentile(percentile)
         problems.append(
             (
                 level,
                 f"the delay-service served its answers slower than configured: p{percentile:g} {value:.0f} ms over "
-                f"{count} answers against {configured:.0f} ms ({dist.describe()}; limit {limit:.0f} ms): the stand-in, "
-                f"not the service, was slow",
+                f"{count} answers against {dist.quantile_ms(percentile / 100):.0f} ms ({dist.describe()}; limit "
+                f"{limit:.0f} ms), {beyond} of them past the limit where the distribution allows "
+                f"{allowed:.1%} (binomial p < {SERVED_ALPHA:g}): the stand-in, not the service, was slow",
             )
         )
     return problems

@@ -89,6 +89,17 @@ class Distribution:
     def p50_ms(self) -> float:
         return self.quantile_ms(0.5)
 
+    def share_above_ms(self, ms: float) -> float:
+        """The share (0..1) of answers the distribution puts above ms: its quantile function inverted by bisection
+        (monotone for every kind), to a millionth."""
+        low, high = 0.0, 1.0
+        if self.quantile_ms(high) <= ms:
+            return 0.0
+        for _ in range(40):
+            mid = (low + high) / 2
+            low, high = (mid, high) if self.quantile_ms(mid) <= ms else (low, mid)
+        return 1.0 - low
+
     def p99_high_ms(self) -> float:
         return self.quantile_ms(0.99)
 
