@@ -126,7 +126,12 @@ def test_a_starved_delay_service_is_flagged(sweep_run):
         windows = level_windows(run_dir / "rep-2", "platform-t4", {lv["index"] for lv in busy_levels(starved)})
         excuse = watch.saturated_by_others(windows)
     claim(
-        any(x.startswith("the delay-service was saturated: probed on its own host") for x in reasons)
+        # by its probe (a median risen with the load) or by its own record of the delay it served, whichever showed
+        # it first on the level it set aside
+        any(
+            x.startswith(("the delay-service was saturated: probed on its own host", "the delay-service served"))
+            for x in reasons
+        )
         # the injector kept its schedule: the blame is on the delay-service alone
         and not any(x.startswith("the injector") for x in reasons),
         "the starved delay-service is named, and the injector is not",
