@@ -7,7 +7,7 @@ import json
 import pytest
 from conftest import REPO
 
-from loadlab.core import downstream, params, timeouts
+from loadlab.core import downstream, params, stubs, timeouts
 from loadlab.core.downstream import Distribution
 
 FIXTURE = REPO / "harness" / "tests" / "data" / "delay_distributions.json"
@@ -159,7 +159,7 @@ def test_a_stubs_file_is_read_with_its_bodies_for_the_delay_service(tmp_path):
     path = stubs_file(
         tmp_path, [{"path": "/posts/{id}", "method": "get", "body": "post.json"}], {"post.json": '{"id": 1}'}
     )
-    (stub,) = downstream.read_stubs(downstream.Path(path))
+    (stub,) = stubs.read(downstream.Path(path))
     assert stub == {
         "path": "/posts/{id}",
         "method": "GET",

@@ -8,7 +8,7 @@ import synthrun
 from conftest import REPO, make
 from synthrun import LevelSpec, ModeSpec
 
-from loadlab.core import params, runplan
+from loadlab.core import params, runplan, unknown_params
 
 
 @pytest.mark.parametrize(
@@ -201,8 +201,8 @@ def test_a_name_given_on_makes_command_line_that_the_lab_does_not_know_is_refuse
 
 
 def test_on_the_command_line_any_unknown_name_counts_and_known_ones_of_other_verbs_pass():
-    env = {params.COMMAND_LINE_VAR: "WARMUP RUN DELAY_MS", "WARMUP": "5", "RUN": "x", "DELAY_MS": "100"}
-    assert params.unknown_names(env) == [
+    env = {unknown_params.COMMAND_LINE_VAR: "WARMUP RUN DELAY_MS", "WARMUP": "5", "RUN": "x", "DELAY_MS": "100"}
+    assert unknown_params.unknown_names(env, params.BY_NAME) == [
         "WARMUP='5' is not a parameter of the lab (did you mean WARMUP_SECONDS?); allowed: the parameters "
         "`make help` lists"
     ]
@@ -210,7 +210,7 @@ def test_on_the_command_line_any_unknown_name_counts_and_known_ones_of_other_ver
 
 @pytest.mark.parametrize("name", ["PATH", "HOME", "JAVA_HOME", "CI", "APP_ENV", "MAX_HEAP", "CPU_COUNT", "MAKEFLAGS"])
 def test_other_tools_environment_variables_are_left_alone(name):
-    assert params.unknown_names({name: "1"}) == []
+    assert unknown_params.unknown_names({name: "1"}, params.BY_NAME) == []
 
 
 @pytest.mark.parametrize(
@@ -223,6 +223,6 @@ def test_other_tools_environment_variables_are_left_alone(name):
     ],
 )
 def test_an_environment_variable_that_looks_like_ours_but_is_not_is_refused(name, closest):
-    (line,) = params.unknown_names({name: "1"})
+    (line,) = unknown_params.unknown_names({name: "1"}, params.BY_NAME)
     assert line.startswith(f"{name}='1' is not a parameter of the lab (did you mean ")
     assert closest is None or f"did you mean {closest}?" in line

@@ -16,14 +16,14 @@ Standard library only: params.py (run before the venv exists) checks the paramet
 
 from __future__ import annotations
 
-import base64
-import json
 import math
 import statistics
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from loadlab.core import hgrm_points, stubs
+from loadlab.core.errors import DownstreamError
 from loadlab.core.thresholds import Thresholds
 
 CONSTANT, LOGNORMAL, BIMODAL, HGRM = "constant", "lognormal", "bimodal", "hgrm:"
@@ -37,12 +37,7 @@ DRAWN_PREFIX = "/drawn"
 # The served delay, per second, relative to the run folder (written by the delay-service, read by analysis/served.py).
 SERVED_LOG = "raw/delay/served.hlog"
 # A recorded distribution: at most this many points go to the delay-service (one Spring property on its command line).
-HGRM_MAX_POINTS = 2000
 PCT_ALLOWED = "a percentage 0..100"
-
-
-class DownstreamError(ValueError):
-    """One bad downstream parameter; the message is the single line the user sees."""
 
 
 @dataclass(frozen=True)
@@ -188,49 +183,6 @@ def _inverse(points: tuple[tuple[float, float], ...], q: float) -> float:
     return points[-1][1]
 
 
-def read_hgrm(path: Path) -> tuple[tuple[float, float], ...]:
-    """The (quantile, ms) points of an HdrHistogram percentile file, from quantile 0 to 1; DownstreamError when
-    unreadable or empty. Lines that are not `value percentile count ...` (the header, `#[Mean ...`) are skipped."""
-    shown = f"DELAY_DIST='hgrm:{path}'"
-    try:
-        text = path.read_text(errors="replace")
-    except OSError as e:
-        raise DownstreamError(f"{shown} cannot be read ({e.strerror or e}); allowed: {DIST_ALLOWED}") from None
-    points: list[tuple[float, float]] = []
-    for line in text.splitlines():
-        words = line.split()
-        if len(words) < 3 or line.lstrip().startswith("#"):
-            continue
-        try:
-            value, quantile = float(words[0]), float(words[1])
-        except ValueError:
-            continue
-        if not (0 <= quantile <= 1 and value >= 0 and math.isfinite(value)):
-            raise DownstreamError(f"{shown} has a line that is not `value percentile count`: {line.strip()!r}")
-        if points and (quantile < points[-1][0] or value < points[-1][1]):
-            raise DownstreamError(
-                f"{shown} does not ascend at {line.strip()!r}; allowed: HdrHistogram's percentile text"
-            )
-        points.append((quantile, value))
-    if len(points) < 2 or points[-1][1] <= 0:
-        raise DownstreamError(
-            f"{shown} holds no percentile distribution (fewer than two `value percentile count` lines); allowed: "
-            "HdrHistogram's percentile text (.hgrm, e.g. a run's <mode>/hgrm/*.hgrm)"
-        )
-    points[0] = (0.0, points[0][1])
-    if points[-1][0] < 1.0:
-        points.append((1.0, points[-1][1]))
-    return tuple(_thinned(points))
-
-
-def _thinned(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """At most HGRM_MAX_POINTS, the first and the last kept (a long file's tail is dense in points, not in answers)."""
-    if len(points) <= HGRM_MAX_POINTS:
-        return points
-    step = len(points) / (HGRM_MAX_POINTS - 1)
-    return [points[min(round(i * step), len(points) - 1)] for i in range(HGRM_MAX_POINTS - 1)] + [points[-1]]
-
-
 def parse_dist(name: str, raw: str) -> str:
     """DELAY_DIST as checked: the kind, or `hgrm:<absolute path>` of a readable, non-empty file."""
     value = raw.strip()
@@ -238,7 +190,7 @@ def parse_dist(name: str, raw: str) -> str:
         return value
     if value.startswith(HGRM) and value[len(HGRM) :].strip():
         path = Path(value[len(HGRM) :].strip()).expanduser().resolve()
-        read_hgrm(path)
+        hgrm_points.read(path, DIST_ALLOWED)
         return f"{HGRM}{path}"
     raise DownstreamError(f"{name}={raw!r} is not allowed; allowed: {DIST_ALLOWED}")
 
@@ -281,7 +233,7 @@ def distribution(values: Mapping) -> Distribution:
         )
     if dist.startswith(HGRM):
         path = dist[len(HGRM) :]
-        points = read_hgrm(Path(path))
+        points = hgrm_points.read(Path(path), DIST_ALLOWED)
         return Distribution("recorded", _inverse(points, 0.5), points=points, source=path)
     return Distribution(CONSTANT, median)
 
@@ -343,88 +295,6 @@ def cross_checks(v: Mapping) -> list[str]:
     return errors
 
 
-# DOWNSTREAM_STUBS: a JSON list of {path, method, status, body, content_type}; body is a file beside the stubs file.
-STUB_KEYS = {"path", "method", "status", "body", "content_type"}
-STUB_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
-STUBS_ALLOWED = (
-    'a JSON list of {"path": "/posts/{id}", "method": "GET", "status": 200, "body": "post.json", '
-    '"content_type": "application/json"} (only path required; body a file beside the stubs file)'
-)
-# The stubs reach the delay-service as one command-line property: Linux caps one argument at 128 KiB.
-STUBS_MAX_CHARS = 100_000
-
-
-def _stub(i: int, entry: object, folder: Path, shown: str) -> dict:
-    """One stub checked and resolved (its body file read); DownstreamError naming the entry and what is wrong."""
-
-    def bad(problem: str) -> DownstreamError:
-        return DownstreamError(f"{shown}: entry {i + 1} {problem}; allowed: {STUBS_ALLOWED}")
-
-    if not isinstance(entry, dict) or "path" not in entry:
-        raise bad("is not an object with a path")
-    unknown = sorted(set(entry) - STUB_KEYS)
-    path, method, status = entry["path"], entry.get("method"), entry.get("status", 200)
-    if unknown:
-        raise bad(f"has unknown keys {', '.join(unknown)}")
-    if not isinstance(path, str) or not path.startswith("/") or "**" in path.rstrip("/").removesuffix("/**"):
-        raise bad(f"has path {path!r}, not a path pattern starting with / (** only as its last segment)")
-    if path.count("{") != path.count("}"):
-        raise bad(f"has path {path!r} with unbalanced braces")
-    if method is not None and (not isinstance(method, str) or method.upper() not in STUB_METHODS):
-        raise bad(f"has method {method!r}, not one of {' '.join(STUB_METHODS)}")
-    if not isinstance(status, int) or isinstance(status, bool) or not 100 <= status <= 599:
-        raise bad(f"has status {status!r}, not 100..599")
-    body = "{}"
-    if entry.get("body") is not None:
-        body_path = folder / str(entry["body"])
-        try:
-            body = body_path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise bad(
-                f"has a body file {str(entry['body'])!r} that cannot be read ({getattr(e, 'strerror', e)})"
-            ) from None
-    return {
-        "path": path,
-        "method": method.upper() if method else None,
-        "status": status,
-        "content_type": str(entry.get("content_type") or "application/json"),
-        "body": body,
-    }
-
-
-def read_stubs(path: Path) -> list[dict]:
-    """The stubs file checked, each body read from its file; DownstreamError in one line when anything is wrong."""
-    shown = f"DOWNSTREAM_STUBS={str(path)!r}"
-    try:
-        entries = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise DownstreamError(f"{shown} cannot be read ({e.strerror or e}); allowed: {STUBS_ALLOWED}") from None
-    except ValueError as e:
-        raise DownstreamError(f"{shown} is not JSON ({e}); allowed: {STUBS_ALLOWED}") from None
-    if not isinstance(entries, list) or not entries:
-        raise DownstreamError(f"{shown} is not a non-empty JSON list; allowed: {STUBS_ALLOWED}")
-    stubs = [_stub(i, e, path.parent, shown) for i, e in enumerate(entries)]
-    if len(stubs_property(stubs)) > STUBS_MAX_CHARS:
-        raise DownstreamError(
-            f"{shown} with its bodies is over {STUBS_MAX_CHARS // 1000} KB once encoded; allowed: smaller bodies"
-        )
-    return stubs
-
-
-def stubs_property(stubs: list[dict]) -> str:
-    """The delay-service's downstream.stubs: base64 of the resolved list (Stubs.java)."""
-    return base64.b64encode(json.dumps(stubs).encode()).decode()
-
-
-def parse_stubs(name: str, raw: str) -> str:
-    """DOWNSTREAM_STUBS as checked: empty, or the absolute path of a valid stubs file."""
-    if not raw.strip():
-        return ""
-    path = Path(raw.strip()).expanduser().resolve()
-    read_stubs(path)
-    return str(path)
-
-
 def injects_failures(values: Mapping) -> bool:
     return bool(values.get("DOWNSTREAM_ERRORS")) or bool(values.get("DOWNSTREAM_RESETS"))
 
@@ -446,12 +316,12 @@ def service_base_url(address: str, port: int, values: Mapping) -> str:
 
 def delay_service_args(values: Mapping, served_log: str) -> list[str]:
     """The delay-service's downstream.* Spring properties for the run: distribution, failures, stubs, served log."""
-    stubs = stubs_property(read_stubs(Path(values["DOWNSTREAM_STUBS"]))) if values.get("DOWNSTREAM_STUBS") else ""
+    answers = stubs.encoded(stubs.read(Path(values["DOWNSTREAM_STUBS"]))) if values.get("DOWNSTREAM_STUBS") else ""
     return [
         *distribution(values).spring_args(),
         f"--downstream.errors-pct={values.get('DOWNSTREAM_ERRORS') or 0:g}",
         f"--downstream.resets-pct={values.get('DOWNSTREAM_RESETS') or 0:g}",
-        f"--downstream.stubs={stubs}",
+        f"--downstream.stubs={answers}",
         f"--downstream.served-log={served_log}",
     ]
 

@@ -28,3 +28,8 @@ class LoadlabError(Exception):
         super().__init__(message)
         if exit_code is not None:
             self.exit_code = exit_code
+
+
+class DownstreamError(ValueError):
+    """One bad downstream parameter (DELAY_DIST and its figures, DOWNSTREAM_*); the message is the single line the
+    user sees."""

@@ -6,13 +6,13 @@ The Makefile passes each parameter as an environment variable of the same name, 
 
 from __future__ import annotations
 
-import difflib
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from loadlab.core import app, downstream, reactive, servicecpus, timeouts
-from loadlab.core.errors import ExitCode, LoadlabError
+from loadlab.core import app, downstream, downstream_use, reactive, servicecpus, stubs, timeouts, unknown_params
+from loadlab.core.errors import DownstreamError
+from loadlab.core.param_parsers import ParamError, checked_by, int_in, numbers_each_once, one_of, text
 
 TARGETS = ("local", "netns", "aws")
 # reactive: reactive-service (WebFlux on Netty) in the thread-service's place; core/reactive.py says what it cannot run.
@@ -40,12 +40,6 @@ MAX_CONNECTIONS_DEFAULT, MAX_CONNECTIONS_MAX = 8192, 100_000
 THREADLOCAL_KB_MAX = 1024
 
 
-class ParamError(LoadlabError, ValueError):
-    """One bad parameter; the message is the single line the user sees."""
-
-    exit_code = ExitCode.USAGE
-
-
 @dataclass(frozen=True)
 class Param:
     name: str
@@ -53,29 +47,6 @@ class Param:
     help: str
     parse: Callable[[str, str], object]
     allowed: str
-
-
-def _int_in(lo: int, hi: int) -> Callable[[str, str], int]:
-    def parse(name: str, raw: str) -> int:
-        try:
-            value = int(raw.strip())
-        except ValueError:
-            raise ParamError(f"{name}={raw!r} is not a whole number; allowed: {lo}..{hi}") from None
-        if not lo <= value <= hi:
-            raise ParamError(f"{name}={value} is out of range; allowed: {lo}..{hi}")
-        return value
-
-    return parse
-
-
-def _one_of(choices: tuple[str, ...]) -> Callable[[str, str], str]:
-    def parse(name: str, raw: str) -> str:
-        value = raw.strip()
-        if value not in choices:
-            raise ParamError(f"{name}={raw!r} is not allowed; allowed: {' | '.join(choices)}")
-        return value
-
-    return parse
 
 
 def _modes(name: str, raw: str) -> list[str]:
@@ -86,29 +57,6 @@ def _modes(name: str, raw: str) -> list[str]:
     return modes
 
 
-def _numbers_each_once(
-    name: str, raw: str, allowed: str, not_a_number: str, out_of_range: Callable[[int], str | None]
-) -> list[int]:
-    """A space-separated list of whole numbers, each once; the first bad word stops it with one line:
-    `NAME='raw' is not allowed (what is wrong with that word); allowed`."""
-    words = raw.replace(",", " ").split()
-    if not words:
-        raise ParamError(f"{name} is empty; {allowed}")
-    numbers: list[int] = []
-    for word in words:
-        if not word.isdigit():
-            problem = f"{word!r} is {not_a_number}"
-        elif out_of_range(int(word)):
-            problem = out_of_range(int(word))
-        elif int(word) in numbers:
-            problem = f"{int(word)} is given twice"
-        else:
-            numbers.append(int(word))
-            continue
-        raise ParamError(f"{name}={raw!r} is not allowed ({problem}); {allowed}")
-    return numbers
-
-
 def _jdks(name: str, raw: str) -> list[int]:
     def out_of_range(jdk: int) -> str | None:
         if jdk < JDK_MIN:
@@ -116,7 +64,7 @@ def _jdks(name: str, raw: str) -> list[int]:
         return f"{jdk} is not a known Java release" if jdk > JDK_MAX else None
 
     allowed = f'allowed: Java feature releases {JDK_MIN}..{JDK_MAX}, space-separated, each once (e.g. "21 25")'
-    return _numbers_each_once(name, raw, allowed, "not a Java feature release number", out_of_range)
+    return numbers_each_once(name, raw, allowed, "not a Java feature release number", out_of_range)
 
 
 def _pool_sizes(name: str, raw: str) -> tuple[int, ...]:
@@ -127,7 +75,7 @@ def _pool_sizes(name: str, raw: str) -> tuple[int, ...]:
 
     allowed = f"allowed: one pool size or several, each 1..{PLATFORM_THREADS_MAX}, space-separated, each once "
     allowed += '(e.g. "200 1000 4000")'
-    return tuple(_numbers_each_once(name, raw, allowed, "not a whole number", out_of_range))
+    return tuple(numbers_each_once(name, raw, allowed, "not a whole number", out_of_range))
 
 
 def db_max_connections(db_pool: int) -> int:
@@ -135,31 +83,12 @@ def db_max_connections(db_pool: int) -> int:
     return db_pool + DB_CONNECTION_HEADROOM
 
 
-def _checked_by(check: Callable[[str], object], error: type[Exception] = app.AppError) -> Callable[[str, str], object]:
-    """A parameter checked by its own module (app.py, servicecpus.py: standard library only), its error as this
-    parameter's one line."""
-
-    def parse(name: str, raw: str) -> object:
-        try:
-            return check(raw)
-        except error as e:
-            raise ParamError(str(e)) from None
-
-    return parse
-
-
-def _text(name: str, raw: str) -> str:
-    if not raw.strip():
-        raise ParamError(f"{name} is empty; allowed: a directory path")
-    return raw.strip()
-
-
 PARAMS: tuple[Param, ...] = (
     Param(
         "TARGET",
         "local",
         "where the hosts are: local (this machine), netns (namespaces), aws (Terraform)",
-        _one_of(TARGETS),
+        one_of(TARGETS),
         " | ".join(TARGETS),
     ),
     Param("MODES", "platform virtual", "thread modes to run, in order", _modes, "platform, virtual and/or reactive"),
@@ -167,7 +96,7 @@ PARAMS: tuple[Param, ...] = (
         "DELAY_MS",
         "200",
         "delay the delay-service waits before replying (ms)",
-        _int_in(1, 60000),
+        int_in(1, 60000),
         f"1..60000, and {timeouts.INFLIGHT_RULE}",
     ),
     Param(
@@ -176,42 +105,42 @@ PARAMS: tuple[Param, ...] = (
         "the delay-service's latency, drawn per answer: constant (DELAY_MS), lognormal (median DELAY_MS, 99th "
         "percentile DELAY_P99_MS), bimodal (DELAY_SLOW_MS for DELAY_SLOW_PCT % of answers, DELAY_MS for the rest), "
         "hgrm:<file> (a recorded distribution, HdrHistogram percentile text)",
-        _checked_by(lambda raw: downstream.parse_dist("DELAY_DIST", raw), downstream.DownstreamError),
+        checked_by(lambda raw: downstream.parse_dist("DELAY_DIST", raw), downstream.DownstreamError),
         downstream.DIST_ALLOWED,
     ),
     Param(
         "DELAY_P99_MS",
         "",
         "with DELAY_DIST=lognormal: the 99th percentile of the delay (ms), above DELAY_MS",
-        _checked_by(lambda raw: downstream.parse_optional_ms("DELAY_P99_MS", raw), downstream.DownstreamError),
+        checked_by(lambda raw: downstream.parse_optional_ms("DELAY_P99_MS", raw), downstream.DownstreamError),
         "empty, or DELAY_MS+1..3600000",
     ),
     Param(
         "DELAY_SLOW_MS",
         "",
         "with DELAY_DIST=bimodal: the slow answers' delay (ms)",
-        _checked_by(lambda raw: downstream.parse_optional_ms("DELAY_SLOW_MS", raw), downstream.DownstreamError),
+        checked_by(lambda raw: downstream.parse_optional_ms("DELAY_SLOW_MS", raw), downstream.DownstreamError),
         "empty, or 1..3600000",
     ),
     Param(
         "DELAY_SLOW_PCT",
         "",
         "with DELAY_DIST=bimodal: the share of slow answers (%)",
-        _checked_by(lambda raw: downstream.parse_pct("DELAY_SLOW_PCT", raw), downstream.DownstreamError),
+        checked_by(lambda raw: downstream.parse_pct("DELAY_SLOW_PCT", raw), downstream.DownstreamError),
         "empty, or 0..100",
     ),
     Param(
         "DOWNSTREAM_ERRORS",
         "0",
         "share of the delay-service's answers that are a 503 after their delay (%), drawn per request",
-        _checked_by(lambda raw: downstream.parse_pct("DOWNSTREAM_ERRORS", raw), downstream.DownstreamError),
+        checked_by(lambda raw: downstream.parse_pct("DOWNSTREAM_ERRORS", raw), downstream.DownstreamError),
         downstream.PCT_ALLOWED,
     ),
     Param(
         "DOWNSTREAM_RESETS",
         "0",
         "share of the delay-service's connections reset instead of answered, after their delay (%)",
-        _checked_by(lambda raw: downstream.parse_pct("DOWNSTREAM_RESETS", raw), downstream.DownstreamError),
+        checked_by(lambda raw: downstream.parse_pct("DOWNSTREAM_RESETS", raw), downstream.DownstreamError),
         downstream.PCT_ALLOWED,
     ),
     Param(
@@ -219,8 +148,8 @@ PARAMS: tuple[Param, ...] = (
         "",
         "answers of the delay-service per path pattern and method (a JSON list of path, method, status, body file, "
         "content_type); any other request gets {}",
-        _checked_by(lambda raw: downstream.parse_stubs("DOWNSTREAM_STUBS", raw), downstream.DownstreamError),
-        "empty, or " + downstream.STUBS_ALLOWED,
+        checked_by(lambda raw: stubs.parse("DOWNSTREAM_STUBS", raw), DownstreamError),
+        "empty, or " + stubs.STUBS_ALLOWED,
     ),
     Param(
         "PLATFORM_THREADS",
@@ -234,7 +163,7 @@ PARAMS: tuple[Param, ...] = (
         "MAX_CONNECTIONS",
         str(MAX_CONNECTIONS_DEFAULT),
         "Tomcat's max-connections in both modes: connections the thread-service holds open at most",
-        _int_in(1, MAX_CONNECTIONS_MAX),
+        int_in(1, MAX_CONNECTIONS_MAX),
         f"1..{MAX_CONNECTIONS_MAX}",
     ),
     Param(
@@ -242,47 +171,47 @@ PARAMS: tuple[Param, ...] = (
         "0",
         "KB of an object each request uses from a ThreadLocal cache, built on a thread's first use (0: none); "
         "added to any scenario",
-        _int_in(0, THREADLOCAL_KB_MAX),
+        int_in(0, THREADLOCAL_KB_MAX),
         f"0..{THREADLOCAL_KB_MAX}",
     ),
     Param(
-        "PROFILE", "stairs", "stairs (constant-rate levels) or ramp (linear)", _one_of(PROFILES), " | ".join(PROFILES)
+        "PROFILE", "stairs", "stairs (constant-rate levels) or ramp (linear)", one_of(PROFILES), " | ".join(PROFILES)
     ),
     Param(
-        "START_RPS", "300", "first arrival rate (requests/s, all injectors together)", _int_in(1, 100000), "1..100000"
+        "START_RPS", "300", "first arrival rate (requests/s, all injectors together)", int_in(1, 100000), "1..100000"
     ),
     Param(
         "PEAK_RPS",
         "3000",
         "last arrival rate (requests/s)",
-        _int_in(1, 100000),
+        int_in(1, 100000),
         f"START_RPS..100000, and {timeouts.INFLIGHT_RULE}",
     ),
     Param(
-        "STEPS", "10", "levels from START_RPS to PEAK_RPS inclusive (ramp: judging windows)", _int_in(1, 100), "1..100"
+        "STEPS", "10", "levels from START_RPS to PEAK_RPS inclusive (ramp: judging windows)", int_in(1, 100), "1..100"
     ),
-    Param("STEP_SECONDS", "10", "seconds per level", _int_in(2, 3600), "2..3600"),
+    Param("STEP_SECONDS", "10", "seconds per level", int_in(2, 3600), "2..3600"),
     Param(
         "WARMUP_SECONDS",
         "30",
         "warm-up before measuring, not counted: climbs to START_RPS over its first half, then holds it",
-        _int_in(0, 3600),
+        int_in(0, 3600),
         "0..3600",
     ),
-    Param("INJECTORS", "1", "load-generator hosts; the rate is split evenly", _int_in(1, 16), "1..16"),
+    Param("INJECTORS", "1", "load-generator hosts; the rate is split evenly", int_in(1, 16), "1..16"),
     Param(
         "SCENARIO",
         "http",
         "what one request does: http (call the delay-service), db (PostgreSQL through a "
         "pool of DB_POOL), cpu (CPU_MS of computation), pinned (http while holding a monitor)",
-        _one_of(SCENARIOS),
+        one_of(SCENARIOS),
         " | ".join(SCENARIOS),
     ),
     Param(
         "CPU_MS",
         "0",
         "computation per request (ms of CPU), added to any scenario; > 0 for cpu",
-        _int_in(0, CPU_MS_MAX),
+        int_in(0, CPU_MS_MAX),
         f"0..{CPU_MS_MAX}, 1..{CPU_MS_MAX} for SCENARIO=cpu",
     ),
     Param(
@@ -290,7 +219,7 @@ PARAMS: tuple[Param, ...] = (
         "10",
         "HikariCP's maximum pool size in the db scenario (PostgreSQL gets "
         f"max_connections = DB_POOL + {DB_CONNECTION_HEADROOM})",
-        _int_in(1, DB_POOL_MAX),
+        int_in(1, DB_POOL_MAX),
         f"1..{DB_POOL_MAX}",
     ),
     Param(
@@ -304,28 +233,28 @@ PARAMS: tuple[Param, ...] = (
         "REPEAT",
         "1",
         "how many times the whole comparison runs into one run folder (rep-<k>/ when > 1)",
-        _int_in(1, REPEAT_MAX),
+        int_in(1, REPEAT_MAX),
         f"1..{REPEAT_MAX}",
     ),
     Param(
         "REFINE",
         "1",
         "1: localise each knee to within 5% after the coarse levels (fine stairs); 0: coarse only",
-        _int_in(0, 1),
+        int_in(0, 1),
         "0..1",
     ),
     Param(
         "APP",
         "",
         "an executable Spring Boot jar measured in the thread-service's place (empty: the lab's own)",
-        _checked_by(app.checked_jar),
+        checked_by(app.checked_jar),
         app.JAR_ALLOWED,
     ),
     Param(
         "APP_PATH",
         "/",
         "with APP: the path and query every request GETs",
-        _checked_by(app.check_path),
+        checked_by(app.check_path),
         "a path starting with /",
     ),
     Param(
@@ -333,7 +262,7 @@ PARAMS: tuple[Param, ...] = (
         "",
         f"with APP: extra app arguments; {app.DELAY_URL} = the delay-service (DELAY_MS), {app.DOWNSTREAM_URL} = its "
         f"base URL (any path answers after the run's delay), {app.DB_URL} = the run's PostgreSQL",
-        _checked_by(app.checked_args),
+        checked_by(app.checked_args),
         "arguments (shell quoting)",
     ),
     Param(
@@ -341,55 +270,21 @@ PARAMS: tuple[Param, ...] = (
         "",
         "local/netns: cores (whole number: a cpuset) or a share of one (fraction: a CPU quota) the service under "
         "test gets to itself, the other roles the rest (empty: it shares the machine; aws ignores it)",
-        _checked_by(lambda raw: servicecpus.parse("SERVICE_CPUS", raw), servicecpus.SplitError),
+        checked_by(lambda raw: servicecpus.parse("SERVICE_CPUS", raw), servicecpus.SplitError),
         f"empty, or {servicecpus.SERVICE_CPUS_MIN}..(this machine's cores - 1)",
     ),
-    Param("RESULTS_DIR", "results", "where run folders are written", _text, "a directory path"),
+    Param("RESULTS_DIR", "results", "where run folders are written", text, "a directory path"),
 )
 
 BY_NAME = {p.name: p for p in PARAMS}
 MAX_MEASURED_SECONDS = 4 * 3600
-
-# Unknown names. `make bench DELAY_DIST=lognormal` used to start a constant-delay run: make takes any NAME=value, and a
-# name the harness does not read was silently ignored. The Makefile hands over the names given on its command line
-# (COMMAND_LINE_VAR, from make's own `origin`): each must be known. The environment holds every other tool's
-# variables too, so a name there is refused only when it looks like ours: one of our own prefixes, or a near miss of
-# a known name (difflib's ratio >= NEAR_MISS: DELAY_M, PLATFORM_THREAD, STEP_SECOND).
-COMMAND_LINE_VAR = "LOADLAB_MAKE_COMMAND_LINE"
-# What the Makefile's other verbs read (report/compare/plan) and its own internal switch: known, though not bench's.
-OTHER_MAKE_NAMES = ("RUN", "AGAINST", "CORES", "MEMORY_GB", "INSTANCE", "RPS", "FAIL_IF", "JAVA_LINT_IN_TEST_JAVA")
-OUR_PREFIXES = ("DELAY_", "DOWNSTREAM_")
-NEAR_MISS = 0.85
-
-
-def closest_name(name: str) -> str:
-    """The known parameter nearest to a name (always one: a typo deserves a suggestion)."""
-    return difflib.get_close_matches(name, list(BY_NAME), n=1, cutoff=0.0)[0]
-
-
-def _looks_like_ours(name: str) -> bool:
-    if name.startswith(OUR_PREFIXES):
-        return True
-    return any(difflib.SequenceMatcher(None, name, known).ratio() >= NEAR_MISS for known in BY_NAME)
-
-
-def unknown_names(env: Mapping[str, str]) -> list[str]:
-    """One line per name given to the lab that it does not know, naming the closest known one."""
-    known = set(BY_NAME) | set(OTHER_MAKE_NAMES)
-    given = set(env.get(COMMAND_LINE_VAR, "").split())
-    given |= {name for name in env if _looks_like_ours(name)}
-    return [
-        f"{name}={env.get(name, '')!r} is not a parameter of the lab (did you mean {closest_name(name)}?); "
-        "allowed: the parameters `make help` lists"
-        for name in sorted(given - known - {COMMAND_LINE_VAR})
-    ]
 
 
 def parse(env: Mapping[str, str] | None = None) -> dict[str, object]:
     """Reads every parameter from env (default: os.environ); raises ParamError listing every bad one."""
     env = os.environ if env is None else env
     values: dict[str, object] = {}
-    errors: list[str] = unknown_names(env)
+    errors: list[str] = unknown_params.unknown_names(env, BY_NAME)
     for p in PARAMS:
         raw = env.get(p.name)
         raw = p.default if raw is None or raw == "" else raw
@@ -402,33 +297,6 @@ def parse(env: Mapping[str, str] | None = None) -> dict[str, object]:
     if errors:
         raise ParamError("\n".join(errors))
     return values
-
-
-def _downstream_applies(v: dict[str, object]) -> list[str]:
-    """A distribution or injected failures act on the delay-service's answers: only a run that calls it uses them."""
-    shaped = [f"{name}={v[name]}" for name in ("DOWNSTREAM_ERRORS", "DOWNSTREAM_RESETS") if v[name]]
-    if v["DELAY_DIST"] != downstream.CONSTANT:
-        shaped.insert(0, f"DELAY_DIST={v['DELAY_DIST']}")
-    if v["DOWNSTREAM_STUBS"] and not v["APP"]:
-        return [
-            f"DOWNSTREAM_STUBS={v['DOWNSTREAM_STUBS']!r} answers an app's own paths at {app.DOWNSTREAM_URL}; the lab's "
-            "own services read no body; allowed: empty, or APP with {downstream_url} in APP_ARGS"
-        ]
-    if v["DOWNSTREAM_STUBS"]:
-        shaped.append("DOWNSTREAM_STUBS")
-    if not shaped:
-        return []
-    if v["APP"] and app.DOWNSTREAM_URL not in v["APP_ARGS"]:
-        return [
-            f"{shaped[0]} acts on the delay-service's answers at {app.DOWNSTREAM_URL}, which APP_ARGS does not use "
-            f"({app.DELAY_URL} is /delay?ms=DELAY_MS, constant); allowed: {app.DOWNSTREAM_URL} in APP_ARGS"
-        ]
-    if not v["APP"] and v["SCENARIO"] in ("db", "cpu"):
-        return [
-            f"{shaped[0]} acts on the delay-service, which SCENARIO={v['SCENARIO']} does not call; allowed: "
-            "SCENARIO=http or pinned"
-        ]
-    return []
 
 
 def _cross_checks(v: dict[str, object]) -> list[str]:
@@ -455,7 +323,7 @@ def _cross_checks(v: dict[str, object]) -> list[str]:
     errors.extend(reactive.cross_checks(v))
     drawn = downstream.cross_checks(v)
     errors.extend(drawn)
-    errors.extend(_downstream_applies(v))
+    errors.extend(downstream_use.cross_checks(v))
     measured = v["STEPS"] * v["STEP_SECONDS"]
     if measured > MAX_MEASURED_SECONDS:
         errors.append(f"STEPS x STEP_SECONDS = {measured} s is too long; allowed: at most {MAX_MEASURED_SECONDS} s")
