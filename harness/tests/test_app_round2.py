@@ -103,7 +103,8 @@ def test_a_prediction_with_no_upper_end_never_agrees_nor_wins_over_a_bounded_one
 
 
 def test_the_cpu_with_no_upper_end_is_not_the_limit_met_first_when_a_bounded_limit_exists(tmp_path):
-    from loadlab.analysis.knee import Bracket, Knee
+    from loadlab.analysis.bracket import Bracket
+    from loadlab.analysis.knee import Knee
     from loadlab.analysis.validity import ValidityContext
     from loadlab.summary import mode_knee
 

@@ -1,6 +1,6 @@
 import pytest
 
-from loadlab.analysis import knee, validity
+from loadlab.analysis import bracket, knee, validity
 from loadlab.analysis.hlog import LatencyStats
 from loadlab.analysis.levels import Evidence, Level
 from loadlab.core.thresholds import Thresholds
@@ -110,45 +110,45 @@ def test_shared_machine_targets():
 
 def test_the_first_unhealthy_fine_level_closes_the_bracket_measured_once():
     fine = [(900, True), (943, True), (986, True), (1029, False), (1071, True)]
-    got, why = knee.combine(knee.Bracket(900, 1200), fine)
-    assert got == knee.Bracket(986, 1029) and why is None
+    got, why = bracket.combine(bracket.Bracket(900, 1200), fine)
+    assert got == bracket.Bracket(986, 1029) and why is None
     # narrow, but 1,029 rps was measured unhealthy once: not yet a knee (the next pass measures it again)
     assert got.narrow() and not got.confirmed and not got.localised()
 
 
 def test_the_unhealthy_rate_measured_unhealthy_again_confirms_the_knee():
-    got, why = knee.combine(knee.Bracket(986, 1029), [(986, True), (1029, False)])
-    assert got == knee.Bracket(986, 1029, confirmed=True) and why is None and got.localised()
+    got, why = bracket.combine(bracket.Bracket(986, 1029), [(986, True), (1029, False)])
+    assert got == bracket.Bracket(986, 1029, confirmed=True) and why is None and got.localised()
     # or a step beyond it (a fine pass's last rate may overshoot U)
-    got, _ = knee.combine(knee.Bracket(900, 1200), [(900, True), (1157, True), (1214, False)])
-    assert got == knee.Bracket(1157, 1200, confirmed=True)
+    got, _ = bracket.combine(bracket.Bracket(900, 1200), [(900, True), (1157, True), (1214, False)])
+    assert got == bracket.Bracket(1157, 1200, confirmed=True)
 
 
 def test_a_fine_pass_that_holds_the_unhealthy_rate_healthy_places_no_knee():
-    got, why = knee.combine(knee.Bracket(900, 1200), [(900, True), (1000, True), (1157, True), (1200, True)])
+    got, why = bracket.combine(bracket.Bracket(900, 1200), [(900, True), (1000, True), (1157, True), (1200, True)])
     assert got is None and why is None
     # and a rate unhealthy beyond the one that did not reproduce is a new first unhealthy rate, measured once
-    got, _ = knee.combine(knee.Bracket(900, 1200), [(900, True), (1200, True), (1250, False)])
-    assert got == knee.Bracket(1200, 1250) and not got.confirmed
+    got, _ = bracket.combine(bracket.Bracket(900, 1200), [(900, True), (1200, True), (1250, False)])
+    assert got == bracket.Bracket(1200, 1250) and not got.confirmed
 
 
 def test_a_fine_pass_that_stays_healthy_below_the_unhealthy_rate_keeps_it():
-    got, _ = knee.combine(knee.Bracket(900, 1200), [(900, True), (1000, True), (1157, True)])
-    assert got == knee.Bracket(1157, 1200) and got.narrow() and not got.localised()
+    got, _ = bracket.combine(bracket.Bracket(900, 1200), [(900, True), (1000, True), (1157, True)])
+    assert got == bracket.Bracket(1157, 1200) and got.narrow() and not got.localised()
 
 
 def test_a_fine_pass_that_contradicts_the_coarse_one_leaves_the_coarse_bracket_with_a_reason():
     # The drain did not suffice or the machine got slower: the coarse evidence stays, the bracket is not narrowed.
-    got, why = knee.combine(knee.Bracket(900, 1200), [(900, False), (943, False)])
-    assert got == knee.Bracket(900, 1200)
+    got, why = bracket.combine(bracket.Bracket(900, 1200), [(900, False), (943, False)])
+    assert got == bracket.Bracket(900, 1200)
     assert "900 rps unhealthy" in why
 
 
 def test_only_the_levels_up_to_the_first_unhealthy_one_count():
-    got, why = knee.combine(knee.Bracket(900, 1200), [(900, True), (945, False), (990, True)])
-    assert got == knee.Bracket(900, 945) and why is None
+    got, why = bracket.combine(bracket.Bracket(900, 1200), [(900, True), (945, False), (990, True)])
+    assert got == bracket.Bracket(900, 945) and why is None
 
 
 def test_an_unhealthy_fine_level_below_a_healthy_one_of_an_earlier_pass_is_a_contradiction():
-    got, why = knee.combine(knee.Bracket(990, 1035), [(990, True), (985, False)])
-    assert got == knee.Bracket(990, 1035) and "985 rps unhealthy" in why
+    got, why = bracket.combine(bracket.Bracket(990, 1035), [(990, True), (985, False)])
+    assert got == bracket.Bracket(990, 1035) and "985 rps unhealthy" in why

@@ -105,7 +105,8 @@ def test_the_limit_met_first_and_agrees_use_one_test_of_the_knee_against_an_inte
     """A real db run (20261126-015914): reactive's knee 96–100 rps, its pool predicted at 93.8–95.2. It agrees within
     the health rule's resolution, so the same pool is the limit met first, said with that resolution — not "meets none
     of the predicted intervals" beside an "agrees"."""
-    from loadlab.analysis.knee import Bracket, Knee
+    from loadlab.analysis.bracket import Bracket
+    from loadlab.analysis.knee import Knee
     from loadlab.summary.mode_knee import limit_met_first
 
     pool = Prediction(95, "pool", "pool: 10 connections / 0.105 s", interval=(93.8, 95.2))

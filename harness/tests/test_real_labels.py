@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import summarised
 
-from loadlab.analysis import knee
+from loadlab.analysis import bracket, knee
 from loadlab.core import runrecord
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import judging
@@ -92,4 +92,4 @@ def test_a_real_fine_pass_that_held_every_level_is_judged_on_its_own_rates(tmp_p
     mode_knee = knee.coarse_knee(judged.tables.levels, judged.verdict)
     levels = judged.fine[0].tables.levels
     outcome = mode_knee.add_pass("refine-1", levels, knee.judge(levels, Thresholds(), judged.verdict.baseline_p50_ms))
-    assert outcome.used and mode_knee.sustained_rps == 4.66 and mode_knee.interval == knee.Bracket(4.66, 5)
+    assert outcome.used and mode_knee.sustained_rps == 4.66 and mode_knee.interval == bracket.Bracket(4.66, 5)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from loadlab.analysis.knee import KNEE_RESOLUTION, Bracket
+from loadlab.analysis.bracket import KNEE_RESOLUTION, Bracket
 from loadlab.analysis.refine import (
     MAX_LEVELS_PER_PASS,
     MAX_PASSES,

@@ -9,7 +9,7 @@ from synthrun import START_EPOCH, LevelSpec, ModeSpec
 from test_refine_summary import _plan, issue_25_coarse, judged_run, run_with
 
 from loadlab.analysis import refine
-from loadlab.analysis.knee import Bracket
+from loadlab.analysis.bracket import Bracket
 from loadlab.core import runplan
 from loadlab.run.finepasses import describe
 

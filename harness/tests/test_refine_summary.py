@@ -9,7 +9,7 @@ from synthrun import SLOW_TAIL, START_EPOCH, LevelSpec, ModeSpec
 
 from loadlab import report
 from loadlab.analysis import refine
-from loadlab.analysis.knee import Bracket
+from loadlab.analysis.bracket import Bracket
 
 # p50 400 ms: healthy against its own first level (limit 800 ms), not against a 201 ms baseline (limit 402 ms).
 SLOW_BASELINE = ((400, 0.5), (420, 0.45), (450, 0.04), (460, 0.01))

@@ -10,7 +10,7 @@ from conftest import summarised
 from synthrun import SLOW_TAIL, START_EPOCH, LevelSpec, ModeSpec
 
 from loadlab.analysis import refine
-from loadlab.analysis.knee import Bracket
+from loadlab.analysis.bracket import Bracket
 from loadlab.summary import plan
 
 # An injector that sent 80% of its schedule: its level says nothing about the service.

@@ -18,7 +18,7 @@ import pytest
 from conftest import summarised
 
 from loadlab.analysis import refine
-from loadlab.analysis.knee import Bracket
+from loadlab.analysis.bracket import Bracket
 from loadlab.summary import plan
 
 DATA = Path(__file__).parent / "data" / "set_aside_injector"

@@ -8,7 +8,7 @@ from conftest import summarised
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
 from loadlab import report
-from loadlab.analysis import knee, validity
+from loadlab.analysis import knee, set_aside, validity
 from loadlab.analysis.hlog import LatencyStats
 from loadlab.analysis.levels import Evidence, Level, LevelBuilder
 from loadlab.analysis.validity import ValidityContext
@@ -57,16 +57,16 @@ def stairs(*changes, n=6, step=100):
 
 def reasons(levels, ctx=LOCAL):
     """What makes the whole pass untrustworthy, once the levels whose instrument was saturated are set aside."""
-    return validity.validity(levels, validity.judge_trusted(levels, TH, ctx), ctx)
+    return validity.validity(levels, set_aside.judge_trusted(levels, TH, ctx), ctx)
 
 
 def aside(levels, ctx=LOCAL):
     """The levels set aside, by position, with why."""
-    return validity.judge_trusted(levels, TH, ctx).set_aside
+    return set_aside.judge_trusted(levels, TH, ctx).set_aside
 
 
 def notes(levels, ctx=LOCAL):
-    return validity.notes(levels, validity.judge_trusted(levels, TH, ctx), ctx)
+    return validity.notes(levels, set_aside.judge_trusted(levels, TH, ctx), ctx)
 
 
 def test_a_clean_run_is_valid():
@@ -202,7 +202,7 @@ def test_an_injector_behind_on_a_saturated_machine_sets_its_level_aside_and_leav
         "saturated (host CPU 99%)"
     }
     assert reasons(levels) == []
-    verdict = validity.judge_trusted(levels, TH, LOCAL)
+    verdict = set_aside.judge_trusted(levels, TH, LOCAL)
     got = knee.coarse_knee(levels, verdict)
     assert not verdict.collapsed and got.interval is None and got.sustained_rps == 400 and got.suspect == 500
     assert got.bound.startswith(
@@ -299,7 +299,7 @@ def test_cpu_taken_by_something_outside_the_run_sets_its_levels_aside():
 
     ctx = ValidityContext(delay_ms=100, shared_machine=True, cpu_is_the_limit=True)
     busy = [level(0, 20, 29.9, 11.8, 99.7), level(1, 40, 53.2, 18.0, 99.9)]
-    verdict = validity.judge_trusted(busy, Thresholds(), ctx)
+    verdict = set_aside.judge_trusted(busy, Thresholds(), ctx)
     assert verdict.set_aside[0].startswith(
         "something outside the run used the CPU: the machine was 100% busy but the run's own processes explain only "
         "21% of it"
@@ -310,7 +310,7 @@ def test_cpu_taken_by_something_outside_the_run_sets_its_levels_aside():
         "at level 1 (20 rps) (and 1 more level)"
     )
     quiet = [level(0, 20, 29.9, 11.8, 22.0), level(1, 40, 53.2, 18.0, 37.0)]
-    assert validity.judge_trusted(quiet, Thresholds(), ctx).set_aside == {}
+    assert set_aside.judge_trusted(quiet, Thresholds(), ctx).set_aside == {}
 
 
 def test_one_request_short_at_a_few_requests_per_second_is_not_an_injector_falling_behind():

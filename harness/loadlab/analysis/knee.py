@@ -23,7 +23,7 @@ that the pass after it measures again, and a climb that holds to the stairs' top
 pass that cannot be trusted (validity.py) or that a dead process ended (summary/crash.py) is kept on the page, not
 used.
 
-A pass is judged level by level: a level whose instrument was saturated (validity.instrument_saturated) is SET ASIDE,
+A pass is judged level by level: a level whose instrument was saturated (set_aside.instrument_saturated) is SET ASIDE,
 its health read but the knee placed on the other levels (the baseline: the lowest p50 up to the first trusted one).
 When a pass's only unhealthy levels were set aside no knee is placed: the answer is the highest rate the trusted
 levels held, a lower bound (Knee.bound), and the next pass looks between it and the lowest rate set aside unhealthy
@@ -33,18 +33,17 @@ holds the rate set aside leaves a bound, and the next pass climbs the coarse sta
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from loadlab.analysis.bracket import Bracket, combine
+from loadlab.analysis.knee_words import COARSE, bound_of, level_words, rate_words
 from loadlab.core.thresholds import Thresholds
 
 if TYPE_CHECKING:  # the level model needs hdrh; refine.py (and the preflight) import this module without it
     from loadlab.analysis.levels import Level
 
-# The bracket's width that counts as "localised", as a share of the knee.
-KNEE_RESOLUTION = 0.05
 # A step up between two levels at least this large (the next rate over the one before) is named when the level after
 # it does not reproduce: its first seconds measure the service growing to the new rate (docs/RESULTS.md).
 LARGE_STEP = 1.5
@@ -62,7 +61,7 @@ class Verdict:
     sustained_position: int | None
     collapsed: bool
     p99_ms_at_sustained: int | None
-    # Levels set aside, by position: the instrument was saturated there (validity.instrument_saturated), so the level
+    # Levels set aside, by position: the instrument was saturated there (set_aside.instrument_saturated), so the level
     # says nothing about the service. Only levels before the first unhealthy one are listed (none after it is judged).
     set_aside: dict[int, str] = field(default_factory=dict)
 
@@ -137,48 +136,6 @@ def level_health(level: Level, th: Thresholds, p99_limit: float | None) -> tuple
     elif p99_limit is not None and level.latency.p99_ms > p99_limit:
         reasons.append(f"p99 {level.latency.p99_ms} ms is above the {p99_limit:.0f} ms limit")
     return not reasons, reasons
-
-
-@dataclass(frozen=True)
-class Bracket:
-    healthy: float  # the highest healthy rate before the first unhealthy one (0: none)
-    unhealthy: float  # the first unhealthy rate
-    confirmed: bool = False  # the unhealthy rate (or a rate beyond it) was measured unhealthy a second time
-
-    @property
-    def width_ratio(self) -> float:
-        return (self.unhealthy - self.healthy) / self.healthy if self.healthy else math.inf
-
-    def narrow(self, resolution: float = KNEE_RESOLUTION) -> bool:
-        return self.width_ratio <= resolution + 1e-9
-
-    def localised(self, resolution: float = KNEE_RESOLUTION) -> bool:
-        """Narrow enough, and its unhealthy side measured unhealthy twice: a knee placed, nothing left to measure."""
-        return self.narrow(resolution) and self.confirmed
-
-
-def combine(before: Bracket, fine: Sequence[tuple[float, bool]]) -> tuple[Bracket | None, str | None]:
-    """The bracket after a fine pass, and why it was not narrowed when the pass contradicted the earlier one. No
-    bracket (None, None): the pass held the earlier unhealthy rate (or beyond) healthy, so that level did not
-    reproduce and no knee is known.
-
-    fine: the pass's levels as (rate, healthy). The pass is an ascending stairs, so in rate order its first unhealthy
-    level is also the first in time; what follows it is not looked at."""
-    healthy, unhealthy = before.healthy, before.unhealthy
-    passed = False  # the earlier unhealthy rate (or one beyond it) was measured healthy
-    for rate, ok in sorted(fine):
-        if not ok:
-            if rate <= before.healthy:
-                return before, (
-                    f"the fine pass found {rate:,.0f} rps unhealthy, which was measured healthy before: "
-                    f"the bracket was not narrowed"
-                )
-            if rate >= unhealthy and not passed:  # measured unhealthy again, there or beyond: confirmed
-                return Bracket(healthy, unhealthy, confirmed=True), None
-            return Bracket(healthy, rate), None  # a new first unhealthy rate, measured once
-        passed = passed or rate >= unhealthy
-        healthy = max(healthy, rate)
-    return (None, None) if passed else (Bracket(healthy, unhealthy, before.confirmed), None)
 
 
 @dataclass
@@ -338,9 +295,6 @@ class Knee:
             )
 
 
-COARSE = "coarse"
-
-
 def coarse_knee(levels: list[Level], verdict: Verdict) -> Knee:
     """The knee the coarse stairs give, before any fine pass."""
     counted = verdict.counted(levels)
@@ -363,40 +317,6 @@ def coarse_knee(levels: list[Level], verdict: Verdict) -> Knee:
         closing,
         unhealthy_levels={closing.target_rps: closing},
         unhealthy_why={closing.target_rps: verdict.health[verdict.first_unhealthy][1]},
-    )
-
-
-def level_words(level: Level, pass_name: str = COARSE) -> str:
-    """A level as a person reads it: the coarse stairs' counted from 1, a fine pass's by its rate."""
-    if pass_name == COARSE:
-        return f"level {level.index + 1} ({rate_words(level.target_rps)} rps)"
-    return f"{pass_name}'s level at {rate_words(level.target_rps)} rps"
-
-
-def rate_words(rate: float) -> str:
-    return f"{rate:,.0f}" if float(rate).is_integer() else f"{rate:,.1f}"
-
-
-def bound_of(levels: list[Level], verdict: Verdict, held: float, pass_name: str) -> tuple[str | None, float | None]:
-    """(the bound in words, the lowest rate set aside unhealthy above it) when no trusted level of the pass was
-    unhealthy but some above the highest rate held were set aside; (None, None) otherwise. A level set aside is
-    never the service's collapse: the answer is what the trusted levels carry, the highest rate they held."""
-    above = [(i, why) for i, why in sorted(verdict.set_aside.items()) if levels[i].target_rps > held]
-    # nothing trusted held (the mode is invalid: validity.too_few_levels says why), or a knee was placed: no bound
-    if verdict.first_unhealthy is not None or not above or not held:
-        return None, None
-    unhealthy = [levels[i].target_rps for i, _ in above if not verdict.health[i][0]]
-    # each named with the kind of saturation only: the full sentences are the mode's set-aside notes
-    named = "; ".join(
-        f"{level_words(levels[i], pass_name)}{'' if verdict.health[i][0] else ', unhealthy as measured'}: "
-        f"{why.split(':')[0]}"
-        for i, why in above
-    )
-    return (
-        f"healthy up to {rate_words(held)} rps on the levels that can be trusted, so the knee lies at or above "
-        f"{rate_words(held)} rps (a lower bound, not a collapse): the levels above it were set aside, the instrument "
-        f"saturated there ({named})",
-        min(unhealthy, default=None),
     )
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from loadlab.analysis.knee import KNEE_RESOLUTION, Bracket
+from loadlab.analysis.bracket import KNEE_RESOLUTION, Bracket
 
 # A fine pass offers at most this many levels below U (and U, or a step beyond it, on top). 8 covers the default
 # run's platform bracket (900 → 1,200 rps: 7 levels of 43 rps) in one pass; a wider bracket takes a second pass (each

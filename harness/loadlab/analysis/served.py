@@ -9,7 +9,7 @@ one-sided binomial test at SERVED_ALPHA. A percentile read off a level's answers
 over 130 answers is its second slowest answer, seen at 761 ms against 500 configured from a faithful stand-in, so no
 rule on the raw percentile can tell a slow stand-in from a short level. A late level was measured against a slower
 downstream than the one asked for (a late timer, a starved event loop, a machine too busy to answer on time): what it
-measured is the stand-in's, so it is set aside with this reason (analysis/validity.instrument_saturated), like any
+measured is the stand-in's, so it is set aside with this reason (analysis/set_aside.instrument_saturated), like any
 level whose instrument was saturated: it costs that level, not the pass. Only a rise counts: a served delay below the
 configured one cannot make the service look worse. Pure functions of the log and the levels; summary/served_check.py
 reads them onto the levels.

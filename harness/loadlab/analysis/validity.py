@@ -1,6 +1,6 @@
 """Whether a pass can be trusted, level by level: a level whose instrument was saturated (an injector that fell
 behind or ran out of CPU, a saturated delay-service, the cores SERVICE_CPUS left to the other roles, another program
-competing for the shared machine) is SET ASIDE with why (`judge_trusted`) and the knee is placed on the other levels;
+competing for the shared machine) is SET ASIDE with why (set_aside.py) and the knee is placed on the other levels;
 the pass itself cannot be trusted only for what is about all of it (`validity`: too few levels left, a level without
 server evidence, requests a harness limit cut, the shared machine saturated before the knee), each a sentence with
 its numbers; and the notes a reader must know that do not invalidate it.
@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from loadlab.analysis import split_checks
-from loadlab.analysis.knee import Verdict, judge, level_words
+from loadlab.analysis.knee import Verdict
+from loadlab.analysis.knee_words import level_words
 from loadlab.analysis.levels import Level
 from loadlab.core import timeouts
 from loadlab.core.servicecpus import CpuSplit
-from loadlab.core.thresholds import Thresholds
 
 # At least two levels are needed to tell a knee from a starting condition.
 MIN_LEVELS = 2
@@ -84,52 +84,6 @@ def shares_one_machine(target: str | None) -> bool:
     return target is None or target in SHARED_MACHINE_TARGETS
 
 
-def instrument_saturated(level: Level, ctx: ValidityContext) -> str | None:
-    """Why the instrument could not measure the service at this level, every symptom in a sentence with its numbers
-    (`; ` between them); None when it could. The instrument is what stands around the service: an injector that fell
-    behind or ran out of CPU, a saturated delay-service, the cores SERVICE_CPUS left to them, and, on a shared
-    machine, another program taking its CPU. Such a level is set aside (knee.judge): it costs that level, not the
-    pass. On a machine every role shares and that was saturated, a
-    role's symptoms are the machine's (see `pass_reasons`): only what the injector sent, counted, is then still held
-    against the level."""
-    found = []
-    if injector_fell_behind(level):
-        found.append(
-            f"the injector fell behind: it sent {level.offered_rps:.0f} requests/s, "
-            f"{level.offered_rps / level.target_rps:.0%} of the target (needs {INJECTOR_MIN_SENT_RATIO:.0%})"
-            + (
-                f" while the machine was saturated (host CPU {level.evidence.host_cpu_pct:.0f}%)"
-                if machine_saturated(level, ctx)
-                else ""
-            )
-        )
-    own = not machine_saturated(level, ctx)
-    if own and (text := _injector_cpu(level)):
-        found.append(f"the injector's CPU was saturated: {text}")
-    host = level.evidence.injector_host_cpu_pct
-    if not ctx.shared_machine and (host or 0) >= CPU_SATURATED_RATIO * 100:
-        found.append(f"the injector's host CPU was saturated: {host:.0f}% (limit {CPU_SATURATED_RATIO * 100:.0f}%)")
-    if own and (text := _delay_symptom(level, ctx)):
-        found.append(f"the delay-service was saturated: {text}")
-    if own and level.served_late:
-        found.append(level.served_late)
-    if ctx.shared_machine and (text := _outside_competition(level)):
-        found.append(text)
-    if text := split_checks.others_saturated(level, ctx.split, CPU_SATURATED_RATIO):
-        found.append(text)
-    return "; ".join(found) or None
-
-
-def judge_trusted(
-    levels: list[Level], thresholds: Thresholds, ctx: ValidityContext, baseline_p50_ms: float | None = None
-) -> Verdict:
-    """A pass judged level by level: every level whose instrument was saturated set aside with why, the knee placed
-    on the others (knee.judge)."""
-    ctx = with_delay_reference(levels, ctx)
-    aside = {i: why for i, lv in enumerate(levels) if (why := instrument_saturated(lv, ctx))}
-    return judge(levels, thresholds, baseline_p50_ms, aside)
-
-
 def too_few_levels(trusted_rates: int, set_aside: list[tuple[str, str]]) -> list[str]:
     """Why a pass (with the fine passes the knee used) cannot carry an answer: fewer than MIN_LEVELS rates measured on
     levels that can be trusted; [] when enough were. set_aside: each level set aside as (where, why): `level 2 (557
@@ -157,7 +111,7 @@ def too_few_levels(trusted_rates: int, set_aside: list[tuple[str, str]]) -> list
 
 def validity(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> list[str]:
     """Every reason the pass cannot be trusted, each a sentence with its numbers; [] when valid: too few levels left
-    once those set aside (verdict.set_aside, from judge_trusted) are, and what is about the whole pass
+    once those set aside (verdict.set_aside, from set_aside.judge_trusted) are, and what is about the whole pass
     (`pass_reasons`)."""
     trusted = {lv.target_rps for lv in verdict.trusted(levels)}
     aside = [(level_words(levels[i]), why) for i, why in sorted(verdict.set_aside.items())]
@@ -231,7 +185,7 @@ def outside_cpu_pct(level: Level) -> float | None:
     return ev.host_cpu_pct - (ev.thread_cpu_pct + ev.other_roles_cpu_pct) / cores
 
 
-def _outside_competition(level: Level) -> str | None:
+def outside_competition(level: Level) -> str | None:
     outside = outside_cpu_pct(level)
     host = level.evidence.host_cpu_pct
     if outside is None or host is None or host < CPU_SATURATED_RATIO * 100 or outside < OUTSIDE_CPU_LIMIT_PCT:
@@ -308,7 +262,7 @@ def _role_symptoms(level: Level, ctx: ValidityContext) -> str:
     """The roles' symptoms at a saturated machine's level, named as consequences rather than causes."""
     seen = [
         f"{role}: {text}"
-        for role, text in (("delay-service", _delay_symptom(level, ctx)), ("injector", _injector_cpu(level)))
+        for role, text in (("delay-service", delay_symptom(level, ctx)), ("injector", injector_cpu_symptom(level)))
         if text
     ]
     if not seen:
@@ -316,7 +270,7 @@ def _role_symptoms(level: Level, ctx: ValidityContext) -> str:
     return " (what rose with it is not blamed on a single role — " + "; ".join(seen) + ")"
 
 
-def _delay_symptom(level: Level, ctx: ValidityContext) -> str | None:
+def delay_symptom(level: Level, ctx: ValidityContext) -> str | None:
     ev = level.evidence
     if _saturated(ev.delay_cpu_pct, ev.delay_cores):
         return (
@@ -365,7 +319,7 @@ def delay_probe_limit(level: Level, ctx: ValidityContext) -> tuple[float, float,
     return min(reference, ctx.delay_ms + 2 * allowed), allowed, False
 
 
-def _injector_cpu(level: Level) -> str | None:
+def injector_cpu_symptom(level: Level) -> str | None:
     ev = level.evidence
     if not _saturated(ev.injector_cpu_pct, ev.injector_cores):
         return None

@@ -6,7 +6,8 @@ import math
 from dataclasses import fields
 
 from loadlab.analysis import hlog
-from loadlab.analysis.knee import Bracket, Verdict
+from loadlab.analysis.bracket import Bracket
+from loadlab.analysis.knee import Verdict
 from loadlab.analysis.levels import Evidence, Level, cpu_ms_per_request
 
 

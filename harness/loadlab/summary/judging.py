@@ -8,12 +8,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from loadlab.analysis.knee import Knee, Verdict, level_words
+from loadlab.analysis.knee import Knee, Verdict
+from loadlab.analysis.knee_words import level_words
 from loadlab.analysis.levels import Level
+from loadlab.analysis.set_aside import judge_trusted
 from loadlab.analysis.validity import (
     HarnessLimit,
     ValidityContext,
-    judge_trusted,
     pass_reasons,
     shares_one_machine,
     too_few_levels,

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from loadlab.analysis.knee import KNEE_RESOLUTION, Knee, PassOutcome, Verdict, coarse_knee
+from loadlab.analysis.bracket import KNEE_RESOLUTION
+from loadlab.analysis.knee import Knee, PassOutcome, Verdict, coarse_knee
 from loadlab.analysis.levels import Level
 from loadlab.analysis.prediction import Prediction, interval_text, met_by_knee
-from loadlab.analysis.validity import ValidityContext, judge_trusted, machine_saturated, pass_reasons
+from loadlab.analysis.set_aside import judge_trusted
+from loadlab.analysis.validity import ValidityContext, machine_saturated, pass_reasons
 from loadlab.core.app import THREAD_SERVICE
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import crash as crashes

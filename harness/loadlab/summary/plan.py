@@ -11,7 +11,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from loadlab.analysis import refine
-from loadlab.analysis.knee import Bracket, Knee, why_not_refined
+from loadlab.analysis.bracket import Bracket
+from loadlab.analysis.knee import Knee, why_not_refined
 from loadlab.core import runplan, runrecord
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import appcheck

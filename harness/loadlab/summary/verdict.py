@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from loadlab.analysis import cpufit, models, split_checks
-from loadlab.analysis.knee import COARSE, Verdict, level_words, why_not_refined
+from loadlab.analysis.knee import Verdict, why_not_refined
+from loadlab.analysis.knee_words import COARSE, level_words
 from loadlab.analysis.levels import Level, cpu_ms_per_request
 from loadlab.analysis.validity import CPU_SATURATED_RATIO, ValidityContext, machine_saturated, shares_one_machine
 from loadlab.analysis.validity import notes as validity_notes
