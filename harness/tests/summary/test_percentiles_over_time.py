@@ -14,7 +14,7 @@ from hdrh.histogram import HdrHistogram
 
 from loadlab.analysis import hlog
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 def _rows(path: Path) -> list[dict]:

@@ -13,7 +13,7 @@ from hdrh.histogram import HdrHistogram
 
 from loadlab.analysis import hgrm, hlog
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 def test_the_text_is_javas_byte_for_byte():
