@@ -21,7 +21,7 @@ def rebuild_with_crash(tmp_path, spec, mode="platform", role="thread-service", l
     synthrun.write_params(tmp_path, crashes={mode: record})
     synthrun.write_mode(tmp_path, "platform", spec if mode == "platform" else ModeSpec(stairs()))
     synthrun.write_mode(tmp_path, "virtual", spec if mode == "virtual" else ModeSpec(stairs()))
-    return report.rebuild(tmp_path) if pages else summarised(tmp_path)
+    return report.rebuild(tmp_path).as_json() if pages else summarised(tmp_path)
 
 
 def test_a_crash_is_not_a_collapse_and_nothing_after_it_counts(tmp_path):
@@ -262,7 +262,7 @@ def test_errors_by_kind_per_level(tmp_path):
     )
     synthrun.write_params(tmp_path, modes=["platform"])
     synthrun.write_mode(tmp_path, "platform", spec)
-    platform = report.rebuild(tmp_path)["modes"]["platform"]
+    platform = report.rebuild(tmp_path).as_json()["modes"]["platform"]
     assert [lv["errors_by_kind"] for lv in platform["levels"]] == [
         {},
         {},

@@ -10,6 +10,7 @@ from synthrun import SLOW_TAIL, START_EPOCH, LevelSpec, ModeSpec
 from loadlab import report
 from loadlab.core import sampling
 from loadlab.run import console
+from loadlab.summary.records import RunSummary
 
 SECONDS = 4  # per level
 WARMUP = 2
@@ -58,10 +59,10 @@ def rebuild(tmp_path, levels, cuts=(), events=None, capsys=None, pages=False):
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(levels, seconds_per_level=SECONDS, warmup_seconds=WARMUP))
     for rel, first, last in cuts:
         cut_rows(tmp_path / "virtual", rel, first, last)
-    result = report.rebuild(tmp_path) if pages else summarised(tmp_path)
+    result = report.rebuild(tmp_path).as_json() if pages else summarised(tmp_path)
     if capsys is not None:
         capsys.readouterr()
-        console.table(result, tmp_path)
+        console.table(RunSummary.from_mapping(result), tmp_path)
     return result["modes"]["virtual"]
 
 

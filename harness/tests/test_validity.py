@@ -259,7 +259,7 @@ def test_a_machine_saturated_at_the_knee_is_a_note_in_the_summary(tmp_path):
         LevelSpec(300, latency=SLOW_TAIL, host_cpu=99.0, probe_ms=280.0, thread_cpu=140.0),
     ]
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(levels))
-    mode = report.rebuild(tmp_path)["modes"]["virtual"]
+    mode = report.rebuild(tmp_path).as_json()["modes"]["virtual"]
     assert mode["valid"] and mode["sustained_rps"] == 200
     (note,) = mode["notes"]
     assert note.startswith("the machine was saturated at the first unhealthy level 2 (300 rps): host CPU averaged 99%")

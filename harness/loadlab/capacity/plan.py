@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from loadlab.analysis.prediction import interval_list
 from loadlab.capacity import figures, hostspec, instances, knees, sizing
 from loadlab.capacity.hostspec import PlanError
 from loadlab.capacity.knees import ModeKnee
@@ -65,7 +66,7 @@ def mode_entry(k: ModeKnee, m: figures.ModeFigures) -> dict:
     # A knee with no upper end is only a lower bound (interval_rps [low, null]): no point is given as the knee.
     return {
         "predicted_knee_rps": None if first is None or not first.bounded else round(first.rps),
-        "interval_rps": None if first is None else first.as_dict()["interval_rps"],
+        "interval_rps": None if first is None else interval_list(first.interval),
         "limit_met_first": None if first is None else first.predicted_by,
         "formula": None if first is None else first.formula,
         "not_a_figure": k.not_a_figure(),

@@ -62,7 +62,7 @@ def service_need(m: ModeFigures, rps: float, table: Table, family: str) -> Need:
     hold_s = (m.hold_ms or 0) / 1000
     cpu = cores_at(m.cpu_points[SERVICE], rps)
     cores = None if cpu is None else cpu[0] / CPU_KNEE_UTILIZATION
-    kb = (m.memory or {}).get("slope")
+    kb = m.memory.slope if m.memory else None
     inflight = rps * hold_s
     memory_mb = (m.base_rss_mb or 0) + (inflight * kb / 1024 if kb else 0)
     why = [

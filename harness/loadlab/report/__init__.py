@@ -9,7 +9,6 @@ numbers (summary.write), then each folder's page is drawn from them.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import traceback
@@ -24,22 +23,22 @@ from loadlab.report.headline import headline
 from loadlab.report.page import document
 from loadlab.report.page_style import CSS
 from loadlab.report.service_name import named_page, service_name
+from loadlab.summary import records
 from loadlab.summary.outputs import write_text
 from loadlab.summary.records import RunSummary
 
 
-def rebuild(run_dir: str | os.PathLike) -> dict:
-    """Every derived file of a run folder, pages included; returns the run's summary (the content of summary.json)."""
+def rebuild(run_dir: str | os.PathLike) -> RunSummary:
+    """Every derived file of a run folder, pages included; returns the run's summary (what summary.json holds)."""
     written = summaries.write(run_dir)
     for folder, summary in written:
         _render_or_say_why(folder, summary)
-    return written[-1][1].as_json()
+    return written[-1][1]
 
 
 def redraw(run_dir: str | os.PathLike) -> Path:
     """The page again from the summary.json a run folder holds (`make plan` adds its section)."""
-    run_dir = Path(run_dir)
-    return render(run_dir, RunSummary.from_mapping(json.loads((run_dir / "summary.json").read_text())))
+    return render(run_dir, records.read(run_dir))
 
 
 def _render_or_say_why(folder: Path, summary: RunSummary) -> None:

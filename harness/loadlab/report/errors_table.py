@@ -19,7 +19,7 @@ def section(summary: RunSummary) -> str:
         shown += [k for k in kinds if k not in shown]
         meanings.update(m.error_kind_meanings or {})
         # Of those, the failures the delay-service injected on purpose (DOWNSTREAM_ERRORS/RESETS), apart.
-        injected = any(lv.get("downstream_injected") for lv in m.levels or [])
+        injected = any(lv.downstream_injected for lv in m.levels or [])
         head = (
             "<tr><th>level</th><th>target rps</th>"
             + "".join(f"<th>{escape(k)}</th>" for k in kinds)
@@ -27,9 +27,9 @@ def section(summary: RunSummary) -> str:
             + "</tr>"
         )
         rows = "".join(
-            f"<tr><td>{num(lv.get('index'))}</td><td>{rps(lv.get('target_rps'))}</td>"
-            + "".join(f"<td>{num((lv.get('errors_by_kind') or {}).get(k, 0))}</td>" for k in kinds)
-            + (f"<td>{num(lv.get('downstream_injected') or 0)}</td>" if injected else "")
+            f"<tr><td>{num(lv.index)}</td><td>{rps(lv.target_rps)}</td>"
+            + "".join(f"<td>{num(lv.errors_of(k))}</td>" for k in kinds)
+            + (f"<td>{num(lv.downstream_injected or 0)}</td>" if injected else "")
             + "</tr>"
             for lv in m.levels or []
         )

@@ -82,7 +82,7 @@ def run_mode(run: Run, mode_run: ModeRun, folder: str | None = None, repetition:
         # A dead thread-service is that mode's alone: the next mode starts its own. Every mode shares the
         # delay-service and the injectors, so the run cannot go on without them.
         raise RunStopped(
-            f"the {crash.role} died during {folder} ({crashes.how(crash.as_dict())}): the run stops here; "
+            f"the {crash.role} died during {folder} ({crashes.how(crash.exit, crash.signal)}): the run stops here; "
             "what was measured so far is kept"
         )
 
@@ -191,8 +191,8 @@ def judge(run_dir: Path, outcome: ExitCode) -> int:
     result = report.rebuild(run_dir)
     console.table(result, run_dir)
     # With REPEAT > 1 every repetition must be valid, not only the median ones shown.
-    every = all(m.get("valid") for m in result.get("modes", {}).values())
-    every = every and all(r.get("valid") for r in result.get("repetitions") or [])
+    every = all(m.valid for m in result.modes.values())
+    every = every and all(r.valid for r in result.repetitions or [])
     if outcome == ExitCode.OK and not every:
         outcome = ExitCode.FAILED
     return outcome
