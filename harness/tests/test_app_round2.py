@@ -106,16 +106,16 @@ def test_the_cpu_with_no_upper_end_is_not_the_limit_met_first_when_a_bounded_lim
     from loadlab.analysis.bracket import Bracket
     from loadlab.analysis.knee import Knee
     from loadlab.analysis.validity import ValidityContext
-    from loadlab.summary import mode_knee
+    from loadlab.summary import knee_record
 
     unbounded = Prediction(413, "cpu", "cpu", interval=(413, None))
     threads = Prediction(2000, "little", "little", interval=(1900, 2100))
     knee = Knee(700, 250, 200, Bracket(700, 800), Bracket(700, 800), [], None)
     ctx = ValidityContext(delay_ms=200, shared_machine=True)
-    text = mode_knee.limit_met_first([unbounded, threads], knee, True, 900, ctx)
+    text = knee_record.limit_met_first([unbounded, threads], knee, True, 900, ctx)
     assert not text.startswith("CPU"), text
     assert "has no upper end, so it excludes nothing and names no limit" in text, text
-    alone = mode_knee.limit_met_first([unbounded], knee, True, 900, ctx)
+    alone = knee_record.limit_met_first([unbounded], knee, True, 900, ctx)
     assert alone.startswith("CPU (utilization law): the knee 700 rps meets its predicted ≥ 413 rps"), alone
     assert "no upper end" in alone
 

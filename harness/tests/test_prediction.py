@@ -108,7 +108,7 @@ def test_the_limit_met_first_and_agrees_use_one_test_of_the_knee_against_an_inte
     of the predicted intervals" beside an "agrees"."""
     from loadlab.analysis.bracket import Bracket
     from loadlab.analysis.knee import Knee
-    from loadlab.summary.mode_knee import limit_met_first
+    from loadlab.summary.knee_record import limit_met_first
 
     pool = Prediction(95, "pool", "pool: 10 connections / 0.105 s", interval=(93.8, 95.2))
     cpu = Prediction(650, "cpu", "cpu: …", interval=(330, None), fitted_on=(20, 96), r2=0.3, levels=9)

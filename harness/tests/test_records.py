@@ -10,7 +10,7 @@ from conftest import REPO, summarised
 
 from loadlab.report import costs_table
 from loadlab.summary import records, verdict
-from loadlab.summary.level_records import LevelRecord
+from loadlab.summary.level_records import LevelRecord, healthy_prefix
 from loadlab.summary.records import ModeRecord, RunSummary
 
 REAL_RUNS = ["app_ignores_switch", "fine_pass_all_healthy", "warmup_empty_first_second"]
@@ -47,10 +47,10 @@ def test_a_field_no_record_declares_is_refused():
         RunSummary.from_mapping({"run_id": "x", "made_up": 2})
 
 
-def test_counted_levels_are_the_healthy_prefix_the_summary_fits_on():
+def test_the_healthy_prefix_is_the_healthy_levels_before_the_knee():
     levels = [{"index": i, "healthy": ok} for i, ok in enumerate([True, True, False, True])]
-    assert [lv.index for lv in ModeRecord.from_mapping({"levels": levels}).counted_levels] == [0, 1]
-    assert ModeRecord().counted_levels == []
+    assert [lv.index for lv in healthy_prefix(ModeRecord.from_mapping({"levels": levels}).levels)] == [0, 1]
+    assert healthy_prefix([]) == []
 
 
 def test_the_costs_table_spans_the_levels_the_summary_counts_not_a_healthy_level_after_the_knee():

@@ -232,9 +232,9 @@ def test_the_page_shows_the_bracket_and_the_fine_pass(tmp_path):
 
 
 def _plan(run_dir, folder="platform"):
-    from loadlab.summary import plan
+    from loadlab.summary import fine_plan
 
-    return plan.next_fine_pass(run_dir, folder, json.loads((run_dir / "params.json").read_text()))
+    return fine_plan.next_fine_pass(run_dir, folder, json.loads((run_dir / "params.json").read_text()))
 
 
 def test_bench_is_told_the_next_pass_from_the_raw_files_so_far(tmp_path):

@@ -89,7 +89,7 @@ def test_an_invalid_repetition_is_not_counted():
 
 
 def test_the_console_names_an_invalid_repetition_the_median_table_does_not_show(tmp_path, capsys):
-    """Every repetition must be valid for the run to pass (bench.judge): the one that is not is named, with why."""
+    """Every repetition must be valid for the run to pass (bench.conclude): the one that is not is named, with why."""
     from loadlab.run import console
 
     run = tmp_path / "20261121-130501"

@@ -1,10 +1,10 @@
-"""index.html: the comparison page, rebuilt from summary.json's content and each mode's server.csv.
+"""index.html: the comparison page, drawn from the run's records (summary/records.py) and each mode's server.csv.
 
 `rebuild` is what `make bench` (at its end) and `make report` call: the summary writes the
 numbers (summary.write), then each folder's page is drawn from them.
 
-`figures` picks and draws the charts (`charts/`), `page` lays out the sections (one module each), `style` and
-`formats` are how everything looks.
+`page_charts` picks and draws the charts (`charts/`), `page` lays out the sections (one module each),
+`page_style` and `formats` are how everything looks.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from urllib.parse import quote
 
 from loadlab import summary as summaries
 from loadlab.report import over_time_figure, plan_section, spectrum_section
-from loadlab.report.figures import figures
 from loadlab.report.headline import headline
 from loadlab.report.page import document
+from loadlab.report.page_charts import figures
 from loadlab.report.page_style import CSS
 from loadlab.report.service_name import named_page, service_name
 from loadlab.summary import records

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from html import escape
 
 from loadlab.summary.fit_records import CostsRecord, FitRecord
-from loadlab.summary.level_records import LevelRecord
+from loadlab.summary.level_records import LevelRecord, healthy_prefix
 from loadlab.summary.records import ModeRecord, RunSummary
 
 
@@ -43,11 +43,11 @@ def _range_note(fit: FitRecord | None, what: str) -> str:
 
 def _level_span(mode: ModeRecord, value: Callable[[LevelRecord], float | None], unit: str) -> str:
     """The measured value at the first level and at the last one the summary counts, the healthy levels before the
-    knee (ModeRecord.counted_levels) (`210 → 1,240 MB`)."""
+    knee (level_records.healthy_prefix) (`210 → 1,240 MB`)."""
     levels = [v for v in map(value, mode.levels or []) if v is not None]
     if not levels:
         return "—"
-    counted = [v for v in map(value, mode.counted_levels) if v is not None] or levels
+    counted = [v for v in map(value, healthy_prefix(mode.levels or [])) if v is not None] or levels
     first, last = levels[0], counted[-1]
     return escape(f"{first:,.0f} → {last:,.0f} {unit}" if first != last else f"{first:,.0f} {unit}")
 

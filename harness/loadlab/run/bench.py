@@ -168,7 +168,7 @@ def bench(values: dict) -> int:
     if refused:
         # Before any load: nothing was measured, so there is no verdict to write (the app's log is in logs/).
         return outcome
-    return judge(run_dir, outcome)
+    return conclude(run_dir, outcome)
 
 
 def prepare_hosts(run: Run) -> None:
@@ -186,7 +186,7 @@ def prepare_hosts(run: Run) -> None:
             raise HostError(problem, ExitCode.USAGE)
 
 
-def judge(run_dir: Path, outcome: ExitCode) -> int:
+def conclude(run_dir: Path, outcome: ExitCode) -> int:
     """summary.json and the page from the run folder, the console table; FAILED unless every mode is valid."""
     result = report.rebuild(run_dir)
     console.table(result, run_dir)

@@ -182,7 +182,7 @@ def _mode_notes(mode: str, m: ModeRecord) -> None:
 
 def _repeat_notes(agg: RepeatsRecord | None) -> None:
     for mode, s in (agg.modes or {} if agg else {}).items():
-        # the table shows the median repetition; a run fails when ANY repetition is invalid (bench.judge): name it
+        # the table shows the median repetition; a run fails when ANY repetition is invalid (bench.conclude): name it
         for rep in s.repetitions or []:
             if not rep.valid:
                 why = "; ".join(rep.invalid_reasons or []) or "not valid"

@@ -35,8 +35,8 @@ from loadlab.summary import (
     served_check,
     warmup,
 )
+from loadlab.summary.knee_record import FinePass, refined_knee
 from loadlab.summary.labels import base_mode, mode_jdk, mode_threads
-from loadlab.summary.mode_knee import FinePass, refined_knee
 from loadlab.summary.raw import STATUS_504, TIMEOUT_INJECTOR, RawMode
 from loadlab.summary.seconds import Tables
 from loadlab.summary.values import as_float

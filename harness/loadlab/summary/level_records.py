@@ -95,7 +95,7 @@ class LevelRecord(Fields):
 
 @dataclass(frozen=True)
 class PassRecord(Fields):
-    """A fine pass (summary/mode_knee.pass_record): its rates, the bracket before and after it, whether the knee
+    """A fine pass (summary/knee_record.pass_record): its rates, the bracket before and after it, whether the knee
     used it, its levels."""
 
     name: str | None = None

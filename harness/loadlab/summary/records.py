@@ -30,7 +30,7 @@ from loadlab.summary.detail_records import (
     ThresholdsRecord,
 )
 from loadlab.summary.fit_records import CostsRecord, FitRecord
-from loadlab.summary.level_records import LevelRecord, RefineRecord, fitted_by_pass, healthy_prefix
+from loadlab.summary.level_records import LevelRecord, RefineRecord, fitted_by_pass
 from loadlab.summary.record_fields import LIST, MAP, ONE, Fields
 
 SUMMARY_JSON = "summary.json"
@@ -108,12 +108,6 @@ class ModeRecord(Fields):
         "app_evidence": (ONE, AppEvidenceRecord),
     }
     DECLARED_ORDER: ClassVar = True
-
-    @property
-    def counted_levels(self) -> list[LevelRecord]:
-        """The healthy levels before the first unhealthy one: the coarse levels the summary counts
-        (level_records.healthy_prefix)."""
-        return healthy_prefix(self.levels or [])
 
     @property
     def fitted_levels(self) -> list[LevelRecord]:

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from loadlab.analysis import cpufit, threadlimits
 from loadlab.analysis.prediction import Prediction
-from loadlab.capacity.figures import SERVICE, ModeFigures
 from loadlab.capacity.hostspec import HostSpec
+from loadlab.capacity.run_figures import SERVICE, ModeFigures
 
 # The limits a host does not change, taken from the run's own predictions as summary.json spells them.
 CARRIED_OVER = ("little", "pool", "connections")
@@ -34,7 +34,7 @@ MEMORY_SHARE = 0.5
 
 
 @dataclass(frozen=True)
-class ModeKnee:
+class HostKnee:
     label: str
     limits: tuple[Prediction, ...]  # lowest first
     # Why the service's CPU gives no limit on that host although its line was fitted: what it burns at no load
@@ -149,10 +149,10 @@ def threads_limit(figures: ModeFigures) -> Prediction | None:
     )
 
 
-def mode_knee(figures: ModeFigures, host: HostSpec) -> ModeKnee:
+def on_host(figures: ModeFigures, host: HostSpec) -> HostKnee:
     cpu = cpu_limit(figures, host)
     found = [*carried_over(figures), cpu, memory_limit(figures, host), threads_limit(figures)]
-    return ModeKnee(
+    return HostKnee(
         figures.label,
         tuple(sorted((p for p in found if p is not None), key=lambda p: p.rps)),
         cpu_fills_host(figures, host) if cpu is None else None,

@@ -62,13 +62,13 @@ class RunFigures:
         return [m for m in self.modes if m.valid]
 
 
-def healthy_levels(mode: ModeRecord) -> list[LevelRecord]:
+def served_fitted_levels(mode: ModeRecord) -> list[LevelRecord]:
     """The levels a fit may use: those the summary fits on (ModeRecord.fitted_levels) that served requests."""
     return [lv for lv in mode.fitted_levels if lv.ok_rps]
 
 
 def mode_figures(label: str, mode: ModeRecord, params: dict, injectors: int) -> ModeFigures:
-    levels = healthy_levels(mode)
+    levels = served_fitted_levels(mode)
     points: dict[str, list[tuple[float, float | None]]] = {}
     for role, read in EVIDENCE.items():
         scale = injectors if role == INJECTORS else 1
