@@ -80,7 +80,7 @@ def test_samplers_killed_at_level_3_leave_the_rest_unjudged_and_the_mode_invalid
     assert mode["valid"] is False
     assert mode["invalid_reasons"] == [
         "no server evidence (the thread-service's sampler died; the delay-service's sampler died; the injector-0's "
-        "sampler died): whether a role or the machine was saturated is unknown at level 3 (200 rps) (and 4 more levels)"
+        "sampler died): whether a role or the machine was saturated is unknown at level 4 (200 rps) (and 4 more levels)"
     ]
     gaps = mode["evidence_gaps"]
     assert {g["role"] for g in gaps} == {"thread-service", "delay-service", "injector-0"}

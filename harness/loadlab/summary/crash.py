@@ -13,6 +13,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from loadlab.analysis.knee_words import level_number
 from loadlab.summary.detail_records import CrashRecord
 from loadlab.summary.jsonform import plain_number
 from loadlab.summary.raw import RawMode
@@ -110,7 +111,9 @@ def when(crashed: CrashRecord, name_the_pass: bool = True) -> str:
         text = f"in fine pass {name}, {text}"
     if fine and crashed.level is not None:
         rps = crashed.level_rps
-        text += f", in its level {crashed.level}" + (f" ({plain_number(rps):,} rps)" if rps is not None else "")
+        text += f", in its level {level_number(crashed.level)}" + (
+            f" ({plain_number(rps):,} rps)" if rps is not None else ""
+        )
     return text
 
 
@@ -140,7 +143,7 @@ def reason(crashed: CrashRecord, tables: Tables) -> str:
 def dropped_text(dropped: list[int], owner: str = "") -> str:
     if not dropped:
         return "every level had ended before it"
-    names = ", ".join(str(i) for i in dropped)
+    names = ", ".join(str(level_number(i)) for i in dropped)
     return (
         f"{owner}level{'s' if len(dropped) > 1 else ''} {names}, under way, {'are' if len(dropped) > 1 else 'is'} "
         "not counted, nor anything after it: a dead process is not a collapse"
