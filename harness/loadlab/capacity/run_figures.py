@@ -4,14 +4,12 @@ memory a request in flight costs; and the machine it was measured on."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 
-from loadlab.core import metrics, runplan
+from loadlab.core import metrics, runplan, runrecord
 from loadlab.core.servicecpus import CpuSplit
 from loadlab.core.servicecpus import of_run as split_of_run
 from loadlab.summary import records
@@ -96,10 +94,6 @@ def mode_figures(label: str, mode: ModeRecord, params: dict, injectors: int) -> 
 def read(run_dir: Path) -> RunFigures:
     """The run's figures; OSError/ValueError when summary.json is missing or unreadable (plan.py refuses then)."""
     summary = records.read(run_dir)
-    try:
-        record = json.loads((run_dir / "params.json").read_text())
-    except (OSError, ValueError):
-        record = {}
     params = summary.params or {}
     injectors = int(as_float(params.get("INJECTORS")) or 1)
     machine = str(summary.machine or "")
@@ -116,13 +110,6 @@ def read(run_dir: Path) -> RunFigures:
         float(found.group(2)) if found else None,
         injectors,
         split_of_run(params.get("SERVICE_CPUS"), cores) if target != "aws" else None,
-        _minutes(record.get("started_utc"), record.get("finished_utc")),
+        runrecord.load(run_dir).minutes,
         modes,
     )
-
-
-def _minutes(started: str | None, finished: str | None) -> float | None:
-    try:
-        return (datetime.fromisoformat(finished) - datetime.fromisoformat(started)).total_seconds() / 60
-    except (TypeError, ValueError):
-        return None
