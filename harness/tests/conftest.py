@@ -86,7 +86,7 @@ def rebuilt_copy(tmp_path_factory, data: Path) -> tuple[Path, dict]:
 
     run = tmp_path_factory.mktemp("real") / data.name
     shutil.copytree(data, run)
-    return run, report.rebuild(run)
+    return run, report.rebuild(run).as_json()
 
 
 def summarised(run_dir: Path) -> dict:

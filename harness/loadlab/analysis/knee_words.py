@@ -12,10 +12,16 @@ if TYPE_CHECKING:  # words only: no level model or verdict is built here
 COARSE = "coarse"
 
 
+def level_number(index: int) -> int:
+    """A level's number as a person reads it, counted from 1 (summary.json's `index` and the raw files count from 0,
+    the simulation's progress lines from 1)."""
+    return index + 1
+
+
 def level_words(level: Level, pass_name: str = COARSE) -> str:
     """A level as a person reads it: the coarse stairs' counted from 1, a fine pass's by its rate."""
     if pass_name == COARSE:
-        return f"level {level.index + 1} ({rate_words(level.target_rps)} rps)"
+        return f"level {level_number(level.index)} ({rate_words(level.target_rps)} rps)"
     return f"{pass_name}'s level at {rate_words(level.target_rps)} rps"
 
 

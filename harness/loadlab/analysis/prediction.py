@@ -245,3 +245,25 @@ def _plain(v: float | None) -> float | int | None:
     if v is None:
         return None
     return round(v) if abs(v) >= 100 else round(v, 2)
+
+
+def figure(rps: float, interval: list | tuple | None) -> str:
+    """A predicted rate as far as its interval carries it: the point when the interval is bounded on both sides,
+    `≥ 2,358` (the low end only) when it has no upper end, words when it reaches 0 rps (the data allows the limit at
+    no load at all)."""
+    lo, hi = (interval[0], interval[1]) if interval else (None, rps)
+    if lo is not None and lo <= 0:
+        return "no figure (its interval reaches 0 rps)"
+    if lo is not None and hi is None:
+        return f"≥ {rate_text(lo)}"
+    return rate_text(rps)
+
+
+def carried(interval: list | tuple | None) -> bool:
+    """Whether a point of this interval may be printed (figure() gives the point)."""
+    return not interval or (interval[0] is not None and interval[0] > 0 and interval[1] is not None)
+
+
+def bound_sign(kind: str | None) -> str:
+    """`≥ ` before a lower bound, `≤ ` before an upper one, nothing before a measured ratio."""
+    return {"lower": "≥ ", "upper": "≤ "}.get(kind or "", "")

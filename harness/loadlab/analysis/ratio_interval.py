@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from loadlab.analysis.prediction_text import bound_sign
+from loadlab.analysis.prediction import bound_sign
 
 # A ratio whose interval spans more than this factor (high end / low end) is called rough, in words, with what to do.
 ROUGH_FACTOR = 2.0

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from loadlab.analysis import split_checks
 from loadlab.analysis.knee import Verdict
-from loadlab.analysis.knee_words import level_words
+from loadlab.analysis.knee_words import level_number, level_words
 from loadlab.analysis.levels import Level
 from loadlab.core import timeouts
 from loadlab.core.servicecpus import CpuSplit
@@ -138,7 +138,7 @@ def pass_reasons(levels: list[Level], verdict: Verdict, ctx: ValidityContext) ->
         if hits:
             level, text = hits[0]
             more = f" (and {len(hits) - 1} more level{'s' if len(hits) > 2 else ''})" if len(hits) > 1 else ""
-            reasons.append(f"{text} at level {level.index} ({level.target_rps:.0f} rps){more}")
+            reasons.append(f"{text} at level {level_number(level.index)} ({level.target_rps:.0f} rps){more}")
 
     first(
         [
@@ -204,9 +204,9 @@ def notes(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> list[s
         busy = [lv for lv in levels[: verdict.first_unhealthy] if machine_saturated(lv, ctx)]
         if busy:
             return [
-                f"the machine was saturated from level {busy[0].index} ({busy[0].target_rps:.0f} rps, host CPU "
-                f"{busy[0].evidence.host_cpu_pct:.0f}%): in the cpu scenario the cores are the limit the model "
-                f"predicts, so this is the scenario at work, not a distorted run"
+                f"the machine was saturated from level {level_number(busy[0].index)} ({busy[0].target_rps:.0f} rps, "
+                f"host CPU {busy[0].evidence.host_cpu_pct:.0f}%): in the cpu scenario the cores are the limit the "
+                "model predicts, so this is the scenario at work, not a distorted run"
             ]
     if verdict.first_unhealthy is None:
         return []
@@ -216,7 +216,8 @@ def notes(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> list[s
     if not machine_saturated(lv, ctx):
         return []
     return [
-        f"the machine was saturated at the first unhealthy level {lv.index} ({lv.target_rps:.0f} rps): host CPU "
+        f"the machine was saturated at the first unhealthy level {level_number(lv.index)} ({lv.target_rps:.0f} rps): "
+        "host CPU "
         f"averaged {lv.evidence.host_cpu_pct:.0f}%, so this knee is where this machine ran out of CPU, with "
         f"every role on the same cores{_role_symptoms(lv, ctx)}"
     ]

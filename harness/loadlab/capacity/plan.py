@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from loadlab.capacity import figures, hostspec, instances, knees, sizing
+from loadlab.analysis.prediction import interval_list
+from loadlab.capacity import host_knees, hostspec, instances, run_figures, sizing
+from loadlab.capacity.host_knees import HostKnee
 from loadlab.capacity.hostspec import PlanError
-from loadlab.capacity.knees import ModeKnee
 from loadlab.core.errors import LoadlabError
 
 PLAN_JSON = "plan.json"
@@ -21,7 +22,7 @@ def plan(run_dir: Path, env: dict[str, str]) -> dict:
     rps = hostspec.target_rps(env)
     shown = env.get("RUN") or str(run_dir)
     try:
-        run = figures.read(run_dir)
+        run = run_figures.read(run_dir)
     except (OSError, ValueError):
         raise PlanError(
             f"RUN={shown} has no readable summary.json; allowed: a finished run folder (make report RUN=… rebuilds it)"
@@ -31,8 +32,10 @@ def plan(run_dir: Path, env: dict[str, str]) -> dict:
     if not valid:
         why = "; ".join(f"{m.label}: {m.invalid_reasons[0] if m.invalid_reasons else 'invalid'}" for m in run.modes)
         raise PlanError(f"RUN={shown} has no valid mode to plan from ({why or 'no mode measured'})")
-    mode_knees = {m.label: knees.mode_knee(m, host) for m in valid}
-    if all(knees.cpu_limit(m, host) is None and k.cpu_fills_host is None for m, k in zip(valid, mode_knees.values())):
+    on_this_host = {m.label: host_knees.on_host(m, host) for m in valid}
+    if all(
+        host_knees.cpu_limit(m, host) is None and k.cpu_fills_host is None for m, k in zip(valid, on_this_host.values())
+    ):
         raise PlanError(
             f"RUN={shown} is too rough to plan from: no valid mode's service CPU per request could be fitted (fewer "
             "than two healthy levels with CPU samples, or rates too close together); run more levels below the knee"
@@ -50,22 +53,22 @@ def plan(run_dir: Path, env: dict[str, str]) -> dict:
         },
         "assumes": (
             "the service alone on the host's cores (the delay-service and the injectors on hosts of their own), "
-            f"half of its memory for the service, a stock Linux thread limit ({knees.HOST_THREADS_LIMIT:,} threads "
-            "a process), cores of the speed measured here"
+            "half of its memory for the service, a stock Linux thread limit "
+            f"({host_knees.HOST_THREADS_LIMIT:,} threads a process), cores of the speed measured here"
         ),
-        "modes": {label: mode_entry(k, m) for (label, k), m in zip(mode_knees.items(), valid)},
+        "modes": {label: mode_entry(k, m) for (label, k), m in zip(on_this_host.items(), valid)},
         "not_planned": {m.label: list(m.invalid_reasons) for m in run.modes if not m.valid},
         "target": None if rps is None else sizing.for_target(run, rps, table, family),
         "prices": table.price_note(),
     }
 
 
-def mode_entry(k: ModeKnee, m: figures.ModeFigures) -> dict:
+def mode_entry(k: HostKnee, m: run_figures.ModeFigures) -> dict:
     first = k.first
     # A knee with no upper end is only a lower bound (interval_rps [low, null]): no point is given as the knee.
     return {
         "predicted_knee_rps": None if first is None or not first.bounded else round(first.rps),
-        "interval_rps": None if first is None else first.as_dict()["interval_rps"],
+        "interval_rps": None if first is None else interval_list(first.interval),
         "limit_met_first": None if first is None else first.predicted_by,
         "formula": None if first is None else first.formula,
         "not_a_figure": k.not_a_figure(),

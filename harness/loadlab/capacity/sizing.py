@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from loadlab.analysis import linefit
 from loadlab.analysis.models import CPU_KNEE_UTILIZATION
-from loadlab.capacity.figures import DELAY, INJECTORS, SERVICE, ModeFigures, RunFigures
+from loadlab.capacity.host_knees import HOST_THREADS_LIMIT, MEMORY_SHARE
 from loadlab.capacity.instances import Instance, Table
-from loadlab.capacity.knees import HOST_THREADS_LIMIT, MEMORY_SHARE
+from loadlab.capacity.run_figures import DELAY, INJECTORS, SERVICE, ModeFigures, RunFigures
 from loadlab.core.timeouts import HEALTHY_INFLIGHT_MAX
 
 # The helpers must stay well below the validity check's 90% of their cores, or the run measures them: 70% busy.
@@ -62,7 +62,7 @@ def service_need(m: ModeFigures, rps: float, table: Table, family: str) -> Need:
     hold_s = (m.hold_ms or 0) / 1000
     cpu = cores_at(m.cpu_points[SERVICE], rps)
     cores = None if cpu is None else cpu[0] / CPU_KNEE_UTILIZATION
-    kb = (m.memory or {}).get("slope")
+    kb = m.memory.slope if m.memory else None
     inflight = rps * hold_s
     memory_mb = (m.base_rss_mb or 0) + (inflight * kb / 1024 if kb else 0)
     why = [

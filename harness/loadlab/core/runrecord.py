@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import Path
 
 from loadlab.core.upgrade import FORMAT, upgrade
@@ -36,6 +37,17 @@ class RunRecord:
     test_fault: str | None = None  # LOADLAB_FAULT_CPU_QUOTA of a test that starved the run on purpose
     # The delay-service's policy: distribution (downstream.Distribution.as_dict), failures, served_log; {} before it.
     downstream: dict = field(default_factory=dict)
+    started_utc: str | None = None  # ISO 8601, when bench began and ended the run
+    finished_utc: str | None = None
+
+    @property
+    def minutes(self) -> float | None:
+        """How long the run took, start to finish; None when either end is not recorded."""
+        try:
+            took = datetime.fromisoformat(self.finished_utc) - datetime.fromisoformat(self.started_utc)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return None
+        return took.total_seconds() / 60
 
     def crash_of(self, mode: str) -> dict | None:
         return self.crashes.get(mode)
@@ -95,6 +107,8 @@ def from_doc(doc: dict) -> RunRecord:
         },
         test_fault=str(doc["test_fault"]) if doc.get("test_fault") else None,
         downstream=_mapping(doc.get("downstream")),
+        started_utc=doc.get("started_utc"),
+        finished_utc=doc.get("finished_utc"),
     )
 
 

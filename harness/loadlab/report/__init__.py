@@ -1,15 +1,14 @@
-"""index.html: the comparison page, rebuilt from summary.json's content and each mode's server.csv.
+"""index.html: the comparison page, drawn from the run's records (summary/records.py) and each mode's server.csv.
 
 `rebuild` is what `make bench` (at its end) and `make report` call: the summary writes the
 numbers (summary.write), then each folder's page is drawn from them.
 
-`figures` picks and draws the charts (`charts/`), `page` lays out the sections (one module each), `style` and
-`formats` are how everything looks.
+`page_charts` picks and draws the charts (`charts/`), `page` lays out the sections (one module each),
+`page_style` and `formats` are how everything looks.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import traceback
@@ -19,27 +18,27 @@ from urllib.parse import quote
 
 from loadlab import summary as summaries
 from loadlab.report import over_time_figure, plan_section, spectrum_section
-from loadlab.report.figures import figures
 from loadlab.report.headline import headline
 from loadlab.report.page import document
+from loadlab.report.page_charts import figures
 from loadlab.report.page_style import CSS
 from loadlab.report.service_name import named_page, service_name
+from loadlab.summary import records
 from loadlab.summary.outputs import write_text
 from loadlab.summary.records import RunSummary
 
 
-def rebuild(run_dir: str | os.PathLike) -> dict:
-    """Every derived file of a run folder, pages included; returns the run's summary (the content of summary.json)."""
+def rebuild(run_dir: str | os.PathLike) -> RunSummary:
+    """Every derived file of a run folder, pages included; returns the run's summary (what summary.json holds)."""
     written = summaries.write(run_dir)
     for folder, summary in written:
         _render_or_say_why(folder, summary)
-    return written[-1][1].as_json()
+    return written[-1][1]
 
 
 def redraw(run_dir: str | os.PathLike) -> Path:
     """The page again from the summary.json a run folder holds (`make plan` adds its section)."""
-    run_dir = Path(run_dir)
-    return render(run_dir, RunSummary.from_mapping(json.loads((run_dir / "summary.json").read_text())))
+    return render(run_dir, records.read(run_dir))
 
 
 def _render_or_say_why(folder: Path, summary: RunSummary) -> None:

@@ -10,7 +10,7 @@ from loadlab.report.formats import rps
 from loadlab.summary.ratio import bound
 from loadlab.summary.records import ModeRecord, RunSummary
 
-# The start of limit_met_first (summary/mode_knee.py LIMIT_NAMES) -> what the limit was, in a few words.
+# The start of limit_met_first (summary/knee_record.py LIMIT_NAMES) -> what the limit was, in a few words.
 LIMITS = {
     "threads": "its threads (Little's law: pool size / time per request)",
     "CPU": "this machine's CPU",
@@ -88,10 +88,10 @@ def _limit(result: ModeRecord) -> str | None:
     met = str(result.limit_met_first or "")
     if met.startswith(APP_POOL):  # named from the app's own gauges: full, with requests waiting (app_pool.py)
         return "the app's own connection pool"
-    if " answered errors: " in met:  # the service said no (mode_knee.answered_errors)
+    if " answered errors: " in met:  # the service said no (knee_record.answered_errors)
         return "its own error answers"
     for start, words in LIMITS.items():
-        # A prediction with no upper end excludes nothing: it names no limit here (mode_knee.limit_met_first).
+        # A prediction with no upper end excludes nothing: it names no limit here (knee_record.limit_met_first).
         if met.startswith(start) and "meets its predicted" in met and "no upper end" not in met:
             return words
     if "the machine ran out of CPU there" in met:

@@ -4,23 +4,23 @@ waits and GC, and what that evidence points to when no model explains its knee."
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
-from loadlab.core import metrics
 from loadlab.report.formats import columns_table, num, small
+from loadlab.summary.detail_records import AppEvidenceRecord
 from loadlab.summary.records import ModeRecord, RunSummary
 
 
-def _value(key: str):
+def _value(read: Callable[[AppEvidenceRecord], float | None]) -> Callable[[ModeRecord], str]:
     def cell(m: ModeRecord) -> str:
-        return num((m.app_evidence or {}).get(key))
+        return num(read(m.app_evidence or AppEvidenceRecord()))
 
     return cell
 
 
 def _started(m: ModeRecord) -> str:
-    ev = m.app_evidence or {}
-    started, requests = ev.get("virtual_threads_started"), m.requests
+    started, requests = (m.app_evidence or AppEvidenceRecord()).virtual_threads_started, m.requests
     if started is None:
         return "—"
     per = f"{started / requests:.2f} per request measured" if requests else ""
@@ -28,35 +28,32 @@ def _started(m: ModeRecord) -> str:
 
 
 def _gc(m: ModeRecord) -> str:
-    ev = m.app_evidence or {}
-    if ev.get("gc_count") is None:
+    ev = m.app_evidence or AppEvidenceRecord()
+    if ev.gc_count is None:
         return "—"
-    return num(ev.get("gc_count")) + small(
-        f"{num(ev.get('gc_pause_total_ms'))} ms paused, longest {num(ev.get('gc_pause_max_ms'))} ms"
-    )
+    return num(ev.gc_count) + small(f"{num(ev.gc_pause_total_ms)} ms paused, longest {num(ev.gc_pause_max_ms)} ms")
 
 
 def _pointers(m: ModeRecord) -> str:
-    seen = (m.app_evidence or {}).get("points_to") or []
+    seen = (m.app_evidence.points_to if m.app_evidence else None) or []
     return "<br>".join(escape(x) for x in seen) if seen else "nothing stands out"
 
 
 def _hikari(m: ModeRecord) -> str:
-    ev = m.app_evidence or {}
-    if ev.get("hikari_max") is None and ev.get("hikari_pending_max") is None:
+    ev = m.app_evidence or AppEvidenceRecord()
+    if ev.hikari_max is None and ev.hikari_pending_max is None:
         return "—"
-    return f"{num(ev.get('hikari_max'))} / {num(ev.get('hikari_pending_max'))}"
+    return f"{num(ev.hikari_max)} / {num(ev.hikari_pending_max)}"
 
 
 ROWS = (
     ("virtual threads started (JFR)", _started),
-    ("Tomcat platform request threads seen (most at once)", _value("request_pool_threads_max")),
-    # app_evidence names its Tomcat pool gauge as the thread-service's own metric for the same setting
-    ("its own tomcat.threads.config.max (Actuator)", _value(metrics.TOMCAT_THREADS_MAX)),
-    ("Tomcat threads busy, most (Actuator)", _value("tomcat_busy_max")),
+    ("Tomcat platform request threads seen (most at once)", _value(lambda ev: ev.request_pool_threads_max)),
+    ("its own tomcat.threads.config.max (Actuator)", _value(lambda ev: ev.tomcat_threads_max)),
+    ("Tomcat threads busy, most (Actuator)", _value(lambda ev: ev.tomcat_busy_max)),
     ("HikariCP connections / pending, most (Actuator)", _hikari),
-    ("pinned virtual threads (JFR)", _value("pinned_events")),
-    ("monitor waits ≥ 20 ms (JFR)", _value("monitor_waits")),
+    ("pinned virtual threads (JFR)", _value(lambda ev: ev.pinned_events)),
+    ("monitor waits ≥ 20 ms (JFR)", _value(lambda ev: ev.monitor_waits)),
     ("GCs (JFR)", _gc),
     ("what the evidence points to", _pointers),
 )

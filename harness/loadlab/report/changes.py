@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,10 +15,16 @@ from loadlab.analysis.difference import Change, Span, capacity_change, latency_c
 from loadlab.report.comparability import Shared, Side
 from loadlab.report.formats import rps
 from loadlab.report.spectrum_section import Place
+from loadlab.summary.level_records import LevelRecord
 from loadlab.summary.records import ModeRecord
 
 CAPACITY = ("sustained", "knee")
 LATENCY = ("p50", "p99")
+# each figure of LATENCY as its level gives it (the level's whole histogram)
+LEVEL_LATENCY: dict[str, Callable[[LevelRecord], float | None]] = {
+    "p50": lambda lv: lv.p50_ms,
+    "p99": lambda lv: lv.p99_ms,
+}
 
 
 @dataclass(frozen=True)
@@ -53,7 +60,7 @@ def rows(run: Side, against: Side, shared: Shared) -> list[Row]:
 def held_rate(shared: Shared, mode: str) -> float | None:
     """The highest rate both runs held healthy in this mode: where a plain `p99` is read."""
     rates = shared.rates.get(mode) or {}
-    held = [r for r, places in rates.items() if all(p.level.get("healthy") for p in places)]
+    held = [r for r, places in rates.items() if all(p.level.healthy for p in places)]
     return max(held, default=None)
 
 
@@ -64,8 +71,9 @@ def headline_rows(found: list[Row], shared: Shared) -> list[Row]:
 
 def spans_of(side: Side, mode: str, figure: str) -> list[Span]:
     """Where the figure lies in each valid repetition of the side (REPEAT > 1), else in its one run."""
-    rows_ = ((side.summary.repeats or {}).get("modes") or {}).get(mode, {}).get("repetitions") or []
-    found = [_span(r.get("knee_interval_rps"), r.get("sustained_rps"), figure) for r in rows_ if r.get("valid")]
+    spread = side.summary.spread_of(mode)
+    rows_ = (spread.repetitions if spread else None) or []
+    found = [_span(r.knee_interval_rps, r.sustained_rps, figure) for r in rows_ if r.valid]
     if found:
         return found
     result = side.summary.modes[mode]
@@ -102,7 +110,7 @@ def latency_row(mode: str, figure: str, rate: float, places: list[Place]) -> Row
     """A percentile at one rate: each run's level figure (its whole histogram) shown, the per-second values compared."""
     run, against = places
     values = [per_second(p, f"{figure}_ms") for p in (run, against)]
-    texts = [_ms(p.level.get(f"{figure}_ms")) for p in (run, against)]
+    texts = [_ms(LEVEL_LATENCY[figure](p.level)) for p in (run, against)]
     return Row(mode, figure, *texts, latency_change(*values, what=figure), rate)
 
 
@@ -110,7 +118,7 @@ def per_second(place: Place, column: str) -> list[float]:
     """The level's seconds in its pass's timeline.csv (`second` from first_second, `seconds` of them), one value
     each; seconds with no successful request have none."""
     path = Path(place.folder, place.pass_name, "timeline.csv") if place.pass_name else place.folder / "timeline.csv"
-    first, count = place.level.get("first_second"), place.level.get("seconds")
+    first, count = place.level.first_second, place.level.seconds
     if first is None or not count:
         return []
     try:

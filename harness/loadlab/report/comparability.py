@@ -11,6 +11,7 @@ from pathlib import Path
 
 from loadlab.core.errors import ExitCode, LoadlabError
 from loadlab.report.spectrum_section import Place, common, places
+from loadlab.summary import records
 from loadlab.summary.records import RunSummary
 
 
@@ -43,13 +44,11 @@ def load(name: str, value: str) -> Side:
     if not folder.is_dir():
         raise refuse(name, value, "is not a folder; allowed: a run folder, e.g. results/<run-id>")
     try:
-        summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return Side(name, value, folder, records.read(folder))
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError):
         raise refuse(name, value, f"has no readable summary.json; run `make report RUN={value}` first") from None
-    if not isinstance(summary, dict) or not isinstance(summary.get("modes"), dict):
-        raise refuse(name, value, "has a summary.json without modes; run `make report` on it again")
-    try:
-        return Side(name, value, folder, RunSummary.from_mapping(summary))
+    except records.NoModes:
+        raise refuse(name, value, "has a summary.json without modes; run `make report` on it again") from None
     except (TypeError, ValueError) as e:  # written by another version of loadlab
         why = f"has a summary.json this version cannot read ({e}); run `make report` on it again"
         raise refuse(name, value, why) from None

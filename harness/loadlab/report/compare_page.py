@@ -10,7 +10,7 @@ from html import escape
 from pathlib import Path
 from urllib.parse import quote
 
-from loadlab.analysis.prediction_text import bound_sign
+from loadlab.analysis.prediction import bound_sign
 from loadlab.report import prediction_cells
 from loadlab.report.changes import Row, capacity_text, change_text, headline_rows
 from loadlab.report.comparability import Shared, Side

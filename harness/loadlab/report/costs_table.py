@@ -8,67 +8,70 @@ shows the same lines; `section(summary)` is the table with every mode side by si
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
+from loadlab.summary.fit_records import CostsRecord, FitRecord
+from loadlab.summary.level_records import LevelRecord, healthy_prefix
 from loadlab.summary.records import ModeRecord, RunSummary
 
 
-def _fit_text(fit: dict | None, unit: str, digits: int = 1) -> str:
+def _fit_text(fit: FitRecord | None, unit: str, digits: int = 1) -> str:
     """`164 KB (95%: 150–178, R² 0.98, 12 points, over 20–80 in flight)`, or a dash."""
     if not fit:
         return "—"
-    if fit.get("not_a_figure"):
+    if fit.not_a_figure:
         # Said in words, never as a number a reader would compare (summary/cost_fits.py Fit.not_a_figure).
-        return f'<span class="muted">no figure: {escape(fit["not_a_figure"])}</span>'
-    value = f"{fit['slope']:,.{digits}f} {unit}"
+        return f'<span class="muted">no figure: {escape(fit.not_a_figure)}</span>'
+    value = f"{fit.slope:,.{digits}f} {unit}"
     facts = []
-    if fit.get("interval"):
-        low, high = fit["interval"]
+    if fit.interval:
+        low, high = fit.interval
         facts.append(f"95%: {low:,.{digits}f}–{high:,.{digits}f}")
-    if fit.get("r2") is not None:
-        facts.append(f"R² {fit['r2']:.2f}")
-    facts.append(f"{fit.get('points')} points")
+    if fit.r2 is not None:
+        facts.append(f"R² {fit.r2:.2f}")
+    facts.append(f"{fit.points} points")
     return escape(value) + f'<br><span class="muted">{escape(", ".join(facts))}</span>'
 
 
-def _range_note(fit: dict | None, what: str) -> str:
-    if not fit or not fit.get("range") or fit.get("not_a_figure"):
+def _range_note(fit: FitRecord | None, what: str) -> str:
+    if not fit or not fit.range or fit.not_a_figure:
         return ""
-    low, high = fit["range"]
+    low, high = fit.range
     return f'<br><span class="muted">{escape(f"fitted on {low:,.0f}–{high:,.0f} {what}")}</span>'
 
 
-def _level_span(mode: ModeRecord, key: str, unit: str) -> str:
+def _level_span(mode: ModeRecord, value: Callable[[LevelRecord], float | None], unit: str) -> str:
     """The measured value at the first level and at the last one the summary counts, the healthy levels before the
-    knee (ModeRecord.counted_levels) (`210 → 1,240 MB`)."""
-    levels = [lv for lv in mode.levels or [] if lv.get(key) is not None]
+    knee (level_records.healthy_prefix) (`210 → 1,240 MB`)."""
+    levels = [v for v in map(value, mode.levels or []) if v is not None]
     if not levels:
         return "—"
-    counted = [lv for lv in mode.counted_levels if lv.get(key) is not None] or levels
-    first, last = levels[0][key], counted[-1][key]
+    counted = [v for v in map(value, healthy_prefix(mode.levels or [])) if v is not None] or levels
+    first, last = levels[0], counted[-1]
     return escape(f"{first:,.0f} → {last:,.0f} {unit}" if first != last else f"{first:,.0f} {unit}")
 
 
 def rows(mode: ModeRecord) -> list[tuple[str, str]]:
     """One mode's costs as (label, cell html)."""
-    costs = mode.costs or {}
-    switches_source = costs.get("context_switches_source")
-    memory = costs.get("memory_per_inflight")
+    costs = mode.costs or CostsRecord()
+    switches_source = costs.context_switches_source
+    memory = costs.memory_per_inflight
     return [
         (
-            f"memory per request in flight ({costs.get('memory') or 'live heap after GC + committed thread stacks'})",
+            f"memory per request in flight ({costs.memory or 'live heap after GC + committed thread stacks'})",
             _fit_text(memory, "KB") + _range_note(memory, "in flight"),
         ),
-        ("resident memory (RSS) per request in flight", _fit_text(costs.get("rss_per_inflight"), "KB")),
-        ("committed thread stacks per request in flight", _fit_text(costs.get("thread_stacks_per_inflight"), "KB")),
+        ("resident memory (RSS) per request in flight", _fit_text(costs.rss_per_inflight, "KB")),
+        ("committed thread stacks per request in flight", _fit_text(costs.thread_stacks_per_inflight, "KB")),
         (
             "context switches per request" + (f" ({switches_source})" if switches_source else ""),
-            _fit_text(costs.get("context_switches_per_request"), "", 2),
+            _fit_text(costs.context_switches_per_request, "", 2),
         ),
-        ("bytes allocated per request", _fit_text(costs.get("bytes_allocated_per_request"), "B", 0)),
-        ("resident memory, first → last healthy level", _level_span(mode, "rss_mb", "MB")),
-        ("OS threads, first → last healthy level", _level_span(mode, "os_threads", "")),
-        ("the slopes above were fitted on", escape(costs.get("fitted_on_text") or "—")),
+        ("bytes allocated per request", _fit_text(costs.bytes_allocated_per_request, "B", 0)),
+        ("resident memory, first → last healthy level", _level_span(mode, lambda lv: lv.rss_mb, "MB")),
+        ("OS threads, first → last healthy level", _level_span(mode, lambda lv: lv.os_threads, "")),
+        ("the slopes above were fitted on", escape(costs.fitted_on_text or "—")),
     ]
 
 
@@ -85,7 +88,7 @@ def section(summary: RunSummary) -> str:
         + "</tr>"
         for label in labels
     )
-    missing = [f"{name}: {m}" for name, mode in modes.items() for m in (mode.costs or {}).get("missing") or []]
+    missing = [f"{name}: {m}" for name, mode in modes.items() for m in (mode.costs.missing or [] if mode.costs else [])]
     note = "".join(f'<p class="muted">{escape(m)}</p>' for m in missing)
     return (
         '<section id="costs"><h2>What a request and a thread cost</h2>'

@@ -6,19 +6,19 @@ from __future__ import annotations
 
 from html import escape
 
+from loadlab.analysis.knee_words import level_number
 from loadlab.report.formats import num, rps
 from loadlab.summary.records import RunSummary
 
 PERCENTILES = ("p50", "p90", "p99", "p99.9")
+ANSWERS, MEAN = "answers", "mean"  # the other keys of served_ms and configured_ms beside the percentiles
 
 
 def section(summary: RunSummary) -> str:
     d = summary.downstream
-    if not d or (
-        str(d.get("distribution", "")).startswith("constant") and not d.get("errors_pct") and not d.get("resets_pct")
-    ):
+    if not d or (str(d.distribution or "").startswith("constant") and not d.errors_pct and not d.resets_pct):
         return ""
-    configured = d.get("configured_ms") or {}
+    configured = d.configured_ms or {}
     head = (
         "<tr><th>column, level</th><th>target rps</th><th>answers</th>"
         + "".join(f"<th>{p}</th>" for p in PERCENTILES)
@@ -31,23 +31,23 @@ def section(summary: RunSummary) -> str:
     ]
     for label, m in summary.modes.items():
         for lv in m.levels or []:
-            served = lv.get("served_ms")
+            served = lv.served_ms
             if served:
                 rows.append(
-                    f"<tr><td>{escape(label)} {num(lv.get('index'))}</td><td>{rps(lv.get('target_rps'))}</td>"
-                    f"<td>{num(served.get('answers'))}</td>"
+                    f"<tr><td>{escape(label)} {num(level_number(lv.index or 0))}</td><td>{rps(lv.target_rps)}</td>"
+                    f"<td>{num(served.get(ANSWERS))}</td>"
                     + "".join(f"<td>{num(served.get(p))}</td>" for p in PERCENTILES)
                     + "</tr>"
                 )
     failures = (
-        f" {num(d.get('errors_pct'))}% of its answers failed on purpose as a 503, {num(d.get('resets_pct'))}% as a "
+        f" {num(d.errors_pct)}% of its answers failed on purpose as a 503, {num(d.resets_pct)}% as a "
         "reset connection (counted apart from the service's own errors)."
-        if d.get("errors_pct") or d.get("resets_pct")
+        if d.errors_pct or d.resets_pct
         else ""
     )
     return (
         '<section id="downstream"><h2>The downstream: configured and served</h2>'
-        f"<p>The delay-service drew each answer's delay from {escape(str(d.get('distribution')))} (mean "
-        f"{num(configured.get('mean'))} ms).{escape(failures)} What it served, in ms, by its own record:</p>"
+        f"<p>The delay-service drew each answer's delay from {escape(str(d.distribution))} (mean "
+        f"{num(configured.get(MEAN))} ms).{escape(failures)} What it served, in ms, by its own record:</p>"
         f"<table>{head}{''.join(rows)}</table></section>"
     )

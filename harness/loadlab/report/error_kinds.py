@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from loadlab.summary.level_records import LevelRecord
 
-def error_kinds(levels: list[dict], listed: list[str]) -> list[str]:
+
+def error_kinds(levels: list[LevelRecord], listed: list[str]) -> list[str]:
     """The kinds seen in a mode's levels, in the simulation's order (`listed`: the mode's error_kinds), then any it
     did not list."""
-    seen = {k for lv in levels for k, n in (lv.get("errors_by_kind") or {}).items() if n}
+    seen = {k for lv in levels for k, n in (lv.errors_by_kind or {}).items() if n}
     order = [k for k in listed if k in seen]
     return order + sorted(seen - set(order))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
+from loadlab.analysis.knee_words import level_number
 from loadlab.report.error_kinds import error_kinds
 from loadlab.report.formats import num, rps
 from loadlab.summary.records import RunSummary
@@ -19,7 +20,7 @@ def section(summary: RunSummary) -> str:
         shown += [k for k in kinds if k not in shown]
         meanings.update(m.error_kind_meanings or {})
         # Of those, the failures the delay-service injected on purpose (DOWNSTREAM_ERRORS/RESETS), apart.
-        injected = any(lv.get("downstream_injected") for lv in m.levels or [])
+        injected = any(lv.downstream_injected for lv in m.levels or [])
         head = (
             "<tr><th>level</th><th>target rps</th>"
             + "".join(f"<th>{escape(k)}</th>" for k in kinds)
@@ -27,9 +28,9 @@ def section(summary: RunSummary) -> str:
             + "</tr>"
         )
         rows = "".join(
-            f"<tr><td>{num(lv.get('index'))}</td><td>{rps(lv.get('target_rps'))}</td>"
-            + "".join(f"<td>{num((lv.get('errors_by_kind') or {}).get(k, 0))}</td>" for k in kinds)
-            + (f"<td>{num(lv.get('downstream_injected') or 0)}</td>" if injected else "")
+            f"<tr><td>{num(level_number(lv.index or 0))}</td><td>{rps(lv.target_rps)}</td>"
+            + "".join(f"<td>{num(lv.errors_of(k))}</td>" for k in kinds)
+            + (f"<td>{num(lv.downstream_injected or 0)}</td>" if injected else "")
             + "</tr>"
             for lv in m.levels or []
         )

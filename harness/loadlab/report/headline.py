@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from loadlab.analysis import ratio_interval
-from loadlab.analysis.prediction_text import bound_words
 from loadlab.core.modelabel import ModeLabel
 from loadlab.report import prediction_cells
 from loadlab.report.formats import num, rps
 from loadlab.report.service_name import service_name
 from loadlab.summary import crash
+from loadlab.summary.detail_records import CrashRecord
+from loadlab.summary.prediction_text import bound_words
 from loadlab.summary.records import ModeRecord, RunSummary
 
 # Scenarios where the models give both thread modes the same limit: the page says so before anyone reads a ratio.
@@ -72,16 +73,14 @@ def _cpu_notes(m: ModeRecord) -> list[str]:
     explains (an app whose CPU had room was said to have run out of it)."""
     if not m.collapsed:
         return []  # its unhealthy level did not reproduce: no knee (a note may still describe that level)
-    unexplained = (m.app_evidence or {}).get("unexplained_limit")
+    unexplained = m.app_evidence.unexplained_limit if m.app_evidence else None
     return [n for n in m.notes or [] if n != unexplained]
 
 
-def crash_when(crashed: dict) -> str:
+def crash_when(crashed: CrashRecord) -> str:
     """`the thread-service died at second 23 of the measured phase (SIGKILL)`: what died and when, in a line."""
-    how = crashed.get("signal") or (f"exit {crashed['exit']}" if crashed.get("exit") is not None else "")
-    return f"the {crashed.get('role')} on {crashed.get('host')} died {crash.when(crashed)}" + (
-        f" ({how})" if how else ""
-    )
+    how = crashed.signal or (f"exit {crashed.exit}" if crashed.exit is not None else "")
+    return f"the {crashed.role} on {crashed.host} died {crash.when(crashed)}" + (f" ({how})" if how else "")
 
 
 def _ratio_for(summary: RunSummary, label: ModeLabel) -> tuple[float | None, list | None, str | None]:
@@ -140,17 +139,17 @@ def _mode_phrase(summary: RunSummary, mode: str, m: ModeRecord | None) -> str:
     interval = m.knee_interval_rps
     if m.collapsed and interval and interval[0]:
         phrase += f", knee between {rps(interval[0])} and {rps(interval[1])}"
-    spread = ((summary.repeats or {}).get("modes") or {}).get(mode)
-    if spread and spread.get("median") is not None:
+    spread = summary.spread_of(mode)
+    if spread and spread.median is not None:
         phrase += (
-            f" (median of {spread['repetitions_used']} repetitions, {rps(spread['min'])}–"
-            f"{rps(spread['max'])}{'; noisy' if spread.get('noise') else ''})"
+            f" (median of {spread.repetitions_used} repetitions, {rps(spread.min)}–"
+            f"{rps(spread.max)}{'; noisy' if spread.noise else ''})"
         )
     if m.crashed:
         phrase = f"{mode} CRASHED: {crash_when(m.crashed)}; before it, {phrase}"
     elif m.knee_bound:
         phrase += " (a lower bound: the highest rate held on levels that can be trusted; those above were set aside)"
-    elif (m.refine or {}).get("not_reproduced"):
+    elif m.refine and m.refine.not_reproduced:
         phrase += " (the highest rate measured healthy: its coarse unhealthy level did not reproduce, no knee)"
     elif not m.collapsed and m.levels:
         phrase += " (the peak; it never collapsed)"

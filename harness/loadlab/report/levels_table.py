@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from html import escape
 
+from loadlab.analysis.knee_words import level_number
 from loadlab.report.formats import bracket_text, class_attr, num, pct, rps
+from loadlab.summary.level_records import LevelRecord, PassRecord
 from loadlab.summary.records import RunSummary
 
 
@@ -23,58 +25,54 @@ def section(summary: RunSummary) -> str:
         rows = [_level_row(lv, m.sustained_rps) for lv in m.levels or []]
         body = "".join(rows) or '<tr><td colspan="13" class="text muted">no measured level</td></tr>'
         tables.append(f"<div><h3>{escape(mode)}</h3><table>{head}{body}</table></div>")
-        for fine in (m.refine or {}).get("passes") or []:
+        for fine in m.refine.passes or [] if m.refine else []:
             tables.append(_fine_pass_table(mode, fine, head))
     # One table under the other: side by side, a level's reasons would squeeze both into unreadable columns.
     return f'<section id="levels"><h2>Levels</h2>{"".join(tables)}</section>'
 
 
-def _level_row(lv: dict, sustained) -> str:
+def _level_row(lv: LevelRecord, sustained) -> str:
     classes = []
-    if lv.get("set_aside"):
+    if lv.set_aside:
         classes.append("set-aside")
-    elif not lv.get("healthy"):
+    elif not lv.healthy:
         classes.append("unhealthy")
-    elif lv.get("target_rps") == sustained:
+    elif lv.target_rps == sustained:
         classes.append("sustained")
-    evidence = lv.get("evidence") or {}
-    verdict = (
-        '<span class="yes">yes</span>'
-        if lv.get("healthy")
-        else "; ".join(escape(r) for r in lv.get("unhealthy_reasons") or [])
-    )
-    if lv.get("set_aside"):
+    evidence = lv.sampled
+    verdict = '<span class="yes">yes</span>' if lv.healthy else "; ".join(escape(r) for r in lv.unhealthy_reasons or [])
+    if lv.set_aside:
         # measured, but not the service's: the knee is placed on the other levels
-        verdict = f'<span class="muted">SET ASIDE: {escape(lv["set_aside"])}</span> (as measured: {verdict})'
+        verdict = f'<span class="muted">SET ASIDE: {escape(lv.set_aside)}</span> (as measured: {verdict})'
     return (
-        f"<tr{class_attr(classes)}><td>{num(lv.get('index'))}</td><td>{rps(lv.get('target_rps'))}</td>"
-        f"<td>{rps(lv.get('offered_rps'))}</td><td>{rps(lv.get('ok_rps'))}</td>"
-        f"<td>{pct(lv.get('error_ratio'))}</td><td>{num(lv.get('p50_ms'))}</td><td>{num(lv.get('p95_ms'))}</td>"
-        f"<td>{num(lv.get('p99_ms'))}</td><td>{num(lv.get('max_ms'))}</td><td>{num(lv.get('seconds'))}</td>"
-        f"<td>{num(evidence.get('delay_probe_ms'))}</td><td>{num(evidence.get('host_cpu_pct'))}</td>"
+        f"<tr{class_attr(classes)}><td>{num(level_number(lv.index or 0))}</td><td>{rps(lv.target_rps)}</td>"
+        f"<td>{rps(lv.offered_rps)}</td><td>{rps(lv.ok_rps)}</td>"
+        f"<td>{pct(lv.error_ratio)}</td><td>{num(lv.p50_ms)}</td><td>{num(lv.p95_ms)}</td>"
+        f"<td>{num(lv.p99_ms)}</td><td>{num(lv.max_ms)}</td><td>{num(lv.seconds)}</td>"
+        f"<td>{num(evidence.delay_probe_ms)}</td><td>{num(evidence.host_cpu_pct)}</td>"
         f'<td class="reason">{verdict}</td></tr>'
     )
 
 
-def _fine_pass_table(mode: str, fine: dict, head: str) -> str:
+def _fine_pass_table(mode: str, fine: PassRecord, head: str) -> str:
     """A refinement pass's levels under the coarse ones: same columns, the rule and baseline of the coarse pass."""
-    levels = fine.get("levels") or []
-    sustained = (fine.get("interval_after_rps") or [None])[0] if fine.get("used") else None
+    levels = fine.levels or []
+    sustained = (fine.interval_after_rps or [None])[0] if fine.used else None
     rows = "".join(_level_row(lv, sustained) for lv in levels)
     rows = rows or '<tr><td colspan="13" class="text muted">no measured level</td></tr>'
     used = (
         (
             "used: the bracket went from "
-            + bracket_text(fine.get("interval_before_rps"))
+            + bracket_text(fine.interval_before_rps)
             + " to "
-            + bracket_text(fine.get("interval_after_rps"))
+            + bracket_text(fine.interval_after_rps)
             + " rps"
         )
-        if fine.get("used")
-        else f"not used: {fine.get('why_not_used')}"
+        if fine.used
+        else f"not used: {fine.why_not_used}"
     )
     return (
-        f'<div class="fine-pass"><h3>{escape(mode)} — {escape(str(fine.get("name")))} '
+        f'<div class="fine-pass"><h3>{escape(mode)} — {escape(str(fine.name))} '
         f'<span class="muted">(fine levels, judged against the coarse baseline; {escape(used)})</span></h3>'
         f"<table>{head}{rows}</table></div>"
     )

@@ -27,9 +27,9 @@ def figure(run_dir: Path, summary: RunSummary, folders: dict[str, str]) -> tuple
         folder = run_dir / folders.get(mode, mode)
         # (name, folder, levels, first unhealthy level, stopped early): the coarse pass, then each fine pass
         passes = [("coarse", folder, result.levels or [], result.first_unhealthy_level, bool(result.stopped_early))]
-        for fine in (result.refine or {}).get("passes") or []:
-            unhealthy, stopped = fine.get("first_unhealthy_level"), bool(fine.get("stopped_early"))
-            passes.append((fine["name"], folder / fine["name"], fine.get("levels") or [], unhealthy, stopped))
+        for fine in result.refine.passes or [] if result.refine else []:
+            name, unhealthy, stopped = fine.name or "", fine.first_unhealthy_level, bool(fine.stopped_early)
+            passes.append((name, folder / name, fine.levels or [], unhealthy, stopped))
         segments, offset = [], 0
         for name, pass_dir, levels, unhealthy, stopped in passes:
             series = read_series(pass_dir / "percentiles.csv")

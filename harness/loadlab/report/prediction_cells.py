@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from html import escape
 
-from loadlab.analysis import prediction_text
-from loadlab.analysis.prediction import interval_text, range_text
-from loadlab.analysis.prediction_text import carried, figure
+from loadlab.analysis.prediction import carried, figure, interval_text, range_text
 from loadlab.report.formats import small as _small
+from loadlab.summary import prediction_text
+from loadlab.summary.fit_records import FitRecord
 from loadlab.summary.records import ModeRecord
 
 # The verdict table's rows this module fills: (label, cell).
@@ -21,7 +21,7 @@ def headline_phrase(m: ModeRecord) -> str:
     if m.predicted_rps is None:
         return ""
     text = f" ({m.predicted_by or 'model'} predicted {figure(m.predicted_rps, m.predicted_interval_rps)}"
-    interval = prediction_text.interval_of(m.as_json())
+    interval = prediction_text.interval_of(m)
     if interval and carried(m.predicted_interval_rps):
         text += f", {interval}"
     if m.prediction_quality:
@@ -38,7 +38,7 @@ def headline_phrase(m: ModeRecord) -> str:
 def predicted_cell(m: ModeRecord) -> str:
     if m.predicted_rps is None:
         return "—"
-    interval = prediction_text.interval_of(m.as_json())
+    interval = prediction_text.interval_of(m)
     return (
         escape(figure(m.predicted_rps, m.predicted_interval_rps))
         + _small(f"interval {interval}{_fit(m.predicted_fitted_on_rps, m.predicted_r2)}" if interval else None)
@@ -47,7 +47,7 @@ def predicted_cell(m: ModeRecord) -> str:
 
 
 def agreement_cell(m: ModeRecord) -> str:
-    word = prediction_text.verdict_word(m.as_json())  # the terminal's words (analysis/prediction_text.py)
+    word = prediction_text.verdict_word(m)  # the terminal's words (summary/prediction_text.py)
     cls = {"yes": "yes", "NO": "no", "NO: contradicted": "no"}.get(word, "muted")
     evidence = m.evidence_at_knee if m.prediction_agrees is False else None
     return (
@@ -70,19 +70,19 @@ def ceiling_cell(m: ModeRecord) -> str:
     if not ceiling:
         return '<span class="muted">not fitted (fewer than two healthy levels far enough apart)</span>'
     roles = ", ".join(
-        f"{r['role']} {r['ms_per_request']:.3f} ms"
-        + (f" (R² {r['r2']:.2f})" if r.get("r2") is not None else " (fixed load)")
-        for r in ceiling.get("roles") or []
+        f"{r.role} {r.ms_per_request:.3f} ms" + (f" (R² {r.r2:.2f})" if r.r2 is not None else " (fixed load)")
+        for r in ceiling.roles or []
     )
-    bound = ceiling.get("interval_rps")
-    knee = ceiling.get("knee_rps")
-    knee_interval = ceiling.get("knee_interval_rps")
+    bound = ceiling.interval_rps
+    knee = ceiling.knee_rps
+    knee_interval = ceiling.knee_interval_rps
+    utilization = ceiling.knee_utilization if ceiling.knee_utilization is not None else 0.9
     return (
-        f'{escape(figure(ceiling["rps"], bound))} <span class="muted">every core busy (the bound)</span>'
+        f'{escape(figure(ceiling.rps, bound))} <span class="muted">every core busy (the bound)</span>'
         + _small(f"interval {interval_text(*bound)}" if bound else "no interval: too few levels to judge the line")
         + (
             _small(
-                f"knee: {ceiling.get('knee_read_off')} at {ceiling.get('knee_utilization', 0.9):.0%} of the cores "
+                f"knee: {ceiling.knee_read_off} at {utilization:.0%} of the cores "
                 f"at {figure(knee, knee_interval)} rps"
                 + (f" ({interval_text(*knee_interval)})" if carried(knee_interval) and knee_interval else "")
             )
@@ -90,18 +90,18 @@ def ceiling_cell(m: ModeRecord) -> str:
             else ""
         )
         + _small(
-            f"{ceiling.get('cores'):g} cores on {ceiling.get('host')}; CPU per request from {ceiling.get('levels')} "
-            f"healthy levels{_fit(ceiling.get('fitted_on_rps'), ceiling.get('r2'))}: {roles}"
+            f"{ceiling.cores:g} cores on {ceiling.host}; CPU per request from {ceiling.levels} "
+            f"healthy levels{_fit(ceiling.fitted_on_rps, ceiling.r2)}: {roles}"
         )
     )
 
 
-def _one(p: dict) -> str:
-    interval = p.get("interval_rps")
-    text = escape(figure(p["rps"], interval)) if p.get("rps") is not None else "—"
+def _one(p: FitRecord) -> str:
+    interval = p.interval_rps
+    text = escape(figure(p.rps, interval)) if p.rps is not None else "—"
     if interval and interval[0] is not None and carried(interval):
         text += f' <span class="muted">({escape(interval_text(interval[0], interval[1]))})</span>'
-    return text + f' <span class="muted">{escape(str(p.get("predicted_by")))}</span>' + _rough(p.get("quality"))
+    return text + f' <span class="muted">{escape(str(p.predicted_by))}</span>' + _rough(p.quality)
 
 
 def _fit(fitted_on: list | None, r2: float | None) -> str:

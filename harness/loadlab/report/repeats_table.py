@@ -6,6 +6,7 @@ from html import escape
 
 from loadlab.analysis import ratio_interval
 from loadlab.report.formats import rps, small, times
+from loadlab.summary.detail_records import RatioSpreadRecord, RatioValueRecord
 from loadlab.summary.records import RunSummary
 
 
@@ -17,57 +18,58 @@ def section(summary: RunSummary) -> str:
     reps = summary.repetitions or []
     head = (
         '<tr><th class="text">mode</th>'
-        + "".join(f'<th><a href="{escape(r["folder"])}/index.html">{escape(r["folder"])}</a></th>' for r in reps)
+        + "".join(f'<th><a href="{escape(r.folder or "")}/index.html">{escape(r.folder or "")}</a></th>' for r in reps)
         + '<th>median</th><th>min – max</th><th>spread</th><th class="text">repeatable?</th></tr>'
     )
     rows = []
-    for mode, s in (agg.get("modes") or {}).items():
-        by_k = {r["repetition"]: r for r in s.get("repetitions") or []}
+    for mode, s in (agg.modes or {}).items():
+        by_k = {r.repetition: r for r in s.repetitions or []}
         cells = []
         for r in reps:
-            one = by_k.get(r["repetition"])
+            one = by_k.get(r.repetition)
             if one is None:
                 cells.append("<td>—</td>")
                 continue
-            cpu = one.get("host_cpu_pct_at_sustained")
+            cpu = one.host_cpu_pct_at_sustained
             note = f"host CPU {cpu:.0f}%" if cpu is not None else ""
-            if not one.get("valid"):
+            if not one.valid:
                 note = (note + "; " if note else "") + "invalid, not counted"
-            cells.append(f"<td>{rps(one.get('sustained_rps'))}{small(note)}</td>")
-        spread = s.get("spread_ratio")
+            cells.append(f"<td>{rps(one.sustained_rps)}{small(note)}</td>")
+        spread = s.spread_ratio
         verdict = (
             '<span class="no">no: noise</span>'
-            if s.get("noise")
+            if s.noise
             else '<span class="yes">yes</span>'
-            if s.get("noise") is False
+            if s.noise is False
             else "—"
         )
         rows.append(
-            f'<tr><th class="text">{escape(mode)}</th>{"".join(cells)}<td>{rps(s.get("median"))}</td>'
-            f"<td>{rps(s.get('min'))} – {rps(s.get('max'))}</td>"
+            f'<tr><th class="text">{escape(mode)}</th>{"".join(cells)}<td>{rps(s.median)}</td>'
+            f"<td>{rps(s.min)} – {rps(s.max)}</td>"
             f"<td>{'—' if spread is None else f'{spread:.0%}'}</td>"
-            f'<td class="reason">{verdict}{small(s.get("evidence"))}</td></tr>'
+            f'<td class="reason">{verdict}{small(s.evidence)}</td></tr>'
         )
-    ratio = agg.get("ratio") or {}
-    values = {v["repetition"]: v for v in ratio.get("values") or []}
-    ratio_cells = "".join(f"<td>{_ratio_cell(values.get(r['repetition']))}</td>" for r in reps)
-    bounds = ratio.get("bounds") or {}
+    ratio = agg.ratio or RatioSpreadRecord()
+    values = {v.repetition: v for v in ratio.values or []}
+    ratio_cells = "".join(f"<td>{_ratio_cell(values.get(r.repetition))}</td>" for r in reps)
+    bounds = ratio.bounds or {}
     among = f"repetitions {', '.join(bounds)}: a bound, not a measure" if bounds else None
     rows.append(
-        f'<tr><th class="text">virtual / platform</th>{ratio_cells}<td>{times(ratio.get("median"))}</td>'
-        f"<td>{times(ratio.get('min'))} – {times(ratio.get('max'))}{small(among)}</td><td></td><td></td></tr>"
+        f'<tr><th class="text">virtual / platform</th>{ratio_cells}<td>{times(ratio.median)}</td>'
+        f"<td>{times(ratio.min)} – {times(ratio.max)}{small(among)}</td><td></td><td></td></tr>"
     )
     return (
-        f'<section id="repeats"><h2>Repetitions ({agg.get("n")})</h2>'
-        f"<p>The whole comparison ran {agg.get('n')} times. Each column above is the median repetition of its "
-        f"mode; a spread (max − min) above {agg.get('noise_threshold', 0.1):.0%} of the median is this "
+        f'<section id="repeats"><h2>Repetitions ({agg.n})</h2>'
+        f"<p>The whole comparison ran {agg.n} times. Each column above is the median repetition of its "
+        f"mode; a spread (max − min) above {agg.noise_threshold if agg.noise_threshold is not None else 0.1:.0%} "
+        "of the median is this "
         f"machine's noise, not the thread model.</p><table>{head}{''.join(rows)}</table></section>"
     )
 
 
-def _ratio_cell(value: dict | None) -> str:
+def _ratio_cell(value: RatioValueRecord | None) -> str:
     """One repetition's ratio with the interval its own knees' brackets allow ("2.12× (2.03–2.42)")."""
     if not value:
         return "—"
-    span = value.get("virtual_over_platform_interval")
-    return escape(ratio_interval.text(value.get("virtual_over_platform"), span)) + small(ratio_interval.rough(span))
+    span = value.virtual_over_platform_interval
+    return escape(ratio_interval.text(value.virtual_over_platform, span)) + small(ratio_interval.rough(span))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from loadlab.report.formats import none_row, text_of
+from loadlab.summary.detail_records import HostRecord
 from loadlab.summary.records import RunSummary
 
 PARAM_ORDER = [
@@ -34,16 +35,16 @@ def section(summary: RunSummary) -> str:
     param_rows = "".join(
         f'<tr><th class="text">{escape(k)}</th><td class="text">{escape(text_of(params[k]))}</td></tr>' for k in keys
     )
-    thresholds = summary.thresholds or {}
+    thresholds = summary.thresholds.as_json() if summary.thresholds else {}  # every one, by its name
     threshold_rows = "".join(
         f'<tr><th class="text">{escape(k)}</th><td>{escape(text_of(v))}</td></tr>' for k, v in thresholds.items()
     )
     hosts = summary.hosts or {}
     host_rows = "".join(
-        f'<tr><th class="text">{escape(role)}</th><td class="text">{escape(text_of(h.get("address")))}</td>'
-        f'<td class="text">{escape(text_of(h.get("description")))}</td></tr>'
+        f'<tr><th class="text">{escape(role)}</th><td class="text">{escape(text_of(h.address))}</td>'
+        f'<td class="text">{escape(text_of(h.description))}</td></tr>'
         for role, h in sorted(hosts.items())
-        if isinstance(h, dict)
+        if isinstance(h, HostRecord)
     )
     machine = summary.machine
     limit_rows = "".join(

@@ -11,6 +11,7 @@ from loadlab.analysis import hlog
 from loadlab.report.charts.percentile_charts import Curve, spectrum
 from loadlab.report.formats import num as number
 from loadlab.summary import hgrm_files
+from loadlab.summary.level_records import LevelRecord
 from loadlab.summary.records import ModeRecord, RunSummary
 
 CAPTION = (
@@ -28,18 +29,18 @@ class Place:
     label: str
     folder: Path
     pass_name: str
-    level: dict
+    level: LevelRecord
 
 
 def places(result: ModeRecord, label: str, folder: Path) -> dict[float, Place]:
     """A mode's measured levels by offered rate (coarse first; a fine pass's where the coarse pass lacks the rate)."""
     passes = [(hgrm_files.COARSE, result.levels or [])]
-    passes += [(p["name"], p.get("levels") or []) for p in (result.refine or {}).get("passes") or []]
+    passes += [(p.name or "", p.levels or []) for p in (result.refine.passes or [] if result.refine else [])]
     found: dict[float, Place] = {}
     for pass_name, levels in passes:
         for level in levels:
-            if level.get("ok"):
-                found.setdefault(float(level["target_rps"]), Place(label, folder, pass_name, level))
+            if level.ok:
+                found.setdefault(float(level.target_rps or 0), Place(label, folder, pass_name, level))
     return found
 
 
@@ -59,8 +60,8 @@ def common_rates(run_dir: Path, summary: RunSummary, folders: dict[str, str]) ->
 
 def key_rates(rates: dict[float, list[Place]]) -> list[float]:
     """The two rates that tell the story: the highest every mode held, and the first at which one did not."""
-    held = [r for r, places in rates.items() if all(p.level.get("healthy") for p in places)]
-    broke = [r for r, places in rates.items() if not all(p.level.get("healthy") for p in places)]
+    held = [r for r, places in rates.items() if all(p.level.healthy for p in places)]
+    broke = [r for r, places in rates.items() if not all(p.level.healthy for p in places)]
     return [r for r in (max(held, default=None), min(broke, default=None)) if r is not None]
 
 
@@ -115,9 +116,9 @@ def rate_block(
     curves = []
     for place in places:
         level = place.level
-        distribution = hgrm_files.read(place.folder, place.pass_name, level["index"], level["target_rps"])
+        distribution = hgrm_files.read(place.folder, place.pass_name, level.index, level.target_rps)
         if distribution is not None:
-            curves.append(Curve(place.label, distribution, bool(level.get("healthy"))))
+            curves.append(Curve(place.label, distribution, bool(level.healthy)))
     name = f"{prefix}-{rate:g}".replace(".", "_")
     heading = heading or f"{rate:g} rps offered"
     short = short or f"at {rate:g} rps offered"
@@ -135,11 +136,10 @@ def table(places: list[Place]) -> str:
     head = "".join(f"<th>p{p:g}</th>" for p in hlog.SPECTRUM)
     rows = []
     for place in places:
-        level, count = place.level, place.level.get("ok") or 0
-        values = level.get("percentiles_ms") or {}
+        level, count = place.level, place.level.ok or 0
         cells = []
         for p in hlog.SPECTRUM:
-            value = values.get(f"{p:g}")
+            value = level.percentile_ms(p)
             if value is None:
                 cells.append('<td class="muted">–</td>')
             elif hlog.resolved(p, count):
@@ -151,10 +151,10 @@ def table(places: list[Place]) -> str:
                     f"({number(value)} ms)</td>"
                 )
         where = "" if not place.pass_name else f" <small>{escape(place.pass_name)}</small>"
-        health = "" if level.get("healthy") else ' <span class="no">unhealthy</span>'
+        health = "" if level.healthy else ' <span class="no">unhealthy</span>'
         rows.append(
             f"<tr><th>{escape(place.label)}{where}{health}</th>{''.join(cells)}"
-            f"<td>{number(level.get('max_ms'))} ms</td><td>{count:,}</td></tr>"
+            f"<td>{number(level.max_ms)} ms</td><td>{count:,}</td></tr>"
         )
     return (
         f'<table class="spectrum"><tr><th></th>{head}<th>max</th><th>OK requests</th></tr>{"".join(rows)}</table>'

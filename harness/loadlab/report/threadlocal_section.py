@@ -6,37 +6,37 @@ from __future__ import annotations
 from html import escape
 
 from loadlab.report.formats import columns_table, num, rps, small
+from loadlab.summary.detail_records import ThreadlocalRecord
 from loadlab.summary.records import ModeRecord, RunSummary
 
 
 def _builds(m: ModeRecord) -> str:
-    use = m.threadlocal or {}
-    per_request = use.get("builds_per_request")
+    use = m.threadlocal or ThreadlocalRecord()
+    per_request = use.builds_per_request
     if per_request is None:
         return "—"
-    since = use.get("builds_since_start")
+    since = use.builds_since_start
     return escape(f"{per_request:.4g}") + small(
-        f"{num(use.get('builds'))} builds for {num(use.get('requests'))} requests measured"
+        f"{num(use.builds)} builds for {num(use.requests)} requests measured"
         + (f"; {num(since)} since start" if since is not None else "")
     )
 
 
 def _bytes_built(m: ModeRecord) -> str:
-    use = m.threadlocal or {}
-    value = use.get("bytes_built_per_request")
+    value = m.threadlocal.bytes_built_per_request if m.threadlocal else None
     return "—" if value is None else escape(f"{value:,.0f} B")
 
 
 def _allocated(m: ModeRecord) -> str:
-    fit = (m.costs or {}).get("bytes_allocated_per_request")
-    return "—" if not fit or fit.get("slope") is None else escape(f"{fit['slope']:,.0f} B")
+    fit = m.costs.bytes_allocated_per_request if m.costs else None
+    return "—" if not fit or fit.slope is None else escape(f"{fit.slope:,.0f} B")
 
 
 def thread_service_cpu_ms(m: ModeRecord) -> float | None:
     """The thread-service's CPU per request: the slope of its CPU over the healthy levels (cpufit.py)."""
-    for role in (m.cpu_ceiling or {}).get("roles") or []:
-        if role.get("role") == "thread-service":
-            return role.get("ms_per_request")
+    for role in m.cpu_ceiling.roles or [] if m.cpu_ceiling else []:
+        if role.role == "thread-service":
+            return role.ms_per_request
     return None
 
 
@@ -62,7 +62,7 @@ def section(summary: RunSummary) -> str:
     modes = summary.modes
     if not any(m.threadlocal for m in modes.values()):
         return ""
-    kb = next((m.threadlocal.get("kb") for m in modes.values() if m.threadlocal), None)
+    kb = next((m.threadlocal.kb for m in modes.values() if m.threadlocal), None)
     return (
         f'<section id="threadlocal"><h2>The ThreadLocal trap: a {num(kb)} KB object per thread</h2>'
         "<p>Every request uses an object cached in a <code>ThreadLocal</code>, built and filled on a thread's first "

@@ -6,11 +6,13 @@ from collections.abc import Callable
 from html import escape
 
 from loadlab.analysis import ratio_interval
+from loadlab.analysis.knee_words import level_number
 from loadlab.core import metrics
 from loadlab.core.reactive import REACTIVE
 from loadlab.report import prediction_cells
 from loadlab.report.formats import bracket_text, num, rps, small, yes_no
 from loadlab.report.headline import crash_when
+from loadlab.summary.level_records import RefineRecord
 from loadlab.summary.records import ModeRecord, RunSummary
 
 
@@ -103,37 +105,37 @@ def _pool_ratio_cell(summary: RunSummary) -> Callable[[str, ModeRecord], str]:
 
 def _bracket_cell(m: ModeRecord) -> str:
     interval = m.knee_interval_rps
-    refined = m.refine or {}
+    refined = m.refine or RefineRecord()
     if not interval and m.knee_bound:
         return f'<span class="muted">≥ {escape(rps(m.sustained_rps))} (a lower bound)</span>' + small(m.knee_bound)
-    if not interval and refined.get("not_reproduced"):
-        return '<span class="muted">no knee confirmed</span>' + small(refined["not_reproduced"])
+    if not interval and refined.not_reproduced:
+        return '<span class="muted">no knee confirmed</span>' + small(refined.not_reproduced)
     if not interval:
         return '<span class="muted">never collapsed</span>' if m.levels else "—"
-    width = refined.get("width_ratio")
+    width = refined.width_ratio
     text = bracket_text(interval) + (f" ({width:.1%} wide)" if width is not None else "")
-    passes = refined.get("passes") or []
-    if refined.get("localised") and passes:
+    passes = refined.passes or []
+    if refined.localised and passes:
         how = (
-            f"localised to within {refined.get('resolution', 0.05):.0%} by {len(passes)} fine "
+            f"localised to within {refined.resolution_or_default:.0%} by {len(passes)} fine "
             f"pass{'es' if len(passes) > 1 else ''} from the coarse "
-            f"{bracket_text(refined.get('coarse_interval_rps'))}"
+            f"{bracket_text(refined.coarse_interval_rps)}"
         )
-    elif refined.get("localised"):
+    elif refined.localised:
         how = "the coarse levels were already within the resolution"
     else:
-        how = refined.get("not_refined") or "not localised"
-    unused = [f"{p['name']} not used: {p['why_not_used']}" for p in passes if not p.get("used")]
+        how = refined.not_refined or "not localised"
+    unused = [f"{p.name} not used: {p.why_not_used}" for p in passes if not p.used]
     return escape(text) + small(how) + "".join(small(u) for u in unused)
 
 
 def _pool_cell(m: ModeRecord) -> str:
-    pool = m.db_pool or {}
+    pool = m.db_pool
     if not pool:
         return "—"
-    first = pool.get("first_level_with_pending")
-    waited = "" if first is None else small(f"requests waited for a connection from level {first}")
-    return f"{num(pool.get('size'))} / {num(pool.get('active_max'))} / {num(pool.get('pending_max'))}{waited}"
+    first = pool.first_level_with_pending
+    waited = "" if first is None else small(f"requests waited for a connection from level {level_number(first)}")
+    return f"{num(pool.size)} / {num(pool.active_max)} / {num(pool.pending_max)}{waited}"
 
 
 def stop_text(m: ModeRecord) -> str:
@@ -141,7 +143,6 @@ def stop_text(m: ModeRecord) -> str:
     cap = m.stop_inflight_cap
     if cap:
         return (
-            f"yes: {cap['inflight']:,} requests were in flight, over the simulation's safety cap of "
-            f"{cap['max_inflight']:,}"
+            f"yes: {cap.inflight:,} requests were in flight, over the simulation's safety cap of {cap.max_inflight:,}"
         )
     return f"yes: {m.stop_reason}" if m.stop_reason else "yes"

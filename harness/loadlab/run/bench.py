@@ -82,7 +82,7 @@ def run_mode(run: Run, mode_run: ModeRun, folder: str | None = None, repetition:
         # A dead thread-service is that mode's alone: the next mode starts its own. Every mode shares the
         # delay-service and the injectors, so the run cannot go on without them.
         raise RunStopped(
-            f"the {crash.role} died during {folder} ({crashes.how(crash.as_dict())}): the run stops here; "
+            f"the {crash.role} died during {folder} ({crashes.how(crash.exit, crash.signal)}): the run stops here; "
             "what was measured so far is kept"
         )
 
@@ -168,7 +168,7 @@ def bench(values: dict) -> int:
     if refused:
         # Before any load: nothing was measured, so there is no verdict to write (the app's log is in logs/).
         return outcome
-    return judge(run_dir, outcome)
+    return conclude(run_dir, outcome)
 
 
 def prepare_hosts(run: Run) -> None:
@@ -186,13 +186,13 @@ def prepare_hosts(run: Run) -> None:
             raise HostError(problem, ExitCode.USAGE)
 
 
-def judge(run_dir: Path, outcome: ExitCode) -> int:
+def conclude(run_dir: Path, outcome: ExitCode) -> int:
     """summary.json and the page from the run folder, the console table; FAILED unless every mode is valid."""
     result = report.rebuild(run_dir)
     console.table(result, run_dir)
     # With REPEAT > 1 every repetition must be valid, not only the median ones shown.
-    every = all(m.get("valid") for m in result.get("modes", {}).values())
-    every = every and all(r.get("valid") for r in result.get("repetitions") or [])
+    every = all(m.valid for m in result.modes.values())
+    every = every and all(r.valid for r in result.repetitions or [])
     if outcome == ExitCode.OK and not every:
         outcome = ExitCode.FAILED
     return outcome

@@ -8,10 +8,15 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from loadlab.analysis import prediction_text, ratio_interval
+from loadlab.analysis import ratio_interval
 from loadlab.core.app import service_label
 from loadlab.core.reactive import REACTIVE
+
+if TYPE_CHECKING:  # `check`, `java-home` and the rest print through this module before .venv exists
+    from loadlab.summary.detail_records import RatioSpreadRecord, RepeatsRecord
+    from loadlab.summary.records import ModeRecord, RunSummary
 
 _lock = threading.Lock()
 _tty = sys.stdout.isatty()
@@ -92,135 +97,142 @@ def end_progress() -> None:
     _followers.clear()
 
 
-def table(summary: dict, run_dir: Path) -> None:
+def table(summary: RunSummary, run_dir: Path) -> None:
     """The short verdict: one row per mode, with the bracket of its knee and the prediction it was checked against;
     then each mode's notes, the repetitions' spread, the ratios and what is missing."""
-    rows = _rows(summary.get("modes", {}))
+    rows = _rows(summary.modes)
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     _print("")
-    params = summary.get("params") or {}
+    params = summary.params or {}
     if params.get("APP"):
         _print(f"app: {service_label(params)} at {params.get('APP_PATH') or '/'}")
-    elif summary.get("scenario"):
-        _print(f"scenario: {summary['scenario']}")
+    elif summary.scenario:
+        _print(f"scenario: {summary.scenario}")
     for r in rows:
         _print("  ".join(c.ljust(w) for c, w in zip(r[:-1], widths)) + "  " + r[-1])
-    for mode, m in summary.get("modes", {}).items():
+    for mode, m in summary.modes.items():
         _mode_notes(mode, m)
-    agg = summary.get("repeats") or {}
+    agg = summary.repeats
     _repeat_notes(agg)
     _ratio_lines(summary, agg)
-    for mode in summary.get("missing_modes", []):
+    for mode in summary.missing_modes or []:
         _print(f"missing: {mode} (not run to the end)")
     _print(f"\nreport: {run_dir / 'index.html'}")
 
 
-def _rows(modes: dict) -> list[tuple[str, ...]]:
+def _rows(modes: dict[str, ModeRecord]) -> list[tuple[str, ...]]:
+    from loadlab.summary import prediction_text
+
     rows = [
         ("mode", "sustained rps", "knee between", "predicted rps", "agrees", "p99 at sustained", "collapsed", "verdict")
     ]
     for mode, m in modes.items():
-        verdict = "valid" if m.get("valid") else "INVALID: " + "; ".join(m.get("invalid_reasons", []))
-        if m.get("crashed"):
+        verdict = "valid" if m.valid else "INVALID: " + "; ".join(m.invalid_reasons or [])
+        if m.crashed:
             verdict = "CRASHED, " + verdict
         predicted = prediction_text.predicted(m)
         agrees = prediction_text.verdict_word(m)
         rows.append(
             (
                 mode,
-                _fmt(m.get("sustained_rps")),
+                _fmt(m.sustained_rps),
                 _bracket(m),
                 predicted,
                 agrees,
-                _fmt(m.get("p99_ms_at_sustained"), " ms"),
-                "yes" if m.get("collapsed") else "no",
+                _fmt(m.p99_ms_at_sustained, " ms"),
+                "yes" if m.collapsed else "no",
                 verdict,
             )
         )
     return rows
 
 
-def _mode_notes(mode: str, m: dict) -> None:
+def _mode_notes(mode: str, m: ModeRecord) -> None:
     """Under the table: the prediction with its interval and fit, how the knee compares with it, and why a knee was
     not localised."""
+    from loadlab.summary import prediction_text
+
     for line in prediction_text.lines(mode, m):
         _print(f"  {line}")
-    if m.get("prediction_agrees") is False and m.get("evidence_at_knee"):
-        _print(f"  {mode}: the first unhealthy level, {m['evidence_at_knee']}")
-    for gap in m.get("evidence_gaps") or []:
-        where = "" if gap["pass"] == "coarse" else f"{gap['pass']}'s "
+    if m.prediction_agrees is False and m.evidence_at_knee:
+        _print(f"  {mode}: the first unhealthy level, {m.evidence_at_knee}")
+    for gap in m.evidence_gaps or []:
+        where = "" if gap.pass_name == "coarse" else f"{gap.pass_name}'s "
         _print(
-            f"  {mode}: NO SERVER EVIDENCE for {where}measured seconds {gap['first_second']}–{gap['last_second']}"
-            f" ({gap['role']}'s sampler {gap['cause']})"
+            f"  {mode}: NO SERVER EVIDENCE for {where}measured seconds {gap.first_second}–{gap.last_second}"
+            f" ({gap.role}'s sampler {gap.cause})"
         )
-    for entry in m.get("set_aside_levels") or []:
-        where = f"level {entry['level']}" if entry["pass"] == "coarse" else f"{entry['pass']}'s level {entry['level']}"
-        rate = _fmt(entry["target_rps"])
-        _print(f"  {mode}: SET ASIDE {where} ({rate} rps), its instrument saturated: {entry['reason']}")
-    if m.get("knee_bound"):
-        _print(f"  {mode}: a lower bound, no knee: {m['knee_bound']}")
-    refined = m.get("refine") or {}
-    if m.get("collapsed") and refined.get("not_refined"):
-        _print(f"  {mode}: knee not localised to {refined.get('resolution', 0.05):.0%}: {refined['not_refined']}")
-    if refined.get("not_reproduced"):
-        _print(f"  {mode}: no knee: {refined['not_reproduced']}")
-    for transient in refined.get("transients") or []:
-        if not (refined.get("not_reproduced") or "").startswith(transient):  # said just above
+    for entry in m.set_aside_levels or []:
+        where = f"level {entry.level}" if entry.pass_name == "coarse" else f"{entry.pass_name}'s level {entry.level}"
+        rate = _fmt(entry.target_rps)
+        _print(f"  {mode}: SET ASIDE {where} ({rate} rps), its instrument saturated: {entry.reason}")
+    if m.knee_bound:
+        _print(f"  {mode}: a lower bound, no knee: {m.knee_bound}")
+    refined = m.refine
+    if refined is None:
+        return
+    if m.collapsed and refined.not_refined:
+        _print(f"  {mode}: knee not localised to {refined.resolution_or_default:.0%}: {refined.not_refined}")
+    if refined.not_reproduced:
+        _print(f"  {mode}: no knee: {refined.not_reproduced}")
+    for transient in refined.transients or []:
+        if not (refined.not_reproduced or "").startswith(transient):  # said just above
             _print(f"  {mode}: {transient}")
 
 
-def _repeat_notes(agg: dict) -> None:
-    for mode, s in (agg.get("modes") or {}).items():
-        # the table shows the median repetition; a run fails when ANY repetition is invalid (bench.judge): name it
-        for rep in s.get("repetitions") or []:
-            if not rep.get("valid"):
-                why = "; ".join(rep.get("invalid_reasons") or []) or "not valid"
-                _print(f"  {mode}: repetition {rep['repetition']} INVALID (rep-{rep['repetition']}/{mode}): {why}")
-        if s.get("median") is None:
+def _repeat_notes(agg: RepeatsRecord | None) -> None:
+    for mode, s in (agg.modes or {} if agg else {}).items():
+        # the table shows the median repetition; a run fails when ANY repetition is invalid (bench.conclude): name it
+        for rep in s.repetitions or []:
+            if not rep.valid:
+                why = "; ".join(rep.invalid_reasons or []) or "not valid"
+                _print(f"  {mode}: repetition {rep.repetition} INVALID (rep-{rep.repetition}/{mode}): {why}")
+        if s.median is None:
             _print(f"  {mode}: no valid repetition")
             continue
         # no spread of a median of 0 (no repetition had a healthy level): the range says it
-        spread = "" if s.get("spread_ratio") is None else f", spread {s['spread_ratio']:.0%}"
+        spread = "" if s.spread_ratio is None else f", spread {s.spread_ratio:.0%}"
         _print(
-            f"  {mode}: median {_fmt(s['median'])} rps of {s['repetitions_used']} repetitions "
-            f"({_fmt(s['min'])}–{_fmt(s['max'])}{spread})"
-            + (" — NOISE: above 10% of the median" if s.get("noise") else "")
+            f"  {mode}: median {_fmt(s.median)} rps of {s.repetitions_used} repetitions "
+            f"({_fmt(s.min)}–{_fmt(s.max)}{spread})" + (" — NOISE: above 10% of the median" if s.noise else "")
         )
 
 
-def _ratio_lines(summary: dict, agg: dict) -> None:
-    intervals = summary.get("ratios_intervals") or {}
-    for jdk, r in (summary.get("ratios") or {}).items():
+def _ratio_lines(summary: RunSummary, agg: RepeatsRecord | None) -> None:
+    from loadlab.summary import prediction_text
+
+    intervals = summary.ratios_intervals or {}
+    for jdk, r in (summary.ratios or {}).items():
         if r:
             _print(f"JDK {jdk}: virtual / platform sustained throughput: {ratio_interval.text(r, intervals.get(jdk))}")
             _rough_line(intervals.get(jdk))
-    ratio = summary.get("virtual_over_platform")
+    ratio = summary.virtual_over_platform
     if ratio:
-        span = summary.get("virtual_over_platform_interval")
-        kind = summary.get("virtual_over_platform_bound")
+        span = summary.virtual_over_platform_interval
+        kind = summary.virtual_over_platform_bound
         extra = ""
         if kind:
-            held = summary["modes"].get("virtual" if kind == "lower" else summary.get("virtual_over_platform_basis"))
+            held = summary.modes.get("virtual" if kind == "lower" else summary.virtual_over_platform_basis or "")
             extra += f" ({prediction_text.bound_words(kind, held)})"
-        spread = agg.get("ratio") or {}
-        if spread.get("median") is not None:
+        spread = agg.ratio if agg else None
+        if spread is not None and spread.median is not None:
             extra += (
-                f"; across {agg.get('n')} repetitions {spread['min']:.2f}–{spread['max']:.2f}× "
-                f"(median {spread['median']:.2f}×{_bounds_among(spread)})"
+                f"; across {agg.n} repetitions {spread.min:.2f}–{spread.max:.2f}× "
+                f"(median {spread.median:.2f}×{_bounds_among(spread)})"
             )
         _print(f"virtual / platform sustained throughput: {ratio_interval.text(ratio, span, kind)}{extra}")
         _rough_line(span)
-    elif len(summary.get("modes", {})) > 1 and summary.get("virtual_over_platform_reason"):
-        _print(f"no virtual / platform ratio: {summary['virtual_over_platform_reason']}")
-    if "virtual_over_reactive" in summary:  # MODES named reactive
+    elif len(summary.modes) > 1 and summary.virtual_over_platform_reason:
+        _print(f"no virtual / platform ratio: {summary.virtual_over_platform_reason}")
+    if "virtual_over_reactive" not in summary.absent:  # MODES named reactive
         _print(_reactive_ratio_line(summary))
-        if summary["virtual_over_reactive"]:
-            _rough_line(summary.get("virtual_over_reactive_interval"))
+        if summary.virtual_over_reactive:
+            _rough_line(summary.virtual_over_reactive_interval)
 
 
-def _bounds_among(spread: dict) -> str:
+def _bounds_among(spread: RatioSpreadRecord) -> str:
     """`; 2 of them lower bounds`: repetitions whose ratio is a bound, so the spread is not all measures."""
-    kinds = list((spread.get("bounds") or {}).values())
+    kinds = list((spread.bounds or {}).values())
     if not kinds:
         return ""
     said = " or ".join(sorted(set(kinds)))
@@ -233,29 +245,31 @@ def _rough_line(span) -> None:
         _print(f"  {words}")
 
 
-def _reactive_ratio_line(summary: dict) -> str:
-    reactive = summary["virtual_over_reactive"]
+def _reactive_ratio_line(summary: RunSummary) -> str:
+    reactive = summary.virtual_over_reactive
     if not reactive:
-        return f"no virtual / reactive ratio: {summary.get('virtual_over_reactive_reason')}"
-    kind = summary.get("virtual_over_reactive_bound")
-    figure = ratio_interval.text(reactive, summary.get("virtual_over_reactive_interval"), kind)
+        return f"no virtual / reactive ratio: {summary.virtual_over_reactive_reason}"
+    kind = summary.virtual_over_reactive_bound
+    figure = ratio_interval.text(reactive, summary.virtual_over_reactive_interval, kind)
     if not kind:
         return f"virtual / reactive sustained throughput: {figure}"
-    held = summary["modes"].get("virtual" if kind == "lower" else REACTIVE)
+    from loadlab.summary import prediction_text
+
+    held = summary.modes.get("virtual" if kind == "lower" else REACTIVE)
     words = prediction_text.bound_words(kind, held, REACTIVE)
     return f"virtual / reactive sustained throughput: {figure} ({words})"
 
 
-def _bracket(m: dict) -> str:
-    interval = m.get("knee_interval_rps")
-    if m.get("knee_bound"):
-        return f"≥ {_fmt(m.get('sustained_rps'))} (bound)"
-    if not m.get("collapsed") or not interval:
+def _bracket(m: ModeRecord) -> str:
+    interval = m.knee_interval_rps
+    if m.knee_bound:
+        return f"≥ {_fmt(m.sustained_rps)} (bound)"
+    if not m.collapsed or not interval:
         return "-"
     low, high = interval
     # a missing healthy side: the first level was already unhealthy
     between = f"{_fmt(low)}–{_fmt(high)}" if low is not None else f"below {_fmt(high)}"
-    return between + (" (coarse)" if not (m.get("refine") or {}).get("localised") else "")
+    return between + (" (coarse)" if not (m.refine and m.refine.localised) else "")
 
 
 def _fmt(value, unit: str = "") -> str:

@@ -1,6 +1,6 @@
-"""REFINE=1: the fine passes of a collapsed mode, each planned by summary/plan.py from the raw files so far (the same
-code `make report` judges them with), run on the same, drained thread-service (drain.py); each pass's Gatling boots
-during the drain and waits for its go."""
+"""REFINE=1: the fine passes of a collapsed mode, each planned by summary/fine_plan.py from the raw files so far
+(the same code `make report` judges them with), run on the same, drained thread-service (drain.py); each pass's
+Gatling boots during the drain and waits for its go."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ from loadlab.run.drain import drain
 from loadlab.run.load import cancel, launch, run_load
 from loadlab.run.simulation import LoadPass
 from loadlab.run.watch import Crash
-from loadlab.summary import plan
+from loadlab.summary import fine_plan
 
 
 def refine_knee(run: Run, folder: str) -> tuple[list[str], Crash | None]:
     """Fine passes until the knee is localised (refine.py); returns the problems seen and a crash, if any."""
     for k in range(1, refine.MAX_PASSES + 1):
         collect.collect(run)  # on aws the injectors' files are on their hosts until collected
-        step = plan.next_fine_pass(run.run_dir, folder, run.meta)
+        step = fine_plan.next_fine_pass(run.run_dir, folder, run.meta)
         if not step.rates:
             if step.reason:
                 run.meta.setdefault("refine_skipped", {})[folder] = step.reason
@@ -43,7 +43,7 @@ def refine_knee(run: Run, folder: str) -> tuple[list[str], Crash | None]:
     return [], None
 
 
-def describe(step: plan.FineStep, step_seconds: int, warmup_seconds: int) -> str:
+def describe(step: fine_plan.FineStep, step_seconds: int, warmup_seconds: int) -> str:
     """The console line that announces a pass: a fine pass between its bracket's rates, or a climb on above a level
     that did not reproduce."""
     levels = f"{len(step.rates)} {'' if step.climb else 'fine '}level{'s' if len(step.rates) > 1 else ''}"

@@ -127,7 +127,7 @@ def run_load(
         crashed = crash.as_dict()
         crashed["second"] = crashes.second_of_phase(crashed, measure_start_s(run, folder, load, start_at))
         crashed["pass"] = load.name or crashes.COARSE
-        console.warn(f"{what}: {crashes.headline(crashed)}; its load was stopped")
+        console.warn(f"{what}: {crashes.headline(crashes.of(crashed))}; its load was stopped")
     return problems, crash
 
 
@@ -259,4 +259,4 @@ def stop_load(names: list[tuple[Host, str]]) -> None:
 
 def describe_exit(loss: EvidenceLoss) -> str:
     """How a sampler ended, in the crash verdict's words (exit code, signal)."""
-    return crashes.how({"exit": loss.exit, "signal": loss.signal})
+    return crashes.how(loss.exit, loss.signal)

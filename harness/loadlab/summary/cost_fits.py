@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from loadlab.analysis import threadlimits
-from loadlab.summary import flight
+from loadlab.summary import flight, level_records
 from loadlab.summary.raw import RawMode
 from loadlab.summary.slope_fit import MIN_POINTS, figure, fit
 from loadlab.summary.values import as_float
@@ -126,17 +126,14 @@ def memory_points(
     return points
 
 
+def _kept(levels: Sequence[dict], records: Sequence[level_records.LevelRecord]) -> list[dict]:
+    by_index = {lv.get("index", 0): lv for lv in levels}
+    return [by_index[lv.index or 0] for lv in records]
+
+
 def healthy_prefix(levels: Sequence[dict]) -> list[dict]:
-    """The healthy levels before the first unhealthy one (what the costs per request are fitted on); a level set
-    aside (its instrument was saturated) is neither counted nor the end of the prefix."""
-    found = []
-    for level in sorted(levels, key=lambda lv: lv.get("index", 0)):
-        if level.get("set_aside"):
-            continue
-        if not level.get("healthy"):
-            break
-        found.append(level)
-    return found
+    """The level dicts level_records.healthy_prefix keeps (the one rule, read here on the dicts this module fills)."""
+    return _kept(levels, level_records.healthy_prefix(level_records.level_records(levels)))
 
 
 @dataclass
@@ -177,15 +174,17 @@ def mode_costs(raw: RawMode, t0: int | None, levels: list[dict], fine: Sequence[
             lv["rss_mb"] = None if c.rss_mb is None else round(c.rss_mb, 1)
             lv["os_threads"] = None if c.os_threads is None else round(c.os_threads)
             lv["costs"] = c.as_dict()
-    fitted = healthy_prefix(levels)
+    usable = [f for f in fine if f.t0 is not None]
+    chosen = level_records.fitted_by_pass(
+        level_records.level_records(levels), [(f.name, level_records.level_records(f.levels)) for f in usable]
+    )
+    fitted = _kept(levels, chosen[level_records.COARSE])
     healthy = [per_level[lv["index"]] for lv in fitted if lv.get("index") in per_level]
     sources = [(raw, t0, fitted)]
     fitted_on = {"coarse": [lv["index"] for lv in fitted]}
     rates = {"coarse": [float(lv.get("target_rps") or 0) for lv in fitted]}
-    for fine_pass in fine:
-        if fine_pass.t0 is None:
-            continue
-        kept = healthy_prefix(fine_pass.levels)
+    for fine_pass in usable:
+        kept = _kept(fine_pass.levels, chosen[fine_pass.name])
         sources.append((fine_pass.raw, fine_pass.t0, kept))
         healthy += [level_costs(fine_pass.raw, fine_pass.t0, lv, flights or {}, samples) for lv in kept]
         fitted_on[fine_pass.name] = [lv["index"] for lv in kept]

@@ -10,8 +10,11 @@ collapse.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from loadlab.analysis.knee_words import level_number
+from loadlab.summary.detail_records import CrashRecord
 from loadlab.summary.jsonform import plain_number
 from loadlab.summary.raw import RawMode
 from loadlab.summary.seconds import Tables
@@ -86,10 +89,16 @@ def summary(crash: dict | None, place: Place | None, tables: Tables) -> dict | N
     }
 
 
-def when(crashed: dict, name_the_pass: bool = True) -> str:
+def of(crashed: Mapping) -> CrashRecord:
+    """A crash as the summary records it, from a mapping that may carry more (params.json's, with its instants)."""
+    names = set(CrashRecord.names()) | set(CrashRecord.RENAMED)
+    return CrashRecord.from_mapping({k: v for k, v in crashed.items() if k in names})
+
+
+def when(crashed: CrashRecord, name_the_pass: bool = True) -> str:
     """`at second 23 of the measured phase`, `in fine pass refine-1, at second 2 of its measured phase, in its level
     0 (300 rps)`: when a role died, in the words of its pass."""
-    second, name = crashed.get("second"), crashed.get("pass") or COARSE
+    second, name = crashed.second, crashed.pass_name or COARSE
     fine = name != COARSE
     phase = "its measured phase" if fine else "the measured phase"
     if second is None:
@@ -100,29 +109,30 @@ def when(crashed: dict, name_the_pass: bool = True) -> str:
         text = f"during {'its' if fine else 'the'} warm-up, {-second} s before {phase}"
     if fine and name_the_pass:
         text = f"in fine pass {name}, {text}"
-    if fine and crashed.get("level") is not None:
-        rps = crashed.get("level_rps")
-        text += f", in its level {crashed['level']}" + (f" ({plain_number(rps):,} rps)" if rps is not None else "")
+    if fine and crashed.level is not None:
+        rps = crashed.level_rps
+        text += f", in its level {level_number(crashed.level)}" + (
+            f" ({plain_number(rps):,} rps)" if rps is not None else ""
+        )
     return text
 
 
-def how(crashed: dict) -> str:
+def how(code: int | None, signal: str | None) -> str:
     """`exit 137, SIGKILL`, `exit 1`, `no exit code`: how a role ended."""
-    code = crashed.get("exit")
     if code is None:
         return "no exit code"
-    return f"exit {code}" + (f", {crashed['signal']}" if crashed.get("signal") else "")
+    return f"exit {code}" + (f", {signal}" if signal else "")
 
 
-def headline(crashed: dict) -> str:
+def headline(crashed: CrashRecord) -> str:
     """`the thread-service on local died at second 23 of the measured phase (exit 137, SIGKILL): <cause>`."""
-    died = f"the {crashed.get('role')} on {crashed.get('host')} died {when(crashed)}"
-    return f"{died} ({how(crashed)}): {crashed.get('cause')}"
+    died = f"the {crashed.role} on {crashed.host} died {when(crashed)}"
+    return f"{died} ({how(crashed.exit, crashed.signal)}): {crashed.cause}"
 
 
-def reason(crashed: dict, tables: Tables) -> str:
+def reason(crashed: CrashRecord, tables: Tables) -> str:
     """The invalid reason: what died, when, and what is not counted because of it (tables: the dying pass's)."""
-    name = crashed.get("pass") or COARSE
+    name = crashed.pass_name or COARSE
     owner = "" if name == COARSE else f"{name}'s "
     text = f"{headline(crashed)}; {dropped_text(tables.dropped_levels, owner)}"
     if name != COARSE:
@@ -133,7 +143,7 @@ def reason(crashed: dict, tables: Tables) -> str:
 def dropped_text(dropped: list[int], owner: str = "") -> str:
     if not dropped:
         return "every level had ended before it"
-    names = ", ".join(str(i) for i in dropped)
+    names = ", ".join(str(level_number(i)) for i in dropped)
     return (
         f"{owner}level{'s' if len(dropped) > 1 else ''} {names}, under way, {'are' if len(dropped) > 1 else 'is'} "
         "not counted, nor anything after it: a dead process is not a collapse"
@@ -142,9 +152,7 @@ def dropped_text(dropped: list[int], owner: str = "") -> str:
 
 def why_pass_not_used(crashed: dict | None, pass_name: str) -> str | None:
     """A fine pass a role died in narrows nothing: its last levels may be the dying process, not the service."""
-    if crashed is None or crashed.get("pass") != pass_name:
+    if crashed is None or of(crashed).pass_name != pass_name:
         return None
-    return (
-        f"the {crashed.get('role')} died {when(crashed, name_the_pass=False)} of this pass: a dead process is not a "
-        "collapse"
-    )
+    died = of(crashed)
+    return f"the {died.role} died {when(died, name_the_pass=False)} of this pass: a dead process is not a collapse"

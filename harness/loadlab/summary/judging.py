@@ -35,8 +35,8 @@ from loadlab.summary import (
     served_check,
     warmup,
 )
+from loadlab.summary.knee_record import FinePass, refined_knee
 from loadlab.summary.labels import base_mode, mode_jdk, mode_threads
-from loadlab.summary.mode_knee import FinePass, refined_knee
 from loadlab.summary.raw import STATUS_504, TIMEOUT_INJECTOR, RawMode
 from loadlab.summary.seconds import Tables
 from loadlab.summary.values import as_float
@@ -113,7 +113,7 @@ def judge_mode(
         knee=knee,
         crashed=crashed,
         crash_tables=crash_tables,
-        crash_reason=crash.reason(crashed, crash_tables) if crashed else None,
+        crash_reason=crash.reason(crash.of(crashed), crash_tables) if crashed else None,
         too_few_trusted=short,
         invalid_reasons=[*short, *pass_reasons(tables.levels, verdict, ctx)]
         + [r for r in [warmup.backlog_reason(mode_raw, tables.levels, verdict, ctx.healthy_max_ms)] if r],

@@ -9,7 +9,7 @@ from loadlab.analysis.levels import Level
 from loadlab.analysis.prediction import MeasuredKnee, agreement, interval_list, rate_text
 from loadlab.analysis.validity import ValidityContext
 from loadlab.core.app import THREAD_SERVICE
-from loadlab.summary import mode_knee as knees
+from loadlab.summary import knee_record
 from loadlab.summary.app_pool import PoolAtKnee
 
 
@@ -50,7 +50,7 @@ def fields(
         "cpu_ceiling_rps": None if ceiling is None else round(ceiling.rps),
         "cpu_ceiling": None if ceiling is None else ceiling.as_dict(),
         "predictions": [p.as_dict() for p in sorted(found, key=lambda p: p.rps)],
-        "limit_met_first": knees.limit_met_first(
+        "limit_met_first": knee_record.limit_met_first(
             found, knee, knee.collapsed, peak, ctx, pool_at_knee, service, max_error_ratio, ok_ratio
         ),
     }

@@ -201,4 +201,4 @@ def bound(virtual: ModeRecord | None, platform: ModeRecord | None) -> str | None
 
 def _not_reproduced(mode: ModeRecord) -> bool:
     """Its coarse unhealthy level was healthy when a fine pass measured it again: no knee, short of the top."""
-    return bool((mode.refine or {}).get("not_reproduced"))
+    return bool(mode.refine and mode.refine.not_reproduced)

@@ -10,40 +10,34 @@ writes is the JSON it was built from, key for key and in the order the fields ar
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
 
-from loadlab.summary.cost_fits import healthy_prefix
+from loadlab.summary.detail_records import (
+    AppEvidenceRecord,
+    CrashRecord,
+    DbPoolRecord,
+    DownstreamRecord,
+    EvidenceGapRecord,
+    HostRecord,
+    ModeSpreadRecord,
+    RepeatsRecord,
+    RepetitionRecord,
+    SetAsideRecord,
+    StopCapRecord,
+    ThreadlocalRecord,
+    ThresholdsRecord,
+)
+from loadlab.summary.fit_records import CostsRecord, FitRecord
+from loadlab.summary.level_records import LevelRecord, RefineRecord, fitted_by_pass
+from loadlab.summary.record_fields import LIST, MAP, ONE, Fields
 
-
-class _Fields:
-    """What both records share: built from a mapping, spelled back as one (only the fields it had)."""
-
-    absent: frozenset[str]
-
-    @classmethod
-    def from_mapping(cls, values: Mapping[str, Any]):
-        names = [f.name for f in fields(cls) if f.name != "absent"]  # type: ignore[arg-type]
-        unknown = set(values) - set(names)
-        if unknown:
-            raise ValueError(f"{cls.__name__} has no field {', '.join(sorted(unknown))}")
-        return cls(**values, absent=frozenset(n for n in names if n not in values))  # type: ignore[call-arg]
-
-    def with_fields(self, **values: Any):
-        """A copy with these fields set (and written)."""
-        return replace(self, **values, absent=self.absent - set(values))  # type: ignore[type-var]
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            f.name: getattr(self, f.name)
-            for f in fields(self)  # type: ignore[arg-type]
-            if f.name != "absent" and f.name not in self.absent
-        }
+SUMMARY_JSON = "summary.json"
 
 
 @dataclass(frozen=True)
-class ModeRecord(_Fields):
+class ModeRecord(Fields):
     """One mode's verdict (summary/verdict.py builds it; docs/RESULTS.md says what each field means)."""
 
     sustained_rps: float | None = None
@@ -59,14 +53,14 @@ class ModeRecord(_Fields):
     prediction_verdict: str | None = None
     prediction_check: str | None = None
     cpu_ceiling_rps: int | None = None
-    cpu_ceiling: dict | None = None
-    predictions: list[dict] | None = None
+    cpu_ceiling: FitRecord | None = None
+    predictions: list[FitRecord] | None = None
     limit_met_first: str | None = None
     evidence_at_knee: str | None = None
     knee_interval_rps: list | None = None
-    refine: dict | None = None
+    refine: RefineRecord | None = None
     knee_bound: str | None = None
-    set_aside_levels: list[dict] | None = None
+    set_aside_levels: list[SetAsideRecord] | None = None
     baseline_p50_ms: float | None = None
     p99_ms_at_sustained: float | None = None
     requests: int | None = None
@@ -74,49 +68,66 @@ class ModeRecord(_Fields):
     valid: bool | None = None
     invalid_reasons: list[str] | None = None
     notes: list[str] | None = None
-    levels: list[dict] | None = None
+    levels: list[LevelRecord] | None = None
     memory_per_inflight_kb: float | None = None
     context_switches_per_request: float | None = None
     bytes_allocated_per_request: float | None = None
-    costs: dict | None = None
+    costs: CostsRecord | None = None
     first_unhealthy_level: int | None = None
     p99_limit_ms: int | None = None
     pinned_virtual_threads: int | None = None
-    threadlocal: dict | None = None
+    threadlocal: ThreadlocalRecord | None = None
     jdk: int | None = None
     carriers: float | None = None
-    db_pool: dict | None = None
+    db_pool: DbPoolRecord | None = None
     stopped_early: bool | None = None
     stop_reason: str | None = None
-    stop_inflight_cap: dict | None = None
+    stop_inflight_cap: StopCapRecord | None = None
     missing: list[str] | None = None
     live_config: dict | None = None
     error_kinds: list[str] | None = None
     error_kind_meanings: dict | None = None
-    crashed: dict | None = None
+    crashed: CrashRecord | None = None
     levels_dropped_after_crash: list | None = None
-    evidence_gaps: list[dict] | None = None
-    app_evidence: dict | None = None
+    evidence_gaps: list[EvidenceGapRecord] | None = None
+    app_evidence: AppEvidenceRecord | None = None
     repetition: int | None = None  # REPEAT > 1: the median repetition shown
     folder: str | None = None  # REPEAT > 1: rep-<k>/<label>
-    absent: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    NESTED: ClassVar = {
+        "levels": (LIST, LevelRecord),
+        "refine": (ONE, RefineRecord),
+        "predictions": (LIST, FitRecord),
+        "cpu_ceiling": (ONE, FitRecord),
+        "costs": (ONE, CostsRecord),
+        "set_aside_levels": (LIST, SetAsideRecord),
+        "threadlocal": (ONE, ThreadlocalRecord),
+        "db_pool": (ONE, DbPoolRecord),
+        "stop_inflight_cap": (ONE, StopCapRecord),
+        "crashed": (ONE, CrashRecord),
+        "evidence_gaps": (LIST, EvidenceGapRecord),
+        "app_evidence": (ONE, AppEvidenceRecord),
+    }
+    DECLARED_ORDER: ClassVar = True
 
     @property
-    def counted_levels(self) -> list[dict]:
-        """The healthy levels before the first unhealthy one: the levels the summary counts (its costs are fitted
-        on them); the one rule, cost_fits.healthy_prefix."""
-        return healthy_prefix(self.levels or [])
+    def fitted_levels(self) -> list[LevelRecord]:
+        """The levels a fit over healthy levels stands on, coarse and fine (level_records.fitted_by_pass)."""
+        passes = [(p.name or "", p.levels or []) for p in self.refine.used_passes] if self.refine else []
+        return [lv for levels in fitted_by_pass(self.levels or [], passes).values() for lv in levels]
 
     @property
-    def fitted_levels(self) -> list[dict]:
-        """The levels a fit over healthy levels stands on: the counted coarse levels, then of each fine pass the knee
-        used its healthy levels before its first unhealthy one (what cost_fits.mode_costs fits on, too)."""
-        passes = [p for p in (self.refine or {}).get("passes") or [] if p.get("used")]
-        return self.counted_levels + [lv for p in passes for lv in healthy_prefix(p.get("levels") or [])]
+    def fine_levels(self) -> list[LevelRecord]:
+        """Every fine pass's levels (REFINE=1), pass after pass."""
+        return [lv for p in (self.refine.passes or [] if self.refine else []) for lv in p.levels or []]
+
+    @property
+    def all_levels(self) -> list[LevelRecord]:
+        """Every level it measured: the coarse pass's, then each fine pass's."""
+        return [*(self.levels or []), *self.fine_levels]
 
 
 @dataclass(frozen=True)
-class RunSummary(_Fields):
+class RunSummary(Fields):
     """A comparison's summary: the run folder's, or one repetition's (`rep-<k>/`)."""
 
     run_id: str | None = None
@@ -138,35 +149,48 @@ class RunSummary(_Fields):
     ratios_by_pool: dict | None = None
     ratios_by_pool_intervals: dict | None = None
     ratios_by_pool_reasons: dict | None = None
-    repeats: dict | None = None
-    repetitions: list[dict] | None = None
-    thresholds: dict | None = None
+    repeats: RepeatsRecord | None = None
+    repetitions: list[RepetitionRecord] | None = None
+    thresholds: ThresholdsRecord | None = None
     limits: dict | None = None
     machine: str | None = None
-    hosts: dict | None = None
+    hosts: dict[str, HostRecord] | None = None
     missing_modes: list[str] | None = None
     missing: list[str] | None = None
     problems: dict | None = None
     test_fault: Any = None
     # The delay-service's configured distribution and failures (summary/served_check.overview); each level's
     # `served_ms` says what it served.
-    downstream: dict | None = None
+    downstream: DownstreamRecord | None = None
     repetition: int | None = None  # a repetition's own summary: which one
-    absent: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    NESTED: ClassVar = {
+        "modes": (MAP, ModeRecord),
+        "repeats": (ONE, RepeatsRecord),
+        "repetitions": (LIST, RepetitionRecord),
+        "hosts": (MAP, HostRecord),
+        "downstream": (ONE, DownstreamRecord),
+        "thresholds": (ONE, ThresholdsRecord),
+    }
+    DECLARED_ORDER: ClassVar = True
 
-    @classmethod
-    def from_mapping(cls, values: Mapping[str, Any]) -> RunSummary:
-        modes = values.get("modes") or {}
-        typed = {label: m if isinstance(m, ModeRecord) else ModeRecord.from_mapping(m) for label, m in modes.items()}
-        return super().from_mapping({**values, **({"modes": typed} if "modes" in values else {})})
-
-    def as_json(self) -> dict[str, Any]:
-        out = super().as_json()
-        if "modes" in out:
-            out["modes"] = {label: m.as_json() for label, m in self.modes.items()}
-        return out
+    def spread_of(self, label: str) -> ModeSpreadRecord | None:
+        """REPEAT > 1: this mode's sustained rate across the repetitions; None otherwise."""
+        return (self.repeats.modes or {}).get(label) if self.repeats else None
 
 
 def json_text(summary: RunSummary) -> str:
     """summary.json's text: the one place it is spelled."""
     return json.dumps(summary.as_json(), indent=2) + "\n"
+
+
+class NoModes(ValueError):
+    """A summary.json that holds no modes (a run that wrote none, or a file of something else)."""
+
+
+def read(folder: str | Path) -> RunSummary:
+    """A run folder's summary.json as its RunSummary: the one reader of the file (OSError when it is missing,
+    ValueError when it is not summary.json's JSON)."""
+    values = json.loads((Path(folder) / SUMMARY_JSON).read_text(encoding="utf-8"))
+    if not isinstance(values, dict) or not isinstance(values.get("modes"), dict):
+        raise NoModes(f"{SUMMARY_JSON} has no modes")
+    return RunSummary.from_mapping(values)

@@ -117,12 +117,9 @@ def host_cpu_at(mode: ModeRecord, rate, healthy: bool) -> float | None:
     """The machine's CPU (host_cpu_pct) at the level of this rate — coarse or fine — healthy or not as asked."""
     if rate is None:
         return None
-    levels = list(mode.levels or [])
-    for fine in (mode.refine or {}).get("passes") or []:
-        levels += fine.get("levels") or []
-    for lv in levels:
-        if lv.get("target_rps") == rate and bool(lv.get("healthy")) == healthy:
-            return (lv.get("evidence") or {}).get("host_cpu_pct")
+    for lv in mode.all_levels:
+        if lv.target_rps == rate and bool(lv.healthy) == healthy:
+            return lv.sampled.host_cpu_pct
     return None
 
 

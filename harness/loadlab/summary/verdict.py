@@ -15,8 +15,7 @@ from loadlab.core import app, downstream, metrics
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.servicecpus import CpuSplit
 from loadlab.core.thresholds import Thresholds
-from loadlab.summary import app_pool, appcheck, cost_fits, jsonform, mode_predictions, threadlocal
-from loadlab.summary import mode_knee as knees
+from loadlab.summary import app_pool, appcheck, cost_fits, jsonform, knee_record, mode_predictions, threadlocal
 from loadlab.summary.judging import JudgedMode, thread_cores
 from loadlab.summary.labels import base_mode, mode_jdk, mode_threads
 from loadlab.summary.raw import RawMode, error_kind_meanings, error_kind_order, inflight_cap_stop
@@ -48,7 +47,7 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
     reasons.extend(judged.config_mismatches)
     requested = str(params["REFINE"]) != "0"
     not_refined = why_not_refined(knee, requested, run.refine_skipped.get(mode))
-    note = knees.closing_note(knee, ctx)
+    note = knee_record.closing_note(knee, ctx)
     if note:
         notes.append(note)
     ceiling = cpufit.ceiling_of_levels(
@@ -86,8 +85,8 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
         **mode_predictions.fields(
             inputs, ceiling, knee, levels, ctx, thresholds.ok_ratio, pool_at_knee, service, thresholds.max_error_ratio
         ),
-        "evidence_at_knee": knees.evidence_at(knee.closing, service) if knee.closing is not None else None,
-        **knees.fields(knee, judged.fine, requested, not_refined),
+        "evidence_at_knee": knee_record.evidence_at(knee.closing, service) if knee.closing is not None else None,
+        **knee_record.fields(knee, judged.fine, requested, not_refined),
         # no trusted level was unhealthy but some above the highest rate held were set aside: a lower bound, in words
         "knee_bound": knee.bound,
         "set_aside_levels": [{k: v for k, v in entry.items() if k != "where"} for entry in aside],

@@ -24,7 +24,7 @@ def test_a_busy_machine_is_not_blamed_when_each_side_had_its_own_cores():
     levels = stairs((4, dict(host_cpu_pct=97, thread_cpu_pct=96, other_roles_cpu_pct=50, p99=900)))
     assert reasons(levels, ONE) == []
     (n,) = notes(levels, ONE)
-    assert n.startswith("the service used 96% of one core at the first unhealthy level 4 (500 rps), 96% of the 1")
+    assert n.startswith("the service used 96% of one core at the first unhealthy level 5 (500 rps), 96% of the 1")
     assert "this knee is the service's own CPU" in n
 
 

@@ -2,6 +2,7 @@
 interval; a run that holds above the whole interval contradicts it; a knee that moved between passes is fuzzy."""
 
 from loadlab.analysis.prediction import MeasuredKnee, Prediction, agreement
+from loadlab.summary.records import ModeRecord
 
 LITTLE = Prediction(995, "little", "little: …", interval=(978, 995), fitted_on=(100, 100))
 
@@ -107,7 +108,7 @@ def test_the_limit_met_first_and_agrees_use_one_test_of_the_knee_against_an_inte
     of the predicted intervals" beside an "agrees"."""
     from loadlab.analysis.bracket import Bracket
     from loadlab.analysis.knee import Knee
-    from loadlab.summary.mode_knee import limit_met_first
+    from loadlab.summary.knee_record import limit_met_first
 
     pool = Prediction(95, "pool", "pool: 10 connections / 0.105 s", interval=(93.8, 95.2))
     cpu = Prediction(650, "cpu", "cpu: …", interval=(330, None), fitted_on=(20, 96), r2=0.3, levels=9)
@@ -131,11 +132,12 @@ def test_a_prediction_is_printed_only_as_far_as_its_interval_carries_it():
     """A point is printed only for an interval bounded on both sides above zero: with no upper end the low end is
     all the data says (seen: `5,149 (≥ 2,358, cpu)` on a run with the service on one core); reaching 0 rps it is
     said in words."""
-    from loadlab.analysis.prediction_text import figure, predicted
+    from loadlab.analysis.prediction import figure
+    from loadlab.summary.prediction_text import predicted
 
     assert figure(2110, [2100, 2370]) == "2,110"
     assert figure(5149, [2358, None]) == "≥ 2,358"
     assert figure(341, [0, 770]) == "no figure (its interval reaches 0 rps)"
     assert figure(990, None) == "990"
-    unbounded = {"predicted_rps": 5149, "predicted_interval_rps": [2358, None], "predicted_by": "cpu"}
+    unbounded = ModeRecord(predicted_rps=5149, predicted_interval_rps=[2358, None], predicted_by="cpu")
     assert predicted(unbounded).startswith("≥ 2,358 (cpu)") and "5,149" not in predicted(unbounded)

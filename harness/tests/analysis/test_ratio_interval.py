@@ -107,7 +107,7 @@ def test_the_repetitions_give_each_ratio_its_own_interval_beside_the_spread(caps
     ]
     # the run's own ratio (the median repetitions) with its interval, then the spread across repetitions
     combined = {**reps[0][1].as_json(), "repeats": agg}
-    console.table(combined, Path("run"))
+    console.table(RunSummary.from_mapping(combined), Path("run"))
     out = capsys.readouterr().out
     assert (
         "virtual / platform sustained throughput: 2.12× (2.03–2.23); across 3 repetitions 1.91–2.42× (median 2.12×)"
@@ -118,7 +118,7 @@ def test_a_repetition_whose_ratio_is_a_bound_is_named_beside_the_spread(capsys):
     agg = repeats.aggregate(repetitions([(2100, 2205), (3000, None)]))
     assert agg["ratio"]["bounds"] == {"2": "lower"}
     combined = {**repetitions([(2100, 2205)])[0][1].as_json(), "repeats": agg}
-    console.table(combined, Path("run"))
+    console.table(RunSummary.from_mapping(combined), Path("run"))
     assert "(median 2.58×; 1 of them lower bound)" in capsys.readouterr().out
 
 
@@ -130,7 +130,7 @@ def coarse_run(tmp_path):
     for label, bad_from in (("platform", 70), ("virtual", 205)):
         levels = [LevelSpec(r, latency=SLOW_TAIL if r >= bad_from else synthrun.HEALTHY) for r in rates]
         synthrun.write_mode(tmp_path, label, ModeSpec(levels))
-    return report.rebuild(tmp_path)
+    return report.rebuild(tmp_path).as_json()
 
 
 def test_a_coarse_run_shows_the_ratio_with_its_interval_and_says_it_is_rough_everywhere(tmp_path, capsys):
@@ -140,7 +140,7 @@ def test_a_coarse_run_shows_the_ratio_with_its_interval_and_says_it_is_rough_eve
     written = json.loads((tmp_path / "summary.json").read_text())
     assert written["virtual_over_platform_interval"] == [2.29, 8.2]
 
-    console.table(result, tmp_path)
+    console.table(RunSummary.from_mapping(result), tmp_path)
     out = capsys.readouterr().out
     assert "virtual / platform sustained throughput: 6.40× (2.29–8.20)\n" in out, out
     assert "  rough: the knees' brackets allow anything from 2.29× to 8.20×" in out, out

@@ -12,6 +12,7 @@ from loadlab.analysis import refine
 from loadlab.analysis.bracket import Bracket
 from loadlab.core import runplan
 from loadlab.run.finepasses import describe
+from loadlab.summary.records import RunSummary
 
 STAIRS = {"START_RPS": 150, "PEAK_RPS": 3000, "STEPS": 8}
 COARSE_RATES = runplan.levels(STAIRS)  # 150, 557.1, 964.3, …, 3,000
@@ -96,7 +97,7 @@ def test_the_console_says_which_unhealthy_level_was_not_the_knee(tmp_path, capsy
 
     rates = [round(r, 3) for r in COARSE_RATES[2:]]
     result = judged_run(tmp_path, issue_25_coarse(), [held_fine_pass(), climb(rates)], **STAIRS)
-    console.table(result, tmp_path)
+    console.table(RunSummary.from_mapping(result), tmp_path)
     out = capsys.readouterr().out
     said = "platform: the level at 557.0 rps was unhealthy (p99 263 ms is above the 202 ms limit) but healthy when"
     assert said in out, out

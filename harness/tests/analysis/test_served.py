@@ -171,6 +171,6 @@ def test_the_page_sets_the_configured_distribution_beside_what_was_served(tmp_pa
     report.rebuild(run)
     html = (run / "index.html").read_text()
     assert "The downstream: configured and served" in html and "lognormal: median 200 ms, p99 1000 ms" in html
-    assert "<td>platform 0</td><td>100</td><td>900</td>" in html.replace(" rps", ""), html[
+    assert "<td>platform 1</td><td>100</td><td>900</td>" in html.replace(" rps", ""), html[
         html.find('id="downstream"') :
     ][:800]

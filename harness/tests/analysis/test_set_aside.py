@@ -11,7 +11,7 @@ from synthrun import SLOW_TAIL, START_EPOCH, LevelSpec, ModeSpec
 
 from loadlab.analysis import refine
 from loadlab.analysis.bracket import Bracket
-from loadlab.summary import plan
+from loadlab.summary import fine_plan
 
 # An injector that sent 80% of its schedule: its level says nothing about the service.
 BEHIND = {"sent_share": 0.8, "ok_share": 0.8}
@@ -36,9 +36,9 @@ def judged(tmp_path, specs: dict[str, ModeSpec], passes=(), **params) -> dict:
     return summarised(tmp_path)
 
 
-def next_pass(run_dir, mode="platform") -> plan.FineStep:
+def next_pass(run_dir, mode="platform") -> fine_plan.FineStep:
     """What bench would run next, from the raw files so far (as test_refine_summary's _plan)."""
-    return plan.next_fine_pass(run_dir, mode, json.loads((run_dir / "params.json").read_text()))
+    return fine_plan.next_fine_pass(run_dir, mode, json.loads((run_dir / "params.json").read_text()))
 
 
 def coarse_with_its_only_unhealthy_level_set_aside() -> ModeSpec:

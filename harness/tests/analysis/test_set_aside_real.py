@@ -19,7 +19,7 @@ from conftest import summarised
 
 from loadlab.analysis import refine
 from loadlab.analysis.bracket import Bracket
-from loadlab.summary import plan
+from loadlab.summary import fine_plan
 
 DATA = Path(__file__).parents[1] / "data" / "set_aside_injector"
 STARVED = "the injector fell behind: it sent 24 requests/s, 32% of the target (needs 95%)"
@@ -33,9 +33,9 @@ def copy(tmp_path, passes: int) -> Path:
     return run
 
 
-def next_pass(run: Path) -> plan.FineStep:
+def next_pass(run: Path) -> fine_plan.FineStep:
     """What bench would run next, from the raw files so far (params.json as bench holds it)."""
-    return plan.next_fine_pass(run, "platform", json.loads((run / "params.json").read_text()))
+    return fine_plan.next_fine_pass(run, "platform", json.loads((run / "params.json").read_text()))
 
 
 @pytest.fixture(scope="module")

@@ -167,7 +167,7 @@ def test_delay_allowance_is_ten_percent_for_long_delays():
 def test_machine_saturated_before_the_knee():
     (r,) = reasons(stairs((2, dict(host_cpu_pct=97)), (4, dict(p99=900))))
     assert r == (
-        "the machine itself was saturated: host CPU averaged 97% (limit 95%) before the knee at level 2 (300 rps)"
+        "the machine itself was saturated: host CPU averaged 97% (limit 95%) before the knee at level 3 (300 rps)"
     )
 
 
@@ -186,7 +186,7 @@ def test_machine_saturated_only_at_the_knee_is_the_limit_being_measured():
     assert reasons(levels) == []
     (n,) = notes(levels)
     assert n.startswith(
-        "the machine was saturated at the first unhealthy level 4 (500 rps): host CPU averaged 99%, "
+        "the machine was saturated at the first unhealthy level 5 (500 rps): host CPU averaged 99%, "
         "so this knee is where this machine ran out of CPU"
     )
     assert "delay-service: probed on its own host, it answered in 260 ms (median)" in n
@@ -259,10 +259,10 @@ def test_a_machine_saturated_at_the_knee_is_a_note_in_the_summary(tmp_path):
         LevelSpec(300, latency=SLOW_TAIL, host_cpu=99.0, probe_ms=280.0, thread_cpu=140.0),
     ]
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(levels))
-    mode = report.rebuild(tmp_path)["modes"]["virtual"]
+    mode = report.rebuild(tmp_path).as_json()["modes"]["virtual"]
     assert mode["valid"] and mode["sustained_rps"] == 200
     (note,) = mode["notes"]
-    assert note.startswith("the machine was saturated at the first unhealthy level 2 (300 rps): host CPU averaged 99%")
+    assert note.startswith("the machine was saturated at the first unhealthy level 3 (300 rps): host CPU averaged 99%")
     assert "the machine was saturated" in (tmp_path / "index.html").read_text()
 
 

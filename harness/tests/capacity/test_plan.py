@@ -10,7 +10,7 @@ import synthrun
 from conftest import make, summarised
 from synthrun import LevelSpec, ModeSpec
 
-from loadlab.capacity import instances, knees, plan, table
+from loadlab.capacity import host_knees, instances, plan, table
 
 DATA = Path(__file__).parents[1] / "data"
 RATES = (500, 1000, 1500, 2000)
@@ -117,8 +117,8 @@ def test_a_target_rate_sizes_every_host_and_prices_it(run):
 def test_the_thread_limit_mirrors_loadlab_hosts_rule():
     # The containment rules live in loadlab-host's cgroups part (infra/host/lib/cgroups.bash).
     script = (Path(__file__).parents[3] / "infra" / "host" / "lib" / "cgroups.bash").read_text()
-    assert f"MAPS_RESERVED={knees.MAPS_RESERVED} " in script
-    assert f"MEMORY_SHARE_DIVISOR={round(1 / knees.MEMORY_SHARE)} " in script
+    assert f"MAPS_RESERVED={host_knees.MAPS_RESERVED} " in script
+    assert f"MEMORY_SHARE_DIVISOR={round(1 / host_knees.MEMORY_SHARE)} " in script
 
 
 @pytest.mark.parametrize(

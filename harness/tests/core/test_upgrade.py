@@ -19,7 +19,7 @@ def test_a_format_0_folder_is_judged_with_what_it_ran_and_renders(tmp_path):
     synthrun.write_mode(tmp_path, "virtual", ModeSpec([LevelSpec(100), LevelSpec(200), LevelSpec(300)]))
     assert "format" not in json.loads((tmp_path / "params.json").read_text())
 
-    result = report.rebuild(tmp_path)
+    result = report.rebuild(tmp_path).as_json()
 
     # what those runs did, where their record said nothing: one scenario, the fixed timeouts, no fine pass
     assert result["scenario"] == "http" and result["params"]["SCENARIO"] == "http"

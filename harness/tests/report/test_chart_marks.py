@@ -8,7 +8,9 @@ def mode(interval, predicted=990, by="little"):
     levels = [
         {"index": i, "target_rps": r, "offered_rps": r, "ok_rps": r, "healthy": True} for i, r in enumerate((300, 600))
     ]
-    return ModeRecord(levels=levels, predicted_rps=predicted, predicted_by=by, predicted_interval_rps=interval)
+    return ModeRecord.from_mapping(
+        {"levels": levels, "predicted_rps": predicted, "predicted_by": by, "predicted_interval_rps": interval}
+    )
 
 
 def test_a_prediction_s_interval_is_drawn_and_named_beside_its_point():

@@ -67,7 +67,7 @@ def run(tmp_path_factory):
     synthrun.write_params(run)
     synthrun.write_mode(run, "platform", ModeSpec(stairs(l2=dict(latency=SLOW_TAIL), l3=dict(latency=SLOW_TAIL))))
     synthrun.write_mode(run, "virtual", ModeSpec(stairs(), injectors=2))
-    return run, report.rebuild(run)
+    return run, report.rebuild(run).as_json()
 
 
 def outline(html):

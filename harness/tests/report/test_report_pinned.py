@@ -76,7 +76,7 @@ def test_a_recording_with_known_pinning_is_counted_and_shown(java, tmp_path):
     synthrun.write_params(run, modes=["virtual"])
     synthrun.write_mode(run, "virtual", ModeSpec([LevelSpec(100), LevelSpec(200)]))
     (run / "virtual" / "raw" / "thread" / "pinned.json").write_text(json.dumps(found))
-    result = report.rebuild(run)
+    result = report.rebuild(run).as_json()
     assert result["modes"]["virtual"]["pinned_virtual_threads"] == PINNED
     html = (run / "index.html").read_text()
     assert re.search(r"pinned virtual threads \(JFR\)</th><td>3</td>", html), "the count is not on the page"

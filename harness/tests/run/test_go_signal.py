@@ -17,7 +17,7 @@ from loadlab.run import bench, finepasses, load, services
 from loadlab.run.context import Run
 from loadlab.run.hosts import Host, HostError
 from loadlab.run.topology import Topology
-from loadlab.summary import plan
+from loadlab.summary import fine_plan
 
 
 @dataclass
@@ -92,8 +92,8 @@ def test_a_service_that_never_came_up_or_ctrl_c_stops_the_waiting_gatling_and_le
 
 def test_a_fine_pass_whose_drain_did_not_end_is_cancelled_before_its_go(tmp_path, monkeypatch):
     run, (_, inj) = make_run(tmp_path)
-    step = plan.FineStep(rates=(40.0, 42.0), baseline_p50_ms=210.0, warmup_rps=20.0)
-    monkeypatch.setattr(plan, "next_fine_pass", lambda *_: step)
+    step = fine_plan.FineStep(rates=(40.0, 42.0), baseline_p50_ms=210.0, warmup_rps=20.0)
+    monkeypatch.setattr(fine_plan, "next_fine_pass", lambda *_: step)
     monkeypatch.setattr(finepasses, "drain", lambda _: "the thread-service still had 3 requests in flight")
     assert finepasses.refine_knee(run, "platform") == ([], None)
     assert inj.said("loadlab-host gatling gatling-injector-0", "refine-1")

@@ -106,16 +106,16 @@ def test_the_cpu_with_no_upper_end_is_not_the_limit_met_first_when_a_bounded_lim
     from loadlab.analysis.bracket import Bracket
     from loadlab.analysis.knee import Knee
     from loadlab.analysis.validity import ValidityContext
-    from loadlab.summary import mode_knee
+    from loadlab.summary import knee_record
 
     unbounded = Prediction(413, "cpu", "cpu", interval=(413, None))
     threads = Prediction(2000, "little", "little", interval=(1900, 2100))
     knee = Knee(700, 250, 200, Bracket(700, 800), Bracket(700, 800), [], None)
     ctx = ValidityContext(delay_ms=200, shared_machine=True)
-    text = mode_knee.limit_met_first([unbounded, threads], knee, True, 900, ctx)
+    text = knee_record.limit_met_first([unbounded, threads], knee, True, 900, ctx)
     assert not text.startswith("CPU"), text
     assert "has no upper end, so it excludes nothing and names no limit" in text, text
-    alone = mode_knee.limit_met_first([unbounded], knee, True, 900, ctx)
+    alone = knee_record.limit_met_first([unbounded], knee, True, 900, ctx)
     assert alone.startswith("CPU (utilization law): the knee 700 rps meets its predicted ≥ 413 rps"), alone
     assert "no upper end" in alone
 
@@ -125,7 +125,7 @@ def test_no_ratio_when_neither_mode_reached_its_knee_and_a_bound_when_one_did(tm
     synthrun.write_params(held)  # the lab's own service: the same rule
     for mode in ("platform", "virtual"):
         synthrun.write_mode(held, mode, synthrun.ModeSpec(stairs([100, 200, 300])))
-    result = report.rebuild(held)
+    result = report.rebuild(held).as_json()
     assert result["virtual_over_platform"] is None
     assert result["virtual_over_platform_reason"].startswith("neither mode reached its knee"), result
     assert "raise PEAK_RPS" in result["virtual_over_platform_reason"]
@@ -135,7 +135,7 @@ def test_no_ratio_when_neither_mode_reached_its_knee_and_a_bound_when_one_did(tm
     synthrun.write_params(one, APP=APP)
     write_app_mode(one, "platform", stairs([100, 200, 300], slow_from=300), virtual_starts=0, pool_threads=200)
     write_app_mode(one, "virtual", stairs([100, 200, 300]), virtual_starts=5_000, pool_threads=0)
-    result = report.rebuild(one)
+    result = report.rebuild(one).as_json()
     assert result["virtual_over_platform"] == 1.5 and result["virtual_over_platform_bound"] == "lower", result
     assert "= ≥ 1.50× (≥ 1.00) platform (a lower bound)" in (one / "index.html").read_text()
 
@@ -147,7 +147,7 @@ def test_a_cost_whose_interval_includes_zero_or_whose_range_is_too_narrow_is_no_
     assert "includes zero" in wide.not_a_figure(5, "requests in flight")
     assert "too narrow" in narrow.not_a_figure(5, "requests in flight")
     assert sure.not_a_figure(5, "requests in flight") is None
-    mode = ModeRecord(costs={"memory_per_inflight": wide.as_dict(1, 5, "requests in flight")})
+    mode = ModeRecord.from_mapping({"costs": {"memory_per_inflight": wide.as_dict(1, 5, "requests in flight")}})
     cell = dict(costs_table.rows(mode))[next(label for label, _ in costs_table.rows(mode))]
     assert "no figure" in cell and "includes zero" in cell and "9,727" not in cell, cell
 
@@ -164,7 +164,7 @@ def test_an_app_page_says_neither_missing_jvm_csv_nor_http_scenario_and_names_th
     for mode, starts, pool in (("platform", 0, 200), ("virtual", 5_000, 0)):
         write_app_mode(tmp_path, mode, stairs([100, 200, 300], slow_from=300), virtual_starts=starts, pool_threads=pool)
         (tmp_path / mode / "raw" / "thread" / "jvm.csv").unlink()  # an app has no /actuator/loadlab
-    result = report.rebuild(tmp_path)
+    result = report.rebuild(tmp_path).as_json()
     html = (tmp_path / "index.html").read_text()
     assert "jvm.csv" not in html and "This run folder is incomplete" not in html
     assert "http scenario" not in html and "orders.jar at /orders/42:" in html
@@ -193,7 +193,7 @@ def test_a_pool_named_at_the_knee_is_not_also_a_limit_no_model_explains(tmp_path
     synthrun.write_params(tmp_path, APP=APP, APP_PATH="/owners/1", platform_threads=200)
     write_app_mode(tmp_path, "platform", stairs(rates, slow_from=250), virtual_starts=0, pool_threads=200)
     write_pool_gauges(tmp_path, "platform", rates, size=1, hold_ms=2, full_from=250)
-    m = report.rebuild(tmp_path)["modes"]["platform"]
+    m = report.rebuild(tmp_path).as_json()["modes"]["platform"]
     first = m["limit_met_first"]
     assert first.startswith("the app's connection pool (HikariCP): at 250 rps its one connection was in use"), first
     assert "is not met by the knee" in first, first

@@ -64,7 +64,7 @@ def test_an_app_that_ignores_the_switch_is_caught_in_both_modes(tmp_path):
     synthrun.write_params(tmp_path, APP=APP)
     write_app_mode(tmp_path, "platform", stairs([100, 200, 300]), virtual_starts=0, pool_threads=0)
     write_app_mode(tmp_path, "virtual", stairs([100, 200, 300]), virtual_starts=2, pool_threads=0)
-    result = report.rebuild(tmp_path)
+    result = report.rebuild(tmp_path).as_json()
     virtual, platform = result["modes"]["virtual"], result["modes"]["platform"]
     assert not virtual["valid"] and any(
         r.startswith("the app did not switch to virtual threads: 2 virtual threads started for")
@@ -121,7 +121,7 @@ def test_a_knee_well_below_every_prediction_is_said_plainly_with_what_the_eviden
         actuator={"hikaricp.connections.pending": 7.0, "hikaricp.connections.max": 10.0},
         gc_ms=200.0,
     )
-    m = report.rebuild(tmp_path)["modes"]["platform"]
+    m = report.rebuild(tmp_path).as_json()["modes"]["platform"]
     sentence = m["app_evidence"]["unexplained_limit"]
     assert sentence and "a limit inside the application that none of the lab's models explains" in sentence
     assert "1,234 monitor waits of 20 ms or more" in sentence

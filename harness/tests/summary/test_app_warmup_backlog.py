@@ -13,6 +13,7 @@ from conftest import rebuilt_copy
 
 from loadlab.run import console
 from loadlab.summary import raw, warmup
+from loadlab.summary.records import RunSummary
 
 DATA = Path(__file__).parents[1] / "data" / "app_warmup_backlog"
 
@@ -70,7 +71,7 @@ def test_a_knee_below_the_first_level_reads_below_it_on_the_console_and_the_page
     "— – 300" on the page."""
     run, result = rebuilt
     assert result["modes"]["virtual"]["knee_interval_rps"] == [None, 300]
-    console.table(result, run)
+    console.table(RunSummary.from_mapping(result), run)
     row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("virtual "))
     assert "below 300 (coarse)" in row and "-–" not in row, row
     page = (run / "index.html").read_text()

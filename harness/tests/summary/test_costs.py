@@ -83,7 +83,7 @@ def make_run(tmp_path, crashed: bool = False, gc_every_second: bool = True):
 
 def test_costs_per_request_are_the_slopes_over_the_healthy_levels(tmp_path):
     run = make_run(tmp_path)
-    mode = report.rebuild(run)["modes"]["virtual"]
+    mode = report.rebuild(run).as_json()["modes"]["virtual"]
     page = (run / "index.html").read_text()
     assert '<section id="costs">' in page and "164.0 KB" in page and "context switches per request (process)" in page
     # live heap + thread stacks, per request in flight: the fixed 58 MB is the intercept, not a cost
@@ -173,7 +173,7 @@ def test_a_small_pool_whose_only_healthy_coarse_level_is_the_first_gets_its_cost
     rate = _inflight_by_littles_law(run / "platform" / "raw" / "injector-0" / "seconds.csv")
     rate.update(_inflight_by_littles_law(run / "platform" / "refine-1" / "raw" / "injector-0" / "seconds.csv"))
     write_costs(run, "platform", lambda s: rate.get(s, 0) // 5, lambda s: rate.get(s, 0), sorted(rate))
-    mode = report.rebuild(run)["modes"]["platform"]
+    mode = report.rebuild(run).as_json()["modes"]["platform"]
     costs = mode["costs"]
     assert costs["levels_fitted"] == [0]  # one healthy coarse level: no slope from it alone
     assert costs["fitted_on"] == {"coarse": [0], "refine-1": [0, 1, 2, 3, 4]}

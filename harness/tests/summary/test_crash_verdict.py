@@ -21,7 +21,7 @@ def rebuild_with_crash(tmp_path, spec, mode="platform", role="thread-service", l
     synthrun.write_params(tmp_path, crashes={mode: record})
     synthrun.write_mode(tmp_path, "platform", spec if mode == "platform" else ModeSpec(stairs()))
     synthrun.write_mode(tmp_path, "virtual", spec if mode == "virtual" else ModeSpec(stairs()))
-    return report.rebuild(tmp_path) if pages else summarised(tmp_path)
+    return report.rebuild(tmp_path).as_json() if pages else summarised(tmp_path)
 
 
 def test_a_crash_is_not_a_collapse_and_nothing_after_it_counts(tmp_path):
@@ -49,7 +49,7 @@ def test_a_crash_is_not_a_collapse_and_nothing_after_it_counts(tmp_path):
     assert platform["valid"] is False
     assert platform["invalid_reasons"] == [
         "the thread-service on local died at second 7 of the measured phase (exit 137, SIGKILL): ended by SIGKILL, "
-        "nothing in its log says why; level 2, under way, is not counted, nor anything after it: a dead process is "
+        "nothing in its log says why; level 3, under way, is not counted, nor anything after it: a dead process is "
         "not a collapse"
     ]
     # the per-second table still shows what happened after it; the totals stop at it
@@ -105,15 +105,15 @@ def test_a_crash_in_a_fine_pass_names_the_pass_and_its_level_and_keeps_the_coars
     assert [lv["index"] for lv in platform["levels"]] == [0, 1, 2, 3]
     assert platform["levels_dropped_after_crash"] == [1]
     assert platform["invalid_reasons"] == [
-        "the thread-service on local died in fine pass refine-1, at second 5 of its measured phase, in its level 1 "
-        "(315 rps) (exit 137, SIGKILL): ended by SIGKILL, nothing in its log says why; refine-1's level 1, under "
+        "the thread-service on local died in fine pass refine-1, at second 5 of its measured phase, in its level 2 "
+        "(315 rps) (exit 137, SIGKILL): ended by SIGKILL, nothing in its log says why; refine-1's level 2, under "
         "way, is not counted, nor anything after it: a dead process is not a collapse; the passes before refine-1 "
         "had ended: what they measured stands"
     ]
     (fine_pass,) = platform["refine"]["passes"]
     assert fine_pass["used"] is False and fine_pass["rates"] == [300]
     assert fine_pass["why_not_used"] == (
-        "the thread-service died at second 5 of its measured phase, in its level 1 (315 rps) of this pass: a dead "
+        "the thread-service died at second 5 of its measured phase, in its level 2 (315 rps) of this pass: a dead "
         "process is not a collapse"
     )
     assert result["virtual_over_platform_reason"].startswith(
@@ -225,7 +225,7 @@ def test_errors_at_a_harness_limit_inside_the_healthy_band_make_the_run_invalid(
     assert virtual["invalid_reasons"] == [
         "requests were cut by the injector's request timeout (loadlab.requestTimeoutMs) = 10000 ms, below the "
         "22000 ms a healthy request may take, so their errors are the harness's, not the service's: 40 failed "
-        "requests took 10007 ms (median) at level 0 (2 rps)"
+        "requests took 10007 ms (median) at level 1 (2 rps)"
     ]
 
 
@@ -262,7 +262,7 @@ def test_errors_by_kind_per_level(tmp_path):
     )
     synthrun.write_params(tmp_path, modes=["platform"])
     synthrun.write_mode(tmp_path, "platform", spec)
-    platform = report.rebuild(tmp_path)["modes"]["platform"]
+    platform = report.rebuild(tmp_path).as_json()["modes"]["platform"]
     assert [lv["errors_by_kind"] for lv in platform["levels"]] == [
         {},
         {},
@@ -294,7 +294,7 @@ def test_the_kind_tells_a_harness_cut_from_the_services_answer(tmp_path):
         reasons = summarised(run)["modes"]["virtual"]["invalid_reasons"]
         assert any(r.startswith("requests were cut by the injector's request timeout") for r in reasons) == flagged
         if flagged:
-            assert reasons[0].endswith("40 failed requests were timeout_injector at level 0 (2 rps)"), reasons
+            assert reasons[0].endswith("40 failed requests were timeout_injector at level 1 (2 rps)"), reasons
 
 
 def test_the_crash_second_is_the_second_the_role_was_last_seen_alive_in():

@@ -64,7 +64,7 @@ def test_the_summary_and_the_page_pass_the_simulations_meanings_on(tmp_path):
     spec = ModeSpec(levels, ko_kind="status_502")
     synthrun.write_params(tmp_path, modes=["platform"])
     synthrun.write_mode(tmp_path, "platform", spec)
-    platform = report.rebuild(tmp_path)["modes"]["platform"]
+    platform = report.rebuild(tmp_path).as_json()["modes"]["platform"]
     assert platform["error_kinds"] == synthrun.ERROR_KINDS
     assert platform["error_kind_meanings"] == synthrun.ERROR_KIND_MEANINGS
     html = (tmp_path / "index.html").read_text()
@@ -82,7 +82,7 @@ def test_a_run_from_before_the_meanings_still_says_which_kinds_were_the_harnesss
     meta = json.loads(meta_path.read_text())
     del meta["error_kind_meanings"]
     meta_path.write_text(json.dumps(meta))
-    platform = report.rebuild(tmp_path)["modes"]["platform"]
+    platform = report.rebuild(tmp_path).as_json()["modes"]["platform"]
     assert platform["error_kind_meanings"] == upgrade.KNOWN_KIND_MEANINGS
     legend = re.search(r'id="error-kind-meanings">(.*?)</p>', (tmp_path / "index.html").read_text()).group(1)
     assert legend == "timeout_injector: the injector&#x27;s own request timeout (a harness limit)."

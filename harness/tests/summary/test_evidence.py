@@ -10,6 +10,7 @@ from synthrun import SLOW_TAIL, START_EPOCH, LevelSpec, ModeSpec
 from loadlab import report
 from loadlab.core import sampling
 from loadlab.run import console
+from loadlab.summary.records import RunSummary
 
 SECONDS = 4  # per level
 WARMUP = 2
@@ -58,10 +59,10 @@ def rebuild(tmp_path, levels, cuts=(), events=None, capsys=None, pages=False):
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(levels, seconds_per_level=SECONDS, warmup_seconds=WARMUP))
     for rel, first, last in cuts:
         cut_rows(tmp_path / "virtual", rel, first, last)
-    result = report.rebuild(tmp_path) if pages else summarised(tmp_path)
+    result = report.rebuild(tmp_path).as_json() if pages else summarised(tmp_path)
     if capsys is not None:
         capsys.readouterr()
-        console.table(result, tmp_path)
+        console.table(RunSummary.from_mapping(result), tmp_path)
     return result["modes"]["virtual"]
 
 
@@ -79,7 +80,7 @@ def test_samplers_killed_at_level_3_leave_the_rest_unjudged_and_the_mode_invalid
     assert mode["valid"] is False
     assert mode["invalid_reasons"] == [
         "no server evidence (the thread-service's sampler died; the delay-service's sampler died; the injector-0's "
-        "sampler died): whether a role or the machine was saturated is unknown at level 3 (200 rps) (and 4 more levels)"
+        "sampler died): whether a role or the machine was saturated is unknown at level 4 (200 rps) (and 4 more levels)"
     ]
     gaps = mode["evidence_gaps"]
     assert {g["role"] for g in gaps} == {"thread-service", "delay-service", "injector-0"}

@@ -28,7 +28,7 @@ def sweep_run(tmp_path, completed=SWEEP, pages=False, **params):
     for label, threads, slow_from in (("platform-t20", 20, 200), ("platform-t40", 40, 300), ("platform-t80", 80, 500)):
         synthrun.write_mode(tmp_path, label, ModeSpec(stairs(slow_from), live_config={"tomcat_threads_max": threads}))
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs()))
-    return report.rebuild(tmp_path) if pages else summarised(tmp_path)
+    return report.rebuild(tmp_path).as_json() if pages else summarised(tmp_path)
 
 
 def test_each_pool_is_a_column_judged_on_its_own_pool_and_the_headline_is_virtual_over_the_best(tmp_path):
@@ -76,7 +76,7 @@ def threadlocal_run(tmp_path_factory):
     synthrun.write_params(run, THREADLOCAL_KB=64)
     synthrun.write_mode(run, "platform", ModeSpec(stairs(300), threadlocal_pool=20))
     synthrun.write_mode(run, "virtual", ModeSpec(stairs(), threadlocal_pool=0))
-    return run, report.rebuild(run)
+    return run, report.rebuild(run).as_json()
 
 
 def test_threadlocal_builds_once_per_pooled_thread_and_once_per_virtual_request(threadlocal_run):

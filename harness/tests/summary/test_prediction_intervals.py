@@ -9,11 +9,12 @@ from synthrun import START_EPOCH
 from test_app_summary import write_pool_gauges
 from test_app_verdict import APP, stairs, write_app_mode
 
-from loadlab.analysis import models, prediction_text
+from loadlab.analysis import models
 from loadlab.analysis.levels import Level
 from loadlab.core.app import HIKARI_USAGE_TOTAL_S
-from loadlab.summary import app_pool
+from loadlab.summary import app_pool, prediction_text
 from loadlab.summary.raw import RawMode
+from loadlab.summary.records import ModeRecord, RunSummary
 
 
 def one_level_with_seconds(increments_s):
@@ -62,8 +63,8 @@ def test_a_run_whose_knee_follows_its_first_level_prints_no_point_as_an_interval
     assert m["predicted_by"] == "pool" and m["predicted_rps"] == 200
     assert m["predicted_interval_rps"] is None, m["predicted_interval_rps"]
     assert "from one level only" in m["prediction_quality"], m["prediction_quality"]
-    assert prediction_text.predicted(m) == "200 (pool) rough"
-    console.table(result, tmp_path)
+    assert prediction_text.predicted(ModeRecord.from_mapping(m)) == "200 (pool) rough"
+    console.table(RunSummary.from_mapping(result), tmp_path)
     out = capsys.readouterr().out
     assert "virtual: rough: measured at 100 rps, from one level only" in out, out
     assert "200–200" not in out

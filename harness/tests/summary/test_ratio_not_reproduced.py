@@ -4,10 +4,10 @@ steps) failed at 840 rps right after a 2.8× step, held 844 when measured again 
 ratio's bound said "platform held the top of the stairs", the page's first line gave 0.9× as a measure, and its
 headline put platform's "knee" where the machine ran out of CPU."""
 
-from loadlab.analysis.prediction_text import bound_words
 from loadlab.report.answer import answer
 from loadlab.report.headline import headline
 from loadlab.summary import ratio
+from loadlab.summary.prediction_text import bound_words
 from loadlab.summary.records import ModeRecord, RunSummary
 
 NOT_REPRODUCED = "the level at 840.0 rps was unhealthy (p99 1197 ms) but healthy when measured again (844.0 rps)"
@@ -40,14 +40,14 @@ def summary() -> RunSummary:
 def test_the_bound_says_platforms_knee_did_not_reproduce_not_that_it_held_the_top():
     s = summary()
     assert (s.virtual_over_platform, s.virtual_over_platform_bound) == (0.92, "upper")
-    words = bound_words("upper", platform_unplaced())
+    words = bound_words("upper", ModeRecord.from_mapping(platform_unplaced()))
     assert "held the top of the stairs" not in words
     assert words == (
         "an upper bound: platform's unhealthy level did not reproduce, its knee lies above 844 rps, the highest "
         "rate it measured healthy"
     )
     # a mode that did hold the top keeps the old words
-    assert bound_words("lower", {"collapsed": False, "sustained_rps": 550}).endswith(
+    assert bound_words("lower", ModeRecord(collapsed=False, sustained_rps=550)).endswith(
         "virtual held the top of the stairs"
     )
 

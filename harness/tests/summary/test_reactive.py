@@ -11,6 +11,7 @@ from synthrun import START_EPOCH, LevelSpec, ModeSpec
 from loadlab import report
 from loadlab.core import params
 from loadlab.run import console
+from loadlab.summary.records import RunSummary
 
 MODES = ("platform", "virtual", "reactive")
 REACTIVE_LIVE = {
@@ -47,7 +48,7 @@ def three_columns(
     synthrun.write_mode(tmp_path, "reactive", ModeSpec(stairs(reactive_top), live_config=reactive_live))
     if loops is not None:
         event_loops(tmp_path, "reactive", loops)
-    return report.rebuild(tmp_path) if pages else summarised(tmp_path)
+    return report.rebuild(tmp_path).as_json() if pages else summarised(tmp_path)
 
 
 @pytest.mark.parametrize(
@@ -98,7 +99,7 @@ def test_a_reactive_column_that_held_the_top_makes_virtual_over_reactive_an_uppe
     assert result["modes"]["reactive"]["collapsed"] is False and result["modes"]["virtual"]["collapsed"] is True
     assert result["virtual_over_reactive"] == 0.8 and result["virtual_over_reactive_bound"] == "upper"
     assert "virtual/reactive ≤ 0.80× (≤ 1.00) (upper bound)" in (tmp_path / "index.html").read_text()
-    console.table(result, tmp_path)
+    console.table(RunSummary.from_mapping(result), tmp_path)
     out = capsys.readouterr().out
     assert "virtual / reactive sustained throughput: ≤ 0.80× (≤ 1.00) (an upper bound: reactive held the top" in out, (
         out

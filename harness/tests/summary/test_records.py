@@ -10,6 +10,7 @@ from conftest import REPO, summarised
 
 from loadlab.report import costs_table
 from loadlab.summary import records, verdict
+from loadlab.summary.level_records import LevelRecord, healthy_prefix
 from loadlab.summary.records import ModeRecord, RunSummary
 
 REAL_RUNS = ["app_ignores_switch", "fine_pass_all_healthy", "warmup_empty_first_second"]
@@ -25,6 +26,9 @@ def test_a_real_runs_summary_json_is_spelled_back_byte_for_byte(tmp_path, name):
     record = RunSummary.from_mapping(json.loads(text))
     assert records.json_text(record) == text
     assert all(isinstance(m, ModeRecord) for m in record.modes.values())
+    # every nested part is typed too (the page reads none of them by key), and records.read is the file's reader
+    assert all(isinstance(lv, LevelRecord) for m in record.modes.values() for lv in m.all_levels)
+    assert records.read(run) == record and records.json_text(records.read(run)) == text
 
 
 def test_a_failed_mode_keeps_its_shorter_shape():
@@ -43,10 +47,10 @@ def test_a_field_no_record_declares_is_refused():
         RunSummary.from_mapping({"run_id": "x", "made_up": 2})
 
 
-def test_counted_levels_are_the_healthy_prefix_the_summary_fits_on():
+def test_the_healthy_prefix_is_the_healthy_levels_before_the_knee():
     levels = [{"index": i, "healthy": ok} for i, ok in enumerate([True, True, False, True])]
-    assert [lv["index"] for lv in ModeRecord(levels=levels).counted_levels] == [0, 1]
-    assert ModeRecord().counted_levels == []
+    assert [lv.index for lv in healthy_prefix(ModeRecord.from_mapping({"levels": levels}).levels)] == [0, 1]
+    assert healthy_prefix([]) == []
 
 
 def test_the_costs_table_spans_the_levels_the_summary_counts_not_a_healthy_level_after_the_knee():
@@ -54,7 +58,7 @@ def test_the_costs_table_spans_the_levels_the_summary_counts_not_a_healthy_level
     level' is the summary's, the last one before the knee."""
     rss = [200.0, 400.0, 900.0, 950.0]
     levels = [{"index": i, "healthy": ok, "rss_mb": r} for i, (ok, r) in enumerate(zip([1, 1, 0, 1], rss))]
-    cells = dict(costs_table.rows(ModeRecord(levels=levels, first_unhealthy_level=2)))
+    cells = dict(costs_table.rows(ModeRecord.from_mapping({"levels": levels, "first_unhealthy_level": 2})))
     assert cells["resident memory, first → last healthy level"] == "200 → 400 MB"
 
 
@@ -70,5 +74,19 @@ def test_fitted_levels_are_the_counted_ones_and_each_used_fine_pass_s_healthy_pr
             {"name": "refine-2", "used": False, "levels": levels(20, [1, 1])},
         ]
     }
-    mode = ModeRecord(levels=levels(0, [1, 1, 0, 1]), refine=refine)
-    assert [lv["index"] for lv in mode.fitted_levels] == [0, 1, 10]
+    mode = ModeRecord.from_mapping({"levels": levels(0, [1, 1, 0, 1]), "refine": refine})
+    assert [lv.index for lv in mode.fitted_levels] == [0, 1, 10]
+
+
+def test_a_level_s_records_declare_the_fields_the_summary_writes():
+    """summary.json's level evidence and level costs are written from analysis/levels.Evidence and
+    cost_fits.LevelCosts; their records must declare the same names in the same order (a field added to one and not
+    the other would be refused, or read as None, on the page)."""
+    from dataclasses import fields
+
+    from loadlab.analysis.levels import Evidence
+    from loadlab.summary.cost_fits import LevelCosts
+    from loadlab.summary.level_records import EvidenceRecord, LevelCostsRecord
+
+    assert EvidenceRecord.names() == [f.name for f in fields(Evidence)]
+    assert LevelCostsRecord.names() == [f.name for f in fields(LevelCosts) if f.name != "index"]

@@ -10,6 +10,7 @@ from synthrun import SLOW_TAIL, START_EPOCH, LevelSpec, ModeSpec
 from loadlab import report
 from loadlab.analysis import refine
 from loadlab.analysis.bracket import Bracket
+from loadlab.summary.records import RunSummary
 
 # p50 400 ms: healthy against its own first level (limit 800 ms), not against a 201 ms baseline (limit 402 ms).
 SLOW_BASELINE = ((400, 0.5), (420, 0.45), (450, 0.04), (460, 0.01))
@@ -42,7 +43,7 @@ def judged_run(tmp_path, mode_spec, passes=(), pages=False, **params):
     synthrun.write_mode(tmp_path, "platform", mode_spec)
     for k, spec in enumerate(passes, start=1):
         synthrun.write_fine_pass(tmp_path, "platform", f"refine-{k}", spec)
-    return report.rebuild(tmp_path) if pages else summarised(tmp_path)
+    return report.rebuild(tmp_path).as_json() if pages else summarised(tmp_path)
 
 
 def test_the_fine_pass_narrows_the_bracket_to_within_five_percent_and_the_next_confirms_it(tmp_path):
@@ -231,9 +232,9 @@ def test_the_page_shows_the_bracket_and_the_fine_pass(tmp_path):
 
 
 def _plan(run_dir, folder="platform"):
-    from loadlab.summary import plan
+    from loadlab.summary import fine_plan
 
-    return plan.next_fine_pass(run_dir, folder, json.loads((run_dir / "params.json").read_text()))
+    return fine_plan.next_fine_pass(run_dir, folder, json.loads((run_dir / "params.json").read_text()))
 
 
 def test_bench_is_told_the_next_pass_from_the_raw_files_so_far(tmp_path):
@@ -274,7 +275,7 @@ def test_the_console_table_shows_the_bracket_and_the_prediction(tmp_path, capsys
 
     passes = [fine([300, 315, 330, 345, 360], first_bad=360), fine([345, 362], first_bad=362, k=2)]
     result = judged_run(tmp_path, coarse(), passes)
-    console.table(result, tmp_path)
+    console.table(RunSummary.from_mapping(result), tmp_path)
     out = capsys.readouterr().out
     header, row = out.strip().splitlines()[1:3]
     assert "knee between" in header and "predicted rps" in header

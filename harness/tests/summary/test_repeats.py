@@ -9,6 +9,7 @@ from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
 from loadlab import report
 from loadlab.summary import repeats
+from loadlab.summary.detail_records import RepeatsRecord
 from loadlab.summary.records import RunSummary
 
 RATES = (100, 200, 300, 400, 500)
@@ -32,7 +33,7 @@ def repeated(tmp_path_factory):
     for k, first_bad, cpu in ((1, 400, 50.0), (2, 300, 80.0), (3, 400, 52.0)):
         synthrun.write_mode(run / f"rep-{k}", "platform", mode(first_bad, cpu))
         synthrun.write_mode(run / f"rep-{k}", "virtual", mode())
-    return run, report.rebuild(run)
+    return run, report.rebuild(run).as_json()
 
 
 def test_each_repetition_has_its_own_summary_and_page(repeated):
@@ -88,7 +89,7 @@ def test_an_invalid_repetition_is_not_counted():
 
 
 def test_the_console_names_an_invalid_repetition_the_median_table_does_not_show(tmp_path, capsys):
-    """Every repetition must be valid for the run to pass (bench.judge): the one that is not is named, with why."""
+    """Every repetition must be valid for the run to pass (bench.conclude): the one that is not is named, with why."""
     from loadlab.run import console
 
     run = tmp_path / "20261121-130501"
@@ -99,7 +100,7 @@ def test_the_console_names_an_invalid_repetition_the_median_table_does_not_show(
     )
     result = summarised(run)
     assert result["modes"]["platform"]["valid"] and [r["valid"] for r in result["repetitions"]] == [True, False]
-    console.table(result, run)
+    console.table(RunSummary.from_mapping(result), run)
     out = capsys.readouterr().out
     assert "platform: repetition 2 INVALID (rep-2/platform): the injector fell behind" in out, out
 
@@ -110,5 +111,5 @@ def test_the_console_names_a_median_of_zero_without_a_spread(capsys):
     from loadlab.run import console
 
     agg = {"modes": {"virtual": {"median": 0, "min": 0, "max": 0, "spread_ratio": None, "repetitions_used": 1}}}
-    console._repeat_notes(agg)
+    console._repeat_notes(RepeatsRecord.from_mapping(agg))
     assert "virtual: median 0 rps of 1 repetitions (0–0)" in capsys.readouterr().out

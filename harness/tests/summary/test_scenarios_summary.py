@@ -49,7 +49,7 @@ def test_several_jdks_give_four_columns_ratios_per_jdk_and_the_headline_on_the_n
         "virtual-jdk25",
         ModeSpec(stairs([10, 20, 30, 40]), pinned=0, live_config={"java_version_feature": 25}),
     )
-    result = report.rebuild(tmp_path)
+    result = report.rebuild(tmp_path).as_json()
     assert list(result["modes"]) == labels and result["missing_modes"] == []
     assert result["scenario"] == "pinned"
     assert result["ratios"] == {"21": 0.25, "25": 2.0} and result["virtual_over_platform"] == 2.0
@@ -91,7 +91,7 @@ def test_db_run_predicts_the_pool_for_both_modes_and_shows_its_evidence(tmp_path
         ]
         levels[-1].latency = SLOW_TAIL
         synthrun.write_mode(tmp_path, mode, ModeSpec(levels, db_pool_size=2))
-    result = report.rebuild(tmp_path)
+    result = report.rebuild(tmp_path).as_json()
     assert result["scenario"] == "db"
     for mode in ("platform", "virtual"):
         m = result["modes"][mode]
@@ -113,7 +113,7 @@ def test_cpu_run_draws_cpu_per_request_and_predicts_the_cores_less_the_other_rol
     levels = [LevelSpec(r, thread_cpu=2 * r, delay_cpu=2, injector_cpu=14 * r / 80) for r in (40, 60, 80)]
     levels.append(LevelSpec(100, thread_cpu=195, latency=SLOW_TAIL, ok_share=0.9))
     synthrun.write_mode(tmp_path, "platform", ModeSpec(levels))
-    result = report.rebuild(tmp_path)
+    result = report.rebuild(tmp_path).as_json()
     m = result["modes"]["platform"]
     assert m["predicted_by"] == "cpu" and m["sustained_rps"] == 80
     assert m["prediction"] == (

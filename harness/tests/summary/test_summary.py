@@ -69,7 +69,7 @@ def full_run(tmp_path_factory):
     synthrun.write_params(run)
     synthrun.write_mode(run, "platform", platform_collapse())
     synthrun.write_mode(run, "virtual", ModeSpec(stairs(), injectors=2, pinned=3))
-    return run, report.rebuild(run)
+    return run, report.rebuild(run).as_json()
 
 
 def test_summary_json_has_the_contract_shape(full_run):
@@ -198,7 +198,7 @@ def test_knee_on_synthetic_runs(tmp_path, levels, sustained, collapsed):
 def test_half_finished_run_lists_what_is_missing(tmp_path):
     synthrun.write_params(tmp_path, completed=["platform"])
     synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs(), omit={"raw/thread/jvm.csv"}))
-    result = report.rebuild(tmp_path)
+    result = report.rebuild(tmp_path).as_json()
     assert result["missing_modes"] == ["virtual"]
     assert list(result["modes"]) == ["platform"]
     assert result["virtual_over_platform"] is None
@@ -221,7 +221,7 @@ def test_a_mode_that_did_not_finish_is_invalid(tmp_path):
 def test_params_only_folder_does_not_crash(tmp_path):
     synthrun.write_params(tmp_path, mode_problems={"platform": ["gatling-injector-0 on local exited with code 2"]})
     (tmp_path / "platform" / "raw" / "injector-0").mkdir(parents=True)  # started, wrote nothing
-    result = report.rebuild(tmp_path)
+    result = report.rebuild(tmp_path).as_json()
     assert result["modes"] == {} and result["missing_modes"] == ["platform", "virtual"]
     assert result["problems"] == {"platform": ["gatling-injector-0 on local exited with code 2"]}
     page = (tmp_path / "index.html").read_text()
@@ -259,7 +259,7 @@ def test_a_single_level_run_is_flagged_from_its_raw_files(tmp_path):
     # STEPS=1: one measured level cannot place a knee (was once a real e2e run, 40 s of make test)
     synthrun.write_params(tmp_path, modes=["virtual"])
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs(n=1)))
-    mode = report.rebuild(tmp_path)["modes"]["virtual"]
+    mode = report.rebuild(tmp_path).as_json()["modes"]["virtual"]
     assert not mode["valid"] and mode["invalid_reasons"] == ["only 1 level measured; a knee needs at least 2"]
     page = (tmp_path / "index.html").read_text()
     assert 'id="invalid"' in page and "invalid because virtual: only 1 level measured" in page
@@ -327,7 +327,7 @@ def test_the_inflight_caps_stop_reaches_the_page_as_numbers(tmp_path):
         "platform",
         ModeSpec(stairs(n=3), stopped_early=True, stop_reason="reworded by a newer simulation", stop_inflight_cap=cap),
     )
-    mode = report.rebuild(tmp_path)["modes"]["platform"]
+    mode = report.rebuild(tmp_path).as_json()["modes"]["platform"]
     assert mode["stop_inflight_cap"] == cap
     html = (tmp_path / "index.html").read_text()
     assert "yes: 6,001 requests were in flight, over the simulation&#x27;s safety cap of 6,000" in html

@@ -17,11 +17,11 @@ TARGET_RATE = "target rate (requests/s)"
 def throughput(modes: dict[str, ModeRecord]) -> str:
     def draw(ax: Axes, mode: str, result: ModeRecord) -> bool:
         levels = result.levels or []
-        x = [lv["target_rps"] for lv in levels]
+        x = [lv.target_rps for lv in levels]
         ax.plot(x, x, color=COLORS["target"], linestyle="--", linewidth=1, label="target")
-        ax.plot(x, [lv["offered_rps"] for lv in levels], color=COLORS["offered"], marker="o", label="offered (sent/s)")
-        ax.plot(x, [lv["ok_rps"] for lv in levels], color=COLORS["ok"], marker="o", label="OK/s")
-        unhealthy(ax, levels, x, [lv["ok_rps"] for lv in levels])
+        ax.plot(x, [lv.offered_rps for lv in levels], color=COLORS["offered"], marker="o", label="offered (sent/s)")
+        ax.plot(x, [lv.ok_rps for lv in levels], color=COLORS["ok"], marker="o", label="OK/s")
+        unhealthy(ax, levels, x, [lv.ok_rps for lv in levels])
         fine_levels(ax, result)
         knee_and_prediction(ax, result)
         return bool(levels)
@@ -31,11 +31,15 @@ def throughput(modes: dict[str, ModeRecord]) -> str:
 
 def latency(modes: dict[str, ModeRecord]) -> str:
     def draw(ax: Axes, mode: str, result: ModeRecord) -> bool:
-        levels = [lv for lv in result.levels or [] if lv.get("p50_ms") is not None]
-        x = [lv["offered_rps"] for lv in levels]
-        for key in ("p50", "p95", "p99"):
-            ax.plot(x, [lv[f"{key}_ms"] for lv in levels], color=COLORS[key], marker="o", label=key)
-        unhealthy(ax, levels, x, [lv["p99_ms"] for lv in levels])
+        levels = [lv for lv in result.levels or [] if lv.p50_ms is not None]
+        x = [lv.offered_rps for lv in levels]
+        for key, values in (
+            ("p50", [lv.p50_ms for lv in levels]),
+            ("p95", [lv.p95_ms for lv in levels]),
+            ("p99", [lv.p99_ms for lv in levels]),
+        ):
+            ax.plot(x, values, color=COLORS[key], marker="o", label=key)
+        unhealthy(ax, levels, x, [lv.p99_ms for lv in levels])
         if result.p99_limit_ms:
             limit_line(ax, result.p99_limit_ms, f"p99 limit {result.p99_limit_ms} ms")
         knee_and_prediction(ax, result)
@@ -55,19 +59,17 @@ def latency(modes: dict[str, ModeRecord]) -> str:
 def errors(modes: dict[str, ModeRecord], max_error_ratio: float | None) -> str:
     def draw(ax: Axes, mode: str, result: ModeRecord) -> bool:
         levels = result.levels or []
-        x = [lv["target_rps"] for lv in levels]
+        x = [lv.target_rps for lv in levels]
         steps = [b - a for a, b in zip(x, x[1:]) if b > a]
         width = 0.6 * (min(steps) if steps else max(x[0] if x else 1, 1) * 0.5)
-        shares = [100 * (lv["error_ratio"] or 0) for lv in levels]
+        shares = [100 * (lv.error_ratio or 0) for lv in levels]
         kinds = error_kinds(levels, result.error_kinds or [])
         if kinds:
             # One stacked bar per level, a segment per kind: why a level failed, not only how much.
             bottom = [0.0] * len(levels)
             for i, kind in enumerate(kinds):
                 part = [
-                    share
-                    * (lv.get("errors_by_kind") or {}).get(kind, 0)
-                    / max(sum((lv.get("errors_by_kind") or {}).values()), 1)
+                    share * lv.errors_of(kind) / max(sum((lv.errors_by_kind or {}).values()), 1)
                     for lv, share in zip(levels, shares)
                 ]
                 ax.bar(x, part, width=width, bottom=bottom, color=KIND_COLORS[i % len(KIND_COLORS)], label=kind)
@@ -89,9 +91,9 @@ def cpu_per_request(modes: dict[str, ModeRecord], cpu_ms: float | None, service:
     """The thread-service's CPU per OK request at each level, against the computation each request asked for."""
 
     def draw(ax: Axes, mode: str, result: ModeRecord) -> bool:
-        levels = [lv for lv in result.levels or [] if lv.get("thread_cpu_ms_per_request") is not None]
-        x = [lv["target_rps"] for lv in levels]
-        y = [lv["thread_cpu_ms_per_request"] for lv in levels]
+        levels = [lv for lv in result.levels or [] if lv.thread_cpu_ms_per_request is not None]
+        x = [lv.target_rps for lv in levels]
+        y = [lv.thread_cpu_ms_per_request for lv in levels]
         ax.plot(
             x, y, color=COLORS["cpu_per_request"], marker="o", label=named("thread-service CPU per OK request", service)
         )

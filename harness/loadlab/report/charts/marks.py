@@ -7,6 +7,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 
 from loadlab.analysis.prediction import interval_text
 from loadlab.report.charts.chart_style import COLORS
+from loadlab.summary.level_records import LevelRecord
 from loadlab.summary.records import ModeRecord
 
 
@@ -68,11 +69,11 @@ _BAND = {"facecolor": "none", "edgecolor": COLORS["prediction"], "hatch": "///",
 
 def fine_levels(ax: Axes, mode: ModeRecord) -> None:
     """The refinement passes' levels (REFINE=1) as diamonds, and the knee's bracket as a band."""
-    fine = [lv for p in (mode.refine or {}).get("passes") or [] for lv in p.get("levels") or []]
+    fine = mode.fine_levels
     if fine:
-        x, y = [lv["target_rps"] for lv in fine], [lv["ok_rps"] for lv in fine]
+        x, y = [lv.target_rps for lv in fine], [lv.ok_rps for lv in fine]
         ax.scatter(x, y, marker="D", s=16, color=COLORS["fine"], zorder=3, label="OK/s, fine levels")
-        _crosses(ax, [(a, b) for lv, a, b in zip(fine, x, y) if not lv.get("healthy")], zorder=4)
+        _crosses(ax, [(a, b) for lv, a, b in zip(fine, x, y) if not lv.healthy], zorder=4)
     interval = mode.knee_interval_rps
     if mode.collapsed and interval and interval[0]:
         ax.axvspan(
@@ -85,13 +86,13 @@ def fine_levels(ax: Axes, mode: ModeRecord) -> None:
         )
 
 
-def unhealthy(ax: Axes, levels: list[dict], x: list, y: list) -> None:
+def unhealthy(ax: Axes, levels: list[LevelRecord], x: list, y: list) -> None:
     """Unhealthy levels as red crosses; a level set aside (its instrument was saturated: not the service's) as a
     grey ring, whatever its health."""
     kept = [(lv, a, b) for lv, a, b in zip(levels, x, y) if b is not None]
-    bad = [(a, b) for lv, a, b in kept if not lv.get("healthy") and not lv.get("set_aside")]
+    bad = [(a, b) for lv, a, b in kept if not lv.healthy and not lv.set_aside]
     _crosses(ax, bad, zorder=3, label="unhealthy level")
-    aside = [(a, b) for lv, a, b in kept if lv.get("set_aside")]
+    aside = [(a, b) for lv, a, b in kept if lv.set_aside]
     if aside:
         ax.scatter(
             [a for a, _ in aside],

@@ -15,6 +15,7 @@ from loadlab.analysis.hgrm import Distribution
 from loadlab.report.charts.chart_style import COLORS, MODE_COLORS, PANEL_SIZE, STYLE
 from loadlab.report.charts.marks import knee_line, log_y
 from loadlab.report.charts.svg import to_svg
+from loadlab.summary.level_records import LevelRecord
 
 OVER_TIME = [*(f"p{p:g}" for p in hlog.OVER_TIME), "max"]  # the lines, in percentiles.csv's order
 SPECTRUM_TICKS = (50.0, 90.0, 99.0, 99.9, 99.99)  # the x axis: 1 / (1 - p), from 2 to 10,000
@@ -26,7 +27,7 @@ class Segment:
 
     name: str  # "coarse" or refine-<k>
     series: dict[str, list]
-    levels: list[dict]
+    levels: list[LevelRecord]
     offset: int
     first_unhealthy: int | None  # the index of its first unhealthy level
     stopped_early: bool
@@ -71,15 +72,15 @@ def _any_latency(segments: list[Segment]) -> bool:
 def _draw_segment(top: Axes, bottom: Axes, segment: Segment, first: bool) -> None:
     seconds = [segment.offset + int(s) for s in segment.series.get("second") or []]
     for level in segment.levels:
-        start = segment.offset + (level.get("first_second") or 0)
-        color = COLORS["knee_band"] if not level.get("healthy") else COLORS["level_band"]
+        start, width = segment.offset + (level.first_second or 0), level.seconds or 0
+        color = COLORS["knee_band"] if not level.healthy else COLORS["level_band"]
         for ax in (top, bottom):
-            ax.axvspan(start, start + level["seconds"], color=color, alpha=0.35 if level["index"] % 2 else 0.18, lw=0)
+            ax.axvspan(start, start + width, color=color, alpha=0.35 if (level.index or 0) % 2 else 0.18, lw=0)
         # The rate under the band, in the errors panel: the latency panel's top is the legend's and the tail's.
         bottom.text(
-            start + level["seconds"] / 2,
+            start + width / 2,
             0.95,
-            f"{level['target_rps']:g}",
+            f"{level.target_rps:g}",
             transform=bottom.get_xaxis_transform(),
             ha="center",
             va="top",
@@ -102,13 +103,13 @@ def _draw_segment(top: Axes, bottom: Axes, segment: Segment, first: bool) -> Non
     if segment.name != "coarse":
         top.axvline(segment.offset, color="#555555", linewidth=0.8)
         top.text(segment.offset, 0.02, f" {segment.name}", transform=top.get_xaxis_transform(), fontsize=7)
-    unhealthy = next((lv for lv in segment.levels if lv["index"] == segment.first_unhealthy), None)
+    unhealthy = next((lv for lv in segment.levels if lv.index == segment.first_unhealthy), None)
     if unhealthy is not None:
-        start = segment.offset + (unhealthy.get("first_second") or 0)
-        knee_line(top, start, f"first unhealthy level ({unhealthy['target_rps']:g} rps)" if first else None)
+        start = segment.offset + (unhealthy.first_second or 0)
+        knee_line(top, start, f"first unhealthy level ({unhealthy.target_rps:g} rps)" if first else None)
     if segment.stopped_early and segment.levels:
         last = segment.levels[-1]
-        end = segment.offset + (last.get("first_second") or 0) + last["seconds"]
+        end = segment.offset + (last.first_second or 0) + (last.seconds or 0)
         top.axvline(end, color=COLORS["unhealthy"], linewidth=1.2, label="early stop" if first else None)
 
 

@@ -110,6 +110,6 @@ def chart(
 def _knee_second(mode: ModeRecord) -> int | None:
     first_bad = mode.first_unhealthy_level
     for lv in mode.levels or []:
-        if lv.get("index") == first_bad:
-            return lv.get("first_second")
+        if lv.index == first_bad:
+            return lv.first_second
     return None

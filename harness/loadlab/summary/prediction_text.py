@@ -1,9 +1,10 @@
-"""What a reader sees of a mode's prediction, read from its summary.json fields: the same words in the terminal
-and on the page, so "agrees", "fuzzy" and "rough" mean one thing wherever they are shown."""
+"""What a reader sees of a mode's prediction, read from its record (records.ModeRecord): the same words in the
+terminal and on the page, so "agrees", "fuzzy" and "rough" mean one thing wherever they are shown."""
 
 from __future__ import annotations
 
-from loadlab.analysis.prediction import interval_text, range_text, rate_text
+from loadlab.analysis.prediction import carried, figure, interval_text, range_text, rate_text
+from loadlab.summary.records import ModeRecord
 
 # prediction_verdict → (the console's "agrees" column and the page's cell, the start of the sentence that explains it).
 VERDICT_WORDS = {
@@ -18,63 +19,63 @@ VERDICT_WORDS = {
 }
 
 
-def verdict_word(m: dict) -> str:
+def verdict_word(m: ModeRecord) -> str:
     return _words(m)[0]
 
 
-def verdict_sentence(m: dict) -> str:
+def verdict_sentence(m: ModeRecord) -> str:
     """`the knee agrees: the knee 2,100–2,205 rps meets the predicted 2,100–2,370 rps`."""
-    return f"{_words(m)[1]}: {m.get('prediction_check') or 'no model limits this mode'}"
+    return f"{_words(m)[1]}: {m.prediction_check or 'no model limits this mode'}"
 
 
-def _words(m: dict) -> tuple[str, str]:
-    verdict = m.get("prediction_verdict")
+def _words(m: ModeRecord) -> tuple[str, str]:
+    verdict = m.prediction_verdict
     if verdict in VERDICT_WORDS:
         return VERDICT_WORDS[verdict]
     # A summary written before prediction_verdict existed: its yes/no only.
     return {True: VERDICT_WORDS["agrees"], False: VERDICT_WORDS["disagrees"]}.get(
-        m.get("prediction_agrees"), VERDICT_WORDS["no model"]
+        m.prediction_agrees, VERDICT_WORDS["no model"]
     )
 
 
-def interval_of(m: dict) -> str | None:
+def interval_of(m: ModeRecord) -> str | None:
     """`2,100–2,370 rps` from predicted_interval_rps; None without one."""
-    interval = m.get("predicted_interval_rps")
+    interval = m.predicted_interval_rps
     if not interval or interval[0] is None:
         return None
     return interval_text(interval[0], interval[1])
 
 
-def predicted(m: dict) -> str:
+def predicted(m: ModeRecord) -> str:
     """The prediction in the console's column: `995 (978–995, little)`, `≥ 400 (cpu) rough` (no upper end: the low
     end only); "-" without one."""
-    if m.get("predicted_rps") is None:
+    if m.predicted_rps is None:
         return "-"
-    inside = [m["predicted_by"]] if m.get("predicted_by") else []
-    interval = m.get("predicted_interval_rps")
+    inside = [m.predicted_by] if m.predicted_by else []
+    interval = m.predicted_interval_rps
     if interval and interval[0] is not None and carried(interval):
         inside.insert(0, range_text(*interval))
-    text = figure(m["predicted_rps"], interval) + (f" ({', '.join(inside)})" if inside else "")
-    return text + (" rough" if m.get("prediction_quality") else "")
+    text = figure(m.predicted_rps, interval) + (f" ({', '.join(inside)})" if inside else "")
+    return text + (" rough" if m.prediction_quality else "")
 
 
-def lines(mode: str, m: dict) -> list[str]:
+def lines(mode: str, m: ModeRecord) -> list[str]:
     """The terminal's lines under the table for one mode's prediction."""
-    if not m.get("prediction"):
+    if not m.prediction:
         return []
-    found = [f"{mode}: {m['prediction']}"]
+    found = [f"{mode}: {m.prediction}"]
     interval = interval_of(m)
     if interval:
         found.append(f"{mode}: predicted {interval}" + _fitted(m))
-    if m.get("prediction_quality"):
-        found.append(f"{mode}: {m['prediction_quality']}")
+    if m.prediction_quality:
+        found.append(f"{mode}: {m.prediction_quality}")
     found.append(f"{mode}: {verdict_sentence(m)}")
     return found
 
 
-def _fitted(m: dict) -> str:
+def _fitted(m: ModeRecord) -> str:
     """`, measured at 300–990 rps` (a formula on inputs read at those levels), `, fitted on 300–2,093 rps, R² 0.94`."""
-    on, r2 = m.get("predicted_fitted_on_rps"), m.get("predicted_r2")
+    on, r2 = m.predicted_fitted_on_rps, m.predicted_r2
     if not on:
         return ""
     if r2 is None:
@@ -84,43 +85,21 @@ def _fitted(m: dict) -> str:
     return f", {where}" + (f", R² {r2:.2f}" if r2 is not None else "")
 
 
-def figure(rps: float, interval: list | tuple | None) -> str:
-    """A predicted rate as far as its interval carries it: the point when the interval is bounded on both sides,
-    `≥ 2,358` (the low end only) when it has no upper end, words when it reaches 0 rps (the data allows the limit at
-    no load at all)."""
-    lo, hi = (interval[0], interval[1]) if interval else (None, rps)
-    if lo is not None and lo <= 0:
-        return "no figure (its interval reaches 0 rps)"
-    if lo is not None and hi is None:
-        return f"≥ {rate_text(lo)}"
-    return rate_text(rps)
-
-
-def carried(interval: list | tuple | None) -> bool:
-    """Whether a point of this interval may be printed (figure() gives the point)."""
-    return not interval or (interval[0] is not None and interval[0] > 0 and interval[1] is not None)
-
-
-def bound_sign(kind: str | None) -> str:
-    """`≥ ` before a lower bound, `≤ ` before an upper one, nothing before a measured ratio."""
-    return {"lower": "≥ ", "upper": "≤ "}.get(kind or "", "")
-
-
-def bound_words(kind: str, held_mode: dict | None = None, divisor: str = "platform") -> str:
+def bound_words(kind: str, held_mode: ModeRecord | None = None, divisor: str = "platform") -> str:
     """`a lower bound: virtual held the top of the stairs`: a ratio where one mode never reached its knee
     (summary/ratio.bound), in the terminal and on the page; held_mode: that mode's summary, whose unhealthy level
     may instead not have reproduced (its knee lies above the highest rate it measured healthy, short of the top);
     divisor: the mode virtual is divided by (`reactive` for virtual / reactive)."""
     held = "virtual" if kind == "lower" else divisor
     start = f"{'an' if kind == 'upper' else 'a'} {kind} bound: "
-    if held_mode and held_mode.get("knee_bound"):
+    if held_mode and held_mode.knee_bound:
         return start + (
-            f"{held}'s knee lies at or above {rate_text(held_mode.get('sustained_rps') or 0)} rps, the highest rate it "
+            f"{held}'s knee lies at or above {rate_text(held_mode.sustained_rps or 0)} rps, the highest rate it "
             f"held on levels that can be trusted (the levels above were set aside, their instrument saturated)"
         )
-    if held_mode and (held_mode.get("refine") or {}).get("not_reproduced"):
+    if held_mode and held_mode.refine and held_mode.refine.not_reproduced:
         return start + (
             f"{held}'s unhealthy level did not reproduce, its knee lies above "
-            f"{rate_text(held_mode.get('sustained_rps') or 0)} rps, the highest rate it measured healthy"
+            f"{rate_text(held_mode.sustained_rps or 0)} rps, the highest rate it measured healthy"
         )
     return start + f"{held} held the top of the stairs"

@@ -53,7 +53,7 @@ def figures(run_dir: Path, summary: RunSummary, folders: dict[str, str]) -> list
         (
             "Errors",
             "errors",
-            level_charts.errors(shown, (summary.thresholds or {}).get("max_error_ratio")),
+            level_charts.errors(shown, summary.thresholds.max_error_ratio if summary.thresholds else None),
             CAPTIONS["errors"],
         ),
     ]

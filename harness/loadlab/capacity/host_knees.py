@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from loadlab.analysis import cpufit, threadlimits
 from loadlab.analysis.prediction import Prediction
-from loadlab.capacity.figures import SERVICE, ModeFigures
 from loadlab.capacity.hostspec import HostSpec
+from loadlab.capacity.run_figures import SERVICE, ModeFigures
 
 # The limits a host does not change, taken from the run's own predictions as summary.json spells them.
 CARRIED_OVER = ("little", "pool", "connections")
@@ -34,7 +34,7 @@ MEMORY_SHARE = 0.5
 
 
 @dataclass(frozen=True)
-class ModeKnee:
+class HostKnee:
     label: str
     limits: tuple[Prediction, ...]  # lowest first
     # Why the service's CPU gives no limit on that host although its line was fitted: what it burns at no load
@@ -76,18 +76,17 @@ def reaches_zero(p: Prediction) -> bool:
 def carried_over(figures: ModeFigures) -> list[Prediction]:
     found = []
     for p in figures.predictions:
-        if p.get("predicted_by") in CARRIED_OVER and p.get("rps"):
-            interval = p.get("interval_rps")
-            fitted = p.get("fitted_on_rps")
+        if p.predicted_by in CARRIED_OVER and p.rps:
+            interval, fitted = p.interval_rps, p.fitted_on_rps
             found.append(
                 Prediction(
-                    float(p["rps"]),
-                    str(p["predicted_by"]),
-                    str(p.get("formula") or ""),
+                    float(p.rps),
+                    str(p.predicted_by),
+                    str(p.formula or ""),
                     None if not interval else (interval[0], interval[1]),
                     None if not fitted else (fitted[0], fitted[1]),
-                    p.get("r2"),
-                    p.get("levels"),
+                    p.r2,
+                    p.levels,
                 )
             )
     return found
@@ -127,11 +126,11 @@ def memory_limit(figures: ModeFigures, host: HostSpec) -> Prediction | None:
         f"(half of {host.name}'s {host.memory_gb:g} GB)",
         figures.base_rss_mb,
         "resident at the lightest level",
-        fit.get("slope"),
-        tuple(fit["interval"]) if fit.get("interval") else None,
+        fit.slope,
+        tuple(fit.interval) if fit.interval else None,
         (min(rates), max(rates)) if rates else None,
-        fit.get("r2"),
-        fit.get("levels"),
+        fit.r2,
+        fit.levels,
         figures.hold_ms,
     )
 
@@ -150,10 +149,10 @@ def threads_limit(figures: ModeFigures) -> Prediction | None:
     )
 
 
-def mode_knee(figures: ModeFigures, host: HostSpec) -> ModeKnee:
+def on_host(figures: ModeFigures, host: HostSpec) -> HostKnee:
     cpu = cpu_limit(figures, host)
     found = [*carried_over(figures), cpu, memory_limit(figures, host), threads_limit(figures)]
-    return ModeKnee(
+    return HostKnee(
         figures.label,
         tuple(sorted((p for p in found if p is not None), key=lambda p: p.rps)),
         cpu_fills_host(figures, host) if cpu is None else None,

@@ -4,22 +4,28 @@ memory a request in flight costs; and the machine it was measured on."""
 
 from __future__ import annotations
 
-import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 
-from loadlab.core import metrics, runplan
+from loadlab.core import metrics, runplan, runrecord
 from loadlab.core.servicecpus import CpuSplit
 from loadlab.core.servicecpus import of_run as split_of_run
+from loadlab.summary import records
+from loadlab.summary.fit_records import FitRecord
 from loadlab.summary.labels import base_mode
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.level_records import EvidenceRecord, LevelRecord
+from loadlab.summary.records import ModeRecord
 from loadlab.summary.values import as_float
 
-# The roles' CPU as summary.json's level evidence names it (% of one core; the injector's is one injector's).
+# The roles' CPU in a level's evidence (% of one core; the injector's is one injector's).
 SERVICE, DELAY, INJECTORS = "thread-service", "delay-service", "injectors"
-EVIDENCE = {SERVICE: "thread_cpu_pct", DELAY: "delay_cpu_pct", INJECTORS: "injector_cpu_pct"}
+EVIDENCE: dict[str, Callable[[EvidenceRecord], float | None]] = {
+    SERVICE: lambda ev: ev.thread_cpu_pct,
+    DELAY: lambda ev: ev.delay_cpu_pct,
+    INJECTORS: lambda ev: ev.injector_cpu_pct,
+}
 
 
 @dataclass(frozen=True)
@@ -31,9 +37,9 @@ class ModeFigures:
     sustained_rps: float | None
     hold_ms: float | None  # the baseline p50: how long one request holds a thread, a connection, its memory
     pool: int | None  # platform: Tomcat's maximum threads as the service reported them
-    predictions: tuple[dict, ...]  # summary.json's, for the limits no host changes (the pool, connections)
+    predictions: tuple[FitRecord, ...]  # summary.json's, for the limits no host changes (the pool, connections)
     cpu_points: dict[str, list[tuple[float, float | None]]]  # role → (OK rps, % of one core) per healthy level
-    memory: dict | None  # costs.memory_per_inflight: slope (KB per request in flight), interval, r2, levels
+    memory: FitRecord | None  # costs.memory_per_inflight: slope (KB per request in flight), interval, r2
     base_rss_mb: float | None  # resident memory at the lightest healthy level
 
 
@@ -54,22 +60,22 @@ class RunFigures:
         return [m for m in self.modes if m.valid]
 
 
-def healthy_levels(mode: ModeRecord) -> list[dict]:
+def served_fitted_levels(mode: ModeRecord) -> list[LevelRecord]:
     """The levels a fit may use: those the summary fits on (ModeRecord.fitted_levels) that served requests."""
-    return [lv for lv in mode.fitted_levels if lv.get("ok_rps")]
+    return [lv for lv in mode.fitted_levels if lv.ok_rps]
 
 
 def mode_figures(label: str, mode: ModeRecord, params: dict, injectors: int) -> ModeFigures:
-    levels = healthy_levels(mode)
+    levels = served_fitted_levels(mode)
     points: dict[str, list[tuple[float, float | None]]] = {}
-    for role, key in EVIDENCE.items():
+    for role, read in EVIDENCE.items():
         scale = injectors if role == INJECTORS else 1
-        pct = [((lv.get("evidence") or {}).get(key)) for lv in levels]
-        points[role] = [(float(lv["ok_rps"]), None if p is None else p * scale) for lv, p in zip(levels, pct)]
+        pct = [read(lv.sampled) for lv in levels]
+        points[role] = [(float(lv.ok_rps or 0), None if p is None else p * scale) for lv, p in zip(levels, pct)]
     live = mode.live_config or {}
     asked = runplan.single_pool(params.get("PLATFORM_THREADS"))
     pool = as_float(live.get(metrics.TOMCAT_THREADS_MAX)) or as_float(asked)
-    rss = [lv.get("rss_mb") for lv in levels if lv.get("rss_mb") is not None]
+    rss = [lv.rss_mb for lv in levels if lv.rss_mb is not None]
     return ModeFigures(
         label,
         base_mode(label),
@@ -80,18 +86,14 @@ def mode_figures(label: str, mode: ModeRecord, params: dict, injectors: int) -> 
         int(pool) if pool and base_mode(label) == "platform" else None,
         tuple(mode.predictions or ()),
         points,
-        (mode.costs or {}).get("memory_per_inflight"),
+        mode.costs.memory_per_inflight if mode.costs else None,
         rss[0] if rss else None,
     )
 
 
 def read(run_dir: Path) -> RunFigures:
     """The run's figures; OSError/ValueError when summary.json is missing or unreadable (plan.py refuses then)."""
-    summary = RunSummary.from_mapping(json.loads((run_dir / "summary.json").read_text()))
-    try:
-        record = json.loads((run_dir / "params.json").read_text())
-    except (OSError, ValueError):
-        record = {}
+    summary = records.read(run_dir)
     params = summary.params or {}
     injectors = int(as_float(params.get("INJECTORS")) or 1)
     machine = str(summary.machine or "")
@@ -108,13 +110,6 @@ def read(run_dir: Path) -> RunFigures:
         float(found.group(2)) if found else None,
         injectors,
         split_of_run(params.get("SERVICE_CPUS"), cores) if target != "aws" else None,
-        _minutes(record.get("started_utc"), record.get("finished_utc")),
+        runrecord.load(run_dir).minutes,
         modes,
     )
-
-
-def _minutes(started: str | None, finished: str | None) -> float | None:
-    try:
-        return (datetime.fromisoformat(finished) - datetime.fromisoformat(started)).total_seconds() / 60
-    except (TypeError, ValueError):
-        return None

@@ -1,0 +1,166 @@
+"""A measured level as summary.json records it, and the fine passes that measured more of them (`refine`): typed
+records the page and `make plan` read by attribute. The rule of which levels a fit stands on is here, once."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from loadlab.summary.record_fields import LIST, ONE, Fields
+
+COARSE = "coarse"
+
+
+@dataclass(frozen=True)
+class EvidenceRecord(Fields):
+    """Means over a level of what the hosts sampled (analysis/levels.Evidence as summary.json writes it)."""
+
+    thread_cpu_pct: float | None = None
+    delay_cpu_pct: float | None = None
+    delay_cores: float | None = None
+    injector_cpu_pct: float | None = None
+    injector_cores: float | None = None
+    injector_host_cpu_pct: float | None = None
+    host_cpu_pct: float | None = None
+    downstream_ms_mean: float | None = None
+    delay_probe_ms: float | None = None
+    delay_probe_failed: float | None = None
+    other_roles_cpu_pct: float | None = None
+    db_pool_active: float | None = None
+    db_pool_pending: float | None = None
+
+
+@dataclass(frozen=True)
+class LevelCostsRecord(Fields):
+    """What a level cost the service, means over its seconds (summary/cost_fits.LevelCosts)."""
+
+    ok_rps: float | None = None
+    inflight: float | None = None
+    rss_mb: float | None = None
+    os_threads: float | None = None
+    thread_stacks_mb: float | None = None
+    live_heap_mb: float | None = None
+    allocated_mb_per_s: float | None = None
+    gc_pause_ms_per_s: float | None = None
+    context_switches_per_s: float | None = None
+    context_switches_source: str | None = None
+
+
+@dataclass(frozen=True)
+class LevelRecord(Fields):
+    """One level of a pass as judged (summary/jsonform.level_dict writes it; docs/RESULTS.md says each field)."""
+
+    index: int | None = None
+    target_rps: float | None = None
+    offered_rps: float | None = None
+    ok_rps: float | None = None
+    error_ratio: float | None = None
+    p50_ms: float | None = None
+    p95_ms: float | None = None
+    p99_ms: float | None = None
+    max_ms: float | None = None
+    ok: int | None = None
+    percentiles_ms: dict | None = None  # percentile ("99.9") → ms
+    ko_p50_ms: float | None = None
+    errors_by_kind: dict | None = None  # error kind → count
+    downstream_injected: int | None = None
+    served_ms: dict | None = None  # `answers` and percentile (`p99`) → ms, as the delay-service served them
+    seconds: int | None = None
+    healthy: bool | None = None
+    unhealthy_reasons: list[str] | None = None
+    set_aside: str | None = None
+    first_second: int | None = None
+    evidence: EvidenceRecord | None = None
+    no_server_evidence: str | None = None
+    thread_cpu_ms_per_request: float | None = None
+    rss_mb: float | None = None
+    os_threads: int | None = None
+    costs: LevelCostsRecord | None = None
+    NESTED: ClassVar = {"evidence": (ONE, EvidenceRecord), "costs": (ONE, LevelCostsRecord)}
+
+    def errors_of(self, kind: str) -> int:
+        """Its failed requests of this kind (`errors_by_kind`)."""
+        return (self.errors_by_kind or {}).get(kind, 0)
+
+    def percentile_ms(self, p: float) -> float | None:
+        """Its p-th percentile (`percentiles_ms`, keyed as hlog.SPECTRUM prints them: `99.9`)."""
+        return (self.percentiles_ms or {}).get(f"{p:g}")
+
+    @property
+    def sampled(self) -> EvidenceRecord:
+        """Its evidence, empty when none was recorded."""
+        return self.evidence or EvidenceRecord()
+
+
+@dataclass(frozen=True)
+class PassRecord(Fields):
+    """A fine pass (summary/knee_record.pass_record): its rates, the bracket before and after it, whether the knee
+    used it, its levels."""
+
+    name: str | None = None
+    rates: list | None = None
+    interval_before_rps: list | None = None
+    interval_after_rps: list | None = None
+    used: bool | None = None
+    why_not_used: str | None = None
+    levels: list[LevelRecord] | None = None
+    first_unhealthy_level: int | None = None
+    requests: int | None = None
+    errors: int | None = None
+    stopped_early: bool | None = None
+    stop_reason: str | None = None
+    missing: list[str] | None = None
+    NESTED: ClassVar = {"levels": (LIST, LevelRecord)}
+
+
+@dataclass(frozen=True)
+class RefineRecord(Fields):
+    """REFINE=1's record of a mode: how narrow the knee's bracket got and every fine pass."""
+
+    requested: bool | None = None
+    resolution: float | None = None
+    localised: bool | None = None
+    width_ratio: float | None = None
+    coarse_interval_rps: list | None = None
+    not_reproduced: str | None = None
+    transients: list[str] | None = None
+    confirmed: bool | None = None
+    passes: list[PassRecord] | None = None
+    not_refined: str | None = None
+    NESTED: ClassVar = {"passes": (LIST, PassRecord)}
+
+    @property
+    def resolution_or_default(self) -> float:
+        """The resolution it aimed at; a summary from before it was recorded aimed at 5%."""
+        return self.resolution if self.resolution is not None else 0.05
+
+    @property
+    def used_passes(self) -> list[PassRecord]:
+        return [p for p in self.passes or [] if p.used]
+
+
+def healthy_prefix(levels: Sequence[LevelRecord]) -> list[LevelRecord]:
+    """The healthy levels before the first unhealthy one; a level set aside (its instrument was saturated) is
+    neither counted nor the end of the prefix."""
+    found = []
+    for level in sorted(levels, key=lambda lv: lv.index or 0):
+        if level.set_aside:
+            continue
+        if not level.healthy:
+            break
+        found.append(level)
+    return found
+
+
+def fitted_by_pass(
+    coarse: Sequence[LevelRecord], passes: Sequence[tuple[str, Sequence[LevelRecord]]]
+) -> dict[str, list[LevelRecord]]:
+    """The levels a fit over healthy levels stands on, by pass (`coarse`, `refine-1`, …): the coarse levels before
+    its knee, then of each used fine pass its healthy levels before its first unhealthy one. The one rule: the costs
+    (cost_fits.mode_costs), ModeRecord.fitted_levels and `make plan`'s lines all read it."""
+    return {COARSE: healthy_prefix(coarse), **{name: healthy_prefix(levels) for name, levels in passes}}
+
+
+def level_records(levels: Sequence[dict]) -> list[LevelRecord]:
+    return [LevelRecord.from_mapping(lv) for lv in levels]
