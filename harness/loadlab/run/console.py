@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 
 from loadlab.analysis import prediction_text, ratio_interval
+from loadlab.core import app
 from loadlab.core.app import service_label
 from loadlab.core.reactive import REACTIVE
 
@@ -100,7 +101,7 @@ def table(summary: dict, run_dir: Path) -> None:
     _print("")
     params = summary.get("params") or {}
     if params.get("APP"):
-        _print(f"app: {service_label(params)} at {params.get('APP_PATH') or '/'}")
+        _print(f"app: {service_label(params)} {app.what_is_sent(params)}")
     elif summary.get("scenario"):
         _print(f"scenario: {summary['scenario']}")
     for r in rows:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from loadlab.analysis import refine
-from loadlab.core import downstream, timeouts
+from loadlab.core import downstream, mix, timeouts
 from loadlab.core.thresholds import Thresholds
 from loadlab.run.context import Run
 from loadlab.run.topology import THREAD_PORT
@@ -51,6 +51,8 @@ def gatling_props(run: Run, folder: str, index: int, load: LoadPass, go_file: st
         "cpuMs": v["CPU_MS"],
         # An application under test: every request GETs APP_PATH instead of the scenario's endpoint.
         "path": v["APP_PATH"] if v.get("APP") else "",
+        # APP_REQUESTS: a weighted mix of kinds instead, resolved here once (core/mix.py; Mix.java reads it).
+        "mix": mix.load(v["APP_REQUESTS"]).property_value() if v.get("APP_REQUESTS") else "",
         "delayMs": v["DELAY_MS"],
         "profile": v["PROFILE"],
         "startRps": v["START_RPS"],
