@@ -51,8 +51,6 @@ def gatling_props(run: Run, folder: str, index: int, load: LoadPass, go_file: st
         "cpuMs": v["CPU_MS"],
         # An application under test: every request GETs APP_PATH instead of the scenario's endpoint.
         "path": v["APP_PATH"] if v.get("APP") else "",
-        # APP_REQUESTS: a weighted mix of kinds instead, resolved here once (core/mix.py; Mix.java reads it).
-        "mix": mix.load(v["APP_REQUESTS"]).property_value() if v.get("APP_REQUESTS") else "",
         "delayMs": v["DELAY_MS"],
         "profile": v["PROFILE"],
         "startRps": v["START_RPS"],
@@ -76,6 +74,9 @@ def gatling_props(run: Run, folder: str, index: int, load: LoadPass, go_file: st
             timeouts.completion_lag_s(run.limits.expected_ms) == 0 and not downstream.injects_failures(v)
         ).lower(),
     }
+    if v.get("APP_REQUESTS"):
+        # A weighted mix of kinds instead of the one path, resolved here once (core/mix.py; Mix.java reads it).
+        props["mix"] = mix.load(v["APP_REQUESTS"]).property_value()
     if load.name:
         # A fine pass: ascending stairs over its rates after a warm-up with headroom, judged (and stopped
         # early) against the coarse pass's baseline.

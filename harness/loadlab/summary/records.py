@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from loadlab.summary.cost_fits import healthy_prefix
+from loadlab.summary.kinds import KindRecord
 
 
 class _Fields:
@@ -97,9 +98,27 @@ class ModeRecord(_Fields):
     levels_dropped_after_crash: list | None = None
     evidence_gaps: list[dict] | None = None
     app_evidence: dict | None = None
+    kinds: list[KindRecord] | None = None  # APP_REQUESTS: each kind of the mix on its own (summary/kinds.py)
+    kind_first: str | None = None  # APP_REQUESTS: which kind crossed its own limit first, in words
     repetition: int | None = None  # REPEAT > 1: the median repetition shown
     folder: str | None = None  # REPEAT > 1: rep-<k>/<label>
     absent: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any]) -> ModeRecord:
+        kinds = values.get("kinds")
+        if kinds is not None:
+            values = {
+                **values,
+                "kinds": [k if isinstance(k, KindRecord) else KindRecord.from_mapping(k) for k in kinds],
+            }
+        return super().from_mapping(values)
+
+    def as_json(self) -> dict[str, Any]:
+        out = super().as_json()
+        if out.get("kinds") is not None:
+            out["kinds"] = [k.as_json() for k in self.kinds or []]
+        return out
 
     @property
     def counted_levels(self) -> list[dict]:

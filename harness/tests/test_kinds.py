@@ -1,0 +1,57 @@
+"""APP_REQUESTS judged per kind: which kind crossed its own limit first is said in words, and a kind's record is
+typed in summary.json and read back the same."""
+
+from loadlab.report import kinds_section
+from loadlab.summary.kinds import KindLevel, KindRecord, went_first
+from loadlab.summary.records import ModeRecord, RunSummary, json_text
+
+
+def level(rate, p99, crossed=None, pass_name=""):
+    return KindLevel(pass_name, int(rate // 100), rate, 100, 33.3, 100, 0, p99 // 2, p99, crossed)
+
+
+def kind(name, label, *levels):
+    return KindRecord(name, 2, label, 33.3, 33.0, 10, 110, tuple(levels))
+
+
+READS = kind("items", "GET /items/{id:1..1000}", level(100, 20), level(200, 30), level(300, 400, "p99 crossed"))
+SEARCH = kind("search", "GET /search", level(100, 20), level(200, 40), level(300, 50))
+CARTS = kind(
+    "carts",
+    "POST /carts",
+    level(100, 50),
+    level(200, 420, "p99 crossed its limit (420 ms > 110 ms)"),
+    level(300, 900, "p99 crossed its limit (900 ms > 110 ms)"),
+)
+
+
+def test_the_kind_that_crossed_its_limit_at_the_lowest_rate_went_first_while_the_others_held():
+    words = went_first([READS, SEARCH, CARTS], knee_rps=300)
+    assert words == "`POST /carts`'s p99 crossed its limit (420 ms > 110 ms) at 200 rps while the others held"
+
+
+def test_kinds_crossing_at_the_same_rate_are_said_together_and_a_mix_that_fell_short_as_a_whole_is_said_so():
+    assert went_first([READS, SEARCH, CARTS], knee_rps=None).startswith("`POST /carts`'s p99")
+    together = went_first([READS, SEARCH], knee_rps=300)
+    assert together == "`GET /items/{id:1..1000}`'s p99 crossed at 300 rps while `GET /search` held"
+    assert "fell short as a whole" in went_first([SEARCH], knee_rps=300)
+    # Above the mix's knee nothing counts: a kind breaking only after the mix did did not go first.
+    assert "no kind crossed" in went_first([READS, SEARCH], knee_rps=200)
+    assert went_first([], knee_rps=300) is None
+
+
+def test_a_kind_is_a_typed_record_in_summary_json_and_reads_back_the_same():
+    mode = ModeRecord.from_mapping({"sustained_rps": 100, "kinds": [CARTS, SEARCH], "kind_first": "x"})
+    text = json_text(RunSummary.from_mapping({"modes": {"virtual": mode}}))
+    back = RunSummary.from_mapping(__import__("json").loads(text)).modes["virtual"]
+    assert back.kinds == [CARTS, SEARCH] and isinstance(back.kinds[0].levels[0], KindLevel)
+
+
+def test_the_console_and_page_show_each_kind_per_rate_with_its_own_figures():
+    lines = kinds_section.console_lines("virtual", [CARTS, SEARCH], "`POST /carts`'s p99 crossed")
+    assert lines[1].split() == ["kind", "line", "asked", "sent", "100", "rps", "200", "rps", "300", "rps"]
+    assert lines[2].split()[:6] == ["carts", "2", "33.3%", "33%", "25/50", "210/420"] and "✗" in lines[2]
+    assert lines[-1] == "virtual: `POST /carts`'s p99 crossed"
+    mode = ModeRecord.from_mapping({"kinds": [CARTS], "kind_first": "`POST /carts`'s p99 crossed"})
+    html = kinds_section.section(RunSummary.from_mapping({"modes": {"virtual": mode}}))
+    assert "<code>POST /carts</code>&#x27;s p99 crossed" in html and "210/420 ✗" in html
