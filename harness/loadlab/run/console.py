@@ -13,8 +13,6 @@ from loadlab.analysis import prediction_text, ratio_interval
 from loadlab.core import app
 from loadlab.core.app import service_label
 from loadlab.core.reactive import REACTIVE
-from loadlab.report import kinds_section
-from loadlab.summary.kinds import KindRecord
 
 _lock = threading.Lock()
 _tty = sys.stdout.isatty()
@@ -171,6 +169,10 @@ def _mode_notes(mode: str, m: dict) -> None:
         if not (refined.get("not_reproduced") or "").startswith(transient):  # said just above
             _print(f"  {mode}: {transient}")
     if m.get("kinds"):  # APP_REQUESTS: each kind of the mix on its own
+        # Imported here: the verbs that run before .venv exists (java-home, check) import this module too.
+        from loadlab.report import kinds_section
+        from loadlab.summary.kinds import KindRecord
+
         kinds = [KindRecord.from_mapping(k) for k in m["kinds"]]
         for line in kinds_section.console_lines(mode, kinds, m.get("kind_first")):
             _print(f"  {line}")

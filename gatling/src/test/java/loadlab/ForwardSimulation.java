@@ -23,8 +23,9 @@ import io.gatling.javaapi.http.HttpProtocolBuilder;
 
 /**
  * Open-model load on the thread-service: one request per virtual user ({@link Requests}: the scenario's, APP_PATH's
- * or a kind of APP_REQUESTS's mix), a warm-up, then stairs or a ramp. A failed request is classified ({@link ErrorKind}) by its status or, without
- * a response, by the exception the HTTP client failed with ({@link FailureCauses}). Every request is also recorded
+ * or a kind of APP_REQUESTS's mix), a warm-up, then stairs or a ramp. A failed request is classified
+ * ({@link ErrorKind}) by its status or, without a response, by the exception the HTTP client failed with
+ * ({@link FailureCauses}). Every request is also recorded
  * by {@link RunMonitor} into the per-second raw files the harness analyses; Gatling's own report is a by-product.
  * All settings are {@code loadlab.*} system properties (gatling/README.md).
  */
