@@ -55,3 +55,10 @@ def test_the_console_and_page_show_each_kind_per_rate_with_its_own_figures():
     mode = ModeRecord.from_mapping({"kinds": [CARTS], "kind_first": "`POST /carts`'s p99 crossed"})
     html = kinds_section.section(RunSummary.from_mapping({"modes": {"virtual": mode}}))
     assert "<code>POST /carts</code>&#x27;s p99 crossed" in html and "210/420 ✗" in html
+
+
+def test_each_kinds_spectrum_is_drawn_where_every_kind_held_last_and_where_one_crossed_first():
+    from loadlab.report.kind_spectra import key_rates
+
+    assert key_rates([READS, SEARCH, CARTS]) == [("", 100), ("", 200)]
+    assert key_rates([SEARCH]) == [("", 300)]
