@@ -62,3 +62,46 @@ def test_each_kinds_spectrum_is_drawn_where_every_kind_held_last_and_where_one_c
 
     assert key_rates([READS, SEARCH, CARTS]) == [("", 100), ("", 200)]
     assert key_rates([SEARCH]) == [("", 300)]
+
+
+def test_each_kind_is_read_from_its_own_files_and_its_limit_from_its_own_baseline(tmp_path):
+    """A synthetic run whose mix has a fast read (5 ms) and a slow write (200 ms, its tail out at the third level):
+    the kinds' figures come from their own folders, not from the whole's."""
+    import json
+    import shutil
+
+    from conftest import summarised
+    from synthrun import HEALTHY, LevelSpec, ModeSpec, write_mode, write_params
+
+    fast = ((5, 0.5), (6, 0.49), (8, 0.01))
+    slow_tail = ((201, 0.5), (700, 0.49), (900, 0.01))
+    rates = (100, 200, 300)
+    whole = ModeSpec([LevelSpec(r) for r in rates])
+    write_params(tmp_path, modes=("virtual",))
+    write_mode(tmp_path, "virtual", whole)
+    injector = tmp_path / "virtual" / "raw" / "injector-0"
+    for name, spec in (
+        ("reads", ModeSpec([LevelSpec(r // 2, latency=fast) for r in rates])),
+        ("carts", ModeSpec([LevelSpec(r // 2, latency=lat) for r, lat in zip(rates, (HEALTHY, HEALTHY, slow_tail))])),
+    ):
+        scratch = tmp_path / "scratch" / name
+        write_mode(scratch, "virtual", spec)
+        (injector / "kinds" / name).mkdir(parents=True)
+        for file in ("seconds.csv", "latency.hlog"):
+            shutil.copy(scratch / "virtual" / "raw" / "injector-0" / file, injector / "kinds" / name / file)
+    meta = json.loads((injector / "meta.json").read_text())
+    meta["kinds"] = [
+        {"name": "reads", "line": 2, "label": "GET /items/{id:1..9}", "hundredths": 5000},
+        {"name": "carts", "line": 3, "label": "POST /carts", "hundredths": 5000},
+    ]
+    (injector / "meta.json").write_text(json.dumps(meta))
+
+    mode = summarised(tmp_path)["modes"]["virtual"]
+    reads, carts = mode["kinds"]
+    assert (reads["baseline_p50_ms"], reads["p99_limit_ms"]) == (5, 105)
+    assert carts["baseline_p50_ms"] >= 200 and carts["p99_limit_ms"] >= 400
+    assert [lv["crossed"] is not None for lv in carts["levels"]] == [False, False, True]
+    assert not any(lv["crossed"] for lv in reads["levels"]) and reads["sent_pct"] == carts["sent_pct"] == 50
+    first = mode["kind_first"]
+    assert first.startswith("`POST /carts`'s p99 crossed its limit (") and "at 300 rps" in first, first
+    assert (tmp_path / "virtual" / "kinds" / "carts" / "hgrm" / "level-02-300rps.hgrm").is_file()
