@@ -1,6 +1,8 @@
 """APP_REQUESTS judged per kind: which kind crossed its own limit first is said in words, and a kind's record is
 typed in summary.json and read back the same."""
 
+from dataclasses import replace
+
 from loadlab.report import kinds_section
 from loadlab.summary.kinds import KindLevel, KindRecord, went_first
 from loadlab.summary.records import ModeRecord, RunSummary, json_text
@@ -35,6 +37,11 @@ def test_kinds_crossing_at_the_same_rate_are_said_together_and_a_mix_that_fell_s
     together = went_first([READS, SEARCH], knee_rps=300)
     assert together == "`GET /items/{id:1..1000}`'s p99 crossed at 300 rps while `GET /search` held"
     assert "fell short as a whole" in went_first([SEARCH], knee_rps=300)
+    # A level set aside (its instrument saturated) names nobody.
+    aside = kind("carts", "POST /carts", level(100, 50), replace(CARTS.levels[1], set_aside=True), CARTS.levels[2])
+    assert went_first([SEARCH, aside], knee_rps=300).startswith("`POST /carts`'s p99 crossed its limit (900 ms")
+    all_aside = kind("carts", "POST /carts", *(replace(lv, set_aside=True) for lv in CARTS.levels))
+    assert went_first([all_aside], knee_rps=None).startswith("every level was set aside")
     # Above the mix's knee nothing counts: a kind breaking only after the mix did did not go first.
     assert "no kind crossed" in went_first([READS, SEARCH], knee_rps=200)
     assert went_first([], knee_rps=300) is None

@@ -15,10 +15,11 @@ from loadlab.summary.records import RunSummary
 
 
 def key_rates(kinds: list[KindRecord]) -> list[tuple[str, float]]:
-    """(pass, rate) of the highest level every kind held and of the first where one crossed its limit."""
+    """(pass, rate) of the highest level every kind held and of the first where one crossed its limit (levels set
+    aside left out)."""
     at: dict[tuple[float, str], list[bool]] = {}
     for kind in kinds:
-        for lv in kind.levels:
+        for lv in (lv for lv in kind.levels if not lv.set_aside):
             at.setdefault((lv.mix_rps, lv.pass_name), []).append(lv.crossed is None)
     full = {key: held for key, held in at.items() if len(held) == len(kinds)}
     held = [key for key, all_held in full.items() if all(all_held)]

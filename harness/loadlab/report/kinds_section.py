@@ -11,12 +11,15 @@ from loadlab.summary.kinds import KindLevel, KindRecord
 from loadlab.summary.records import RunSummary
 
 CROSSED = "✗"  # a kind over its own limit at that level
+ASIDE = "(set aside)"  # the mix's level was set aside: its instrument was saturated, nothing is judged on it
 
 
 def cell(lv: KindLevel) -> str:
-    """`264/333` (p50/p99 ms), `+2 err` with errors, ✗ when the kind crossed its own limit there."""
+    """`264/333` (p50/p99 ms), `+2 err` with errors, ✗ when the kind crossed its own limit there, and whether the
+    mix's level was set aside."""
     latency = f"{lv.p50_ms}/{lv.p99_ms}" if lv.p50_ms is not None else "—"
-    return latency + (f" +{lv.errors} err" if lv.errors else "") + (f" {CROSSED}" if lv.crossed else "")
+    marks = (f" +{lv.errors} err" if lv.errors else "") + (f" {CROSSED}" if lv.crossed else "")
+    return latency + marks + (f" {ASIDE}" if lv.set_aside else "")
 
 
 def table(kinds: list[KindRecord], coarse_only: bool = False) -> tuple[list[str], list[list[str]]]:

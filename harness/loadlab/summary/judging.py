@@ -108,7 +108,9 @@ def judge_mode(
     knee = refined_knee(tables.levels, verdict, fine, thresholds, ctx, crashed)
     short = too_few_levels(len(trusted_rates(tables.levels, verdict, knee)), set_aside_words(tables.levels, verdict))
     passes = [(hgrm_files.COARSE, mode_raw, tables.levels), *((f.name, f.raw, f.tables.levels) for f in fine)]
-    mix_kinds = kinds.records(mode_dir, passes, lag_s, thresholds, write)
+    aside = {(hgrm_files.COARSE, tables.levels[i].index) for i in verdict.set_aside}
+    aside |= {(o.name, o.levels[i].index) for o in knee.passes for i in o.verdict.set_aside}
+    mix_kinds = kinds.records(mode_dir, passes, lag_s, thresholds, write, frozenset(aside))
     knee_rps = knee.closing.target_rps if knee.collapsed and knee.closing else None
     return JudgedMode(
         label=label,

@@ -33,6 +33,8 @@ class KindLevel:
     p50_ms: int | None  # from the kind's own merged histogram of the level
     p99_ms: int | None
     crossed: str | None  # how it crossed its limit here ("p99 crossed its limit (1528 ms > 526 ms)"), None: held
+    # the mix's level was set aside (its instrument saturated, analysis/set_aside.py): shown, never judged on
+    set_aside: bool = False
 
 
 @dataclass(frozen=True)
@@ -84,9 +86,10 @@ def records(
     lag_s: int,
     thresholds: Thresholds,
     write: bool,
+    set_aside: frozenset[tuple[str, int]] = frozenset(),
 ) -> list[KindRecord]:
     """Every kind of the mix, judged per level of every pass (pass name, its raw files, the mix's levels);
-    write: also each kind's .hgrm files."""
+    set_aside: the mix's levels set aside (pass name, level index); write: also each kind's .hgrm files."""
     kinds = listed(passes[0][1]) if passes else []
     out = []
     for kind in kinds:
@@ -100,15 +103,17 @@ def records(
         if write:
             passes_levels = [(p, [lv for q, lv, _ in judged if q == p]) for p, _, _ in passes]
             hgrm_files.write(mode_dir / FOLDER / name, passes_levels)
-        out.append(_record(kind, judged, thresholds))
+        out.append(_record(kind, judged, thresholds, set_aside))
     return out
 
 
-def _record(kind: dict, judged: list[tuple[str, Level, Level | None]], thresholds: Thresholds) -> KindRecord:
+def _record(
+    kind: dict, judged: list[tuple[str, Level, Level | None]], thresholds: Thresholds, aside: frozenset
+) -> KindRecord:
     first = next((lv for p, lv, _ in judged if not p and lv.latency), None)
     baseline = first.latency.p50_ms if first else None
     limit = thresholds.p99_limit_ms(baseline) if baseline is not None else None
-    levels = tuple(_level(p, lv, whole, limit, thresholds) for p, lv, whole in judged)
+    levels = tuple(_level(p, lv, whole, limit, thresholds, (p, lv.index) in aside) for p, lv, whole in judged)
     sent = sum(lv.sent for _, lv, _ in judged)
     whole_sent = sum(whole.sent for _, _, whole in judged if whole)
     return KindRecord(
@@ -123,7 +128,9 @@ def _record(kind: dict, judged: list[tuple[str, Level, Level | None]], threshold
     )
 
 
-def _level(pass_name: str, lv: Level, whole: Level | None, limit: float | None, t: Thresholds) -> KindLevel:
+def _level(
+    pass_name: str, lv: Level, whole: Level | None, limit: float | None, t: Thresholds, set_aside: bool
+) -> KindLevel:
     p99 = lv.latency.p99_ms if lv.latency else None
     crossed = []
     if p99 is not None and limit is not None and p99 > limit:
@@ -141,22 +148,28 @@ def _level(pass_name: str, lv: Level, whole: Level | None, limit: float | None, 
         p50_ms=lv.latency.p50_ms if lv.latency else None,
         p99_ms=p99,
         crossed=" and ".join(crossed) or None,
+        set_aside=set_aside,
     )
 
 
 def went_first(kinds: list[KindRecord], knee_rps: float | None) -> str | None:
     """Which kind crossed its own limit first, at the lowest rate of the mix, up to the mix's first unhealthy rate
-    (knee_rps; None: the mix never collapsed, every level counts), in words; None without a mix."""
+    (knee_rps; None: the mix never collapsed, every level counts) and on levels that were not set aside, in words;
+    None without a mix."""
     if not kinds:
         return None
     first: dict[str, KindLevel] = {}
     for kind in kinds:
-        crossed = [lv for lv in kind.levels if lv.crossed and (knee_rps is None or lv.mix_rps <= knee_rps)]
+        crossed = [
+            lv for lv in kind.levels if lv.crossed and not lv.set_aside and (knee_rps is None or lv.mix_rps <= knee_rps)
+        ]
         if crossed:
             first[kind.name] = min(crossed, key=lambda lv: lv.mix_rps)
     if not first:
+        if all(lv.set_aside for kind in kinds for lv in kind.levels):
+            return "every level was set aside (its instrument saturated): no kind is judged"
         if knee_rps is None:
-            return "every kind held its own limit at every level"
+            return "every kind held its own limit at every level that can be trusted"
         return f"no kind crossed its own limit up to the mix's knee at {knee_rps:g} rps: the mix fell short as a whole"
     rate = min(lv.mix_rps for lv in first.values())
     leaders = [k for k in kinds if k.name in first and first[k.name].mix_rps == rate]
