@@ -84,6 +84,12 @@ def service_label(params: dict) -> str:
     return jar.rsplit("/", 1)[-1] if jar else THREAD_SERVICE
 
 
+def what_is_sent(params: dict) -> str:
+    """How prose says what the load sent to an app: `at /orders/42` (APP_PATH), `with the mix requests.csv`."""
+    mix_file = str(params.get("APP_REQUESTS") or "")
+    return f"with the mix {mix_file.rsplit('/', 1)[-1]}" if mix_file else f"at {params.get('APP_PATH') or '/'}"
+
+
 # What the thread-service's own endpoint (/actuator/loadlab) feeds and an app has not: never missing for an app (its
 # flight recording gives heap and GC instead).
 NOT_RECORDED = "thread/jvm.csv"
@@ -238,7 +244,7 @@ def mode_args(mode: str, threads: int, address: str, port: int) -> list[str]:
 
 
 # APP's companion parameters: they mean nothing without APP.
-COMPANIONS = ("APP_PATH", "APP_ARGS")
+COMPANIONS = ("APP_PATH", "APP_ARGS", "APP_REQUESTS")
 
 
 def checked_jar(raw: str) -> str:
@@ -262,6 +268,10 @@ def cross_checks(v: dict, defaults: dict[str, str]) -> list[str]:
             if v[name] != defaults[name]
         ]
     errors = []
+    if v["APP_REQUESTS"] and v["APP_PATH"] != defaults["APP_PATH"]:
+        errors.append(
+            f"APP_PATH={v['APP_PATH']} and APP_REQUESTS={v['APP_REQUESTS']} both say what to send; allowed: one of them"
+        )
     if v["SCENARIO"] != "http":
         errors.append(
             f"SCENARIO={v['SCENARIO']} does not apply with APP (each request does what the app does at APP_PATH); "

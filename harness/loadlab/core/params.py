@@ -10,7 +10,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from loadlab.core import app, downstream, downstream_use, reactive, servicecpus, stubs, timeouts, unknown_params
+from loadlab.core import app, downstream, downstream_use, mix, reactive, servicecpus, stubs, timeouts, unknown_params
 from loadlab.core.errors import DownstreamError
 from loadlab.core.param_parsers import ParamError, checked_by, int_in, numbers_each_once, one_of, text
 
@@ -264,6 +264,14 @@ PARAMS: tuple[Param, ...] = (
         f"base URL (any path answers after the run's delay), {app.DB_URL} = the run's PostgreSQL",
         checked_by(app.checked_args),
         "arguments (shell quoting)",
+    ),
+    Param(
+        "APP_REQUESTS",
+        "",
+        "with APP: a CSV of weighted kinds of request (name,weight,method,path,body,content_type), sent as one mix "
+        "instead of APP_PATH's one GET",
+        checked_by(mix.checked_file, mix.MixError),
+        "empty, or " + mix.ALLOWED,
     ),
     Param(
         "SERVICE_CPUS",

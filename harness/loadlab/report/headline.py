@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from loadlab.analysis import ratio_interval
+from loadlab.core import app
 from loadlab.core.modelabel import ModeLabel
 from loadlab.report import prediction_cells
 from loadlab.report.formats import num, rps
@@ -30,7 +31,7 @@ def subject(summary: RunSummary) -> str:
     """What was measured: `http scenario`, or an app at its path (it runs none of the thread-service's scenarios)."""
     params = summary.params or {}
     if params.get("APP"):
-        return f"{service_name(params)} at {params.get('APP_PATH') or '/'}"
+        return f"{service_name(params)} {app.what_is_sent(params)}"
     return f"{scenario_of(summary)} scenario"
 
 

@@ -1,14 +1,15 @@
 """APP on the thread host: a user's Boot jar started in the thread-service's place (same name there, so it is
 contained, recorded, sampled, watched and stopped like the thread-service), its mode set by the standard Spring
-properties (app.mode_args); refused in one line, before any load, when it does not start or APP_PATH does not
-answer 2xx/3xx; drained between passes by timing APP_PATH itself (it has no /actuator/loadlab)."""
+properties (app.mode_args); refused in one line, before any load, when it does not start or a kind of request
+(APP_PATH, or a line of APP_REQUESTS) does not answer 2xx/3xx; drained between passes by timing a GET of its own
+(probe_path: it has no /actuator/loadlab)."""
 
 from __future__ import annotations
 
 import json
 import time
 
-from loadlab.core import app, runplan
+from loadlab.core import app, mix, runplan
 from loadlab.core.errors import ExitCode
 from loadlab.core.runplan import ModeRun
 from loadlab.run import console, scenario
@@ -82,33 +83,57 @@ def log_tail(h: Host, log: str) -> str:
 
 
 def check_path(run: Run, mode: str) -> None:
-    """One GET of APP_PATH before any load: a 4xx/5xx or no answer within the load's own request timeout refuses
-    the run (a load of errors measures nothing of the app's threads)."""
-    v, h = run.values, run.topo.thread
+    """Every kind of request sent once before any load (APP_PATH's one GET, or each line of APP_REQUESTS, each
+    placeholder at its first value): a 4xx/5xx or no answer within the load's own request timeout refuses the run,
+    naming the kind (a load of errors measures nothing of the app's threads)."""
+    v = run.values
     timeout_s = max(1, run.limits.injector_request_timeout_ms // 1000)
+    for kind in mix.of_values(v).kinds:
+        status = smoke_status(run, kind, timeout_s)
+        if status[:1] in ("2", "3"):
+            continue
+        what = (
+            f"did not answer within {timeout_s} s (the load's request timeout)"
+            if status == "000"
+            else f"answered HTTP {status}" + (" each time of " + str(PATH_ATTEMPTS) if status[:1] == "5" else "")
+        )
+        if not v.get("APP_REQUESTS"):
+            raise AppRefused(
+                f"APP_PATH={v['APP_PATH']} {what} on {jar_name(v)} in {mode} mode, before any load: set APP_PATH to a "
+                f"path the app answers with 2xx (or its APP_ARGS so that it can)"
+            )
+        raise AppRefused(
+            f"APP_REQUESTS={v['APP_REQUESTS']} line {kind.line} (kind {kind.name}: {kind.method} {kind.smoke_path}) "
+            f"{what} on {jar_name(v)} in {mode} mode, before any load: fix that line so the app answers it with 2xx "
+            "(or its APP_ARGS so that it can)"
+        )
+
+
+def smoke_status(run: Run, kind: mix.Kind, timeout_s: int) -> str:
+    """A kind's status, asked again a second apart while it answers 5xx or nothing (a pool or cache still warming)."""
     status = "000"
+    body = [kind.smoke_body, kind.content_type] if kind.body else []
     for _ in range(PATH_ATTEMPTS):
-        status, _took = http_status(h, url(run, v["APP_PATH"]), timeout_s)
+        target = url(run, kind.smoke_path)
+        status, _took = http_status(run.topo.thread, target, timeout_s, kind.method, *body)
         if status[:1] in ("2", "3", "4"):
             break
         time.sleep(1)
-    if status[:1] in ("2", "3"):
-        return
-    what = (
-        f"did not answer within {timeout_s} s (the load's request timeout)"
-        if status == "000"
-        else f"answered HTTP {status}" + (" each time of " + str(PATH_ATTEMPTS) if status[:1] == "5" else "")
-    )
-    raise AppRefused(
-        f"APP_PATH={v['APP_PATH']} {what} on {jar_name(v)} in {mode} mode, before any load: set APP_PATH to a path "
-        f"the app answers with 2xx (or its APP_ARGS so that it can)"
-    )
+    return status
 
 
-def http_status(h: Host, target: str, timeout_s: float) -> tuple[str, str]:
-    """(status, seconds) of one GET from the app's host; status 000 when nothing answered in time."""
+def probe_path(values: dict) -> str:
+    """The GET the harness times and samples the app by between passes: APP_PATH, or the mix's first GET kind (its
+    first kind when none is a GET) at its placeholders' first values."""
+    kinds = mix.of_values(values).kinds
+    return next((k for k in kinds if k.method == "GET"), kinds[0]).smoke_path
+
+
+def http_status(h: Host, target: str, timeout_s: float, *request: str) -> tuple[str, str]:
+    """(status, seconds) of one request from the app's host (a GET, or request = method [body content_type]);
+    status 000 when nothing answered in time."""
     try:
-        out = h.tool("http-status", target, str(timeout_s), check=False, timeout=timeout_s + 30).split()
+        out = h.tool("http-status", target, str(timeout_s), *request, check=False, timeout=timeout_s + 30).split()
     except HostError:
         return "000", ""
     return (out[0], out[1]) if len(out) >= 2 else ("000", "")
@@ -123,7 +148,7 @@ def sampler_args(run: Run, raw: str) -> list[str]:
     ]
     # An app with a servlet context path (spring-petclinic-rest's /petclinic/) has Actuator under it, not at /.
     found = next(
-        (path for path in app.actuator_metrics_paths(run.values["APP_PATH"]) if _answers(run, path)),
+        (path for path in app.actuator_metrics_paths(probe_path(run.values)) if _answers(run, path)),
         None,
     )
     if found:
@@ -143,7 +168,7 @@ def answers_quickly(run: Run, timeout_s: float) -> tuple[bool, tuple[str, str]]:
     """Whether a GET of APP_PATH answers as fast as a healthy level allows (the drain's reading of an app, which has
     no count of requests in flight: a request queued behind a backlog would wait for all of it), and the answer."""
     quick_s = run.limits.healthy_max_ms / 1000  # derived with the run's own health rule (bench.py)
-    answer = http_status(run.topo.thread, url(run, run.values["APP_PATH"]), timeout_s)
+    answer = http_status(run.topo.thread, url(run, probe_path(run.values)), timeout_s)
     return bool(answer[0][:1] in ("2", "3") and answer[1] and float(answer[1]) <= quick_s), answer
 
 

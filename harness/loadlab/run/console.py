@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from loadlab.analysis import ratio_interval
+from loadlab.core import app
 from loadlab.core.app import service_label
 from loadlab.core.reactive import REACTIVE
 
@@ -105,7 +106,7 @@ def table(summary: RunSummary, run_dir: Path) -> None:
     _print("")
     params = summary.params or {}
     if params.get("APP"):
-        _print(f"app: {service_label(params)} at {params.get('APP_PATH') or '/'}")
+        _print(f"app: {service_label(params)} {app.what_is_sent(params)}")
     elif summary.scenario:
         _print(f"scenario: {summary.scenario}")
     for r in rows:
@@ -168,6 +169,12 @@ def _mode_notes(mode: str, m: ModeRecord) -> None:
         _print(f"  {mode}: SET ASIDE {where} ({rate} rps), its instrument saturated: {entry.reason}")
     if m.knee_bound:
         _print(f"  {mode}: a lower bound, no knee: {m.knee_bound}")
+    if m.kinds:  # APP_REQUESTS: each kind of the mix on its own
+        # Imported here: the verbs that run before .venv exists (java-home, check) import this module too.
+        from loadlab.report import kinds_section
+
+        for line in kinds_section.console_lines(mode, m.kinds, m.kind_first):
+            _print(f"  {line}")
     refined = m.refine
     if refined is None:
         return

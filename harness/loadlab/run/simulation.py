@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from loadlab.analysis import refine
-from loadlab.core import downstream, timeouts
+from loadlab.core import downstream, mix, timeouts
 from loadlab.core.thresholds import Thresholds
 from loadlab.run.context import Run
 from loadlab.run.topology import THREAD_PORT
@@ -74,6 +74,9 @@ def gatling_props(run: Run, folder: str, index: int, load: LoadPass, go_file: st
             timeouts.completion_lag_s(run.limits.expected_ms) == 0 and not downstream.injects_failures(v)
         ).lower(),
     }
+    if v.get("APP_REQUESTS"):
+        # A weighted mix of kinds instead of the one path, resolved here once (core/mix.py; Mix.java reads it).
+        props["mix"] = mix.load(v["APP_REQUESTS"]).property_value()
     if load.name:
         # A fine pass: ascending stairs over its rates after a warm-up with headroom, judged (and stopped
         # early) against the coarse pass's baseline.

@@ -27,7 +27,7 @@ def write(mode_dir: Path, passes: list[tuple[str, list[Level]]]) -> None:
     """Writes every level's file (pass name, its levels) and removes the files of levels no longer judged, so a
     rebuilt folder holds exactly the levels summary.json lists."""
     folder = mode_dir / FOLDER
-    folder.mkdir(exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
     written = set()
     for pass_name, levels in passes:
         for level in levels:

@@ -28,6 +28,7 @@ from loadlab.summary import (
     crash,
     evidence,
     hgrm_files,
+    kinds,
     outputs,
     raw,
     reactivecheck,
@@ -59,6 +60,9 @@ class JudgedMode:
     too_few_trusted: list[str]
     invalid_reasons: list[str]  # the coarse pass's validity, too_few_trusted first
     config_mismatches: list[str]  # what the service ran that was not asked for
+    # APP_REQUESTS: each kind of the mix on its own files (kinds.py), and which crossed its limit first, in words
+    kinds: list[kinds.KindRecord]
+    kind_first: str | None
 
     @property
     def untrusted(self) -> list[str]:
@@ -103,6 +107,11 @@ def judge_mode(
     ctx = validity_context(mode_raw, run, params, target, thresholds, verdict.p99_limit_ms)
     knee = refined_knee(tables.levels, verdict, fine, thresholds, ctx, crashed)
     short = too_few_levels(len(trusted_rates(tables.levels, verdict, knee)), set_aside_words(tables.levels, verdict))
+    passes = [(hgrm_files.COARSE, mode_raw, tables.levels), *((f.name, f.raw, f.tables.levels) for f in fine)]
+    aside = {(hgrm_files.COARSE, tables.levels[i].index) for i in verdict.set_aside}
+    aside |= {(o.name, o.levels[i].index) for o in knee.passes for i in o.verdict.set_aside}
+    mix_kinds = kinds.records(mode_dir, passes, lag_s, thresholds, write, frozenset(aside))
+    knee_rps = knee.closing.target_rps if knee.collapsed and knee.closing else None
     return JudgedMode(
         label=label,
         raw=mode_raw,
@@ -115,6 +124,8 @@ def judge_mode(
         crash_tables=crash_tables,
         crash_reason=crash.reason(crash.of(crashed), crash_tables) if crashed else None,
         too_few_trusted=short,
+        kinds=mix_kinds,
+        kind_first=kinds.went_first(mix_kinds, knee_rps),
         invalid_reasons=[*short, *pass_reasons(tables.levels, verdict, ctx)]
         + [r for r in [warmup.backlog_reason(mode_raw, tables.levels, verdict, ctx.healthy_max_ms)] if r],
         config_mismatches=live_config_mismatches(label, mode_raw.live_config, params)

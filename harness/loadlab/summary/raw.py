@@ -78,40 +78,10 @@ def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
 
     injectors = []
     for inj_dir in sorted(injectors_dir.glob("injector-*"), key=natural):
-        seconds = rows(inj_dir / "seconds.csv")
         meta = read_json(inj_dir / "meta.json")
         if not meta:
             missing.append(str((inj_dir / "meta.json").relative_to(mode_dir.parent)))
-        meta = upgrade.injector_meta(meta)
-        payloads: dict[int, list[str]] = {}
-        ko_payloads: dict[int, list[str]] = {}
-        log_path = inj_dir / "latency.hlog"
-        if log_path.is_file():
-            log = hlog.read_log(log_path)
-            for interval in log.intervals:
-                # Untagged lines predate the ok/ko split; they held successful requests only.
-                if interval.tag in ("ok", None):
-                    payloads.setdefault(interval.second, []).append(interval.payload)
-                elif interval.tag == "ko":
-                    ko_payloads.setdefault(interval.second, []).append(interval.payload)
-            if log.malformed_lines:
-                missing.append(
-                    f"{log_path.relative_to(mode_dir.parent)}: {log.malformed_lines} unreadable "
-                    f"line{'s' if log.malformed_lines > 1 else ''} skipped"
-                )
-        else:
-            missing.append(str(log_path.relative_to(mode_dir.parent)))
-        injectors.append(
-            Injector(
-                inj_dir.name,
-                seconds,
-                meta,
-                payloads,
-                rows(inj_dir / "samples.csv"),
-                ko_payloads,
-                read_error_kinds(inj_dir / "errors.csv"),
-            )
-        )
+        injectors.append(read_injector(inj_dir, inj_dir.name, upgrade.injector_meta(meta), mode_dir.parent, missing))
     if not injectors:
         missing.append(str((injectors_dir / "injector-*").relative_to(mode_dir.parent)))
     for inj in injectors:
@@ -140,6 +110,48 @@ def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
         request_pool=read_rows(raw_dir / "thread" / "request_pool.csv") or {},
         actuator=read_rows(raw_dir / "thread" / "actuator.csv") or {},
         jfr=jfr,
+    )
+
+
+def read_injector(
+    folder: Path, name: str, meta: dict, shown_from: Path, missing: list[str], sampled: bool = True
+) -> Injector:
+    """An injector's per-second files (seconds.csv, latency.hlog, errors.csv, samples.csv): its own folder, or the
+    folder of one kind of APP_REQUESTS's mix inside it (kinds/<name>/, which has the same files and the injector's
+    meta, but no samples: sampled=False). What is absent or unreadable is added to `missing`, named from
+    shown_from."""
+    seconds = read_rows(folder / "seconds.csv")
+    if seconds is None:
+        missing.append(str((folder / "seconds.csv").relative_to(shown_from)))
+    payloads: dict[int, list[str]] = {}
+    ko_payloads: dict[int, list[str]] = {}
+    log_path = folder / "latency.hlog"
+    if log_path.is_file():
+        log = hlog.read_log(log_path)
+        for interval in log.intervals:
+            # Untagged lines predate the ok/ko split; they held successful requests only.
+            if interval.tag in ("ok", None):
+                payloads.setdefault(interval.second, []).append(interval.payload)
+            elif interval.tag == "ko":
+                ko_payloads.setdefault(interval.second, []).append(interval.payload)
+        if log.malformed_lines:
+            missing.append(
+                f"{log_path.relative_to(shown_from)}: {log.malformed_lines} unreadable "
+                f"line{'s' if log.malformed_lines > 1 else ''} skipped"
+            )
+    else:
+        missing.append(str(log_path.relative_to(shown_from)))
+    samples = read_rows(folder / "samples.csv") if sampled else {}
+    if samples is None:
+        missing.append(str((folder / "samples.csv").relative_to(shown_from)))
+    return Injector(
+        name,
+        seconds or {},
+        meta,
+        payloads,
+        samples or {},
+        ko_payloads,
+        read_error_kinds(folder / "errors.csv"),
     )
 
 

@@ -69,7 +69,7 @@ def _typed(spec: tuple[str, type] | None, value: Any) -> Any:
 
 def plain(value: Any) -> Any:
     """A value as summary.json holds it: records as their mappings, all the way down."""
-    if isinstance(value, Fields):
+    if isinstance(value, Fields) or hasattr(value, "as_json"):  # a record of its own shape (summary/kinds.py)
         return value.as_json()
     if isinstance(value, list):
         return [plain(v) for v in value]

@@ -30,6 +30,7 @@ from loadlab.summary.detail_records import (
     ThresholdsRecord,
 )
 from loadlab.summary.fit_records import CostsRecord, FitRecord
+from loadlab.summary.kinds import KindRecord
 from loadlab.summary.level_records import LevelRecord, RefineRecord, fitted_by_pass
 from loadlab.summary.record_fields import LIST, MAP, ONE, Fields
 
@@ -91,6 +92,8 @@ class ModeRecord(Fields):
     levels_dropped_after_crash: list | None = None
     evidence_gaps: list[EvidenceGapRecord] | None = None
     app_evidence: AppEvidenceRecord | None = None
+    kinds: list[KindRecord] | None = None  # APP_REQUESTS: each kind of the mix on its own (summary/kinds.py)
+    kind_first: str | None = None  # APP_REQUESTS: which kind crossed its own limit first, in words
     repetition: int | None = None  # REPEAT > 1: the median repetition shown
     folder: str | None = None  # REPEAT > 1: rep-<k>/<label>
     NESTED: ClassVar = {
@@ -106,6 +109,7 @@ class ModeRecord(Fields):
         "crashed": (ONE, CrashRecord),
         "evidence_gaps": (LIST, EvidenceGapRecord),
         "app_evidence": (ONE, AppEvidenceRecord),
+        "kinds": (LIST, KindRecord),
     }
     DECLARED_ORDER: ClassVar = True
 

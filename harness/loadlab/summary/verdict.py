@@ -120,6 +120,8 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
     if params.get("APP"):  # an application under test: the evidence its live-config check read (judging.py)
         out_of_cpu = knee.collapsed and knee.closing is not None and cpu_ran_out(knee.closing, ctx)
         appcheck.add_evidence(summary, raw, mode, params, out_of_cpu)
+    if judged.kinds:  # APP_REQUESTS: each kind of the mix on its own (kinds.py)
+        summary.update(kinds=judged.kinds, kind_first=judged.kind_first)
     return ModeRecord.from_mapping(summary)
 
 

@@ -1,14 +1,15 @@
 """End to end with APP: the project's sample app (harness/tests/sample-app, an orders service that is not the
-thread-service) measured in the thread-service's place with the defaults' fine pass, and the refusals before any
-load. The same app told to ignore the switch is judged on real raw files of such a run (test_app_ignores_switch.py);
-its platform mode (the app's Tomcat pool set by PLATFORM_THREADS, Little's law) and its errors mid-run are measured
-on the namespace hosts (test_e2e_netns.py).
+thread-service) measured in the thread-service's place with the defaults' fine pass, sent a mix of requests
+(APP_REQUESTS: orders by Zipf-skewed customer ids, cheap product reads, carts POSTed with a JSON body) judged as a
+mix and shown per kind, and the refusals before any load. The same app told to ignore the switch is judged on real
+raw files of such a run (test_app_ignores_switch.py); its platform mode (the app's Tomcat pool set by
+PLATFORM_THREADS, Little's law) and its errors mid-run are measured on the namespace hosts (test_e2e_netns.py).
 
-DELAY_MS=200 (the app's backend is the delay-service, called as a REST downstream at {downstream_url}/prices/42:
-any path answers after the run's delay), then 30 ms on one of the app's own 2 HikariCP
-connections to the run's PostgreSQL ({db_url}), put the app's pool near 62 rps (2 / 0.032 s) for virtual threads;
-the stairs go 30, 55, 80 rps, so virtual collapses at the app's pool, which the verdict must name as such
-(issue 24)."""
+DELAY_MS=200 (the app's backend is the delay-service, called as a REST downstream at {downstream_url}/prices/<id>:
+any path answers after the run's delay), then 33 ms on one of the app's own 2 HikariCP connections to the run's
+PostgreSQL ({db_url}) for an order or a cart (90% of the mix; a product read takes neither), put the app's pool near
+2 / (0.9 x 0.036 s) = 62 rps of the mix for virtual threads; the stairs go 30, 55, 80 rps, so virtual collapses at
+the app's pool, which the verdict must name as such (issue 24)."""
 
 import json
 
@@ -17,6 +18,7 @@ from conftest import REPO, make
 
 pytestmark = pytest.mark.e2e
 
+MIX = REPO / "harness" / "tests" / "data" / "sample-app-mix" / "requests.csv"
 SAMPLE_APP = next((REPO / "harness" / "tests" / "sample-app" / "target").glob("sample-app-*.jar"), None)
 TINY_APP = {
     "TARGET": "local",
@@ -44,7 +46,8 @@ def bench(tmp_path, **env):
 
 
 def test_the_sample_app_on_virtual_threads_meets_its_own_connection_pool_and_its_fine_pass_reaches_the_page(tmp_path):
-    r, run_dir, summary = bench(tmp_path, MODES="virtual")
+    mix_args = TINY_APP["APP_ARGS"].replace("--orders.db-hold=30ms", "--orders.db-hold=33ms")
+    r, run_dir, summary = bench(tmp_path, MODES="virtual", APP_PATH="/", APP_REQUESTS=str(MIX), APP_ARGS=mix_args)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     virtual = summary["modes"]["virtual"]
     assert virtual["valid"], virtual["invalid_reasons"]
@@ -66,17 +69,39 @@ def test_the_sample_app_on_virtual_threads_meets_its_own_connection_pool_and_its
     # Words that fit an app: its name, no scenario, nothing "missing" that an app never has.
     html = (run_dir / "index.html").read_text()
     assert "jvm.csv" not in html and "http scenario" not in html, html[:3000]
-    assert "sample-app-0.1.0.jar at /orders/42" in html
+    assert "sample-app-0.1.0.jar with the mix requests.csv" in html
     assert "thread-service" not in (virtual["evidence_at_knee"] or ""), virtual["evidence_at_knee"]
-    # The same page and summary as the lab's own service; the request the load made was the app's path.
     assert (run_dir / "index.html").is_file() and (run_dir / "virtual" / "timeline.csv").is_file()
-    meta = json.loads((run_dir / "virtual" / "raw" / "injector-0" / "meta.json").read_text())
-    assert meta.get("request_path") == "/orders/42", meta
+    _judged_as_a_mix_and_shown_per_kind(r, run_dir, virtual, html)
     # The app reached its downstream at a path of its own ({downstream_url}/prices/42), and the delay-service
     # recorded every answer's served delay: about one per request, at the run's 200 ms.
     served = (run_dir / "raw" / "delay" / "served.hlog").read_text()
     assert served.count("Tag=served") >= 5, served[:2000]
     assert json.loads((run_dir / "params.json").read_text())["downstream"]["distribution"]["kind"] == "constant"
+
+
+def _judged_as_a_mix_and_shown_per_kind(r, run_dir, virtual, html):
+    """The load sent the mix's kinds at their shares; each kind's figures come from its own histograms."""
+    kinds = {k["name"]: k for k in virtual["kinds"]}
+    assert list(kinds) == ["orders", "products", "cart"], kinds.keys()
+    for name, asked in (("orders", 60), ("products", 10), ("cart", 30)):
+        assert kinds[name]["weight_pct"] == asked and abs(kinds[name]["sent_pct"] - asked) < 8, kinds[name]
+    meta = json.loads((run_dir / "virtual" / "raw" / "injector-0" / "meta.json").read_text())
+    raw = run_dir / "virtual" / "raw" / "injector-0" / "kinds"
+    sent = sum(int(row.split(",")[4]) for k in kinds for row in (raw / k / "seconds.csv").read_text().split()[1:])
+    assert sent == meta["totals"]["sent"], (sent, meta["totals"])  # every request is one kind's
+    # A product read takes neither the downstream (200 ms) nor a connection: its own p50 says so at the first level,
+    # where a percentile derived from the mix's could not.
+    orders, products = kinds["orders"]["levels"][0], kinds["products"]["levels"][0]
+    assert products["p50_ms"] < 100 < 200 <= orders["p50_ms"], (products, orders)
+    first = kinds["orders"]["levels"][0]
+    hgrm = run_dir / "virtual" / "kinds" / "orders" / "hgrm"
+    hgrm = hgrm / f"level-{first['level']:02d}-{first['mix_rps']:g}rps.hgrm"
+    assert hgrm.is_file(), sorted(p.name for p in hgrm.parent.glob("*"))
+    # Which kind went first at the mix's knee, in words, on the console and the page.
+    assert virtual["kind_first"] and "rps" in virtual["kind_first"], virtual["kind_first"]
+    assert "each kind on its own" in r.stdout and virtual["kind_first"] in r.stdout
+    assert "Each kind of the mix" in html and "POST /carts" in html
 
 
 def test_an_app_path_that_answers_404_is_refused_before_any_load_with_nothing_left_running(tmp_path):

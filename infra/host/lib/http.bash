@@ -48,7 +48,15 @@ cmd_wait_answer() {
   die "$name did not answer on $url within ${timeout}s"
 }
 
-# http-status URL MAX_TIME_S: one GET; prints `<status> <seconds>` (status 000: no answer within MAX_TIME_S).
+# http-status URL MAX_TIME_S [METHOD [BODY CONTENT_TYPE]]: one request (a GET by default; BODY is the text sent,
+# through stdin so a body starting with @ is never read as a file name); prints `<status> <seconds>` (status 000: no
+# answer within MAX_TIME_S).
 cmd_http_status() {
-  curl -s -o /dev/null -w '%{http_code} %{time_total}\n' --max-time "$2" "$1" 2>/dev/null || true
+  local method=${3:-GET}
+  if [ $# -ge 5 ]; then
+    printf '%s' "$4" | curl -s -o /dev/null -w '%{http_code} %{time_total}\n' --max-time "$2" -X "$method" \
+      -H "Content-Type: $5" --data-binary @- "$1" 2>/dev/null || true
+  else
+    curl -s -o /dev/null -w '%{http_code} %{time_total}\n' --max-time "$2" -X "$method" "$1" 2>/dev/null || true
+  fi
 }

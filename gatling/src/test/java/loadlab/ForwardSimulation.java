@@ -2,15 +2,12 @@ package loadlab;
 
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
-import static io.gatling.javaapi.core.CoreDsl.exec;
 import static io.gatling.javaapi.core.CoreDsl.incrementUsersPerSec;
 import static io.gatling.javaapi.core.CoreDsl.nothingFor;
 import static io.gatling.javaapi.core.CoreDsl.rampUsersPerSec;
-import static io.gatling.javaapi.core.CoreDsl.responseTimeInMillis;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static io.gatling.javaapi.core.CoreDsl.stopLoadGenerator;
 import static io.gatling.javaapi.http.HttpDsl.http;
-import static io.gatling.javaapi.http.HttpDsl.status;
 
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -25,43 +22,29 @@ import io.gatling.javaapi.core.Simulation;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
 
 /**
- * Open-model load on the thread-service: one request of the scenario ({@link LoadConfig#requestPath()}) per virtual
- * user, a warm-up, then stairs or a ramp. A failed request is classified ({@link ErrorKind}) by its status or, without
- * a response, by the exception the HTTP client failed with ({@link FailureCauses}). Every request is also recorded
+ * Open-model load on the thread-service: one request per virtual user ({@link Requests}: the scenario's, APP_PATH's
+ * or a kind of APP_REQUESTS's mix), a warm-up, then stairs or a ramp. A failed request is classified
+ * ({@link ErrorKind}) by its status or, without a response, by the exception the HTTP client failed with
+ * ({@link FailureCauses}). Every request is also recorded
  * by {@link RunMonitor} into the per-second raw files the harness analyses; Gatling's own report is a by-product.
  * All settings are {@code loadlab.*} system properties (gatling/README.md).
  */
 public class ForwardSimulation extends Simulation {
 
-    private static final String SENT_NS = "loadlab.sentNs";
-    private static final String RESPONSE_MS = "loadlab.responseMs";
-    private static final String STATUS = "loadlab.status";
     private static final int PILOT_SECONDS = 1;
 
     // With a go file, the JVM is up before the service is: it waits here, before any raw file or request (GoSignal).
     private final LoadConfig cfg = goOrExit(loadConfigOrExit());
+    private final Mix mix = mixOrExit();
     private final Schedule schedule = Schedule.of(cfg);
-    private final RunMonitor monitor = monitorOrExit(cfg, schedule, timeoutsInForceOrExit(cfg));
+    private final RunMonitor monitor = monitorOrExit(cfg, schedule, timeoutsInForceOrExit(cfg), mix);
     private final FailureCauses causes = failureCausesOrExit();
 
     {
         // No shareConnections(): each virtual user opens its own connection, as independent clients do.
         HttpProtocolBuilder protocol = http.baseUrl(cfg.baseUrl()).disableWarmUp();
 
-        ChainBuilder send = exec(session -> session.set(SENT_NS, monitor.sent()))
-                .exec(http(cfg.scenario()).get(cfg.requestPath())
-                        .requestTimeout(Duration.ofMillis(cfg.requestTimeoutMs()))
-                        // Response time and status first: checks stop at the first failure, and a non-200 must be
-                        // timed and classified too (ErrorKind).
-                        .check(responseTimeInMillis().saveAs(RESPONSE_MS), status().saveAs(STATUS), status().is(200)))
-                .exec(session -> {
-                    Integer responseMs = session.contains(RESPONSE_MS) ? session.getInt(RESPONSE_MS) : null;
-                    Integer status = session.contains(STATUS) ? session.getInt(STATUS) : null;
-                    // Taken for every user, so a kind never outlives its request.
-                    ErrorKind cause = causes.take(session.userId());
-                    monitor.completed(session.getLong(SENT_NS), responseMs, !session.isFailed(), status, cause);
-                    return session;
-                });
+        ChainBuilder send = new Requests(cfg, monitor, causes).chain(mix);
 
         ScenarioBuilder forward = scenario("forward")
                 .pause(session -> Duration.ofMillis(monitor.alignDelayMs(System.currentTimeMillis())))
@@ -138,9 +121,18 @@ public class ForwardSimulation extends Simulation {
         }
     }
 
-    private static RunMonitor monitorOrExit(LoadConfig cfg, Schedule schedule, RunMonitor.Timeouts timeouts) {
+    private static Mix mixOrExit() {
         try {
-            return new RunMonitor(cfg, schedule, timeouts, System.out);
+            return Mix.fromSystemProperty();
+        } catch (IllegalArgumentException e) {
+            throw exit(e.getMessage());
+        }
+    }
+
+    private static RunMonitor monitorOrExit(LoadConfig cfg, Schedule schedule, RunMonitor.Timeouts timeouts,
+            Mix mix) {
+        try {
+            return new RunMonitor(cfg, schedule, timeouts, mix, System.out);
         } catch (UncheckedIOException e) {
             throw exit("loadlab.outDir=" + cfg.outDir() + ": " + e.getMessage() + " (" + e.getCause() + ")");
         }

@@ -57,6 +57,8 @@ public record LoadConfig(
      * start naming it. harness/tests/data/health_cases.json holds them under these names for both test suites.
      */
     static final List<String> REQUIRED = List.of("okRatio", "maxErrorRatio", "p99Factor", "p99SlackMs");
+    /** Properties another class reads and checks: {@code mix} ({@link Mix}, APP_REQUESTS resolved by the harness). */
+    static final List<String> READ_ELSEWHERE = List.of("mix");
 
     private static Map<String, String> defaults() {
         Map<String, String> d = new LinkedHashMap<>();
@@ -146,9 +148,10 @@ public record LoadConfig(
         int goTimeoutSeconds = p.get("goTimeoutSeconds", s -> intIn(s, 1, 86_400), "an integer 1..86400");
 
         for (String name : raw.keySet()) {
-            if (!DEFAULTS.containsKey(name) && !REQUIRED.contains(name)) {
+            if (!DEFAULTS.containsKey(name) && !REQUIRED.contains(name) && !READ_ELSEWHERE.contains(name)) {
                 List<String> known = new ArrayList<>(DEFAULTS.keySet());
                 known.addAll(REQUIRED);
+                known.addAll(READ_ELSEWHERE);
                 p.errors.add(PREFIX + name + "=" + raw.get(name) + ": unknown property (known: "
                         + String.join(", ", known) + ")");
             }

@@ -30,6 +30,7 @@ final class RawOutput {
     private final RawFiles files;
     // Touched by one thread at a time (RunMonitor's lock).
     private Totals totals = new Totals(0, 0, 0, 0);
+    private List<Map<String, Object>> kinds = List.of();
 
     /** Creates the files (their headers) and the first meta.json, status {@code starting}. */
     RawOutput(LoadConfig cfg, Schedule schedule, RunMonitor.Timeouts timeouts, SecondAnchor anchor, LevelJudge judge,
@@ -49,6 +50,12 @@ final class RawOutput {
 
     Path dir() {
         return files.dir();
+    }
+
+    /** APP_REQUESTS's kinds, listed in meta.json (their own files: {@link KindOutputs}). */
+    void kinds(List<Map<String, Object>> listed) {
+        kinds = listed;
+        meta("starting");
     }
 
     Totals totals() {
@@ -107,6 +114,7 @@ final class RawOutput {
         m.put("error_kind_meanings", ErrorKind.meanings());
         m.put("scenario", cfg.scenario());
         m.put("request_path", cfg.requestPath());
+        m.put("kinds", kinds);
         m.put("written_epoch_ms", System.currentTimeMillis());
         return m;
     }

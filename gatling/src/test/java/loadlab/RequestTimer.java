@@ -26,11 +26,13 @@ final class RequestTimer {
      * @param gatlingMs Gatling's response time when a response arrived, null on timeout/connection error
      * @param status the response's status, null when none arrived (used to classify a failure)
      * @param cause why a request without a response failed ({@link FailureCauses}), null when not known
+     * @return the failure's kind, null when it succeeded
      */
-    void completed(long sentNanos, Integer gatlingMs, boolean ok, Integer status, ErrorKind cause) {
+    ErrorKind completed(long sentNanos, Integer gatlingMs, boolean ok, Integer status, ErrorKind cause) {
         long elapsed = Math.round((System.nanoTime() - sentNanos) / 1e6);
         long latency = gatlingMs != null ? gatlingMs : elapsed;
         ErrorKind kind = ok ? null : ErrorKind.of(status, cause, elapsed, requestTimeoutMs);
         anchor.recorder().completed(System.currentTimeMillis(), latency, ok, kind);
+        return kind;
     }
 }

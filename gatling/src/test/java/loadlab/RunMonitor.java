@@ -34,6 +34,7 @@ public final class RunMonitor {
     private final LevelJudge judge;
     private final EarlyStop stop;
     private final RawOutput output;
+    private final KindOutputs kinds;
     private final ScheduledExecutorService ticker;
 
     // Touched only under this object's lock (ticker, finish).
@@ -42,10 +43,11 @@ public final class RunMonitor {
 
     /** Outside Gatling (tests): the configured timeouts stand for the ones in force. */
     public RunMonitor(LoadConfig cfg, Schedule schedule, PrintStream out) {
-        this(cfg, schedule, Timeouts.of(cfg), out);
+        this(cfg, schedule, Timeouts.of(cfg), Mix.none(), out);
     }
 
-    public RunMonitor(LoadConfig cfg, Schedule schedule, Timeouts timeouts, PrintStream out) {
+    /** @param mix APP_REQUESTS's kinds, each also recorded on its own ({@link KindOutputs}); none: one request */
+    public RunMonitor(LoadConfig cfg, Schedule schedule, Timeouts timeouts, Mix mix, PrintStream out) {
         this.cfg = cfg;
         this.schedule = schedule;
         this.anchor = new SecondAnchor(cfg.startAtEpochMs());
@@ -54,6 +56,8 @@ public final class RunMonitor {
         this.judge = new LevelJudge(cfg, schedule);
         this.stop = new EarlyStop(cfg, schedule, progress);
         this.output = new RawOutput(cfg, schedule, timeouts, anchor, judge, stop);
+        this.kinds = new KindOutputs(mix, output.dir(), anchor, System.currentTimeMillis());
+        output.kinds(kinds.meta());
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "loadlab-monitor");
             t.setDaemon(true);
@@ -92,6 +96,19 @@ public final class RunMonitor {
         return timer.sent();
     }
 
+    /** A request of the mix's kind {@code kind} (its index in the mix) is sent. */
+    public long sent(int kind) {
+        kinds.sent(kind, System.currentTimeMillis());
+        return timer.sent();
+    }
+
+    /** See {@link RequestTimer#completed}; also into the kind's own seconds. */
+    public void completed(int kind, long sentNanos, Integer gatlingMs, boolean ok, Integer status, ErrorKind cause) {
+        ErrorKind error = timer.completed(sentNanos, gatlingMs, ok, status, cause);
+        long latency = gatlingMs != null ? gatlingMs : Math.round((System.nanoTime() - sentNanos) / 1e6);
+        kinds.completed(kind, System.currentTimeMillis(), latency, ok, error);
+    }
+
     /** @param gatlingMs Gatling's response time when a response arrived, null on timeout/connection error */
     public void completed(long sentNanos, Integer gatlingMs, boolean ok) {
         completed(sentNanos, gatlingMs, ok, null, null);
@@ -120,7 +137,9 @@ public final class RunMonitor {
             output.meta("running");
         }
         shouldStop();
-        process(anchor.recorder().drainBefore(Math.floorDiv(nowMs - GRACE_MS, 1000)), nowMs);
+        long end = Math.floorDiv(nowMs - GRACE_MS, 1000);
+        process(anchor.recorder().drainBefore(end), nowMs);
+        kinds.drainBefore(end, schedule::at);
     }
 
     /** Writes what is left (the current second included) and the final meta.json; later calls do nothing. */
@@ -137,11 +156,13 @@ public final class RunMonitor {
         }
         if (anchor.fixed()) {
             process(anchor.recorder().drainBefore(nowMs / 1000 + 1), nowMs);
+            kinds.drainBefore(nowMs / 1000 + 1, schedule::at);
         }
         finished = true;
         ticker.shutdown();
         output.meta(interruptReason != null ? "interrupted" : "finished");
         output.close();
+        kinds.close();
         progress.done(output.totals(), stop.reason());
     }
 

@@ -1,0 +1,185 @@
+"""APP_REQUESTS: each kind of the mix judged on its own files (the simulation's `kinds/<name>/` in every injector's
+folder, the same three files as the injector's, KindOutputs.java), never derived from the mix's: its share actually
+sent, its p50/p99 and errors per level from its own histograms, its .hgrm files, and which kind crossed its limit
+first. The knee and the health rule stay the whole mix's (what a caller sees); a kind's limit is the health rule's
+applied to its own baseline (its p50 at the first level), since a cheap read and a slow write share no latency.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+from loadlab.analysis.levels import Level
+from loadlab.core.thresholds import Thresholds
+from loadlab.summary import hgrm_files, raw, seconds
+from loadlab.summary.raw import RawMode
+from loadlab.summary.values import as_float
+
+FOLDER = "kinds"  # KindOutputs.FOLDER: <injector>/kinds/<name>/, and <mode>/kinds/<name>/hgrm/ for its .hgrm files
+
+
+@dataclass(frozen=True)
+class KindLevel:
+    """One kind at one level of the mix (a coarse level, or a fine pass's: `pass_name` refine-<k>)."""
+
+    pass_name: str
+    level: int
+    mix_rps: float  # the mix's offered rate at this level: the stairs' rate is the mix's total
+    sent: int
+    share_pct: float | None  # of the mix's requests sent in this level
+    ok: int
+    errors: int
+    p50_ms: int | None  # from the kind's own merged histogram of the level
+    p99_ms: int | None
+    crossed: str | None  # how it crossed its limit here ("p99 crossed its limit (1528 ms > 526 ms)"), None: held
+    # the mix's level was set aside (its instrument saturated, analysis/set_aside.py): shown, never judged on
+    set_aside: bool = False
+
+
+@dataclass(frozen=True)
+class KindRecord:
+    """One kind of the mix in summary.json's `kinds` (docs/RESULTS.md)."""
+
+    name: str
+    line: int  # its line in the mix file
+    label: str  # `POST /carts`, placeholders as written
+    weight_pct: float  # its share as asked
+    sent_pct: float | None  # its share of the requests actually sent, over every measured level
+    baseline_p50_ms: int | None
+    p99_limit_ms: int | None  # the health rule on its own baseline
+    levels: tuple[KindLevel, ...] = ()
+
+    def as_json(self) -> dict:
+        return {**asdict(self), "levels": [asdict(lv) for lv in self.levels]}
+
+    @classmethod
+    def from_mapping(cls, values: dict) -> KindRecord:
+        names = {f.name for f in fields(KindLevel)}
+        levels = tuple(KindLevel(**{k: v for k, v in lv.items() if k in names}) for lv in values.get("levels") or [])
+        own = {f.name for f in fields(cls)} - {"levels"}
+        return cls(**{k: v for k, v in values.items() if k in own}, levels=levels)
+
+
+def listed(mode_raw: RawMode) -> list[dict]:
+    """The kinds the simulation ran (meta.json `kinds`: name, line, label, hundredths); [] without a mix."""
+    for inj in mode_raw.injectors:
+        kinds = inj.meta.get("kinds")
+        if isinstance(kinds, list) and kinds:
+            return [k for k in kinds if isinstance(k, dict) and k.get("name")]
+    return []
+
+
+def kind_raw(injectors_dir: Path, mode_raw: RawMode, name: str, shown_from: Path) -> RawMode:
+    """One kind's files read like an injector's (with that injector's meta: its levels' bounds)."""
+    missing: list[str] = []
+    injectors = [
+        raw.read_injector(injectors_dir / inj.name / FOLDER / name, inj.name, inj.meta, shown_from, missing, False)
+        for inj in mode_raw.injectors
+    ]
+    return RawMode(injectors=injectors, thread_samples={}, jvm={}, delay_samples={}, pinned=None, missing=missing)
+
+
+def records(
+    mode_dir: Path,
+    passes: list[tuple[str, RawMode, list[Level]]],
+    lag_s: int,
+    thresholds: Thresholds,
+    write: bool,
+    set_aside: frozenset[tuple[str, int]] = frozenset(),
+) -> list[KindRecord]:
+    """Every kind of the mix, judged per level of every pass (pass name, its raw files, the mix's levels);
+    set_aside: the mix's levels set aside (pass name, level index); write: also each kind's .hgrm files."""
+    kinds = listed(passes[0][1]) if passes else []
+    out = []
+    for kind in kinds:
+        name = str(kind["name"])
+        judged: list[tuple[str, Level, Level | None]] = []
+        for pass_name, pass_raw, mix_levels in passes:
+            injectors_dir = mode_dir / pass_name / "raw" if pass_name else mode_dir / "raw"
+            own = seconds.build_tables(kind_raw(injectors_dir, pass_raw, name, mode_dir.parent), lag_s=lag_s).levels
+            by_index = {lv.index: lv for lv in mix_levels}
+            judged += [(pass_name, lv, by_index.get(lv.index)) for lv in own]
+        if write:
+            passes_levels = [(p, [lv for q, lv, _ in judged if q == p]) for p, _, _ in passes]
+            hgrm_files.write(mode_dir / FOLDER / name, passes_levels)
+        out.append(_record(kind, judged, thresholds, set_aside))
+    return out
+
+
+def _record(
+    kind: dict, judged: list[tuple[str, Level, Level | None]], thresholds: Thresholds, aside: frozenset
+) -> KindRecord:
+    first = next((lv for p, lv, _ in judged if not p and lv.latency), None)
+    baseline = first.latency.p50_ms if first else None
+    limit = thresholds.p99_limit_ms(baseline) if baseline is not None else None
+    levels = tuple(_level(p, lv, whole, limit, thresholds, (p, lv.index) in aside) for p, lv, whole in judged)
+    sent = sum(lv.sent for _, lv, _ in judged)
+    whole_sent = sum(whole.sent for _, _, whole in judged if whole)
+    return KindRecord(
+        name=str(kind["name"]),
+        line=int(as_float(kind.get("line")) or 0),
+        label=str(kind.get("label") or kind["name"]),
+        weight_pct=(as_float(kind.get("hundredths")) or 0) / 100,
+        sent_pct=round(100 * sent / whole_sent, 1) if whole_sent else None,
+        baseline_p50_ms=baseline,
+        p99_limit_ms=round(limit) if limit is not None else None,
+        levels=levels,
+    )
+
+
+def _level(
+    pass_name: str, lv: Level, whole: Level | None, limit: float | None, t: Thresholds, set_aside: bool
+) -> KindLevel:
+    p99 = lv.latency.p99_ms if lv.latency else None
+    crossed = []
+    if p99 is not None and limit is not None and p99 > limit:
+        crossed.append(f"p99 crossed its limit ({p99} ms > {limit:.0f} ms)")
+    if lv.error_ratio > t.max_error_ratio:
+        crossed.append(f"errors crossed the limit ({100 * lv.error_ratio:.1f}% > {100 * t.max_error_ratio:g}%)")
+    return KindLevel(
+        pass_name=pass_name,
+        level=lv.index,
+        mix_rps=lv.target_rps,
+        sent=lv.sent,
+        share_pct=round(100 * lv.sent / whole.sent, 1) if whole and whole.sent else None,
+        ok=lv.ok,
+        errors=lv.ko,
+        p50_ms=lv.latency.p50_ms if lv.latency else None,
+        p99_ms=p99,
+        crossed=" and ".join(crossed) or None,
+        set_aside=set_aside,
+    )
+
+
+def went_first(kinds: list[KindRecord], knee_rps: float | None) -> str | None:
+    """Which kind crossed its own limit first, at the lowest rate of the mix, up to the mix's first unhealthy rate
+    (knee_rps; None: the mix never collapsed, every level counts) and on levels that were not set aside, in words;
+    None without a mix."""
+    if not kinds:
+        return None
+    first: dict[str, KindLevel] = {}
+    for kind in kinds:
+        crossed = [
+            lv for lv in kind.levels if lv.crossed and not lv.set_aside and (knee_rps is None or lv.mix_rps <= knee_rps)
+        ]
+        if crossed:
+            first[kind.name] = min(crossed, key=lambda lv: lv.mix_rps)
+    if not first:
+        if all(lv.set_aside for kind in kinds for lv in kind.levels):
+            return "every level was set aside (its instrument saturated): no kind is judged"
+        if knee_rps is None:
+            return "every kind held its own limit at every level that can be trusted"
+        return f"no kind crossed its own limit up to the mix's knee at {knee_rps:g} rps: the mix fell short as a whole"
+    rate = min(lv.mix_rps for lv in first.values())
+    leaders = [k for k in kinds if k.name in first and first[k.name].mix_rps == rate]
+    held = [k for k in kinds if k not in leaders]
+    if len(leaders) == 1:
+        lead = leaders[0]
+        what = first[lead.name].crossed
+        rest = "the others held" if len(held) > 1 else f"`{held[0].label}` held" if held else "it is the only kind"
+        return f"`{lead.label}`'s {what} at {rate:g} rps while {rest}"
+    quoted = [f"`{k.label}`" for k in leaders]
+    names = ", ".join(quoted[:-1]) + " and " + quoted[-1]
+    rest = f" while {', '.join(f'`{k.label}`' for k in held)} held" if held else ""
+    return f"{names} crossed their limits together at {rate:g} rps{rest}"

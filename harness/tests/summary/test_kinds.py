@@ -1,0 +1,114 @@
+"""APP_REQUESTS judged per kind: which kind crossed its own limit first is said in words, and a kind's record is
+typed in summary.json and read back the same."""
+
+from dataclasses import replace
+
+from loadlab.report import kinds_section
+from loadlab.summary.kinds import KindLevel, KindRecord, went_first
+from loadlab.summary.records import ModeRecord, RunSummary, json_text
+
+
+def level(rate, p99, crossed=None, pass_name=""):
+    return KindLevel(pass_name, int(rate // 100), rate, 100, 33.3, 100, 0, p99 // 2, p99, crossed)
+
+
+def kind(name, label, *levels):
+    return KindRecord(name, 2, label, 33.3, 33.0, 10, 110, tuple(levels))
+
+
+READS = kind("items", "GET /items/{id:1..1000}", level(100, 20), level(200, 30), level(300, 400, "p99 crossed"))
+SEARCH = kind("search", "GET /search", level(100, 20), level(200, 40), level(300, 50))
+CARTS = kind(
+    "carts",
+    "POST /carts",
+    level(100, 50),
+    level(200, 420, "p99 crossed its limit (420 ms > 110 ms)"),
+    level(300, 900, "p99 crossed its limit (900 ms > 110 ms)"),
+)
+
+
+def test_the_kind_that_crossed_its_limit_at_the_lowest_rate_went_first_while_the_others_held():
+    words = went_first([READS, SEARCH, CARTS], knee_rps=300)
+    assert words == "`POST /carts`'s p99 crossed its limit (420 ms > 110 ms) at 200 rps while the others held"
+
+
+def test_kinds_crossing_at_the_same_rate_are_said_together_and_a_mix_that_fell_short_as_a_whole_is_said_so():
+    assert went_first([READS, SEARCH, CARTS], knee_rps=None).startswith("`POST /carts`'s p99")
+    together = went_first([READS, SEARCH], knee_rps=300)
+    assert together == "`GET /items/{id:1..1000}`'s p99 crossed at 300 rps while `GET /search` held"
+    assert "fell short as a whole" in went_first([SEARCH], knee_rps=300)
+    # A level set aside (its instrument saturated) names nobody.
+    aside = kind("carts", "POST /carts", level(100, 50), replace(CARTS.levels[1], set_aside=True), CARTS.levels[2])
+    assert went_first([SEARCH, aside], knee_rps=300).startswith("`POST /carts`'s p99 crossed its limit (900 ms")
+    all_aside = kind("carts", "POST /carts", *(replace(lv, set_aside=True) for lv in CARTS.levels))
+    assert went_first([all_aside], knee_rps=None).startswith("every level was set aside")
+    # Above the mix's knee nothing counts: a kind breaking only after the mix did did not go first.
+    assert "no kind crossed" in went_first([READS, SEARCH], knee_rps=200)
+    assert went_first([], knee_rps=300) is None
+
+
+def test_a_kind_is_a_typed_record_in_summary_json_and_reads_back_the_same():
+    mode = ModeRecord.from_mapping({"sustained_rps": 100, "kinds": [CARTS, SEARCH], "kind_first": "x"})
+    text = json_text(RunSummary.from_mapping({"modes": {"virtual": mode}}))
+    back = RunSummary.from_mapping(__import__("json").loads(text)).modes["virtual"]
+    assert back.kinds == [CARTS, SEARCH] and isinstance(back.kinds[0].levels[0], KindLevel)
+
+
+def test_the_console_and_page_show_each_kind_per_rate_with_its_own_figures():
+    lines = kinds_section.console_lines("virtual", [CARTS, SEARCH], "`POST /carts`'s p99 crossed")
+    assert lines[1].split() == ["kind", "line", "asked", "sent", "100", "rps", "200", "rps", "300", "rps"]
+    assert lines[2].split()[:6] == ["carts", "2", "33.3%", "33%", "25/50", "210/420"] and "✗" in lines[2]
+    assert lines[-1] == "virtual: `POST /carts`'s p99 crossed"
+    mode = ModeRecord.from_mapping({"kinds": [CARTS], "kind_first": "`POST /carts`'s p99 crossed"})
+    html = kinds_section.section(RunSummary.from_mapping({"modes": {"virtual": mode}}))
+    assert "<code>POST /carts</code>&#x27;s p99 crossed" in html and "210/420 ✗" in html
+
+
+def test_each_kinds_spectrum_is_drawn_where_every_kind_held_last_and_where_one_crossed_first():
+    from loadlab.report.kind_spectra import key_rates
+
+    assert key_rates([READS, SEARCH, CARTS]) == [("", 100), ("", 200)]
+    assert key_rates([SEARCH]) == [("", 300)]
+
+
+def test_each_kind_is_read_from_its_own_files_and_its_limit_from_its_own_baseline(tmp_path):
+    """A synthetic run whose mix has a fast read (5 ms) and a slow write (200 ms, its tail out at the third level):
+    the kinds' figures come from their own folders, not from the whole's."""
+    import json
+    import shutil
+
+    from conftest import summarised
+    from synthrun import HEALTHY, LevelSpec, ModeSpec, write_mode, write_params
+
+    fast = ((5, 0.5), (6, 0.49), (8, 0.01))
+    slow_tail = ((201, 0.5), (700, 0.49), (900, 0.01))
+    rates = (100, 200, 300)
+    whole = ModeSpec([LevelSpec(r) for r in rates])
+    write_params(tmp_path, modes=("virtual",))
+    write_mode(tmp_path, "virtual", whole)
+    injector = tmp_path / "virtual" / "raw" / "injector-0"
+    for name, spec in (
+        ("reads", ModeSpec([LevelSpec(r // 2, latency=fast) for r in rates])),
+        ("carts", ModeSpec([LevelSpec(r // 2, latency=lat) for r, lat in zip(rates, (HEALTHY, HEALTHY, slow_tail))])),
+    ):
+        scratch = tmp_path / "scratch" / name
+        write_mode(scratch, "virtual", spec)
+        (injector / "kinds" / name).mkdir(parents=True)
+        for file in ("seconds.csv", "latency.hlog"):
+            shutil.copy(scratch / "virtual" / "raw" / "injector-0" / file, injector / "kinds" / name / file)
+    meta = json.loads((injector / "meta.json").read_text())
+    meta["kinds"] = [
+        {"name": "reads", "line": 2, "label": "GET /items/{id:1..9}", "hundredths": 5000},
+        {"name": "carts", "line": 3, "label": "POST /carts", "hundredths": 5000},
+    ]
+    (injector / "meta.json").write_text(json.dumps(meta))
+
+    mode = summarised(tmp_path)["modes"]["virtual"]
+    reads, carts = mode["kinds"]
+    assert (reads["baseline_p50_ms"], reads["p99_limit_ms"]) == (5, 105)
+    assert carts["baseline_p50_ms"] >= 200 and carts["p99_limit_ms"] >= 400
+    assert [lv["crossed"] is not None for lv in carts["levels"]] == [False, False, True]
+    assert not any(lv["crossed"] for lv in reads["levels"]) and reads["sent_pct"] == carts["sent_pct"] == 50
+    first = mode["kind_first"]
+    assert first.startswith("`POST /carts`'s p99 crossed its limit (") and "at 300 rps" in first, first
+    assert (tmp_path / "virtual" / "kinds" / "carts" / "hgrm" / "level-02-300rps.hgrm").is_file()
