@@ -17,7 +17,7 @@ class InvalidThreadModeTests {
         // Command-line form, as a user types it; it must beat the thread-mode in application.yml.
         assertThatThrownBy(() -> SpringApplication.run(ThreadServiceApplication.class,
                         "--thread-mode=green", "--server.port=0", "--management.server.port=0").close())
-                .hasMessage("Invalid thread-mode 'green': allowed values are platform, virtual");
-        assertThat(output).contains("Invalid thread-mode 'green': allowed values are platform, virtual");
+                .hasMessage("Invalid thread-mode 'green': allowed values are platform, virtual, virtual-limited");
+        assertThat(output).contains("Invalid thread-mode 'green': allowed values are platform, virtual, virtual-limited");
     }
 }
