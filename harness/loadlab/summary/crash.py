@@ -12,8 +12,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from loadlab.core import metrics
 from loadlab.summary.jsonform import plain_number
-from loadlab.summary.raw import RawMode
+from loadlab.summary.raw import Injector, RawMode
 from loadlab.summary.seconds import Tables
 from loadlab.summary.values import as_float
 
@@ -106,6 +107,47 @@ def when(crashed: dict, name_the_pass: bool = True) -> str:
     return text
 
 
+def peak_inflight(service: dict[int, dict], injectors: list[Injector], cutoff: int) -> dict:
+    """The most requests in flight up to the second a role was last seen alive: `service`, as the service counted
+    them (its sampler's inflight_requests, through every pass of the mode), and `injectors`, sent and not answered
+    (the dying pass's injectors together; it counts what waited in the accept queue too). None where nothing was
+    recorded. What a memory crash is read with: how much the service had admitted when it ran out."""
+    own = [as_float(row.get(metrics.INFLIGHT_REQUESTS)) for s, row in service.items() if s <= cutoff]
+    own = [v for v in own if v is not None and v >= 0]
+    sent: dict[int, float] = {}
+    for inj in injectors:
+        for s, row in inj.seconds.items():
+            value = as_float(row.get("inflight"))
+            if s <= cutoff and value is not None:
+                sent[s] = sent.get(s, 0.0) + value
+    return {
+        "service": round(max(own)) if own else None,
+        "injectors": round(max(sent.values())) if sent else None,
+    }
+
+
+def out_of_memory(crashed: dict) -> bool:
+    """A death the JVM or the kernel put down to memory: the JVM's OutOfMemoryError (its heap; never the thread
+    limit, which names itself) or the kernel's OOM killer in the service's memory cgroup (loadlab-host log-cause)."""
+    cause = str(crashed.get("cause") or "")
+    if "unable to create native thread" in cause:
+        return False
+    return "OutOfMemoryError" in cause or "OOM killer" in cause
+
+
+def peak_words(crashed: dict) -> str:
+    """`1,234 requests were in flight at the most before it (the service's count; 1,300 sent and unanswered)`."""
+    peak = crashed.get("peak_inflight") or {}
+    own, sent = peak.get("service"), peak.get("injectors")
+    if own is None and sent is None:
+        return ""
+    if own is None:
+        return f"{sent:,} requests were sent and unanswered at the most before it"
+    return f"{own:,} requests were in flight in the service at the most before it" + (
+        f" ({sent:,} sent and unanswered)" if sent is not None else ""
+    )
+
+
 def how(crashed: dict) -> str:
     """`exit 137, SIGKILL`, `exit 1`, `no exit code`: how a role ended."""
     code = crashed.get("exit")
@@ -115,8 +157,14 @@ def how(crashed: dict) -> str:
 
 
 def headline(crashed: dict) -> str:
-    """`the thread-service on local died at second 23 of the measured phase (exit 137, SIGKILL): <cause>`."""
+    """`the thread-service on local died at second 23 of the measured phase (exit 137, SIGKILL): <cause>`; a death of
+    memory says so first, and how many requests were in flight before it."""
     died = f"the {crashed.get('role')} on {crashed.get('host')} died {when(crashed)}"
+    if crashed.get("out_of_memory"):
+        bound = crashed.get("memory_limit_mb")
+        within = f" within its memory bound of {bound:,} MB" if bound else ""
+        peak = peak_words(crashed)
+        return f"{died} OUT OF MEMORY{within} ({how(crashed)}): {crashed.get('cause')}" + (f"; {peak}" if peak else "")
     return f"{died} ({how(crashed)}): {crashed.get('cause')}"
 
 

@@ -11,11 +11,11 @@ from loadlab.analysis.knee_words import COARSE, level_words
 from loadlab.analysis.levels import Level, cpu_ms_per_request
 from loadlab.analysis.validity import CPU_SATURATED_RATIO, ValidityContext, machine_saturated, shares_one_machine
 from loadlab.analysis.validity import notes as validity_notes
-from loadlab.core import app, downstream, metrics
+from loadlab.core import app, downstream, guards, metrics
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.servicecpus import CpuSplit
 from loadlab.core.thresholds import Thresholds
-from loadlab.summary import app_pool, appcheck, cost_fits, jsonform, mode_predictions, threadlocal
+from loadlab.summary import app_pool, appcheck, cost_fits, jsonform, mode_predictions, shedding, threadlocal
 from loadlab.summary import mode_knee as knees
 from loadlab.summary.judging import JudgedMode, thread_cores
 from loadlab.summary.labels import base_mode, mode_jdk, mode_threads
@@ -95,6 +95,7 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
         "p99_ms_at_sustained": knee.p99_ms_at_sustained,
         "requests": tables.requests,
         "errors": tables.errors,
+        "rejections": shedding.rejections(mode, params, level_dicts, knee.collapsed, first_bad),
         "valid": not reasons,
         "invalid_reasons": reasons,
         "notes": notes,
@@ -113,7 +114,7 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
         "missing": missing,
         "live_config": raw.live_config or None,
         "error_kinds": error_kind_order(raw.injectors),
-        "error_kind_meanings": error_kind_meanings(raw.injectors),
+        "error_kind_meanings": guards.kind_meanings(error_kind_meanings(raw.injectors), mode, params),
         "crashed": judged.crashed,
         "levels_dropped_after_crash": judged.crash_tables.dropped_levels,
         "evidence_gaps": [g.as_dict() for g in gaps],
@@ -223,7 +224,16 @@ def model_inputs(
         baseline_rps=first and first.ok_rps,
         baseline_mean_ms=first and first.latency and first.latency.mean_ms,
         downstream_ms=first and first.evidence.downstream_ms_mean,
+        concurrency_limit=concurrency_limit(label, live, params),
     )
+
+
+def concurrency_limit(label: str, live: dict, params: dict) -> float | None:
+    """virtual-limited's limit as the service reported it (-1: none), else as asked (VIRTUAL_LIMIT); None elsewhere."""
+    if base_mode(label) != guards.VIRTUAL_LIMITED:
+        return None
+    reported = as_float(live.get(metrics.DOWNSTREAM_CONCURRENCY_LIMIT))
+    return reported if reported and reported > 0 else float(guards.virtual_limit(params))
 
 
 def level_holds(healthy: list[Level]) -> list[models.LevelHold]:
