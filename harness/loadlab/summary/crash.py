@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 from loadlab.core import metrics
+from loadlab.core.app import THREAD_SERVICE
 from loadlab.summary.jsonform import plain_number
 from loadlab.summary.raw import Injector, RawMode
 from loadlab.summary.seconds import Tables
@@ -124,6 +126,28 @@ def peak_inflight(service: dict[int, dict], injectors: list[Injector], cutoff: i
         "service": round(max(own)) if own else None,
         "injectors": round(max(sent.values())) if sent else None,
     }
+
+
+def service_log(mode_dir: Path) -> Path:
+    """The service's log of this mode in the run's logs/ (run/context.py log_name: `virtual-thread-service.log`,
+    `rep-2-virtual-thread-service.log` with REPEAT)."""
+    root = next((p for p in mode_dir.parents if (p / "logs").is_dir()), mode_dir.parent)
+    return root / "logs" / f"{str(mode_dir.relative_to(root)).replace('/', '-')}-{THREAD_SERVICE}.log"
+
+
+def log_afterwards(crashed: dict, log: Path) -> None:
+    """A JVM whose heap fills up can stop answering (GC back to back) before it gives up with an OutOfMemoryError;
+    the watcher then names the death by its silence. The service's log, read once the run is over, says what came
+    next: its memory error is added to the cause, as the log's words."""
+    if crashed.get("role") != THREAD_SERVICE or out_of_memory(crashed):
+        return
+    try:
+        lines = log.read_text(errors="replace").splitlines()
+    except OSError:
+        return
+    found = [line for line in lines if "OutOfMemoryError" in line and "unable to create native thread" not in line]
+    if found:
+        crashed["cause"] = f"{crashed.get('cause')}; its log says afterwards: {found[-1].strip()[:300]}"
 
 
 def out_of_memory(crashed: dict) -> bool:

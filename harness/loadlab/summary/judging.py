@@ -97,6 +97,7 @@ def judge_mode(
     if crashed is not None and place is not None:
         dying = next((f.raw for f in fine if f.name == place.pass_name), mode_raw)
         crashed["peak_inflight"] = crash.peak_inflight(mode_raw.jvm, dying.injectors, place.cutoff)
+        crash.log_afterwards(crashed, crash.service_log(mode_dir))
         crashed["out_of_memory"] = crash.out_of_memory(crashed)
         crashed["memory_limit_mb"] = mode_raw.host_limits.service_memory_max_mb if mode_raw.host_limits else None
     for passed in (tables, *(f.tables for f in fine)):  # the stand-in's own record: served delay, injected failures

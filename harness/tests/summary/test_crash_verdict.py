@@ -86,6 +86,25 @@ def test_an_out_of_memory_kill_is_a_named_crash_with_the_peak_in_flight_before_i
     assert result["virtual_over_platform_reason"].startswith("virtual crashed: the thread-service"), result
 
 
+def test_a_service_that_fell_silent_and_then_ran_out_of_memory_is_named_by_its_log(tmp_path):
+    """A JVM whose heap filled up stopped answering (GC back to back) before it gave up: the watcher named its
+    silence; its log, read after the run, says what came next."""
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "rep-2-virtual-thread-service.log").write_text(
+        "started\nTerminating due to java.lang.OutOfMemoryError: Java heap space\n"
+    )
+    log = crash.service_log(tmp_path / "rep-2" / "virtual")
+    crashed = {"role": "thread-service", "cause": "it stopped answering: no answer to …/health for 3 s"}
+    crash.log_afterwards(crashed, log)
+    assert crashed["cause"].endswith(
+        "; its log says afterwards: Terminating due to java.lang.OutOfMemoryError: Java heap space"
+    )
+    assert crash.out_of_memory(crashed)
+    other = {"role": "delay-service", "cause": "it stopped answering"}
+    crash.log_afterwards(other, log)
+    assert other["cause"] == "it stopped answering"
+
+
 def test_the_thread_limit_and_a_heap_error_are_told_apart_from_the_kernel_kill():
     assert not crash.out_of_memory({"cause": "unable to create native thread: pids limit 300 (OutOfMemoryError)"})
     assert crash.out_of_memory({"cause": "its log says: Terminating due to java.lang.OutOfMemoryError: Java heap"})
