@@ -36,7 +36,8 @@ class DelayServiceClient {
                     throw new DownstreamException(DownstreamException.Kind.BAD_STATUS,
                             "The delay-service answered " + status.value() + " for " + uri + ".", status.value(), null);
                 }
-                return new DownstreamCall.Reply(response.getBody().readAllBytes(), response.getHeaders().getContentType());
+                return new DownstreamCall.Reply(response.getBody().readAllBytes(),
+                        response.getHeaders().getContentType());
             });
         } catch (ResourceAccessException e) {
             throw classify(e, uri);
