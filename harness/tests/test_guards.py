@@ -107,3 +107,14 @@ def test_the_limited_column_is_predicted_by_its_limit_over_the_downstream_wait()
         models.predict(models.Inputs(mode="virtual", delay_ms=200, max_connections=8192, baseline_ms=201)).predicted_by
         == "connections"
     )
+
+
+def test_a_knee_of_its_own_503s_is_said_as_load_shed_on_the_console_and_the_page():
+    from loadlab.report.verdict_table import collapsed_cell
+    from loadlab.run.console import collapsed_word
+    from loadlab.summary.records import ModeRecord
+
+    shed = {"collapsed": True, "rejections": {"shed_load": True}}
+    assert collapsed_word(shed) == "shed load" and collapsed_word({"collapsed": True}) == "yes"
+    assert "shed load" in collapsed_cell("virtual-limited", ModeRecord.from_mapping(shed))
+    assert "shed" not in collapsed_cell("virtual", ModeRecord.from_mapping({"collapsed": True}))

@@ -21,7 +21,7 @@ def section(summary: RunSummary) -> str:
     rows = [
         ("sustained rate (rps)", lambda label, m: rps(m.sustained_rps)),
         *([("virtual over this pool", _pool_ratio_cell(summary))] if summary.ratios_by_pool else []),
-        ("collapsed", lambda label, m: yes_no(m.collapsed, good=False)),
+        ("collapsed", collapsed_cell),
         ("knee between (rps): last healthy – first unhealthy", _of_mode(_bracket_cell)),
         ("JDK", lambda label, m: num(m.jdk)),
         ("Tomcat threads", _threads_cell),
@@ -145,3 +145,10 @@ def stop_text(m: ModeRecord) -> str:
             f"{cap['max_inflight']:,}"
         )
     return f"yes: {m.stop_reason}" if m.stop_reason else "yes"
+
+
+def collapsed_cell(label: str, m) -> str:
+    """A virtual-limited knee made of its own 503s is load shed by design, not a collapse (summary/shedding.py)."""
+    if (m.rejections or {}).get("shed_load"):
+        return '<span class="muted">shed load (503s of its limit, by design)</span>'
+    return yes_no(m.collapsed, good=False)

@@ -133,7 +133,7 @@ def _rows(modes: dict) -> list[tuple[str, ...]]:
                 predicted,
                 agrees,
                 _fmt(m.get("p99_ms_at_sustained"), " ms"),
-                "yes" if m.get("collapsed") else "no",
+                collapsed_word(m),
                 verdict,
             )
         )
@@ -264,3 +264,10 @@ def _fmt(value, unit: str = "") -> str:
     if isinstance(value, float):
         value = round(value)
     return f"{value}{unit}"
+
+
+def collapsed_word(m: dict) -> str:
+    """`yes`/`no`; a virtual-limited knee made of its own 503s is load shed by design (summary/shedding.py)."""
+    if (m.get("rejections") or {}).get("shed_load"):
+        return "shed load"
+    return "yes" if m.get("collapsed") else "no"

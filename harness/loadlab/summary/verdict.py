@@ -79,6 +79,8 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
     stops = [inj.meta for inj in raw.injectors]
     stop_reasons = sorted({str(m["stop_reason"]) for m in stops if m.get("stop_reason")})
     first_bad = levels[verdict.first_unhealthy].index if verdict.first_unhealthy is not None else None
+    rejected = shedding.rejections(mode, params, level_dicts, knee.collapsed, first_bad)
+    notes.extend(filter(None, [shedding.words(rejected)]))
     summary = {
         "sustained_rps": jsonform.plain_number(round(knee.sustained_rps, 1)),
         "collapsed": knee.collapsed,  # the coarse verdict's, unless a fine pass did not reproduce its knee
@@ -95,7 +97,7 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
         "p99_ms_at_sustained": knee.p99_ms_at_sustained,
         "requests": tables.requests,
         "errors": tables.errors,
-        "rejections": shedding.rejections(mode, params, level_dicts, knee.collapsed, first_bad),
+        "rejections": rejected,
         "valid": not reasons,
         "invalid_reasons": reasons,
         "notes": notes,
