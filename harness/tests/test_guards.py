@@ -118,3 +118,12 @@ def test_a_knee_of_its_own_503s_is_said_as_load_shed_on_the_console_and_the_page
     assert collapsed_word(shed) == "shed load" and collapsed_word({"collapsed": True}) == "yes"
     assert "shed load" in collapsed_cell("virtual-limited", ModeRecord.from_mapping(shed))
     assert "shed" not in collapsed_cell("virtual", ModeRecord.from_mapping({"collapsed": True}))
+
+
+def test_the_verdict_table_gives_the_limit_and_what_it_shed():
+    from loadlab.report.verdict_table import _limit_cell
+    from loadlab.summary.records import ModeRecord
+
+    shed = ModeRecord.from_mapping({"rejections": {"limit": 50, "requests": 838, "share": 0.8208}})
+    assert _limit_cell(shed) == "50 / 838 (82.1%)"
+    assert _limit_cell(ModeRecord.from_mapping({})) == "—"

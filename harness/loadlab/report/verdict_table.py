@@ -47,6 +47,8 @@ def section(summary: RunSummary) -> str:
     ]
     if any(m.db_pool for m in modes.values()):
         rows.insert(-2, ("db pool: size / most in use / most waiting", _of_mode(_pool_cell)))
+    if any(m.rejections for m in modes.values()):
+        rows.insert(-2, ("concurrency limit / requests it shed (503)", _of_mode(_limit_cell)))
     head = "".join(f"<th>{escape(mode)}</th>" for mode in modes)
     # Each cell is given its mode's label too: a pool sweep's rows read it.
     body = "".join(
@@ -152,3 +154,14 @@ def collapsed_cell(label: str, m) -> str:
     if (m.rejections or {}).get("shed_load"):
         return '<span class="muted">shed load (503s of its limit, by design)</span>'
     return yes_no(m.collapsed, good=False)
+
+
+def _limit_cell(m: ModeRecord) -> str:
+    """virtual-limited's VIRTUAL_LIMIT and the requests it shed (summary/shedding.py); none elsewhere."""
+    found = m.rejections
+    if not found:
+        return "—"
+    share = found.get("share")
+    return f"{num(found.get('limit'))} / {num(found.get('requests'))}" + (
+        f" ({share:.1%})" if share is not None else ""
+    )
