@@ -13,6 +13,9 @@ model's inputs allow — so the page can show how the number was reached and how
   (the virtual scheduler's parallelism) run requests at a time.
 - threads: a platform pool can have no more threads than the thread host lets the service run (threadlimits.py),
   each holding a request for the baseline latency.
+- limit: virtual-limited's concurrency limit (VIRTUAL_LIMIT, Spring's @ConcurrencyLimit on the downstream call): N
+  calls at once, each held for the downstream's wait, so no more than N / wait complete a second; past it the limit
+  sheds requests (503) by design.
 - memory: the requests that fit in flight in the memory the service's limit leaves, at the measured memory per
   request in flight (threadlimits.memory_ceiling, fitted like the CPU ceiling; passed in like it).
 
@@ -70,7 +73,7 @@ class LevelHold:
 class Inputs:
     """What the models need about one mode; None where it was not measured or does not apply."""
 
-    mode: str  # platform | virtual (the thread mode, not the label)
+    mode: str  # platform | virtual | virtual-limited | reactive (the thread mode, not the label)
     scenario: str = "http"
     jdk: int | None = None
     threads: float | None = None  # Tomcat's max threads (live, else PLATFORM_THREADS)
@@ -101,6 +104,8 @@ class Inputs:
     healthy_holds: tuple[LevelHold, ...] = ()
     # The delay-service's distribution (DELAY_DIST); None or constant: the wait is what the baseline measured.
     wait: Distribution | None = None
+    # virtual-limited's limit on downstream calls at once (live downstream_concurrency_limit, else VIRTUAL_LIMIT).
+    concurrency_limit: float | None = None
 
 
 def baseline_hold(x: Inputs) -> HoldTime | None:
@@ -257,6 +262,19 @@ def threads(
     )
 
 
+def limit(slots: float | None, hold: HoldTime | float | None) -> Prediction | None:
+    """virtual-limited: VIRTUAL_LIMIT calls at once, each held for the downstream call (delay_hold, or DELAY_MS)."""
+    hold = _as_hold(hold, "DELAY_MS")
+    if not slots or hold is None:
+        return None
+    return slots_over_hold(
+        slots,
+        hold,
+        "limit",
+        f"limit: {slots:,.0f} calls at once (VIRTUAL_LIMIT) × 1000 / {_s(hold.ms)} ({hold.source})",
+    )
+
+
 def applicable(x: Inputs) -> list[Prediction]:
     """Every model that limits this mode in this scenario, in a fixed order (ties keep the first)."""
     found = []
@@ -289,6 +307,8 @@ def applicable(x: Inputs) -> list[Prediction]:
             (x.carriers, "virtual scheduler parallelism") if x.carriers else (x.cores, "cores, the default parallelism")
         )
         found.append(pinned(carriers, source, delay_hold(x)))
+    if x.concurrency_limit:
+        found.append(limit(x.concurrency_limit, delay_hold(x)))
     found.append(connections(x.max_connections, hold, x.baseline_rps))
     found.append(x.cpu_ceiling)
     found.append(x.memory_ceiling)

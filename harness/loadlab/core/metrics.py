@@ -45,6 +45,8 @@ TOMCAT_MAX_CONNECTIONS = "tomcat_max_connections"
 REQUESTS_TOTAL = "requests_total"
 THREADLOCAL_KB = "threadlocal_kb"
 THREADLOCAL_BUILDS_TOTAL = "threadlocal_builds_total"
+DOWNSTREAM_CONCURRENCY_LIMIT = "downstream_concurrency_limit"
+DOWNSTREAM_REJECTED_TOTAL = "downstream_rejected_total"
 READ_BY_NAME = (
     THREAD_MODE,
     JAVA_VERSION_FEATURE,
@@ -67,6 +69,8 @@ READ_BY_NAME = (
     REQUESTS_TOTAL,
     THREADLOCAL_KB,
     THREADLOCAL_BUILDS_TOTAL,
+    DOWNSTREAM_CONCURRENCY_LIMIT,
+    DOWNSTREAM_REJECTED_TOTAL,
 )
 
 

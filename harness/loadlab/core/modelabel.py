@@ -10,12 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_LABEL = re.compile(r"(?P<mode>[a-z]+)(?:-t(?P<threads>\d+))?(?:-jdk(?P<jdk>\d+))?")
+# A mode's name may hold hyphens (virtual-limited); the pool size and the JDK are the numbered suffixes after it.
+_LABEL = re.compile(r"(?P<mode>[a-z]+(?:-[a-z]+)*?)(?:-t(?P<threads>\d+))?(?:-jdk(?P<jdk>\d+))?")
 
 
 @dataclass(frozen=True)
 class ModeLabel:
-    mode: str  # the thread mode: platform or virtual
+    mode: str  # the thread mode: platform, virtual, virtual-limited or reactive
     jdk: int | None = None  # named only when several JDKs ran
     threads: int | None = None  # named only for one size of a platform pool sweep
 

@@ -10,13 +10,25 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from loadlab.core import app, downstream, downstream_use, mix, reactive, servicecpus, stubs, timeouts, unknown_params
+from loadlab.core import (
+    app,
+    downstream,
+    downstream_use,
+    guards,
+    mix,
+    reactive,
+    servicecpus,
+    stubs,
+    timeouts,
+    unknown_params,
+)
 from loadlab.core.errors import DownstreamError
 from loadlab.core.param_parsers import ParamError, checked_by, int_in, numbers_each_once, one_of, text
 
 TARGETS = ("local", "netns", "aws")
 # reactive: reactive-service (WebFlux on Netty) in the thread-service's place; core/reactive.py says what it cannot run.
-THREAD_MODES = ("platform", "virtual", reactive.REACTIVE)
+# virtual-limited: virtual threads with the downstream call under @ConcurrencyLimit (VIRTUAL_LIMIT; core/guards.py).
+THREAD_MODES = ("platform", "virtual", guards.VIRTUAL_LIMITED, reactive.REACTIVE)
 PROFILES = ("stairs", "ramp")
 SCENARIOS = ("http", "db", "cpu", "pinned")
 # Computation per request: a second of CPU per request is already far past any service this lab models.
@@ -91,7 +103,14 @@ PARAMS: tuple[Param, ...] = (
         one_of(TARGETS),
         " | ".join(TARGETS),
     ),
-    Param("MODES", "platform virtual", "thread modes to run, in order", _modes, "platform, virtual and/or reactive"),
+    Param(
+        "MODES",
+        "platform virtual",
+        "thread modes to run, in order (virtual-limited: virtual threads with the downstream call under a "
+        "concurrency limit of VIRTUAL_LIMIT)",
+        _modes,
+        "platform, virtual, virtual-limited and/or reactive",
+    ),
     Param(
         "DELAY_MS",
         "200",
@@ -150,6 +169,29 @@ PARAMS: tuple[Param, ...] = (
         "content_type); any other request gets {}",
         checked_by(lambda raw: stubs.parse("DOWNSTREAM_STUBS", raw), DownstreamError),
         "empty, or " + stubs.STUBS_ALLOWED,
+    ),
+    Param(
+        "DOWNSTREAM_TIMEOUT_MS",
+        "",
+        "the service's own client timeout on its downstream call, every mode (empty: none, only the lab's safety "
+        "net); a call past it is answered 504",
+        checked_by(guards.parse_timeout, guards.GuardError),
+        guards.TIMEOUT_ALLOWED,
+    ),
+    Param(
+        "VIRTUAL_LIMIT",
+        str(guards.VIRTUAL_LIMIT_DEFAULT),
+        "virtual-limited mode: downstream calls at once under Spring's @ConcurrencyLimit; one more is answered 503",
+        int_in(1, guards.VIRTUAL_LIMIT_MAX),
+        f"1..{guards.VIRTUAL_LIMIT_MAX}",
+    ),
+    Param(
+        "SERVICE_MEMORY_MB",
+        "",
+        "the service's memory cgroup limit (MB; its heap is half of it); an out-of-memory kill is a named crash "
+        "(empty: half of the host's memory, as always)",
+        checked_by(guards.parse_memory, guards.GuardError),
+        guards.MEMORY_ALLOWED,
     ),
     Param(
         "PLATFORM_THREADS",
@@ -338,4 +380,5 @@ def _cross_checks(v: dict[str, object]) -> list[str]:
     # The request chain's limits follow DELAY_MS; where a cap of Gatling or of the machine cannot, say so now.
     if not drawn:  # the limits follow the delay's distribution, which must be whole first
         errors.extend(timeouts.range_errors(v))
+        errors.extend(guards.cross_checks(v))
     return errors

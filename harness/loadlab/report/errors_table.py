@@ -12,13 +12,14 @@ from loadlab.summary.records import RunSummary
 
 def section(summary: RunSummary) -> str:
     """Beside the error chart: per mode and level, how many requests failed and of which kind, and what each means."""
-    tables, shown, meanings = [], [], {}
+    tables, shown, meanings = [], [], {}  # meanings: kind -> {meaning: the modes that mean it}
     for mode, m in summary.modes.items():
         kinds = error_kinds(m.levels or [], m.error_kinds or [])
         if not kinds:
             continue
         shown += [k for k in kinds if k not in shown]
-        meanings.update(m.error_kind_meanings or {})
+        for kind, meaning in (m.error_kind_meanings or {}).items():
+            meanings.setdefault(kind, {}).setdefault(meaning, []).append(mode)
         # Of those, the failures the delay-service injected on purpose (DOWNSTREAM_ERRORS/RESETS), apart.
         injected = any(lv.downstream_injected for lv in m.levels or [])
         head = (
@@ -37,10 +38,18 @@ def section(summary: RunSummary) -> str:
         tables.append(f"<div><h3>{escape(mode)}: failed requests by kind</h3><table>{head}{rows}</table></div>")
     if not tables:
         return ""
-    legend = "; ".join(f"{escape(k)}: {escape(meanings[k])}" for k in shown if k in meanings)
+    legend = "; ".join(_meaning(k, meanings[k]) for k in shown if k in meanings)
     return (
         '<div class="grid" id="errors-by-kind">'
         + "".join(tables)
         + "</div>"
         + (f'<p class="muted" id="error-kind-meanings">{legend}.</p>' if legend else "")
     )
+
+
+def _meaning(kind: str, by_meaning: dict[str, list[str]]) -> str:
+    """`status_503: …`; where a guard makes a kind mean something else in one mode (a virtual-limited 503 is its limit
+    shedding, core/guards.py), each meaning with the modes it holds for."""
+    if len(by_meaning) == 1:
+        return f"{escape(kind)}: {escape(next(iter(by_meaning)))}"
+    return "; ".join(f"{escape(kind)} ({escape(', '.join(modes))}): {escape(m)}" for m, modes in by_meaning.items())

@@ -23,7 +23,7 @@ def section(summary: RunSummary) -> str:
     rows = [
         ("sustained rate (rps)", lambda label, m: rps(m.sustained_rps)),
         *([("virtual over this pool", _pool_ratio_cell(summary))] if summary.ratios_by_pool else []),
-        ("collapsed", lambda label, m: yes_no(m.collapsed, good=False)),
+        ("collapsed", collapsed_cell),
         ("knee between (rps): last healthy – first unhealthy", _of_mode(_bracket_cell)),
         ("JDK", lambda label, m: num(m.jdk)),
         ("Tomcat threads", _threads_cell),
@@ -49,6 +49,8 @@ def section(summary: RunSummary) -> str:
     ]
     if any(m.db_pool for m in modes.values()):
         rows.insert(-2, ("db pool: size / most in use / most waiting", _of_mode(_pool_cell)))
+    if any(m.rejections for m in modes.values()):
+        rows.insert(-2, ("concurrency limit / requests it shed (503)", _of_mode(_limit_cell)))
     head = "".join(f"<th>{escape(mode)}</th>" for mode in modes)
     # Each cell is given its mode's label too: a pool sweep's rows read it.
     body = "".join(
@@ -146,3 +148,21 @@ def stop_text(m: ModeRecord) -> str:
             f"yes: {cap.inflight:,} requests were in flight, over the simulation's safety cap of {cap.max_inflight:,}"
         )
     return f"yes: {m.stop_reason}" if m.stop_reason else "yes"
+
+
+def collapsed_cell(label: str, m) -> str:
+    """A virtual-limited knee made of its own 503s is load shed by design, not a collapse (summary/shedding.py)."""
+    if (m.rejections or {}).get("shed_load"):
+        return '<span class="muted">shed load (503s of its limit, by design)</span>'
+    return yes_no(m.collapsed, good=False)
+
+
+def _limit_cell(m: ModeRecord) -> str:
+    """virtual-limited's VIRTUAL_LIMIT and the requests it shed (summary/shedding.py); none elsewhere."""
+    found = m.rejections
+    if not found:
+        return "—"
+    share = found.get("share")
+    return f"{num(found.get('limit'))} / {num(found.get('requests'))}" + (
+        f" ({share:.1%})" if share is not None else ""
+    )

@@ -30,6 +30,7 @@ from loadlab.run import (
     console,
     cpushare,
     liveconfig,
+    memorybound,
     samplers,
     scenario,
     services,
@@ -124,6 +125,9 @@ def bench(values: dict) -> int:
     split = cpushare.apply(values, topo)  # SERVICE_CPUS: every host gets the split before anything starts
     if split is not None:
         run.meta["cpu_split"] = split
+    bound = memorybound.apply(values, topo)  # SERVICE_MEMORY_MB: the service host's cgroup, before anything starts
+    if bound is not None:
+        run.meta["service_memory"] = bound
     run.write_meta()
     console.step(f"run folder {run_dir}")
     signal.signal(signal.SIGTERM, _raise_interrupt)

@@ -141,7 +141,7 @@ def _rows(modes: dict[str, ModeRecord]) -> list[tuple[str, ...]]:
                 predicted,
                 agrees,
                 _fmt(m.p99_ms_at_sustained, " ms"),
-                "yes" if m.collapsed else "no",
+                collapsed_word(m),
                 verdict,
             )
         )
@@ -285,3 +285,10 @@ def _fmt(value, unit: str = "") -> str:
     if isinstance(value, float):
         value = round(value)
     return f"{value}{unit}"
+
+
+def collapsed_word(m: ModeRecord) -> str:
+    """`yes`/`no`; a virtual-limited knee made of its own 503s is load shed by design (summary/shedding.py)."""
+    if (m.rejections or {}).get("shed_load"):
+        return "shed load"
+    return "yes" if m.collapsed else "no"

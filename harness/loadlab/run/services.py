@@ -4,7 +4,7 @@ per mode, the thread-service; every process of the run stopped at its end (`stop
 from __future__ import annotations
 
 from loadlab.analysis.validity import DELAY_ADDED_FLOOR_MS
-from loadlab.core import app, downstream, params, runplan, servicesettings, timeouts
+from loadlab.core import app, downstream, guards, params, runplan, servicesettings, timeouts
 from loadlab.core.runplan import ModeRun
 from loadlab.run import console, scenario
 from loadlab.run.context import Run
@@ -85,7 +85,10 @@ def start_thread_service(run: Run, mode_run: ModeRun, folder: str) -> None:
     threads = runplan.service_pool(mode_run, v["PLATFORM_THREADS"])
     console.step(
         f"starting thread-service in {mode} mode on JDK {mode_run.jdk} on {h.name} "
-        f"({h.address}:{THREAD_PORT}" + (f", {threads} Tomcat threads)" if mode == "platform" else ")")
+        f"({h.address}:{THREAD_PORT}"
+        + (f", {threads} Tomcat threads" if mode == "platform" else "")
+        + (f", {guards.virtual_limit(v)} downstream calls at once" if mode == guards.VIRTUAL_LIMITED else "")
+        + ")"
     )
     jfr = h.work_path(folder, "raw", "thread", "service.jfr")
     h.run(["mkdir", "-p", h.work_path(folder, "raw", "thread")])
@@ -94,6 +97,8 @@ def start_thread_service(run: Run, mode_run: ModeRun, folder: str) -> None:
         *scenario.thread_service_args(v, run.topo.delay.address, run.limits),
         *timeouts.thread_service_args(run.limits),
         *servicesettings.thread_service_args(v),
+        # The guards a run sets (DOWNSTREAM_TIMEOUT_MS, virtual-limited's VIRTUAL_LIMIT): core/guards.py.
+        *guards.thread_service_args(v, mode),
     ]
     java = run.javas.get(mode_run.jdk)
     h.tool(

@@ -12,11 +12,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from loadlab.analysis.knee_words import level_number
+from loadlab.core import metrics
+from loadlab.core.app import THREAD_SERVICE
 from loadlab.summary.detail_records import CrashRecord
 from loadlab.summary.jsonform import plain_number
-from loadlab.summary.raw import RawMode
+from loadlab.summary.raw import Injector, RawMode
 from loadlab.summary.seconds import Tables
 from loadlab.summary.values import as_float
 
@@ -117,6 +120,69 @@ def when(crashed: CrashRecord, name_the_pass: bool = True) -> str:
     return text
 
 
+def peak_inflight(service: dict[int, dict], injectors: list[Injector], cutoff: int) -> dict:
+    """The most requests in flight up to the second a role was last seen alive: `service`, as the service counted
+    them (its sampler's inflight_requests, through every pass of the mode), and `injectors`, sent and not answered
+    (the dying pass's injectors together; it counts what waited in the accept queue too). None where nothing was
+    recorded. What a memory crash is read with: how much the service had admitted when it ran out."""
+    own = [as_float(row.get(metrics.INFLIGHT_REQUESTS)) for s, row in service.items() if s <= cutoff]
+    own = [v for v in own if v is not None and v >= 0]
+    sent: dict[int, float] = {}
+    for inj in injectors:
+        for s, row in inj.seconds.items():
+            value = as_float(row.get("inflight"))
+            if s <= cutoff and value is not None:
+                sent[s] = sent.get(s, 0.0) + value
+    return {
+        "service": round(max(own)) if own else None,
+        "injectors": round(max(sent.values())) if sent else None,
+    }
+
+
+def service_log(mode_dir: Path) -> Path:
+    """The service's log of this mode in the run's logs/ (run/context.py log_name: `virtual-thread-service.log`,
+    `rep-2-virtual-thread-service.log` with REPEAT)."""
+    root = next((p for p in mode_dir.parents if (p / "logs").is_dir()), mode_dir.parent)
+    return root / "logs" / f"{str(mode_dir.relative_to(root)).replace('/', '-')}-{THREAD_SERVICE}.log"
+
+
+def log_afterwards(crashed: dict, log: Path) -> None:
+    """A JVM whose heap fills up can stop answering (GC back to back) before it gives up with an OutOfMemoryError;
+    the watcher then names the death by its silence. The service's log, read once the run is over, says what came
+    next: its memory error is added to the cause, as the log's words."""
+    if crashed.get("role") != THREAD_SERVICE or out_of_memory(crashed):
+        return
+    try:
+        lines = log.read_text(errors="replace").splitlines()
+    except OSError:
+        return
+    found = [line for line in lines if "OutOfMemoryError" in line and "unable to create native thread" not in line]
+    if found:
+        crashed["cause"] = f"{crashed.get('cause')}; its log says afterwards: {found[-1].strip()[:300]}"
+
+
+def out_of_memory(crashed: dict) -> bool:
+    """A death the JVM or the kernel put down to memory: the JVM's OutOfMemoryError (its heap; never the thread
+    limit, which names itself) or the kernel's OOM killer in the service's memory cgroup (loadlab-host log-cause)."""
+    cause = str(crashed.get("cause") or "")
+    if "unable to create native thread" in cause:
+        return False
+    return "OutOfMemoryError" in cause or "OOM killer" in cause
+
+
+def peak_words(crashed: CrashRecord) -> str:
+    """`1,234 requests were in flight at the most before it (the service's count; 1,300 sent and unanswered)`."""
+    peak = crashed.peak_inflight or {}
+    own, sent = peak.get("service"), peak.get("injectors")
+    if own is None and sent is None:
+        return ""
+    if own is None:
+        return f"{sent:,} requests were sent and unanswered at the most before it"
+    return f"{own:,} requests were in flight in the service at the most before it" + (
+        f" ({sent:,} sent and unanswered)" if sent is not None else ""
+    )
+
+
 def how(code: int | None, signal: str | None) -> str:
     """`exit 137, SIGKILL`, `exit 1`, `no exit code`: how a role ended."""
     if code is None:
@@ -125,9 +191,16 @@ def how(code: int | None, signal: str | None) -> str:
 
 
 def headline(crashed: CrashRecord) -> str:
-    """`the thread-service on local died at second 23 of the measured phase (exit 137, SIGKILL): <cause>`."""
+    """`the thread-service on local died at second 23 of the measured phase (exit 137, SIGKILL): <cause>`; a death of
+    memory says so first, and how many requests were in flight before it."""
     died = f"the {crashed.role} on {crashed.host} died {when(crashed)}"
-    return f"{died} ({how(crashed.exit, crashed.signal)}): {crashed.cause}"
+    ended = how(crashed.exit, crashed.signal)
+    if crashed.out_of_memory:
+        bound = crashed.memory_limit_mb
+        within = f" within its memory bound of {bound:,} MB" if bound else ""
+        peak = peak_words(crashed)
+        return f"{died} OUT OF MEMORY{within} ({ended}): {crashed.cause}" + (f"; {peak}" if peak else "")
+    return f"{died} ({ended}): {crashed.cause}"
 
 
 def reason(crashed: CrashRecord, tables: Tables) -> str:

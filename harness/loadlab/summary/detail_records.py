@@ -25,6 +25,10 @@ class CrashRecord(Fields):
     pass_name: str | None = None
     level: int | None = None
     level_rps: float | None = None
+    # a death of memory (SERVICE_MEMORY_MB): the most requests in flight before it (`service`, `injectors`)
+    peak_inflight: dict | None = None
+    out_of_memory: bool | None = None
+    memory_limit_mb: int | None = None
     RENAMED: ClassVar = _PASS
 
 

@@ -98,6 +98,12 @@ def judge_mode(
         passes = [(hgrm_files.COARSE, tables.levels), *((f.name, f.tables.levels) for f in fine)]
         hgrm_files.write(mode_dir, passes)
     crashed = crash.summary(died, place, crash_tables)
+    if crashed is not None and place is not None:
+        dying = next((f.raw for f in fine if f.name == place.pass_name), mode_raw)
+        crashed["peak_inflight"] = crash.peak_inflight(mode_raw.jvm, dying.injectors, place.cutoff)
+        crash.log_afterwards(crashed, crash.service_log(mode_dir))
+        crashed["out_of_memory"] = crash.out_of_memory(crashed)
+        crashed["memory_limit_mb"] = mode_raw.host_limits.service_memory_max_mb if mode_raw.host_limits else None
     for passed in (tables, *(f.tables for f in fine)):  # the stand-in's own record: served delay, injected failures
         served_check.record(mode_dir, run, params, passed.levels, passed.t0)
     # Level by level: a level whose instrument was saturated is set aside, the knee placed on the others. The

@@ -66,6 +66,8 @@ class ModeRecord(Fields):
     p99_ms_at_sustained: float | None = None
     requests: int | None = None
     errors: int | None = None
+    # virtual-limited only: the 503s its concurrency limit answered, load shed by design (summary/shedding.py).
+    rejections: dict | None = None
     valid: bool | None = None
     invalid_reasons: list[str] | None = None
     notes: list[str] | None = None

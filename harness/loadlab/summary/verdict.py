@@ -11,11 +11,20 @@ from loadlab.analysis.knee_words import COARSE, level_words
 from loadlab.analysis.levels import Level, cpu_ms_per_request
 from loadlab.analysis.validity import CPU_SATURATED_RATIO, ValidityContext, machine_saturated, shares_one_machine
 from loadlab.analysis.validity import notes as validity_notes
-from loadlab.core import app, downstream, metrics
+from loadlab.core import app, downstream, guards, metrics
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.servicecpus import CpuSplit
 from loadlab.core.thresholds import Thresholds
-from loadlab.summary import app_pool, appcheck, cost_fits, jsonform, knee_record, mode_predictions, threadlocal
+from loadlab.summary import (
+    app_pool,
+    appcheck,
+    cost_fits,
+    jsonform,
+    knee_record,
+    mode_predictions,
+    shedding,
+    threadlocal,
+)
 from loadlab.summary.judging import JudgedMode, thread_cores
 from loadlab.summary.labels import base_mode, mode_jdk, mode_threads
 from loadlab.summary.raw import RawMode, error_kind_meanings, error_kind_order, inflight_cap_stop
@@ -78,6 +87,8 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
     stops = [inj.meta for inj in raw.injectors]
     stop_reasons = sorted({str(m["stop_reason"]) for m in stops if m.get("stop_reason")})
     first_bad = levels[verdict.first_unhealthy].index if verdict.first_unhealthy is not None else None
+    rejected = shedding.rejections(mode, params, level_dicts, knee.collapsed, first_bad)
+    notes.extend(filter(None, [shedding.words(rejected)]))
     summary = {
         "sustained_rps": jsonform.plain_number(round(knee.sustained_rps, 1)),
         "collapsed": knee.collapsed,  # the coarse verdict's, unless a fine pass did not reproduce its knee
@@ -94,6 +105,7 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
         "p99_ms_at_sustained": knee.p99_ms_at_sustained,
         "requests": tables.requests,
         "errors": tables.errors,
+        "rejections": rejected,
         "valid": not reasons,
         "invalid_reasons": reasons,
         "notes": notes,
@@ -112,7 +124,7 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
         "missing": missing,
         "live_config": raw.live_config or None,
         "error_kinds": error_kind_order(raw.injectors),
-        "error_kind_meanings": error_kind_meanings(raw.injectors),
+        "error_kind_meanings": guards.kind_meanings(error_kind_meanings(raw.injectors), mode, params),
         "crashed": judged.crashed,
         "levels_dropped_after_crash": judged.crash_tables.dropped_levels,
         "evidence_gaps": [g.as_dict() for g in gaps],
@@ -224,7 +236,16 @@ def model_inputs(
         baseline_rps=first and first.ok_rps,
         baseline_mean_ms=first and first.latency and first.latency.mean_ms,
         downstream_ms=first and first.evidence.downstream_ms_mean,
+        concurrency_limit=concurrency_limit(label, live, params),
     )
+
+
+def concurrency_limit(label: str, live: dict, params: dict) -> float | None:
+    """virtual-limited's limit as the service reported it (-1: none), else as asked (VIRTUAL_LIMIT); None elsewhere."""
+    if base_mode(label) != guards.VIRTUAL_LIMITED:
+        return None
+    reported = as_float(live.get(metrics.DOWNSTREAM_CONCURRENCY_LIMIT))
+    return reported if reported and reported > 0 else float(guards.virtual_limit(params))
 
 
 def level_holds(healthy: list[Level]) -> list[models.LevelHold]:

@@ -235,3 +235,68 @@ def test_a_pool_beyond_its_pids_limit_is_a_named_crash_of_the_service_alone(tmp_
     assert not left, f"processes left behind: {left}"
     cgroups = [str(p) for p in Path("/sys/fs/cgroup").glob("**/loadlab-local-thread-service")]
     assert not cgroups, f"cgroups left behind: {cgroups}"
+
+
+GUARDED = {
+    "MODES": "virtual-limited virtual",
+    "DELAY_MS": "1000",
+    # ≈ 1 MB per request (1000 KB: one G1 region of the 192 MB heap each), held by its (virtual) thread for its 1 s:
+    # 80 rps keep ≈ 80 MB in flight, past the limit yet within the heap; 300 rps fill the heap at once, so the JVM
+    # runs out rather than thrashing in GC (a service that stops answering is named by its silence, then its log)
+    "THREADLOCAL_KB": "1000",
+    "SERVICE_MEMORY_MB": "384",  # its heap at most 192 MB
+    "VIRTUAL_LIMIT": "50",  # 50 MB of those objects at most, 50 rps at 1 s (its prediction)
+    "START_RPS": "80",
+    "PEAK_RPS": "300",
+    "STEPS": "2",
+    "STEP_SECONDS": "4",
+    "WARMUP_SECONDS": "2",
+}
+
+
+def test_unbounded_admission_runs_out_of_memory_where_the_limited_column_sheds(tmp_path):
+    """SERVICE_MEMORY_MB and virtual-limited, caused on purpose: 80 then 300 rps of 1 s requests each holding 1 MB:
+    virtual threads admit every request until the service's memory bound ends it — a crash named as out of memory
+    with the requests in flight before it, never a collapse, no ratio — while virtual-limited (VIRTUAL_LIMIT=50)
+    sheds the excess with its 503s, counted as rejections by the injector and by the service itself, and holds no
+    more requests than its limit allows: the ordering a user relies on, whatever the machine's speed."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "TARGET", "MODES")}
+    env.update({**TINY, **GUARDED, "RESULTS_DIR": str(tmp_path)})
+    started = time.time()
+    done = subprocess.run(
+        ["make", "--no-print-directory", "bench"], cwd=REPO, env=env, capture_output=True, text=True, timeout=300
+    )
+    print(f"bench {time.time() - started:.0f}s")
+    out = done.stdout + done.stderr
+    run_dir = (tmp_path / "latest").resolve()
+    summary = json.loads((run_dir / "summary.json").read_text())
+    limited, virtual = summary["modes"]["virtual-limited"], summary["modes"]["virtual"]
+    crashed = virtual["crashed"]
+    assert crashed and crashed["role"] == "thread-service" and crashed["out_of_memory"] is True, (crashed, out[-3000:])
+    assert "OutOfMemoryError" in crashed["cause"] or "OOM killer" in crashed["cause"], crashed
+    assert crashed["memory_limit_mb"] == 384, crashed
+    assert virtual["collapsed"] is False and virtual["valid"] is False, virtual
+    assert "OUT OF MEMORY within its memory bound of 384 MB" in out, out[-3000:]
+    # the limited column: alive, shedding instead, within its limit
+    assert limited["crashed"] is None, limited["crashed"]
+    assert limited["rejections"]["requests"] > 0 and limited["rejections"]["limit"] == 50, limited["rejections"]
+    assert "shed by its concurrency limit" in limited["error_kind_meanings"]["status_503"], limited
+    samples = [
+        r.split(",") for r in (run_dir / "virtual-limited" / "raw" / "thread" / "jvm.csv").read_text().splitlines()
+    ]
+    head, rows = samples[0], samples[1:]
+    rejected = [float(r[head.index("downstream_rejected_total")]) for r in rows]
+    held = max(float(r[head.index("inflight_requests")]) for r in rows)
+    assert rejected[-1] > rejected[0], "the service counted no rejection of its own"
+    # a request over the limit is answered at once, so the limited service holds about its limit at the most (a
+    # rejected request is in flight for the moment it takes to answer it); virtual admitted every request, more than
+    # the limit already at 80 rps (sampled once a second: the last climb before it died is not seen)
+    assert held <= 2 * 50 and crashed["peak_inflight"]["service"] > 50, (held, crashed["peak_inflight"])
+    assert done.returncode != 0, out[-2000:]
+    left = subprocess.run(
+        ["pgrep", "-f", "^\\S*java .*(thread-service.jar|delay-service.jar|ForwardSimulation)"],
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    assert not left, f"processes left behind: {left}"
+    assert not list(Path("/sys/fs/cgroup").glob("**/loadlab-local-thread-service")), "cgroups left behind"

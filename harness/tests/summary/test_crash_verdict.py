@@ -41,6 +41,10 @@ def test_a_crash_is_not_a_collapse_and_nothing_after_it_counts(tmp_path):
         "pass": "coarse",
         "level": 2,
         "level_rps": 300,
+        # the most the service held before it died (its own count, level 1's 200 rps / 5 in the synthetic samples)
+        "peak_inflight": {"service": 60, "injectors": 0},
+        "out_of_memory": False,
+        "memory_limit_mb": None,
     }
     assert platform["collapsed"] is False
     assert [lv["index"] for lv in platform["levels"]] == [0, 1]
@@ -60,6 +64,53 @@ def test_a_crash_is_not_a_collapse_and_nothing_after_it_counts(tmp_path):
     assert result["virtual_over_platform_reason"].startswith(
         "platform crashed: the thread-service on local died at second 7 of the measured phase"
     )
+
+
+def test_an_out_of_memory_kill_is_a_named_crash_with_the_peak_in_flight_before_it(tmp_path):
+    """SERVICE_MEMORY_MB: the kernel's OOM killer in the service's memory cgroup (loadlab-host log-cause names it):
+    a crash said as out of memory, with how many requests the service held at the most before it; never a collapse,
+    never a ratio, whatever the levels after it would have looked like."""
+    spec = ModeSpec(stairs(l3=dict(ok_share=0, ko_share=1), l4=dict(ok_share=0, ko_share=1)))
+    cause = "its log says: memory limit 300 MB: killed by the kernel's OOM killer"
+    result = rebuild_with_crash(tmp_path, spec, mode="virtual", level=3, second=1, exit=None, cause=cause)
+    virtual = result["modes"]["virtual"]
+    crashed = virtual["crashed"]
+    assert crashed["out_of_memory"] is True and crashed["peak_inflight"]["service"] == 400 // 5, crashed
+    assert virtual["collapsed"] is False and virtual["valid"] is False, virtual
+    assert virtual["invalid_reasons"][0].startswith(
+        "the thread-service on local died at second 10 of the measured phase OUT OF MEMORY ("
+    ), virtual["invalid_reasons"]
+    # up to the second it was last seen alive in (level 3's 400 rps / 5 in the synthetic samples)
+    assert "80 requests were in flight in the service at the most before it" in virtual["invalid_reasons"][0]
+    assert result["virtual_over_platform"] is None
+    assert result["virtual_over_platform_reason"].startswith("virtual crashed: the thread-service"), result
+
+
+def test_a_service_that_fell_silent_and_then_ran_out_of_memory_is_named_by_its_log(tmp_path):
+    """A JVM whose heap filled up stopped answering (GC back to back) before it gave up: the watcher named its
+    silence; its log, read after the run, says what came next."""
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "rep-2-virtual-thread-service.log").write_text(
+        "started\nTerminating due to java.lang.OutOfMemoryError: Java heap space\n"
+    )
+    log = crash.service_log(tmp_path / "rep-2" / "virtual")
+    crashed = {"role": "thread-service", "cause": "it stopped answering: no answer to …/health for 3 s"}
+    crash.log_afterwards(crashed, log)
+    assert crashed["cause"].endswith(
+        "; its log says afterwards: Terminating due to java.lang.OutOfMemoryError: Java heap space"
+    )
+    assert crash.out_of_memory(crashed)
+    other = {"role": "delay-service", "cause": "it stopped answering"}
+    crash.log_afterwards(other, log)
+    assert other["cause"] == "it stopped answering"
+
+
+def test_the_thread_limit_and_a_heap_error_are_told_apart_from_the_kernel_kill():
+    assert not crash.out_of_memory({"cause": "unable to create native thread: pids limit 300 (OutOfMemoryError)"})
+    assert crash.out_of_memory({"cause": "its log says: Terminating due to java.lang.OutOfMemoryError: Java heap"})
+    assert not crash.out_of_memory({"cause": "ended by SIGKILL, nothing in its log says why"})
+    words = crash.peak_words(crash.of({"peak_inflight": {"service": None, "injectors": 1234}}))
+    assert words == "1,234 requests were sent and unanswered at the most before it"
 
 
 def test_a_crash_in_the_first_second_of_a_level_names_that_level(tmp_path):
@@ -99,6 +150,9 @@ def test_a_crash_in_a_fine_pass_names_the_pass_and_its_level_and_keeps_the_coars
         "pass": "refine-1",
         "level": 1,
         "level_rps": 315,
+        "peak_inflight": {"service": 100, "injectors": 0},
+        "out_of_memory": False,
+        "memory_limit_mb": None,
     }
     assert platform["collapsed"] is True and platform["sustained_rps"] == 300
     assert platform["knee_interval_rps"] == [300, 400]

@@ -72,6 +72,10 @@ host_limits() {
     mem_mb=$(( cg_mem / 1048576 / MEMORY_SHARE_DIVISOR ))
     mem_by="the host's cgroup memory limit $(( cg_mem / 1048576 )) MB / $MEMORY_SHARE_DIVISOR"
   fi
+  # SERVICE_MEMORY_MB (the harness's run/memorybound.py): the bound a user asked for, in place of the host's share.
+  if [ -n "${LOADLAB_SERVICE_MEMORY_MB:-}" ]; then
+    mem_mb=$LOADLAB_SERVICE_MEMORY_MB mem_by="SERVICE_MEMORY_MB"
+  fi
   printf '%s\n' "cgroup=$fs" "pid_max=$pid_max" "threads_max=$threads_max" "max_map_count=$maps" \
     "mem_total_mb=$(( mem_kb / 1024 ))" "cgroup_pids_max=$cg_pids" \
     "cgroup_memory_max_mb=$([ "$cg_mem" = max ] && echo max || echo $(( cg_mem / 1048576 )))" \

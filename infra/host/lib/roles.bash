@@ -92,9 +92,10 @@ cmd_delay_service() {
 # the JVM exits) when JFR_FILE is given; the host's limits and its cgroup's go to limits.json beside the recording.
 cmd_measured_service() {
   local name=$1 log=$2 jfr=$3; shift 3; [ "${1:-}" = "--" ] && shift
-  local heap jvm
-  heap=$(measured_heap) || exit 2
-  jvm=("${service_jvm[@]}" "$heap" -XX:+ExitOnOutOfMemoryError)
+  local heap jvm words
+  words=$(measured_heap) || exit 2
+  mapfile -t heap <<< "$words"
+  jvm=("${service_jvm[@]}" "${heap[@]}" -XX:+ExitOnOutOfMemoryError)
   [ -z "$jfr" ] || cmd_limits "$(dirname "$jfr")/limits.json"
   # Measurement-only seam (never set by a real run, whose costs need the recording): LOADLAB_RECORDING=off starts
   # the service without its flight recording and NMT, to measure what recording costs a request (on vs off).
@@ -104,11 +105,15 @@ cmd_measured_service() {
   contained=1 cmd_start "$name" "$log" -- "$(java_bin)" "${jvm[@]}" "$@"
 }
 
-# measured_heap: the service under test's -Xmx, from its cgroup's memory (host_limits).
+# measured_heap: the service under test's -Xmx, from its cgroup's memory (host_limits), one flag a line; with a heap
+# below service_jvm's -Xms (a small SERVICE_MEMORY_MB) an -Xms as large as it too (the later flag wins), or the JVM
+# would refuse to start.
 measured_heap() {
-  local heap_mb
+  local heap_mb initial
   heap_mb=$(host_limits | sed -n 's/^service_heap_max_mb=//p') || return 2
   echo "-Xmx${heap_mb}m"
+  initial=$(printf '%s\n' "${service_jvm[@]}" | sed -n 's/^-Xms\([0-9]*\)m$/\1/p')
+  [ -z "$initial" ] || [ "$heap_mb" -ge "$initial" ] || echo "-Xms${heap_mb}m"
 }
 
 # app-service NAME LOG JFR_FILE [ARGS...]: a user's Spring Boot jar ($LOADLAB_APP/app.jar) in the thread-service's
@@ -128,10 +133,11 @@ cmd_app_service() {
 cmd_thread_service() {
   local name=$1 log=$2 address=$3 port=$4 mgmt=$5 mode=$6 threads=$7 delay_url=$8 jfr=${9:-}
   shift $(($# < 9 ? $# : 9))
-  local boot heap jar=thread-service.jar
+  local boot heap words jar=thread-service.jar
   [ "$mode" != reactive ] || jar=reactive-service.jar
-  heap=$(measured_heap) || exit 2
-  mapfile -t boot < <(trained_boot_args "$(app)/$jar" "${service_jvm[@]}" "$heap")
+  words=$(measured_heap) || exit 2
+  mapfile -t heap <<< "$words"
+  mapfile -t boot < <(trained_boot_args "$(app)/$jar" "${service_jvm[@]}" "${heap[@]}")
   cmd_measured_service "$name" "$log" "$jfr" -- "${boot[@]}" \
     --server.address="$address" --server.port="$port" --management.server.port="$mgmt" \
     --thread-mode="$mode" --server.tomcat.threads.max="$threads" --delay-service.url="$delay_url" "$@"

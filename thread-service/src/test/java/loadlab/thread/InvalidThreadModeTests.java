@@ -12,12 +12,15 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 @ExtendWith(OutputCaptureExtension.class)
 class InvalidThreadModeTests {
 
+    private static final String REFUSAL =
+            "Invalid thread-mode 'green': allowed values are platform, virtual, virtual-limited";
+
     @Test
     void unknownModeStopsStartupWithOneClearLine(CapturedOutput output) {
         // Command-line form, as a user types it; it must beat the thread-mode in application.yml.
         assertThatThrownBy(() -> SpringApplication.run(ThreadServiceApplication.class,
                         "--thread-mode=green", "--server.port=0", "--management.server.port=0").close())
-                .hasMessage("Invalid thread-mode 'green': allowed values are platform, virtual");
-        assertThat(output).contains("Invalid thread-mode 'green': allowed values are platform, virtual");
+                .hasMessage(REFUSAL);
+        assertThat(output).contains(REFUSAL);
     }
 }

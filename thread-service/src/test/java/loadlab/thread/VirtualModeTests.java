@@ -46,6 +46,8 @@ class VirtualModeTests extends ForwardContractTests {
                 .containsEntry("tomcat_max_connections", 8192)
                 .containsEntry("threadlocal_kb", 0)
                 .containsEntry("threadlocal_builds_total", 0)
+                .containsEntry("downstream_concurrency_limit", -1)
+                .containsEntry("downstream_rejected_total", 0)
                 .containsEntry("java_version_feature", Runtime.version().feature())
                 .containsEntry("virtual_scheduler_parallelism", Runtime.getRuntime().availableProcessors());
         // The scheduler's own counts exist from JDK 24 (its MXBean); on 21 they are -1, "not available here".

@@ -35,7 +35,7 @@ class DelayServiceCall {
         this.client = delayServiceWebClient;
         this.stats = stats;
         this.properties = properties;
-        this.timeout = properties.timeout();
+        this.timeout = properties.callTimeout();
     }
 
     /** The delay-service's answer, body and type, as this service's own 200. */
@@ -54,8 +54,9 @@ class DelayServiceCall {
                 return response.bodyToMono(byte[].class).defaultIfEmpty(new byte[0])
                     .map(body -> ResponseEntity.ok().contentType(type).body(body));
             })
-                // The whole answer, headers and body, within delay-service.timeout (as the thread-service's
-                // read timeout); not stretched by ms.
+                // The whole answer, headers and body, within the limit in force (as the thread-service's read
+                // timeout): delay-service.client-timeout when set and shorter, else delay-service.timeout; not
+                // stretched by ms.
                 .timeout(timeout)
                 .onErrorMap(e -> !(e instanceof DownstreamException), e -> classify(e, uri))
                 .doFinally(signal -> stats.record(System.nanoTime() - start));
@@ -64,16 +65,16 @@ class DelayServiceCall {
 
     private DownstreamException classify(Throwable e, URI uri) {
         if (e instanceof TimeoutException) {
-            return new DownstreamException(DownstreamException.Kind.TIMEOUT,
-                    "No answer from " + uri + " within " + timeout.toMillis() + " ms (delay-service.timeout).", null,
-                    e);
+            return new DownstreamException(properties.timeoutKind(),
+                    "No answer from " + uri + " within " + properties.callTimeoutText() + ".", null, e);
         }
         for (Throwable t = e; t != null; t = t.getCause()) {
             // Netty's ConnectTimeoutException is a ConnectException: a connect that hangs is a timeout, as in the
             // thread-service, not a refusal.
             if (t instanceof io.netty.channel.ConnectTimeoutException) {
-                return new DownstreamException(DownstreamException.Kind.TIMEOUT, "No answer from " + uri
-                        + " within the connect timeout (delay-service.connect-timeout).", null, e);
+                return new DownstreamException(properties.timeoutKind(), "No answer from " + uri
+                        + " within the connect timeout (" + properties.callConnectTimeout().toMillis() + " ms).", null,
+                        e);
             }
             if (t instanceof ConnectException) {
                 return new DownstreamException(DownstreamException.Kind.REFUSED, "Cannot connect to " + uri + ": "

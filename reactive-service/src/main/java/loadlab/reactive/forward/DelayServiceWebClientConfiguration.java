@@ -32,7 +32,7 @@ class DelayServiceWebClientConfiguration {
         HttpClient http = HttpClient.create(delayServiceConnections)
             // HTTP/1.1 like the thread-service's client: the lab compares HTTP/1.1 services.
             .protocol(HttpProtocol.HTTP11)
-            .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, Math.toIntExact(properties.connectTimeout().toMillis()));
+            .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, Math.toIntExact(properties.callConnectTimeout().toMillis()));
         // WebClient's own builder: Boot 4 configures one only with spring-boot-starter-webclient, and none of its
         // settings (codecs, observations) is wanted on this call.
         return WebClient.builder().clientConnector(new ReactorClientHttpConnector(http)).build();

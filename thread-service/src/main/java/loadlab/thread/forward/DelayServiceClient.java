@@ -4,11 +4,9 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpTimeoutException;
-import java.time.Duration;
 
 import loadlab.thread.metrics.DownstreamCallStats;
 import org.springframework.http.HttpStatusCode;
-import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
@@ -17,23 +15,18 @@ import org.springframework.web.client.RestClient;
 @Component
 class DelayServiceClient {
 
-    record Reply(byte[] body, MediaType contentType) {
-    }
-
     private final RestClient restClient;
     private final DownstreamCallStats stats;
     private final DelayServiceProperties properties;
-    private final Duration timeout;
 
     DelayServiceClient(RestClient delayServiceRestClient, DownstreamCallStats stats,
             DelayServiceProperties properties) {
         this.restClient = delayServiceRestClient;
         this.stats = stats;
         this.properties = properties;
-        this.timeout = properties.timeout();
     }
 
-    Reply delay(long ms) {
+    DownstreamCall.Reply delay(long ms) {
         URI uri = properties.delayUri(ms);
         long start = System.nanoTime();
         try {
@@ -43,7 +36,8 @@ class DelayServiceClient {
                     throw new DownstreamException(DownstreamException.Kind.BAD_STATUS,
                             "The delay-service answered " + status.value() + " for " + uri + ".", status.value(), null);
                 }
-                return new Reply(response.getBody().readAllBytes(), response.getHeaders().getContentType());
+                return new DownstreamCall.Reply(response.getBody().readAllBytes(),
+                        response.getHeaders().getContentType());
             });
         } catch (ResourceAccessException e) {
             throw classify(e, uri);
@@ -56,7 +50,7 @@ class DelayServiceClient {
         for (Throwable t = e; t != null; t = t.getCause()) {
             // HttpConnectTimeoutException is a HttpTimeoutException: a connect that hangs is a timeout too.
             if (t instanceof HttpTimeoutException) {
-                return new DownstreamException(DownstreamException.Kind.TIMEOUT,
+                return new DownstreamException(properties.timeoutKind(),
                         "No answer from " + uri + " within " + limitFor(t) + ".", null, e);
             }
             if (t instanceof ConnectException) {
@@ -72,7 +66,7 @@ class DelayServiceClient {
 
     private String limitFor(Throwable timeoutException) {
         return timeoutException instanceof java.net.http.HttpConnectTimeoutException
-                ? "the connect timeout (delay-service.connect-timeout)"
-                : timeout.toMillis() + " ms (delay-service.timeout)";
+                ? "the connect timeout (" + properties.callConnectTimeout().toMillis() + " ms)"
+                : properties.callTimeoutText();
     }
 }

@@ -29,7 +29,7 @@ class DelayServiceClientConfiguration {
         return HttpClient.newBuilder()
                 // The JDK client otherwise offers h2c upgrade on http://; the lab compares HTTP/1.1 services.
                 .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(properties.connectTimeout())
+                .connectTimeout(properties.callConnectTimeout())
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .executor(delayServiceHttpExecutor)
                 .build();
@@ -39,7 +39,7 @@ class DelayServiceClientConfiguration {
     RestClient delayServiceRestClient(RestClient.Builder builder, HttpClient delayServiceHttpClient,
             DelayServiceProperties properties) {
         JdkClientHttpRequestFactory requestFactory = new JdkClientHttpRequestFactory(delayServiceHttpClient);
-        requestFactory.setReadTimeout(properties.timeout());
+        requestFactory.setReadTimeout(properties.callTimeout());
         return builder.requestFactory(requestFactory).build();
     }
 }

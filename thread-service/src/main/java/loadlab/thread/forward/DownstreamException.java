@@ -14,6 +14,9 @@ public class DownstreamException extends ProblemAnswer {
     public enum Kind {
         REFUSED(HttpStatus.BAD_GATEWAY, "delay-service-unreachable", "Delay-service unreachable"),
         TIMEOUT(HttpStatus.GATEWAY_TIMEOUT, "delay-service-timeout", "Delay-service timed out"),
+        // The same status, another cause: the client timeout a team set (DOWNSTREAM_TIMEOUT_MS), not the lab's net.
+        CLIENT_TIMEOUT(HttpStatus.GATEWAY_TIMEOUT, "delay-service-client-timeout",
+                "Delay-service call exceeded the client timeout"),
         IO_ERROR(HttpStatus.BAD_GATEWAY, "delay-service-io-error", "Delay-service I/O error"),
         BAD_STATUS(HttpStatus.BAD_GATEWAY, "delay-service-error-status", "Delay-service error response");
 

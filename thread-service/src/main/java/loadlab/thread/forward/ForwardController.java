@@ -24,11 +24,11 @@ class ForwardController {
 
     private final DelayParameter parameter;
 
-    private final DelayServiceClient client;
+    private final DownstreamCall client;
 
     private final CpuWork work;
 
-    ForwardController(DelayParameter parameter, DelayServiceClient client, CpuWork work) {
+    ForwardController(DelayParameter parameter, DownstreamCall client, CpuWork work) {
         this.parameter = parameter;
         this.client = client;
         this.work = work;
@@ -63,7 +63,7 @@ class ForwardController {
         }
     }
 
-    private static ResponseEntity<byte[]> answer(DelayServiceClient.Reply reply) {
+    private static ResponseEntity<byte[]> answer(DownstreamCall.Reply reply) {
         MediaType type = reply.contentType() != null ? reply.contentType() : MediaType.APPLICATION_JSON;
         return ResponseEntity.ok().contentType(type).body(reply.body());
     }

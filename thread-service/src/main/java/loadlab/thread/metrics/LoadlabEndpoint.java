@@ -36,6 +36,7 @@ public class LoadlabEndpoint {
         all.put("cpu_work_calibration", () -> Math.round(work.iterationsPerMs()));
         all.put("tomcat_max_connections", pool::maxConnections);
         all.put("threadlocal_kb", perThread::kb);
+        all.put("downstream_concurrency_limit", downstream::concurrencyLimit);
         all.put("jvm_threads_live", jvm::liveThreads);
         all.put("jvm_threads_daemon", jvm::daemonThreads);
         all.put("jvm_threads_peak", jvm::peakThreads);
@@ -56,6 +57,7 @@ public class LoadlabEndpoint {
         all.put("process_cpu_seconds", jvm::processCpuSeconds);
         all.put("downstream_calls_total", downstream::calls);
         all.put("downstream_time_ms_total", downstream::totalMillis);
+        all.put("downstream_rejected_total", downstream::rejected);
         all.put("cpu_work_ms_total", work::workMsTotal);
         all.put("threadlocal_builds_total", perThread::builds);
         List<String> names = MetricNames.all();

@@ -24,7 +24,7 @@ public class ThreadModeEnvironmentPostProcessor implements EnvironmentPostProces
         ThreadMode mode = ThreadMode.parse(environment.getProperty(ThreadMode.PROPERTY));
         environment.getPropertySources().addFirst(new MapPropertySource(SOURCE_NAME, Map.of(
                 ThreadMode.PROPERTY, mode.id(),
-                "spring.threads.virtual.enabled", String.valueOf(mode == ThreadMode.VIRTUAL))));
+                "spring.threads.virtual.enabled", String.valueOf(mode.virtualThreads()))));
     }
 
     @Override

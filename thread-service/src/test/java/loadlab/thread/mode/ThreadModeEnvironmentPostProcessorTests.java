@@ -42,6 +42,13 @@ class ThreadModeEnvironmentPostProcessorTests {
     void unknownModeNamesValueAndAllowedValues() {
         assertThatThrownBy(() -> process(new MockEnvironment().withProperty("thread-mode", "carrier")))
                 .isInstanceOf(InvalidThreadModeException.class)
-                .hasMessage("Invalid thread-mode 'carrier': allowed values are platform, virtual");
+                .hasMessage("Invalid thread-mode 'carrier': allowed values are platform, virtual, virtual-limited");
+    }
+
+    @Test
+    void virtualLimitedRunsOnVirtualThreads() {
+        MockEnvironment environment = process(new MockEnvironment().withProperty("thread-mode", "virtual-limited"));
+        assertThat(environment.getProperty("thread-mode")).isEqualTo("virtual-limited");
+        assertThat(environment.getProperty("spring.threads.virtual.enabled")).isEqualTo("true");
     }
 }
