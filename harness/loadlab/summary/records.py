@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from loadlab.summary.brownout_record import BrownoutRecord
 from loadlab.summary.cost_fits import healthy_prefix
 
 
@@ -97,9 +98,23 @@ class ModeRecord(_Fields):
     levels_dropped_after_crash: list | None = None
     evidence_gaps: list[dict] | None = None
     app_evidence: dict | None = None
+    brownout: BrownoutRecord | None = None  # PROFILE=brownout (summary/brownout.py)
     repetition: int | None = None  # REPEAT > 1: the median repetition shown
     folder: str | None = None  # REPEAT > 1: rep-<k>/<label>
     absent: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any]) -> ModeRecord:
+        found = values.get("brownout")
+        if isinstance(found, Mapping):
+            values = {**values, "brownout": BrownoutRecord.from_mapping(found)}
+        return super().from_mapping(values)
+
+    def as_json(self) -> dict[str, Any]:
+        out = super().as_json()
+        if isinstance(out.get("brownout"), BrownoutRecord):
+            out["brownout"] = out["brownout"].as_json()
+        return out
 
     @property
     def counted_levels(self) -> list[dict]:

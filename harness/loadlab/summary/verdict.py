@@ -4,6 +4,7 @@ mode judged (judging.py); what bench saw go wrong per mode."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from loadlab.analysis import cpufit, models, split_checks
 from loadlab.analysis.knee import Verdict, why_not_refined
@@ -11,11 +12,12 @@ from loadlab.analysis.knee_words import COARSE, level_words
 from loadlab.analysis.levels import Level, cpu_ms_per_request
 from loadlab.analysis.validity import CPU_SATURATED_RATIO, ValidityContext, machine_saturated, shares_one_machine
 from loadlab.analysis.validity import notes as validity_notes
-from loadlab.core import app, downstream, metrics
+from loadlab.core import app, brownout, downstream, metrics
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.servicecpus import CpuSplit
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import app_pool, appcheck, cost_fits, jsonform, mode_predictions, threadlocal
+from loadlab.summary import brownout as brownout_record
 from loadlab.summary import mode_knee as knees
 from loadlab.summary.judging import JudgedMode, thread_cores
 from loadlab.summary.labels import base_mode, mode_jdk, mode_threads
@@ -24,7 +26,9 @@ from loadlab.summary.records import ModeRecord
 from loadlab.summary.values import as_float
 
 
-def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str | None) -> ModeRecord:
+def mode_summary(
+    judged: JudgedMode, run: RunRecord, params: dict, target: str | None, mode_dir: Path | None = None
+) -> ModeRecord:
     mode, raw, tables, verdict, knee, ctx = (
         judged.label,
         judged.raw,
@@ -118,6 +122,8 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
         "levels_dropped_after_crash": judged.crash_tables.dropped_levels,
         "evidence_gaps": [g.as_dict() for g in gaps],
     }
+    if brownout.is_brownout(params) and mode_dir is not None:  # the mode through the brownout (summary/brownout.py)
+        summary["brownout"] = brownout_record.record(judged, mode_dir, run, params)
     if params.get("APP"):  # an application under test: the evidence its live-config check read (judging.py)
         out_of_cpu = knee.collapsed and knee.closing is not None and cpu_ran_out(knee.closing, ctx)
         appcheck.add_evidence(summary, raw, mode, params, out_of_cpu)

@@ -1,0 +1,152 @@
+"""PROFILE=brownout: one mode's brownout figures as a typed record (summary.json's per-mode `brownout`), from its
+judged seconds (analysis/brownout.py), its recorded window (`<mode>/raw/brownout.json`, run/brownout_switch.py),
+the delay-service's served-delay record and the service's samples. An instrument that failed (the window never
+scheduled, the delay-service late to switch, an injector behind its schedule or stopped by its in-flight cap) is
+named in `instrument_problems`, and recovery is then not claimed for the mode.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from loadlab.analysis import brownout as judge
+from loadlab.analysis import served
+from loadlab.core import brownout, downstream, metrics
+from loadlab.core.runrecord import RunRecord
+from loadlab.core.thresholds import Thresholds
+from loadlab.summary import server_columns as col
+from loadlab.summary.brownout_record import BrownoutRecord
+from loadlab.summary.cost_fits import inflight_at
+from loadlab.summary.judging import JudgedMode
+from loadlab.summary.labels import base_mode, mode_threads
+from loadlab.summary.raw import inflight_cap_stop
+from loadlab.summary.served_check import run_folder
+from loadlab.summary.values import as_float
+
+RECORD = "brownout.json"  # run/brownout_switch.RECORD, in <mode>/raw/
+# An injector is behind in a second that sent less than this share of the rate (less one request: a second's edge).
+BEHIND_SHARE = 0.9
+
+
+def window_record(mode_dir: Path) -> dict | None:
+    path = mode_dir / "raw" / RECORD
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def record(judged: JudgedMode, mode_dir: Path, run: RunRecord, params: dict) -> BrownoutRecord | None:
+    if not brownout.is_brownout(params) or judged.tables.t0 is None:
+        return None
+    plan, t0, raw = brownout.schedule(params), judged.tables.t0, judged.raw
+    seconds = [_second(row, inflight_at(raw, t0 + int(row["second"]))) for row in judged.tables.timeline]
+    thresholds = Thresholds.from_mapping(run.thresholds)
+    limit = judged.verdict.p99_limit_ms
+    recovered = None
+    if limit is not None:
+        recovered = judge.recovery_s(seconds, plan.end_s, plan.total_s, limit, plan.rate, thresholds.ok_ratio)
+    window = window_record(mode_dir)
+    dist = downstream.of_run(params, run.downstream)
+    switch = _switch(mode_dir, run, window, t0, plan, dist)
+    problems = _instrument_problems(window, switch, seconds, plan, raw)
+    model, note = _model(judged, params, plan)
+    return BrownoutRecord(
+        rate_rps=plan.rate,
+        brownout_ms=plan.ms,
+        window_s=[plan.start_s, plan.end_s],
+        window_epoch_ms=[window["from_epoch_ms"], window["to_epoch_ms"]] if window else None,
+        goodput_rps=_round(judge.goodput_rps(seconds, plan.start_s, plan.end_s, -(-plan.ms // 1000)), 1),
+        error_share=_round(judge.error_share(seconds, plan.start_s, plan.total_s), 4),
+        peak_inflight=judge.peak_inflight(seconds),
+        peak_service_inflight=_peak(judged.tables.server, metrics.INFLIGHT_REQUESTS),
+        peak_heap_mb=_peak(judged.tables.server, col.HEAP_USED_MB),
+        peak_rss_mb=_round(max((f.rss_mb for f in (raw.flight or {}).values() if f.rss_mb), default=None), 1),
+        peak_threads=_peak(judged.tables.server, metrics.JVM_THREADS_LIVE),
+        recovery_seconds=None if problems else recovered,
+        recovery=_recovery_words(recovered, problems, plan, limit),
+        predicted={k: p.as_dict() for k, p in model.items()} if model else None,
+        prediction_note=note,
+        served_slow_s=None if switch is None or switch.slow_from_s is None else [switch.slow_from_s, switch.slow_to_s],
+        instrument_problems=problems,
+    )
+
+
+def _second(row: dict, inflight: float | None) -> judge.Second:
+    counts = (int(row[name] or 0) for name in ("offered_rps", "ok", "ko"))
+    return judge.Second(int(row["second"]), *counts, row["p99_ms"], None if inflight is None else int(inflight))
+
+
+def _switch(mode_dir, run, window, t0, plan, dist):
+    log = run.downstream.get("served_log")
+    if not log or window is None:
+        return None
+    by_second = served.read(run_folder(mode_dir) / str(log))
+    if not by_second:
+        return None
+    return judge.switch_check(by_second, t0, plan.start_s, plan.end_s, plan.ms, served.allowed_ms(dist))
+
+
+def _instrument_problems(window, switch, seconds, plan, raw) -> list[str]:
+    problems = []
+    if window is None:
+        problems.append("no record of the brownout's schedule (raw/brownout.json): its switch cannot be checked")
+    elif not window.get("scheduled"):
+        problems.append(f"the delay-service was not given the brownout: {window.get('why')}")
+    if switch is not None and switch.problem:
+        problems.append(switch.problem)
+    behind = [s for s in seconds if plan.start_s <= s.second < plan.total_s and s.sent < BEHIND_SHARE * plan.rate - 1]
+    if behind:
+        worst = min(behind, key=lambda s: s.sent)
+        problems.append(
+            f"the injectors fell behind their schedule in {len(behind)} second(s) from the brownout on (second "
+            f"{worst.second}: {worst.sent} sent of {plan.rate}): a limit of the lab, not of the service"
+        )
+    stop = inflight_cap_stop(raw.injectors)
+    if stop:
+        problems.append(
+            f"the injectors' in-flight cap stopped the load at {stop['inflight']} requests in flight (cap "
+            f"{stop['max_inflight']}): a limit of the lab, not of the service"
+        )
+    return problems
+
+
+def _model(judged: JudgedMode, params: dict, plan: brownout.Schedule) -> tuple[dict | None, str]:
+    """The predictions for the mode's column: a platform pool's, or no pool (virtual, reactive); another mode has no
+    model here and says so."""
+    mode = base_mode(judged.label)
+    if mode == "platform":
+        pool = mode_threads(judged.label, params)
+    elif mode in ("virtual", "reactive"):
+        pool = None
+    else:
+        return None, f"no brownout model for {mode}: measured only"
+    baseline = judged.verdict.baseline_p50_ms
+    overhead = 0.0 if baseline is None else baseline / 1000.0 - brownout.hold_s(params)
+    model = brownout.model(params, plan.rate, pool)
+    note = (
+        "each interval runs from the configured delays to the delays plus what the service added to a request before "
+        f"the brownout ({overhead * 1000:.0f} ms at its p50); the models leave out CPU limits and connection hand-offs"
+    )
+    return judge.predictions(model, overhead), note
+
+
+def _recovery_words(recovered, problems, plan, limit) -> str:
+    if problems:
+        return "not judged: the instrument failed (" + "; ".join(problems) + ")"
+    if limit is None:
+        return "not judged: no baseline p99 limit (no healthy first level)"
+    if recovered is None:
+        return f"did not recover within BROWNOUT_AFTER ({plan.after_s} s)"
+    return f"recovered {recovered} s after the brownout ended"
+
+
+def _peak(rows: list[dict], column: str) -> float | None:
+    values = [as_float(r.get(column)) for r in rows]
+    known = [v for v in values if v is not None]
+    return _round(max(known), 1) if known else None
+
+
+def _round(x, digits):
+    return None if x is None else round(x, digits)

@@ -1,0 +1,157 @@
+"""PROFILE=brownout on synthetic timelines: goodput during it, time to recover (or not), the models' predictions, the
+delay-service's switch checked against its own served-delay record, and the parameters refused in one line."""
+
+from __future__ import annotations
+
+import pytest
+
+from loadlab.analysis import brownout as judge
+from loadlab.analysis import hlog
+from loadlab.core import brownout, params
+from loadlab.core.param_parsers import ParamError
+
+RATE, LIMIT, OK_RATIO = 60, 300.0, 0.95
+START, END, STOP = 10, 20, 40
+
+
+def timeline(brownout_ok: int, recovered_at: int | None) -> list[judge.Second]:
+    """RATE offered throughout; inside the brownout `brownout_ok` OK a second at a slow p99; after it slow until
+    `recovered_at` (never when None), healthy from there."""
+    rows = []
+    for s in range(STOP):
+        healthy = s < START or (recovered_at is not None and s >= recovered_at)
+        ok = RATE if healthy else brownout_ok if s < END else RATE // 2
+        rows.append(judge.Second(s, RATE, ok, 0 if healthy else 1, 120.0 if healthy else 2500.0, 6 if healthy else 500))
+    return rows
+
+
+def test_goodput_is_the_ok_rate_once_the_brownouts_answers_come_back():
+    rows = timeline(brownout_ok=10, recovered_at=25)
+    # The first second of the brownout still answers requests sent before it at full rate.
+    rows[START] = judge.Second(START, RATE, RATE, 0, 120.0)
+    assert judge.goodput_rps(rows, START, END, settle_s=1) == 10
+
+
+def test_recovery_counts_from_the_brownouts_end_to_the_first_second_that_stays_healthy():
+    assert judge.recovery_s(timeline(10, recovered_at=27), END, STOP, LIMIT, RATE, OK_RATIO) == 7
+
+
+def test_a_healthy_second_followed_by_a_relapse_is_not_a_recovery():
+    rows = timeline(10, recovered_at=30)
+    rows[22] = judge.Second(22, RATE, RATE, 0, 120.0)  # one lucky second inside the slow stretch
+    assert judge.recovery_s(rows, END, STOP, LIMIT, RATE, OK_RATIO) == 10
+
+
+def test_no_recovery_within_the_run_or_too_late_to_tell_is_none():
+    assert judge.recovery_s(timeline(10, recovered_at=None), END, STOP, LIMIT, RATE, OK_RATIO) is None
+    assert judge.recovery_s(timeline(10, recovered_at=STOP - 1), END, STOP, LIMIT, RATE, OK_RATIO) is None
+
+
+def test_the_error_share_and_the_peak_in_flight():
+    rows = timeline(10, recovered_at=25)
+    share = judge.error_share(rows, START, STOP)
+    assert share == pytest.approx(15 / (10 * 11 + 5 * 31 + 15 * RATE))
+    assert judge.peak_inflight(rows) == 500
+
+
+def test_a_pool_is_held_to_its_ceiling_and_builds_a_backlog_that_drains_after():
+    # 10 threads, 100 ms normally, 1 s in the brownout, 60 rps for 10 s.
+    m = brownout.Model(rate=60, normal_s=0.1, brownout_s=1.0, seconds=10, pool=10)
+    assert m.goodput_rps() == 10
+    assert m.backlog() == 500
+    assert m.peak_inflight() == 510
+    assert m.drain_s() == pytest.approx(1.0 + 500 / (100 - 60))
+    # Without a pool every request is admitted: Little's law, and only the slow answers to wait out.
+    v = brownout.Model(rate=60, normal_s=0.1, brownout_s=1.0, seconds=10)
+    assert (v.goodput_rps(), v.peak_inflight(), v.drain_s()) == (60, 60, 1.0)
+    # A pool with no spare rate after the brownout never drains: no figure.
+    assert brownout.Model(rate=99, normal_s=0.1, brownout_s=1.0, seconds=10, pool=9).drain_s() is None
+
+
+def test_predictions_carry_the_interval_the_services_own_overhead_allows():
+    m = brownout.Model(rate=60, normal_s=0.1, brownout_s=1.0, seconds=10, pool=10)
+    p = judge.predictions(m, measured_overhead_s=0.01)
+    low, high = p["goodput_rps"].low, p["goodput_rps"].high
+    assert low < 10 == p["goodput_rps"].value == high
+    assert p["inflight_peak"].low == 510 < p["inflight_peak"].high
+    assert p["recovery_s"].low == pytest.approx(13.5)
+    assert "backlog" in p["recovery_s"].formula
+
+
+def served_log(t0: int, seconds: dict[int, list[int]]) -> dict[int, list[str]]:
+    """A served log by epoch second from each second's served delays (ms)."""
+    out = {}
+    for s, values in seconds.items():
+        h = hlog.new_histogram()
+        for v in values:
+            h.record_value(v)
+        encoded = h.encode()
+        out[t0 + s] = [encoded.decode() if isinstance(encoded, bytes) else encoded]
+    return out
+
+
+T0 = 1_700_000_000
+
+
+def test_a_delay_service_that_switched_on_time_passes_and_its_slow_seconds_are_recorded():
+    by_second = {s: [100] * 50 for s in range(START + 1)}
+    by_second.update({s: [1000] * 50 for s in range(START + 1, END + 1)})
+    by_second.update({s: [100] * 50 for s in range(END + 2, STOP)})
+    check = judge.switch_check(served_log(T0, by_second), T0, START, END, 1000, 140)
+    assert check.problem is None
+    assert check.slow_from_s == START + 1 and check.slow_to_s == END + 1
+
+
+def test_a_delay_service_that_never_switched_or_never_switched_back_is_named():
+    normal = {s: [100] * 50 for s in range(STOP)}
+    never = judge.switch_check(served_log(T0, normal), T0, START, END, 1000, 140)
+    assert "did not switch on" in never.problem
+    stuck = {s: [100] * 50 for s in range(START + 1)}
+    stuck.update({s: [1000] * 50 for s in range(START + 1, STOP)})
+    late = judge.switch_check(served_log(T0, stuck), T0, START, END, 1000, 140)
+    assert "did not switch back" in late.problem
+
+
+def brownout_env(**extra: str) -> dict[str, str]:
+    return {"PROFILE": "brownout", "PLATFORM_THREADS": "10", "DELAY_MS": "100", "BROWNOUT_MS": "1000", **extra}
+
+
+def test_the_default_rate_is_a_share_of_the_pools_ceiling_kept_under_the_injectors_cap():
+    v = params.parse(brownout_env(BROWNOUT_BEFORE="10", BROWNOUT_SECONDS="10", BROWNOUT_AFTER="20"))
+    assert v["RATE"] == 60  # 60% of 10 threads / 100 ms
+    assert (v["START_RPS"], v["PEAK_RPS"], v["STEPS"], v["STEP_SECONDS"], v["REFINE"]) == (60, 60, 4, 10, 0)
+    # The default 200 threads at 200 ms, 2 s for 20 s: 600 rps would queue 10,000 requests; the cap lowers it.
+    d = params.parse({"PROFILE": "brownout"})
+    assert d["RATE"] < 600
+    assert brownout.model(d, d["RATE"], 200).peak_inflight() <= 5000
+
+
+@pytest.mark.parametrize(
+    ("extra", "named"),
+    [
+        ({"RATE": "100"}, "RATE=100 is at or above the platform pool's ceiling"),
+        ({"RATE": "99", "BROWNOUT_SECONDS": "600", "BROWNOUT_BEFORE": "600", "BROWNOUT_AFTER": "600"}, "cap"),
+        ({"BROWNOUT_MS": "100"}, "BROWNOUT_MS=100 is not above DELAY_MS=100"),
+        ({"BROWNOUT_BEFORE": "7"}, "no common length"),
+        ({"SCENARIO": "cpu", "CPU_MS": "5"}, "SCENARIO=cpu does not call"),
+        ({"BROWNOUT_BEFORE": "2"}, "BROWNOUT_BEFORE=2"),
+    ],
+)
+def test_a_brownout_that_cannot_be_run_as_asked_is_refused_in_one_line(extra, named):
+    with pytest.raises(ParamError) as refused:
+        params.parse(brownout_env(**extra))
+    assert named in str(refused.value)
+    assert len(str(refused.value).splitlines()) == 1
+
+
+def test_rate_without_a_brownout_is_refused():
+    with pytest.raises(ParamError, match="RATE=50 has no effect with PROFILE=stairs"):
+        params.parse({"RATE": "50"})
+
+
+def test_the_timeouts_cover_the_brownouts_delay():
+    from loadlab.core import timeouts
+
+    limits = timeouts.derive(params.parse(brownout_env(BROWNOUT_MS="5000")))
+    assert limits.thread_service_timeout_ms > 5000
+    assert limits.injector_request_timeout_ms > limits.thread_service_timeout_ms
