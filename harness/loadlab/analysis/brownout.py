@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from hdrh.histogram import HdrHistogram
 
 from loadlab.analysis import hlog, served
-from loadlab.core.brownout import Model
+from loadlab.core.brownout import Model, Schedule
+from loadlab.core.downstream import CONSTANT, Distribution
 
 # Recovery must hold for at least this many seconds before the run ends, or the run cannot tell it from a lull.
 MIN_STABLE_S = 3
-# An answer served at least this share of BROWNOUT_MS is the brownout's.
-SLOW_SHARE = 0.9
-# The share of answers the served-delay record may contradict the schedule with before the switch is called late
-# (a second's edges: the timer's and the clock's milliseconds).
+# The share of brownout answers that may come later than its delay's allowance (analysis/served.py's) before the
+# stand-in is called late.
 SWITCH_TOLERANCE = 0.01
 
 
@@ -31,6 +32,7 @@ class Second:
     ko: int
     p99_ms: float | None
     inflight: int | None = None
+    histogram: HdrHistogram | None = field(default=None, compare=False, repr=False)  # the second's OK answers
 
 
 def goodput_rps(seconds: Sequence[Second], start_s: int, end_s: int, settle_s: int) -> float | None:
@@ -51,20 +53,27 @@ def error_share(seconds: Sequence[Second], start_s: int, stop_s: int) -> float |
 def recovery_s(
     seconds: Sequence[Second], end_s: int, stop_s: int, p99_limit_ms: float, rate: float, ok_ratio: float
 ) -> int | None:
-    """Seconds from the brownout's end to the first second from which, to the schedule's end, every second's p99 is
-    within the health limit and its OK answers meet the offered rate (the health rule's OK ratio); None when no such
-    second leaves MIN_STABLE_S seconds of evidence."""
+    """Seconds from the brownout's end to the first second from which the run stays healthy to the schedule's end:
+    every stretch from a later second to the end (at least MIN_STABLE_S long) has its p99 within the health limit
+    and OK answers meeting the offered rate (the health rule's OK ratio), judged on its merged histogram as a level is
+    (a second's own p99 over a few dozen answers is its slowest one: one late answer is not a relapse). None when no
+    such second leaves MIN_STABLE_S seconds of evidence."""
     after = sorted((s for s in seconds if end_s <= s.second < stop_s), key=lambda s: s.second)
-    first = None
-    for s in after:
-        healthy = s.p99_ms is not None and s.p99_ms <= p99_limit_ms and s.ok >= ok_ratio * rate
-        if not healthy:
-            first = None
-        elif first is None:
-            first = s.second
-    if first is None or stop_s - first < MIN_STABLE_S:
+    if stop_s - end_s < MIN_STABLE_S:
         return None
-    return first - end_s
+    tail, ok, last_bad = hlog.new_histogram(), 0, None
+    for s in reversed(after):
+        if s.histogram is not None:
+            tail = hlog.merge([s.histogram], into=tail)
+        ok += s.ok
+        if stop_s - s.second < MIN_STABLE_S:
+            continue
+        p99 = tail.get_value_at_percentile(99.0) if tail.get_total_count() else None
+        if p99 is None or p99 > p99_limit_ms or ok < ok_ratio * rate * (stop_s - s.second):
+            last_bad = s.second  # the latest stretch that is not healthy: recovery comes after it
+            break
+    first = end_s if last_bad is None else last_bad + 1
+    return None if stop_s - first < MIN_STABLE_S else first - end_s
 
 
 def peak_inflight(seconds: Sequence[Second]) -> int | None:
@@ -134,47 +143,41 @@ def _predicted(configured: float | None, slow: float | None, formula: str) -> Pr
 
 @dataclass(frozen=True)
 class SwitchCheck:
-    """What the delay-service's own record says of the schedule: the seconds its answers were the brownout's, and
-    the problem when it did not switch on or off on time (None when it did)."""
+    """What the delay-service's own record says of the schedule: the seconds its brownout answers came in, and the
+    problem when it did not switch on or off on time, or served the brownout late (None when it kept to it)."""
 
     slow_from_s: int | None
     slow_to_s: int | None
     problem: str | None
 
 
-def switch_check(
-    by_second: dict[int, list[str]], t0: int, start_s: int, end_s: int, brownout_ms: float, normal_high_ms: float
-) -> SwitchCheck:
-    """by_second: the served log's payloads by epoch second; t0: the measured phase's first epoch second.
+def switch_check(tagged: dict[int, list[str]], t0: int, plan: Schedule) -> SwitchCheck:
+    """tagged: the served log's `brownout` answers by epoch second (the answers it delayed, in the second each was
+    answered in); t0: the measured phase's first epoch second. Only the mode's own seconds count (the log is the
+    run's: every mode's brownout is in it).
 
-    Answered in [start + normal + 1 s, end): every answer arrived during the brownout, so each must be slow.
-    Answered from end + brownout + 1 s: every answer arrived after it, so none may be slow."""
-    slow_ms = SLOW_SHARE * brownout_ms
-    slow_seconds = [s - t0 for s, p in sorted(by_second.items()) if served.count_above(hlog.merge_payloads(p), slow_ms)]
-    on = range(t0 + start_s + math.ceil(normal_high_ms / 1000) + 1, t0 + end_s)
-    off_from = t0 + end_s + math.ceil(brownout_ms / 1000) + 1
+    A request arriving as the brownout begins is answered BROWNOUT_MS later, one arriving as it ends as much later
+    than that: the tagged answers must come in [start + delay, end + delay), give or take a second's edge."""
+    delay_s = plan.ms / 1000
+    mine = {s - t0: p for s, p in tagged.items() if plan.start_s - 1 <= s - t0 < plan.total_s + math.ceil(delay_s)}
+    if not mine:
+        return SwitchCheck(None, None, "the delay-service served no answer at the brownout's delay: it never switched")
+    first, last = min(mine), max(mine) + 1
     problems = []
-    merged = served.merged_answers(on, by_second)
-    if len(on) and merged is not None:
-        fast = merged.get_total_count() - served.count_above(merged, slow_ms)
-        if fast > SWITCH_TOLERANCE * merged.get_total_count():
-            problems.append(
-                f"{fast} of {merged.get_total_count()} answers the delay-service gave inside the brownout came faster "
-                f"than {slow_ms:.0f} ms: it did not switch on as scheduled"
-            )
-    after = served.merged_answers([s for s in by_second if s >= off_from], by_second)
-    if after is not None:
-        slow = served.count_above(after, slow_ms)
-        if slow > SWITCH_TOLERANCE * after.get_total_count():
-            problems.append(
-                f"{slow} of {after.get_total_count()} answers after the brownout still took {slow_ms:.0f} ms or more: "
-                "the delay-service did not switch back as scheduled"
-            )
-    return SwitchCheck(
-        slow_seconds[0] if slow_seconds else None,
-        slow_seconds[-1] + 1 if slow_seconds else None,
-        "; ".join(problems) or None,
-    )
+    expected_first, expected_last = plan.start_s + math.floor(delay_s), plan.end_s + math.ceil(delay_s)
+    if first > expected_first + 1:
+        problems.append(f"its first brownout answer came in second {first}, not {expected_first}: it switched on late")
+    if last > expected_last + 1:
+        problems.append(f"its brownout answers went on to second {last}, not {expected_last}: it switched back late")
+    merged = served.merged_answers(sorted(mine), mine)
+    allowance = served.allowed_ms(Distribution(CONSTANT, plan.ms))  # the normal check's allowance, at the brownout
+    late = served.count_above(merged, allowance) if merged is not None else 0
+    if merged is not None and late > SWITCH_TOLERANCE * merged.get_total_count():
+        problems.append(
+            f"{late} of {merged.get_total_count()} brownout answers took longer than {allowance:.0f} ms: the stand-in "
+            "served the brownout late"
+        )
+    return SwitchCheck(first, last, "; ".join(problems) or None)
 
 
 def served_seconds_of_brownout(t0: int, start_s: int, end_s: int, brownout_ms: float) -> range:

@@ -200,6 +200,16 @@ def default_rate(values: Mapping) -> int:
     return min(int(RATE_SHARE_OF_POOL * lowest_ceiling(values)), largest_rate_under_cap(values))
 
 
+def queue_wait_s(values: Mapping) -> float:
+    """The longest a request is predicted to wait in a full pool's queue before it is served: queued at the
+    brownout's start, it waits out the brownout and the backlog's drain (0 when no column queues)."""
+    if not is_brownout(values):
+        return 0.0
+    rate = values.get("RATE") or default_rate(values)
+    waits = [m.seconds + (m.drain_s() or 0.0) for m in (model(values, rate, p) for p in _pools(values)) if m.backlog()]
+    return max(waits, default=0.0)
+
+
 def checks(v: Mapping) -> list[str]:
     """One line per brownout setting that cannot be run as asked."""
     if not is_brownout(v):

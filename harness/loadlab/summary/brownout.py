@@ -11,10 +11,11 @@ import json
 from pathlib import Path
 
 from loadlab.analysis import brownout as judge
-from loadlab.analysis import served
-from loadlab.core import brownout, downstream, metrics
+from loadlab.analysis import hlog, served
+from loadlab.core import brownout, metrics
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.thresholds import Thresholds
+from loadlab.summary import outputs
 from loadlab.summary import server_columns as col
 from loadlab.summary.brownout_record import BrownoutRecord
 from loadlab.summary.cost_fits import inflight_at
@@ -24,7 +25,11 @@ from loadlab.summary.raw import inflight_cap_stop
 from loadlab.summary.served_check import run_folder
 from loadlab.summary.values import as_float
 
+# Per second of the measured phase: what the brownout figure draws (report/brownout_section.py).
+SERIES = "brownout.csv"
+SERIES_COLUMNS = ["second", "offered_rps", "ok", "ko", "p99_ms", "inflight"]
 RECORD = "brownout.json"  # run/brownout_switch.RECORD, in <mode>/raw/
+BROWNOUT_TAG = "brownout"  # the served log's tag of the answers a brownout delayed (ServedDelays.Outcome.BROWNOUT)
 # An injector is behind in a second that sent less than this share of the rate (less one request: a second's edge).
 BEHIND_SHARE = 0.9
 
@@ -41,15 +46,15 @@ def record(judged: JudgedMode, mode_dir: Path, run: RunRecord, params: dict) -> 
     if not brownout.is_brownout(params) or judged.tables.t0 is None:
         return None
     plan, t0, raw = brownout.schedule(params), judged.tables.t0, judged.raw
-    seconds = [_second(row, inflight_at(raw, t0 + int(row["second"]))) for row in judged.tables.timeline]
+    seconds = [_second(row, raw, t0) for row in judged.tables.timeline]
+    outputs.write_csv(mode_dir / SERIES, SERIES_COLUMNS, (_row(s) for s in seconds))
     thresholds = Thresholds.from_mapping(run.thresholds)
-    limit = judged.verdict.p99_limit_ms
+    limit = _p99_limit(judged, thresholds)
     recovered = None
     if limit is not None:
         recovered = judge.recovery_s(seconds, plan.end_s, plan.total_s, limit, plan.rate, thresholds.ok_ratio)
     window = window_record(mode_dir)
-    dist = downstream.of_run(params, run.downstream)
-    switch = _switch(mode_dir, run, window, t0, plan, dist)
+    switch = _switch(mode_dir, run, window, t0, plan)
     problems = _instrument_problems(window, switch, seconds, plan, raw)
     model, note = _model(judged, params, plan)
     return BrownoutRecord(
@@ -66,26 +71,53 @@ def record(judged: JudgedMode, mode_dir: Path, run: RunRecord, params: dict) -> 
         peak_threads=_peak(judged.tables.server, metrics.JVM_THREADS_LIVE),
         recovery_seconds=None if problems else recovered,
         recovery=_recovery_words(recovered, problems, plan, limit),
-        predicted={k: p.as_dict() for k, p in model.items()} if model else None,
+        predicted={k: p.as_dict(1 if k == "recovery_s" else 0) for k, p in model.items()} if model else None,
         prediction_note=note,
         served_slow_s=None if switch is None or switch.slow_from_s is None else [switch.slow_from_s, switch.slow_to_s],
         instrument_problems=problems,
     )
 
 
-def _second(row: dict, inflight: float | None) -> judge.Second:
+def _second(row: dict, raw, t0: int) -> judge.Second:
+    """A timeline row with the injectors' requests in flight and the second's OK answers merged (every injector)."""
+    epoch = t0 + int(row["second"])
     counts = (int(row[name] or 0) for name in ("offered_rps", "ok", "ko"))
-    return judge.Second(int(row["second"]), *counts, row["p99_ms"], None if inflight is None else int(inflight))
+    inflight = inflight_at(raw, epoch)
+    merged = hlog.merge_payloads(p for inj in raw.injectors for p in inj.ok_payloads.get(epoch, ()))
+    return judge.Second(int(row["second"]), *counts, row["p99_ms"], None if inflight is None else int(inflight), merged)
 
 
-def _switch(mode_dir, run, window, t0, plan, dist):
+def _p99_limit(judged: JudgedMode, thresholds: Thresholds) -> float | None:
+    """The health rule's p99 limit from the first level's p50 (BROWNOUT_BEFORE's seconds, the normal delay): the
+    verdict's own, or, when its first level was set aside, the same rule on it (the brownout judges the mode's
+    recovery against its own baseline whatever the knee's levels were)."""
+    if judged.verdict.p99_limit_ms is not None:
+        return judged.verdict.p99_limit_ms
+    baseline = _baseline_p50_ms(judged)
+    return None if baseline is None else thresholds.p99_limit_ms(baseline)
+
+
+def _baseline_p50_ms(judged: JudgedMode) -> float | None:
+    """The verdict's baseline, or the first level's p50 when the verdict set that level aside."""
+    if judged.verdict.baseline_p50_ms is not None:
+        return judged.verdict.baseline_p50_ms
+    first = judged.tables.levels[0] if judged.tables.levels else None
+    return None if first is None or first.latency is None else first.latency.p50_ms
+
+
+def _row(s: judge.Second) -> dict:
+    values = (s.second, s.sent, s.ok, s.ko, s.p99_ms, s.inflight)
+    return dict(zip(SERIES_COLUMNS, values))
+
+
+def _switch(mode_dir, run, window, t0, plan):
     log = run.downstream.get("served_log")
     if not log or window is None:
         return None
-    by_second = served.read(run_folder(mode_dir) / str(log))
-    if not by_second:
+    path = run_folder(mode_dir) / str(log)
+    if not path.is_file():
         return None
-    return judge.switch_check(by_second, t0, plan.start_s, plan.end_s, plan.ms, served.allowed_ms(dist))
+    return judge.switch_check(served.tagged(path, BROWNOUT_TAG), t0, plan)
 
 
 def _instrument_problems(window, switch, seconds, plan, raw) -> list[str]:
@@ -122,12 +154,13 @@ def _model(judged: JudgedMode, params: dict, plan: brownout.Schedule) -> tuple[d
         pool = None
     else:
         return None, f"no brownout model for {mode}: measured only"
-    baseline = judged.verdict.baseline_p50_ms
+    baseline = _baseline_p50_ms(judged)
     overhead = 0.0 if baseline is None else baseline / 1000.0 - brownout.hold_s(params)
     model = brownout.model(params, plan.rate, pool)
     note = (
         "each interval runs from the configured delays to the delays plus what the service added to a request before "
-        f"the brownout ({overhead * 1000:.0f} ms at its p50); the models leave out CPU limits and connection hand-offs"
+        f"the brownout ({overhead * 1000:.0f} ms at its p50); the models leave out CPU limits and connection "
+        "hand-offs, and recovery is measured in whole seconds"
     )
     return judge.predictions(model, overhead), note
 
@@ -136,7 +169,7 @@ def _recovery_words(recovered, problems, plan, limit) -> str:
     if problems:
         return "not judged: the instrument failed (" + "; ".join(problems) + ")"
     if limit is None:
-        return "not judged: no baseline p99 limit (no healthy first level)"
+        return "not judged: the first level has no latency to take the health limit from"
     if recovered is None:
         return f"did not recover within BROWNOUT_AFTER ({plan.after_s} s)"
     return f"recovered {recovered} s after the brownout ended"

@@ -53,14 +53,18 @@ class DownstreamController {
         long start = System.nanoTime();
         ThreadLocalRandom random = ThreadLocalRandom.current();
         // A brownout's delay is the time's, read at the request's arrival (Brownout).
-        double delayMs = brownout.delayMsAt(System.currentTimeMillis()).orElse(-1);
-        long delayNanos = Math.round((delayMs >= 0 ? delayMs : distribution.drawMs(random)) * 1e6);
+        double brownoutMs = brownout.delayMsAt(System.currentTimeMillis()).orElse(-1);
+        boolean slowed = brownoutMs >= 0;
+        long delayNanos = Math.round((slowed ? brownoutMs : distribution.drawMs(random)) * 1e6);
         Outcome outcome = outcome(random.nextDouble() * 100);
         Stubs.Stub stub = stubs.find(request.getMethod(), request.getPath().pathWithinApplication().value());
         return request.getBody().doOnNext(DataBufferUtils::release).then()
                 .then(Mono.delay(Duration.ofNanos(Math.max(0, delayNanos))))
                 .flatMap(tick -> {
                     served.record(start, outcome);
+                    if (slowed) {
+                        served.recordBrownout(start);
+                    }
                     return switch (outcome) {
                         case SERVED -> Mono.just(stub == null
                                 ? ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body((Object) EMPTY_JSON)
