@@ -188,3 +188,32 @@ def test_the_injectors_wait_out_a_full_pools_predicted_queue():
     # 10 threads: 10 rps in the brownout, 150 queued by its end, drained at 100 - 40 rps: 5 s + 1 s + 2.5 s.
     assert brownout.queue_wait_s(v) == pytest.approx(8.5)
     assert timeouts.derive(v).injector_request_timeout_ms >= 2 * 8.5 * 1000
+
+
+def test_the_words_take_any_mode_name_and_say_a_missing_model_and_a_failed_instrument():
+    from loadlab.report import brownout_words
+    from loadlab.summary.brownout_record import BrownoutRecord
+    from loadlab.summary.records import ModeRecord
+
+    def record(recovered, problems, predicted):
+        return BrownoutRecord(
+            40, 1000, [5, 10], None, 10.0, 0.01, 160, 10.0, 150.0, 340.0, 50.0, recovered,
+            "recovered 5 s after the brownout ended" if recovered is not None else "not judged: " + problems[0],
+            predicted, "note", [6, 11], problems,
+        )  # fmt: skip
+
+    modes = {
+        "platform": ModeRecord(brownout=record(5, [], {"recovery_s": {"value": 3.5, "interval": [3.5, 4.3],
+                                                                      "formula": "f"}})),
+        "virtual-limited": ModeRecord(brownout=record(None, ["the injectors fell behind"], None)),
+        "virtual": ModeRecord(),  # a mode without a brownout record has no column
+    }  # fmt: skip
+    rows = brownout_words.rows(modes)
+    assert rows[0] == ["", "platform", "virtual-limited"]
+    recovery = next(r for r in rows if r[0] == "time to recover")
+    assert "predicted 3.5 s (3.5–4.3 s)" in recovery[1]
+    assert "not judged: the injectors fell behind" == recovery[2]
+    assert "virtual-limited: the injectors fell behind" in brownout_words.notes(modes)
+    # summary.json's record survives the round trip as a typed record
+    back = ModeRecord.from_mapping(modes["platform"].as_json())
+    assert isinstance(back.brownout, BrownoutRecord) and back.brownout.recovery_seconds == 5

@@ -15,15 +15,15 @@ def _n(x, unit: str = "", digits: int = 0) -> str:
     return f"{x:,.{digits}f}{unit}"
 
 
-def _predicted(record: BrownoutRecord, name: str, unit: str) -> str:
+def _predicted(record: BrownoutRecord, name: str, unit: str, digits: int = 0) -> str:
     p = (record.predicted or {}).get(name)
     if not p:
         return ""
     low, high = p.get("interval") or [None, None]
     if p.get("value") is None:
         return f" · predicted: none ({p['formula']}: the pool cannot drain at this rate)"
-    span = "" if low is None or low == high else f" ({_n(low)}–{_n(high)}{unit})"
-    return f" · predicted {_n(p['value'])}{unit}{span}"
+    span = "" if low is None or low == high else f" ({_n(low, '', digits)}–{_n(high, '', digits)}{unit})"
+    return f" · predicted {_n(p['value'], '', digits)}{unit}{span}"
 
 
 ROWS = (
@@ -36,7 +36,7 @@ ROWS = (
     ("peak in the service's handlers", lambda b: _n(b.peak_service_inflight)),
     ("peak heap used / RSS", lambda b: f"{_n(b.peak_heap_mb, ' MB')} / {_n(b.peak_rss_mb, ' MB')}"),
     ("peak live JVM threads", lambda b: _n(b.peak_threads)),
-    ("time to recover", lambda b: b.recovery + _predicted(b, "recovery_s", " s")),
+    ("time to recover", lambda b: b.recovery + _predicted(b, "recovery_s", " s", 1)),
 )
 
 
