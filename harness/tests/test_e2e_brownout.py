@@ -69,7 +69,9 @@ def test_the_instants_are_in_each_modes_folder_and_the_delay_service_kept_them(b
         assert b["window_epoch_ms"] == [window["from_epoch_ms"], window["to_epoch_ms"]]
         # its answers at the brownout's delay came from about a second after the start to a second after the end
         assert b["served_slow_s"] is not None and abs(b["served_slow_s"][0] - 6) <= 1, b
-        assert not [p for p in b["instrument_problems"] if "delay-service" in p], b["instrument_problems"]
+        # the delay-service's own record matches the schedule (other instrument problems are the machine's: below)
+        switch = ("switch", "brownout answers", "not given the brownout", "no record of the brownout")
+        assert not [p for p in b["instrument_problems"] if any(w in p for w in switch)], b["instrument_problems"]
     page = (run_dir / "index.html").read_text()
     assert 'data-chart="brownout"' in page and "Through the brownout" in page
 

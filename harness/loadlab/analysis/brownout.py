@@ -17,8 +17,9 @@ from loadlab.analysis import hlog, served
 from loadlab.core.brownout import Model, Schedule
 from loadlab.core.downstream import CONSTANT, Distribution
 
-# Recovery must hold for at least this many seconds before the run ends, or the run cannot tell it from a lull.
-MIN_STABLE_S = 3
+# Recovery is judged on stretches to the run's end at least this long (and a level's length): shorter ones hold too few
+# answers for a p99 (measured: a 3 s stretch of 1,000 answers read one second's four slow answers as a relapse).
+MIN_STABLE_S = 5
 # The share of brownout answers that may come later than its delay's allowance (analysis/served.py's) before the
 # stand-in is called late.
 SWITCH_TOLERANCE = 0.01
@@ -51,29 +52,44 @@ def error_share(seconds: Sequence[Second], start_s: int, stop_s: int) -> float |
 
 
 def recovery_s(
-    seconds: Sequence[Second], end_s: int, stop_s: int, p99_limit_ms: float, rate: float, ok_ratio: float
+    seconds: Sequence[Second],
+    end_s: int,
+    stop_s: int,
+    p99_limit_ms: float,
+    rate: float,
+    ok_ratio: float,
+    min_stable_s: int = MIN_STABLE_S,
 ) -> int | None:
     """Seconds from the brownout's end to the first second from which the run stays healthy to the schedule's end:
-    every stretch from a later second to the end (at least MIN_STABLE_S long) has its p99 within the health limit
+    every stretch from a later second to the end (at least min_stable_s long) has its p99 within the health limit
     and OK answers meeting the offered rate (the health rule's OK ratio), judged on its merged histogram as a level is
     (a second's own p99 over a few dozen answers is its slowest one: one late answer is not a relapse). None when no
-    such second leaves MIN_STABLE_S seconds of evidence."""
+    such second leaves min_stable_s seconds of evidence."""
     after = sorted((s for s in seconds if end_s <= s.second < stop_s), key=lambda s: s.second)
-    if stop_s - end_s < MIN_STABLE_S:
+    if stop_s - end_s < min_stable_s:
         return None
     tail, ok, last_bad = hlog.new_histogram(), 0, None
     for s in reversed(after):
         if s.histogram is not None:
             tail = hlog.merge([s.histogram], into=tail)
         ok += s.ok
-        if stop_s - s.second < MIN_STABLE_S:
+        if stop_s - s.second < min_stable_s:
             continue
         p99 = tail.get_value_at_percentile(99.0) if tail.get_total_count() else None
         if p99 is None or p99 > p99_limit_ms or ok < ok_ratio * rate * (stop_s - s.second):
             last_bad = s.second  # the latest stretch that is not healthy: recovery comes after it
             break
     first = end_s if last_bad is None else last_bad + 1
-    return None if stop_s - first < MIN_STABLE_S else first - end_s
+    return None if stop_s - first < min_stable_s else first - end_s
+
+
+def stretch(seconds: Sequence[Second], first: int, stop: int) -> tuple[float | None, float]:
+    """A stretch of seconds as one level: the p99 of its merged OK answers (None without any), its OK answers a
+    second."""
+    inside = [s for s in seconds if first <= s.second < stop]
+    merged = hlog.merge([s.histogram for s in inside if s.histogram is not None])
+    p99 = merged.get_value_at_percentile(99.0) if merged.get_total_count() else None
+    return p99, sum(s.ok for s in inside) / max(1, stop - first)
 
 
 def peak_inflight(seconds: Sequence[Second]) -> int | None:

@@ -39,7 +39,7 @@ PARAMS = (
         "",
         "PROFILE=brownout: the arrival rate held throughout (requests/s; empty: "
         f"{RATE_SHARE_OF_POOL:.0%} of the platform pool's Little's-law ceiling, lowered to keep the brownout's "
-        "backlog under the injectors' in-flight cap)",
+        "backlog under half the injectors' in-flight cap)",
         _rate,
         "empty, or 1..100000, below the platform pool's ceiling",
     ),
@@ -178,10 +178,12 @@ def lowest_ceiling(values: Mapping) -> int:
 
 
 def cap(values: Mapping) -> int:
-    """The injectors' in-flight cap, all together (timeouts.INJECTOR_MAX_INFLIGHT each)."""
-    from loadlab.core.timeouts import INJECTOR_MAX_INFLIGHT  # here: timeouts imports this module
+    """The most requests in flight a brownout may be predicted to hold: the lab's rule for any healthy load, half the
+    injectors' safety cap (timeouts.HEALTHY_INFLIGHT_MAX each). Measured: a brownout predicted at the cap itself
+    (5,000) reached it, and the valve stopped the load."""
+    from loadlab.core.timeouts import HEALTHY_INFLIGHT_MAX  # here: timeouts imports this module
 
-    return INJECTOR_MAX_INFLIGHT * int(values["INJECTORS"])
+    return int(HEALTHY_INFLIGHT_MAX) * int(values["INJECTORS"])
 
 
 def largest_rate_under_cap(values: Mapping) -> int:
@@ -245,7 +247,7 @@ def _rate_errors(v: Mapping) -> list[str]:
         if rate >= int(v["INJECTORS"]):
             return []
         return [
-            "RATE is empty and no rate keeps this brownout under the injectors' in-flight cap; allowed: a shorter "
+            "RATE is empty and no rate keeps this brownout under half the injectors' in-flight cap; allowed: a shorter "
             "BROWNOUT_SECONDS or BROWNOUT_MS, or more INJECTORS"
         ]
     if rate < int(v["INJECTORS"]):
@@ -258,8 +260,8 @@ def _rate_errors(v: Mapping) -> list[str]:
     if rate > top:
         return [
             f"RATE={rate} with a {v['BROWNOUT_MS']} ms brownout of {v['BROWNOUT_SECONDS']} s is predicted to keep more "
-            f"requests in flight than the injectors' cap of {cap(v)} (a limit of the lab, which would stop the load); "
-            f"allowed: RATE <= {top}, a shorter brownout, or more INJECTORS"
+            f"requests in flight than {cap(v)}, half the injectors' safety cap (a limit of the lab: near it the "
+            f"valve stops the load); allowed: RATE <= {top}, a shorter brownout, or more INJECTORS"
         ]
     return []
 

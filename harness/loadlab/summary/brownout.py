@@ -30,8 +30,8 @@ SERIES = "brownout.csv"
 SERIES_COLUMNS = ["second", "offered_rps", "ok", "ko", "p99_ms", "inflight"]
 RECORD = "brownout.json"  # run/brownout_switch.RECORD, in <mode>/raw/
 BROWNOUT_TAG = "brownout"  # the served log's tag of the answers a brownout delayed (ServedDelays.Outcome.BROWNOUT)
-# An injector is behind in a second that sent less than this share of the rate (less one request: a second's edge).
-BEHIND_SHARE = 0.9
+# The injectors are behind when, over this many seconds, they sent less than this share of the schedule.
+BEHIND_SHARE, BEHIND_WINDOW_S = 0.9, 3
 
 
 def window_record(mode_dir: Path) -> dict | None:
@@ -49,13 +49,21 @@ def record(judged: JudgedMode, mode_dir: Path, run: RunRecord, params: dict) -> 
     seconds = [_second(row, raw, t0) for row in judged.tables.timeline]
     outputs.write_csv(mode_dir / SERIES, SERIES_COLUMNS, (_row(s) for s in seconds))
     thresholds = Thresholds.from_mapping(run.thresholds)
+    ok_ratio = thresholds.ok_ratio
     limit = _p99_limit(judged, thresholds)
     recovered = None
     if limit is not None:
-        recovered = judge.recovery_s(seconds, plan.end_s, plan.total_s, limit, plan.rate, thresholds.ok_ratio)
+        stable = max(judge.MIN_STABLE_S, plan.level_s)  # no stretch shorter than a level is judged
+        recovered = judge.recovery_s(seconds, plan.end_s, plan.total_s, limit, plan.rate, thresholds.ok_ratio, stable)
+    before = judge.stretch(seconds, 0, plan.start_s)
+    if limit is not None and not (before[0] is not None and before[0] <= limit and before[1] >= ok_ratio * plan.rate):
+        # Recovery is a return to the health it had: a mode not healthy before the brownout has none to return to.
+        recovered, limit_words = None, f"{before[0]} ms p99 and {before[1]:.1f} OK/s against {limit:.0f} ms"
+    else:
+        limit_words = None
     window = window_record(mode_dir)
-    switch = _switch(mode_dir, run, window, t0, plan)
-    problems = _instrument_problems(window, switch, seconds, plan, raw)
+    switch = _switch(mode_dir, run, window, t0, plan, seconds)
+    problems = _instrument_problems(window, switch, seconds, plan, judged)
     model, note = _model(judged, params, plan)
     return BrownoutRecord(
         rate_rps=plan.rate,
@@ -70,7 +78,7 @@ def record(judged: JudgedMode, mode_dir: Path, run: RunRecord, params: dict) -> 
         peak_rss_mb=_round(max((f.rss_mb for f in (raw.flight or {}).values() if f.rss_mb), default=None), 1),
         peak_threads=_peak(judged.tables.server, metrics.JVM_THREADS_LIVE),
         recovery_seconds=None if problems else recovered,
-        recovery=_recovery_words(recovered, problems, plan, limit),
+        recovery=_recovery_words(recovered, problems, plan, limit, limit_words),
         predicted={k: p.as_dict(1 if k == "recovery_s" else 0) for k, p in model.items()} if model else None,
         prediction_note=note,
         served_slow_s=None if switch is None or switch.slow_from_s is None else [switch.slow_from_s, switch.slow_to_s],
@@ -88,20 +96,14 @@ def _second(row: dict, raw, t0: int) -> judge.Second:
 
 
 def _p99_limit(judged: JudgedMode, thresholds: Thresholds) -> float | None:
-    """The health rule's p99 limit from the first level's p50 (BROWNOUT_BEFORE's seconds, the normal delay): the
-    verdict's own, or, when its first level was set aside, the same rule on it (the brownout judges the mode's
-    recovery against its own baseline whatever the knee's levels were)."""
-    if judged.verdict.p99_limit_ms is not None:
-        return judged.verdict.p99_limit_ms
+    """The health rule's p99 limit from the first level's p50: BROWNOUT_BEFORE's seconds at the normal delay, whatever
+    the knee's verdict took as its baseline (a first level set aside moves that to the brownout's)."""
     baseline = _baseline_p50_ms(judged)
     return None if baseline is None else thresholds.p99_limit_ms(baseline)
 
 
 def _baseline_p50_ms(judged: JudgedMode) -> float | None:
-    """The verdict's baseline, or the first level's p50 when the verdict set that level aside."""
-    if judged.verdict.baseline_p50_ms is not None:
-        return judged.verdict.baseline_p50_ms
-    first = judged.tables.levels[0] if judged.tables.levels else None
+    first = next((lv for lv in judged.tables.levels if lv.index == 0), None)
     return None if first is None or first.latency is None else first.latency.p50_ms
 
 
@@ -110,17 +112,17 @@ def _row(s: judge.Second) -> dict:
     return dict(zip(SERIES_COLUMNS, values))
 
 
-def _switch(mode_dir, run, window, t0, plan):
+def _switch(mode_dir, run, window, t0, plan, seconds):
     log = run.downstream.get("served_log")
-    if not log or window is None:
-        return None
+    if not log or window is None or not any(s.sent for s in seconds if s.second >= plan.start_s):
+        return None  # no record to check, or the load ended before the brownout began: nothing to switch for
     path = run_folder(mode_dir) / str(log)
     if not path.is_file():
         return None
     return judge.switch_check(served.tagged(path, BROWNOUT_TAG), t0, plan)
 
 
-def _instrument_problems(window, switch, seconds, plan, raw) -> list[str]:
+def _instrument_problems(window, switch, seconds, plan, judged: JudgedMode) -> list[str]:
     problems = []
     if window is None:
         problems.append("no record of the brownout's schedule (raw/brownout.json): its switch cannot be checked")
@@ -128,20 +130,37 @@ def _instrument_problems(window, switch, seconds, plan, raw) -> list[str]:
         problems.append(f"the delay-service was not given the brownout: {window.get('why')}")
     if switch is not None and switch.problem:
         problems.append(switch.problem)
-    behind = [s for s in seconds if plan.start_s <= s.second < plan.total_s and s.sent < BEHIND_SHARE * plan.rate - 1]
+    behind = _behind(seconds, plan)
     if behind:
-        worst = min(behind, key=lambda s: s.sent)
         problems.append(
-            f"the injectors fell behind their schedule in {len(behind)} second(s) from the brownout on (second "
-            f"{worst.second}: {worst.sent} sent of {plan.rate}): a limit of the lab, not of the service"
+            f"the injectors fell behind their schedule from the brownout on: {behind[1]} sent of {behind[2]} in "
+            f"seconds {behind[0]}–{behind[0] + BEHIND_WINDOW_S}: a limit of the lab, not of the service"
         )
-    stop = inflight_cap_stop(raw.injectors)
+    stop = inflight_cap_stop(judged.raw.injectors)
     if stop:
         problems.append(
             f"the injectors' in-flight cap stopped the load at {stop['inflight']} requests in flight (cap "
             f"{stop['max_inflight']}): a limit of the lab, not of the service"
         )
+    levels = {lv.index: lv for lv in judged.tables.levels}
+    for i, why in sorted(judged.verdict.set_aside.items()):
+        first = levels[i].first_second if i in levels else None
+        where = f"seconds {first}–{first + levels[i].seconds}" if first is not None else f"level {i + 1}"
+        problems.append(f"{where} were set aside, their instrument saturated: {why}")
     return problems
+
+
+def _behind(seconds, plan) -> tuple[int, int, int] | None:
+    """The first BEHIND_WINDOW_S seconds from the brownout on in which the injectors sent less than BEHIND_SHARE of
+    the schedule (first second, sent, scheduled), or None: a one-second lag they made up is not a stall."""
+    sent = {s.second: s.sent for s in seconds}
+    # Until the load ended: a load the in-flight cap stopped is named as that.
+    ran = max((s for s, n in sent.items() if n), default=-1) + 1
+    for first in range(plan.start_s, min(ran, plan.total_s) - BEHIND_WINDOW_S + 1):
+        got = sum(sent.get(s, 0) for s in range(first, first + BEHIND_WINDOW_S))
+        if got < BEHIND_SHARE * plan.rate * BEHIND_WINDOW_S:
+            return first, got, plan.rate * BEHIND_WINDOW_S
+    return None
 
 
 def _model(judged: JudgedMode, params: dict, plan: brownout.Schedule) -> tuple[dict | None, str]:
@@ -165,9 +184,11 @@ def _model(judged: JudgedMode, params: dict, plan: brownout.Schedule) -> tuple[d
     return judge.predictions(model, overhead), note
 
 
-def _recovery_words(recovered, problems, plan, limit) -> str:
+def _recovery_words(recovered, problems, plan, limit, unhealthy_before) -> str:
     if problems:
         return "not judged: the instrument failed (" + "; ".join(problems) + ")"
+    if unhealthy_before:
+        return f"not judged: the mode was not healthy before the brownout ({unhealthy_before})"
     if limit is None:
         return "not judged: the first level has no latency to take the health limit from"
     if recovered is None:
