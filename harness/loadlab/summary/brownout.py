@@ -186,7 +186,8 @@ def _model(judged: JudgedMode, params: dict, plan: brownout.Schedule) -> tuple[d
 
 def _recovery_words(recovered, problems, plan, limit, unhealthy_before) -> str:
     if problems:
-        return "not judged: the instrument failed (" + "; ".join(problems) + ")"
+        many = "s" if len(problems) > 1 else ""
+        return f"not judged: the instrument failed ({len(problems)} problem{many}, named below)"
     if unhealthy_before:
         return f"not judged: the mode was not healthy before the brownout ({unhealthy_before})"
     if limit is None:
