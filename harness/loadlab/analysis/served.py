@@ -58,6 +58,17 @@ def read(path: Path) -> dict[int, list[str]]:
     return out
 
 
+def tagged(path: Path, tag: str) -> dict[int, list[str]]:
+    """The served log's payloads of one tag (e.g. `brownout`) by epoch second; {} without any."""
+    if not path.is_file():
+        return {}
+    out: dict[int, list[str]] = {}
+    for interval in hlog.read_log(path).intervals:
+        if interval.tag == tag:
+            out.setdefault(interval.second, []).append(interval.payload)
+    return out
+
+
 def injected_by_second(path: Path) -> dict[int, int]:
     """The delay-service's injected failures (tags error, reset) per epoch second."""
     if not path.is_file():

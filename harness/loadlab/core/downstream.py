@@ -38,6 +38,8 @@ DRAWN_PREFIX = "/drawn"
 SERVED_LOG = "raw/delay/served.hlog"
 # A recorded distribution: at most this many points go to the delay-service (one Spring property on its command line).
 PCT_ALLOWED = "a percentage 0..100"
+# PROFILE=brownout (core/brownout.py): the delay-service switches its delay by time, on its drawn paths.
+BROWNOUT_PROFILE = "brownout"
 
 
 @dataclass(frozen=True)
@@ -300,10 +302,11 @@ def injects_failures(values: Mapping) -> bool:
 
 
 def draws(values: Mapping) -> bool:
-    """Whether the lab's own services call the delay-service's drawn path (a distribution or injected failures)
-    instead of /delay?ms=DELAY_MS."""
+    """Whether the lab's own services call the delay-service's drawn path (a distribution, injected failures or a
+    brownout) instead of /delay?ms=DELAY_MS."""
     return (
-        not distribution(values).is_constant
+        values.get("PROFILE") == BROWNOUT_PROFILE
+        or not distribution(values).is_constant
         or bool(values.get("DOWNSTREAM_ERRORS"))
         or bool(values.get("DOWNSTREAM_RESETS"))
     )

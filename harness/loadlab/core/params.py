@@ -22,6 +22,9 @@ from loadlab.core import (
     timeouts,
     unknown_params,
 )
+from loadlab.core import (
+    brownout as brownout_profile,
+)
 from loadlab.core.errors import DownstreamError
 from loadlab.core.param_parsers import ParamError, checked_by, int_in, numbers_each_once, one_of, text
 
@@ -29,7 +32,7 @@ TARGETS = ("local", "netns", "aws")
 # reactive: reactive-service (WebFlux on Netty) in the thread-service's place; core/reactive.py says what it cannot run.
 # virtual-limited: virtual threads with the downstream call under @ConcurrencyLimit (VIRTUAL_LIMIT; core/guards.py).
 THREAD_MODES = ("platform", "virtual", guards.VIRTUAL_LIMITED, reactive.REACTIVE)
-PROFILES = ("stairs", "ramp")
+PROFILES = ("stairs", "ramp", brownout_profile.PROFILE)
 SCENARIOS = ("http", "db", "cpu", "pinned")
 # Computation per request: a second of CPU per request is already far past any service this lab models.
 CPU_MS_MAX = 1000
@@ -217,8 +220,13 @@ PARAMS: tuple[Param, ...] = (
         f"0..{THREADLOCAL_KB_MAX}",
     ),
     Param(
-        "PROFILE", "stairs", "stairs (constant-rate levels) or ramp (linear)", one_of(PROFILES), " | ".join(PROFILES)
+        "PROFILE",
+        "stairs",
+        "stairs (levels), ramp (linear) or brownout (RATE held)",
+        one_of(PROFILES),
+        " | ".join(PROFILES),
     ),
+    *(Param(*row) for row in brownout_profile.PARAMS),
     Param(
         "START_RPS", "300", "first arrival rate (requests/s, all injectors together)", int_in(1, 100000), "1..100000"
     ),
@@ -343,6 +351,10 @@ def parse(env: Mapping[str, str] | None = None) -> dict[str, object]:
         except ParamError as e:
             errors.append(str(e))
     if not errors:
+        errors.extend(brownout_profile.checks(values))
+    if not errors:
+        # A brownout is laid out as the stairs every stage reads (one rate, its phases as levels): checked as such.
+        values = brownout_profile.resolved(values)
         errors.extend(_cross_checks(values))
     if errors:
         raise ParamError("\n".join(errors))

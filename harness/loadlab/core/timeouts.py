@@ -14,9 +14,12 @@ the thread-service, so a slow delay-service or database shows as the service's 5
                    expected + p99_slack_ms)               baseline p50 is the expected time (with a distribution,
                                                           the rule's slack follows its p99: downstream.py)
     service  = max(healthy, high end + CPU_MS)            thread-service: delay-service connect and whole response,
-               + SERVICE_MARGIN_MS                        (high end: the distribution's 99.99th percentile)
+               + SERVICE_MARGIN_MS                        (high end: the distribution's 99.99th percentile, or
+                                                          BROWNOUT_MS with PROFILE=brownout when it is longer)
                                                           database connection wait and query
-    injector = service + CPU_MS + INJECTOR_MARGIN_MS      Gatling connect and whole request
+    injector = service + CPU_MS + INJECTOR_MARGIN_MS      Gatling connect and whole request (PROFILE=brownout: +
+               + QUEUE_WAIT_HEADROOM x queue wait         a full pool's predicted queue wait, core/brownout.py, so a
+                                                          request queued through the brownout is measured, not cut)
     probe    = DELAY_MS + PROBE_GRACE_MS                  the delay-service's own latency probe (loadlab-sample)
 
 Where a limit cannot follow (a cap of a library or of the machine), `range_errors` refuses the parameters before
@@ -28,13 +31,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 
-from loadlab.core import downstream
+from loadlab.core import brownout, downstream
 from loadlab.core.thresholds import Thresholds
 
 # What the thread-service may add beyond the slowest healthy request before it gives up on a downstream call.
 SERVICE_MARGIN_MS = 1000
 # What the injector waits beyond the service's own limit: the service's CPU work and the time to send its 504.
 INJECTOR_MARGIN_MS = 2000
+# PROFILE=brownout: the injector waits this many times a full pool's predicted queue wait on top (the model leaves out
+# the hand-offs and the CPU a backlog costs).
+QUEUE_WAIT_HEADROOM = 2.0
 # The delay-service probe: how long beyond DELAY_MS a probe may take before it counts as failed. A probe slower
 # than DELAY_MS + validity.py's allowance already marks the delay-service saturated; this only ends the wait.
 PROBE_GRACE_MS = 2000
@@ -80,8 +86,11 @@ def derive(values: Mapping, thresholds: Thresholds | None = None) -> Limits:
     dist = downstream.distribution(values)
     healthy = round((thresholds or downstream.health_thresholds(dist)).p99_limit_ms(expected))
     high_end = round(dist.high_end_ms()) + int(values.get("CPU_MS", 0) or 0)
+    if brownout.is_brownout(values):  # the brownout's answers are measured, never cut by the lab's own limits
+        high_end = max(high_end, int(values["BROWNOUT_MS"]) + int(values.get("CPU_MS", 0) or 0))
     service = max(healthy, high_end) + SERVICE_MARGIN_MS
     injector = service + int(values.get("CPU_MS", 0) or 0) + INJECTOR_MARGIN_MS
+    injector += round(QUEUE_WAIT_HEADROOM * brownout.queue_wait_s(values) * 1000)
     return Limits(
         expected_ms=expected,
         healthy_max_ms=healthy,

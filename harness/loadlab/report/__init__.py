@@ -17,7 +17,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from loadlab import summary as summaries
-from loadlab.report import kind_spectra, over_time_figure, plan_section, spectrum_section
+from loadlab.report import brownout_section, kind_spectra, over_time_figure, plan_section, spectrum_section
 from loadlab.report.headline import headline
 from loadlab.report.page import document
 from loadlab.report.page_charts import figures
@@ -63,6 +63,7 @@ def render(run_dir: str | os.PathLike, record: RunSummary) -> Path:
         over_time_figure.figure(run_dir, record, folders),
         spectrum_section.section(run_dir, record, folders) + kind_spectra.section(run_dir, record, folders),
         plan_section.read(run_dir),
+        brownout_section.section(run_dir, record, folders),
     )
     html = named_page(page, service_name(record.params))
     path = run_dir / "index.html"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from loadlab.report.charts.marks import brownout_window
 from loadlab.report.charts.percentile_charts import Segment, over_time
 from loadlab.report.series import read_series
 from loadlab.summary.records import RunSummary
@@ -27,6 +28,7 @@ def figure(run_dir: Path, summary: RunSummary, folders: dict[str, str]) -> tuple
         folder = run_dir / folders.get(mode, mode)
         # (name, folder, levels, first unhealthy level, stopped early): the coarse pass, then each fine pass
         passes = [("coarse", folder, result.levels or [], result.first_unhealthy_level, bool(result.stopped_early))]
+        window = brownout_window(result)
         for fine in result.refine.passes or [] if result.refine else []:
             name, unhealthy, stopped = fine.name or "", fine.first_unhealthy_level, bool(fine.stopped_early)
             passes.append((name, folder / name, fine.levels or [], unhealthy, stopped))
@@ -35,7 +37,8 @@ def figure(run_dir: Path, summary: RunSummary, folders: dict[str, str]) -> tuple
             series = read_series(pass_dir / "percentiles.csv")
             if not series.get("second"):
                 continue
-            segments.append(Segment(name, series, levels, offset, unhealthy, stopped))
+            shaded = window if name == "coarse" else None
+            segments.append(Segment(name, series, levels, offset, unhealthy, stopped, shaded))
             offset += int(max(series["second"])) + 1 + GAP_S
         modes[mode] = segments
     if not modes:

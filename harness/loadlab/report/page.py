@@ -33,11 +33,12 @@ def document(
     over_time: tuple[str, str, str, str] | None = None,
     spectra: str = "",
     plan: dict | None = None,
+    brownout: str = "",
 ) -> str:
     """charts: (section title, data-chart name, svg, caption); gatling: mode -> relative links; over_time: the
     percentiles-over-time chart and spectra the spectrum section, shown right after the headline (what the field
     reads first), before the evidence; plan: the run's plan.json (`make plan`), drawn as "On other hardware" when
-    there is one."""
+    there is one; brownout: PROFILE=brownout's section (brownout_section.py), first after the headline."""
     run_id = str(summary.run_id or "")
     parts = [
         "<!DOCTYPE html>",
@@ -52,6 +53,7 @@ def document(
         boxes.test_fault(summary),
         boxes.missing(summary),
         boxes.invalid(summary),
+        brownout,
         f'<section id="percentiles">{chart_figure(*over_time)}</section>' if over_time else "",
         spectra,
         boxes.notes(summary),

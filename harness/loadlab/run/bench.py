@@ -20,12 +20,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from loadlab import report
-from loadlab.core import downstream, runplan, runrecord, timeouts
+from loadlab.core import brownout, downstream, runplan, runrecord, timeouts
 from loadlab.core.errors import ExitCode
 from loadlab.core.runplan import ModeRun
 from loadlab.run import (
     alignment,
     appservice,
+    brownout_switch,
     collect,
     console,
     cpushare,
@@ -66,7 +67,13 @@ def run_mode(run: Run, mode_run: ModeRun, folder: str | None = None, repetition:
     except BaseException:
         cancel(run, pending)
         raise
-    problems, crash = run_load(run, folder, launched=pending)
+    switch: list = []  # PROFILE=brownout: the delay-service's window, scheduled once the go is given
+    on_go = None
+    if brownout.is_brownout(run.values):
+        on_go = lambda at: switch.append(brownout_switch.start(run, folder, at))  # noqa: E731 - a one-line hook
+    problems, crash = run_load(run, folder, launched=pending, on_go=on_go)
+    for thread in switch:
+        thread.join()
     if run.values.get("REFINE", 1) and not problems and crash is None:
         problems, crash = refine_knee(run, folder)
     samplers.stop_samplers(run)

@@ -113,12 +113,29 @@ def table(summary: RunSummary, run_dir: Path) -> None:
         _print("  ".join(c.ljust(w) for c, w in zip(r[:-1], widths)) + "  " + r[-1])
     for mode, m in summary.modes.items():
         _mode_notes(mode, m)
+    _brownout_lines(summary)
     agg = summary.repeats
     _repeat_notes(agg)
     _ratio_lines(summary, agg)
     for mode in summary.missing_modes or []:
         _print(f"missing: {mode} (not run to the end)")
     _print(f"\nreport: {run_dir / 'index.html'}")
+
+
+def _brownout_lines(summary: RunSummary) -> None:
+    """PROFILE=brownout: each mode's figures through it beside the predictions (report/brownout_words.py)."""
+    from loadlab.report import brownout_words  # here: the console is imported before the page's stage is needed
+
+    modes = summary.modes
+    table = brownout_words.rows(modes)
+    if not table:
+        return
+    _print("\n" + brownout_words.headline(modes))
+    widths = [max(len(r[i]) for r in table) for i in range(len(table[0]) - 1)]
+    for r in table:
+        _print("  ".join(c.ljust(w) for c, w in zip(r[:-1], widths)) + "  " + r[-1])
+    for note in brownout_words.notes(modes):
+        _print(f"  {note}")
 
 
 def _rows(modes: dict[str, ModeRecord]) -> list[tuple[str, ...]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -103,9 +103,14 @@ def cancel(run: Run, launched: Launch) -> None:
 
 
 def run_load(
-    run: Run, folder: str, load: LoadPass = COARSE, launched: Launch | None = None
+    run: Run,
+    folder: str,
+    load: LoadPass = COARSE,
+    launched: Launch | None = None,
+    on_go: Callable[[int], object] | None = None,
 ) -> tuple[list[str], Crash | None]:
-    """Gives every injector its go (launching them first unless `launched`) while watching every role's process.
+    """Gives every injector its go (launching them first unless `launched`) while watching every role's process;
+    `on_go` is called with the go's instant (epoch ms) right after it (PROFILE=brownout schedules its window there).
 
     Returns the problems seen (empty when all went well) and the crash that stopped the load, if any."""
     launched = launched or launch(run, folder, load)
@@ -115,6 +120,8 @@ def run_load(
     align = start_align_s(len(names))
     start_at = int((time.time() + align) * 1000)
     give_go(run, launched, start_at)
+    if on_go is not None:
+        on_go(start_at)
     # The last requests may take the whole request timeout to end after the schedule.
     timeout_s = run.limits.injector_request_timeout_ms // 1000
     budget = load.scheduled_seconds(run.values) + align + GATLING_GRACE_S + timeout_s

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from loadlab.analysis import refine
-from loadlab.core import downstream, mix, timeouts
+from loadlab.core import brownout, downstream, mix, timeouts
 from loadlab.core.thresholds import Thresholds
 from loadlab.run.context import Run
 from loadlab.run.topology import THREAD_PORT
@@ -52,7 +52,8 @@ def gatling_props(run: Run, folder: str, index: int, load: LoadPass, go_file: st
         # An application under test: every request GETs APP_PATH instead of the scenario's endpoint.
         "path": v["APP_PATH"] if v.get("APP") else "",
         "delayMs": v["DELAY_MS"],
-        "profile": v["PROFILE"],
+        # A brownout runs as stairs of one rate (core/brownout.resolved laid them out); the delay-service slows.
+        "profile": "stairs" if brownout.is_brownout(v) else v["PROFILE"],
         "startRps": v["START_RPS"],
         "peakRps": v["PEAK_RPS"],
         "steps": v["STEPS"],
@@ -69,9 +70,12 @@ def gatling_props(run: Run, folder: str, index: int, load: LoadPass, go_file: st
         # complete in the next level's window, mixed with its own, so a healthy level would look short of OK
         # responses and be stopped; the summary shifts its windows by that lag, the simulation does not.
         # Nor does it know the downstream's injected failures (DOWNSTREAM_ERRORS/RESETS), which the summary counts as
-        # answered: with them it would stop a healthy level, so it does not stop early.
+        # answered: with them it would stop a healthy level, so it does not stop early. A brownout's level is meant to
+        # be unhealthy, and what follows it is the measurement.
         "stopOnCollapse": str(
-            timeouts.completion_lag_s(run.limits.expected_ms) == 0 and not downstream.injects_failures(v)
+            timeouts.completion_lag_s(run.limits.expected_ms) == 0
+            and not downstream.injects_failures(v)
+            and not brownout.is_brownout(v)
         ).lower(),
     }
     if v.get("APP_REQUESTS"):

@@ -148,7 +148,7 @@ def mode_result(
     (and each fine pass's)."""
     try:
         judged = judging.judge_mode(mode_dir, label, run, params, thresholds, target, write=True)
-        return verdict.mode_summary(judged, run, params, target)
+        return verdict.mode_summary(judged, run, params, target, mode_dir)
     except Exception as e:  # noqa: BLE001 - one bad mode must not cost the other mode its report
         traceback.print_exc(file=sys.stderr)
         return verdict.failed_mode(f"the analysis of this mode failed: {type(e).__name__}: {e}")

@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from loadlab.analysis import ratio_interval
+from loadlab.core.downstream import BROWNOUT_PROFILE
 from loadlab.core.modelabel import ModeLabel
 from loadlab.core.reactive import REACTIVE
 from loadlab.summary import crash as crashes
@@ -100,6 +101,8 @@ def pool_ratio(modes: Modes, columns: JdkColumns, platform: str) -> Ratio:
 
 def ratio_fields(modes: Modes, params: dict) -> dict:
     """Every ratio field of summary.json (see the module's docstring)."""
+    if params.get("PROFILE") == BROWNOUT_PROFILE:
+        return no_knees(params)
     by_jdk = columns_by_jdk(modes, params)
     headline_jdk = max((j for j in by_jdk if j is not None), default=None)
     headline = columns = by_jdk.get(headline_jdk, JdkColumns())
@@ -136,6 +139,16 @@ def ratio_fields(modes: Modes, params: dict) -> dict:
             label: interval_of(modes, c.virtual, label, r) for label, (c, (r, _)) in sweep.items()
         }
         out["ratios_by_pool_reasons"] = {label: why for label, (_, (r, why)) in sweep.items() if r is None}
+    return out
+
+
+def no_knees(params: dict) -> dict:
+    """PROFILE=brownout holds one rate: no knee, so no ratio of knees; each mode's `brownout` is the comparison."""
+    why = "PROFILE=brownout holds one rate, so there is no knee to compare: each mode's brownout figures compare them"
+    out: dict = {"virtual_over_platform": None, "virtual_over_platform_reason": why}
+    asked = params.get("MODES") or []
+    if REACTIVE in (asked.split() if isinstance(asked, str) else asked):
+        out.update(virtual_over_reactive=None, virtual_over_reactive_reason=why)
     return out
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from loadlab.summary.brownout_record import BrownoutRecord
 from loadlab.summary.detail_records import (
     AppEvidenceRecord,
     CrashRecord,
@@ -96,6 +97,7 @@ class ModeRecord(Fields):
     app_evidence: AppEvidenceRecord | None = None
     kinds: list[KindRecord] | None = None  # APP_REQUESTS: each kind of the mix on its own (summary/kinds.py)
     kind_first: str | None = None  # APP_REQUESTS: which kind crossed its own limit first, in words
+    brownout: BrownoutRecord | None = None  # PROFILE=brownout (summary/brownout.py)
     repetition: int | None = None  # REPEAT > 1: the median repetition shown
     folder: str | None = None  # REPEAT > 1: rep-<k>/<label>
     NESTED: ClassVar = {
@@ -112,6 +114,7 @@ class ModeRecord(Fields):
         "evidence_gaps": (LIST, EvidenceGapRecord),
         "app_evidence": (ONE, AppEvidenceRecord),
         "kinds": (LIST, KindRecord),
+        "brownout": (ONE, BrownoutRecord),
     }
     DECLARED_ORDER: ClassVar = True
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from loadlab.analysis import brownout as brownout_check
 from loadlab.analysis import served
 from loadlab.analysis.levels import Level
-from loadlab.core import downstream
+from loadlab.core import brownout, downstream
 from loadlab.core.runrecord import RunRecord
 
 
@@ -29,10 +30,21 @@ def record(mode_dir: Path, run: RunRecord, params: dict, levels: list[Level], t0
     path = run_folder(mode_dir) / str(log)
     by_second = served.read(path)
     served.record_served(levels, t0, by_second)
-    for level, why in served.level_problems(levels, t0, by_second, downstream.of_run(params, run.downstream)):
+    judged = _outside_brownout(by_second, t0, params)
+    for level, why in served.level_problems(levels, t0, judged, downstream.of_run(params, run.downstream)):
         level.served_late = why
     if run.downstream.get("errors_pct") or run.downstream.get("resets_pct"):
         served.count_injected(levels, t0, served.injected_by_second(path))
+
+
+def _outside_brownout(by_second: dict[int, list[str]], t0: int | None, params: dict) -> dict[int, list[str]]:
+    """The seconds the normal distribution is judged on: with PROFILE=brownout, not those whose answers the brownout
+    shaped (summary/brownout.py checks them against its schedule)."""
+    if t0 is None or not brownout.is_brownout(params):
+        return by_second
+    s = brownout.schedule(params)
+    shaped = brownout_check.served_seconds_of_brownout(t0, s.start_s, s.end_s, s.ms)
+    return {second: p for second, p in by_second.items() if second not in shaped}
 
 
 def overview(run: RunRecord, params: dict) -> dict | None:

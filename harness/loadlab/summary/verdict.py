@@ -4,6 +4,7 @@ mode judged (judging.py); what bench saw go wrong per mode."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from loadlab.analysis import cpufit, models, split_checks
 from loadlab.analysis.knee import Verdict, why_not_refined
@@ -11,7 +12,7 @@ from loadlab.analysis.knee_words import COARSE, level_words
 from loadlab.analysis.levels import Level, cpu_ms_per_request
 from loadlab.analysis.validity import CPU_SATURATED_RATIO, ValidityContext, machine_saturated, shares_one_machine
 from loadlab.analysis.validity import notes as validity_notes
-from loadlab.core import app, downstream, guards, metrics
+from loadlab.core import app, brownout, downstream, guards, metrics
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.servicecpus import CpuSplit
 from loadlab.core.thresholds import Thresholds
@@ -25,6 +26,7 @@ from loadlab.summary import (
     shedding,
     threadlocal,
 )
+from loadlab.summary import brownout as brownout_record
 from loadlab.summary.judging import JudgedMode, thread_cores
 from loadlab.summary.labels import base_mode, mode_jdk, mode_threads
 from loadlab.summary.raw import RawMode, error_kind_meanings, error_kind_order, inflight_cap_stop
@@ -32,7 +34,9 @@ from loadlab.summary.records import ModeRecord
 from loadlab.summary.values import as_float
 
 
-def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str | None) -> ModeRecord:
+def mode_summary(
+    judged: JudgedMode, run: RunRecord, params: dict, target: str | None, mode_dir: Path | None = None
+) -> ModeRecord:
     mode, raw, tables, verdict, knee, ctx = (
         judged.label,
         judged.raw,
@@ -129,6 +133,8 @@ def mode_summary(judged: JudgedMode, run: RunRecord, params: dict, target: str |
         "levels_dropped_after_crash": judged.crash_tables.dropped_levels,
         "evidence_gaps": [g.as_dict() for g in gaps],
     }
+    if brownout.is_brownout(params) and mode_dir is not None:  # the mode through the brownout (summary/brownout.py)
+        summary["brownout"] = brownout_record.record(judged, mode_dir, run, params)
     if params.get("APP"):  # an application under test: the evidence its live-config check read (judging.py)
         out_of_cpu = knee.collapsed and knee.closing is not None and cpu_ran_out(knee.closing, ctx)
         appcheck.add_evidence(summary, raw, mode, params, out_of_cpu)

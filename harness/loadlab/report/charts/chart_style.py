@@ -33,6 +33,7 @@ COLORS = {
     "p99.9": "#9467bd",
     "max": "#7f7f7f",
     "level_band": "#c6dbef",
+    "brownout": "#636363",
     "knee_band": "#fcbba1",
     "limit": "#d62728",
     "errors": "#d62728",

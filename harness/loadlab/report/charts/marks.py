@@ -111,3 +111,16 @@ def _crosses(ax: Axes, points: list[tuple], zorder: int, **label) -> None:
     if points:
         x, y = [a for a, _ in points], [b for _, b in points]
         ax.scatter(x, y, marker="x", s=40, color=COLORS["unhealthy"], zorder=zorder, **label)
+
+
+def brownout_window(mode: ModeRecord | None) -> list | None:
+    """PROFILE=brownout: [start, end) of the brownout in seconds of the measured phase, else None."""
+    return mode.brownout.window_s if mode is not None and mode.brownout is not None else None
+
+
+def brownout(ax: Axes, window: list | None, offset: float = 0, label: str | None = None) -> None:
+    """The window the downstream was slow in, shaded: on every chart over time of a PROFILE=brownout run."""
+    if window:
+        ax.axvspan(
+            offset + window[0], offset + window[1], color=COLORS["brownout"], alpha=0.25, lw=0, zorder=0, label=label
+        )

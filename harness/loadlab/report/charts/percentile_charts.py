@@ -13,7 +13,7 @@ from matplotlib.ticker import FixedLocator, NullLocator
 from loadlab.analysis import hlog
 from loadlab.analysis.hgrm import Distribution
 from loadlab.report.charts.chart_style import COLORS, MODE_COLORS, PANEL_SIZE, STYLE
-from loadlab.report.charts.marks import knee_line, log_y
+from loadlab.report.charts.marks import brownout, knee_line, log_y
 from loadlab.report.charts.svg import to_svg
 from loadlab.summary.level_records import LevelRecord
 
@@ -31,6 +31,7 @@ class Segment:
     offset: int
     first_unhealthy: int | None  # the index of its first unhealthy level
     stopped_early: bool
+    brownout_window: list | None = None  # PROFILE=brownout: [start, end) seconds of the pass, shaded
 
 
 def over_time(name: str, modes: dict[str, list[Segment]]) -> str:
@@ -90,6 +91,8 @@ def _draw_segment(top: Axes, bottom: Axes, segment: Segment, first: bool) -> Non
             zorder=5,
             bbox={"facecolor": "white", "alpha": 0.7, "linewidth": 0, "pad": 1},
         )
+    for ax in (top, bottom):
+        brownout(ax, segment.brownout_window, segment.offset, label="brownout" if ax is top and first else None)
     for line in OVER_TIME:
         column = line.replace(".", "_") + "_ms"
         top.plot(

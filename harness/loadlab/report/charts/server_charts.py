@@ -7,7 +7,7 @@ from matplotlib.axes import Axes
 from loadlab.core import metrics
 from loadlab.report.charts.chart_style import COLORS, LINE_STYLE
 from loadlab.report.charts.grid import panels
-from loadlab.report.charts.marks import knee_line, limit_line, log_y
+from loadlab.report.charts.marks import brownout, brownout_window, knee_line, limit_line, log_y
 from loadlab.report.service_name import THREAD_SERVICE, named
 from loadlab.summary import server_columns as col
 from loadlab.summary.records import ModeRecord
@@ -97,6 +97,7 @@ def chart(
                 )
         if limit is not None:
             limit_line(ax, *limit)
+        brownout(ax, brownout_window(result), label="brownout")
         knee_at = _knee_second(result)
         if knee_at is not None:
             knee_line(ax, knee_at, "first unhealthy level")

@@ -24,7 +24,8 @@ import reactor.core.publisher.Mono;
  * has one, at its own paths. The body, if any, is read and dropped; the answer comes after a delay drawn from the
  * configured distribution (a timer, no thread waits), as {@code {}}. The delay is the stand-in's own policy, so its
  * callers carry none: an app with a base URL calls {@code {base}/posts/1} unchanged. A share of the answers, drawn
- * per request, fails after its delay as a real downstream does: a 503 problem, or the connection reset.
+ * per request, fails after its delay as a real downstream does: a 503 problem, or the connection reset. During a
+ * scheduled brownout ({@link Brownout}) the delay is the brownout's instead of a draw.
  */
 @RestController
 class DownstreamController {
@@ -36,26 +37,34 @@ class DownstreamController {
     private final double errorsPct;
     private final double resetsPct;
     private final Stubs stubs;
+    private final Brownout brownout;
 
-    DownstreamController(DownstreamProperties properties, ServedDelays served) {
+    DownstreamController(DownstreamProperties properties, ServedDelays served, Brownout brownout) {
         this.distribution = DelayDistribution.of(properties);
         this.served = served;
         this.errorsPct = properties.errorsPct();
         this.resetsPct = properties.resetsPct();
         this.stubs = Stubs.parse(properties.stubs());
+        this.brownout = brownout;
     }
 
     @RequestMapping("/**")
     Mono<ResponseEntity<Object>> answer(ServerHttpRequest request) {
         long start = System.nanoTime();
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        long delayNanos = Math.round(distribution.drawMs(random) * 1e6);
+        // A brownout's delay is the time's, read at the request's arrival (Brownout).
+        double brownoutMs = brownout.delayMsAt(System.currentTimeMillis()).orElse(-1);
+        boolean slowed = brownoutMs >= 0;
+        long delayNanos = Math.round((slowed ? brownoutMs : distribution.drawMs(random)) * 1e6);
         Outcome outcome = outcome(random.nextDouble() * 100);
         Stubs.Stub stub = stubs.find(request.getMethod(), request.getPath().pathWithinApplication().value());
         return request.getBody().doOnNext(DataBufferUtils::release).then()
                 .then(Mono.delay(Duration.ofNanos(Math.max(0, delayNanos))))
                 .flatMap(tick -> {
                     served.record(start, outcome);
+                    if (slowed) {
+                        served.recordBrownout(start);
+                    }
                     return switch (outcome) {
                         case SERVED -> Mono.just(stub == null
                                 ? ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body((Object) EMPTY_JSON)

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -32,14 +33,27 @@ public class ServedDelays implements DisposableBean {
     public enum Outcome {
         SERVED("served"), ERROR("error"), RESET("reset");
 
-        final String tag;
+        final Tag tag;
+
+        Outcome(String name) {
+            this.tag = new Tag(name);
+        }
+    }
+
+    /** One tag of the log: its answers of the current second. */
+    static final class Tag {
+        final String name;
         final Recorder recorder = new Recorder(1, MAX_TRACKABLE_MS, 3);
         Histogram reuse;
 
-        Outcome(String tag) {
-            this.tag = tag;
+        Tag(String name) {
+            this.name = name;
         }
     }
+
+    /** The answers a scheduled brownout delayed ({@link Brownout}), whatever became of them. */
+    private static final Tag BROWNOUT = new Tag("brownout");
+    private static final List<Tag> TAGS = List.of(Outcome.SERVED.tag, Outcome.ERROR.tag, Outcome.RESET.tag, BROWNOUT);
 
     private final PrintStream out;
     private final HistogramLogWriter log;
@@ -62,7 +76,8 @@ public class ServedDelays implements DisposableBean {
         }
         log = new HistogramLogWriter(out);
         log.outputComment("delay-service: the delay each answer was served in, ms; interval start = the second "
-                + "(Unix epoch s) it was answered in; tag served (every answer), error, reset (injected failures)");
+                + "(Unix epoch s) it was answered in; tag served (every answer), error, reset (injected failures), "
+                + "brownout (answers a brownout delayed)");
         log.outputLogFormatVersion();
         log.outputStartTime(intervalStartMs);
         log.setBaseTime(0);
@@ -86,23 +101,34 @@ public class ServedDelays implements DisposableBean {
     /** Every answer is SERVED; an injected 503 or reset is also counted under its own tag. */
     public void record(long startNanos, Outcome outcome) {
         if (log != null) {
-            long ms = Math.max(0, Math.min(Math.round((System.nanoTime() - startNanos) / 1e6), MAX_TRACKABLE_MS));
-            Outcome.SERVED.recorder.recordValue(ms);
+            long ms = servedMs(startNanos);
+            Outcome.SERVED.tag.recorder.recordValue(ms);
             if (outcome != Outcome.SERVED) {
-                outcome.recorder.recordValue(ms);
+                outcome.tag.recorder.recordValue(ms);
             }
         }
+    }
+
+    /** An answer the brownout delayed, also under its own tag: the harness checks the switch's instants by it. */
+    public void recordBrownout(long startNanos) {
+        if (log != null) {
+            BROWNOUT.recorder.recordValue(servedMs(startNanos));
+        }
+    }
+
+    private static long servedMs(long startNanos) {
+        return Math.max(0, Math.min(Math.round((System.nanoTime() - startNanos) / 1e6), MAX_TRACKABLE_MS));
     }
 
     /** The histograms of the second that just ended; each written only when it holds something. */
     private synchronized void writeSecond() {
         long end = System.currentTimeMillis() / 1000 * 1000;
-        for (Outcome o : Outcome.values()) {
-            o.reuse = o.recorder.getIntervalHistogram(o.reuse);
-            if (o.reuse.getTotalCount() > 0 && end > intervalStartMs) {
-                o.reuse.setTag(o.tag);
+        for (Tag t : TAGS) {
+            t.reuse = t.recorder.getIntervalHistogram(t.reuse);
+            if (t.reuse.getTotalCount() > 0 && end > intervalStartMs) {
+                t.reuse.setTag(t.name);
                 double second = (end - 1000) / 1000.0;
-                log.outputIntervalHistogram(second, second + 1, o.reuse, 1.0);
+                log.outputIntervalHistogram(second, second + 1, t.reuse, 1.0);
             }
         }
         out.flush();

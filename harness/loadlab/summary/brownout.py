@@ -1,0 +1,207 @@
+"""PROFILE=brownout: one mode's brownout figures as a typed record (summary.json's per-mode `brownout`), from its
+judged seconds (analysis/brownout.py), its recorded window (`<mode>/raw/brownout.json`, run/brownout_switch.py),
+the delay-service's served-delay record and the service's samples. An instrument that failed (the window never
+scheduled, the delay-service late to switch, an injector behind its schedule or stopped by its in-flight cap) is
+named in `instrument_problems`, and recovery is then not claimed for the mode.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from loadlab.analysis import brownout as judge
+from loadlab.analysis import hlog, served
+from loadlab.core import brownout, metrics
+from loadlab.core.runrecord import RunRecord
+from loadlab.core.thresholds import Thresholds
+from loadlab.summary import outputs
+from loadlab.summary import server_columns as col
+from loadlab.summary.brownout_record import BrownoutRecord
+from loadlab.summary.cost_fits import inflight_at
+from loadlab.summary.judging import JudgedMode
+from loadlab.summary.labels import base_mode, mode_threads
+from loadlab.summary.raw import inflight_cap_stop
+from loadlab.summary.served_check import run_folder
+from loadlab.summary.values import as_float
+
+# Per second of the measured phase: what the brownout figure draws (report/brownout_section.py).
+SERIES = "brownout.csv"
+SERIES_COLUMNS = ["second", "offered_rps", "ok", "ko", "p99_ms", "inflight"]
+RECORD = "brownout.json"  # run/brownout_switch.RECORD, in <mode>/raw/
+BROWNOUT_TAG = "brownout"  # the served log's tag of the answers a brownout delayed (ServedDelays.Outcome.BROWNOUT)
+# The injectors are behind when, over this many seconds, they sent less than this share of the schedule.
+BEHIND_SHARE, BEHIND_WINDOW_S = 0.9, 3
+
+
+def window_record(mode_dir: Path) -> dict | None:
+    path = mode_dir / "raw" / RECORD
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def record(judged: JudgedMode, mode_dir: Path, run: RunRecord, params: dict) -> BrownoutRecord | None:
+    if not brownout.is_brownout(params) or judged.tables.t0 is None:
+        return None
+    plan, t0, raw = brownout.schedule(params), judged.tables.t0, judged.raw
+    seconds = [_second(row, raw, t0) for row in judged.tables.timeline]
+    outputs.write_csv(mode_dir / SERIES, SERIES_COLUMNS, (_row(s) for s in seconds))
+    thresholds = Thresholds.from_mapping(run.thresholds)
+    ok_ratio = thresholds.ok_ratio
+    limit = _p99_limit(judged, thresholds)
+    recovered = None
+    if limit is not None:
+        stable = max(judge.MIN_STABLE_S, plan.level_s)  # no stretch shorter than a level is judged
+        recovered = judge.recovery_s(seconds, plan.end_s, plan.total_s, limit, plan.rate, thresholds.ok_ratio, stable)
+    before = judge.stretch(seconds, 0, plan.start_s)[1]
+    limit_words = None
+    if before < ok_ratio * plan.rate:
+        # Recovery is a return to the rate it kept: a mode already queueing before the brownout has none to return to.
+        # (Its p99 is not held against it here: over a short BROWNOUT_BEFORE it is a handful of answers.)
+        recovered, limit_words = None, f"{before:.1f} OK answers a second of {plan.rate} offered"
+    window = window_record(mode_dir)
+    switch = _switch(mode_dir, run, window, t0, plan, seconds)
+    problems = _instrument_problems(window, switch, seconds, plan, judged)
+    model, note = _model(judged, params, plan)
+    return BrownoutRecord(
+        rate_rps=plan.rate,
+        brownout_ms=plan.ms,
+        window_s=[plan.start_s, plan.end_s],
+        window_epoch_ms=[window["from_epoch_ms"], window["to_epoch_ms"]] if window else None,
+        goodput_rps=_round(judge.goodput_rps(seconds, plan.start_s, plan.end_s, -(-plan.ms // 1000)), 1),
+        error_share=_round(judge.error_share(seconds, plan.start_s, plan.total_s), 4),
+        peak_inflight=judge.peak_inflight(seconds),
+        peak_service_inflight=_peak(judged.tables.server, metrics.INFLIGHT_REQUESTS),
+        peak_heap_mb=_peak(judged.tables.server, col.HEAP_USED_MB),
+        peak_rss_mb=_round(max((f.rss_mb for f in (raw.flight or {}).values() if f.rss_mb), default=None), 1),
+        peak_threads=_peak(judged.tables.server, metrics.JVM_THREADS_LIVE),
+        recovery_seconds=None if problems else recovered,
+        recovery=_recovery_words(recovered, problems, plan, limit, limit_words),
+        predicted={k: p.as_dict(1 if k == "recovery_s" else 0) for k, p in model.items()} if model else None,
+        prediction_note=note,
+        served_slow_s=None if switch is None or switch.slow_from_s is None else [switch.slow_from_s, switch.slow_to_s],
+        instrument_problems=problems,
+    )
+
+
+def _second(row: dict, raw, t0: int) -> judge.Second:
+    """A timeline row with the injectors' requests in flight and the second's OK answers merged (every injector)."""
+    epoch = t0 + int(row["second"])
+    counts = (int(row[name] or 0) for name in ("offered_rps", "ok", "ko"))
+    inflight = inflight_at(raw, epoch)
+    merged = hlog.merge_payloads(p for inj in raw.injectors for p in inj.ok_payloads.get(epoch, ()))
+    return judge.Second(int(row["second"]), *counts, row["p99_ms"], None if inflight is None else int(inflight), merged)
+
+
+def _p99_limit(judged: JudgedMode, thresholds: Thresholds) -> float | None:
+    """The health rule's p99 limit from the first level's p50: BROWNOUT_BEFORE's seconds at the normal delay, whatever
+    the knee's verdict took as its baseline (a first level set aside moves that to the brownout's)."""
+    baseline = _baseline_p50_ms(judged)
+    return None if baseline is None else thresholds.p99_limit_ms(baseline)
+
+
+def _baseline_p50_ms(judged: JudgedMode) -> float | None:
+    first = next((lv for lv in judged.tables.levels if lv.index == 0), None)
+    return None if first is None or first.latency is None else first.latency.p50_ms
+
+
+def _row(s: judge.Second) -> dict:
+    values = (s.second, s.sent, s.ok, s.ko, s.p99_ms, s.inflight)
+    return dict(zip(SERIES_COLUMNS, values))
+
+
+def _switch(mode_dir, run, window, t0, plan, seconds):
+    log = run.downstream.get("served_log")
+    if not log or window is None or not any(s.sent for s in seconds if s.second >= plan.start_s):
+        return None  # no record to check, or the load ended before the brownout began: nothing to switch for
+    path = run_folder(mode_dir) / str(log)
+    if not path.is_file():
+        return None
+    return judge.switch_check(served.tagged(path, BROWNOUT_TAG), t0, plan)
+
+
+def _instrument_problems(window, switch, seconds, plan, judged: JudgedMode) -> list[str]:
+    problems = []
+    if window is None:
+        problems.append("no record of the brownout's schedule (raw/brownout.json): its switch cannot be checked")
+    elif not window.get("scheduled"):
+        problems.append(f"the delay-service was not given the brownout: {window.get('why')}")
+    if switch is not None and switch.problem:
+        problems.append(switch.problem)
+    behind = _behind(seconds, plan)
+    if behind:
+        problems.append(
+            f"the injectors fell behind their schedule from the brownout on: {behind[1]} sent of {behind[2]} in "
+            f"seconds {behind[0]}–{behind[0] + BEHIND_WINDOW_S}: a limit of the lab, not of the service"
+        )
+    stop = inflight_cap_stop(judged.raw.injectors)
+    if stop:
+        problems.append(
+            f"the injectors' in-flight cap stopped the load at {stop['inflight']} requests in flight (cap "
+            f"{stop['max_inflight']}): a limit of the lab, not of the service"
+        )
+    levels = {lv.index: lv for lv in judged.tables.levels}
+    for i, why in sorted(judged.verdict.set_aside.items()):
+        first = levels[i].first_second if i in levels else None
+        where = f"seconds {first}–{first + levels[i].seconds}" if first is not None else f"level {i + 1}"
+        problems.append(f"{where} were set aside, their instrument saturated: {why}")
+    return problems
+
+
+def _behind(seconds, plan) -> tuple[int, int, int] | None:
+    """The first BEHIND_WINDOW_S seconds from the brownout on in which the injectors sent less than BEHIND_SHARE of
+    the schedule (first second, sent, scheduled), or None: a one-second lag they made up is not a stall."""
+    sent = {s.second: s.sent for s in seconds}
+    # Until the load ended: a load the in-flight cap stopped is named as that.
+    ran = max((s for s, n in sent.items() if n), default=-1) + 1
+    for first in range(plan.start_s, min(ran, plan.total_s) - BEHIND_WINDOW_S + 1):
+        got = sum(sent.get(s, 0) for s in range(first, first + BEHIND_WINDOW_S))
+        if got < BEHIND_SHARE * plan.rate * BEHIND_WINDOW_S:
+            return first, got, plan.rate * BEHIND_WINDOW_S
+    return None
+
+
+def _model(judged: JudgedMode, params: dict, plan: brownout.Schedule) -> tuple[dict | None, str]:
+    """The predictions for the mode's column: a platform pool's, or no pool (virtual, reactive); another mode has no
+    model here and says so."""
+    mode = base_mode(judged.label)
+    if mode == "platform":
+        pool = mode_threads(judged.label, params)
+    elif mode in ("virtual", "reactive"):
+        pool = None
+    else:
+        return None, f"no brownout model for {mode}: measured only"
+    baseline = _baseline_p50_ms(judged)
+    overhead = 0.0 if baseline is None else baseline / 1000.0 - brownout.hold_s(params)
+    model = brownout.model(params, plan.rate, pool)
+    note = (
+        "each interval runs from the configured delays to the delays plus what the service added to a request before "
+        f"the brownout ({overhead * 1000:.0f} ms at its p50); the models leave out CPU limits and connection "
+        "hand-offs, and recovery is measured in whole seconds"
+    )
+    return judge.predictions(model, overhead), note
+
+
+def _recovery_words(recovered, problems, plan, limit, unhealthy_before) -> str:
+    if problems:
+        many = "s" if len(problems) > 1 else ""
+        return f"not judged: the instrument failed ({len(problems)} problem{many}, named below)"
+    if unhealthy_before:
+        return f"not judged: the mode did not keep up before the brownout ({unhealthy_before})"
+    if limit is None:
+        return "not judged: the first level has no latency to take the health limit from"
+    if recovered is None:
+        return f"did not recover within BROWNOUT_AFTER ({plan.after_s} s)"
+    return f"recovered {recovered} s after the brownout ended"
+
+
+def _peak(rows: list[dict], column: str) -> float | None:
+    values = [as_float(r.get(column)) for r in rows]
+    known = [v for v in values if v is not None]
+    return _round(max(known), 1) if known else None
+
+
+def _round(x, digits):
+    return None if x is None else round(x, digits)

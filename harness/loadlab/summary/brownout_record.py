@@ -1,0 +1,37 @@
+"""summary.json's per-mode `brownout` (PROFILE=brownout) as a typed record: summary/brownout.py fills it, records.py
+holds it in the ModeRecord, the page and the console read it by attribute."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass(frozen=True)
+class BrownoutRecord:
+    """summary.json's `brownout` of one mode (docs/RESULTS.md)."""
+
+    rate_rps: float
+    brownout_ms: int
+    window_s: list  # [start, end) in seconds of the measured phase
+    window_epoch_ms: list | None  # as scheduled on the delay-service
+    goodput_rps: float | None
+    error_share: float | None
+    peak_inflight: int | None  # sent, not yet answered, as the injectors saw it
+    peak_service_inflight: float | None  # in the service's handlers (/actuator/loadlab)
+    peak_heap_mb: float | None
+    peak_rss_mb: float | None
+    peak_threads: float | None
+    recovery_seconds: int | None
+    recovery: str  # in words, always
+    predicted: dict | None  # analysis/brownout.predictions, each {value, interval, formula}
+    prediction_note: str
+    served_slow_s: list | None  # the seconds the delay-service's answers were the brownout's, by its own record
+    instrument_problems: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_mapping(cls, values: Mapping) -> BrownoutRecord:
+        return cls(**values)
