@@ -62,7 +62,6 @@ def run_mode(run: Run, mode_run: ModeRun, folder: str | None = None, repetition:
             services.start_thread_service(run, mode_run, folder)
             liveconfig.record_live_config(run, folder)
         samplers.start_service_samplers(run, folder)
-        services.delay_service_warm(run)  # (the first mode's start overlapped it)
     except BaseException:
         cancel(run, pending)
         raise
@@ -157,7 +156,6 @@ def bench(values: dict) -> int:
             refused = isinstance(e, appservice.AppRefused)
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not leave processes behind
-        _let_the_warm_up_end(run)
         services.stop_everything(run)
         collect.collect(run)
         alignment.check_alignment(run)
@@ -171,15 +169,6 @@ def bench(values: dict) -> int:
         # Before any load: nothing was measured, so there is no verdict to write (the app's log is in logs/).
         return outcome
     return judge(run_dir, outcome)
-
-
-def _let_the_warm_up_end(run: Run) -> None:
-    """A run stopped while the delay-service was still warming (its rounds end within WARM_MAX_S): the warm-up's
-    own requests end before every process is stopped, never left looping on a stopped service."""
-    try:
-        services.delay_service_warm(run)
-    except (HostError, KeyboardInterrupt):
-        pass  # the run is stopping for its own reason, already said
 
 
 def prepare_hosts(run: Run) -> None:

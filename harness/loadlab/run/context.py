@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -29,8 +28,6 @@ class Run:
     javas: dict[int, str] = field(default_factory=dict)
     limits: timeouts.Limits | None = None
     meta: dict = field(default_factory=dict)  # params.json: rewritten after every mode, so a crash keeps it
-    # The wait for the delay-service's warm-up while it runs beside the first mode's start (services.py).
-    delay_warming: Callable[[], None] | None = None
 
     def write_meta(self) -> None:
         (self.run_dir / "params.json").write_text(json.dumps(self.meta, indent=2) + "\n")

@@ -3,9 +3,6 @@ per mode, the thread-service; every process of the run stopped at its end (`stop
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-
 from loadlab.analysis.validity import DELAY_ADDED_FLOOR_MS
 from loadlab.core import app, downstream, params, runplan, servicesettings, timeouts
 from loadlab.core.runplan import ModeRun
@@ -25,38 +22,7 @@ def start_delay_service(run: Run) -> None:
     spring = downstream.delay_service_args(run.values, served)
     h.tool("delay-service", "delay-service", run.log(h, "delay-service"), h.address, str(DELAY_PORT), *spring)
     h.tool("wait-http", f"http://{h.address}:{DELAY_PORT}/actuator/health", "90", "delay-service", timeout=120)
-    # Its warm-up (rounds mostly spent waiting on the delay itself) goes on while the first mode's service and
-    # Gatling start, instead of before them: 3 to 13 rounds, 4 to 10 s of every run; the load waits for its end
-    # (delay_service_warm).
-    run.delay_warming = in_background(warm_delay_service, run)
-
-
-def delay_service_warm(run: Run) -> None:
-    """Before any load: the delay-service's warm-up has ended (what stopped it, if anything, is raised here)."""
-    pending, run.delay_warming = run.delay_warming, None
-    if pending is not None:
-        pending()
-
-
-def in_background(step: Callable[[Run], None], run: Run) -> Callable[[], None]:
-    """Runs step(run) on a thread of its own; returns the wait for it, which raises what the step raised."""
-    raised: list[BaseException] = []
-
-    def body() -> None:
-        try:
-            step(run)
-        except BaseException as e:  # noqa: BLE001 - handed to the waiting thread, which raises it
-            raised.append(e)
-
-    thread = threading.Thread(target=body, name=step.__name__, daemon=True)
-    thread.start()
-
-    def wait() -> None:
-        thread.join()
-        if raised:
-            raise raised[0]
-
-    return wait
+    warm_delay_service(run)
 
 
 # The delay-service's warm-up: its own endpoint, at a wait short enough that even an 11 s DELAY_MS run warms it in
