@@ -4,7 +4,7 @@ else). The harness spells none of them on its own: the sampler records every fie
 it the names, so a remote host needs no copy of the file), the live configuration is its info and config fields,
 server.csv copies every gauge and turns every counter into a rate, unless a derived column reads it (DERIVED in
 summary/seconds.py). A new metric is one line in metrics.tsv; a name the Python side uses but the list lacks fails
-test_metric_names.py. Standard library only.
+test_metrics.py. Standard library only.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ SAMPLED_KINDS = ("config", "gauge", "counter")
 # What bench reads once, when the service is up, into config.json (the verdict compares it with the request).
 LIVE_CONFIG_KINDS = ("info", "config")
 
-# The fields the harness reads by meaning, each spelled here once (test_metric_names.py fails when one is not in the
+# The fields the harness reads by meaning, each spelled here once (test_metrics.py fails when one is not in the
 # list): the live-config check, the pool evidence, the drain, server.csv's fixed and derived columns.
 THREAD_MODE = "thread_mode"
 JAVA_VERSION_FEATURE = "java_version_feature"

@@ -160,7 +160,7 @@ def aws_outputs() -> dict | None:
     """`terraform output -json` of infra/ as {name: value}; None when no stack is up.
 
     Test-only seam: LOADLAB_TF_OUTPUTS_JSON=<file> holding the same JSON stands in for Terraform, so the SSH path
-    runs against hosts that are not EC2 (harness/tests/test_aws_ssh_e2e.py). A real run never sets it."""
+    runs against hosts that are not EC2 (harness/tests/e2e/test_aws_ssh_e2e.py). A real run never sets it."""
     fake = os.environ.get("LOADLAB_TF_OUTPUTS_JSON")
     if fake:
         try:

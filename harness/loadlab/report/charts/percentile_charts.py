@@ -49,7 +49,10 @@ def over_time(name: str, modes: dict[str, list[Segment]]) -> str:
             if not segments:
                 top.text(0.5, 0.5, "no data", transform=top.transAxes, ha="center", va="center", color="#888888")
                 continue
-            log_y(top)
+            if _any_latency(segments):
+                log_y(top)
+            else:  # every request failed: no latency at all, and a log scale has no place for zeros
+                top.text(0.5, 0.5, "no OK response: no latency", transform=top.transAxes, ha="center", color="#888888")
             top.set_ylabel("latency (ms, log)")
             bottom.set_ylabel("errors/s (rate: rps)")
             bottom.set_xlabel("second of the measured phase (passes one after another)")
@@ -58,6 +61,11 @@ def over_time(name: str, modes: dict[str, list[Segment]]) -> str:
             for ax in (top, bottom):
                 ax.tick_params(labelleft=True, labelbottom=True)
         return to_svg(fig, name)
+
+
+def _any_latency(segments: list[Segment]) -> bool:
+    columns = [line.replace(".", "_") + "_ms" for line in OVER_TIME]
+    return any((v or 0) > 0 for segment in segments for c in columns for v in segment.series.get(c) or [])
 
 
 def _draw_segment(top: Axes, bottom: Axes, segment: Segment, first: bool) -> None:

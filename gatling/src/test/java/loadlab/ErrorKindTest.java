@@ -39,9 +39,9 @@ class ErrorKindTest {
 
     @Test
     void thePythonTestsSyntheticRunsUseThisList() throws Exception {
-        // harness/tests/synthrun.py writes meta.json error_kinds the way this simulation does; a copy that drifted
-        // would test the harness against kinds that no run produces.
-        String py = Files.readString(Path.of("../harness/tests/synthrun.py"));
+        // harness/tests/support/synthrun.py writes meta.json error_kinds the way this simulation does; a copy that
+        // drifted would test the harness against kinds that no run produces.
+        String py = Files.readString(Path.of("../harness/tests/support/synthrun.py"));
         Matcher list = Pattern.compile("ERROR_KINDS = \\[(.*?)\\]", Pattern.DOTALL).matcher(py);
         assertTrue(list.find(), "ERROR_KINDS in synthrun.py");
         List<String> ids = new ArrayList<>();

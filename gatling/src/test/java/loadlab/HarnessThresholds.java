@@ -10,8 +10,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * The health rule's thresholds as the harness passes them to the simulation, for tests: the shared fixture's
- * {@code simulation_properties} (harness/tests/data/health_cases.json; harness/tests/test_thresholds.py holds them to
- * what harness/loadlab/core/thresholds.py passes). The simulation has no defaults of its own for them.
+ * {@code simulation_properties} (harness/tests/data/health_cases.json; harness/tests/core/test_thresholds.py holds
+ * them to what harness/loadlab/core/thresholds.py passes). The simulation has no defaults of its own for them.
  */
 final class HarnessThresholds {
 

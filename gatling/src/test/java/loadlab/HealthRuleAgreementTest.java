@@ -14,8 +14,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The early stop's rule gives the same verdicts as the analysis on one shared fixture, which
- * harness/tests/test_health_rule_agreement.py runs through harness/loadlab/analysis/knee.py, with the thresholds the
- * harness passes: the simulation has none of its own.
+ * harness/tests/analysis/test_health_rule_agreement.py runs through harness/loadlab/analysis/knee.py, with the
+ * thresholds the harness passes: the simulation has none of its own.
  */
 class HealthRuleAgreementTest {
 

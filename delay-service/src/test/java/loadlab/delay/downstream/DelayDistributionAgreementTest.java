@@ -18,7 +18,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The delay-service draws what the harness computes: each case of harness/tests/data/delay_distributions.json (the
  * Spring properties the harness passes, and the mean and quantiles core/downstream.py gives them, held to it by
- * harness/tests/test_downstream.py) drawn a million times here, its sample's mean and quantiles within a small
+ * harness/tests/core/test_downstream.py) drawn a million times here, its sample's mean and quantiles within a small
  * tolerance of those figures. Little's law, the timeouts and the served-delay check read the Python figures; this
  * proves the stand-in serves them.
  */

@@ -10,7 +10,7 @@ from loadlab.analysis import hlog, knee
 from loadlab.analysis.levels import Level
 from loadlab.core.thresholds import Thresholds
 
-FIXTURE = json.loads((Path(__file__).parent / "data" / "health_cases.json").read_text())
+FIXTURE = json.loads((Path(__file__).parents[1] / "data" / "health_cases.json").read_text())
 
 
 def test_the_fixture_thresholds_are_the_defaults():

@@ -127,7 +127,7 @@ def test_timeline_and_server_columns_are_the_contracts(full_run):
     run, _ = full_run
     for mode in ("platform", "virtual"):
         assert (run / mode / "timeline.csv").read_text().splitlines()[0] == TIMELINE_HEADER
-        # the fixed columns first, then the thread-service's other metrics (test_metric_names.py checks those)
+        # the fixed columns first, then the thread-service's other metrics (test_metrics.py checks those)
         assert (run / mode / "server.csv").read_text().splitlines()[0].startswith(SERVER_HEADER + ",")
 
 

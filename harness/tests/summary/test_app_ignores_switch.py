@@ -13,7 +13,7 @@ from conftest import rebuilt_copy
 
 from loadlab.report.service_name import named, service_name
 
-DATA = Path(__file__).parent / "data" / "app_ignores_switch"
+DATA = Path(__file__).parents[1] / "data" / "app_ignores_switch"
 
 
 @pytest.fixture(scope="module")

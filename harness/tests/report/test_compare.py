@@ -140,7 +140,7 @@ def test_runs_with_no_valid_mode_in_common_are_refused(two_runs, tmp_path, capsy
 
 
 def test_make_help_lists_compare():
-    out = subprocess.run(["make", "-s", "help"], capture_output=True, text=True, cwd=synthrun.Path(__file__).parents[2])
+    out = subprocess.run(["make", "-s", "help"], capture_output=True, text=True, cwd=synthrun.Path(__file__).parents[3])
     assert "compare     did it move? RUN=results/<a> against AGAINST=results/<b>" in out.stdout, out.stdout[:2000]
     assert "FAIL_IF='virtual.sustained < -10%' exits 1 when certain" in out.stdout
 

@@ -370,7 +370,7 @@ def _write_thread(mode_dir: Path, spec: ModeSpec, schedule, append: bool = False
 
 
 def jvm_values(rps: int, requests: int, gc: int, calls: int, time_ms: float) -> dict:
-    """One jvm.csv row's values by field name (test_metric_names.py checks each name is in metrics.tsv)."""
+    """One jvm.csv row's values by field name (test_metrics.py checks each name is in metrics.tsv)."""
     return {
         "jvm_threads_live": 40 + rps // 10,
         "jvm_threads_daemon": 20,

@@ -34,7 +34,7 @@ def figures(d: Distribution) -> dict:
 
 
 def test_the_fixture_the_delay_service_is_held_to_is_what_the_harness_computes():
-    """Regenerate with: PYTHONPATH=harness python3 harness/tests/test_downstream.py"""
+    """Regenerate with: PYTHONPATH=harness:harness/tests python3 harness/tests/core/test_downstream.py"""
     expected = {name: figures(d) for name, d in cases().items()}
     assert json.loads(FIXTURE.read_text()) == expected
 

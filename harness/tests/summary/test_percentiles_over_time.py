@@ -14,7 +14,7 @@ from hdrh.histogram import HdrHistogram
 
 from loadlab.analysis import hlog
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 def _rows(path: Path) -> list[dict]:
@@ -65,3 +65,14 @@ def test_injectors_are_merged_before_a_percentile_is_read(tmp_path):
     summarised(tmp_path)
     measured = [r for r in _rows(tmp_path / "platform/percentiles.csv") if r["ok"] == "200"]
     assert measured and all((r["p50_ms"], r["p90_ms"], r["p99_ms"]) == ("201", "700", "900") for r in measured)
+
+
+def test_a_mode_with_no_ok_response_draws_its_errors_and_says_it_has_no_latency():
+    # seen with a real app whose every request timed out at the injector: the page failed on a log scale of zeros
+    from loadlab.report.charts.percentile_charts import OVER_TIME, Segment, over_time
+
+    seconds = list(range(4))
+    series = {"second": seconds, "ko": [300] * 4, **{c.replace(".", "_") + "_ms": [0] * 4 for c in OVER_TIME}}
+    level = {"index": 0, "target_rps": 300, "seconds": 4, "first_second": 0, "healthy": False}
+    svg = over_time("all-failed", {"platform": [Segment("coarse", series, [level], 0, 0, True)]})
+    assert "no OK response" in svg

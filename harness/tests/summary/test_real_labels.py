@@ -20,7 +20,7 @@ from loadlab.core import runrecord
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import judging
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 @pytest.fixture(scope="module")

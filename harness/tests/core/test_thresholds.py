@@ -13,7 +13,7 @@ from loadlab.run.hosts import LocalHost
 from loadlab.run.simulation import COARSE, gatling_props
 from loadlab.run.topology import Topology
 
-FIXTURE = json.loads((Path(__file__).parent / "data" / "health_cases.json").read_text())
+FIXTURE = json.loads((Path(__file__).parents[1] / "data" / "health_cases.json").read_text())
 
 
 def test_the_shared_fixture_judges_with_the_thresholds():

@@ -6,7 +6,7 @@ import pytest
 import synthrun
 from conftest import summarised
 from synthrun import START_EPOCH
-from test_app_round2 import write_pool_gauges
+from test_app_summary import write_pool_gauges
 from test_app_verdict import APP, stairs, write_app_mode
 
 from loadlab.analysis import models, prediction_text

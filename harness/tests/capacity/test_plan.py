@@ -12,7 +12,7 @@ from synthrun import LevelSpec, ModeSpec
 
 from loadlab.capacity import instances, knees, plan, table
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 RATES = (500, 1000, 1500, 2000)
 # % of one core = fixed + rate × ms / 10: the service 0.3 ms a request (5% fixed), delay 0.08, injector 0.12.
 SERVICE_MS, DELAY_MS_CPU, INJECTOR_MS = 0.3, 0.08, 0.12
@@ -116,7 +116,7 @@ def test_a_target_rate_sizes_every_host_and_prices_it(run):
 
 def test_the_thread_limit_mirrors_loadlab_hosts_rule():
     # The containment rules live in loadlab-host's cgroups part (infra/host/lib/cgroups.bash).
-    script = (Path(__file__).parents[2] / "infra" / "host" / "lib" / "cgroups.bash").read_text()
+    script = (Path(__file__).parents[3] / "infra" / "host" / "lib" / "cgroups.bash").read_text()
     assert f"MAPS_RESERVED={knees.MAPS_RESERVED} " in script
     assert f"MEMORY_SHARE_DIVISOR={round(1 / knees.MEMORY_SHARE)} " in script
 

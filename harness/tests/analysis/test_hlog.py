@@ -7,7 +7,7 @@ from hdrh.histogram import HdrHistogram
 
 from loadlab.analysis import hlog
 
-JAVA_LOG = Path(__file__).parent / "data" / "java-latency.hlog"
+JAVA_LOG = Path(__file__).parents[1] / "data" / "java-latency.hlog"
 PERCENTILES = [0.0, 1.0, 25.0, 50.0, 90.0, 95.0, 99.0, 99.9, 99.99, 100.0]
 
 

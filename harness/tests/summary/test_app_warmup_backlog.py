@@ -14,7 +14,7 @@ from conftest import rebuilt_copy
 from loadlab.run import console
 from loadlab.summary import raw, warmup
 
-DATA = Path(__file__).parent / "data" / "app_warmup_backlog"
+DATA = Path(__file__).parents[1] / "data" / "app_warmup_backlog"
 
 
 @pytest.fixture(scope="module")

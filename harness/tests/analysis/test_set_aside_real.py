@@ -21,7 +21,7 @@ from loadlab.analysis import refine
 from loadlab.analysis.bracket import Bracket
 from loadlab.summary import plan
 
-DATA = Path(__file__).parent / "data" / "set_aside_injector"
+DATA = Path(__file__).parents[1] / "data" / "set_aside_injector"
 STARVED = "the injector fell behind: it sent 24 requests/s, 32% of the target (needs 95%)"
 
 
@@ -99,7 +99,7 @@ def test_the_knee_is_placed_on_the_trusted_levels_of_every_pass(whole):
     assert mode["predicted_by"] == "little" and mode["prediction_agrees"] is True
 
 
-FIRST = Path(__file__).parent / "data" / "set_aside_first_level"
+FIRST = Path(__file__).parents[1] / "data" / "set_aside_first_level"
 
 
 def test_a_real_first_level_set_aside_gives_its_p50_as_the_baseline_and_leaves_too_little_for_an_answer(tmp_path):
