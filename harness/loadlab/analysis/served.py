@@ -125,9 +125,16 @@ def merged_answers(seconds: Iterable[int], by_second: dict[int, list[str]]):
 
 
 def count_above(merged, ms: float) -> int:
-    """How many recorded answers were slower than ms."""
-    recorded = merged.get_recorded_iterator()
-    return sum(item.count_at_value_iterated_to for item in recorded if item.value_iterated_to > ms)
+    """How many recorded answers were slower than ms: each bucket at its highest equivalent value, as hdrh's recorded
+    iterator reports it. Read from the counts array directly: that iterator's Python steps through every empty bucket
+    too, and took most of judging a run with a served log (0.23 s a level against 0.01 s)."""
+    # a decoded (read-only) histogram may hold a shorter counts array than its layout (hdrh's get_count_at_index)
+    filled = merged.counts[: min(merged.counts_len, merged.encoder.payload.counts_len)]
+    return sum(
+        count
+        for index, count in enumerate(filled)
+        if count and merged.get_highest_equivalent_value(merged.get_value_from_index(index)) > ms
+    )
 
 
 def late(answers: int, beyond: int, dist: Distribution, limit_ms: float) -> tuple[bool, float]:

@@ -174,3 +174,22 @@ def test_the_page_sets_the_configured_distribution_beside_what_was_served(tmp_pa
     assert "<td>platform 1</td><td>100</td><td>900</td>" in html.replace(" rps", ""), html[
         html.find('id="downstream"') :
     ][:800]
+
+
+def test_answers_past_a_limit_are_counted_as_hdrhs_recorded_iterator_counts_them():
+    """count_above reads the counts array; it must count exactly what walking the recorded values counts, at a bucket's
+    edges too (each bucket at its highest equivalent value), on histograms as the served log decodes them."""
+    import random
+
+    from hdrh.histogram import HdrHistogram
+
+    rng = random.Random(7)
+    for _ in range(8):
+        h = HdrHistogram(1, 3_600_000, 3)
+        for _ in range(rng.randint(1, 2000)):
+            h.record_value(int(rng.lognormvariate(5, 1.2)) + 1)
+        decoded = HdrHistogram.decode(h.encode())
+        for ms in (0, 1, 100, 140.5, 255, 256, 1000, 2047, 2048, 5000.2):
+            recorded = decoded.get_recorded_iterator()
+            walked = sum(x.count_at_value_iterated_to for x in recorded if x.value_iterated_to > ms)
+            assert served.count_above(decoded, ms) == walked, ms

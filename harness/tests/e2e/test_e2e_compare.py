@@ -1,11 +1,14 @@
-"""`make compare`'s gate on real runs: the same tiny bench twice (A and A') and once with the pool halved.
+"""`make compare`'s gate on real runs: the same tiny bench twice (A and A', one REPEAT=2 run: each repetition starts
+its own service and Gatling, and has its folder and summary.json, so it compares as a run) and once with the pool
+halved.
 
 Platform only, 4 Tomcat threads at DELAY_MS=100: Little's law ≈ 34-38 rps (4 / the baseline p50, 105-118 ms here);
 halved, ≈ 17-19 rps. The stairs 14, 22, 30, 38 rps put a whole stair between the two knees: the halved pool's bracket
 is 14-22, the full pool's 30-38 (or, when 38 held, "above 38"), so the change RUN=half against AGAINST=A is at most
 22/30 - 1 = -27%, certainly below -10%, and the gate `platform.sustained < -10%` must fail it (exit 1). A' against A
 has the same brackets (or ones a stair apart, which overlap 0): the gate must pass it (exit 0). REFINE=0 and short
-levels keep each bench to a few seconds of load; the halved pool stops after its second level.
+levels keep each bench to a few seconds of load; the halved pool stops after its second level. Two benches, not
+three: the A/A pair shares one run's start (its delay-service, its warm-up, the harness's start) and its end.
 """
 
 import json
@@ -36,15 +39,19 @@ GATE = "platform.sustained < -10%"
 
 @pytest.fixture(scope="module")
 def three_runs(tmp_path_factory):
-    """(folder, summary.json, the host's own reading) of A, A' and the halved pool, run one after another."""
+    """(folder, summary.json, the host's own reading) of A and A' (rep-1 and rep-2 of one REPEAT=2 bench) and of the
+    halved pool, run one after the other."""
     results = tmp_path_factory.mktemp("results")
     runs = {}
-    for name, pool in (("a", "4"), ("a2", "4"), ("half", "2")):
+    for names, pool, repeat in ((("a", "a2"), "4", "2"), (("half",), "2", "1")):
         with HostWatch() as watch:
-            r = make("bench", env={**POOL, "PLATFORM_THREADS": pool, "RESULTS_DIR": str(results)}, timeout=300)
+            env = {**POOL, "PLATFORM_THREADS": pool, "REPEAT": repeat, "RESULTS_DIR": str(results)}
+            r = make("bench", env=env, timeout=300)
         assert harness_exit(r) in (0, 1), r.stdout[-3000:] + r.stderr[-3000:]
         folder = (results / "latest").resolve()
-        runs[name] = (folder, json.loads((folder / "summary.json").read_text()), watch)
+        for k, name in enumerate(names, start=1):
+            side = folder / f"rep-{k}" if len(names) > 1 else folder
+            runs[name] = (side, json.loads((side / "summary.json").read_text()), watch)
     return runs
 
 
