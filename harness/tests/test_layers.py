@@ -52,3 +52,20 @@ def test_no_relative_imports():
         if isinstance(n, ast.ImportFrom) and n.level
     ]
     assert not relative, relative
+
+
+def test_no_two_modules_share_a_name():
+    # a name says one thing: `brownout` in core, analysis and summary read as one module in every import and traceback
+    by_name: dict[str, list[str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        if path.name != "__init__.py":
+            by_name.setdefault(path.stem, []).append(str(path.relative_to(PACKAGE)))
+    shared = {name: paths for name, paths in by_name.items() if len(paths) > 1}
+    assert not shared, shared
+
+
+def test_no_module_is_over_350_lines():
+    long = {
+        str(p.relative_to(PACKAGE)): n for p in PACKAGE.rglob("*.py") if (n := len(p.read_text().splitlines())) > 350
+    }
+    assert not long, f"split by job: {long}"

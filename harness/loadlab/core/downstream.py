@@ -38,7 +38,7 @@ DRAWN_PREFIX = "/drawn"
 SERVED_LOG = "raw/delay/served.hlog"
 # A recorded distribution: at most this many points go to the delay-service (one Spring property on its command line).
 PCT_ALLOWED = "a percentage 0..100"
-# PROFILE=brownout (core/brownout.py): the delay-service switches its delay by time, on its drawn paths.
+# PROFILE=brownout (core/brownout_profile.py): the delay-service switches its delay by time, on its drawn paths.
 BROWNOUT_PROFILE = "brownout"
 
 

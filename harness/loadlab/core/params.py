@@ -12,47 +12,34 @@ from dataclasses import dataclass
 
 from loadlab.core import (
     app,
+    brownout_profile,
     downstream,
-    downstream_use,
     guards,
     mix,
-    reactive,
+    param_cross,
     servicecpus,
     stubs,
     timeouts,
     unknown_params,
 )
-from loadlab.core import (
-    brownout as brownout_profile,
-)
 from loadlab.core.errors import DownstreamError
+from loadlab.core.param_limits import (
+    CPU_MS_MAX,
+    DB_CONNECTION_HEADROOM,
+    DB_POOL_MAX,
+    JDK_MAX,
+    JDK_MIN,
+    MAX_CONNECTIONS_DEFAULT,
+    MAX_CONNECTIONS_MAX,
+    PLATFORM_THREADS_MAX,
+    PROFILES,
+    REPEAT_MAX,
+    SCENARIOS,
+    TARGETS,
+    THREAD_MODES,
+    THREADLOCAL_KB_MAX,
+)
 from loadlab.core.param_parsers import ParamError, checked_by, int_in, numbers_each_once, one_of, text
-
-TARGETS = ("local", "netns", "aws")
-# reactive: reactive-service (WebFlux on Netty) in the thread-service's place; core/reactive.py says what it cannot run.
-# virtual-limited: virtual threads with the downstream call under @ConcurrencyLimit (VIRTUAL_LIMIT; core/guards.py).
-THREAD_MODES = ("platform", "virtual", guards.VIRTUAL_LIMITED, reactive.REACTIVE)
-PROFILES = ("stairs", "ramp", brownout_profile.PROFILE)
-SCENARIOS = ("http", "db", "cpu", "pinned")
-# Computation per request: a second of CPU per request is already far past any service this lab models.
-CPU_MS_MAX = 1000
-# The run's own PostgreSQL gets max_connections = DB_POOL + DB_CONNECTION_HEADROOM, so the pool can always open
-# every connection it is allowed (headroom: PostgreSQL's 3 superuser slots and the harness's readiness checks).
-# The largest pool is bounded by what a 2-core lab machine can hold in backends (one process each).
-DB_POOL_MAX = 500
-DB_CONNECTION_HEADROOM = 10
-# Runtimes of the thread-service: 21 is the oldest LTS with virtual threads; the list stops at releases that exist.
-JDK_MIN, JDK_MAX = 21, 27
-# REPEAT: each repetition is a whole comparison (≈ 5 minutes by default); more than this is a job for a script.
-REPEAT_MAX = 20
-# A platform pool's size (PLATFORM_THREADS, each size of a sweep). Past 10,000 threads the host's own limits
-# (pid_max, max_map_count, memory) decide, and preflight checks those against the pool.
-PLATFORM_THREADS_MAX = 10000
-# Tomcat's max-connections (MAX_CONNECTIONS): its own default, 8192, in both modes. The most is far beyond the
-# 20,000 open files a process gets here, so the file limit, not this check, is what a large value meets.
-MAX_CONNECTIONS_DEFAULT, MAX_CONNECTIONS_MAX = 8192, 100_000
-# THREADLOCAL_KB: the per-thread object's size. 1 MB per thread is already 4 GB of heap for a 4,000-thread pool.
-THREADLOCAL_KB_MAX = 1024
 
 
 @dataclass(frozen=True)
@@ -91,11 +78,6 @@ def _pool_sizes(name: str, raw: str) -> tuple[int, ...]:
     allowed = f"allowed: one pool size or several, each 1..{PLATFORM_THREADS_MAX}, space-separated, each once "
     allowed += '(e.g. "200 1000 4000")'
     return tuple(numbers_each_once(name, raw, allowed, "not a whole number", out_of_range))
-
-
-def db_max_connections(db_pool: int) -> int:
-    """The run's PostgreSQL max_connections: the one rule tying it to DB_POOL (see DB_CONNECTION_HEADROOM)."""
-    return db_pool + DB_CONNECTION_HEADROOM
 
 
 PARAMS: tuple[Param, ...] = (
@@ -335,7 +317,6 @@ PARAMS: tuple[Param, ...] = (
 )
 
 BY_NAME = {p.name: p for p in PARAMS}
-MAX_MEASURED_SECONDS = 4 * 3600
 
 
 def parse(env: Mapping[str, str] | None = None) -> dict[str, object]:
@@ -355,42 +336,7 @@ def parse(env: Mapping[str, str] | None = None) -> dict[str, object]:
     if not errors:
         # A brownout is laid out as the stairs every stage reads (one rate, its phases as levels): checked as such.
         values = brownout_profile.resolved(values)
-        errors.extend(_cross_checks(values))
+        errors.extend(param_cross.cross_checks(values, {n: BY_NAME[n].default for n in app.COMPANIONS}))
     if errors:
         raise ParamError("\n".join(errors))
     return values
-
-
-def _cross_checks(v: dict[str, object]) -> list[str]:
-    errors = []
-    if v["PEAK_RPS"] < v["START_RPS"]:
-        errors.append(
-            f"PEAK_RPS={v['PEAK_RPS']} is below START_RPS={v['START_RPS']}; allowed: {v['START_RPS']}..100000"
-        )
-    if v["START_RPS"] < v["INJECTORS"]:
-        # Each injector must offer at least one request per second, or its schedule shifts by whole seconds.
-        errors.append(
-            f"START_RPS={v['START_RPS']} is below INJECTORS={v['INJECTORS']}; "
-            f"allowed: at least 1 request/s per injector"
-        )
-    if len(v["PLATFORM_THREADS"]) > 1 and "platform" not in v["MODES"]:
-        errors.append(
-            f"PLATFORM_THREADS='{' '.join(map(str, v['PLATFORM_THREADS']))}' is a sweep of platform pools but MODES="
-            f"'{' '.join(v['MODES'])}' runs no platform mode; allowed: one size, or platform in MODES"
-        )
-    if v["SCENARIO"] == "cpu" and v["CPU_MS"] == 0:
-        errors.append(f"CPU_MS=0 is out of range for SCENARIO=cpu; allowed: 1..{CPU_MS_MAX}")
-    errors.extend(servicecpus.cross_check(v))
-    errors.extend(app.cross_checks(v, {name: BY_NAME[name].default for name in app.COMPANIONS}))
-    errors.extend(reactive.cross_checks(v))
-    drawn = downstream.cross_checks(v)
-    errors.extend(drawn)
-    errors.extend(downstream_use.cross_checks(v))
-    measured = v["STEPS"] * v["STEP_SECONDS"]
-    if measured > MAX_MEASURED_SECONDS:
-        errors.append(f"STEPS x STEP_SECONDS = {measured} s is too long; allowed: at most {MAX_MEASURED_SECONDS} s")
-    # The request chain's limits follow DELAY_MS; where a cap of Gatling or of the machine cannot, say so now.
-    if not drawn:  # the limits follow the delay's distribution, which must be whole first
-        errors.extend(timeouts.range_errors(v))
-        errors.extend(guards.cross_checks(v))
-    return errors

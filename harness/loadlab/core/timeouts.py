@@ -18,7 +18,7 @@ the thread-service, so a slow delay-service or database shows as the service's 5
                                                           BROWNOUT_MS with PROFILE=brownout when it is longer)
                                                           database connection wait and query
     injector = service + CPU_MS + INJECTOR_MARGIN_MS      Gatling connect and whole request (PROFILE=brownout: +
-               + QUEUE_WAIT_HEADROOM x queue wait         a full pool's predicted queue wait, core/brownout.py, so a
+               + QUEUE_WAIT_HEADROOM x queue wait         a full pool's predicted queue wait (brownout_profile), so a
                                                           request queued through the brownout is measured, not cut)
     probe    = DELAY_MS + PROBE_GRACE_MS                  the delay-service's own latency probe (loadlab-sample)
 
@@ -31,7 +31,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 
-from loadlab.core import brownout, downstream
+from loadlab.core import brownout_profile as brownout
+from loadlab.core import downstream
 from loadlab.core.thresholds import Thresholds
 
 # What the thread-service may add beyond the slowest healthy request before it gives up on a downstream call.

@@ -20,7 +20,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from loadlab import report
-from loadlab.core import brownout, downstream, runplan, runrecord, timeouts
+from loadlab.core import brownout_profile as brownout
+from loadlab.core import downstream, runplan, runrecord, timeouts
 from loadlab.core.errors import ExitCode
 from loadlab.core.runplan import ModeRun
 from loadlab.run import (

@@ -1,6 +1,6 @@
 """PROFILE=brownout: the delay-service told, once per mode, when its brownout begins and ends (absolute instants,
-core/brownout.py's phases from the start of the measured phase), so it switches on time by itself; the instants and
-its answer recorded in `<mode>/raw/brownout.json`, which the summary checks its served delays against.
+core/brownout_profile.py's phases from the start of the measured phase), so it switches on time by itself; the
+instants and its answer recorded in `<mode>/raw/brownout.json`, which the summary checks its served delays against.
 
 The measured phase starts where the injectors anchored their seconds (meta.json's measure_start_epoch_ms, written as
 the first user arrives); the command goes out during the warm-up and BROWNOUT_BEFORE, well ahead of the window.
@@ -12,7 +12,7 @@ import json
 import threading
 import time
 
-from loadlab.core import brownout
+from loadlab.core import brownout_profile as brownout
 from loadlab.run.context import Run
 from loadlab.run.hosts import HostError
 from loadlab.run.simulation import COARSE

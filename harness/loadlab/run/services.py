@@ -4,7 +4,7 @@ per mode, the thread-service; every process of the run stopped at its end (`stop
 from __future__ import annotations
 
 from loadlab.analysis.validity import DELAY_ADDED_FLOOR_MS
-from loadlab.core import app, downstream, guards, params, runplan, servicesettings, timeouts
+from loadlab.core import app, downstream, guards, param_limits, runplan, servicesettings, timeouts
 from loadlab.core.runplan import ModeRun
 from loadlab.run import console, scenario
 from loadlab.run.context import Run
@@ -66,10 +66,10 @@ def start_database(run: Run) -> None:
     """The run's own PostgreSQL (SCENARIO=db) on the delay host, its address and DB_PORT; stop-all stops it."""
     h, v = run.topo.delay, run.values
     if v["APP"]:  # the app's pool is its own, not DB_POOL
-        max_connections = app.db_max_connections(app.check_args(v["APP_ARGS"]), params.DB_CONNECTION_HEADROOM)
+        max_connections = app.db_max_connections(app.check_args(v["APP_ARGS"]), param_limits.DB_CONNECTION_HEADROOM)
         sized_for = "the app's own pool"
     else:
-        max_connections, sized_for = params.db_max_connections(v["DB_POOL"]), f"DB_POOL={v['DB_POOL']}"
+        max_connections, sized_for = param_limits.db_max_connections(v["DB_POOL"]), f"DB_POOL={v['DB_POOL']}"
     console.step(
         f"starting PostgreSQL on {h.name} ({h.address}:{DB_PORT}, max_connections {max_connections} for {sized_for})"
     )

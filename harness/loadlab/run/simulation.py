@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from loadlab.analysis import refine
-from loadlab.core import brownout, downstream, mix, timeouts
+from loadlab.core import brownout_profile as brownout
+from loadlab.core import downstream, mix, timeouts
 from loadlab.core.thresholds import Thresholds
 from loadlab.run.context import Run
 from loadlab.run.topology import THREAD_PORT

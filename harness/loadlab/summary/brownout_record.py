@@ -1,5 +1,5 @@
-"""summary.json's per-mode `brownout` (PROFILE=brownout) as a typed record: summary/brownout.py fills it, records.py
-holds it in the ModeRecord, the page and the console read it by attribute."""
+"""summary.json's per-mode `brownout` (PROFILE=brownout) as a typed record: summary/brownout_figures.py fills it,
+records.py holds it in the ModeRecord, the page and the console read it by attribute."""
 
 from __future__ import annotations
 

@@ -97,7 +97,7 @@ class ModeRecord(Fields):
     app_evidence: AppEvidenceRecord | None = None
     kinds: list[KindRecord] | None = None  # APP_REQUESTS: each kind of the mix on its own (summary/kinds.py)
     kind_first: str | None = None  # APP_REQUESTS: which kind crossed its own limit first, in words
-    brownout: BrownoutRecord | None = None  # PROFILE=brownout (summary/brownout.py)
+    brownout: BrownoutRecord | None = None  # PROFILE=brownout (summary/brownout_figures.py)
     repetition: int | None = None  # REPEAT > 1: the median repetition shown
     folder: str | None = None  # REPEAT > 1: rep-<k>/<label>
     NESTED: ClassVar = {

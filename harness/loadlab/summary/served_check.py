@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from loadlab.analysis import brownout as brownout_check
+from loadlab.analysis import brownout_judge as brownout_check
 from loadlab.analysis import served
 from loadlab.analysis.levels import Level
-from loadlab.core import brownout, downstream
+from loadlab.core import brownout_profile as brownout
+from loadlab.core import downstream
 from loadlab.core.runrecord import RunRecord
 
 
@@ -39,7 +40,7 @@ def record(mode_dir: Path, run: RunRecord, params: dict, levels: list[Level], t0
 
 def _outside_brownout(by_second: dict[int, list[str]], t0: int | None, params: dict) -> dict[int, list[str]]:
     """The seconds the normal distribution is judged on: with PROFILE=brownout, not those whose answers the brownout
-    shaped (summary/brownout.py checks them against its schedule)."""
+    shaped (summary/brownout_figures.py checks them against its schedule)."""
     if t0 is None or not brownout.is_brownout(params):
         return by_second
     s = brownout.schedule(params)

@@ -12,7 +12,8 @@ from loadlab.analysis.knee_words import COARSE, level_words
 from loadlab.analysis.levels import Level, cpu_ms_per_request
 from loadlab.analysis.validity import CPU_SATURATED_RATIO, ValidityContext, machine_saturated, shares_one_machine
 from loadlab.analysis.validity import notes as validity_notes
-from loadlab.core import app, brownout, downstream, guards, metrics
+from loadlab.core import app, downstream, guards, metrics
+from loadlab.core import brownout_profile as brownout
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.servicecpus import CpuSplit
 from loadlab.core.thresholds import Thresholds
@@ -26,7 +27,7 @@ from loadlab.summary import (
     shedding,
     threadlocal,
 )
-from loadlab.summary import brownout as brownout_record
+from loadlab.summary import brownout_figures as brownout_record
 from loadlab.summary.judging import JudgedMode, thread_cores
 from loadlab.summary.labels import base_mode, mode_jdk, mode_threads
 from loadlab.summary.raw import RawMode, error_kind_meanings, error_kind_order, inflight_cap_stop
@@ -133,7 +134,7 @@ def mode_summary(
         "levels_dropped_after_crash": judged.crash_tables.dropped_levels,
         "evidence_gaps": [g.as_dict() for g in gaps],
     }
-    if brownout.is_brownout(params) and mode_dir is not None:  # the mode through the brownout (summary/brownout.py)
+    if brownout.is_brownout(params) and mode_dir is not None:  # the mode through the brownout (brownout_figures.py)
         summary["brownout"] = brownout_record.record(judged, mode_dir, run, params)
     if params.get("APP"):  # an application under test: the evidence its live-config check read (judging.py)
         out_of_cpu = knee.collapsed and knee.closing is not None and cpu_ran_out(knee.closing, ctx)

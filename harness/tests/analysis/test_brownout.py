@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from loadlab.analysis import brownout as judge
+from loadlab.analysis import brownout_judge as judge
 from loadlab.analysis import hlog
-from loadlab.core import brownout, params
+from loadlab.core import brownout_profile as brownout
+from loadlab.core import params
 from loadlab.core.param_parsers import ParamError
 
 RATE, LIMIT, OK_RATIO = 60, 300.0, 0.95

@@ -6,7 +6,7 @@ import zipfile
 import pytest
 from conftest import harness_exit, make
 
-from loadlab.core import app, params
+from loadlab.core import app, param_limits, params
 
 BOOT_LAUNCHER = "org.springframework.boot.loader.launch.JarLauncher"
 
@@ -143,7 +143,7 @@ def test_placeholders_become_the_runs_delay_service_with_delay_ms_and_its_databa
 def test_the_runs_database_admits_the_apps_own_pool_not_db_pool():
     """DB_POOL sizes the thread-service's pool; an app's pool is its own: PostgreSQL allowed DB_POOL + 10 = 20
     connections, fewer than an app with a larger pool of its own opens."""
-    headroom = params.DB_CONNECTION_HEADROOM
+    headroom = param_limits.DB_CONNECTION_HEADROOM
     assert app.db_max_connections(app.check_args("--spring.datasource.url={db_url}"), headroom) >= 100
     big = app.check_args("--spring.datasource.url={db_url} --spring.datasource.hikari.maximum-pool-size=150")
     assert app.db_max_connections(big, headroom) == 150 + headroom

@@ -8,7 +8,7 @@ import synthrun
 from conftest import REPO, make
 from synthrun import LevelSpec, ModeSpec
 
-from loadlab.core import params, runplan, unknown_params
+from loadlab.core import param_limits, params, runplan, unknown_params
 
 
 @pytest.mark.parametrize(
@@ -84,8 +84,8 @@ def test_scenario_parameters_parse_and_their_defaults_are_the_contracts():
 
 
 def test_the_databases_connections_always_exceed_the_largest_pool():
-    assert params.db_max_connections(params.DB_POOL_MAX) > params.DB_POOL_MAX
-    assert params.db_max_connections(10) == 10 + params.DB_CONNECTION_HEADROOM
+    assert param_limits.db_max_connections(param_limits.DB_POOL_MAX) > param_limits.DB_POOL_MAX
+    assert param_limits.db_max_connections(10) == 10 + param_limits.DB_CONNECTION_HEADROOM
 
 
 def test_mode_labels_are_plain_with_one_jdk_and_carry_the_jdk_with_several():

@@ -1,6 +1,7 @@
 """PROFILE=brownout judged on a mode's seconds: goodput during the brownout, the share of errors, time to recover, the
 models' predictions with the interval their inputs allow, and whether the delay-service switched on time (its own
-served-delay record against the schedule). Pure functions of per-second rows; summary/brownout.py reads the files.
+served-delay record against the schedule). Pure functions of per-second rows; summary/brownout_figures.py reads
+the files.
 
 Seconds are relative to the start of the measured phase; the brownout is [start_s, end_s).
 """
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from hdrh.histogram import HdrHistogram
 
 from loadlab.analysis import hlog, served
-from loadlab.core.brownout import Model, Schedule
+from loadlab.core.brownout_profile import Model, Schedule
 from loadlab.core.downstream import CONSTANT, Distribution
 
 # Recovery is judged on stretches to the run's end at least this long (and a level's length): shorter ones hold too few

@@ -1,5 +1,5 @@
 """PROFILE=brownout: one mode's brownout figures as a typed record (summary.json's per-mode `brownout`), from its
-judged seconds (analysis/brownout.py), its recorded window (`<mode>/raw/brownout.json`, run/brownout_switch.py),
+judged seconds (analysis/brownout_judge.py), its recorded window (`<mode>/raw/brownout.json`, run/brownout_switch.py),
 the delay-service's served-delay record and the service's samples. An instrument that failed (the window never
 scheduled, the delay-service late to switch, an injector behind its schedule or stopped by its in-flight cap) is
 named in `instrument_problems`, and recovery is then not claimed for the mode.
@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from loadlab.analysis import brownout as judge
+from loadlab.analysis import brownout_judge as judge
 from loadlab.analysis import hlog, served
-from loadlab.core import brownout, metrics
+from loadlab.core import brownout_profile as brownout
+from loadlab.core import metrics
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import outputs
