@@ -1,11 +1,12 @@
-"""End to end: PROFILE=brownout (issue 35 §1, §2) in one tiny real run of platform and virtual: 40 rps held, a
-10-thread pool (100 rps at the normal 100 ms), the downstream at 1,000 ms for 5 s.
+"""End to end: PROFILE=brownout (issue 35) in one tiny real run of platform, virtual and virtual-limited: 40 rps held,
+a 10-thread pool (100 rps at the normal 100 ms), a concurrency limit of 20, the downstream at 1,000 ms for 5 s.
 
 What a user notices:
 - platform's goodput during the brownout falls to about its pool's ceiling (10 threads / 1 s = 10 rps), while
   virtual keeps answering the offered rate;
 - virtual's peak in flight follows Little's law at the brownout's delay (40 rps x 1 s), platform's the pool plus the
   backlog queued behind it (the model's 160), far above virtual's;
+- the limited column holds at most its limit in its handlers and rejects the rest (503s) instead of queueing them;
 - both recover within BROWNOUT_AFTER, and the delay-service's own record shows it switched on time;
 - the instants are in each mode's folder and the page shades them.
 """
@@ -21,7 +22,8 @@ pytestmark = pytest.mark.e2e
 
 TINY_BROWNOUT = {
     "TARGET": "local",
-    "MODES": "platform virtual",
+    "MODES": "platform virtual virtual-limited",
+    "VIRTUAL_LIMIT": "20",
     "PROFILE": "brownout",
     "PLATFORM_THREADS": "10",
     "DELAY_MS": "100",
@@ -62,7 +64,7 @@ def figures(summary: dict, mode: str) -> dict:
 def test_the_instants_are_in_each_modes_folder_and_the_delay_service_kept_them(brownout_run):
     r, run_dir, summary, _ = brownout_run
     assert harness_exit(r) in (0, 1), r.stdout[-3000:] + r.stderr[-3000:]
-    for mode in ("platform", "virtual"):
+    for mode in ("platform", "virtual", "virtual-limited"):
         window = json.loads((run_dir / mode / "raw" / "brownout.json").read_text())
         assert window["scheduled"] and window["to_epoch_ms"] - window["from_epoch_ms"] == 5000, window
         b = figures(summary, mode)
@@ -109,3 +111,16 @@ def test_both_recover_within_the_run(brownout_run):
             (b["recovery"], b["instrument_problems"]),
             watch.saturated_by_others(measured(run_dir, mode)),
         )
+
+
+def test_the_limited_column_holds_its_limit_and_rejects_instead_of_queueing(brownout_run):
+    _, run_dir, summary, watch = brownout_run
+    limited, platform = figures(summary, "virtual-limited"), figures(summary, "platform")
+    # at 1 s a request, 40 rps wants 40 calls at once: the limit of 20 admits 20 and answers the rest 503 at once
+    assert limited["peak_service_inflight"] is not None and limited["peak_service_inflight"] <= 20 + 1, limited
+    claim(
+        (limited["error_share"] or 0) > 0.1 and limited["peak_inflight"] < platform["peak_inflight"],
+        "the limited column rejects during the brownout instead of queueing (fewer in flight than platform's backlog)",
+        (limited["error_share"], limited["peak_inflight"], platform["peak_inflight"]),
+        watch.saturated_by_others(measured(run_dir, "virtual-limited")),
+    )
