@@ -101,18 +101,23 @@ def end_progress() -> None:
 def table(summary: RunSummary, run_dir: Path) -> None:
     """The short verdict: one row per mode, with the bracket of its knee and the prediction it was checked against;
     then each mode's notes, the repetitions' spread, the ratios and what is missing."""
-    rows = _rows(summary.modes)
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     _print("")
     params = summary.params or {}
     if params.get("APP"):
         _print(f"app: {service_label(params)} {app.what_is_sent(params)}")
     elif summary.scenario:
         _print(f"scenario: {summary.scenario}")
-    for r in rows:
-        _print("  ".join(c.ljust(w) for c, w in zip(r[:-1], widths)) + "  " + r[-1])
-    for mode, m in summary.modes.items():
-        _mode_notes(mode, m)
+    if any(m.brownout is not None for m in summary.modes.values()):
+        # PROFILE=brownout holds one rate: no knee, so no knee table; each mode's verdict, then its brownout figures
+        for mode, m in summary.modes.items():
+            _print(f"{mode}: {'valid' if m.valid else 'INVALID: ' + '; '.join(m.invalid_reasons or [])}")
+    else:
+        rows = _rows(summary.modes)
+        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+        for r in rows:
+            _print("  ".join(c.ljust(w) for c, w in zip(r[:-1], widths)) + "  " + r[-1])
+        for mode, m in summary.modes.items():
+            _mode_notes(mode, m)
     _brownout_lines(summary)
     agg = summary.repeats
     _repeat_notes(agg)

@@ -10,7 +10,13 @@ from loadlab.analysis import cpufit, models, split_checks
 from loadlab.analysis.knee import Verdict, why_not_refined
 from loadlab.analysis.knee_words import COARSE, level_words
 from loadlab.analysis.levels import Level, cpu_ms_per_request
-from loadlab.analysis.validity import CPU_SATURATED_RATIO, ValidityContext, machine_saturated, shares_one_machine
+from loadlab.analysis.validity import (
+    CPU_SATURATED_RATIO,
+    ValidityContext,
+    machine_saturated,
+    shares_one_machine,
+    too_few_levels,
+)
 from loadlab.analysis.validity import notes as validity_notes
 from loadlab.core import app, downstream, guards, metrics
 from loadlab.core import brownout_profile as brownout
@@ -135,7 +141,12 @@ def mode_summary(
         "evidence_gaps": [g.as_dict() for g in gaps],
     }
     if brownout.is_brownout(params) and mode_dir is not None:  # the mode through the brownout (brownout_figures.py)
-        summary["brownout"] = brownout_record.record(judged, mode_dir, run, params)
+        through = brownout_record.record(judged, mode_dir, run, params)
+        summary["brownout"] = through
+        # One rate held: no knee to place, so "a knee needs two levels" says nothing of this run; an instrument that
+        # failed through the brownout (named by brownout_figures.py: recovery not judged) is what voids it.
+        reasons = [r for r in reasons if r not in too_few_levels(1, [])] + list(through.instrument_problems)
+        summary.update(valid=not reasons, invalid_reasons=reasons)
     if params.get("APP"):  # an application under test: the evidence its live-config check read (judging.py)
         out_of_cpu = knee.collapsed and knee.closing is not None and cpu_ran_out(knee.closing, ctx)
         appcheck.add_evidence(summary, raw, mode, params, out_of_cpu)

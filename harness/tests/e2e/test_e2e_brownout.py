@@ -124,3 +124,16 @@ def test_the_limited_column_holds_its_limit_and_rejects_instead_of_queueing(brow
         (limited["error_share"], limited["peak_inflight"], platform["peak_inflight"]),
         watch.saturated_by_others(measured(run_dir, "virtual-limited")),
     )
+
+
+def test_a_run_its_instruments_kept_is_valid_though_it_held_one_rate(brownout_run):
+    _, run_dir, summary, watch = brownout_run
+    # no knee is placed on one rate: "a knee needs at least 2 levels" must not void a brownout run
+    reasons = {mode: m["invalid_reasons"] for mode, m in summary["modes"].items()}
+    assert not any("a knee needs at least" in r for rs in reasons.values() for r in rs), reasons
+    claim(
+        all(m["valid"] for m in summary["modes"].values()),
+        "every mode of a brownout run whose instruments kept up is valid",
+        reasons,
+        watch.saturated_by_others([w for mode in summary["modes"] for w in measured(run_dir, mode)]),
+    )
