@@ -67,6 +67,8 @@ class ValidityContext:
     # cut a request the service would have answered in time.
     limits: tuple[HarnessLimit, ...] = ()
     healthy_max_ms: float | None = None
+    # How many trusted rates an answer needs: a knee needs MIN_LEVELS; PROFILE=brownout holds one rate by design.
+    min_rates: int = MIN_LEVELS
     # SCENARIO=cpu: the machine's cores are the limit being measured (models.cpu predicts it), so a machine busy
     # before the knee is the scenario working, not a distorted run: it becomes a note instead of a reason.
     cpu_is_the_limit: bool = False
@@ -84,15 +86,15 @@ def shares_one_machine(target: str | None) -> bool:
     return target is None or target in SHARED_MACHINE_TARGETS
 
 
-def too_few_levels(trusted_rates: int, set_aside: list[tuple[str, str]]) -> list[str]:
+def too_few_levels(trusted_rates: int, set_aside: list[tuple[str, str]], needed: int = MIN_LEVELS) -> list[str]:
     """Why a pass (with the fine passes the knee used) cannot carry an answer: fewer than MIN_LEVELS rates measured on
     levels that can be trusted; [] when enough were. set_aside: each level set aside as (where, why): `level 2 (557
     rps)`, `the injector fell behind: …`; each kind of symptom is then named at the first level it set aside."""
-    if trusted_rates >= MIN_LEVELS:
+    if trusted_rates >= needed:
         return []
     if not set_aside:
         plural = "s" if trusted_rates != 1 else ""
-        return [f"only {trusted_rates} level{plural} measured; a knee needs at least {MIN_LEVELS}"]
+        return [f"only {trusted_rates} level{plural} measured; a knee needs at least {needed}"]
     reasons = []
     by_kind: dict[str, list[tuple[str, str]]] = {}
     for where, why in set_aside:
@@ -103,7 +105,7 @@ def too_few_levels(trusted_rates: int, set_aside: list[tuple[str, str]]) -> list
     left = "no level" if not trusted_rates else f"only {trusted_rates} rate{'s' if trusted_rates != 1 else ''}"
     # what was saturated first (what a reader acts on), then why that voids the pass: too little is left
     reasons.append(
-        f"{left} measured on levels that can be trusted; a knee needs at least {MIN_LEVELS}: the instrument was "
+        f"{left} measured on levels that can be trusted; a knee needs at least {needed}: the instrument was "
         f"saturated on {len(set_aside)} level{'s' if len(set_aside) != 1 else ''}, set aside"
     )
     return reasons
@@ -115,7 +117,7 @@ def validity(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> lis
     (`pass_reasons`)."""
     trusted = {lv.target_rps for lv in verdict.trusted(levels)}
     aside = [(level_words(levels[i]), why) for i, why in sorted(verdict.set_aside.items())]
-    return [*too_few_levels(len(trusted), aside), *pass_reasons(levels, verdict, ctx)]
+    return [*too_few_levels(len(trusted), aside, ctx.min_rates), *pass_reasons(levels, verdict, ctx)]
 
 
 def pass_reasons(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> list[str]:

@@ -13,13 +13,14 @@ from loadlab.analysis.knee_words import level_words
 from loadlab.analysis.levels import Level
 from loadlab.analysis.set_aside import judge_trusted
 from loadlab.analysis.validity import (
+    MIN_LEVELS,
     HarnessLimit,
     ValidityContext,
     pass_reasons,
     shares_one_machine,
     too_few_levels,
 )
-from loadlab.core import metrics, servicecpus, servicesettings, timeouts
+from loadlab.core import brownout_profile, metrics, servicecpus, servicesettings, timeouts
 from loadlab.core.reactive import REACTIVE
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.thresholds import Thresholds
@@ -112,7 +113,8 @@ def judge_mode(
     verdict = judge_trusted(tables.levels, thresholds, ctx)
     ctx = validity_context(mode_raw, run, params, target, thresholds, verdict.p99_limit_ms)
     knee = refined_knee(tables.levels, verdict, fine, thresholds, ctx, crashed)
-    short = too_few_levels(len(trusted_rates(tables.levels, verdict, knee)), set_aside_words(tables.levels, verdict))
+    trusted = len(trusted_rates(tables.levels, verdict, knee))
+    short = too_few_levels(trusted, set_aside_words(tables.levels, verdict), ctx.min_rates)
     passes = [(hgrm_files.COARSE, mode_raw, tables.levels), *((f.name, f.raw, f.tables.levels) for f in fine)]
     aside = {(hgrm_files.COARSE, tables.levels[i].index) for i in verdict.set_aside}
     aside |= {(o.name, o.levels[i].index) for o in knee.passes for i in o.verdict.set_aside}
@@ -184,6 +186,7 @@ def validity_context(
         limits=limits_in_force(mode_raw, run.limits, params),
         healthy_max_ms=healthy_max or None,
         split=cpu_split(mode_raw, params, target),
+        min_rates=1 if brownout_profile.is_brownout(params) else MIN_LEVELS,
     )
 
 

@@ -15,7 +15,6 @@ from loadlab.analysis.validity import (
     ValidityContext,
     machine_saturated,
     shares_one_machine,
-    too_few_levels,
 )
 from loadlab.analysis.validity import notes as validity_notes
 from loadlab.core import app, downstream, guards, metrics
@@ -143,9 +142,8 @@ def mode_summary(
     if brownout.is_brownout(params) and mode_dir is not None:  # the mode through the brownout (brownout_figures.py)
         through = brownout_record.record(judged, mode_dir, run, params)
         summary["brownout"] = through
-        # One rate held: no knee to place, so "a knee needs two levels" says nothing of this run; an instrument that
-        # failed through the brownout (named by brownout_figures.py: recovery not judged) is what voids it.
-        reasons = [r for r in reasons if r not in too_few_levels(1, [])] + list(through.instrument_problems)
+        # An instrument that failed through the brownout (brownout_figures.py: recovery not judged) voids the mode too.
+        reasons = reasons + [p for p in through.instrument_problems if p not in reasons]
         summary.update(valid=not reasons, invalid_reasons=reasons)
     if params.get("APP"):  # an application under test: the evidence its live-config check read (judging.py)
         out_of_cpu = knee.collapsed and knee.closing is not None and cpu_ran_out(knee.closing, ctx)

@@ -320,3 +320,13 @@ def test_one_request_short_at_a_few_requests_per_second_is_not_an_injector_falli
     assert not injector_fell_behind(Level(1, 4, 4, 15, 15, 0, lat))  # 15 of 16: 94%, one request short
     assert injector_fell_behind(Level(1, 4, 4, 14, 14, 0, lat))  # two short
     assert injector_fell_behind(Level(1, 100, 4, 370, 370, 0, lat))  # 93% at 100 rps
+
+
+def test_one_rate_held_by_design_is_enough_and_a_set_aside_one_still_voids_it():
+    # PROFILE=brownout holds one rate: no knee is placed, so one trusted rate is an answer (judging.validity_context)
+    from loadlab.analysis.validity import too_few_levels
+
+    assert too_few_levels(1, [], needed=1) == []
+    assert too_few_levels(1, []) == ["only 1 level measured; a knee needs at least 2"]
+    (first, last) = too_few_levels(0, [("level 1 (215 rps)", "the injector fell behind: sent 20%")], needed=1)
+    assert first.startswith("the injector fell behind") and "no level measured on levels that can be trusted" in last
