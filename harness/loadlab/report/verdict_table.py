@@ -152,7 +152,7 @@ def stop_text(m: ModeRecord) -> str:
 
 def collapsed_cell(label: str, m) -> str:
     """A virtual-limited knee made of its own 503s is load shed by design, not a collapse (summary/shedding.py)."""
-    if (m.rejections or {}).get("shed_load"):
+    if m.shed_load:
         return '<span class="muted">shed load (503s of its limit, by design)</span>'
     return yes_no(m.collapsed, good=False)
 

@@ -311,6 +311,6 @@ def _fmt(value, unit: str = "") -> str:
 
 def collapsed_word(m: ModeRecord) -> str:
     """`yes`/`no`; a virtual-limited knee made of its own 503s is load shed by design (summary/shedding.py)."""
-    if (m.rejections or {}).get("shed_load"):
+    if m.shed_load:
         return "shed load"
     return "yes" if m.collapsed else "no"

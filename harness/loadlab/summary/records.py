@@ -119,6 +119,11 @@ class ModeRecord(Fields):
     DECLARED_ORDER: ClassVar = True
 
     @property
+    def shed_load(self) -> bool:
+        """virtual-limited: its knee is its own 503s, load shed by design, not a collapse (summary/shedding.py)."""
+        return bool((self.rejections or {}).get("shed_load"))
+
+    @property
     def fitted_levels(self) -> list[LevelRecord]:
         """The levels a fit over healthy levels stands on, coarse and fine (level_records.fitted_by_pass)."""
         passes = [(p.name or "", p.levels or []) for p in self.refine.used_passes] if self.refine else []
