@@ -9,7 +9,7 @@
 # every run) only: the second mode's injector, say. The window lets a JVM boot, and later shut down or write its
 # report, at full speed. `NAME[#N]=PERCENT@file` caps it instead while the file $LOADLAB_STATE/NAME.fault-on exists: a
 # test opens and closes the window on the events it waits for (a mode's schedule begun, ended), not on a guess of
-# how long a JVM takes to start. Only harness/tests/test_e2e_faults.py and test_fault_hook.py set it, to starve the
+# how long a JVM takes to start. Only harness/tests/e2e/test_e2e_repeat_sweep.py and run/test_fault_hook.py set it, to starve the
 # delay-service or an injector on purpose and check that the run is flagged. A real run never sets it.
 FAULT_PERIOD_US=1000000  # the longest CFS period: a starved process stalls for most of every second, visibly
 
