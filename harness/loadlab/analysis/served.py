@@ -20,8 +20,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from scipy.stats import binom
-
 from loadlab.analysis import hlog
 from loadlab.analysis.levels import Level
 from loadlab.core.downstream import Distribution
@@ -140,7 +138,12 @@ def count_above(merged, ms: float) -> int:
 def late(answers: int, beyond: int, dist: Distribution, limit_ms: float) -> tuple[bool, float]:
     """(whether `beyond` of `answers` past limit_ms are more than chance allows, the share allowed there)."""
     allowed = min(1.0, dist.share_above_ms(limit_ms) + SERVED_TAIL_SLACK)
-    return beyond > 0 and float(binom.sf(beyond - 1, answers, allowed)) < SERVED_ALPHA, allowed
+    if beyond == 0:
+        return False, allowed
+    # scipy.stats costs about a second to import: every harness command would pay it, few reach this test
+    from scipy.stats import binom
+
+    return float(binom.sf(beyond - 1, answers, allowed)) < SERVED_ALPHA, allowed
 
 
 def level_problems(
