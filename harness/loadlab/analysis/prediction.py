@@ -159,8 +159,10 @@ def agreement(p: Prediction | None, knee: MeasuredKnee) -> Agreement:
         return Agreement(None, NO_MODEL, "no model limits this mode")
     lo, hi = p.band()
     predicted = f"the predicted {interval_text(lo, hi)}"
+    if not knee.collapsed and knee.peak is None:
+        return Agreement(None, NOT_PLACED, f"no level it held can be trusted, which tells nothing about {predicted}")
     if not knee.collapsed:
-        peak = knee.peak or 0.0
+        peak = knee.peak
         # A healthy level delivers at least ok_ratio of its rate: holding `peak` proves only peak x ok_ratio.
         held = peak * knee.ok_ratio
         if hi is not None and held > hi:

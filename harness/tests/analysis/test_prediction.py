@@ -141,3 +141,12 @@ def test_a_prediction_is_printed_only_as_far_as_its_interval_carries_it():
     assert figure(990, None) == "990"
     unbounded = ModeRecord(predicted_rps=5149, predicted_interval_rps=[2358, None], predicted_by="cpu")
     assert predicted(unbounded).startswith("≥ 2,358 (cpu)") and "5,149" not in predicted(unbounded)
+
+
+def test_a_mode_with_no_level_it_can_trust_neither_agrees_nor_contradicts():
+    """Every level set aside (seen: JDK 21's pinned carriers at 24 rps, unhealthy, on a machine busy with other work):
+    no rate was held on a trusted level, so the 10 rps the pinned model predicts is neither met nor contradicted."""
+    pinned = Prediction(10, "pinned", "pinned: …", interval=(9.5, 10), fitted_on=(8, 8))
+    got = agreement(pinned, MeasuredKnee(False, peak=None))
+    assert (got.agrees, got.verdict) == (None, "not placed")
+    assert got.words == "no level it held can be trusted, which tells nothing about the predicted 9.5–10 rps"
