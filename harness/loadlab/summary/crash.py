@@ -161,13 +161,19 @@ def log_afterwards(crashed: dict, log: Path) -> None:
         crashed["cause"] = f"{crashed.get('cause')}; its log says afterwards: {found[-1].strip()[:300]}"
 
 
+# How loadlab-host's log-cause names a kill its memory cgroup counted (infra/host/lib/cgroups.bash says the same
+# words; harness/tests/summary/test_crash_verdict.py holds them equal). A SIGKILL nothing explains is not one: the
+# watcher's "a kill -9, or the kernel's OOM killer" names both possibilities and claims neither.
+OOM_KILLED = "killed by the kernel's OOM killer"
+
+
 def out_of_memory(crashed: dict) -> bool:
     """A death the JVM or the kernel put down to memory: the JVM's OutOfMemoryError (its heap; never the thread
     limit, which names itself) or the kernel's OOM killer in the service's memory cgroup (loadlab-host log-cause)."""
     cause = str(crashed.get("cause") or "")
     if "unable to create native thread" in cause:
         return False
-    return "OutOfMemoryError" in cause or "OOM killer" in cause
+    return "OutOfMemoryError" in cause or OOM_KILLED in cause
 
 
 def peak_words(crashed: CrashRecord) -> str:

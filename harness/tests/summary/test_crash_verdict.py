@@ -1,6 +1,8 @@
 """A dead process is never a collapse, a harness limit never the service's error, and no ratio comes from a mode
 that cannot be trusted: the verdict on synthetic run folders (the same rules on real runs: test_e2e_crashes.py)."""
 
+from pathlib import Path
+
 import synthrun
 from conftest import summarised
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
@@ -108,7 +110,16 @@ def test_a_service_that_fell_silent_and_then_ran_out_of_memory_is_named_by_its_l
 def test_the_thread_limit_and_a_heap_error_are_told_apart_from_the_kernel_kill():
     assert not crash.out_of_memory({"cause": "unable to create native thread: pids limit 300 (OutOfMemoryError)"})
     assert crash.out_of_memory({"cause": "its log says: Terminating due to java.lang.OutOfMemoryError: Java heap"})
-    assert not crash.out_of_memory({"cause": "ended by SIGKILL, nothing in its log says why"})
+    # the watcher's words for a SIGKILL nothing explains name the OOM killer as a possibility, not as the cause (seen:
+    # a test's kill -9 called "OUT OF MEMORY within its memory bound of 12,052 MB")
+    unexplained = "ended by SIGKILL, nothing in its log says why (a kill -9, or the kernel's OOM killer)"
+    assert not crash.out_of_memory({"cause": unexplained})
+    assert crash.out_of_memory({"cause": f"its log says: memory limit 384 MB: {crash.OOM_KILLED}"})
+
+
+def test_the_host_script_names_an_oom_kill_in_the_words_the_verdict_reads():
+    cgroups = (Path(__file__).parents[3] / "infra" / "host" / "lib" / "cgroups.bash").read_text()
+    assert f'MB: {crash.OOM_KILLED}")' in cgroups
     words = crash.peak_words(crash.of({"peak_inflight": {"service": None, "injectors": 1234}}))
     assert words == "1,234 requests were sent and unanswered at the most before it"
 
