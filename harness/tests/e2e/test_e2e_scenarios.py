@@ -18,6 +18,7 @@ model's knee, levels placed off the knee itself so a run is not a coin toss:
 After each: no PostgreSQL process and no data directory left (the run's cluster lives in /tmp until its stop).
 """
 
+import hashlib
 import json
 import subprocess
 import threading
@@ -122,8 +123,17 @@ def allowed_cores_by_role(seen: dict[str, set[str]], stop: threading.Event) -> N
                     seen.setdefault(role, set()).add(cores)
 
 
+def own_pg_scratch() -> str:
+    """The folder of this checkout's local cluster, named as loadlab-host's pg_scratch names it: other PostgreSQL
+    servers on the machine (another checkout's run, a JUnit test's) are not this run's to clean up."""
+    state = (REPO / ".loadlab" / "state" / "local").resolve()
+    return f"/tmp/loadlab-pg-local-{hashlib.md5((str(state) + chr(10)).encode()).hexdigest()[:12]}"
+
+
 def assert_nothing_of_postgres_left(since: float) -> None:
-    left = subprocess.run(["pgrep", "-x", "postgres"], capture_output=True, text=True).stdout.split()
+    scratch = own_pg_scratch()
+    servers = subprocess.run(["pgrep", "-a", "-x", "postgres"], capture_output=True, text=True).stdout.splitlines()
+    left = [line for line in servers if f"-D {scratch}/" in line]
     assert not left, f"PostgreSQL processes left behind: {left}"
     # A data directory holds PG_VERSION; the run's own (in /tmp, loadlab-host's pg_scratch) is removed by its stop.
     found = subprocess.run(
@@ -131,6 +141,7 @@ def assert_nothing_of_postgres_left(since: float) -> None:
         capture_output=True,
         text=True,
     ).stdout.split()
+    found = [f for f in found if f.startswith((scratch, str(REPO), "/var/lib/postgresql"))]
     assert not found, f"PostgreSQL data directories left behind: {found}"
 
 
@@ -202,6 +213,10 @@ def test_pinning_collapses_virtual_threads_on_jdk21_and_not_on_jdk25(tmp_path):
     carriers = on21["carriers"] or 2
     assert on21["predicted_by"] == "pinned"
     assert on21["collapsed"] and within(on21["sustained_rps"], carriers * 1000 / 200, 0.40), on21["levels"]
-    assert on21["pinned_virtual_threads"] > 0
+    # JDK 21 pins on every request (seen: 140 events for 71 requests)
+    assert on21["pinned_virtual_threads"] >= 0.5 * on21["requests"], (on21["pinned_virtual_threads"], on21["requests"])
     assert not on25["collapsed"] and on25["sustained_rps"] >= 2 * carriers * 1000 / 200, on25["levels"]
-    assert on25["pinned_virtual_threads"] == 0
+    # JEP 491 unpins a virtual thread blocked in `synchronized`, not one blocked while loading a class (a native frame
+    # under it): JDK 25 may still count one or two as its first requests load the request path's classes (seen: 1
+    # event for 289 requests, reading the runtime image under a contended monitor)
+    assert on25["pinned_virtual_threads"] <= 0.02 * on25["requests"], (on25["pinned_virtual_threads"], on25["requests"])
