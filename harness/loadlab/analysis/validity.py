@@ -92,9 +92,11 @@ def too_few_levels(trusted_rates: int, set_aside: list[tuple[str, str]], needed:
     rps)`, `the injector fell behind: …`; each kind of symptom is then named at the first level it set aside."""
     if trusted_rates >= needed:
         return []
+    # a knee stands on two rates; a run that holds one rate (PROFILE=brownout) needs that one to answer
+    what = "a knee" if needed >= MIN_LEVELS else "an answer"
     if not set_aside:
         plural = "s" if trusted_rates != 1 else ""
-        return [f"only {trusted_rates} level{plural} measured; a knee needs at least {needed}"]
+        return [f"only {trusted_rates} level{plural} measured; {what} needs at least {needed}"]
     reasons = []
     by_kind: dict[str, list[tuple[str, str]]] = {}
     for where, why in set_aside:
@@ -105,7 +107,7 @@ def too_few_levels(trusted_rates: int, set_aside: list[tuple[str, str]], needed:
     left = "no level" if not trusted_rates else f"only {trusted_rates} rate{'s' if trusted_rates != 1 else ''}"
     # what was saturated first (what a reader acts on), then why that voids the pass: too little is left
     reasons.append(
-        f"{left} measured on levels that can be trusted; a knee needs at least {needed}: the instrument was "
+        f"{left} measured on levels that can be trusted; {what} needs at least {needed}: the instrument was "
         f"saturated on {len(set_aside)} level{'s' if len(set_aside) != 1 else ''}, set aside"
     )
     return reasons

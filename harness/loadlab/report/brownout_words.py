@@ -75,3 +75,12 @@ def notes(modes: Mapping[str, ModeRecord]) -> list[str]:
     if first is not None:
         out.append("predictions: " + first.prediction_note)
     return out
+
+
+def mode_phrase(b: BrownoutRecord) -> str:
+    """One mode's clause of the page's first line: what a brownout run judges it on (a brownout holds one rate, so a
+    knee, a sustained rate or a prediction of one would say nothing true)."""
+    return (
+        f"{_n(b.goodput_rps, ' rps', 1)} answered during the brownout of {b.rate_rps:g} offered, "
+        f"{_n(b.peak_inflight)} in flight at the most, {b.recovery}"
+    )

@@ -7,7 +7,7 @@ from dataclasses import replace
 from loadlab.analysis import ratio_interval
 from loadlab.core import app
 from loadlab.core.modelabel import ModeLabel
-from loadlab.report import prediction_cells
+from loadlab.report import brownout_words, prediction_cells
 from loadlab.report.formats import num, rps
 from loadlab.report.service_name import service_name
 from loadlab.summary import crash
@@ -63,7 +63,7 @@ def headline(summary: RunSummary) -> str:
         text += " — incomplete: " + (", ".join(missing) + " missing" if missing else "nothing measured")
     else:
         text += " — valid: no injector or delay-service saturation, every level sent on time"
-    limited = [mode for mode, m in modes.items() if _cpu_notes(m)]
+    limited = [mode for mode, m in modes.items() if m.brownout is None and _cpu_notes(m)]
     if limited:
         text += f"; at {' and '.join(limited)}'s knee this machine ran out of CPU (see the note)"
     return text
@@ -129,6 +129,9 @@ def _mode_phrase(summary: RunSummary, mode: str, m: ModeRecord | None) -> str:
     """One mode's clause of the headline."""
     if m is None:
         return f"{mode} was not measured"
+    if m.brownout is not None:
+        phrase = f"{mode}: {brownout_words.mode_phrase(m.brownout)}"
+        return f"{mode} CRASHED: {crash_when(m.crashed)}; before it, {phrase}" if m.crashed else phrase
     phrase = f"{mode} sustained {rps(m.sustained_rps)} rps"
     label = ModeLabel.parse(mode)
     ratio, span, kind = _ratio_for(summary, label)

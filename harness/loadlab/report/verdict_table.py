@@ -15,6 +15,22 @@ from loadlab.report.headline import crash_when
 from loadlab.summary.level_records import RefineRecord
 from loadlab.summary.records import ModeRecord, RunSummary
 
+# The rows about a knee and its prediction, which a run holding one rate does not have.
+KNEE_ROWS = frozenset(
+    {
+        "sustained rate (rps)",
+        "collapsed",
+        "knee between (rps): last healthy – first unhealthy",
+        "prediction (rps)",
+        "predicted by",
+        prediction_cells.AGREEMENT_LABEL,
+        "every prediction (rps)",
+        "limit met first",
+        "CPU ceiling (utilization law)",
+        "p99 at the sustained rate (ms)",
+    }
+)
+
 
 def section(summary: RunSummary) -> str:
     modes = summary.modes
@@ -47,6 +63,9 @@ def section(summary: RunSummary) -> str:
         ),
         ("valid", lambda label, m: yes_no(m.valid)),
     ]
+    if any(m.brownout for m in modes.values()):
+        # one rate held (PROFILE=brownout): no knee to place or predict; "Through the brownout" has its figures
+        rows = [row for row in rows if row[0] not in KNEE_ROWS]
     if any(m.db_pool for m in modes.values()):
         rows.insert(-2, ("db pool: size / most in use / most waiting", _of_mode(_pool_cell)))
     if any(m.rejections for m in modes.values()):

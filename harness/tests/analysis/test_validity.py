@@ -330,3 +330,4 @@ def test_one_rate_held_by_design_is_enough_and_a_set_aside_one_still_voids_it():
     assert too_few_levels(1, []) == ["only 1 level measured; a knee needs at least 2"]
     (first, last) = too_few_levels(0, [("level 1 (215 rps)", "the injector fell behind: sent 20%")], needed=1)
     assert first.startswith("the injector fell behind") and "no level measured on levels that can be trusted" in last
+    assert "an answer needs at least 1" in last and "knee" not in last, last  # it has no knee to need levels for
