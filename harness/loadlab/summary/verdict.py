@@ -17,7 +17,7 @@ from loadlab.analysis.validity import (
     shares_one_machine,
 )
 from loadlab.analysis.validity import notes as validity_notes
-from loadlab.core import app, downstream, guards, metrics
+from loadlab.core import app, downstream, guards, metrics, scenario_mix
 from loadlab.core import brownout_profile as brownout
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.servicecpus import CpuSplit
@@ -276,7 +276,7 @@ def level_holds(healthy: list[Level]) -> list[models.LevelHold]:
 def pool_evidence(raw: RawMode, levels: list[Level], params: dict) -> dict | None:
     """The db scenario's pool as sampled: its size, the most connections in use and requests waiting, and the
     first level where requests waited for a connection (the pool, not the threads, was the queue)."""
-    if params.get("SCENARIO") != "db":
+    if not scenario_mix.has(params, "db"):
         return None
     active = [as_float(r.get(metrics.DB_POOL_ACTIVE)) for r in raw.jvm.values()]
     pending = [as_float(r.get(metrics.DB_POOL_PENDING)) for r in raw.jvm.values()]
