@@ -19,6 +19,11 @@ model's inputs allow — so the page can show how the number was reached and how
 - memory: the requests that fit in flight in the memory the service's limit leaves, at the measured memory per
   request in flight (threadlimits.memory_ceiling, fitted like the CPU ceiling; passed in like it).
 
+A SCENARIO mix (`"http:70 db:20 cpu:10"`, Inputs.kinds) weights them by the kinds' shares: a request holds a Tomcat
+thread (or connection) for the weighted mean of the kinds' own hold times, so Little's law reads threads / Σ wᵢ·tᵢ;
+only the db share takes a pooled connection (DB_POOL / (w_db · t_db)); the CPU line is on the mix's mean CPU per
+request (w_cpu · CPU_MS).
+
 A new limit is one more plain function returning a Prediction (`slots_over_hold` serves any "N slots, each held for
 one request" limit), called from `applicable`. `predict` takes the lowest applicable one; prediction.agreement judges
 the measured knee against its interval. Everything here is plain arithmetic on numbers the verdict already has, so
@@ -33,7 +38,7 @@ from loadlab.analysis.prediction import Prediction
 from loadlab.analysis.validity import CPU_SATURATED_RATIO
 from loadlab.core.downstream import Distribution
 
-__all__ = ["Prediction", "Inputs", "HoldTime", "applicable", "predict"]
+__all__ = ["Prediction", "Inputs", "HoldTime", "KindHold", "applicable", "predict"]
 
 # JEP 491 (JDK 24): a virtual thread blocking inside `synchronized` no longer pins its carrier.
 FIRST_JDK_WITHOUT_PINNING = 24
@@ -67,6 +72,16 @@ class LevelHold:
     p50_ms: float
     mean_ms: float | None = None
     downstream_ms: float | None = None
+
+
+@dataclass(frozen=True)
+class KindHold:
+    """One kind of a SCENARIO mix: its share of the requests (0..1) and how long one of its requests holds a thread,
+    read on its own histograms (summary/kinds.py) at the mix's healthy levels."""
+
+    name: str
+    share: float
+    hold: HoldTime
 
 
 @dataclass(frozen=True)
@@ -106,6 +121,8 @@ class Inputs:
     wait: Distribution | None = None
     # virtual-limited's limit on downstream calls at once (live downstream_concurrency_limit, else VIRTUAL_LIMIT).
     concurrency_limit: float | None = None
+    # A SCENARIO mix's kinds, each with its share and hold (empty: one scenario, held for the baseline).
+    kinds: tuple[KindHold, ...] = ()
 
 
 def baseline_hold(x: Inputs) -> HoldTime | None:
@@ -122,6 +139,37 @@ def baseline_hold(x: Inputs) -> HoldTime | None:
     shortest = min(v for lv in levels for v in (lv.p50_ms, lv.downstream_ms) if v)
     longest = max(v for lv in levels for v in (lv.p50_ms, lv.mean_ms) if v)
     return HoldTime(x.baseline_ms, "baseline p50", shortest, longest, len(levels), _rates(levels))
+
+
+def weighted_hold(kinds: tuple[KindHold, ...]) -> HoldTime:
+    """A mix's request holds a thread for the kinds' weighted mean: Σ wᵢ·tᵢ, between the weighted shortest and the
+    weighted longest; the levels it stands on are the fewest any kind was read at."""
+    shares = sum(k.share for k in kinds) or 1.0
+    ms = sum(k.share * k.hold.ms for k in kinds) / shares
+    parts = ", ".join(f"{k.share / shares:.0%} {k.name} {_s(k.hold.ms)}" for k in kinds)
+    counts = [k.hold.levels for k in kinds if k.hold.levels is not None]
+    rates = [k.hold.measured_on for k in kinds if k.hold.measured_on]
+    return HoldTime(
+        ms,
+        f"weighted mean hold ({parts})",
+        sum(k.share * k.hold.shortest_ms for k in kinds) / shares,
+        sum(k.share * k.hold.longest_ms for k in kinds) / shares,
+        min(counts) if counts else None,
+        (min(r[0] for r in rates), max(r[1] for r in rates)) if rates else None,
+    )
+
+
+def share_hold(kind: KindHold) -> HoldTime:
+    """What one kind's share holds per request of the whole mix: w · t (its limit is reached by that share only)."""
+    h = kind.hold
+    return HoldTime(
+        kind.share * h.ms,
+        f"{kind.share:.0%} of requests {kind.name} × {_s(h.ms)}",
+        kind.share * h.shortest_ms,
+        kind.share * h.longest_ms,
+        h.levels,
+        h.measured_on,
+    )
 
 
 def mean_wait_hold(x: Inputs, wait: Distribution) -> HoldTime:
@@ -178,8 +226,9 @@ def little(threads: float | None, hold: HoldTime | float | None, measured_at: fl
     hold = _as_hold(hold, "baseline p50")
     if not threads or hold is None:
         return None
-    # "200 threads / 0.326 s mean wait (median 0.2 s, lognormal p99 2 s)"; "200 threads / 0.201 s (baseline p50)"
-    said = hold.source if hold.source.startswith("mean wait") else f"({hold.source})"
+    # "200 threads / 0.326 s mean wait (median 0.2 s, lognormal p99 2 s)"; "200 threads / 0.201 s (baseline p50)";
+    # "200 threads / 0.118 s weighted mean hold (70% http 0.201 s, …)"
+    said = hold.source if hold.source.startswith(("mean wait", "weighted mean")) else f"({hold.source})"
     return slots_over_hold(threads, hold, "little", f"little: {threads:g} threads / {_s(hold.ms)} {said}", measured_at)
 
 
@@ -202,14 +251,18 @@ def pool(
     return slots_over_hold(busy, hold, "pool", f"pool: {what} / {_s(hold.ms)} ({hold.source})", measured_at)
 
 
-def cpu(cores: float | None, cpu_ms: float | None, others_ms_per_request: float | None = None) -> Prediction | None:
-    """The knee at CPU_KNEE_UTILIZATION of the cores; the interval runs up to all of them busy (the bound)."""
+def cpu(
+    cores: float | None, cpu_ms: float | None, others_ms_per_request: float | None = None, cpu_words: str = ""
+) -> Prediction | None:
+    """The knee at CPU_KNEE_UTILIZATION of the cores; the interval runs up to all of them busy (the bound).
+    cpu_words: how cpu_ms was reached, when it is a mix's mean ("10% cpu × 20 ms")."""
     if not cores or not cpu_ms:
         return None
     others = others_ms_per_request or 0.0
     bound = cores * 1000.0 / (cpu_ms + others)
     rps = CPU_KNEE_UTILIZATION * bound
-    per_request = f"({cpu_ms:g} ms + {others:.1f} ms of other roles' CPU per request)" if others else f"{cpu_ms:g} ms"
+    ms = f"{cpu_ms:g} ms ({cpu_words})" if cpu_words else f"{cpu_ms:g} ms"
+    per_request = f"({ms} + {others:.1f} ms of other roles' CPU per request)" if others else ms
     return Prediction(
         rps,
         "cpu",
@@ -278,19 +331,11 @@ def limit(slots: float | None, hold: HoldTime | float | None) -> Prediction | No
 def applicable(x: Inputs) -> list[Prediction]:
     """Every model that limits this mode in this scenario, in a fixed order (ties keep the first)."""
     found = []
-    hold = baseline_hold(x)
+    hold = weighted_hold(x.kinds) if x.kinds else baseline_hold(x)
     if x.mode == "platform":
         found.append(little(x.threads, hold, x.baseline_rps))
         found.append(threads(x.host_request_threads, x.host_threads_limit, hold, x.baseline_rps))
-    if x.scenario == "db":
-        found.append(
-            pool(
-                x.db_pool,
-                hold or _as_hold(x.delay_ms, "DELAY_MS, no baseline"),
-                threads=x.threads if x.mode == "platform" else None,
-                measured_at=x.baseline_rps if hold else None,
-            )
-        )
+    found.extend(_mix_limits(x) if x.kinds else _scenario_limits(x, hold))
     if x.app_pool and x.app_pool_hold:
         found.append(
             pool(
@@ -300,6 +345,26 @@ def applicable(x: Inputs) -> list[Prediction]:
                 measured_at=x.baseline_rps,
             )
         )
+    if x.concurrency_limit:
+        found.append(limit(x.concurrency_limit, delay_hold(x)))
+    found.append(connections(x.max_connections, hold, x.baseline_rps))
+    found.append(x.cpu_ceiling)
+    found.append(x.memory_ceiling)
+    return [p for p in found if p is not None]
+
+
+def _scenario_limits(x: Inputs, hold: HoldTime | None) -> list[Prediction | None]:
+    """One scenario's own limits: the database pool, the computation, pinned carriers."""
+    found = []
+    if x.scenario == "db":
+        found.append(
+            pool(
+                x.db_pool,
+                hold or _as_hold(x.delay_ms, "DELAY_MS, no baseline"),
+                threads=x.threads if x.mode == "platform" else None,
+                measured_at=x.baseline_rps if hold else None,
+            )
+        )
     if x.scenario == "cpu" or (x.cpu_ms or 0) > 0:
         found.append(cpu(x.cores, x.cpu_ms, x.others_cpu_ms_per_request))
     if x.scenario == "pinned" and x.mode == "virtual" and x.jdk is not None and x.jdk < FIRST_JDK_WITHOUT_PINNING:
@@ -307,12 +372,25 @@ def applicable(x: Inputs) -> list[Prediction]:
             (x.carriers, "virtual scheduler parallelism") if x.carriers else (x.cores, "cores, the default parallelism")
         )
         found.append(pinned(carriers, source, delay_hold(x)))
-    if x.concurrency_limit:
-        found.append(limit(x.concurrency_limit, delay_hold(x)))
-    found.append(connections(x.max_connections, hold, x.baseline_rps))
-    found.append(x.cpu_ceiling)
-    found.append(x.memory_ceiling)
-    return [p for p in found if p is not None]
+    return found
+
+
+def _mix_limits(x: Inputs) -> list[Prediction | None]:
+    """A SCENARIO mix's kinds' own limits, each reached by its share only: the pool by the db share's connection time
+    per request, the CPU by the mix's mean computation per request (CPU_MS is its cpu kind's)."""
+    by_name = {k.name: k for k in x.kinds}
+    found = []
+    if "db" in by_name:
+        db = share_hold(by_name["db"])
+        found.append(pool(x.db_pool, db, threads=x.threads if x.mode == "platform" else None))
+    if "cpu" in by_name and x.cpu_ms:
+        share = by_name["cpu"].share
+        found.append(
+            cpu(
+                x.cores, share * x.cpu_ms, x.others_cpu_ms_per_request, f"{share:.0%} of requests cpu × {x.cpu_ms:g} ms"
+            )
+        )
+    return found
 
 
 def predict(x: Inputs) -> Prediction | None:

@@ -27,6 +27,7 @@ from loadlab.summary import (
     appcheck,
     cost_fits,
     jsonform,
+    kinds,
     knee_record,
     mode_predictions,
     shedding,
@@ -90,6 +91,7 @@ def mode_summary(
         app_pool_hold=app_pool.hold(raw, [(lv, t0_of(judged, lv)) for lv in knee.fit_levels]),
         healthy_holds=tuple(level_holds(knee.fit_levels)),
         wait=downstream.of_run(params, run.downstream),
+        kinds=mix_holds(judged, params),
     )
     pool_at_knee = app_pool.at_knee(raw, t0_of(judged, knee.closing), knee.closing) if knee.collapsed else None
     service = app.service_label(params)
@@ -254,6 +256,16 @@ def model_inputs(
         downstream_ms=first and first.evidence.downstream_ms_mean,
         concurrency_limit=concurrency_limit(label, live, params),
     )
+
+
+def mix_holds(judged: JudgedMode, params: dict) -> tuple[models.KindHold, ...]:
+    """A SCENARIO mix's kinds for the weighted prediction (kinds.holds), read up to the rate the mix held; () for one
+    scenario or an APP_REQUESTS mix (an app's kinds have no model of their own)."""
+    scenario = params.get("SCENARIO")
+    if params.get("APP") or not judged.kinds or not scenario_mix.is_mix(scenario):
+        return ()
+    held = judged.knee.sustained_rps if judged.knee.collapsed else None
+    return kinds.holds(judged.kinds, scenario_mix.fractions(scenario), held)
 
 
 def concurrency_limit(label: str, live: dict, params: dict) -> float | None:

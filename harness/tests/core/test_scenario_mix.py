@@ -53,7 +53,7 @@ def test_a_bad_scenario_is_refused_in_one_line_naming_it_and_what_is_allowed(env
     line = str(e.value)
     assert expected in line and "\n" not in line
     if "CPU_MS" not in expected:
-        assert 'allowed: http | db | cpu | pinned, or a mix of two or more name:weight words' in line
+        assert "allowed: http | db | cpu | pinned, or a mix of two or more name:weight words" in line
         assert "pinned does not mix" in line
 
 
