@@ -34,11 +34,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from loadlab.analysis.holds import HoldTime, KindHold, LevelHold, share_hold, weighted_hold
+from loadlab.analysis.holds import said_ms as _s
 from loadlab.analysis.prediction import Prediction
 from loadlab.analysis.validity import CPU_SATURATED_RATIO
 from loadlab.core.downstream import Distribution
 
-__all__ = ["Prediction", "Inputs", "HoldTime", "KindHold", "applicable", "predict"]
+__all__ = ["Prediction", "Inputs", "HoldTime", "KindHold", "LevelHold", "applicable", "predict"]
 
 # JEP 491 (JDK 24): a virtual thread blocking inside `synchronized` no longer pins its carrier.
 FIRST_JDK_WITHOUT_PINNING = 24
@@ -46,42 +48,6 @@ FIRST_JDK_WITHOUT_PINNING = 24
 # validity rule already calls a process or host saturated: run queue, GC and timers distort latency), and at the
 # latest when they are all busy. The rate at 100% is the utilization law's bound, not the knee.
 CPU_KNEE_UTILIZATION = CPU_SATURATED_RATIO
-
-
-@dataclass(frozen=True)
-class HoldTime:
-    """How long one request holds a slot (a thread, a connection, a carrier), in ms: the value the formula uses,
-    and the shortest and longest the run's own evidence allows."""
-
-    ms: float
-    source: str  # e.g. "baseline p50"
-    shortest_ms: float
-    longest_ms: float
-    # How many healthy levels the shortest and longest were read at, and their OK rates (lowest, highest): one level
-    # is said in words ("from one level only"); None: not read at a level (DELAY_MS, a setting).
-    levels: int | None = None
-    measured_on: tuple[float, float] | None = None
-
-
-@dataclass(frozen=True)
-class LevelHold:
-    """What one healthy level says of how long its requests held a thread or a connection: its p50 (the formula's
-    kind of value), its mean as the client waited (which holds the tail) and the service's own downstream call."""
-
-    ok_rps: float
-    p50_ms: float
-    mean_ms: float | None = None
-    downstream_ms: float | None = None
-
-
-@dataclass(frozen=True)
-class KindHold:
-    """One kind of a SCENARIO mix: its share of the requests (0..1) and how long one of its requests holds a thread,
-    read on its own histograms (summary/kinds.py) at the mix's healthy levels."""
-
-    name: str
-    share: float
-    hold: HoldTime
 
 
 @dataclass(frozen=True)
@@ -139,37 +105,6 @@ def baseline_hold(x: Inputs) -> HoldTime | None:
     shortest = min(v for lv in levels for v in (lv.p50_ms, lv.downstream_ms) if v)
     longest = max(v for lv in levels for v in (lv.p50_ms, lv.mean_ms) if v)
     return HoldTime(x.baseline_ms, "baseline p50", shortest, longest, len(levels), _rates(levels))
-
-
-def weighted_hold(kinds: tuple[KindHold, ...]) -> HoldTime:
-    """A mix's request holds a thread for the kinds' weighted mean: Σ wᵢ·tᵢ, between the weighted shortest and the
-    weighted longest; the levels it stands on are the fewest any kind was read at."""
-    shares = sum(k.share for k in kinds) or 1.0
-    ms = sum(k.share * k.hold.ms for k in kinds) / shares
-    parts = ", ".join(f"{k.share / shares:.0%} {k.name} {_s(k.hold.ms)}" for k in kinds)
-    counts = [k.hold.levels for k in kinds if k.hold.levels is not None]
-    rates = [k.hold.measured_on for k in kinds if k.hold.measured_on]
-    return HoldTime(
-        ms,
-        f"weighted mean hold ({parts})",
-        sum(k.share * k.hold.shortest_ms for k in kinds) / shares,
-        sum(k.share * k.hold.longest_ms for k in kinds) / shares,
-        min(counts) if counts else None,
-        (min(r[0] for r in rates), max(r[1] for r in rates)) if rates else None,
-    )
-
-
-def share_hold(kind: KindHold) -> HoldTime:
-    """What one kind's share holds per request of the whole mix: w · t (its limit is reached by that share only)."""
-    h = kind.hold
-    return HoldTime(
-        kind.share * h.ms,
-        f"{kind.share:.0%} of requests {kind.name} × {_s(h.ms)}",
-        kind.share * h.shortest_ms,
-        kind.share * h.longest_ms,
-        h.levels,
-        h.measured_on,
-    )
 
 
 def mean_wait_hold(x: Inputs, wait: Distribution) -> HoldTime:
@@ -405,12 +340,3 @@ def _as_hold(hold: HoldTime | float | None, source: str) -> HoldTime | None:
     if hold is None or isinstance(hold, HoldTime):
         return hold
     return HoldTime(hold, source, hold, hold) if hold else None
-
-
-# Below this a hold time is written in milliseconds with three significant digits: in seconds to three decimals, an
-# app's 0.0225 ms connection time read "0.000 s", a division by zero on the page.
-MS_BELOW = 10.0
-
-
-def _s(ms: float) -> str:
-    return f"{ms:.3g} ms" if ms < MS_BELOW else f"{ms / 1000:.3f} s"

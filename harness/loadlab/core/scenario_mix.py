@@ -16,7 +16,9 @@ import re
 from dataclasses import dataclass
 
 from loadlab.core import mix
-from loadlab.core.param_limits import SCENARIOS
+
+# The thread-service's workloads, one endpoint each (param_limits.SCENARIOS is this tuple).
+SCENARIOS = ("http", "db", "cpu", "pinned")
 
 # pinned is a study of one effect (a JDK's carriers held by a monitor across a blocking call), not a workload a
 # service mixes with others; its model (carriers / hold) is made for a run where every request pins.
@@ -90,6 +92,15 @@ def kinds(scenario: object) -> tuple[str, ...]:
 def has(values: dict, name: str) -> bool:
     """A kind of the run's SCENARIO is `name` (PostgreSQL for db, the CPU-bound reading for cpu)."""
     return name in kinds(values.get("SCENARIO"))
+
+
+def said(scenario: object, calling: tuple[str, ...] = ("http", "pinned")) -> str:
+    """SCENARIO as a refusal of a downstream feature names it: `SCENARIO=db`, or a mix quoted with its kinds that make
+    no downstream call (`SCENARIO='http:70 db:30' (its db kind)`)."""
+    if not is_mix(scenario):
+        return f"SCENARIO={scenario}"
+    others = [k for k in kinds(scenario) if k not in calling]
+    return f"SCENARIO='{scenario}' (its {' and '.join(others)} kind{'s' if len(others) > 1 else ''})"
 
 
 def is_mix(scenario: object) -> bool:

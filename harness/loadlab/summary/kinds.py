@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
+from loadlab.analysis.holds import HoldTime, KindHold
 from loadlab.analysis.levels import Level
-from loadlab.analysis.models import HoldTime, KindHold
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import hgrm_files, raw, seconds
 from loadlab.summary.raw import RawMode

@@ -4,7 +4,7 @@ the db share only, the CPU line on the mix's mean computation; the lowest names 
 import pytest
 
 from loadlab.analysis import models
-from loadlab.analysis.models import HoldTime, KindHold
+from loadlab.analysis.holds import HoldTime, KindHold
 
 
 def kind(name, share, ms, shortest=None, longest=None):
