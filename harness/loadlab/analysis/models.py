@@ -161,10 +161,14 @@ def little(threads: float | None, hold: HoldTime | float | None, measured_at: fl
     hold = _as_hold(hold, "baseline p50")
     if not threads or hold is None:
         return None
-    # "200 threads / 0.326 s mean wait (median 0.2 s, lognormal p99 2 s)"; "200 threads / 0.201 s (baseline p50)";
-    # "200 threads / 0.118 s weighted mean hold (70% http 0.201 s, …)"
+    return slots_over_hold(threads, hold, "little", f"little: {threads:g} threads / {_said(hold)}", measured_at)
+
+
+def _said(hold: HoldTime) -> str:
+    """ "0.326 s mean wait (median 0.2 s, lognormal p99 2 s)"; "0.201 s (baseline p50)";
+    "0.118 s weighted mean hold (70% http 0.201 s, …)"."""
     said = hold.source if hold.source.startswith(("mean wait", "weighted mean")) else f"({hold.source})"
-    return slots_over_hold(threads, hold, "little", f"little: {threads:g} threads / {_s(hold.ms)} {said}", measured_at)
+    return f"{_s(hold.ms)} {said}"
 
 
 def pool(
@@ -219,7 +223,7 @@ def connections(
         max_connections,
         hold,
         "connections",
-        f"connections: {max_connections:g} max-connections / {_s(hold.ms)} ({hold.source})",
+        f"connections: {max_connections:g} max-connections / {_said(hold)}",
         measured_at,
     )
 
@@ -245,7 +249,7 @@ def threads(
         request_threads,
         hold,
         "threads",
-        f"threads: {request_threads:,.0f} request threads ({limit}) / {_s(hold.ms)} ({hold.source})",
+        f"threads: {request_threads:,.0f} request threads ({limit}) / {_said(hold)}",
         measured_at,
     )
 
