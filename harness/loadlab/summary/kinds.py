@@ -186,27 +186,24 @@ def went_first(kinds: list[KindRecord], knee_rps: float | None) -> str | None:
     return f"{names} crossed their limits together at {rate:g} rps{rest}"
 
 
-def holds(kinds: list[KindRecord], shares: dict[str, float], held_rps: float | None) -> tuple[KindHold, ...]:
+def holds(kinds: list[KindRecord], shares: dict[str, float], held: set[tuple[str, int]]) -> tuple[KindHold, ...]:
     """A SCENARIO mix's kinds for its prediction (models.weighted_hold): each kind's share as asked and how long one
-    of its requests holds a thread — its own baseline p50, between its lowest and highest p50 at the levels the mix
-    held (up to held_rps, none set aside); () when a kind has no baseline (no prediction is better than a wrong one)."""
+    of its requests holds a thread — its own baseline p50, between its lowest and highest p50 at the levels the knee
+    stands on (held: the mix's healthy levels as (pass name, level index), none set aside); () when a kind has no
+    baseline (no prediction is better than a wrong one)."""
     out = []
     for kind in kinds:
         if kind.name not in shares or kind.baseline_p50_ms is None:
             return ()
-        held = [
-            lv
-            for lv in kind.levels
-            if lv.p50_ms is not None and not lv.set_aside and (held_rps is None or lv.mix_rps <= held_rps)
-        ]
-        p50s = [float(lv.p50_ms) for lv in held] or [float(kind.baseline_p50_ms)]
-        rates = [lv.mix_rps for lv in held]
+        used = [lv for lv in kind.levels if lv.p50_ms is not None and (lv.pass_name, lv.level) in held]
+        p50s = [float(lv.p50_ms) for lv in used] + [float(kind.baseline_p50_ms)]
+        rates = [lv.mix_rps for lv in used]
         hold = HoldTime(
             float(kind.baseline_p50_ms),
             f"{kind.name} baseline p50",
-            min(p50s + [float(kind.baseline_p50_ms)]),
-            max(p50s + [float(kind.baseline_p50_ms)]),
-            len(held) or 1,
+            min(p50s),
+            max(p50s),
+            len(used) or 1,
             (min(rates), max(rates)) if rates else None,
         )
         out.append(KindHold(kind.name, shares[kind.name], hold))

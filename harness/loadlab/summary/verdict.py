@@ -26,6 +26,7 @@ from loadlab.summary import (
     app_pool,
     appcheck,
     cost_fits,
+    hgrm_files,
     jsonform,
     kinds,
     knee_record,
@@ -259,12 +260,15 @@ def model_inputs(
 
 
 def mix_holds(judged: JudgedMode, params: dict) -> tuple[models.KindHold, ...]:
-    """A SCENARIO mix's kinds for the weighted prediction (kinds.holds), read up to the rate the mix held; () for one
-    scenario or an APP_REQUESTS mix (an app's kinds have no model of their own)."""
+    """A SCENARIO mix's kinds for the weighted prediction (kinds.holds), read at the healthy levels the knee stands on
+    (knee.fit_levels, coarse and fine, as healthy_holds are); () for one scenario or an APP_REQUESTS mix (an app's
+    kinds have no model of their own)."""
     scenario = params.get("SCENARIO")
     if params.get("APP") or not judged.kinds or not scenario_mix.is_mix(scenario):
         return ()
-    held = judged.knee.sustained_rps if judged.knee.collapsed else None
+    fit = {id(lv) for lv in judged.knee.fit_levels}
+    passes = [(hgrm_files.COARSE, judged.tables.levels), *((fine.name, fine.tables.levels) for fine in judged.fine)]
+    held = {(name, lv.index) for name, levels in passes for lv in levels if id(lv) in fit}
     return kinds.holds(judged.kinds, scenario_mix.fractions(scenario), held)
 
 
