@@ -19,6 +19,11 @@ model's inputs allow — so the page can show how the number was reached and how
 - memory: the requests that fit in flight in the memory the service's limit leaves, at the measured memory per
   request in flight (threadlimits.memory_ceiling, fitted like the CPU ceiling; passed in like it).
 
+A SCENARIO mix (`"http:70 db:20 cpu:10"`, Inputs.kinds) weights them by the kinds' shares: a request holds a Tomcat
+thread (or connection) for the weighted mean of the kinds' own hold times, so Little's law reads threads / Σ wᵢ·tᵢ;
+only the db share takes a pooled connection (DB_POOL / (w_db · t_db)); the CPU line is on the mix's mean CPU per
+request (w_cpu · CPU_MS).
+
 A new limit is one more plain function returning a Prediction (`slots_over_hold` serves any "N slots, each held for
 one request" limit), called from `applicable`. `predict` takes the lowest applicable one; prediction.agreement judges
 the measured knee against its interval. Everything here is plain arithmetic on numbers the verdict already has, so
@@ -29,11 +34,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from loadlab.analysis.holds import HoldTime, KindHold, LevelHold, share_hold, weighted_hold
+from loadlab.analysis.holds import said_ms as _s
 from loadlab.analysis.prediction import Prediction
 from loadlab.analysis.validity import CPU_SATURATED_RATIO
 from loadlab.core.downstream import Distribution
 
-__all__ = ["Prediction", "Inputs", "HoldTime", "applicable", "predict"]
+__all__ = ["Prediction", "Inputs", "HoldTime", "KindHold", "LevelHold", "applicable", "predict"]
 
 # JEP 491 (JDK 24): a virtual thread blocking inside `synchronized` no longer pins its carrier.
 FIRST_JDK_WITHOUT_PINNING = 24
@@ -41,32 +48,6 @@ FIRST_JDK_WITHOUT_PINNING = 24
 # validity rule already calls a process or host saturated: run queue, GC and timers distort latency), and at the
 # latest when they are all busy. The rate at 100% is the utilization law's bound, not the knee.
 CPU_KNEE_UTILIZATION = CPU_SATURATED_RATIO
-
-
-@dataclass(frozen=True)
-class HoldTime:
-    """How long one request holds a slot (a thread, a connection, a carrier), in ms: the value the formula uses,
-    and the shortest and longest the run's own evidence allows."""
-
-    ms: float
-    source: str  # e.g. "baseline p50"
-    shortest_ms: float
-    longest_ms: float
-    # How many healthy levels the shortest and longest were read at, and their OK rates (lowest, highest): one level
-    # is said in words ("from one level only"); None: not read at a level (DELAY_MS, a setting).
-    levels: int | None = None
-    measured_on: tuple[float, float] | None = None
-
-
-@dataclass(frozen=True)
-class LevelHold:
-    """What one healthy level says of how long its requests held a thread or a connection: its p50 (the formula's
-    kind of value), its mean as the client waited (which holds the tail) and the service's own downstream call."""
-
-    ok_rps: float
-    p50_ms: float
-    mean_ms: float | None = None
-    downstream_ms: float | None = None
 
 
 @dataclass(frozen=True)
@@ -106,6 +87,8 @@ class Inputs:
     wait: Distribution | None = None
     # virtual-limited's limit on downstream calls at once (live downstream_concurrency_limit, else VIRTUAL_LIMIT).
     concurrency_limit: float | None = None
+    # A SCENARIO mix's kinds, each with its share and hold (empty: one scenario, held for the baseline).
+    kinds: tuple[KindHold, ...] = ()
 
 
 def baseline_hold(x: Inputs) -> HoldTime | None:
@@ -178,9 +161,14 @@ def little(threads: float | None, hold: HoldTime | float | None, measured_at: fl
     hold = _as_hold(hold, "baseline p50")
     if not threads or hold is None:
         return None
-    # "200 threads / 0.326 s mean wait (median 0.2 s, lognormal p99 2 s)"; "200 threads / 0.201 s (baseline p50)"
-    said = hold.source if hold.source.startswith("mean wait") else f"({hold.source})"
-    return slots_over_hold(threads, hold, "little", f"little: {threads:g} threads / {_s(hold.ms)} {said}", measured_at)
+    return slots_over_hold(threads, hold, "little", f"little: {threads:g} threads / {_said(hold)}", measured_at)
+
+
+def _said(hold: HoldTime) -> str:
+    """ "0.326 s mean wait (median 0.2 s, lognormal p99 2 s)"; "0.201 s (baseline p50)";
+    "0.118 s weighted mean hold (70% http 0.201 s, …)"."""
+    said = hold.source if hold.source.startswith(("mean wait", "weighted mean")) else f"({hold.source})"
+    return f"{_s(hold.ms)} {said}"
 
 
 def pool(
@@ -202,14 +190,18 @@ def pool(
     return slots_over_hold(busy, hold, "pool", f"pool: {what} / {_s(hold.ms)} ({hold.source})", measured_at)
 
 
-def cpu(cores: float | None, cpu_ms: float | None, others_ms_per_request: float | None = None) -> Prediction | None:
-    """The knee at CPU_KNEE_UTILIZATION of the cores; the interval runs up to all of them busy (the bound)."""
+def cpu(
+    cores: float | None, cpu_ms: float | None, others_ms_per_request: float | None = None, cpu_words: str = ""
+) -> Prediction | None:
+    """The knee at CPU_KNEE_UTILIZATION of the cores; the interval runs up to all of them busy (the bound).
+    cpu_words: how cpu_ms was reached, when it is a mix's mean ("10% cpu × 20 ms")."""
     if not cores or not cpu_ms:
         return None
     others = others_ms_per_request or 0.0
     bound = cores * 1000.0 / (cpu_ms + others)
     rps = CPU_KNEE_UTILIZATION * bound
-    per_request = f"({cpu_ms:g} ms + {others:.1f} ms of other roles' CPU per request)" if others else f"{cpu_ms:g} ms"
+    ms = f"{cpu_ms:g} ms ({cpu_words})" if cpu_words else f"{cpu_ms:g} ms"
+    per_request = f"({ms} + {others:.1f} ms of other roles' CPU per request)" if others else ms
     return Prediction(
         rps,
         "cpu",
@@ -231,7 +223,7 @@ def connections(
         max_connections,
         hold,
         "connections",
-        f"connections: {max_connections:g} max-connections / {_s(hold.ms)} ({hold.source})",
+        f"connections: {max_connections:g} max-connections / {_said(hold)}",
         measured_at,
     )
 
@@ -257,7 +249,7 @@ def threads(
         request_threads,
         hold,
         "threads",
-        f"threads: {request_threads:,.0f} request threads ({limit}) / {_s(hold.ms)} ({hold.source})",
+        f"threads: {request_threads:,.0f} request threads ({limit}) / {_said(hold)}",
         measured_at,
     )
 
@@ -278,19 +270,11 @@ def limit(slots: float | None, hold: HoldTime | float | None) -> Prediction | No
 def applicable(x: Inputs) -> list[Prediction]:
     """Every model that limits this mode in this scenario, in a fixed order (ties keep the first)."""
     found = []
-    hold = baseline_hold(x)
+    hold = weighted_hold(x.kinds) if x.kinds else baseline_hold(x)
     if x.mode == "platform":
         found.append(little(x.threads, hold, x.baseline_rps))
         found.append(threads(x.host_request_threads, x.host_threads_limit, hold, x.baseline_rps))
-    if x.scenario == "db":
-        found.append(
-            pool(
-                x.db_pool,
-                hold or _as_hold(x.delay_ms, "DELAY_MS, no baseline"),
-                threads=x.threads if x.mode == "platform" else None,
-                measured_at=x.baseline_rps if hold else None,
-            )
-        )
+    found.extend(_mix_limits(x) if x.kinds else _scenario_limits(x, hold))
     if x.app_pool and x.app_pool_hold:
         found.append(
             pool(
@@ -300,6 +284,26 @@ def applicable(x: Inputs) -> list[Prediction]:
                 measured_at=x.baseline_rps,
             )
         )
+    if x.concurrency_limit:
+        found.append(limit(x.concurrency_limit, delay_hold(x)))
+    found.append(connections(x.max_connections, hold, x.baseline_rps))
+    found.append(x.cpu_ceiling)
+    found.append(x.memory_ceiling)
+    return [p for p in found if p is not None]
+
+
+def _scenario_limits(x: Inputs, hold: HoldTime | None) -> list[Prediction | None]:
+    """One scenario's own limits: the database pool, the computation, pinned carriers."""
+    found = []
+    if x.scenario == "db":
+        found.append(
+            pool(
+                x.db_pool,
+                hold or _as_hold(x.delay_ms, "DELAY_MS, no baseline"),
+                threads=x.threads if x.mode == "platform" else None,
+                measured_at=x.baseline_rps if hold else None,
+            )
+        )
     if x.scenario == "cpu" or (x.cpu_ms or 0) > 0:
         found.append(cpu(x.cores, x.cpu_ms, x.others_cpu_ms_per_request))
     if x.scenario == "pinned" and x.mode == "virtual" and x.jdk is not None and x.jdk < FIRST_JDK_WITHOUT_PINNING:
@@ -307,12 +311,25 @@ def applicable(x: Inputs) -> list[Prediction]:
             (x.carriers, "virtual scheduler parallelism") if x.carriers else (x.cores, "cores, the default parallelism")
         )
         found.append(pinned(carriers, source, delay_hold(x)))
-    if x.concurrency_limit:
-        found.append(limit(x.concurrency_limit, delay_hold(x)))
-    found.append(connections(x.max_connections, hold, x.baseline_rps))
-    found.append(x.cpu_ceiling)
-    found.append(x.memory_ceiling)
-    return [p for p in found if p is not None]
+    return found
+
+
+def _mix_limits(x: Inputs) -> list[Prediction | None]:
+    """A SCENARIO mix's kinds' own limits, each reached by its share only: the pool by the db share's connection time
+    per request, the CPU by the mix's mean computation per request (CPU_MS is its cpu kind's)."""
+    by_name = {k.name: k for k in x.kinds}
+    found = []
+    if "db" in by_name:
+        db = share_hold(by_name["db"])
+        found.append(pool(x.db_pool, db, threads=x.threads if x.mode == "platform" else None))
+    if "cpu" in by_name and x.cpu_ms:
+        share = by_name["cpu"].share
+        found.append(
+            cpu(
+                x.cores, share * x.cpu_ms, x.others_cpu_ms_per_request, f"{share:.0%} of requests cpu × {x.cpu_ms:g} ms"
+            )
+        )
+    return found
 
 
 def predict(x: Inputs) -> Prediction | None:
@@ -327,12 +344,3 @@ def _as_hold(hold: HoldTime | float | None, source: str) -> HoldTime | None:
     if hold is None or isinstance(hold, HoldTime):
         return hold
     return HoldTime(hold, source, hold, hold) if hold else None
-
-
-# Below this a hold time is written in milliseconds with three significant digits: in seconds to three decimals, an
-# app's 0.0225 ms connection time read "0.000 s", a division by zero on the page.
-MS_BELOW = 10.0
-
-
-def _s(ms: float) -> str:
-    return f"{ms:.3g} ms" if ms < MS_BELOW else f"{ms / 1000:.3f} s"

@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from loadlab.core import downstream
+from loadlab.core import downstream, scenario_mix
 from loadlab.core.param_parsers import int_in
 
 PROFILE = downstream.BROWNOUT_PROFILE
@@ -230,7 +230,7 @@ def checks(v: Mapping) -> list[str]:
         )
     if v["APP"] and "{downstream_url}" not in v["APP_ARGS"] or not v["APP"] and v["SCENARIO"] not in ("http", "pinned"):
         errors.append(
-            f"PROFILE={PROFILE} slows the delay-service's answers, which SCENARIO={v['SCENARIO']}"
+            f"PROFILE={PROFILE} slows the delay-service's answers, which {scenario_mix.said(v['SCENARIO'])}"
             f"{' with APP_ARGS' if v['APP'] else ''} does not call; allowed: SCENARIO=http or pinned, or APP with "
             "{downstream_url}"
         )

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from loadlab.core import timeouts
+from loadlab.core import scenario_mix, timeouts
 from loadlab.core.modelabel import ModeLabel
 
 # The mode name the thread-service and the harness share (ThreadMode.java; test_guards.py holds both to it).
@@ -66,7 +66,8 @@ def cross_checks(v: Mapping[str, object]) -> list[str]:
     calls = not v["APP"] and v["SCENARIO"] in CALLING_SCENARIOS
     timeout = v.get("DOWNSTREAM_TIMEOUT_MS")
     if timeout is not None and not calls:
-        what = "APP's own client is the app's to configure" if v["APP"] else f"SCENARIO={v['SCENARIO']} makes none"
+        what = "APP's own client is the app's to configure"
+        what = what if v["APP"] else f"{scenario_mix.said(v['SCENARIO'])} makes none"
         errors.append(
             f"DOWNSTREAM_TIMEOUT_MS={timeout} is the lab's service's timeout on its downstream HTTP call, and {what}; "
             f"allowed: empty, or SCENARIO={' or '.join(CALLING_SCENARIOS)} without APP"
@@ -74,7 +75,7 @@ def cross_checks(v: Mapping[str, object]) -> list[str]:
     elif timeout is not None:
         errors.extend(_timeout_range(v, timeout))
     if VIRTUAL_LIMITED in v["MODES"] and not calls:
-        what = "APP runs its own code, with no limit of the lab's" if v["APP"] else f"SCENARIO={v['SCENARIO']}"
+        what = "APP runs its own code, with no limit of the lab's" if v["APP"] else scenario_mix.said(v["SCENARIO"])
         errors.append(
             f"MODES='{' '.join(v['MODES'])}' runs {VIRTUAL_LIMITED}, whose limit is on the downstream HTTP call, but "
             f"{what} makes none; allowed: SCENARIO={' or '.join(CALLING_SCENARIOS)} without APP, or MODES without "

@@ -81,11 +81,12 @@ class Kind:
     gatling_body: str = ""
     smoke_path: str = ""  # the path with each placeholder's first value (the smoke request)
     smoke_body: str = ""
+    shown: str = ""  # how prose names it when not by its request (SCENARIO's mix: the scenario's name)
 
     @property
     def label(self) -> str:
-        """How prose names the kind: `POST /carts`."""
-        return f"{self.method} {self.path}"
+        """How prose names the kind: `POST /carts` (a SCENARIO mix's kind: `db`)."""
+        return self.shown or f"{self.method} {self.path}"
 
 
 @dataclass(frozen=True)

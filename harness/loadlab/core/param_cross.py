@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from loadlab.core import app, downstream, downstream_use, guards, reactive, servicecpus, timeouts
+from loadlab.core import app, downstream, downstream_use, guards, reactive, scenario_mix, servicecpus, timeouts
 from loadlab.core.param_limits import CPU_MS_MAX, MAX_MEASURED_SECONDS
 
 
@@ -27,8 +27,10 @@ def cross_checks(v: dict[str, object], companion_defaults: Mapping[str, str]) ->
             f"PLATFORM_THREADS='{' '.join(map(str, v['PLATFORM_THREADS']))}' is a sweep of platform pools but MODES="
             f"'{' '.join(v['MODES'])}' runs no platform mode; allowed: one size, or platform in MODES"
         )
-    if v["SCENARIO"] == "cpu" and v["CPU_MS"] == 0:
-        errors.append(f"CPU_MS=0 is out of range for SCENARIO=cpu; allowed: 1..{CPU_MS_MAX}")
+    if scenario_mix.has(v, "cpu") and v["CPU_MS"] == 0:
+        said = v["SCENARIO"] if v["SCENARIO"] == "cpu" else f"'{v['SCENARIO']}'"
+        errors.append(f"CPU_MS=0 is out of range for SCENARIO={said}; allowed: 1..{CPU_MS_MAX}")
+    errors.extend(scenario_mix.cross_checks(v))
     errors.extend(servicecpus.cross_check(v))
     errors.extend(app.cross_checks(v, companion_defaults))
     errors.extend(reactive.cross_checks(v))

@@ -17,6 +17,7 @@ from loadlab.core import (
     guards,
     mix,
     param_cross,
+    scenario_mix,
     servicecpus,
     stubs,
     timeouts,
@@ -235,9 +236,10 @@ PARAMS: tuple[Param, ...] = (
         "SCENARIO",
         "http",
         "what one request does: http (call the delay-service), db (PostgreSQL through a "
-        "pool of DB_POOL), cpu (CPU_MS of computation), pinned (http while holding a monitor)",
-        one_of(SCENARIOS),
-        " | ".join(SCENARIOS),
+        "pool of DB_POOL), cpu (CPU_MS of computation), pinned (http while holding a monitor); or a weighted mix of "
+        'http, db and cpu as kinds of one mix ("http:70 db:20 cpu:10")',
+        checked_by(scenario_mix.checked, scenario_mix.ScenarioMixError),
+        " | ".join(SCENARIOS) + ", or name:weight words",
     ),
     Param(
         "CPU_MS",

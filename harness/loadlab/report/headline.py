@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from loadlab.analysis import ratio_interval
-from loadlab.core import app
+from loadlab.core import app, scenario_mix
 from loadlab.core.modelabel import ModeLabel
 from loadlab.report import brownout_words, prediction_cells
 from loadlab.report.formats import num, rps
@@ -19,6 +19,12 @@ from loadlab.summary.records import ModeRecord, RunSummary
 NOT_EXPECTED_TO_WIN = {
     "db": "virtual threads were not expected to win: both modes wait for the same DB_POOL connections",
     "cpu": "virtual threads were not expected to win: both modes share the same cores",
+}
+# A SCENARIO mix, by the limit its prediction names in every mode.
+MIX_NOT_EXPECTED = {
+    "pool": "virtual threads were not expected to win: the mix's db kind waits for the same DB_POOL connections in "
+    "every mode",
+    "cpu": "virtual threads were not expected to win: the mix's lowest limit is the cores every mode shares",
 }
 
 
@@ -42,6 +48,10 @@ def headline(summary: RunSummary) -> str:
     text = f"{subject(summary)}: " + (", ".join(phrases) or "no mode was measured")
     if scenario in NOT_EXPECTED_TO_WIN:
         text += f"; {NOT_EXPECTED_TO_WIN[scenario]}"
+    shared = {m.predicted_by for m in modes.values()}
+    if scenario_mix.is_mix(scenario) and len(modes) > 1 and len(shared) == 1 and shared <= set(MIX_NOT_EXPECTED):
+        # A mix whose lowest limit is, in every mode, one the modes share: its db kind's pool or the cores.
+        text += f"; {MIX_NOT_EXPECTED[shared.pop()]}"
     if summary.virtual_over_platform is None and summary.virtual_over_platform_reason and len(modes) > 1:
         # The reason's first clause only ("platform crashed"): its details follow in the invalid reasons.
         text += f"; no virtual/platform ratio ({summary.virtual_over_platform_reason.split(':')[0]})"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from loadlab.analysis import validity
+from loadlab.core import scenario_mix
 from loadlab.report.charts import level_charts, server_charts
 from loadlab.report.headline import scenario_of
 from loadlab.report.series import read_series
@@ -61,7 +62,10 @@ def figures(run_dir: Path, summary: RunSummary, folders: dict[str, str]) -> list
     service = service_name(params)
     scenario = scenario_of(summary)
     cpu_ms = params.get("CPU_MS") if isinstance(params.get("CPU_MS"), (int, float)) else None
-    if scenario == "cpu" or cpu_ms:
+    kinds = scenario_mix.kinds(scenario)
+    if cpu_ms and len(kinds) > 1:  # a mix: CPU_MS is its cpu kind's, the line the mix's mean per request
+        cpu_ms *= scenario_mix.fractions(scenario).get("cpu", 0.0)
+    if "cpu" in kinds or cpu_ms:
         found.append(
             (
                 "CPU per request",
@@ -75,7 +79,7 @@ def figures(run_dir: Path, summary: RunSummary, folders: dict[str, str]) -> list
     panels = [
         name
         for name in server_charts.SERVER_PANELS
-        if name not in server_charts.CONDITIONAL_PANELS or (name == "server-pool" and scenario == "db")
+        if name not in server_charts.CONDITIONAL_PANELS or (name == "server-pool" and "db" in kinds)
     ]
     found += [
         (

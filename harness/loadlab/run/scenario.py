@@ -10,7 +10,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from loadlab.core import app, timeouts
+from loadlab.core import app, scenario_mix, timeouts
 from loadlab.core.errors import ExitCode, LoadlabError
 from loadlab.run import console, topology
 from loadlab.run.hosts import REPO
@@ -28,18 +28,20 @@ class ScenarioError(LoadlabError):
     exit_code = ExitCode.USAGE
 
 
-def smoke_path(scenario: str) -> str:
-    return SMOKE_PATHS[scenario]
+def smoke_paths(scenario: str) -> list[str]:
+    """One tiny request per kind of the run's SCENARIO (one for a single scenario), through the endpoints the load
+    uses: a mix's every kind proves its own wiring (a db kind its database) before any load."""
+    return [SMOKE_PATHS[kind] for kind in scenario_mix.kinds(scenario)]
 
 
 def thread_service_args(values: dict, db_address: str, run_limits: timeouts.Limits | None = None) -> list[str]:
-    """Spring properties for the thread-service beyond its mode and pool: the database in the db scenario.
+    """Spring properties for the thread-service beyond its mode and pool: the database when a kind is db.
 
     Its limits, a request's wait for a pool connection and one query, come from timeouts.py like every limit of a
     run: above the slowest latency the health rule accepts, below the injector's timeout, so past the knee requests
     fail with the pool's own 503 (or a 504) within the run instead of piling up until the injector gives up.
     """
-    if values["SCENARIO"] != "db":
+    if not scenario_mix.has(values, "db"):
         return []
     t = timeouts.database_timeouts_ms(run_limits or timeouts.derive(values))
     return [
@@ -52,10 +54,11 @@ def thread_service_args(values: dict, db_address: str, run_limits: timeouts.Limi
 
 
 def needs_database(values: dict) -> bool:
-    """The run's own PostgreSQL: SCENARIO=db, or an APP given it through {db_url} in APP_ARGS."""
+    """The run's own PostgreSQL: SCENARIO=db (or a mix with a db kind), or an APP given it through {db_url} in
+    APP_ARGS."""
     if values.get("APP"):
         return app.uses_database(app.check_args(values.get("APP_ARGS", "")))
-    return values["SCENARIO"] == "db"
+    return scenario_mix.has(values, "db")
 
 
 def prepare(values: dict) -> dict[int, str]:

@@ -118,13 +118,8 @@ def start_thread_service(run: Run, mode_run: ModeRun, folder: str) -> None:
     h.tool("wait-http", f"http://127.0.0.1:{MGMT_PORT}/actuator/health", "90", "thread-service", timeout=120)
     # One real request end to end before any load: a broken wiring (or a database that does not answer)
     # fails here, not as a "collapse".
-    h.tool(
-        "wait-http",
-        f"http://{h.address}:{THREAD_PORT}{scenario.smoke_path(v['SCENARIO'])}",
-        "30",
-        "thread-service",
-        timeout=60,
-    )
+    for path in scenario.smoke_paths(v["SCENARIO"]):
+        h.tool("wait-http", f"http://{h.address}:{THREAD_PORT}{path}", "30", "thread-service", timeout=60)
 
 
 def stop_thread_service(run: Run) -> None:

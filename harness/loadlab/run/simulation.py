@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from loadlab.analysis import refine
 from loadlab.core import brownout_profile as brownout
-from loadlab.core import downstream, mix, timeouts
+from loadlab.core import downstream, mix, scenario_mix, timeouts
 from loadlab.core.thresholds import Thresholds
 from loadlab.run.context import Run
 from loadlab.run.topology import THREAD_PORT
@@ -82,6 +82,11 @@ def gatling_props(run: Run, folder: str, index: int, load: LoadPass, go_file: st
     if v.get("APP_REQUESTS"):
         # A weighted mix of kinds instead of the one path, resolved here once (core/mix.py; Mix.java reads it).
         props["mix"] = mix.load(v["APP_REQUESTS"]).property_value()
+    elif scenario_mix.is_mix(v["SCENARIO"]):
+        # SCENARIO's mix: each kind its scenario's endpoint, sent through the same mix. The single-request settings
+        # stay valid (LoadConfig checks them) and unused: the first kind stands for the scenario.
+        props["mix"] = scenario_mix.as_mix(v).property_value()
+        props["scenario"] = scenario_mix.kinds(v["SCENARIO"])[0]
     if load.name:
         # A fine pass: ascending stairs over its rates after a warm-up with headroom, judged (and stopped
         # early) against the coarse pass's baseline.

@@ -20,7 +20,7 @@ from loadlab.analysis.validity import (
     shares_one_machine,
     too_few_levels,
 )
-from loadlab.core import brownout_profile, metrics, servicecpus, servicesettings, timeouts
+from loadlab.core import brownout_profile, metrics, scenario_mix, servicecpus, servicesettings, timeouts
 from loadlab.core.reactive import REACTIVE
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.thresholds import Thresholds
@@ -182,7 +182,7 @@ def validity_context(
     return ValidityContext(
         delay_ms=as_float(params.get("DELAY_MS")),
         shared_machine=shares_one_machine(target),
-        cpu_is_the_limit=params.get("SCENARIO") == "cpu",
+        cpu_is_the_limit=scenario_mix.has(params, "cpu"),
         limits=limits_in_force(mode_raw, run.limits, params),
         healthy_max_ms=healthy_max or None,
         split=cpu_split(mode_raw, params, target),
@@ -231,7 +231,7 @@ def limits_in_force(mode_raw: RawMode, recorded: dict, params: dict) -> tuple[Ha
         name = "the thread-service's downstream timeout (delay-service.timeout)"
         found.append(HarnessLimit(name, service, STATUS_504))
     database = as_float(recorded.get("database_timeout_ms"))
-    if database is not None and params.get("SCENARIO") == "db":
+    if database is not None and scenario_mix.has(params, "db"):
         found.append(HarnessLimit("the thread-service's database timeout", database, STATUS_504))
     return tuple(found)
 
@@ -250,6 +250,6 @@ def live_config_mismatches(mode: str, live: dict, params: dict) -> list[str]:
         reasons.append(f"the thread-service ran on Java {ran:.0f}, not the JDK {jdk} asked for")
     reasons.extend(servicesettings.mismatches(live, params))
     pool_asked, pool_got = as_float(params.get("DB_POOL")), as_float(live.get(metrics.DB_POOL_MAX))
-    if params.get("SCENARIO") == "db" and pool_asked and pool_got and pool_asked != pool_got:
+    if scenario_mix.has(params, "db") and pool_asked and pool_got and pool_asked != pool_got:
         reasons.append(f"the thread-service's pool had {pool_got:.0f} connections, not DB_POOL={pool_asked:.0f}")
     return reasons

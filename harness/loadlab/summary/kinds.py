@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
+from loadlab.analysis.holds import HoldTime, KindHold
 from loadlab.analysis.levels import Level
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import hgrm_files, raw, seconds
@@ -183,3 +184,27 @@ def went_first(kinds: list[KindRecord], knee_rps: float | None) -> str | None:
     names = ", ".join(quoted[:-1]) + " and " + quoted[-1]
     rest = f" while {', '.join(f'`{k.label}`' for k in held)} held" if held else ""
     return f"{names} crossed their limits together at {rate:g} rps{rest}"
+
+
+def holds(kinds: list[KindRecord], shares: dict[str, float], held: set[tuple[str, int]]) -> tuple[KindHold, ...]:
+    """A SCENARIO mix's kinds for its prediction (models.weighted_hold): each kind's share as asked and how long one
+    of its requests holds a thread — its own baseline p50, between its lowest and highest p50 at the levels the knee
+    stands on (held: the mix's healthy levels as (pass name, level index), none set aside); () when a kind has no
+    baseline (no prediction is better than a wrong one)."""
+    out = []
+    for kind in kinds:
+        if kind.name not in shares or kind.baseline_p50_ms is None:
+            return ()
+        used = [lv for lv in kind.levels if lv.p50_ms is not None and (lv.pass_name, lv.level) in held]
+        p50s = [float(lv.p50_ms) for lv in used] + [float(kind.baseline_p50_ms)]
+        rates = [lv.mix_rps for lv in used]
+        hold = HoldTime(
+            float(kind.baseline_p50_ms),
+            f"{kind.name} baseline p50",
+            min(p50s),
+            max(p50s),
+            len(used) or 1,
+            (min(rates), max(rates)) if rates else None,
+        )
+        out.append(KindHold(kind.name, shares[kind.name], hold))
+    return tuple(out)

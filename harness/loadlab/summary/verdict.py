@@ -17,7 +17,7 @@ from loadlab.analysis.validity import (
     shares_one_machine,
 )
 from loadlab.analysis.validity import notes as validity_notes
-from loadlab.core import app, downstream, guards, metrics
+from loadlab.core import app, downstream, guards, metrics, scenario_mix
 from loadlab.core import brownout_profile as brownout
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.servicecpus import CpuSplit
@@ -26,7 +26,9 @@ from loadlab.summary import (
     app_pool,
     appcheck,
     cost_fits,
+    hgrm_files,
     jsonform,
+    kinds,
     knee_record,
     mode_predictions,
     shedding,
@@ -90,6 +92,7 @@ def mode_summary(
         app_pool_hold=app_pool.hold(raw, [(lv, t0_of(judged, lv)) for lv in knee.fit_levels]),
         healthy_holds=tuple(level_holds(knee.fit_levels)),
         wait=downstream.of_run(params, run.downstream),
+        kinds=mix_holds(judged, params),
     )
     pool_at_knee = app_pool.at_knee(raw, t0_of(judged, knee.closing), knee.closing) if knee.collapsed else None
     service = app.service_label(params)
@@ -265,6 +268,19 @@ def model_inputs(
     )
 
 
+def mix_holds(judged: JudgedMode, params: dict) -> tuple[models.KindHold, ...]:
+    """A SCENARIO mix's kinds for the weighted prediction (kinds.holds), read at the healthy levels the knee stands on
+    (knee.fit_levels, coarse and fine, as healthy_holds are); () for one scenario or an APP_REQUESTS mix (an app's
+    kinds have no model of their own)."""
+    scenario = params.get("SCENARIO")
+    if params.get("APP") or not judged.kinds or not scenario_mix.is_mix(scenario):
+        return ()
+    fit = {id(lv) for lv in judged.knee.fit_levels}
+    passes = [(hgrm_files.COARSE, judged.tables.levels), *((fine.name, fine.tables.levels) for fine in judged.fine)]
+    held = {(name, lv.index) for name, levels in passes for lv in levels if id(lv) in fit}
+    return kinds.holds(judged.kinds, scenario_mix.fractions(scenario), held)
+
+
 def concurrency_limit(label: str, live: dict, params: dict) -> float | None:
     """virtual-limited's limit as the service reported it (-1: none), else as asked (VIRTUAL_LIMIT); None elsewhere."""
     if base_mode(label) != guards.VIRTUAL_LIMITED:
@@ -285,7 +301,7 @@ def level_holds(healthy: list[Level]) -> list[models.LevelHold]:
 def pool_evidence(raw: RawMode, levels: list[Level], params: dict) -> dict | None:
     """The db scenario's pool as sampled: its size, the most connections in use and requests waiting, and the
     first level where requests waited for a connection (the pool, not the threads, was the queue)."""
-    if params.get("SCENARIO") != "db":
+    if not scenario_mix.has(params, "db"):
         return None
     active = [as_float(r.get(metrics.DB_POOL_ACTIVE)) for r in raw.jvm.values()]
     pending = [as_float(r.get(metrics.DB_POOL_PENDING)) for r in raw.jvm.values()]

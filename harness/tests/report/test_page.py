@@ -177,3 +177,15 @@ def test_a_mode_without_levels_says_no_data(tmp_path):
 def test_fallback_page_keeps_the_verdict():
     html = report.fallback_page(RunSummary(missing_modes=["virtual"]), "ValueError: boom")
     assert "ValueError: boom" in html and "virtual was not measured" in html
+
+
+def test_a_scenario_mix_whose_pool_binds_every_mode_says_virtual_threads_were_not_expected_to_win():
+    def mode(by):
+        return {"sustained_rps": 240, "collapsed": True, "predicted_by": by, "levels": [{}]}
+
+    pooled = {"scenario": "http:70 db:20 cpu:10", "modes": {"platform": mode("pool"), "virtual": mode("pool")}}
+    assert "the mix's db kind waits for the same DB_POOL connections in every mode" in headline(
+        RunSummary.from_mapping(pooled)
+    )
+    apart = {**pooled, "modes": {"platform": mode("little"), "virtual": mode("pool")}}
+    assert "not expected to win" not in headline(RunSummary.from_mapping(apart))

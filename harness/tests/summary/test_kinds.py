@@ -71,11 +71,28 @@ def test_each_kinds_spectrum_is_drawn_where_every_kind_held_last_and_where_one_c
     assert key_rates([SEARCH]) == [("", 300)]
 
 
+def write_kinds(run_dir, *specs, kinds):
+    """Each kind's own files in the virtual mode's injector (as KindOutputs.java writes them) and meta.json's list."""
+    import json
+    import shutil
+
+    from synthrun import write_mode
+
+    injector = run_dir / "virtual" / "raw" / "injector-0"
+    for name, spec in specs:
+        scratch = run_dir / "scratch" / name
+        write_mode(scratch, "virtual", spec)
+        (injector / "kinds" / name).mkdir(parents=True)
+        for file in ("seconds.csv", "latency.hlog"):
+            shutil.copy(scratch / "virtual" / "raw" / "injector-0" / file, injector / "kinds" / name / file)
+    meta = json.loads((injector / "meta.json").read_text())
+    meta["kinds"] = kinds
+    (injector / "meta.json").write_text(json.dumps(meta))
+
+
 def test_each_kind_is_read_from_its_own_files_and_its_limit_from_its_own_baseline(tmp_path):
     """A synthetic run whose mix has a fast read (5 ms) and a slow write (200 ms, its tail out at the third level):
     the kinds' figures come from their own folders, not from the whole's."""
-    import json
-    import shutil
 
     from conftest import summarised
     from synthrun import HEALTHY, LevelSpec, ModeSpec, write_mode, write_params
@@ -86,22 +103,15 @@ def test_each_kind_is_read_from_its_own_files_and_its_limit_from_its_own_baselin
     whole = ModeSpec([LevelSpec(r) for r in rates])
     write_params(tmp_path, modes=("virtual",))
     write_mode(tmp_path, "virtual", whole)
-    injector = tmp_path / "virtual" / "raw" / "injector-0"
-    for name, spec in (
+    write_kinds(
+        tmp_path,
         ("reads", ModeSpec([LevelSpec(r // 2, latency=fast) for r in rates])),
         ("carts", ModeSpec([LevelSpec(r // 2, latency=lat) for r, lat in zip(rates, (HEALTHY, HEALTHY, slow_tail))])),
-    ):
-        scratch = tmp_path / "scratch" / name
-        write_mode(scratch, "virtual", spec)
-        (injector / "kinds" / name).mkdir(parents=True)
-        for file in ("seconds.csv", "latency.hlog"):
-            shutil.copy(scratch / "virtual" / "raw" / "injector-0" / file, injector / "kinds" / name / file)
-    meta = json.loads((injector / "meta.json").read_text())
-    meta["kinds"] = [
-        {"name": "reads", "line": 2, "label": "GET /items/{id:1..9}", "hundredths": 5000},
-        {"name": "carts", "line": 3, "label": "POST /carts", "hundredths": 5000},
-    ]
-    (injector / "meta.json").write_text(json.dumps(meta))
+        kinds=[
+            {"name": "reads", "line": 2, "label": "GET /items/{id:1..9}", "hundredths": 5000},
+            {"name": "carts", "line": 3, "label": "POST /carts", "hundredths": 5000},
+        ],
+    )
 
     mode = summarised(tmp_path)["modes"]["virtual"]
     reads, carts = mode["kinds"]
@@ -112,3 +122,35 @@ def test_each_kind_is_read_from_its_own_files_and_its_limit_from_its_own_baselin
     first = mode["kind_first"]
     assert first.startswith("`POST /carts`'s p99 crossed its limit (") and "at 300 rps" in first, first
     assert (tmp_path / "virtual" / "kinds" / "carts" / "hgrm" / "level-02-300rps.hgrm").is_file()
+
+
+def test_a_scenario_mix_is_predicted_on_its_kinds_own_holds_weighted_by_their_shares(tmp_path):
+    """SCENARIO="http:80 db:20": each kind's hold read from its own files (http ≈ 0.2 s, db ≈ 0.2 s), the pool
+    reached by the db share only (10 / (20% × 0.2 s) ≈ 250 rps, where db alone gives 50), named as the prediction."""
+
+    from conftest import summarised
+    from synthrun import LevelSpec, ModeSpec, write_mode, write_params
+
+    rates = (100, 200, 300)
+    write_params(tmp_path, modes=("virtual",), SCENARIO="http:80 db:20", DB_POOL=10)
+    write_mode(tmp_path, "virtual", ModeSpec([LevelSpec(r) for r in rates]))
+    write_kinds(
+        tmp_path,
+        *(
+            (name, ModeSpec([LevelSpec(round(r * share)) for r in rates]))
+            for name, share in (("http", 0.8), ("db", 0.2))
+        ),
+        kinds=[
+            {"name": "http", "line": 1, "label": "http", "hundredths": 8000},
+            {"name": "db", "line": 2, "label": "db", "hundredths": 2000},
+        ],
+    )
+
+    mode = summarised(tmp_path)["modes"]["virtual"]
+    assert [k["name"] for k in mode["kinds"]] == ["http", "db"]
+    hold_ms = mode["kinds"][1]["baseline_p50_ms"]
+    assert mode["predicted_by"] == "pool" and mode["predicted_rps"] == round(10 * 1000 / (0.2 * hold_ms))
+    assert (
+        f"10 connections / {0.2 * hold_ms / 1000:.3f} s (20% of requests db × {hold_ms / 1000:.3f} s)"
+        in (mode["prediction"])
+    )
