@@ -102,21 +102,13 @@ def mode_summary(
     first_bad = levels[verdict.first_unhealthy].index if verdict.first_unhealthy is not None else None
     rejected = shedding.rejections(mode, params, level_dicts, knee.collapsed, first_bad)
     notes.extend(filter(None, [shedding.words(rejected)]))
+    trusted = verdict.trusted(levels)  # the highest rate held is read on these: a level set aside proves nothing
     summary = {
         "sustained_rps": jsonform.plain_number(round(knee.sustained_rps, 1)),
         "collapsed": knee.collapsed,  # the coarse verdict's, unless a fine pass did not reproduce its knee
         # The health rule's OK ratio is the knee's resolution (prediction.MeasuredKnee).
-        # a level set aside proves nothing held: the highest rate held is read on the trusted levels only
         **mode_predictions.fields(
-            inputs,
-            ceiling,
-            knee,
-            [lv for i, lv in enumerate(levels) if i not in verdict.set_aside],
-            ctx,
-            thresholds.ok_ratio,
-            pool_at_knee,
-            service,
-            thresholds.max_error_ratio,
+            inputs, ceiling, knee, trusted, ctx, thresholds.ok_ratio, pool_at_knee, service, thresholds.max_error_ratio
         ),
         "evidence_at_knee": knee_record.evidence_at(knee.closing, service) if knee.closing is not None else None,
         **knee_record.fields(knee, judged.fine, requested, not_refined),
