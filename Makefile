@@ -48,20 +48,24 @@ check-params:
 	@LOADLAB_MAKE_COMMAND_LINE='$(COMMAND_LINE_NAMES)' $(LOADLAB) check --write $(CHECKED)
 
 # The harness as a package (harness/pyproject.toml): `make bench` installs its runtime dependencies only,
-# `make test` adds the test extras (pytest, playwright, ruff).
+# `make test` adds the test extras (pytest, playwright, ruff). --no-compile: pip would byte-compile every file of
+# scipy, matplotlib and numpy (about 15 s of CPU on this machine); Python compiles what it imports when it imports it.
 $(VENV)/.installed: harness/pyproject.toml
 	@echo "-- installing the harness (harness/pyproject.toml) into $(VENV)"
-	@$(SYS_PYTHON) -m venv $(VENV) && $(PY) -m pip install -q -e harness
+	@$(SYS_PYTHON) -m venv $(VENV) && $(PY) -m pip install -q --no-compile -e harness
 	@touch $@
 
 $(VENV)/.installed-test: $(VENV)/.installed harness/pyproject.toml
 	@echo "-- installing the harness's test tools into $(VENV)"
-	@$(PY) -m pip install -q -e 'harness[test]'
+	@$(PY) -m pip install -q --no-compile -e 'harness[test]'
 	@touch $@
 
 venv: $(VENV)/.installed
 test-venv: $(VENV)/.installed-test
 
+# Maven's own JVM (.mvn/jvm.config) runs with the client compiler only and the serial collector: a build is seconds
+# of short-lived work, where the optimizing compiler costs more CPU than it saves (a fresh build: about 22 s of CPU
+# against 10). The services, the tests' JVMs and Gatling are started with their own options, untouched by it.
 $(STATE)/build.stamp: $(SOURCES)
 	@mkdir -p $(STATE)
 	@jdk=$$($(LOADLAB) java-home) || exit 2; \
@@ -94,10 +98,11 @@ down: ## undo `make up` for TARGET: stop every process, remove every resource th
 
 # `make check` is the loop while coding (budget: 3 minutes), `make test` adds the end-to-end runs (18 minutes);
 # docs/TESTS.md has both measured. Checkstyle runs inside test-java's Maven (one Maven start fewer), and lint says so.
-# The build (Maven) and the harness's venv and lint (pip, ruff) are independent: they run side by side.
+# One make for all of it, so each job starts as soon as what it reads exists and no core waits on a stage's slowest
+# job: the build (Maven), the harness's venv (pip) and the infra checks start at once, the JUnit tests when the build
+# is done, lint when the venv is, the harness's unit tests when both are (what test-units runs, and lint beside it).
 check: test-deps ## lint, build, the JUnit tests, the harness's unit tests and the infra checks: no bench
-	@$(MAKE) --no-print-directory -j2 --output-sync=target JAVA_LINT_IN_TEST_JAVA=1 lint build
-	@$(MAKE) --no-print-directory JAVA_LINT_IN_TEST_JAVA=1 test-units
+	@$(MAKE) --no-print-directory -j4 --output-sync=target JAVA_LINT_IN_TEST_JAVA=1 lint test-java test-python test-infra
 
 test: check ## the whole test suite (what CI runs): `make check`, then the end-to-end runs
 	@$(MAKE) --no-print-directory test-e2e
