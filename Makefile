@@ -48,16 +48,17 @@ check-params:
 	@LOADLAB_MAKE_COMMAND_LINE='$(COMMAND_LINE_NAMES)' $(LOADLAB) check --write $(CHECKED)
 
 # The harness as a package (harness/pyproject.toml): `make bench` installs its runtime dependencies only,
-# `make test` adds the test extras (pytest, playwright, ruff). --no-compile: pip would byte-compile every file of
-# scipy, matplotlib and numpy (about 15 s of CPU on this machine); Python compiles what it imports when it imports it.
+# `make test` adds the test extras (pytest, playwright, ruff). pip byte-compiles what it installs: where
+# PYTHONDONTWRITEBYTECODE is set (as on this machine), nothing else would, and each Python start would compile scipy's
+# and matplotlib's modules again (about 3 s of CPU).
 $(VENV)/.installed: harness/pyproject.toml
 	@echo "-- installing the harness (harness/pyproject.toml) into $(VENV)"
-	@$(SYS_PYTHON) -m venv $(VENV) && $(PY) -m pip install -q --no-compile -e harness
+	@$(SYS_PYTHON) -m venv $(VENV) && $(PY) -m pip install -q -e harness
 	@touch $@
 
 $(VENV)/.installed-test: $(VENV)/.installed harness/pyproject.toml
 	@echo "-- installing the harness's test tools into $(VENV)"
-	@$(PY) -m pip install -q --no-compile -e 'harness[test]'
+	@$(PY) -m pip install -q -e 'harness[test]'
 	@touch $@
 
 venv: $(VENV)/.installed
