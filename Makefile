@@ -136,10 +136,9 @@ test-deps:
 # relaxed binding reads THREADLOCAL_KB as `threadlocal.kb` (empty: the context fails to start). Two modules at once
 # (-T 2). `verify`, not `test`: the reactive service's tests need the thread-service's contract jar, which only a
 # package phase resolves; after `make build` nothing changed, so no jar is written again under the harness's tests that
-# run beside this (test-units). Niced a little (2; the harness's unit tests 5): in `make check` it starts beside the
-# venv's pip install, which the harness's unit tests wait for and which got a quarter of the CPU without it.
+# run beside this (test-units).
 test-java: build
-	@jdk=$$($(LOADLAB) java-home) && env $(foreach p,$(PARAMS),-u $(p)) JAVA_HOME=$$jdk nice -n 2 ./mvnw -B -T 2 $(if $(JAVA_LINT_IN_TEST_JAVA),checkstyle:check) verify
+	@jdk=$$($(LOADLAB) java-home) && env $(foreach p,$(PARAMS),-u $(p)) JAVA_HOME=$$jdk ./mvnw -B -T 2 $(if $(JAVA_LINT_IN_TEST_JAVA),checkstyle:check) verify
 
 # The tests run `make` as a user would: not as a sub-make of this one (no MAKEFLAGS, no jobserver of test-units).
 test-python: test-venv build
