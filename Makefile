@@ -99,11 +99,13 @@ down: ## undo `make up` for TARGET: stop every process, remove every resource th
 
 # `make check` is the loop while coding (budget: 3 minutes), `make test` adds the end-to-end runs (18 minutes);
 # docs/TESTS.md has both measured. Checkstyle runs inside test-java's Maven (one Maven start fewer), and lint says so.
-# One make for all of it, so each job starts as soon as what it reads exists and no core waits on a stage's slowest
-# job: the build (Maven), the harness's venv (pip) and the infra checks start at once, the JUnit tests when the build
-# is done, lint when the venv is, the harness's unit tests when both are (what test-units runs, and lint beside it).
+# One make for all of it, so no core waits on a stage's slowest job: the build (Maven), the harness's venv (pip) and
+# the infra checks start at once; lint, the JUnit tests and the harness's unit tests when the build and the venv are
+# done (what test-units runs, and lint beside it). The JUnit tests wait for the venv too: started beside pip, they left
+# it a quarter of the CPU, and the harness's unit tests, which need it, started 110 s in instead of about 45.
 check: test-deps ## lint, build, the JUnit tests, the harness's unit tests and the infra checks: no bench
-	@$(MAKE) --no-print-directory -j4 --output-sync=target JAVA_LINT_IN_TEST_JAVA=1 lint test-java test-python test-infra
+	@$(MAKE) --no-print-directory -j4 --output-sync=target JAVA_LINT_IN_TEST_JAVA=1 JAVA_AFTER_VENV=1 \
+	  lint test-java test-python test-infra
 
 test: check ## the whole test suite (what CI runs): `make check`, then the end-to-end runs
 	@$(MAKE) --no-print-directory test-e2e
@@ -137,7 +139,7 @@ test-deps:
 # (-T 2). `verify`, not `test`: the reactive service's tests need the thread-service's contract jar, which only a
 # package phase resolves; after `make build` nothing changed, so no jar is written again under the harness's tests that
 # run beside this (test-units).
-test-java: build
+test-java: build $(if $(JAVA_AFTER_VENV),test-venv)
 	@jdk=$$($(LOADLAB) java-home) && env $(foreach p,$(PARAMS),-u $(p)) JAVA_HOME=$$jdk ./mvnw -B -T 2 $(if $(JAVA_LINT_IN_TEST_JAVA),checkstyle:check) verify
 
 # The tests run `make` as a user would: not as a sub-make of this one (no MAKEFLAGS, no jobserver of test-units).
