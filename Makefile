@@ -48,7 +48,9 @@ check-params:
 	@LOADLAB_MAKE_COMMAND_LINE='$(COMMAND_LINE_NAMES)' $(LOADLAB) check --write $(CHECKED)
 
 # The harness as a package (harness/pyproject.toml): `make bench` installs its runtime dependencies only,
-# `make test` adds the test extras (pytest, playwright, ruff).
+# `make test` adds the test extras (pytest, playwright, ruff). pip byte-compiles what it installs: where
+# PYTHONDONTWRITEBYTECODE is set (as on this machine), nothing else would, and each Python start would compile scipy's
+# and matplotlib's modules again (about 3 s of CPU).
 $(VENV)/.installed: harness/pyproject.toml
 	@echo "-- installing the harness (harness/pyproject.toml) into $(VENV)"
 	@$(SYS_PYTHON) -m venv $(VENV) && $(PY) -m pip install -q -e harness
@@ -62,6 +64,9 @@ $(VENV)/.installed-test: $(VENV)/.installed harness/pyproject.toml
 venv: $(VENV)/.installed
 test-venv: $(VENV)/.installed-test
 
+# Maven's own JVM (.mvn/jvm.config) runs with the client compiler only and the serial collector: a build is seconds
+# of short-lived work, where the optimizing compiler costs more CPU than it saves (a fresh build: about 22 s of CPU
+# against 10). The services, the tests' JVMs and Gatling are started with their own options, untouched by it.
 $(STATE)/build.stamp: $(SOURCES)
 	@mkdir -p $(STATE)
 	@jdk=$$($(LOADLAB) java-home) || exit 2; \
@@ -94,10 +99,13 @@ down: ## undo `make up` for TARGET: stop every process, remove every resource th
 
 # `make check` is the loop while coding (budget: 3 minutes), `make test` adds the end-to-end runs (18 minutes);
 # docs/TESTS.md has both measured. Checkstyle runs inside test-java's Maven (one Maven start fewer), and lint says so.
-# The build (Maven) and the harness's venv and lint (pip, ruff) are independent: they run side by side.
+# One make for all of it, so no core waits on a stage's slowest job: the build (Maven), the harness's venv (pip) and
+# the infra checks start at once; lint, the JUnit tests and the harness's unit tests when the build and the venv are
+# done (what test-units runs, and lint beside it). The JUnit tests wait for the venv too: started beside pip, they left
+# it a quarter of the CPU, and the harness's unit tests, which need it, started 110 s in instead of about 45.
 check: test-deps ## lint, build, the JUnit tests, the harness's unit tests and the infra checks: no bench
-	@$(MAKE) --no-print-directory -j2 --output-sync=target JAVA_LINT_IN_TEST_JAVA=1 lint build
-	@$(MAKE) --no-print-directory JAVA_LINT_IN_TEST_JAVA=1 test-units
+	@$(MAKE) --no-print-directory -j4 --output-sync=target JAVA_LINT_IN_TEST_JAVA=1 JAVA_AFTER_VENV=1 \
+	  lint test-java test-python test-infra
 
 test: check ## the whole test suite (what CI runs): `make check`, then the end-to-end runs
 	@$(MAKE) --no-print-directory test-e2e
@@ -131,7 +139,7 @@ test-deps:
 # (-T 2). `verify`, not `test`: the reactive service's tests need the thread-service's contract jar, which only a
 # package phase resolves; after `make build` nothing changed, so no jar is written again under the harness's tests that
 # run beside this (test-units).
-test-java: build
+test-java: build $(if $(JAVA_AFTER_VENV),test-venv)
 	@jdk=$$($(LOADLAB) java-home) && env $(foreach p,$(PARAMS),-u $(p)) JAVA_HOME=$$jdk ./mvnw -B -T 2 $(if $(JAVA_LINT_IN_TEST_JAVA),checkstyle:check) verify
 
 # The tests run `make` as a user would: not as a sub-make of this one (no MAKEFLAGS, no jobserver of test-units).

@@ -19,7 +19,6 @@ import signal
 from datetime import datetime, timezone
 from pathlib import Path
 
-from loadlab import report
 from loadlab.core import brownout_profile as brownout
 from loadlab.core import downstream, runplan, runrecord, timeouts
 from loadlab.core.errors import ExitCode
@@ -200,6 +199,10 @@ def prepare_hosts(run: Run) -> None:
 
 def conclude(run_dir: Path, outcome: ExitCode) -> int:
     """summary.json and the page from the run folder, the console table; FAILED unless every mode is valid."""
+    # Here, not at the top: the page's stage imports matplotlib (about half a second of CPU), which a bench that the
+    # preflight refuses never needs.
+    from loadlab import report
+
     result = report.rebuild(run_dir)
     console.table(result, run_dir)
     # With REPEAT > 1 every repetition must be valid, not only the median ones shown.

@@ -36,12 +36,14 @@ def record(java, tmp_path, n: int):
 
 
 def run_recorded(java, tmp_path, program: list[str]):
-    """Runs a program under the thread-service's recording settings; the recording's path."""
+    """Runs a program under the thread-service's recording settings; the recording's path. The client compiler only:
+    a program of seconds (compiled from source at start, for PinnedFixture) costs half the CPU, the same events."""
     jfr = tmp_path / "pinned.jfr"
     settings = REPO / "infra" / "host" / "service.jfc"
     subprocess.run(
         [
             str(java),
+            "-XX:TieredStopAtLevel=1",
             "--enable-native-access=ALL-UNNAMED",
             "-XX:NativeMemoryTracking=summary",
             f"-XX:StartFlightRecording=filename={jfr},dumponexit=true,settings={settings}",

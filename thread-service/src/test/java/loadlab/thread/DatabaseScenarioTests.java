@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -19,7 +18,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * /db against a real PostgreSQL, started for the class and stopped after it, in both thread modes (the pool limits
+ * /db against a real PostgreSQL in both thread modes (the pool limits
  * both alike: that is the db scenario's point). A pool of one connection, so exhaustion and the pool's evidence are
  * plain. Skipped, saying why, where PostgreSQL's server is not installed. The modes: DatabasePlatformModeTests,
  * DatabaseVirtualModeTests, and reactive-service's ReactiveDatabaseTests (R2DBC) through the test jar.
@@ -31,7 +30,12 @@ public abstract class DatabaseScenarioTests extends ServiceTests {
 
     static final Path BIN = LocalPostgres.find();
 
-    static LocalPostgres postgres;
+    /**
+     * One PostgreSQL for every class of the test JVM (the modes' classes each get their own Spring context and pool,
+     * and the queries only sleep, so they share nothing else): started by the first, stopped when the JVM exits. A
+     * cluster's initdb and start cost seconds each time.
+     */
+    private static LocalPostgres postgres;
 
     @BeforeAll
     static void requirePostgres() {
@@ -41,16 +45,22 @@ public abstract class DatabaseScenarioTests extends ServiceTests {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) throws Exception {
-        postgres = LocalPostgres.start(BIN);
-        registry.add("spring.datasource.url", postgres::url);
+        registry.add("spring.datasource.url", shared()::url);
     }
 
-    @AfterAll
-    static void stop() throws Exception {
-        if (postgres != null) {
-            postgres.close();
-            postgres = null;
+    private static synchronized LocalPostgres shared() throws Exception {
+        if (postgres == null) {
+            LocalPostgres started = LocalPostgres.start(BIN);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    started.close();
+                } catch (Exception e) {
+                    System.err.println("could not stop the test PostgreSQL: " + e);
+                }
+            }, "stop-test-postgres"));
+            postgres = started;
         }
+        return postgres;
     }
 
     @Test
