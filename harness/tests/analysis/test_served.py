@@ -194,3 +194,16 @@ def test_answers_past_a_limit_are_counted_as_hdrhs_recorded_iterator_counts_them
         for ms in (0, 1, 100, 140.5, 255, 256, 1000, 2047, 2048, 5000.2):
             walked = sum(count for value, count in recorded if value > ms)
             assert served.count_above(decoded, ms) == walked, ms
+
+
+def test_a_stand_in_starved_to_a_few_answers_is_still_judged_on_them():
+    """The more starved the stand-in, the fewer answers it gives: seen in the sweep's starved repetition, 8 answers at
+    988 ms (median) for a constant 100 ms, which a ten-answer minimum left unjudged. The binomial test carries them;
+    their median is quoted. One answer past the limit is what chance may give, and is not called late."""
+    from loadlab.analysis.levels import Level
+
+    level = Level(index=0, target_rps=20, seconds=3, sent=60, ok=5, ko=0, latency=None, first_second=0)
+    by_second = {10: [synthrun.encode([(988, 8)])]}
+    ((_, text),) = served.level_problems([level], 10, by_second, Distribution("constant", 100))
+    assert "p50 988 ms over 8 answers against 100 ms" in text and "8 of them past the limit" in text, text
+    assert not served.level_problems([level], 10, {10: [synthrun.encode([(988, 1)])]}, Distribution("constant", 100))

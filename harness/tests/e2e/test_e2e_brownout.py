@@ -1,11 +1,14 @@
-"""End to end: PROFILE=brownout (issue 35) in one tiny real run of platform, virtual and virtual-limited: 40 rps held,
-a 10-thread pool (100 rps at the normal 100 ms), a concurrency limit of 20, the downstream at 1,000 ms for 5 s.
+"""End to end: PROFILE=brownout (issue 35) in one tiny real run of platform, virtual and virtual-limited: 20 rps held,
+a 10-thread pool (100 rps at the normal 100 ms), a concurrency limit of 10, the downstream at 1,000 ms for 5 s.
+20 rps, not more: on this 2-core machine, 40 virtual threads opening their calls to the delay-service within the
+brownout's first second once slowed its probe by 30-80 ms for three seconds (seen once in four runs), and the
+instrument rule rightly set those seconds aside; a tiny run must not depend on that margin.
 
 What a user notices:
 - platform's goodput during the brownout falls to about its pool's ceiling (10 threads / 1 s = 10 rps), while
   virtual keeps answering the offered rate;
-- virtual's peak in flight follows Little's law at the brownout's delay (40 rps x 1 s), platform's the pool plus the
-  backlog queued behind it (the model's 160), far above virtual's;
+- virtual's peak in flight follows Little's law at the brownout's delay (20 rps x 1 s), platform's the pool plus the
+  backlog queued behind it (the model's 60), far above virtual's;
 - the limited column holds at most its limit in its handlers and rejects the rest (503s) instead of queueing them;
 - both recover within BROWNOUT_AFTER, and the delay-service's own record shows it switched on time;
 - the instants are in each mode's folder and the page shades them.
@@ -23,11 +26,11 @@ pytestmark = pytest.mark.e2e
 TINY_BROWNOUT = {
     "TARGET": "local",
     "MODES": "platform virtual virtual-limited",
-    "VIRTUAL_LIMIT": "20",
+    "VIRTUAL_LIMIT": "10",
     "PROFILE": "brownout",
     "PLATFORM_THREADS": "10",
     "DELAY_MS": "100",
-    "RATE": "40",
+    "RATE": "20",
     "BROWNOUT_MS": "1000",
     "BROWNOUT_BEFORE": "5",
     "BROWNOUT_SECONDS": "5",
@@ -84,8 +87,8 @@ def test_platforms_goodput_falls_to_its_pools_ceiling_and_virtuals_does_not(brow
     assert platform["predicted"]["goodput_rps"]["value"] == 10
     excuse = watch.saturated_by_others(measured(run_dir, "platform") + measured(run_dir, "virtual"))
     claim(
-        5 <= platform["goodput_rps"] <= 15 and virtual["goodput_rps"] >= 0.9 * 40,
-        "platform's goodput during the brownout is about its pool's ceiling (10 rps), virtual's the offered 40 rps",
+        5 <= platform["goodput_rps"] <= 15 and virtual["goodput_rps"] >= 0.9 * 20,
+        "platform's goodput during the brownout is about its pool's ceiling (10 rps), virtual's the offered 20 rps",
         (platform["goodput_rps"], virtual["goodput_rps"]),
         excuse,
     )
@@ -94,8 +97,8 @@ def test_platforms_goodput_falls_to_its_pools_ceiling_and_virtuals_does_not(brow
 def test_virtuals_in_flight_follows_littles_law_and_platforms_holds_a_backlog(brownout_run):
     _, _, summary, _ = brownout_run
     platform, virtual = figures(summary, "platform"), figures(summary, "virtual")
-    assert virtual["predicted"]["inflight_peak"]["value"] == 40
-    assert 30 <= virtual["peak_inflight"] <= 60, virtual
+    assert virtual["predicted"]["inflight_peak"]["value"] == 20
+    assert 15 <= virtual["peak_inflight"] <= 30, virtual
     # the pool is full (its handlers hold 10) and the queue behind it is several times virtual's whole load
     assert platform["peak_service_inflight"] <= 10 + 1, platform
     assert platform["peak_inflight"] > 2 * virtual["peak_inflight"], (platform, virtual)
@@ -116,8 +119,8 @@ def test_both_recover_within_the_run(brownout_run):
 def test_the_limited_column_holds_its_limit_and_rejects_instead_of_queueing(brownout_run):
     _, run_dir, summary, watch = brownout_run
     limited, platform = figures(summary, "virtual-limited"), figures(summary, "platform")
-    # at 1 s a request, 40 rps wants 40 calls at once: the limit of 20 admits 20 and answers the rest 503 at once
-    assert limited["peak_service_inflight"] is not None and limited["peak_service_inflight"] <= 20 + 1, limited
+    # at 1 s a request, 20 rps wants 20 calls at once: the limit of 10 admits 10 and answers the rest 503 at once
+    assert limited["peak_service_inflight"] is not None and limited["peak_service_inflight"] <= 10 + 1, limited
     claim(
         (limited["error_share"] or 0) > 0.1 and limited["peak_inflight"] < platform["peak_inflight"],
         "the limited column rejects during the brownout instead of queueing (fewer in flight than platform's backlog)",
