@@ -228,11 +228,12 @@ def checks(v: Mapping) -> list[str]:
             f"BROWNOUT_BEFORE={s.before_s}, BROWNOUT_SECONDS={s.seconds} and BROWNOUT_AFTER={s.after_s} have no common "
             "length of at least 2 s (the run is judged in levels of it); allowed: e.g. multiples of 5 s"
         )
-    if v["APP"] and "{downstream_url}" not in v["APP_ARGS"] or not v["APP"] and v["SCENARIO"] not in ("http", "pinned"):
+    calling = scenario_mix.CALLING
+    if v["APP"] and "{downstream_url}" not in v["APP_ARGS"] or not v["APP"] and v["SCENARIO"] not in calling:
         errors.append(
             f"PROFILE={PROFILE} slows the delay-service's answers, which {scenario_mix.said(v['SCENARIO'])}"
-            f"{' with APP_ARGS' if v['APP'] else ''} does not call; allowed: SCENARIO=http or pinned, or APP with "
-            "{downstream_url}"
+            f"{' with APP_ARGS' if v['APP'] else ''} does not call; allowed: SCENARIO={' or '.join(calling)}, or APP "
+            "with {downstream_url}"
         )
     if errors:
         return errors

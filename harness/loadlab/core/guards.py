@@ -30,7 +30,7 @@ SERVICE_MEMORY_MAX_MB = 1_048_576
 # The host script's variable (infra/host/lib/cgroups.bash, host_limits): the service's cgroup memory limit in MB.
 SERVICE_MEMORY_ENV = "LOADLAB_SERVICE_MEMORY_MB"
 # The scenarios whose request makes the downstream HTTP call these guards act on.
-CALLING_SCENARIOS = ("http", "pinned")
+CALLING_SCENARIOS = scenario_mix.CALLING
 
 TIMEOUT_ALLOWED = "empty (none: only the lab's safety net), or DELAY_MS+1 .. the safety net - 1 (ms)"
 MEMORY_ALLOWED = f"empty (a share of the host's memory, as without it), or {SERVICE_MEMORY_MIN_MB}..(the host's MB)"

@@ -23,6 +23,8 @@ SCENARIOS = ("http", "db", "cpu", "pinned")
 # pinned is a study of one effect (a JDK's carriers held by a monitor across a blocking call), not a workload a
 # service mixes with others; its model (carriers / hold) is made for a run where every request pins.
 MIXABLE = ("http", "db", "cpu")
+# The scenarios whose request calls the delay-service over HTTP: what a brownout slows and the guards act on.
+CALLING = ("http", "pinned")
 WEIGHT_MAX = 1000
 WORD = re.compile(r"([a-z]+):(\d+)")
 # The thread-service's endpoint per scenario (gatling/…/LoadConfig.SCENARIO_PATHS spells the same, held together by
@@ -94,12 +96,12 @@ def has(values: dict, name: str) -> bool:
     return name in kinds(values.get("SCENARIO"))
 
 
-def said(scenario: object, calling: tuple[str, ...] = ("http", "pinned")) -> str:
+def said(scenario: object) -> str:
     """SCENARIO as a refusal of a downstream feature names it: `SCENARIO=db`, or a mix quoted with its kinds that make
     no downstream call (`SCENARIO='http:70 db:30' (its db kind)`)."""
     if not is_mix(scenario):
         return f"SCENARIO={scenario}"
-    others = [k for k in kinds(scenario) if k not in calling]
+    others = [k for k in kinds(scenario) if k not in CALLING]
     return f"SCENARIO='{scenario}' (its {' and '.join(others)} kind{'s' if len(others) > 1 else ''})"
 
 
