@@ -135,13 +135,17 @@ def mode_names(summary: RunSummary) -> list[str]:
     return modes + [m for m in summary.missing_modes or [] if m not in modes]
 
 
+def _crash_first(mode: str, m: ModeRecord, phrase: str) -> str:
+    """A crashed mode is said as one before anything it measured."""
+    return f"{mode} CRASHED: {crash_when(m.crashed)}; before it, {phrase}" if m.crashed else phrase
+
+
 def _mode_phrase(summary: RunSummary, mode: str, m: ModeRecord | None) -> str:
     """One mode's clause of the headline."""
     if m is None:
         return f"{mode} was not measured"
-    if m.brownout is not None:
-        phrase = f"{mode}: {brownout_words.mode_phrase(m.brownout)}"
-        return f"{mode} CRASHED: {crash_when(m.crashed)}; before it, {phrase}" if m.crashed else phrase
+    if m.brownout is not None:  # one rate held: no knee, no sustained rate
+        return _crash_first(mode, m, f"{mode}: {brownout_words.mode_phrase(m.brownout)}")
     phrase = f"{mode} sustained {rps(m.sustained_rps)} rps"
     label = ModeLabel.parse(mode)
     ratio, span, kind = _ratio_for(summary, label)
@@ -160,7 +164,7 @@ def _mode_phrase(summary: RunSummary, mode: str, m: ModeRecord | None) -> str:
             f"{rps(spread.max)}{'; noisy' if spread.noise else ''})"
         )
     if m.crashed:
-        phrase = f"{mode} CRASHED: {crash_when(m.crashed)}; before it, {phrase}"
+        phrase = _crash_first(mode, m, phrase)
     elif m.knee_bound:
         phrase += " (a lower bound: the highest rate held on levels that can be trusted; those above were set aside)"
     elif m.refine and m.refine.not_reproduced:

@@ -15,44 +15,39 @@ from loadlab.report.headline import crash_when
 from loadlab.summary.level_records import RefineRecord
 from loadlab.summary.records import ModeRecord, RunSummary
 
-# The rows about a knee and its prediction, which a run holding one rate does not have.
-KNEE_ROWS = frozenset(
-    {
-        "sustained rate (rps)",
-        "collapsed",
-        "knee between (rps): last healthy – first unhealthy",
-        "prediction (rps)",
-        "predicted by",
-        prediction_cells.AGREEMENT_LABEL,
-        "every prediction (rps)",
-        "limit met first",
-        "CPU ceiling (utilization law)",
-        "p99 at the sustained rate (ms)",
-    }
-)
-
 
 def section(summary: RunSummary) -> str:
     modes = summary.modes
     if not modes:
         return ""
+    # a run that holds one rate (PROFILE=brownout) has no knee to place or predict: "Through the brownout" has its
+    # figures, and these rows are left out
+    has_knee = not any(m.brownout for m in modes.values())
+
+    def knee_rows(*rows):
+        return list(rows) if has_knee else []
+
     rows = [
-        ("sustained rate (rps)", lambda label, m: rps(m.sustained_rps)),
+        *knee_rows(("sustained rate (rps)", lambda label, m: rps(m.sustained_rps))),
         *([("virtual over this pool", _pool_ratio_cell(summary))] if summary.ratios_by_pool else []),
-        ("collapsed", collapsed_cell),
-        ("knee between (rps): last healthy – first unhealthy", _of_mode(_bracket_cell)),
+        *knee_rows(
+            ("collapsed", collapsed_cell),
+            ("knee between (rps): last healthy – first unhealthy", _of_mode(_bracket_cell)),
+        ),
         ("JDK", lambda label, m: num(m.jdk)),
         ("Tomcat threads", _threads_cell),
         *([("repetition shown (the median)", lambda label, m: num(m.repetition))] if summary.repeats else []),
-        ("prediction (rps)", _of_mode(prediction_cells.predicted_cell)),
-        ("predicted by", lambda label, m: escape(m.prediction or "no model limits this mode")),
-        (prediction_cells.AGREEMENT_LABEL, _of_mode(prediction_cells.agreement_cell)),
-        ("every prediction (rps)", _of_mode(prediction_cells.predictions_cell)),
-        ("limit met first", lambda label, m: escape(m.limit_met_first or "—")),
-        ("CPU ceiling (utilization law)", _of_mode(prediction_cells.ceiling_cell)),
+        *knee_rows(
+            ("prediction (rps)", _of_mode(prediction_cells.predicted_cell)),
+            ("predicted by", lambda label, m: escape(m.prediction or "no model limits this mode")),
+            (prediction_cells.AGREEMENT_LABEL, _of_mode(prediction_cells.agreement_cell)),
+            ("every prediction (rps)", _of_mode(prediction_cells.predictions_cell)),
+            ("limit met first", lambda label, m: escape(m.limit_met_first or "—")),
+            ("CPU ceiling (utilization law)", _of_mode(prediction_cells.ceiling_cell)),
+        ),
         ("baseline p50 (ms)", lambda label, m: num(m.baseline_p50_ms)),
         ("p99 limit (ms)", lambda label, m: num(m.p99_limit_ms)),
-        ("p99 at the sustained rate (ms)", lambda label, m: num(m.p99_ms_at_sustained)),
+        *knee_rows(("p99 at the sustained rate (ms)", lambda label, m: num(m.p99_ms_at_sustained))),
         ("requests / errors (measured phase)", lambda label, m: f"{num(m.requests)} / {num(m.errors)}"),
         ("pinned virtual threads (JFR)", lambda label, m: num(m.pinned_virtual_threads)),
         ("carriers (virtual scheduler parallelism)", lambda label, m: num(m.carriers)),
@@ -63,9 +58,6 @@ def section(summary: RunSummary) -> str:
         ),
         ("valid", lambda label, m: yes_no(m.valid)),
     ]
-    if any(m.brownout for m in modes.values()):
-        # one rate held (PROFILE=brownout): no knee to place or predict; "Through the brownout" has its figures
-        rows = [row for row in rows if row[0] not in KNEE_ROWS]
     if any(m.db_pool for m in modes.values()):
         rows.insert(-2, ("db pool: size / most in use / most waiting", _of_mode(_pool_cell)))
     if any(m.rejections for m in modes.values()):
