@@ -220,8 +220,9 @@ def check_postgresql(pf: Preflight) -> list[str]:
     if os.geteuid() == 0 and shutil.which("apt-get"):
         return []  # bench installs Debian's postgresql itself (scenario.ensure_postgresql), before the run folder
     return [
-        f"SCENARIO=db needs PostgreSQL's server binaries ({PG_CTL_GLOB}), none found and this is not root with "
-        f"apt-get to install them: install them (apt-get install postgresql) or choose another SCENARIO"
+        f"{scenario.database_user(pf.values)} needs PostgreSQL's server binaries ({PG_CTL_GLOB}), none found and "
+        "this is not root with apt-get to install them: install them (apt-get install postgresql) or choose another "
+        "SCENARIO"
     ]
 
 

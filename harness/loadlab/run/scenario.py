@@ -61,6 +61,16 @@ def needs_database(values: dict) -> bool:
     return scenario_mix.has(values, "db")
 
 
+def database_user(values: dict) -> str:
+    """What asked for the run's PostgreSQL, as a message names it: `SCENARIO=db`, a mix's db kind, or an APP's
+    {db_url}."""
+    if values.get("APP"):
+        return "APP_ARGS's {db_url}"
+    if scenario_mix.is_mix(values.get("SCENARIO")):
+        return f"SCENARIO='{values['SCENARIO']}' (its db kind)"
+    return "SCENARIO=db"
+
+
 def prepare(values: dict) -> dict[int, str]:
     """Finds (or installs, saying so in one line) what the scenario needs on the hosts this machine runs; returns the
     java binary of each JDK in JDKS for the thread-service's host. Nothing is started."""
@@ -69,7 +79,7 @@ def prepare(values: dict) -> dict[int, str]:
         # user-data installed the runtimes and PostgreSQL on the hosts; their paths are fixed there.
         return {jdk: topology.aws_java(jdk) for jdk in values["JDKS"]}
     if needs_database(values):
-        ensure_postgresql()
+        ensure_postgresql(database_user(values))
     return {jdk: str(Path(find_runtime(jdk, install=True)) / "bin" / "java") for jdk in values["JDKS"]}
 
 
@@ -79,18 +89,19 @@ def postgres_installed() -> bool:
     return bool(glob(POSTGRES_BIN_GLOB)) or shutil.which("postgres") is not None
 
 
-def ensure_postgresql() -> None:
+def ensure_postgresql(user: str) -> None:
+    """user: what asked for it (database_user), as the messages name it."""
     if postgres_installed():
         return
-    console.step(f"installing PostgreSQL for SCENARIO=db ({POSTGRES_INSTALL.relative_to(REPO)}: Debian's postgresql)")
+    console.step(f"installing PostgreSQL for {user} ({POSTGRES_INSTALL.relative_to(REPO)}: Debian's postgresql)")
     try:
         done = subprocess.run(
             [str(POSTGRES_INSTALL)], capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL
         )
     except (OSError, subprocess.TimeoutExpired) as e:
-        raise ScenarioError(f"SCENARIO=db needs PostgreSQL and installing it failed: {e}") from None
+        raise ScenarioError(f"{user} needs PostgreSQL and installing it failed: {e}") from None
     if done.returncode != 0 or not postgres_installed():
         detail = (done.stderr or done.stdout).strip().splitlines()
         raise ScenarioError(
-            "SCENARIO=db needs PostgreSQL's server and installing it failed" + (f": {detail[-1]}" if detail else "")
+            f"{user} needs PostgreSQL's server and installing it failed" + (f": {detail[-1]}" if detail else "")
         )

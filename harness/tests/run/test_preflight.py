@@ -231,6 +231,9 @@ def test_the_db_scenario_needs_postgresql_or_a_way_to_install_it(monkeypatch):
         "SCENARIO"
     ]
     assert preflight.check_postgresql(preflight.Preflight(values(SCENARIO="http"))) == []
+    # a mix names what asked for the database: its db kind, not a SCENARIO=db the user never typed
+    (mixed,) = preflight.check_postgresql(preflight.Preflight(values(SCENARIO="http:70 db:30")))
+    assert mixed.startswith("SCENARIO='http:70 db:30' (its db kind) needs PostgreSQL's server binaries"), mixed
     monkeypatch.setattr(preflight.os, "geteuid", lambda: 0)
     monkeypatch.setattr(preflight.shutil, "which", lambda tool: "/usr/bin/apt-get")
     assert preflight.check_postgresql(pf) == []  # root with apt-get: bench installs it before the run folder
