@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
+from leftovers import cgroups_left
 
 pytestmark = pytest.mark.e2e
 
@@ -235,7 +236,7 @@ def test_a_pool_beyond_its_pids_limit_is_a_named_crash_of_the_service_alone(tmp_
         text=True,
     ).stdout.split()
     assert not left, f"processes left behind: {left}"
-    cgroups = [str(p) for p in Path("/sys/fs/cgroup").glob("**/loadlab-local-thread-service")]
+    cgroups = cgroups_left("loadlab-local-thread-service")
     assert not cgroups, f"cgroups left behind: {cgroups}"
 
 
@@ -301,4 +302,5 @@ def test_unbounded_admission_runs_out_of_memory_where_the_limited_column_sheds(t
         text=True,
     ).stdout.split()
     assert not left, f"processes left behind: {left}"
-    assert not list(Path("/sys/fs/cgroup").glob("**/loadlab-local-thread-service")), "cgroups left behind"
+    cgroups = cgroups_left("loadlab-local-thread-service")
+    assert not cgroups, f"cgroups left behind: {cgroups}"

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, make
+from leftovers import cgroups_left
 
 from loadlab.core import servicecpus
 
@@ -178,9 +179,7 @@ def assert_the_service_alone_on_its_core(run_dir: Path, summary: dict, seen: dic
     config = json.loads((run_dir / "virtual" / "raw" / "thread" / "config.json").read_text())
     assert config["virtual_scheduler_parallelism"] == 1
     assert summary["modes"]["virtual"]["carriers"] == 1
-    left = [
-        str(p) for c in ("cpuset", "cpu", "pids", "memory") for p in Path("/sys/fs/cgroup", c).rglob("loadlab-local-*")
-    ]
+    left = cgroups_left()
     assert not left, left
 
 
