@@ -6,6 +6,7 @@ validity.py's; what cannot be trusted about a whole pass stays there too."""
 from __future__ import annotations
 
 from loadlab.analysis import split_checks
+from loadlab.analysis.downstream_calls import slow_calls
 from loadlab.analysis.knee import Verdict, judge
 from loadlab.analysis.levels import Level
 from loadlab.analysis.validity import (
@@ -49,6 +50,8 @@ def instrument_saturated(level: Level, ctx: ValidityContext) -> str | None:
         found.append(f"the injector's host CPU was saturated: {host:.0f}% (limit {CPU_SATURATED_RATIO * 100:.0f}%)")
     if own and (text := delay_symptom(level, ctx)):
         found.append(f"the delay-service was saturated: {text}")
+    elif own and (text := slow_calls(level, ctx)):
+        found.append(f"the delay-service answered the service late: {text}")
     if own and level.served_late:
         found.append(level.served_late)
     if ctx.shared_machine and (text := outside_competition(level)):

@@ -79,6 +79,8 @@ class ValidityContext:
     # cores, not the machine's: the others saturating theirs invalidate the run, the service saturating its own is
     # its knee.
     split: CpuSplit | None = None
+    # The configured mean delay the service's own calls are held against (downstream_calls.py); None: not judged.
+    downstream_mean_ms: float | None = None
 
 
 def shares_one_machine(target: str | None) -> bool:

@@ -20,7 +20,7 @@ from loadlab.analysis.validity import (
     shares_one_machine,
     too_few_levels,
 )
-from loadlab.core import brownout_profile, metrics, scenario_mix, servicecpus, servicesettings, timeouts
+from loadlab.core import brownout_profile, downstream, metrics, scenario_mix, servicecpus, servicesettings, timeouts
 from loadlab.core.reactive import REACTIVE
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.thresholds import Thresholds
@@ -187,7 +187,17 @@ def validity_context(
         healthy_max_ms=healthy_max or None,
         split=cpu_split(mode_raw, params, target),
         min_rates=1 if brownout_profile.is_brownout(params) else MIN_LEVELS,
+        downstream_mean_ms=calls_witness_mean_ms(run, params),
     )
+
+
+def calls_witness_mean_ms(run: RunRecord, params: dict) -> float | None:
+    """The configured mean delay the service's own calls are held against (analysis/downstream_calls.py): only where
+    a kind of the run calls the delay-service, and not in a brownout, whose delay belongs to the time."""
+    calls = any(scenario_mix.has(params, kind) for kind in scenario_mix.CALLING)
+    if not calls or brownout_profile.is_brownout(params) or not params.get("DELAY_MS"):
+        return None
+    return downstream.of_run(params, run.downstream).mean_ms() or None
 
 
 def cpu_split(mode_raw: RawMode, params: dict, target: str | None) -> servicecpus.CpuSplit | None:
