@@ -123,21 +123,24 @@ def predictions(configured: Model, measured_overhead_s: float) -> dict[str, Pred
         configured.brownout_s + max(0.0, measured_overhead_s),
         configured.seconds,
         configured.pool,
+        configured.sheds,
     )
     pool = configured.pool
     hold = f"{configured.brownout_s * 1000:.0f} ms"
     queued = configured.backlog() > 0
+    holder = f"the limit's {pool} permits" if configured.sheds else f"the pool's {pool} threads"
     formulas = {
         "inflight_peak": (
-            f"the pool's {pool} threads + the backlog ({configured.rate:g} - {pool} / {hold})"
-            f" x {configured.seconds:g} s"
+            f"{holder} + the backlog ({configured.rate:g} - {pool} / {hold}) x {configured.seconds:g} s"
             if queued
+            else f"min({holder}, Little's law: {configured.rate:g} rps x {hold}): the rest is rejected"
+            if configured.sheds
             else f"Little's law: {configured.rate:g} rps x {hold}"
         ),
         "goodput_rps": (
             f"the offered rate ({configured.rate:g} rps): no pool holds it back"
             if pool is None
-            else f"min(rate, the pool's ceiling {pool} / {hold})"
+            else f"min(rate, {holder} / {hold})"
         ),
         "recovery_s": (
             f"{hold} + the backlog over the pool's spare rate ({pool} / {configured.normal_s * 1000:.0f} ms - "

@@ -77,13 +77,16 @@ NAMES = tuple(p[0] for p in PARAMS)
 
 @dataclass(frozen=True)
 class Model:
-    """The predictions for one column: `pool` threads each held for one request (platform), or None (no pool)."""
+    """The predictions for one column: `pool` threads each held for one request (platform), or None (no pool);
+    with `sheds`, `pool` is a concurrency limit that rejects a request when full (virtual-limited) instead of queueing
+    it, so nothing waits behind it: it answers min(rate, limit / delay) and rejects the rest."""
 
     rate: float
     normal_s: float  # what a request holds its thread for outside the brownout
     brownout_s: float  # ... and during it
     seconds: float
     pool: int | None = None
+    sheds: bool = False
 
     def ceiling(self, hold_s: float) -> float | None:
         return None if self.pool is None else self.pool / hold_s
@@ -96,12 +99,23 @@ class Model:
     def backlog(self) -> float:
         """Requests queued behind a full pool when the brownout ends (0 without a pool, or below its ceiling)."""
         top = self.ceiling(self.brownout_s)
-        return 0.0 if top is None else max(0.0, (self.rate - top) * self.seconds)
+        return 0.0 if top is None or self.sheds else max(0.0, (self.rate - top) * self.seconds)
+
+    def rejected_rps(self) -> float:
+        """Requests a second a shedding limit rejects during the brownout (0 for a pool, which queues them)."""
+        top = self.ceiling(self.brownout_s)
+        return max(0.0, self.rate - top) if self.sheds and top is not None else 0.0
+
+    def limit_for_all(self) -> float:
+        """The concurrency a limit needs to admit every request through the brownout: Little's law at its delay."""
+        return self.rate * self.brownout_s
 
     def peak_inflight(self) -> float:
         """Little's law at the brownout's delay; a full pool holds its threads plus the backlog queued behind it."""
         if self.backlog() > 0:
             return self.pool + self.backlog()
+        if self.sheds:
+            return min(float(self.pool), self.rate * self.brownout_s)
         return self.rate * self.brownout_s
 
     def drain_s(self) -> float | None:
@@ -160,10 +174,10 @@ def hold_s(values: Mapping) -> float:
     return (downstream.distribution(values).mean_ms() + int(values.get("CPU_MS") or 0)) / 1000.0
 
 
-def model(values: Mapping, rate: float, pool: int | None) -> Model:
+def model(values: Mapping, rate: float, pool: int | None, sheds: bool = False) -> Model:
     cpu_s = int(values.get("CPU_MS") or 0) / 1000.0
     s = schedule(values)
-    return Model(rate, hold_s(values), s.ms / 1000.0 + cpu_s, s.seconds, pool)
+    return Model(rate, hold_s(values), s.ms / 1000.0 + cpu_s, s.seconds, pool, sheds)
 
 
 def _pools(values: Mapping) -> list[int | None]:

@@ -13,7 +13,7 @@ from pathlib import Path
 from loadlab.analysis import brownout_judge as judge
 from loadlab.analysis import hlog, served
 from loadlab.core import brownout_profile as brownout
-from loadlab.core import metrics
+from loadlab.core import guards, metrics
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import outputs
@@ -167,20 +167,25 @@ def _behind(seconds, plan) -> tuple[int, int, int] | None:
 def _model(judged: JudgedMode, params: dict, plan: brownout.Schedule) -> tuple[dict | None, str]:
     """The predictions for the mode's column: a platform pool's, or no pool (virtual, reactive); another mode has no
     model here and says so."""
-    mode = base_mode(judged.label)
+    mode, sheds = base_mode(judged.label), False
     if mode == "platform":
         pool = mode_threads(judged.label, params)
     elif mode in ("virtual", "reactive"):
         pool = None
+    elif mode == guards.VIRTUAL_LIMITED:
+        pool, sheds = guards.virtual_limit(params), True
     else:
         return None, f"no brownout model for {mode}: measured only"
     baseline = _baseline_p50_ms(judged)
     overhead = 0.0 if baseline is None else baseline / 1000.0 - brownout.hold_s(params)
-    model = brownout.model(params, plan.rate, pool)
+    model = brownout.model(params, plan.rate, pool, sheds)
     note = (
         "each interval runs from the configured delays to the delays plus what the service added to a request before "
         f"the brownout ({overhead * 1000:.0f} ms at its p50); the models leave out CPU limits and connection "
-        "hand-offs, and recovery is measured in whole seconds"
+        "hand-offs, and recovery is measured in whole seconds; a pool or a VIRTUAL_LIMIT admits every request "
+        f"through this brownout from {model.limit_for_all():,.0f} at once (Little's law at its delay: "
+        f"{plan.rate:g} rps x {model.brownout_s * 1000:,.0f} ms), below that a pool queues the rest and a limit "
+        "rejects it"
     )
     return judge.predictions(model, overhead), note
 

@@ -120,6 +120,8 @@ def test_the_limited_column_holds_its_limit_and_rejects_instead_of_queueing(brow
     _, run_dir, summary, watch = brownout_run
     limited, platform = figures(summary, "virtual-limited"), figures(summary, "platform")
     # at 1 s a request, 20 rps wants 20 calls at once: the limit of 10 admits 10 and answers the rest 503 at once
+    predicted = {name: p["value"] for name, p in limited["predicted"].items()}
+    assert predicted["inflight_peak"] == 10 and predicted["goodput_rps"] == 10, limited["predicted"]
     assert limited["peak_service_inflight"] is not None and limited["peak_service_inflight"] <= 10 + 1, limited
     claim(
         (limited["error_share"] or 0) > 0.1 and limited["peak_inflight"] < platform["peak_inflight"],
