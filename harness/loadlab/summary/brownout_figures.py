@@ -16,7 +16,7 @@ from loadlab.core import brownout_profile as brownout
 from loadlab.core import guards, metrics
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.thresholds import Thresholds
-from loadlab.summary import outputs
+from loadlab.summary import crash, outputs
 from loadlab.summary import server_columns as col
 from loadlab.summary.brownout_record import BrownoutRecord
 from loadlab.summary.cost_fits import inflight_at
@@ -64,7 +64,8 @@ def record(judged: JudgedMode, mode_dir: Path, run: RunRecord, params: dict) -> 
         recovered, limit_words = None, f"{before:.1f} OK answers a second of {plan.rate} offered"
     window = window_record(mode_dir)
     switch = _switch(mode_dir, run, window, t0, plan, seconds)
-    problems = _instrument_problems(window, switch, seconds, plan, judged)
+    died = _died_at(judged)
+    problems = _instrument_problems(window, switch, seconds, plan, judged, died)
     model, note = _model(judged, params, plan)
     return BrownoutRecord(
         rate_rps=plan.rate,
@@ -78,8 +79,8 @@ def record(judged: JudgedMode, mode_dir: Path, run: RunRecord, params: dict) -> 
         peak_heap_mb=_peak(judged.tables.server, col.HEAP_USED_MB),
         peak_rss_mb=_round(max((f.rss_mb for f in (raw.flight or {}).values() if f.rss_mb), default=None), 1),
         peak_threads=_peak(judged.tables.server, metrics.JVM_THREADS_LIVE),
-        recovery_seconds=None if problems else recovered,
-        recovery=_recovery_words(recovered, problems, plan, limit, limit_words),
+        recovery_seconds=None if problems or died is not None else recovered,
+        recovery=_died_words(judged, died) or _recovery_words(recovered, problems, plan, limit, limit_words),
         predicted={k: p.as_dict(1 if k == "recovery_s" else 0) for k, p in model.items()} if model else None,
         prediction_note=note,
         served_slow_s=None if switch is None or switch.slow_from_s is None else [switch.slow_from_s, switch.slow_to_s],
@@ -123,15 +124,36 @@ def _switch(mode_dir, run, window, t0, plan, seconds):
     return judge.switch_check(served.tagged(path, BROWNOUT_TAG), t0, plan)
 
 
-def _instrument_problems(window, switch, seconds, plan, judged: JudgedMode) -> list[str]:
+def _died_at(judged: JudgedMode) -> int | None:
+    """The second of the measured phase a role of the mode died at (crash.summary), or None."""
+    second = (judged.crashed or {}).get("second")
+    return int(second) if isinstance(second, (int, float)) else None
+
+
+def _died_words(judged: JudgedMode, died: int | None) -> str | None:
+    if died is None:
+        return None
+    memory = " out of memory" if crash.out_of_memory(judged.crashed) else ""
+    return (
+        f"not judged: the {judged.crashed.get('role') or 'service'} died{memory} at second {died} of the measured phase"
+    )
+
+
+def _instrument_problems(window, switch, seconds, plan, judged: JudgedMode, died: int | None) -> list[str]:
+    """What failed around the mode. A role that died stops answering and the load behind it: a switch not yet seen
+    or injectors that fell behind from the second it died on are the death's doing (named by the crash), not the
+    instrument's."""
     problems = []
     if window is None:
         problems.append("no record of the brownout's schedule (raw/brownout.json): its switch cannot be checked")
     elif not window.get("scheduled"):
         problems.append(f"the delay-service was not given the brownout: {window.get('why')}")
-    if switch is not None and switch.problem:
+    first_slow_answer = plan.start_s + -(-plan.ms // 1000)
+    if switch is not None and switch.problem and (died is None or died > first_slow_answer):
         problems.append(switch.problem)
     behind = _behind(seconds, plan)
+    if behind and died is not None and behind[0] + BEHIND_WINDOW_S > died:
+        behind = None
     if behind:
         problems.append(
             f"the injectors fell behind their schedule from the brownout on: {behind[1]} sent of {behind[2]} in "

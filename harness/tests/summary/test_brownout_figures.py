@@ -1,0 +1,54 @@
+"""A brownout column whose service died (summary/brownout_figures.py): what stopped with it — the delay-service's
+slow answers never reaching a dead service, the injectors' load stopped behind it — is the death's doing, named by
+the crash, never "the instrument failed" or "a limit of the lab". Seen: virtual out of memory at second 20 of a
+20/20/40 brownout at 215 rps, its column said "not judged: the instrument failed (2 problems)"."""
+
+from types import SimpleNamespace
+
+from loadlab.analysis import brownout_judge as judge
+from loadlab.core import brownout_profile as brownout
+from loadlab.summary import brownout_figures as figures
+
+PLAN = brownout.Schedule(rate=215, before_s=20, ms=2000, seconds=20, after_s=40)
+LATE = judge.SwitchCheck(None, None, "its first brownout answer came in second 29, not 22: it switched on late")
+WINDOW = {"scheduled": True}
+
+
+def seconds(stalled_from: int) -> list[judge.Second]:
+    """215 sent a second until stalled_from, then 100."""
+    return [judge.Second(s, 215 if s < stalled_from else 100, 215, 0, 50.0) for s in range(80)]
+
+
+def mode(crashed: dict | None) -> SimpleNamespace:
+    return SimpleNamespace(
+        crashed=crashed,
+        raw=SimpleNamespace(injectors=[]),
+        tables=SimpleNamespace(levels=[]),
+        verdict=SimpleNamespace(set_aside={}),
+    )
+
+
+def test_what_stopped_with_a_dead_service_is_not_called_the_instruments_failure():
+    died = mode({"role": "thread-service", "second": 20, "cause": "java.lang.OutOfMemoryError: Java heap space"})
+    at = figures._died_at(died)
+    assert figures._instrument_problems(WINDOW, LATE, seconds(20), PLAN, died, at) == []
+    assert (
+        figures._died_words(died, at)
+        == "not judged: the thread-service died out of memory at second 20 of the measured phase"
+    )
+
+
+def test_a_stall_or_a_late_switch_before_the_death_is_still_the_instruments():
+    died = mode({"role": "thread-service", "second": 40, "cause": "killed"})
+    problems = figures._instrument_problems(WINDOW, LATE, seconds(25), PLAN, died, figures._died_at(died))
+    assert problems[0] == LATE.problem
+    assert (
+        problems[1].startswith("the injectors fell behind their schedule from the brownout on") and len(problems) == 2
+    )
+    assert figures._died_words(died, 40) == "not judged: the thread-service died at second 40 of the measured phase"
+
+
+def test_a_living_service_keeps_every_instrument_problem():
+    alive = mode(None)
+    assert figures._died_at(alive) is None and figures._died_words(alive, None) is None
+    assert len(figures._instrument_problems(WINDOW, LATE, seconds(20), PLAN, alive, None)) == 2
