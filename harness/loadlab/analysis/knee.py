@@ -38,7 +38,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from loadlab.analysis.bracket import Bracket, combine
-from loadlab.analysis.knee_words import COARSE, bound_of, level_words, rate_words
+from loadlab.analysis.health import level_health
+from loadlab.analysis.knee_words import COARSE, bound_of, first_level_transient, level_words, rate_words
 from loadlab.core.thresholds import Thresholds
 
 if TYPE_CHECKING:  # the level model needs hdrh; refine.py (and the preflight) import this module without it
@@ -64,11 +65,12 @@ class Verdict:
     # Levels set aside, by position: the instrument was saturated there (set_aside.instrument_saturated), so the level
     # says nothing about the service. Only levels before the first unhealthy one are listed (none after it is judged).
     set_aside: dict[int, str] = field(default_factory=dict)
+    transient_first: int | None = None  # a coarse first level a higher rate contradicted (judge), by position
 
     def counted(self, levels: list[Level]) -> list[Level]:
-        """The healthy levels before the first unhealthy one (a level set aside is not counted)."""
+        """The healthy levels before the first unhealthy one (not one set aside, nor a first level transient)."""
         before = levels if self.first_unhealthy is None else levels[: self.first_unhealthy]
-        return [lv for i, lv in enumerate(before) if i not in self.set_aside]
+        return [lv for i, lv in enumerate(before) if i not in self.set_aside and i != self.transient_first]
 
     def trusted(self, levels: list[Level]) -> list[Level]:
         """Every level not set aside."""
@@ -80,6 +82,7 @@ def judge(
     thresholds: Thresholds,
     baseline_p50_ms: float | None = None,
     set_aside: Mapping[int, str] | None = None,
+    first_may_not_reproduce: bool = False,
 ) -> Verdict:
     """Health of every level, then the knee: the last healthy level before the first unhealthy one.
 
@@ -87,7 +90,10 @@ def judge(
     judged against its coarse pass's baseline (the one rule for both passes). set_aside: levels (by position) whose
     instrument was saturated, with why: their health is still read, but the knee is placed on the other levels
     only. With the first levels set aside, the baseline is the lowest p50 up to the first trusted level: a saturated
-    instrument adds latency, it never takes any away, and the first trusted level may already be past the knee."""
+    instrument adds latency, it never takes any away, and the first trusted level may already be past the knee.
+
+    first_may_not_reproduce (a coarse pass): an unhealthy first trusted level that the next, higher one held did not
+    reproduce (the warm-up's end, not the knee): nothing is measured below it, so the knee is sought above it."""
     aside = dict(set_aside or {})
     kept = [i for i in range(len(levels)) if i not in aside]
     baseline = baseline_p50_ms
@@ -97,7 +103,13 @@ def judge(
     limit = thresholds.p99_limit_ms(baseline) if baseline is not None else None
     health = [level_health(level, thresholds, limit) for level in levels]
     first_unhealthy = next((i for i in kept if not health[i][0]), None)
-    before = [i for i in kept if first_unhealthy is None or i < first_unhealthy]
+    transient = None
+    if first_may_not_reproduce and len(kept) > 1 and first_unhealthy == kept[0]:
+        held = kept[1]  # the very next level: two unhealthy in a row are a knee below the first level
+        if health[held][0] and levels[held].target_rps > levels[first_unhealthy].target_rps:
+            transient = first_unhealthy
+            first_unhealthy = next((i for i in kept if i > held and not health[i][0]), None)
+    before = [i for i in kept if (first_unhealthy is None or i < first_unhealthy) and i != transient]
     sustained_position = max(before, key=lambda i: levels[i].target_rps) if before else None
     sustained = levels[sustained_position].target_rps if sustained_position is not None else 0.0
     return Verdict(
@@ -110,32 +122,8 @@ def judge(
         collapsed=first_unhealthy is not None,
         p99_ms_at_sustained=levels[sustained_position].p99_ms if sustained_position is not None else None,
         set_aside={i: why for i, why in aside.items() if first_unhealthy is None or i < first_unhealthy},
+        transient_first=transient,
     )
-
-
-def level_health(level: Level, th: Thresholds, p99_limit: float | None) -> tuple[bool, list[str]]:
-    """(healthy, every broken criterion in words)."""
-    reasons = []
-    # The downstream's injected failures (DOWNSTREAM_ERRORS/RESETS) are the service's answers, not its collapse: the
-    # rule counts them as answered and judges the errors of the service's own (identical when none were injected).
-    injected = (
-        f", besides {level.downstream_injected} the downstream failed on purpose" if level.downstream_injected else ""
-    )
-    if level.answered_rps < th.ok_ratio * level.target_rps:
-        reasons.append(
-            f"OK throughput {level.answered_rps:.0f} rps is below {th.ok_ratio:.0%} of the {level.target_rps:.0f} rps "
-            f"target{injected}"
-        )
-    if level.own_error_ratio > th.max_error_ratio:
-        reasons.append(
-            f"error ratio {level.own_error_ratio:.1%} is above {th.max_error_ratio:.1%} ({level.own_ko} errors"
-            f"{injected})"
-        )
-    if level.latency is None:
-        reasons.append("no successful response, so no latency")
-    elif p99_limit is not None and level.latency.p99_ms > p99_limit:
-        reasons.append(f"p99 {level.latency.p99_ms} ms is above the {p99_limit:.0f} ms limit")
-    return not reasons, reasons
 
 
 @dataclass
@@ -298,11 +286,15 @@ class Knee:
 def coarse_knee(levels: list[Level], verdict: Verdict) -> Knee:
     """The knee the coarse stairs give, before any fine pass."""
     counted = verdict.counted(levels)
+    transients = []
+    if verdict.transient_first is not None:
+        transients.append(first_level_transient(levels, verdict.health, verdict.transient_first))
     if verdict.first_unhealthy is None:
         knee = Knee(
             verdict.sustained_rps, verdict.p99_ms_at_sustained, verdict.baseline_p50_ms, None, None, counted, None
         )
         knee.bound, knee.suspect = bound_of(levels, verdict, verdict.sustained_rps, COARSE)
+        knee.transients = transients
         return knee
     closing = levels[verdict.first_unhealthy]
     healthy_rate = verdict.sustained_rps if verdict.sustained_position is not None else 0.0
@@ -317,6 +309,7 @@ def coarse_knee(levels: list[Level], verdict: Verdict) -> Knee:
         closing,
         unhealthy_levels={closing.target_rps: closing},
         unhealthy_why={closing.target_rps: verdict.health[verdict.first_unhealthy][1]},
+        transients=transients,
     )
 
 

@@ -62,10 +62,14 @@ def instrument_saturated(level: Level, ctx: ValidityContext) -> str | None:
 
 
 def judge_trusted(
-    levels: list[Level], thresholds: Thresholds, ctx: ValidityContext, baseline_p50_ms: float | None = None
+    levels: list[Level],
+    thresholds: Thresholds,
+    ctx: ValidityContext,
+    baseline_p50_ms: float | None = None,
+    coarse: bool = False,
 ) -> Verdict:
     """A pass judged level by level: every level whose instrument was saturated set aside with why, the knee placed
     on the others (knee.judge)."""
     ctx = with_delay_reference(levels, ctx)
     aside = {i: why for i, lv in enumerate(levels) if (why := instrument_saturated(lv, ctx))}
-    return judge(levels, thresholds, baseline_p50_ms, aside)
+    return judge(levels, thresholds, baseline_p50_ms, aside, first_may_not_reproduce=coarse)

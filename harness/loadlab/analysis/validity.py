@@ -138,7 +138,8 @@ def pass_reasons(levels: list[Level], verdict: Verdict, ctx: ValidityContext) ->
     reasons: list[str] = []
     end = len(levels) if verdict.first_unhealthy is None else verdict.first_unhealthy + 1
     scope = levels[:end]
-    before_knee = verdict.trusted(levels if verdict.first_unhealthy is None else levels[: verdict.first_unhealthy])
+    transient = levels[verdict.transient_first] if verdict.transient_first is not None else None  # the warm-up's end
+    before_knee = [lv for lv in verdict.trusted(levels[: verdict.first_unhealthy]) if lv is not transient]
 
     def first(hits: list[tuple[Level, str]]) -> None:
         if hits:

@@ -110,7 +110,7 @@ def judge_mode(
     # Level by level: a level whose instrument was saturated is set aside, the knee placed on the others. The
     # healthy latency a harness limit is held against follows the baseline the trusted levels give.
     ctx = validity_context(mode_raw, run, params, target, thresholds, None)
-    verdict = judge_trusted(tables.levels, thresholds, ctx)
+    verdict = judge_trusted(tables.levels, thresholds, ctx, coarse=True)
     ctx = validity_context(mode_raw, run, params, target, thresholds, verdict.p99_limit_ms)
     knee = refined_knee(tables.levels, verdict, fine, thresholds, ctx, crashed)
     trusted = len(trusted_rates(tables.levels, verdict, knee))

@@ -1,4 +1,4 @@
-"""The health rule exists once in meaning: knee.py gives the shared fixture's verdicts (gatling's
+"""The health rule exists once in meaning: health.py gives the shared fixture's verdicts (gatling's
 HealthRuleAgreementTest runs the same file through the simulation's early stop)."""
 
 import json
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from loadlab.analysis import hlog, knee
+from loadlab.analysis import health, hlog
 from loadlab.analysis.levels import Level
 from loadlab.core.thresholds import Thresholds
 
@@ -32,5 +32,5 @@ def test_the_knee_module_gives_the_shared_verdict(case):
         latency=hlog.stats(histogram),
     )
     thresholds = Thresholds()
-    healthy, reasons = knee.level_health(level, thresholds, thresholds.p99_limit_ms(case["baseline_p50_ms"]))
+    healthy, reasons = health.level_health(level, thresholds, thresholds.p99_limit_ms(case["baseline_p50_ms"]))
     assert healthy == case["healthy"], reasons

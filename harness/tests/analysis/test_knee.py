@@ -152,3 +152,23 @@ def test_only_the_levels_up_to_the_first_unhealthy_one_count():
 def test_an_unhealthy_fine_level_below_a_healthy_one_of_an_earlier_pass_is_a_contradiction():
     got, why = bracket.combine(bracket.Bracket(990, 1035), [(990, True), (985, False)])
     assert got == bracket.Bracket(990, 1035) and "985 rps unhealthy" in why
+
+
+def test_a_coarse_first_level_that_a_higher_rate_held_is_a_transient_and_the_knee_is_sought_above_it():
+    # Seen on a real app (cat-fact, the defaults): 300 rps unhealthy at the warm-up's end (p99 930 ms against 600),
+    # 600 healthy, 900 unhealthy. The knee is not "below 300".
+    levels = [level(0, 300, p99=930), level(1, 600), level(2, 900, p99=709), level(3, 1200, p99=800)]
+    v = knee.judge(levels, TH, first_may_not_reproduce=True)
+    assert (v.transient_first, v.first_unhealthy, v.sustained_rps, v.collapsed) == (0, 2, 600, True)
+    assert v.counted(levels) == [levels[1]]
+    k = knee.coarse_knee(levels, v)
+    assert k.interval == bracket.Bracket(600, 900) and k.sustained_rps == 600
+    assert k.transients == [
+        "the first level, 300.0 rps, was unhealthy (p99 930 ms is above the 402 ms limit) but a higher rate measured "
+        "after it, 600.0 rps, was healthy: it did not reproduce — the service was still growing into the load (the "
+        "warm-up's end, a JIT still compiling), not the knee"
+    ]
+    # a fine pass (judged with the coarse baseline) is never read this way, nor a first level no higher rate held
+    assert knee.judge(levels, TH, baseline_p50_ms=201).first_unhealthy == 0
+    broken = [level(0, 300, p99=930), level(1, 600, p99=950)]
+    assert knee.judge(broken, TH, first_may_not_reproduce=True).transient_first is None

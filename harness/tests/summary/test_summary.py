@@ -185,7 +185,10 @@ def test_rebuild_is_deterministic(full_run):
         (stairs(l2=dict(latency=SLOW_TAIL), l3=dict(latency=SLOW_TAIL)), 200, True),  # latency collapse
         (stairs(l3=dict(ok_share=0.97, ko_share=0.03)), 300, True),  # errors only
         (stairs(l2=dict(ok_share=0.9)), 200, True),  # throughput only
-        (stairs(l0=dict(ko_share=0.2, ok_share=0.8)), 0, True),  # first level unhealthy
+        # first level unhealthy, and so is the next: the knee lies below the first level
+        (stairs(l0=dict(ko_share=0.2, ok_share=0.8), l1=dict(ko_share=0.2, ok_share=0.8)), 0, True),
+        # first level unhealthy, every higher one healthy: it did not reproduce (the warm-up's end), not a knee
+        (stairs(l0=dict(ko_share=0.2, ok_share=0.8)), 500, False),
     ],
 )
 def test_knee_on_synthetic_runs(tmp_path, levels, sustained, collapsed):
@@ -193,6 +196,8 @@ def test_knee_on_synthetic_runs(tmp_path, levels, sustained, collapsed):
     synthrun.write_mode(tmp_path, "platform", ModeSpec(levels))
     mode = summarised(tmp_path)["modes"]["platform"]
     assert (mode["sustained_rps"], mode["collapsed"]) == (sustained, collapsed)
+    transient = [t for t in mode["refine"]["transients"] if t.startswith("the first level, 100.0 rps, was unhealthy")]
+    assert len(transient) == (1 if sustained == 500 and levels[0].ko_share else 0), mode["refine"]["transients"]
 
 
 def test_half_finished_run_lists_what_is_missing(tmp_path):
