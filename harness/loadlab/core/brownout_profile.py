@@ -101,11 +101,6 @@ class Model:
         top = self.ceiling(self.brownout_s)
         return 0.0 if top is None or self.sheds else max(0.0, (self.rate - top) * self.seconds)
 
-    def rejected_rps(self) -> float:
-        """Requests a second a shedding limit rejects during the brownout (0 for a pool, which queues them)."""
-        top = self.ceiling(self.brownout_s)
-        return max(0.0, self.rate - top) if self.sheds and top is not None else 0.0
-
     def limit_for_all(self) -> float:
         """The concurrency a limit needs to admit every request through the brownout: Little's law at its delay."""
         return self.rate * self.brownout_s
@@ -148,6 +143,11 @@ class Schedule:
     @property
     def end_s(self) -> int:
         return self.before_s + self.seconds
+
+    @property
+    def settle_s(self) -> int:
+        """Whole seconds from the brownout's start until its first slow answers come back (its delay, rounded up)."""
+        return -(-self.ms // 1000)
 
     @property
     def level_s(self) -> int:

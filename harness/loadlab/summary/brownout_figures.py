@@ -72,7 +72,7 @@ def record(judged: JudgedMode, mode_dir: Path, run: RunRecord, params: dict) -> 
         brownout_ms=plan.ms,
         window_s=[plan.start_s, plan.end_s],
         window_epoch_ms=[window["from_epoch_ms"], window["to_epoch_ms"]] if window else None,
-        goodput_rps=_round(judge.goodput_rps(seconds, plan.start_s, plan.end_s, -(-plan.ms // 1000)), 1),
+        goodput_rps=_round(judge.goodput_rps(seconds, plan.start_s, plan.end_s, plan.settle_s), 1),
         error_share=_round(judge.error_share(seconds, plan.start_s, plan.total_s), 4),
         peak_inflight=judge.peak_inflight(seconds),
         peak_service_inflight=_peak(judged.tables.server, metrics.INFLIGHT_REQUESTS),
@@ -80,7 +80,7 @@ def record(judged: JudgedMode, mode_dir: Path, run: RunRecord, params: dict) -> 
         peak_rss_mb=_round(max((f.rss_mb for f in (raw.flight or {}).values() if f.rss_mb), default=None), 1),
         peak_threads=_peak(judged.tables.server, metrics.JVM_THREADS_LIVE),
         recovery_seconds=None if problems or died is not None else recovered,
-        recovery=_died_words(judged, died) or _recovery_words(recovered, problems, plan, limit, limit_words),
+        recovery=_died_words(judged) or _recovery_words(recovered, problems, plan, limit, limit_words),
         predicted={k: p.as_dict(1 if k == "recovery_s" else 0) for k, p in model.items()} if model else None,
         prediction_note=note,
         served_slow_s=None if switch is None or switch.slow_from_s is None else [switch.slow_from_s, switch.slow_to_s],
@@ -130,13 +130,13 @@ def _died_at(judged: JudgedMode) -> int | None:
     return int(second) if isinstance(second, (int, float)) else None
 
 
-def _died_words(judged: JudgedMode, died: int | None) -> str | None:
-    if died is None:
+def _died_words(judged: JudgedMode) -> str | None:
+    """A mode whose role died is not judged on its recovery: when it died, in crash.when's words."""
+    if not judged.crashed:
         return None
     memory = " out of memory" if crash.out_of_memory(judged.crashed) else ""
-    return (
-        f"not judged: the {judged.crashed.get('role') or 'service'} died{memory} at second {died} of the measured phase"
-    )
+    role = judged.crashed.get("role") or "service"
+    return f"not judged: the {role} died{memory} {crash.when(crash.of(judged.crashed))}"
 
 
 def _instrument_problems(window, switch, seconds, plan, judged: JudgedMode, died: int | None) -> list[str]:
@@ -148,7 +148,7 @@ def _instrument_problems(window, switch, seconds, plan, judged: JudgedMode, died
         problems.append("no record of the brownout's schedule (raw/brownout.json): its switch cannot be checked")
     elif not window.get("scheduled"):
         problems.append(f"the delay-service was not given the brownout: {window.get('why')}")
-    first_slow_answer = plan.start_s + -(-plan.ms // 1000)
+    first_slow_answer = plan.start_s + plan.settle_s
     if switch is not None and switch.problem and (died is None or died > first_slow_answer):
         problems.append(switch.problem)
     behind = _behind(seconds, plan)

@@ -89,11 +89,17 @@ def test_a_limit_that_sheds_answers_what_it_admits_and_rejects_the_rest_without_
     # virtual-limited at 20 permits, 100 ms normally, 1 s in the brownout, 60 rps for 10 s: it answers 20 rps,
     # rejects 40 a second, holds 20 at once, and is back when its last slow answers are.
     m = brownout.Model(rate=60, normal_s=0.1, brownout_s=1.0, seconds=10, pool=20, sheds=True)
-    assert (m.goodput_rps(), m.rejected_rps(), m.backlog(), m.peak_inflight(), m.drain_s()) == (20, 40, 0, 20, 1.0)
+    assert (m.goodput_rps(), m.rate - m.goodput_rps(), m.backlog(), m.peak_inflight(), m.drain_s()) == (
+        20,
+        40,
+        0,
+        20,
+        1.0,
+    )
     assert m.limit_for_all() == 60  # a limit of 60 would have admitted every request: Little's law at 1 s
     # a limit above what the brownout needs rejects nothing and holds Little's law
     wide = brownout.Model(rate=60, normal_s=0.1, brownout_s=1.0, seconds=10, pool=100, sheds=True)
-    assert (wide.rejected_rps(), wide.peak_inflight()) == (0, 60)
+    assert (wide.rate - wide.goodput_rps(), wide.peak_inflight()) == (0, 60)
     p = judge.predictions(m, measured_overhead_s=0.01)
     assert p["inflight_peak"].value == 20 and "the limit's 20 permits" in p["inflight_peak"].formula
     assert p["goodput_rps"].high == 20 and p["recovery_s"].value == 1.0

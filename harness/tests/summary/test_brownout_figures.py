@@ -30,11 +30,15 @@ def mode(crashed: dict | None) -> SimpleNamespace:
 
 def test_what_stopped_with_a_dead_service_is_not_called_the_instruments_failure():
     died = mode({"role": "thread-service", "second": 20, "cause": "java.lang.OutOfMemoryError: Java heap space"})
+    warmup = mode({"role": "thread-service", "second": -4, "cause": "killed"})
     at = figures._died_at(died)
     assert figures._instrument_problems(WINDOW, LATE, seconds(20), PLAN, died, at) == []
     assert (
-        figures._died_words(died, at)
+        figures._died_words(died)
         == "not judged: the thread-service died out of memory at second 20 of the measured phase"
+    )
+    assert figures._died_words(warmup) == (
+        "not judged: the thread-service died during the warm-up, 4 s before the measured phase"
     )
 
 
@@ -45,10 +49,10 @@ def test_a_stall_or_a_late_switch_before_the_death_is_still_the_instruments():
     assert (
         problems[1].startswith("the injectors fell behind their schedule from the brownout on") and len(problems) == 2
     )
-    assert figures._died_words(died, 40) == "not judged: the thread-service died at second 40 of the measured phase"
+    assert figures._died_words(died) == "not judged: the thread-service died at second 40 of the measured phase"
 
 
 def test_a_living_service_keeps_every_instrument_problem():
     alive = mode(None)
-    assert figures._died_at(alive) is None and figures._died_words(alive, None) is None
+    assert figures._died_at(alive) is None and figures._died_words(alive) is None
     assert len(figures._instrument_problems(WINDOW, LATE, seconds(20), PLAN, alive, None)) == 2
