@@ -65,7 +65,8 @@ class Verdict:
     # Levels set aside, by position: the instrument was saturated there (set_aside.instrument_saturated), so the level
     # says nothing about the service. Only levels before the first unhealthy one are listed (none after it is judged).
     set_aside: dict[int, str] = field(default_factory=dict)
-    transient_first: int | None = None  # a coarse first level a higher rate contradicted (judge), by position
+    transient_first: int | None = None  # a coarse first level the next, higher one contradicted (judge), by position
+    transient_held: int | None = None  # ... and that next level, by position
 
     def counted(self, levels: list[Level]) -> list[Level]:
         """The healthy levels before the first unhealthy one (not one set aside, nor a first level transient)."""
@@ -103,11 +104,11 @@ def judge(
     limit = thresholds.p99_limit_ms(baseline) if baseline is not None else None
     health = [level_health(level, thresholds, limit) for level in levels]
     first_unhealthy = next((i for i in kept if not health[i][0]), None)
-    transient = None
+    transient = held = None
     if first_may_not_reproduce and len(kept) > 1 and first_unhealthy == kept[0]:
-        held = kept[1]  # the very next level: two unhealthy in a row are a knee below the first level
-        if health[held][0] and levels[held].target_rps > levels[first_unhealthy].target_rps:
-            transient = first_unhealthy
+        nxt = kept[1]  # the very next trusted level: two unhealthy in a row are a knee below the first level
+        if health[nxt][0] and levels[nxt].target_rps > levels[first_unhealthy].target_rps:
+            transient, held = first_unhealthy, nxt
             first_unhealthy = next((i for i in kept if i > held and not health[i][0]), None)
     before = [i for i in kept if (first_unhealthy is None or i < first_unhealthy) and i != transient]
     sustained_position = max(before, key=lambda i: levels[i].target_rps) if before else None
@@ -123,6 +124,7 @@ def judge(
         p99_ms_at_sustained=levels[sustained_position].p99_ms if sustained_position is not None else None,
         set_aside={i: why for i, why in aside.items() if first_unhealthy is None or i < first_unhealthy},
         transient_first=transient,
+        transient_held=held,
     )
 
 
@@ -288,7 +290,13 @@ def coarse_knee(levels: list[Level], verdict: Verdict) -> Knee:
     counted = verdict.counted(levels)
     transients = []
     if verdict.transient_first is not None:
-        transients.append(first_level_transient(levels, verdict.health, verdict.transient_first))
+        transients.append(
+            first_level_transient(
+                levels[verdict.transient_first],
+                levels[verdict.transient_held],
+                verdict.health[verdict.transient_first][1],
+            )
+        )
     if verdict.first_unhealthy is None:
         knee = Knee(
             verdict.sustained_rps, verdict.p99_ms_at_sustained, verdict.baseline_p50_ms, None, None, counted, None

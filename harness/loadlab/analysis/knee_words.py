@@ -52,11 +52,10 @@ def bound_of(levels: list[Level], verdict: Verdict, held: float, pass_name: str)
     )
 
 
-def first_level_transient(levels: list[Level], health: list[tuple[bool, list[str]]], first: int) -> str:
+def first_level_transient(first: Level, held: Level, why: list[str]) -> str:
     """A coarse pass's unhealthy first level that the next, higher one held (knee.judge), in words."""
-    held = next(lv for i, lv in enumerate(levels) if i > first and health[i][0])
     return (
-        f"the first level, {levels[first].target_rps:,.1f} rps, was unhealthy ({'; '.join(health[first][1])}) but a "
-        f"higher rate measured after it, {held.target_rps:,.1f} rps, was healthy: it did not reproduce — the service "
-        "was still growing into the load (the warm-up's end, a JIT still compiling), not the knee"
+        f"the first level, {first.target_rps:,.1f} rps, was unhealthy ({'; '.join(why)}) but a higher rate measured "
+        f"after it, {held.target_rps:,.1f} rps, was healthy: it did not reproduce — the service was still growing "
+        "into the load (the warm-up's end, a JIT still compiling), not the knee"
     )
