@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from loadlab.analysis import split_checks
+from loadlab.analysis import served, split_checks
 from loadlab.analysis.knee import Verdict
 from loadlab.analysis.knee_words import level_number, level_words
 from loadlab.analysis.levels import Level
@@ -38,7 +38,8 @@ OUTSIDE_CPU_LIMIT_PCT = 35.0
 # the thread-service's own waits for a CPU, so it only stands as evidence. What counts is a rise with the load: the
 # lightest level's answer is the reference (it holds the probe's own cost on this machine, ~10 ms here and twice
 # that on a slower CI machine), and the lightest level itself is only flagged beyond twice the allowance. A probe gets
-# DELAY_MS + timeouts.PROBE_GRACE_MS to answer; a delay-service that lets any of them fail is saturated.
+# DELAY_MS + timeouts.PROBE_GRACE_MS to answer; a delay-service that lets any of them fail is saturated. A slow probe
+# does not stand against the stand-in's own record of the level on time (served.kept_to_its_distribution).
 DELAY_ADDED_FLOOR_MS = 20.0
 DELAY_ADDED_RATIO = 0.10
 # Targets whose hosts are one physical machine (namespaces share /proc/stat, so host CPU is the machine's).
@@ -75,9 +76,8 @@ class ValidityContext:
     # The mode's lightest level, the reference for a rise of the delay-service's latency: the first level judged
     # unless set before (a refinement pass is judged on its coarse pass's lightest level, not on its own first).
     lightest: Level | None = None
-    # SERVICE_CPUS: the service on cores of its own, the other roles on the rest. Each side is then judged on its own
-    # cores, not the machine's: the others saturating theirs invalidate the run, the service saturating its own is
-    # its knee.
+    # SERVICE_CPUS: the service on cores of its own, the other roles on the rest, each side judged on its own cores:
+    # the others saturating theirs invalidate the run, the service saturating its own is its knee.
     split: CpuSplit | None = None
     # The configured mean delay the service's own calls are held against (downstream_calls.py); None: not judged.
     downstream_mean_ms: float | None = None
@@ -293,7 +293,7 @@ def delay_symptom(level: Level, ctx: ValidityContext) -> str | None:
             f"probed on its own host, it gave no answer within {(ctx.delay_ms + timeouts.PROBE_GRACE_MS) / 1000:g} s "
             f"in {ev.delay_probe_failed:.0%} of the seconds{seen}"
         )
-    if ev.delay_probe_ms is None:
+    if ev.delay_probe_ms is None or served.kept_to_its_distribution(level):
         return None
     base, allowed, lightest = delay_probe_limit(level, ctx)
     if ev.delay_probe_ms <= base + allowed:

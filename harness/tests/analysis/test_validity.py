@@ -141,6 +141,21 @@ def test_a_delay_service_slow_from_the_lightest_level():
     assert r.endswith("at level 1 (100 rps) (and 5 more levels)")
 
 
+def test_a_slow_probe_does_not_stand_against_the_stand_ins_own_record_on_time():
+    # Seen in CI: the lightest level's probe at 250 ms (DELAY_MS=200) while the delay-service served every answer of
+    # those seconds, the probe's among them, within 226 ms: the probing sampler waited for a CPU on a busy host.
+    slow = stairs((0, dict(delay_probe_ms=250)))
+    on_time = {"answers": 290, "p50": 201, "p90": 210, "p99": 226, "p99.9": 226}
+    assert aside(slow)[0].startswith("the delay-service was saturated: probed on its own host, it answered in 250 ms")
+    slow[0].served_ms = on_time
+    assert aside(slow) == {}
+    # the probe stands where the record says the stand-in was late, or holds too few answers to say
+    slow[0].served_late = "the delay-service served its answers slower than configured: …"
+    assert "probed on its own host, it answered in 250 ms" in aside(slow)[0]
+    slow[0].served_late, slow[0].served_ms = None, {**on_time, "answers": 9}
+    assert "probed on its own host, it answered in 250 ms" in aside(slow)[0]
+
+
 def test_delay_service_probe_failures():
     levels = stairs((1, dict(delay_probe_ms=None, delay_probe_failed=0.4, downstream_ms_mean=None)))
     assert aside(levels, AWS) == {
