@@ -19,11 +19,11 @@ def _predicted(record: BrownoutRecord, name: str, unit: str, digits: int = 0) ->
     p = (record.predicted or {}).get(name)
     if not p:
         return ""
-    low, high = p.get("interval") or [None, None]
-    if p.get("value") is None:
-        return f" · predicted: none ({p['formula']}: the pool cannot drain at this rate)"
+    low, high = p.interval or [None, None]
+    if p.value is None:
+        return f" · predicted: none ({p.formula}: the pool cannot drain at this rate)"
     span = "" if low is None or low == high else f" ({_n(low, '', digits)}–{_n(high, '', digits)}{unit})"
-    return f" · predicted {_n(p['value'], '', digits)}{unit}{span}"
+    return f" · predicted {_n(p.value, '', digits)}{unit}{span}"
 
 
 ROWS = (

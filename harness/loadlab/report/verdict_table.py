@@ -173,7 +173,5 @@ def _limit_cell(m: ModeRecord) -> str:
     found = m.rejections
     if not found:
         return "—"
-    share = found.get("share")
-    return f"{num(found.get('limit'))} / {num(found.get('requests'))}" + (
-        f" ({share:.1%})" if share is not None else ""
-    )
+    share = found.share
+    return f"{num(found.limit)} / {num(found.requests)}" + (f" ({share:.1%})" if share is not None else "")

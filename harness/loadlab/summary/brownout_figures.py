@@ -18,7 +18,7 @@ from loadlab.core.runrecord import RunRecord
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import crash, outputs
 from loadlab.summary import server_columns as col
-from loadlab.summary.brownout_record import BrownoutRecord
+from loadlab.summary.brownout_record import BrownoutPrediction, BrownoutRecord
 from loadlab.summary.cost_fits import inflight_at
 from loadlab.summary.judging import JudgedMode
 from loadlab.summary.labels import base_mode, mode_threads
@@ -81,7 +81,9 @@ def record(judged: JudgedMode, mode_dir: Path, run: RunRecord, params: dict) -> 
         peak_threads=_peak(judged.tables.server, metrics.JVM_THREADS_LIVE),
         recovery_seconds=None if problems or died is not None else recovered,
         recovery=_died_words(judged) or _recovery_words(recovered, problems, plan, limit, limit_words),
-        predicted={k: p.as_dict(1 if k == "recovery_s" else 0) for k, p in model.items()} if model else None,
+        predicted={k: BrownoutPrediction(**p.as_dict(1 if k == "recovery_s" else 0)) for k, p in model.items()}
+        if model
+        else None,
         prediction_note=note,
         served_slow_s=None if switch is None or switch.slow_from_s is None else [switch.slow_from_s, switch.slow_to_s],
         instrument_problems=problems,

@@ -8,6 +8,16 @@ from dataclasses import asdict, dataclass, field
 
 
 @dataclass(frozen=True)
+class BrownoutPrediction:
+    """One of `brownout.predicted` (analysis/brownout_judge.Predicted, rounded): the figure at the configured holds,
+    the interval to the figure at the holds the service measured, and the formula in words."""
+
+    value: float | None  # None: the model has no figure (a pool that cannot drain at this rate)
+    interval: list  # [low, high], either None
+    formula: str
+
+
+@dataclass(frozen=True)
 class BrownoutRecord:
     """summary.json's `brownout` of one mode (docs/RESULTS.md)."""
 
@@ -24,7 +34,7 @@ class BrownoutRecord:
     peak_threads: float | None
     recovery_seconds: int | None
     recovery: str  # in words, always
-    predicted: dict | None  # analysis/brownout.predictions, each {value, interval, formula}
+    predicted: dict[str, BrownoutPrediction] | None  # by figure: inflight_peak, goodput_rps, recovery_s
     prediction_note: str
     served_slow_s: list | None  # the seconds the delay-service's answers were the brownout's, by its own record
     instrument_problems: list[str] = field(default_factory=list)
@@ -34,4 +44,7 @@ class BrownoutRecord:
 
     @classmethod
     def from_mapping(cls, values: Mapping) -> BrownoutRecord:
-        return cls(**values)
+        predicted = values.get("predicted")
+        if predicted is not None:
+            predicted = {name: BrownoutPrediction(**p) for name, p in predicted.items()}
+        return cls(**{**values, "predicted": predicted})

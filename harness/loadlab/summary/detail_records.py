@@ -66,6 +66,18 @@ class StopCapRecord(Fields):
 
 
 @dataclass(frozen=True)
+class RejectionsRecord(Fields):
+    """`rejections` (virtual-limited only): the 503s its concurrency limit answered, load shed by design
+    (summary/shedding.py)."""
+
+    limit: int | None = None  # VIRTUAL_LIMIT
+    requests: int | None = None  # the 503s over the counted levels
+    share: float | None = None  # of all their requests
+    from_rps: float | None = None  # the first level that shed any
+    shed_load: bool = False  # the knee is the limit shedding, not a collapse
+
+
+@dataclass(frozen=True)
 class DbPoolRecord(Fields):
     """`db_pool`: the database pool's size, its most active and pending connections (SCENARIO=db)."""
 

@@ -23,6 +23,7 @@ from loadlab.summary.detail_records import (
     EvidenceGapRecord,
     HostRecord,
     ModeSpreadRecord,
+    RejectionsRecord,
     RepeatsRecord,
     RepetitionRecord,
     SetAsideRecord,
@@ -68,7 +69,7 @@ class ModeRecord(Fields):
     requests: int | None = None
     errors: int | None = None
     # virtual-limited only: the 503s its concurrency limit answered, load shed by design (summary/shedding.py).
-    rejections: dict | None = None
+    rejections: RejectionsRecord | None = None
     valid: bool | None = None
     invalid_reasons: list[str] | None = None
     notes: list[str] | None = None
@@ -109,6 +110,7 @@ class ModeRecord(Fields):
         "set_aside_levels": (LIST, SetAsideRecord),
         "threadlocal": (ONE, ThreadlocalRecord),
         "db_pool": (ONE, DbPoolRecord),
+        "rejections": (ONE, RejectionsRecord),
         "stop_inflight_cap": (ONE, StopCapRecord),
         "crashed": (ONE, CrashRecord),
         "evidence_gaps": (LIST, EvidenceGapRecord),
@@ -121,7 +123,7 @@ class ModeRecord(Fields):
     @property
     def shed_load(self) -> bool:
         """virtual-limited: its knee is its own 503s, load shed by design, not a collapse (summary/shedding.py)."""
-        return bool((self.rejections or {}).get("shed_load"))
+        return self.rejections is not None and self.rejections.shed_load
 
     @property
     def fitted_levels(self) -> list[LevelRecord]:

@@ -215,7 +215,7 @@ def test_the_injectors_wait_out_a_full_pools_predicted_queue():
 
 def test_the_words_take_any_mode_name_and_say_a_missing_model_and_a_failed_instrument():
     from loadlab.report import brownout_words
-    from loadlab.summary.brownout_record import BrownoutRecord
+    from loadlab.summary.brownout_record import BrownoutPrediction, BrownoutRecord
     from loadlab.summary.records import ModeRecord
 
     def record(recovered, problems, predicted):
@@ -226,8 +226,7 @@ def test_the_words_take_any_mode_name_and_say_a_missing_model_and_a_failed_instr
         )  # fmt: skip
 
     modes = {
-        "platform": ModeRecord(brownout=record(5, [], {"recovery_s": {"value": 3.5, "interval": [3.5, 4.3],
-                                                                      "formula": "f"}})),
+        "platform": ModeRecord(brownout=record(5, [], {"recovery_s": BrownoutPrediction(3.5, [3.5, 4.3], "f")})),
         "virtual-limited": ModeRecord(brownout=record(None, ["the injectors fell behind"], None)),
         "virtual": ModeRecord(),  # a mode without a brownout record has no column
     }  # fmt: skip
@@ -240,6 +239,8 @@ def test_the_words_take_any_mode_name_and_say_a_missing_model_and_a_failed_instr
     # summary.json's record survives the round trip as a typed record
     back = ModeRecord.from_mapping(modes["platform"].as_json())
     assert isinstance(back.brownout, BrownoutRecord) and back.brownout.recovery_seconds == 5
+    assert back.brownout.predicted["recovery_s"] == BrownoutPrediction(3.5, [3.5, 4.3], "f")
+    assert back.as_json() == modes["platform"].as_json()
 
 
 def test_a_stretch_is_judged_as_one_level():
