@@ -28,9 +28,9 @@ class DelayController {
     Mono<DelayResponse> delay(@RequestParam(name = DelayParameter.NAME, required = false) String ms) {
         long start = System.nanoTime();
         long delayMs = parameter.parse(ms);
-        // Recorded too: with a constant DELAY_MS the lab's own services call here, and the served delay is checked.
+        // With a constant DELAY_MS the lab's own services call here, and the served delay is checked.
         return Mono.delay(Duration.ofMillis(delayMs)).map(tick -> {
-            served.record(start);
+            served.recordDelayPath(start);
             return new DelayResponse(delayMs);
         });
     }

@@ -59,8 +59,11 @@ public class ServedDelays implements DisposableBean {
     private final HistogramLogWriter log;
     private final ScheduledExecutorService writer;
     private long intervalStartMs = System.currentTimeMillis() / 1000 * 1000;
+    /** A constant delay: {@code /delay?ms=N} is what the lab's services call, so its answers are the ones served. */
+    private final boolean delayPathServes;
 
     ServedDelays(DownstreamProperties properties) {
+        delayPathServes = "constant".equals(properties.dist());
         if (properties.servedLog().isBlank()) {
             out = null;
             log = null;
@@ -96,6 +99,18 @@ public class ServedDelays implements DisposableBean {
     /** The answer to a request that arrived at {@code startNanos} (System.nanoTime) goes out now. */
     public void record(long startNanos) {
         record(startNanos, Outcome.SERVED);
+    }
+
+    /**
+     * An answer of {@code /delay?ms=N}, recorded only with a constant delay. With a drawn one the lab's services call
+     * the drawn paths, and {@code /delay}'s only callers are the harness's probe and warm-up, at DELAY_MS: their
+     * constant answers are not the distribution served (a recorded one with a median of 5 ms got a probe's 200 ms
+     * answer every second, past its limit).
+     */
+    public void recordDelayPath(long startNanos) {
+        if (delayPathServes) {
+            record(startNanos);
+        }
     }
 
     /** Every answer is SERVED; an injected 503 or reset is also counted under its own tag. */
