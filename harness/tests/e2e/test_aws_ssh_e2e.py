@@ -36,7 +36,12 @@ TINY = {
     "INJECTORS": "1",
     "MODES": " ".join(MODES),
     "PLATFORM_THREADS": "8",
+    # The bimodal downstream's one real run rides here (the SSH path does not depend on the delay's shape): 20% of
+    # the answers at 600 ms, the rest at 200 ms, and the delay-service's own record of them comes back by rsync.
     "DELAY_MS": "200",
+    "DELAY_DIST": "bimodal",
+    "DELAY_SLOW_MS": "600",
+    "DELAY_SLOW_PCT": "20",
     "PROFILE": "stairs",
     "START_RPS": "10",
     "PEAK_RPS": "40",
@@ -293,6 +298,20 @@ def test_bench_completes_over_ssh_and_writes_the_usual_run_folder(bench):
     assert (run_dir / "index.html").stat().st_size > 10_000
     if harness_exit(r) == 1:  # only an invalid verdict (a busy shared machine) may fail a run that completed
         assert any(not m["valid"] for m in summary["modes"].values()), out
+
+
+def test_the_delay_service_served_the_bimodal_distribution_and_its_record_came_back(bench):
+    """The top level's 120 answers, by the delay-service's own record (raw/delay/served.hlog, from the delay host):
+    the median at the fast 200 ms and the p90 in the slow 20% at 600 ms (fewer than 13 slow answers of 120, where 24
+    are expected, has a chance under 0.1%), neither later than the served-delay check's limit."""
+    run_dir = bench["run_dir"]
+    assert (run_dir / "raw" / "delay" / "served.hlog").stat().st_size > 0
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["downstream"]["distribution"].startswith("bimodal: 600 ms for 20%, 200 ms for the rest")
+    top = summary["modes"][MODES[0]]["levels"][-1]
+    served = top["served_ms"]
+    assert served and served["answers"] >= 100, top
+    assert 200 <= served["p50"] <= 240 and 600 <= served["p90"] <= 720, served
 
 
 def test_every_hosts_files_came_back_by_rsync(bench, stack):

@@ -48,6 +48,9 @@ TINY = {
     # Not Tomcat's default (8192), far above the few hundred connections this run opens: it must reach Tomcat.
     "MAX_CONNECTIONS": "600",
 }
+# A recorded downstream (DELAY_DIST=hgrm:…): spring-petclinic-rest's `GET /owners/{id}` on platform threads at
+# 467 rps, its own .hgrm from run 20261127-160404 (docs/studies/mix.md): p50 5, p90 20, p99 51, max 82 ms.
+RECORDED = f"hgrm:{REPO / 'harness' / 'tests' / 'data' / 'recorded-downstream.hgrm'}"
 TIMELINE_COLUMNS = ["second", "offered_rps", "ok", "ko", "p50_ms", "p95_ms", "p99_ms", "max_ms"]
 
 
@@ -369,8 +372,11 @@ def test_ctrl_c_stops_every_process_frees_ports_and_keeps_results(tmp_path):
     results = tmp_path / "results"
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL")}
     # Ctrl-C comes after level 1, with 4 levels still ahead; levels of 2 s after a 1 s warm-up: what is stopped and
-    # what is kept do not depend on how long the load ran
-    env.update({**TINY, "WARMUP_SECONDS": "1", "STEP_SECONDS": "2", "RESULTS_DIR": str(results)})
+    # what is kept do not depend on how long the load ran. The recorded distribution's one real run rides here
+    # (RECORDED: its delays are a few ms, so the pool is never the limit) and is read from what Ctrl-C kept.
+    env.update(
+        {**TINY, "WARMUP_SECONDS": "1", "STEP_SECONDS": "2", "RESULTS_DIR": str(results), "DELAY_DIST": RECORDED}
+    )
     proc = subprocess.Popen(
         ["make", "--no-print-directory", "bench"],
         cwd=REPO,
@@ -409,3 +415,12 @@ def test_ctrl_c_stops_every_process_frees_ports_and_keeps_results(tmp_path):
         text=True,
     ).stdout.split()
     assert not left, f"processes left behind: {left}"
+    # The delay-service replayed the recording, by its own record of the first level (kept): a median of a few ms
+    # and a tail past 15 ms, as recorded (p50 5, p90 20, p99 51 ms); a constant delay has neither. 17.5% of the
+    # recording lies past 15 ms: none of 50 answers there has a chance under 0.01%. Nothing in the record is far
+    # beyond the recording's 82 ms: the probe's answers at DELAY_MS (200 ms) are not the distribution served.
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["downstream"]["distribution"].startswith("recorded"), summary["downstream"]
+    served = [lv["served_ms"] for lv in summary["modes"]["platform"]["levels"] if lv["served_ms"]]
+    assert served, summary["modes"]["platform"]["levels"]
+    assert served[0]["p50"] <= 12 and 15 <= served[0]["p99"] and served[0]["p99.9"] <= 82 + 40, served
