@@ -61,7 +61,8 @@ class SecondLabelsGatlingTest {
             // late against the injection's own clock, one: either way it is labelled warm-up, and the warm-up keeps
             // its four seconds, so the levels after it start where the schedule says.
             assertEquals(Schedule.WARMUP, rows.get(0)[1], context);
-            assertTrue(Integer.parseInt(rows.get(0)[4]) <= 1, "the warm-up's first second asks for 0.65 users; " + context);
+            assertTrue(Integer.parseInt(rows.get(0)[4]) <= 1,
+                    "the warm-up's first second asks for 0.65 users; " + context);
             assertEquals(4, rows.stream().filter(r -> r[1].equals(Schedule.WARMUP)).count(), context);
             // Each measured second's level label, in order, and the requests sent under each label. A request is
             // counted in the second it went out: on a busy machine one scheduled just before a second's end may go out
