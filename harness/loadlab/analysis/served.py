@@ -154,12 +154,18 @@ def count_above(merged, ms: float) -> int:
 def late(answers: int, beyond: int, dist: Distribution, limit_ms: float) -> tuple[bool, float]:
     """(whether `beyond` of `answers` past limit_ms are more than chance allows, the share allowed there)."""
     allowed = min(1.0, dist.share_above_ms(limit_ms) + SERVED_TAIL_SLACK)
+    return _beyond_chance(answers, beyond, allowed), allowed
+
+
+def _beyond_chance(answers: int, beyond: int, allowed: float) -> bool:
+    """Whether `beyond` of `answers` past a limit are more than a share `allowed` gives, by a one-sided binomial test
+    at SERVED_ALPHA."""
     if beyond == 0:
-        return False, allowed
+        return False
     # scipy.stats costs about a second to import: every harness command would pay it, few reach this test
     from scipy.stats import binom
 
-    return float(binom.sf(beyond - 1, answers, allowed)) < SERVED_ALPHA, allowed
+    return float(binom.sf(beyond - 1, answers, allowed)) < SERVED_ALPHA
 
 
 def level_problems(
@@ -187,11 +193,7 @@ def late_in_the_body(answers: int, beyond: int, percentile: float) -> tuple[bool
     by its shape, a lognormal's median (100 ms, p99 1,000) served 10 ms late over 18,000 answers is "late" at
     p < 1e-5; the allowance forgives what the timer adds to every answer (3–8 ms at that median, measured)."""
     allowed = min(1.0, 1 - percentile / 100 + SERVED_TAIL_SLACK)
-    if beyond == 0:
-        return False, allowed
-    from scipy.stats import binom
-
-    return float(binom.sf(beyond - 1, answers, allowed)) < SERVED_ALPHA, allowed
+    return _beyond_chance(answers, beyond, allowed), allowed
 
 
 def _why_late(merged, count: int, dist: Distribution) -> str | None:

@@ -13,11 +13,14 @@ public sealed interface DelayDistribution {
     /** The 99th percentile of the standard normal distribution: a lognormal's sigma = ln(p99 / median) / Z99. */
     double Z99 = 2.3263478740408408;
 
+    /** {@code downstream.dist} of a constant delay: the one {@code /delay?ms=N} serves too. */
+    String CONSTANT = "constant";
+
     double drawMs(RandomGenerator random);
 
     static DelayDistribution of(DownstreamProperties p) {
         return switch (p.dist()) {
-            case "constant" -> new Constant(p.delayMs());
+            case CONSTANT -> new Constant(p.delayMs());
             case "lognormal" -> new Lognormal(p.delayMs(), p.p99Ms());
             case "bimodal" -> new Bimodal(p.delayMs(), p.slowMs(), p.slowPct());
             case "recorded" -> Recorded.parse(p.points());

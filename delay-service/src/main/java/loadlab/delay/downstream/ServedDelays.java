@@ -63,7 +63,7 @@ public class ServedDelays implements DisposableBean {
     private final boolean delayPathServes;
 
     ServedDelays(DownstreamProperties properties) {
-        delayPathServes = "constant".equals(properties.dist());
+        delayPathServes = DelayDistribution.CONSTANT.equals(properties.dist());
         if (properties.servedLog().isBlank()) {
             out = null;
             log = null;

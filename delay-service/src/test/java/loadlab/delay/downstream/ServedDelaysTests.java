@@ -24,7 +24,7 @@ class ServedDelaysTests {
 
     @Test
     void withAConstantDelayTheDelayPathIsTheDownstream() throws Exception {
-        assertThat(servedCount("constant")).isEqualTo(2);
+        assertThat(servedCount(DelayDistribution.CONSTANT)).isEqualTo(2);
     }
 
     /** One drawn answer and one of /delay?ms=N, recorded in a second that then ends: the `served` answers logged. */
