@@ -29,7 +29,7 @@ SAMPLE_APP := harness/tests/sample-app
 SOURCES := $(shell find pom.xml */pom.xml delay-service/src thread-service/src reactive-service/src gatling/src \
              $(SAMPLE_APP)/pom.xml $(SAMPLE_APP)/src -type f 2>/dev/null)
 
-.PHONY: help build up bench report compare plan down test check lint format test-java test-python test-e2e test-infra test-units clean \
+.PHONY: help build up bench report compare plan down test check lint format test-java test-python test-e2e test-extended test-infra test-units clean \
         check-params venv test-venv test-deps
 
 help: ## list targets and parameters (this page)
@@ -147,7 +147,12 @@ test-python: test-venv build
 	@MAKEFLAGS= MAKELEVEL= nice -n 5 $(PY) -m pytest harness/tests -q -m "not e2e" -n 2 --dist loadfile --durations=10
 
 test-e2e: test-venv build
-	@MAKEFLAGS= MAKELEVEL= $(PY) -m pytest harness/tests -q -m e2e --durations=15
+	@MAKEFLAGS= MAKELEVEL= $(PY) -m pytest harness/tests -q -m "e2e and not extended" --durations=15
+
+# The real runs kept out of `make test` to hold its 18-minute budget (docs/TESTS.md says what only each proves):
+# run them before a release, or after a change to what they prove.
+test-extended: test-deps test-venv build ## the e2e runs outside make test's budget (netns, the sweep, cpu, db, two crashes, a refusal; ≈ 8 min)
+	@MAKEFLAGS= MAKELEVEL= $(PY) -m pytest harness/tests -q -m "e2e and extended" --durations=15
 
 test-infra:
 	@bash infra/tests/run.sh

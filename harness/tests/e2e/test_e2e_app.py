@@ -127,6 +127,7 @@ def test_an_app_path_that_answers_404_is_refused_before_any_load_with_nothing_le
     assert not alive, alive
 
 
+@pytest.mark.extended  # outside make test's budget (docs/TESTS.md): `make test-extended`
 def test_an_app_that_does_not_start_is_refused_with_its_log(tmp_path):
     results = tmp_path / "results"
     # A property the app's own binding refuses: Boot stops at start-up with a message in its log.

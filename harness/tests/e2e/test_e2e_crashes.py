@@ -107,6 +107,7 @@ def headline(run_dir: Path) -> str:
     return page[start : page.index("</p>", start)]
 
 
+@pytest.mark.extended  # outside make test's budget (docs/TESTS.md): `make test-extended`
 def test_a_killed_service_crashes_its_mode_only_and_a_long_delay_stays_healthy(tmp_path):
     """The service under test killed mid-run — here the reactive service, which runs in the thread-service's role
     (MODES=reactive first): that mode crashed, named like any other, never a collapse, and no ratio is claimed from
@@ -198,6 +199,7 @@ def test_a_killed_delay_service_or_injector_stops_the_run(tmp_path, name, role, 
     assert not left, f"processes left behind: {left}"
 
 
+@pytest.mark.extended  # outside make test's budget (docs/TESTS.md): `make test-extended`
 def test_a_pool_beyond_its_pids_limit_is_a_named_crash_of_the_service_alone(tmp_path):
     """The thread-service runs in a cgroup of its own: a pool of 1,000 threads under a pids limit of 300 (a test
     seam the preflight does not see) crashes the service, named with the limit, at the first level that needs more

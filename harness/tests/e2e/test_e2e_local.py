@@ -48,6 +48,10 @@ TINY = {
     "THREADLOCAL_KB": "4",
     # Not Tomcat's default (8192), far above the few hundred connections this run opens: it must reach Tomcat.
     "MAX_CONNECTIONS": "600",
+    # One fine pass (the test-only seam of finepasses.py): 7 levels between 35 and 45 rps place the knee within 10%
+    # of Little's law; a second pass, 15 s more, was not used in the runs measured (38-40 rps is this pool's fuzzy
+    # edge: a rate healthy once is not always healthy again). Passes after the first are the unit tier's.
+    "LOADLAB_REFINE_PASSES": "1",
 }
 # A recorded downstream (DELAY_DIST=hgrm:…): spring-petclinic-rest's `GET /owners/{id}` on platform threads at
 # 467 rps, its own .hgrm from run 20261127-160404 (docs/studies/mix.md): p50 5, p90 20, p99 51, max 82 ms.

@@ -24,7 +24,8 @@ from test_netns import PREFIX, harness_links, namespaces, netns_unusable, route_
 
 from loadlab.run import topology
 
-pytestmark = pytest.mark.e2e
+# Outside make test's budget (docs/TESTS.md): `make test-extended` runs it.
+pytestmark = [pytest.mark.e2e, pytest.mark.extended]
 
 # Every order after the 320th a JVM served answers 503 (each mode starts the app afresh). The stairs go 20, 45, 70 rps
 # of 3 s after a 5 s warm-up:

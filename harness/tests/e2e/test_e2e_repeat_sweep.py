@@ -26,7 +26,8 @@ from conftest import blamed_on_the_machine, harness_exit
 from fault_windows import bench_with_windows, cgroup_usable, no_fault_cgroup_left, seconds_rows
 from test_e2e_local import busy_levels, level_windows
 
-pytestmark = pytest.mark.e2e
+# Outside make test's budget (docs/TESTS.md): `make test-extended` runs it.
+pytestmark = [pytest.mark.e2e, pytest.mark.extended]
 
 SWEEP = {
     "TARGET": "local",

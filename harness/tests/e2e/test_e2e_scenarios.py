@@ -150,6 +150,7 @@ def within(value: float, expected: float, tolerance: float) -> bool:
     return abs(value / expected - 1) <= tolerance
 
 
+@pytest.mark.extended  # outside make test's budget (docs/TESTS.md): `make test-extended`
 def test_db_pool_limits_both_modes_alike_with_the_service_on_a_core_of_its_own(tmp_path):
     seen: dict[str, set[str]] = {}
     r, summary = bench(DB, tmp_path, seen)
@@ -183,6 +184,7 @@ def assert_the_service_alone_on_its_core(run_dir: Path, summary: dict, seen: dic
     assert not left, left
 
 
+@pytest.mark.extended  # outside make test's budget (docs/TESTS.md): `make test-extended`
 def test_cpu_work_limits_both_modes_alike(tmp_path):
     r, summary = bench(CPU, tmp_path)
     platform, virtual = summary["modes"]["platform"], summary["modes"]["virtual"]
