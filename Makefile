@@ -111,7 +111,7 @@ check: test-deps ## lint, build, the JUnit tests, the harness's unit tests and t
 	@$(MAKE) --no-print-directory -j4 --output-sync=target JAVA_LINT_IN_TEST_JAVA=1 JAVA_AFTER_VENV=1 \
 	  lint test-java test-python test-infra
 
-test: check ## the whole test suite (what CI runs): `make check`, then the end-to-end runs
+test: check ## the test suite CI runs: `make check`, then the end-to-end runs (all but `make test-extended`'s)
 	@$(MAKE) --no-print-directory test-e2e
 
 # Everything before the end-to-end tier runs side by side: the JUnit tests (about one core: their real Gatling runs and
