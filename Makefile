@@ -150,13 +150,15 @@ test-java: build $(if $(JAVA_AFTER_VENV),test-venv)
 test-python: test-venv build
 	@MAKEFLAGS= MAKELEVEL= nice -n 5 $(PY) -m pytest harness/tests -q -m "not e2e" -n 2 --dist loadfile --durations=10
 
+# The tests run `make` as a user would (no MAKEFLAGS, no jobserver), one at a time, slowest listed.
+E2E_PYTEST = MAKEFLAGS= MAKELEVEL= $(PY) -m pytest harness/tests -q --durations=15
 test-e2e: test-venv build
-	@MAKEFLAGS= MAKELEVEL= $(PY) -m pytest harness/tests -q -m "e2e and not extended" --durations=15
+	@$(E2E_PYTEST) -m "e2e and not extended"
 
 # The real runs kept out of `make test` to hold its 18-minute budget (docs/TESTS.md says what only each proves):
 # run them before a release, or after a change to what they prove.
 test-extended: test-deps test-venv build ## the e2e runs outside make test's budget (netns, the sweep, cpu, db, two crashes, a refusal; ≈ 8 min)
-	@MAKEFLAGS= MAKELEVEL= $(PY) -m pytest harness/tests -q -m "e2e and extended" --durations=15
+	@$(E2E_PYTEST) -m "e2e and extended"
 
 test-infra:
 	@bash infra/tests/run.sh
