@@ -84,4 +84,5 @@ def test_the_gate_fails_the_halved_pool_in_one_line(three_runs):
         return  # not proven here: the harness blamed the machine and the test's own reading agreed
     said = [line for line in r.stderr.splitlines() if line.startswith("loadlab:")]
     assert len(said) == 1 and said[0].startswith(f"loadlab: FAIL_IF {GATE}: platform.sustained changed "), said
-    assert "certainly below -10%" in said[0] and "95%" in said[0]
+    # how sure: a 95% interval, or, when A held its top stair (its knee lies anywhere above 38), a bound
+    assert "certainly below -10%" in said[0] and ("95%" in said[0] or "(a bound: AGAINST held the top" in said[0])
