@@ -102,7 +102,7 @@ def judge(
         p50s = [lv.latency.p50_ms for lv in levels[: kept[0] + 1] if lv.latency]
         baseline = min(p50s) if p50s else None
     limit = thresholds.p99_limit_ms(baseline) if baseline is not None else None
-    health = [level_health(level, thresholds, limit) for level in levels]
+    health = [level_health(level, thresholds, limit, baseline) for level in levels]
     first_unhealthy = next((i for i in kept if not health[i][0]), None)
     transient = held = None
     if first_may_not_reproduce and len(kept) > 1 and first_unhealthy == kept[0]:

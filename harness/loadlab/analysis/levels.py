@@ -63,6 +63,11 @@ class Level:
     # Why the delay-service served this level slower than its configured distribution (analysis/served.py), or
     # None: the stand-in's own record says the instrument, not the service, was slow here (the level is set aside).
     served_late: str | None = None
+    # The rate offered just before the level (the previous level's target, or the warm-up's for the first; None:
+    # unknown) and the whole seconds its completions are read later than it was sent (summary/seconds.py's lag):
+    # together they say how many of its requests a service keeping up still has in flight at its end (health.py).
+    previous_target_rps: float | None = None
+    window_shift_s: int = 0
 
     @property
     def offered_rps(self) -> float:

@@ -116,6 +116,10 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
             level.add_error_kinds(inj.errors_by_kind.get(s, {}))
 
     levels = [builders[i].build() for i in sorted(builders) if builders[i].seconds]
+    warmup_rps = float(sum(as_int(r.get("sent")) for r in rows_at(t0 - 1)))  # the warm-up's last second (0: none)
+    for lv in levels:
+        lv.previous_target_rps = targets.get(lv.index - 1) if lv.index > 0 else warmup_rps
+        lv.window_shift_s = lag_s
     if cutoff is not None:
         kept = [lv for lv in levels if _ended_before(lv.index, bounds, lag_s, cutoff, levels)]
         # The levels the crash interrupted: begun by it (a level begins on a whole second, so one whose first second

@@ -30,7 +30,9 @@ def test_the_knee_module_gives_the_shared_verdict(case):
         ok=case["ok"],
         ko=case["ko"],
         latency=hlog.stats(histogram),
+        previous_target_rps=case.get("previous_target_rps"),
     )
     thresholds = Thresholds()
-    healthy, reasons = health.level_health(level, thresholds, thresholds.p99_limit_ms(case["baseline_p50_ms"]))
+    baseline = case["baseline_p50_ms"]
+    healthy, reasons = health.level_health(level, thresholds, thresholds.p99_limit_ms(baseline), baseline)
     assert healthy == case["healthy"], reasons

@@ -1,6 +1,6 @@
 import pytest
 
-from loadlab.analysis import bracket, knee, validity
+from loadlab.analysis import bracket, health, knee, validity
 from loadlab.analysis.hlog import LatencyStats
 from loadlab.analysis.levels import Evidence, Level
 from loadlab.core.thresholds import Thresholds
@@ -172,3 +172,27 @@ def test_a_coarse_first_level_that_a_higher_rate_held_is_a_transient_and_the_kne
     assert knee.judge(levels, TH, baseline_p50_ms=201).first_unhealthy == 0
     broken = [level(0, 300, p99=930), level(1, 600, p99=950)]
     assert knee.judge(broken, TH, first_may_not_reproduce=True).transient_first is None
+
+
+def test_a_step_up_is_not_short_by_the_requests_still_in_flight_at_its_end():
+    """8 then 24 rps over 4 s of 214 ms requests: a service answering every one completes 91 to 93 of the level's 96
+    in its seconds (CI saw 91, 94.8%), the rest still in flight at its end. The rule expects 24 - 16 x 0.214 / 4 =
+    23.1 rps of it, so 91 is healthy; 86 is short beyond what is in flight."""
+    steps = [level(0, 8, p50=214, seconds=4), level(1, 24, p50=214, seconds=4, ok_share=91 / 96)]
+    steps[1].previous_target_rps = 8
+    assert not knee.judge(steps, TH).collapsed
+    steps[1].ok = 86
+    v = knee.judge(steps, TH)
+    assert v.collapsed and v.health[1][1] == [
+        "OK throughput 21.5 rps is below 95% of the 23.1 rps that keeping up with the 24 rps target completes in "
+        "its seconds"
+    ]
+
+
+def test_a_lag_shifted_window_leaves_only_the_rest_of_the_latency_in_flight():
+    """Requests of 1.2 s are read one whole second later (seconds.py's lag): 0.2 s of them is still in flight."""
+    steps = [level(0, 10, p50=1200, p99=1300, seconds=4), level(1, 30, p50=1200, p99=1300, seconds=4)]
+    steps[1].previous_target_rps, steps[1].window_shift_s = 10, 1
+    assert health.expected_answers_rps(steps[1], 1200) == pytest.approx(30 - 20 * 0.2 / 4)
+    steps[1].previous_target_rps = 40  # a step down: judged on its target, never stricter
+    assert health.expected_answers_rps(steps[1], 1200) == 30

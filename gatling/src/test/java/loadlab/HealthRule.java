@@ -10,15 +10,22 @@ import java.util.Locale;
  * same definition, proven by one fixture both test suites run (harness/tests/data/health_cases.json), so the early stop
  * can never end a run at a level the analysis calls healthy.
  *
- * <p>Healthy when: ok completions per second &ge; okRatio &times; target, ko/(ok+ko) &le; maxErrorRatio, at least
+ * <p>Healthy when: ok completions per second &ge; okRatio &times; target (less the requests still in flight at the
+ * level's end after a step up, {@link #expectedOkRps}), ko/(ok+ko) &le; maxErrorRatio, at least
  * one ok completion, and ok p99 &le; max(p99Factor &times; baselineP50, baselineP50 + p99SlackMs), baselineP50 being
  * the ok p50 of the first measured level. Percentiles cover successful requests only (a fast error must not pass
  * for a fast answer).
  */
 public record HealthRule(double okRatio, double maxErrorRatio, double p99Factor, double p99SlackMs) {
 
-    /** A level's completions, bucketed by completion second over the level's own seconds. */
-    public record LevelStats(double targetRps, int seconds, long ok, long ko, double p50Ms, double p99Ms) {
+    /**
+     * A level's completions, bucketed by completion second over the level's own seconds.
+     *
+     * @param previousTargetRps the rate offered just before the level (the previous level's, or the warm-up's for
+     *        the first); NaN when unknown
+     */
+    public record LevelStats(double targetRps, double previousTargetRps, int seconds, long ok, long ko, double p50Ms,
+            double p99Ms) {
         public double okRps() {
             return seconds > 0 ? ok / (double) seconds : 0;
         }
@@ -38,6 +45,22 @@ public record HealthRule(double okRatio, double maxErrorRatio, double p99Factor,
         return new HealthRule(c.okRatio(), c.maxErrorRatio(), c.p99Factor(), c.p99SlackMs());
     }
 
+    /**
+     * The ok completions per second a service keeping up at its baseline latency gives in the level's own seconds: a
+     * level that stepped up still has its last baseline p50 of requests in flight at its end, while the previous
+     * level's that finish in its first moments were sent at the lower rate (Little's law on the step). Never above
+     * the target: a step down is not made stricter. harness/loadlab/analysis/health.py expected_answers_rps.
+     */
+    public double expectedOkRps(LevelStats level, double baselineP50Ms) {
+        double previous = level.previousTargetRps();
+        double target = level.targetRps();
+        if (Double.isNaN(previous) || Double.isNaN(baselineP50Ms) || level.seconds() <= 0 || target <= previous) {
+            return target;
+        }
+        double tailSeconds = Math.min(Math.max(0, baselineP50Ms / 1000.0), level.seconds());
+        return target - (target - previous) * tailSeconds / level.seconds();
+    }
+
     public double p99LimitMs(double baselineP50Ms) {
         return Math.max(p99Factor * baselineP50Ms, baselineP50Ms + p99SlackMs);
     }
@@ -45,8 +68,12 @@ public record HealthRule(double okRatio, double maxErrorRatio, double p99Factor,
     public Verdict judge(LevelStats level, double baselineP50Ms) {
         double limit = p99LimitMs(baselineP50Ms);
         List<String> broken = new ArrayList<>();
-        if (level.okRps() < okRatio * level.targetRps()) {
-            broken.add(fmt("ok %.1f rps < %.2f x target %.1f rps", level.okRps(), okRatio, level.targetRps()));
+        double expected = expectedOkRps(level, baselineP50Ms);
+        if (level.okRps() < okRatio * expected) {
+            broken.add(expected < level.targetRps()
+                    ? fmt("ok %.1f rps < %.2f x %.1f rps (target %.1f rps less what is still in flight at its end)",
+                            level.okRps(), okRatio, expected, level.targetRps())
+                    : fmt("ok %.1f rps < %.2f x target %.1f rps", level.okRps(), okRatio, level.targetRps()));
         }
         if (level.errorRatio() > maxErrorRatio) {
             broken.add(fmt("errors %.2f%% > %.2f%%", 100 * level.errorRatio(), 100 * maxErrorRatio));

@@ -44,7 +44,9 @@ class HealthRuleAgreementTest {
             ok.recordValue(v.longValue());
         }
         boolean any = ok.getTotalCount() > 0;
+        Number previous = (Number) c.get("previous_target_rps");
         HealthRule.LevelStats level = new HealthRule.LevelStats(((Number) c.get("target_rps")).doubleValue(),
+                previous == null ? Double.NaN : previous.doubleValue(),
                 ((Number) c.get("seconds")).intValue(), ((Number) c.get("ok")).longValue(),
                 ((Number) c.get("ko")).longValue(), any ? ok.getValueAtPercentile(50) : 0,
                 any ? ok.getValueAtPercentile(99) : 0);

@@ -15,7 +15,7 @@ class HealthRuleTest {
     private final HealthRule rule = HealthRule.of(HarnessThresholds.parse(Map.of()));
 
     private static HealthRule.LevelStats level(double target, int seconds, long ok, long ko, double p99) {
-        return new HealthRule.LevelStats(target, seconds, ok, ko, 200, p99);
+        return new HealthRule.LevelStats(target, Double.NaN, seconds, ok, ko, 200, p99);
     }
 
     @Test
@@ -56,7 +56,7 @@ class HealthRuleTest {
 
     @Test
     void aLevelWithoutCompletionsIsUnhealthy() {
-        HealthRule.Verdict v = rule.judge(new HealthRule.LevelStats(100, 10, 0, 0, 0, 0), 200);
+        HealthRule.Verdict v = rule.judge(new HealthRule.LevelStats(100, Double.NaN, 10, 0, 0, 0, 0), 200);
         assertFalse(v.healthy());
         assertTrue(v.reason().contains("no successful response"), v.reason());
     }

@@ -63,6 +63,11 @@ final class LevelJudge {
         return judged.get(levelIndex);
     }
 
+    /** The rate offered just before a level: the previous level's, or the warm-up's (0 without one). */
+    private double previousTargetRps(Schedule.Level l) {
+        return l.index() > 0 ? schedule.levels().get(l.index() - 1).targetRps() : schedule.warmupRps();
+    }
+
     private Judged judge(Schedule.Level l) {
         boolean any = okLatency.getTotalCount() > 0;
         double p50 = any ? okLatency.getValueAtPercentile(50) : 0;
@@ -71,8 +76,8 @@ final class LevelJudge {
             baselineP50Ms = p50;
         }
         double baseline = Double.isNaN(baselineP50Ms) ? p50 : baselineP50Ms;
-        HealthRule.Verdict v = rule.judge(new HealthRule.LevelStats(l.targetRps(), seconds, ok, ko, p50, p99),
-                baseline);
+        HealthRule.Verdict v = rule.judge(
+                new HealthRule.LevelStats(l.targetRps(), previousTargetRps(l), seconds, ok, ko, p50, p99), baseline);
         level = -1;
         okLatency = null;
         String where = "level " + (l.index() + 1) + "/" + schedule.steps() + " (target " + RawFiles.rate(l.targetRps())

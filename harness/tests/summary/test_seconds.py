@@ -1,0 +1,22 @@
+"""summary/seconds.py gives each level the rate offered just before it, which the health rule needs to tell a
+service keeping up from one falling behind right after a step up (analysis/health.py expected_answers_rps)."""
+
+import synthrun
+from synthrun import LevelSpec, ModeSpec
+
+from loadlab.summary import raw, seconds
+
+
+def test_each_level_knows_the_rate_before_it_the_first_the_warm_ups(tmp_path):
+    spec = ModeSpec([LevelSpec(100), LevelSpec(200), LevelSpec(300)], injectors=2, warmup_seconds=2)
+    synthrun.write_mode(tmp_path, "platform", spec)
+    levels = seconds.build_tables(raw.load_mode(tmp_path / "platform"), lag_s=1).levels
+    # the synthetic warm-up sends 10 rps (5 per injector): its last second is what came before the first level
+    assert [lv.previous_target_rps for lv in levels] == [10, 100, 200]
+    assert {lv.window_shift_s for lv in levels} == {1}
+
+
+def test_a_run_without_a_warm_up_had_nothing_before_its_first_level(tmp_path):
+    synthrun.write_mode(tmp_path, "virtual", ModeSpec([LevelSpec(100), LevelSpec(200)], warmup_seconds=0))
+    levels = seconds.build_tables(raw.load_mode(tmp_path / "virtual")).levels
+    assert [lv.previous_target_rps for lv in levels] == [0, 100]
