@@ -48,21 +48,23 @@ check-params:
 	@LOADLAB_MAKE_COMMAND_LINE='$(COMMAND_LINE_NAMES)' $(LOADLAB) check --write $(CHECKED)
 
 # The harness as a package (harness/pyproject.toml): `make bench` installs its runtime dependencies only,
-# `make test` the test extras with them, in one pip run (a second one resolves and builds the editable harness
-# again: 4 s). The installed modules are byte-compiled by compileall on every core rather than by pip on one (a
-# fresh venv: 35 s against 43 alone, on `make check`'s critical path): where PYTHONDONTWRITEBYTECODE is set (as on
-# this machine), nothing else would, and each Python start would compile scipy's and matplotlib's modules again
-# (about 3 s of CPU).
-PIP_INSTALL = $(SYS_PYTHON) -m venv $(VENV) && $(PY) -m pip install -q --no-compile -e
+# `make test` the test extras with them, in one install (a second one resolves and builds the editable harness
+# again). uv makes the venv and installs into it (harness/install-uv.sh says why: 3 s against pip's 26, on
+# `make check`'s critical path), on the interpreter SYS_PYTHON names. The installed modules are then byte-compiled by
+# compileall on every core: where PYTHONDONTWRITEBYTECODE is set (as on this machine), nothing else would, and each
+# Python start would compile scipy's and matplotlib's modules again (about 3 s of CPU).
+VENV_INSTALL = uv=$$(bash harness/install-uv.sh) && \
+  $$uv venv -q --allow-existing --python "$$($(SYS_PYTHON) -c 'import sys; print(sys.executable)')" $(VENV) && \
+  $$uv pip install -q --python $(PY) -e
 COMPILE_VENV = { $(PY) -m compileall -q -j 0 $(VENV)/lib > /dev/null || echo "   (some installed modules did not byte-compile: they compile on import)"; }
 $(VENV)/.installed: harness/pyproject.toml
 	@echo "-- installing the harness (harness/pyproject.toml) into $(VENV)"
-	@$(PIP_INSTALL) harness && $(COMPILE_VENV)
+	@$(VENV_INSTALL) harness && $(COMPILE_VENV)
 	@touch $@
 
 $(VENV)/.installed-test: harness/pyproject.toml
 	@echo "-- installing the harness and its test tools (harness/pyproject.toml) into $(VENV)"
-	@$(PIP_INSTALL) 'harness[test]' && $(COMPILE_VENV)
+	@$(VENV_INSTALL) 'harness[test]' && $(COMPILE_VENV)
 	@touch $(VENV)/.installed $@
 
 venv: $(VENV)/.installed
