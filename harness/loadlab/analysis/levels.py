@@ -141,6 +141,17 @@ class LevelBuilder:
             self._downstream_calls += downstream[0]
             self._downstream_ms += downstream[1]
 
+    def add_completions(self, ok: HdrHistogram | None, ko: HdrHistogram | None, kinds: Mapping[str, int]) -> None:
+        """Requests sent in the level and completed in another second (summary/send_seconds.py): their counts,
+        latencies and failures' kinds, apart from the seconds whose evidence the level is read over."""
+        if ok is not None and ok.get_total_count():
+            self.ok += ok.get_total_count()
+            self._latency = hlog.merge([ok], self._latency)
+        if ko is not None and ko.get_total_count():
+            self.ko += ko.get_total_count()
+        self.add_ko_latency(ko)
+        self.add_error_kinds(kinds)
+
     def add_sent(self, sent: int) -> None:
         """Requests sent in one of the level's seconds, when its completions are read from other seconds (a lag)."""
         self.sent += sent

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from loadlab.analysis import hlog
 from loadlab.analysis.levels import Level, LevelBuilder
 from loadlab.core import metrics
+from loadlab.summary import send_seconds
 from loadlab.summary import server_columns as col
 from loadlab.summary.raw import Injector, RawMode
 from loadlab.summary.values import as_float, as_int, int_or_none, max_known, ratio_of
@@ -74,6 +75,9 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
     def rows_at(s: int) -> list[dict]:
         return [inj.seconds[s] for inj in raw.injectors if s in inj.seconds]
 
+    def level_sent_in(s: int) -> int | None:
+        return _level_of(s, bounds, rows_at(s), draining=s > last_send)
+
     for s in range(t0, t_end + 1):
         rows = rows_at(s)
         sent, ok, ko = (sum(as_int(r.get(col)) for r in rows) for col in ("sent", "ok", "ko"))
@@ -105,15 +109,23 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
             if lag_s == 0
             else _level_of(s - lag_s, bounds, rows_at(s - lag_s), draining=s - lag_s > last_send)
         )
+        ko_latency = hlog.merge_payloads(p for inj in raw.injectors for p in inj.ko_payloads.get(s, ()))
+        kinds = _kinds_at(raw, s)
         if sent_level is not None and lag_s:
             builder(sent_level).add_sent(sent)
+        if lag_s and send_seconds.histograms_hold(ok, ko, latency, ko_latency):
+            # Each request to the level it was sent in, by its own latency (send_seconds.py); the shifted window
+            # still gives the level its seconds and their sampled evidence.
+            if done_level is not None:
+                builder(done_level).add_second(s - t0, 0, 0, 0, None, evidence, downstream)
+            send_seconds.add_by_send_second(s, latency, ko_latency, kinds, level_sent_in, builder)
+            continue
         if done_level is None:
             continue
         level = builder(done_level)
         level.add_second(s - t0, 0 if lag_s else sent, ok, ko, latency, evidence, downstream)
-        level.add_ko_latency(hlog.merge_payloads(p for inj in raw.injectors for p in inj.ko_payloads.get(s, ())))
-        for inj in raw.injectors:
-            level.add_error_kinds(inj.errors_by_kind.get(s, {}))
+        level.add_ko_latency(ko_latency)
+        level.add_error_kinds(kinds)
 
     levels = [builders[i].build() for i in sorted(builders) if builders[i].seconds]
     warmup_rps = float(sum(as_int(r.get("sent")) for r in rows_at(t0 - 1)))  # the warm-up's last second (0: none)
@@ -130,6 +142,14 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
         levels = kept
     tables.levels = levels
     return tables
+
+
+def _kinds_at(raw: RawMode, s: int) -> dict[str, int]:
+    kinds: dict[str, int] = {}
+    for inj in raw.injectors:
+        for kind, count in inj.errors_by_kind.get(s, {}).items():
+            kinds[kind] = kinds.get(kind, 0) + count
+    return kinds
 
 
 def _began_by(bound: Bound, cutoff: int) -> bool:

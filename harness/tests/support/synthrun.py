@@ -261,18 +261,7 @@ def _write_injector(
         stop = measure_start + spec.stop_at[0] * spec.seconds_per_level + spec.stop_at[1]
     for position, (second, phase, index, level) in enumerate(schedule):
         if spec.lag_s:
-            # Sends as scheduled; completions (and their latencies) are those of the sends lag_s seconds earlier.
-            target = (level.target_rps // n) if level else (10 // n if phase == "warmup" else 0)
-            sent = round(target * level.sent_share) if level else target
-            source = schedule[position - spec.lag_s] if position >= spec.lag_s else None
-            ok = ko = 0
-            latency = ((WARMUP_MS, 1.0),)
-            if source is not None and source[3] is not None:
-                src_target = source[3].target_rps // n
-                ok, ko = round(src_target * source[3].ok_share), round(src_target * source[3].ko_share)
-                latency = source[3].latency
-            elif source is not None and source[1] == "warmup":
-                ok = 10 // n
+            target, sent, ok, ko, latency = _lagged_second(spec, schedule, position, n)
             seconds.append(f"{second},{phase},{index},{target},{sent},{ok},{ko},0")
             if ok:
                 log.append(java_line("ok", second, split(ok, latency)))
@@ -327,6 +316,29 @@ def _write_injector(
     _write(mode_dir, spec, f"{raw}/{name}/meta.json", json.dumps(meta))
     _write_samples(mode_dir, f"{raw}/{name}/samples.csv", spec, schedule, lambda lv: lv.injector_cpu)
     _write(mode_dir, spec, f"gatling/{report}/forwardsimulation-20261121130501{i}/index.html", "<html>gatling</html>")
+
+
+def _lagged_second(spec: ModeSpec, schedule, position: int, n: int):
+    """(target, sent, ok, ko, ok latencies) of one second of a run of long requests, per injector. Sends as scheduled;
+    each completion is that of a send as many whole seconds earlier as its latency (rounded): the successes lag_s, the
+    failures their ko_ms. A warm-up request takes lag_s and 400 ms, a value no level has, so one counted in a level
+    shows."""
+    _, phase, _, level = schedule[position]
+    target = (level.target_rps // n) if level else (10 // n if phase == "warmup" else 0)
+    sent = round(target * level.sent_share) if level else target
+    ko_lag = round((spec.ko_ms or KO_MS) / 1000)
+    source = schedule[position - spec.lag_s] if position >= spec.lag_s else None
+    ko_source = schedule[position - ko_lag] if position >= ko_lag else None
+    ok = ko = 0
+    latency = ((spec.lag_s * 1000 + 400, 1.0),)
+    if source is not None and source[3] is not None:
+        ok = round(source[3].target_rps // n * source[3].ok_share)
+        latency = source[3].latency
+    elif source is not None and source[1] == "warmup":
+        ok = 10 // n
+    if ko_source is not None and ko_source[3] is not None:
+        ko = round(ko_source[3].target_rps // n * ko_source[3].ko_share)
+    return target, sent, ok, ko, latency
 
 
 def _write_samples(

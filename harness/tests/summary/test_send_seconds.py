@@ -1,0 +1,44 @@
+"""A level of requests of a second or more is judged on the requests sent in it (summary/send_seconds.py), not on
+whatever completed in its shifted window: the next level's instant failures are not its errors, and its own answers
+that the next level's overload made late are still its answers."""
+
+import synthrun
+from conftest import summarised
+from synthrun import LevelSpec, ModeSpec
+
+from loadlab.analysis import hlog
+from loadlab.summary import send_seconds
+
+ONE_SECOND = ((1004, 0.5), (1010, 0.45), (1030, 0.05))
+
+
+def test_each_value_goes_to_the_second_its_request_was_sent_in():
+    histogram = hlog.new_histogram()
+    for value, count in ((3, 7), (1004, 40), (2400, 22)):
+        histogram.record_value(value, count)
+    parts = send_seconds.split(100, histogram)
+    assert {s: h.get_total_count() for s, h in parts.items()} == {100: 7, 99: 40, 98: 22}
+    assert parts[98].get_max_value() == histogram.get_max_value()
+
+
+def test_kinds_are_shared_in_whole_counts_that_add_back_up():
+    assert send_seconds.shares(10, {0: 1, 1: 2}) == {0: 3, 1: 7}
+    assert sum(send_seconds.shares(7, {0: 1, 1: 1, 2: 1}).values()) == 7
+    assert send_seconds.shares(5, {}) == {}
+
+
+def test_the_next_levels_instant_503s_are_not_the_errors_of_a_level_of_one_second_requests(tmp_path):
+    """40 rps of 1 s requests, every one OK, then a level the service sheds at once (503 in 3 ms): read from its
+    window shifted by 1 s, the first level's last second held the second level's first 270 rejections."""
+    spec = ModeSpec(
+        [LevelSpec(40, latency=ONE_SECOND), LevelSpec(300, latency=ONE_SECOND, ok_share=0.1, ko_share=0.9)],
+        seconds_per_level=4,
+        lag_s=1,
+        ko_ms=3,
+        ko_kind="status_503",
+    )
+    synthrun.write_params(tmp_path, modes=["virtual"], delay_ms=1000)
+    synthrun.write_mode(tmp_path, "virtual", spec)
+    first, second = summarised(tmp_path)["modes"]["virtual"]["levels"]
+    assert (first["ok"], first["error_ratio"], first["errors_by_kind"], first["healthy"]) == (160, 0, {}, True)
+    assert second["errors_by_kind"] == {"status_503": 4 * 270} and not second["healthy"]
