@@ -64,7 +64,7 @@ class Level:
     # None: the stand-in's own record says the instrument, not the service, was slow here (the level is set aside).
     served_late: str | None = None
     # The rate offered just before the level (the previous level's target, or the warm-up's for the first; None:
-    # unknown) and the whole seconds its completions are read later than it was sent (summary/seconds.py's lag):
+    # unknown, or not needed: a level counted by the seconds its requests were sent in has none in flight) and the whole seconds its completions are read later than it was sent (summary/seconds.py's lag):
     # together they say how many of its requests a service keeping up still has in flight at its end (health.py).
     previous_target_rps: float | None = None
     window_shift_s: int = 0
@@ -141,15 +141,21 @@ class LevelBuilder:
             self._downstream_calls += downstream[0]
             self._downstream_ms += downstream[1]
 
-    def add_completions(self, ok: HdrHistogram | None, ko: HdrHistogram | None, kinds: Mapping[str, int]) -> None:
-        """Requests sent in the level and completed in another second (summary/send_seconds.py): their counts,
-        latencies and failures' kinds, apart from the seconds whose evidence the level is read over."""
-        if ok is not None and ok.get_total_count():
-            self.ok += ok.get_total_count()
-            self._latency = hlog.merge([ok], self._latency)
-        if ko is not None and ko.get_total_count():
-            self.ko += ko.get_total_count()
-        self.add_ko_latency(ko)
+    def add_completions(
+        self,
+        ok: int,
+        ko: int,
+        ok_latency: HdrHistogram | None,
+        ko_latency: HdrHistogram | None,
+        kinds: Mapping[str, int],
+    ) -> None:
+        """Requests sent in the level, completed in any second (summary/send_seconds.py): their counts, latencies
+        and failures' kinds, apart from the seconds whose evidence the level is read over."""
+        self.ok += ok
+        self.ko += ko
+        if ok_latency is not None and ok_latency.get_total_count():
+            self._latency = hlog.merge([ok_latency], self._latency)
+        self.add_ko_latency(ko_latency)
         self.add_error_kinds(kinds)
 
     def add_sent(self, sent: int) -> None:

@@ -75,8 +75,8 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
     def rows_at(s: int) -> list[dict]:
         return [inj.seconds[s] for inj in raw.injectors if s in inj.seconds]
 
-    def level_sent_in(s: int) -> int | None:
-        return _level_of(s, bounds, rows_at(s), draining=s > last_send)
+    whole = [(b.index, _whole_second(b.start_ms), _whole_second(b.end_ms)) for b in bounds]
+    steady = send_seconds.steady(whole, lag_s) if lag_s and bounds else None
 
     for s in range(t0, t_end + 1):
         rows = rows_at(s)
@@ -103,23 +103,21 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
         tables.requests += ok + ko
         tables.errors += ko
 
+        ko_latency = hlog.merge_payloads(p for inj in raw.injectors for p in inj.ko_payloads.get(s, ()))
+        kinds = _kinds_at(raw, s)
+        if steady is not None:
+            # Requests of a second or more: each level judged on its steady part (send_seconds.py), each request
+            # given to the second it was sent in by its own latency.
+            steady.add_second(s, s - t0, sent, (ok, ko, latency, ko_latency, kinds), evidence, downstream, builder)
+            continue
         sent_level = _level_of(s, bounds, rows, draining=s > last_send)
         done_level = (
             sent_level
             if lag_s == 0
             else _level_of(s - lag_s, bounds, rows_at(s - lag_s), draining=s - lag_s > last_send)
         )
-        ko_latency = hlog.merge_payloads(p for inj in raw.injectors for p in inj.ko_payloads.get(s, ()))
-        kinds = _kinds_at(raw, s)
         if sent_level is not None and lag_s:
             builder(sent_level).add_sent(sent)
-        if lag_s and send_seconds.histograms_hold(ok, ko, latency, ko_latency):
-            # Each request to the level it was sent in, by its own latency (send_seconds.py); the shifted window
-            # still gives the level its seconds and their sampled evidence.
-            if done_level is not None:
-                builder(done_level).add_second(s - t0, 0, 0, 0, None, evidence, downstream)
-            send_seconds.add_by_send_second(s, latency, ko_latency, kinds, level_sent_in, builder)
-            continue
         if done_level is None:
             continue
         level = builder(done_level)
@@ -130,8 +128,9 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
     levels = [builders[i].build() for i in sorted(builders) if builders[i].seconds]
     warmup_rps = float(sum(as_int(r.get("sent")) for r in rows_at(t0 - 1)))  # the warm-up's last second (0: none)
     for lv in levels:
-        lv.previous_target_rps = targets.get(lv.index - 1) if lv.index > 0 else warmup_rps
         lv.window_shift_s = lag_s
+        if steady is None:  # counted by send second, a level has none of its requests in flight at its end
+            lv.previous_target_rps = targets.get(lv.index - 1) if lv.index > 0 else warmup_rps
     if cutoff is not None:
         kept = [lv for lv in levels if _ended_before(lv.index, bounds, lag_s, cutoff, levels)]
         # The levels the crash interrupted: begun by it (a level begins on a whole second, so one whose first second

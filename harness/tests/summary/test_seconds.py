@@ -10,10 +10,13 @@ from loadlab.summary import raw, seconds
 def test_each_level_knows_the_rate_before_it_the_first_the_warm_ups(tmp_path):
     spec = ModeSpec([LevelSpec(100), LevelSpec(200), LevelSpec(300)], injectors=2, warmup_seconds=2)
     synthrun.write_mode(tmp_path, "platform", spec)
-    levels = seconds.build_tables(raw.load_mode(tmp_path / "platform"), lag_s=1).levels
+    levels = seconds.build_tables(raw.load_mode(tmp_path / "platform")).levels
     # the synthetic warm-up sends 10 rps (5 per injector): its last second is what came before the first level
     assert [lv.previous_target_rps for lv in levels] == [10, 100, 200]
-    assert {lv.window_shift_s for lv in levels} == {1}
+    assert {lv.window_shift_s for lv in levels} == {0}
+    # requests of a second or more are counted by the second they were sent in: none is in flight at a level's end
+    lagged = seconds.build_tables(raw.load_mode(tmp_path / "platform"), lag_s=1).levels
+    assert [lv.previous_target_rps for lv in lagged] == [None, None, None]
 
 
 def test_a_run_without_a_warm_up_had_nothing_before_its_first_level(tmp_path):
