@@ -44,10 +44,9 @@ class Bound:
 def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tables:
     """The per-second tables and the levels.
 
-    lag_s: whole seconds a healthy request takes (limits.completion_lag_s). A level's requests are counted by the
-    seconds they were sent in, but they complete, and are timed, lag_s later: its completions, latencies and sampled
-    evidence are read from its window shifted by lag_s, so a level of 11 s requests is judged on its own requests,
-    not on the previous level's.
+    lag_s: whole seconds a healthy request takes (limits.completion_lag_s). With lag_s > 0 each level is judged on
+    its steady part, each request counted in the second it was sent in by its own latency (send_seconds.py); a run
+    without a schedule in meta.json (older runs) reads a level's completions from its window shifted by lag_s.
     cutoff: the epoch second from which nothing counts (a role died): levels that had not ended by then are dropped,
     and the requests and errors totals stop there; the per-second tables keep every second, so what happened after
     it stays visible.
@@ -129,7 +128,8 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
     warmup_rps = float(sum(as_int(r.get("sent")) for r in rows_at(t0 - 1)))  # the warm-up's last second (0: none)
     for lv in levels:
         lv.window_shift_s = lag_s
-        if steady is None:  # counted by send second, a level has none of its requests in flight at its end
+        # The allowance for requests in flight at a level's end (health.py); none are when counted by send second.
+        if steady is None:
             lv.previous_target_rps = targets.get(lv.index - 1) if lv.index > 0 else warmup_rps
     if cutoff is not None:
         kept = [lv for lv in levels if _ended_before(lv.index, bounds, lag_s, cutoff, levels)]
