@@ -64,8 +64,9 @@ class Level:
     # None: the stand-in's own record says the instrument, not the service, was slow here (the level is set aside).
     served_late: str | None = None
     # The rate offered just before the level (the previous level's target, or the warm-up's for the first; None:
-    # unknown, or not needed: a level counted by the seconds its requests were sent in has none in flight) and the whole seconds its completions are read later than it was sent (summary/seconds.py's lag):
-    # together they say how many of its requests a service keeping up still has in flight at its end (health.py).
+    # unknown, or not needed: a level counted by the seconds its requests were sent in has none in flight) and the
+    # whole seconds its completions are read later than it was sent (summary/seconds.py's lag): together they say
+    # how many of its requests a service keeping up still has in flight at its end (health.py).
     previous_target_rps: float | None = None
     window_shift_s: int = 0
 
