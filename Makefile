@@ -26,7 +26,7 @@ LOADLAB_VENV := $(PY) -m loadlab
 CHECKED := $(STATE)/checked-params.json
 # The small Boot app `make test` measures with APP= (a fixture of the harness's tests, built with the rest).
 SAMPLE_APP := harness/tests/sample-app
-SOURCES := $(shell find pom.xml */pom.xml delay-service/src thread-service/src reactive-service/src gatling/src \
+SOURCES := $(shell find pom.xml */pom.xml delay-service/src thread-service/src reactive-service/src gatling/src wait-agent/src \
              $(SAMPLE_APP)/pom.xml $(SAMPLE_APP)/src -type f 2>/dev/null)
 
 .PHONY: help build up bench report compare plan down test check lint format test-java test-python test-e2e test-extended test-infra test-units clean \
