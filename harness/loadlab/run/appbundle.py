@@ -19,6 +19,8 @@ def app_sources() -> dict[str, Path | None]:
         "delay-service.jar": next((REPO / "delay-service" / "target").glob("delay-service-*.jar"), None),
         "thread-service.jar": next((REPO / "thread-service" / "target").glob("thread-service-*[0-9].jar"), None),
         "reactive-service.jar": next((REPO / "reactive-service" / "target").glob("reactive-service-*.jar"), None),
+        # the wait profile's sampler, a -javaagent on the service under test (infra/host/lib/roles.bash wait_agent)
+        "wait-agent.jar": REPO / "wait-agent" / "target" / "wait-agent.jar",
         "gatling/test-classes": REPO / "gatling" / "target" / "test-classes",
         "gatling/lib": REPO / "gatling" / "target" / "lib",
         "gatling/jvm.options": REPO / "gatling" / "jvm.options",

@@ -176,8 +176,8 @@ ROWS = {
     r"\([\d.]+ MB with a 2x margin\), [\d.]+ MB free on \1: free some space, point RESULTS_DIR at another disk, "
     r"or shorten the schedule",
     missing_build: re.escape(
-        "build output missing (delay-service.jar, thread-service.jar, reactive-service.jar, gatling/test-classes, "
-        "gatling/lib, gatling/jvm.options): run `make build`"
+        "build output missing (delay-service.jar, thread-service.jar, reactive-service.jar, wait-agent.jar, "
+        "gatling/test-classes, gatling/lib, gatling/jvm.options): run `make build`"
     ),
     missing_jdk: re.escape(
         "no JDK >= 21 found (JAVA_HOME=/nonexistent/jdk is Java unknown; searched JAVA_HOME and /usr/lib/jvm, "

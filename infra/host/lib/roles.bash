@@ -65,22 +65,33 @@ aot_capable() {
   "$(java_bin)" -XX:AOTMode=off -version > /dev/null 2>&1
 }
 
+# wait_agent: the wait profile's sampler (wait-agent/: thread dumps, virtual threads included, in the service's own
+# process; harness/loadlab/summary/waits.py reads what it writes), when the bundle has it and the measurement-only
+# seam LOADLAB_WAIT_PROFILE=off (never set by a real run: it measures what the profile costs) is not set.
+wait_agent() {
+  [ "${LOADLAB_WAIT_PROFILE:-on}" != off ] && [ -f "$(app)/wait-agent.jar" ] && echo "$(app)/wait-agent.jar"
+  return 0
+}
+
 # trained_boot_args JAR JVM_FLAGS...: the service under test's launch words. A JVM that writes an archive runs
 # without its flight recorder ("JFR will be disabled during CDS dumping"), so the measured JVM only ever reads one:
 # the archive comes from a training run of its own (the same heap flags, which decide the archive's layout; Spring's
 # `spring.context.exit=onRefresh` ends it once the context is built, before any port is bound). An AOT cache must
 # also see the modules of the run that reads it: the flight recorder's (jdk.jfr) is added to both, whether or not a
-# recording starts. A runtime that cannot write one is remembered (.none) and starts without.
+# recording starts. The wait agent brings its module (java.instrument), so a cache is trained with the agent too
+# (writing nowhere) and kept apart from one trained without. A runtime that cannot write one is remembered (.none)
+# and starts without.
 trained_boot_args() {
-  local fat=$1 jar name archive dump use; shift
+  local fat=$1 jar name archive dump use agent; shift
   jar=$(boot_jar "$fat"); name=$(basename "$fat" .jar)
+  agent=$(wait_agent)
   if aot_capable; then
-    archive=$(archive_path "$name" aot)
-    dump=(--add-modules=jdk.jfr "-XX:AOTCacheOutput=$archive.tmp")
+    archive=$(archive_path "$name${agent:+-waits}" aot)
+    dump=(--add-modules=jdk.jfr "-XX:AOTCacheOutput=$archive.tmp" ${agent:+"-javaagent:$agent=file=/dev/null"})
     use=(--add-modules=jdk.jfr "-XX:AOTCache=$archive" -Xlog:aot=off)
   else
-    archive=$(archive_path "$name")
-    dump=("-XX:ArchiveClassesAtExit=$archive.tmp")
+    archive=$(archive_path "$name${agent:+-waits}")
+    dump=("-XX:ArchiveClassesAtExit=$archive.tmp" ${agent:+"-javaagent:$agent=file=/dev/null"})
     use=("-XX:SharedArchiveFile=$archive" -Xlog:cds=off -Xlog:cds+dynamic=off)
   fi
   # A training run that hangs ends well inside the harness's 120 s for one host command, and the service starts
@@ -113,7 +124,7 @@ cmd_delay_service() {
 # the JVM exits) when JFR_FILE is given; the host's limits and its cgroup's go to limits.json beside the recording.
 cmd_measured_service() {
   local name=$1 log=$2 jfr=$3; shift 3; [ "${1:-}" = "--" ] && shift
-  local heap jvm words
+  local heap jvm words agent
   words=$(measured_heap) || exit 2
   mapfile -t heap <<< "$words"
   jvm=("${service_jvm[@]}" "${heap[@]}" -XX:+ExitOnOutOfMemoryError)
@@ -123,6 +134,9 @@ cmd_measured_service() {
   if [ -n "$jfr" ] && [ "${LOADLAB_RECORDING:-on}" != off ]; then
     jvm+=("${recording_jvm[@]}" "-XX:StartFlightRecording=filename=$jfr,dumponexit=true,settings=$here/service.jfc")
   fi
+  # The wait profile's samples beside the recording (raw/thread/waits.tsv), on any service under test, APP included.
+  agent=$(wait_agent)
+  [ -z "$jfr" ] || [ -z "$agent" ] || jvm+=("-javaagent:$agent=file=$(dirname "$jfr")/waits.tsv")
   contained=1 cmd_start "$name" "$log" -- "$(java_bin)" "${jvm[@]}" "$@"
 }
 
