@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from hdrh.histogram import HdrHistogram
 
 from loadlab.analysis import hlog
+from loadlab.analysis.wait_profile import LevelWaits
 
 # Evidence read as the level's median rather than its mean. A probe is one request a second: on a machine shared with
 # other work one of them can wait for a CPU, while a saturated delay-service slows most of them.
@@ -69,6 +70,8 @@ class Level:
     # how many of its requests a service keeping up still has in flight at its end (health.py).
     previous_target_rps: float | None = None
     window_shift_s: int = 0
+    # Where its requests waited, from the wait agent's samples over its seconds (summary/waits.py); None: no profile.
+    waits: LevelWaits | None = field(default=None, compare=False)
 
     @property
     def offered_rps(self) -> float:

@@ -37,6 +37,9 @@ class RunRecord:
     test_fault: str | None = None  # LOADLAB_FAULT_CPU_QUOTA of a test that starved the run on purpose
     # The delay-service's policy: distribution (downstream.Distribution.as_dict), failures, served_log; {} before it.
     downstream: dict = field(default_factory=dict)
+    # whether the service under test ran with the wait agent (infra/host/lib/roles.bash wait_agent): a mode without
+    # its file is then missing evidence; a run from before it, or with LOADLAB_WAIT_PROFILE=off, has none to miss
+    wait_profile: bool = False
     started_utc: str | None = None  # ISO 8601, when bench began and ended the run
     finished_utc: str | None = None
 
@@ -107,6 +110,7 @@ def from_doc(doc: dict) -> RunRecord:
         },
         test_fault=str(doc["test_fault"]) if doc.get("test_fault") else None,
         downstream=_mapping(doc.get("downstream")),
+        wait_profile=bool(doc.get("wait_profile")),
         started_utc=doc.get("started_utc"),
         finished_utc=doc.get("finished_utc"),
     )

@@ -128,6 +128,8 @@ def bench(values: dict) -> int:
         # The delay-service's policy (its distribution with the figures the models use) and its served delay.
         "downstream": downstream.record(values, downstream.SERVED_LOG),
         **({"test_fault": fault} if fault else {}),
+        # the wait agent on the service under test (LOADLAB_WAIT_PROFILE=off: a measurement of what it costs)
+        "wait_profile": os.environ.get("LOADLAB_WAIT_PROFILE", "on") != "off",
     }
     split = cpushare.apply(values, topo)  # SERVICE_CPUS: every host gets the split before anything starts
     if split is not None:

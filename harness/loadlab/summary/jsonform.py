@@ -9,6 +9,7 @@ from loadlab.analysis import hlog
 from loadlab.analysis.bracket import Bracket
 from loadlab.analysis.knee import Verdict
 from loadlab.analysis.levels import Evidence, Level, cpu_ms_per_request
+from loadlab.summary import waits
 
 
 def level_dicts(levels: list[Level], verdict: Verdict) -> list[dict]:
@@ -49,6 +50,8 @@ def level_dict(level: Level, healthy: bool, reasons: list[str], set_aside: str |
         "evidence": evidence_dict(level.evidence),
         "no_server_evidence": level.no_server_evidence,
         "thread_cpu_ms_per_request": rounded(cpu_ms_per_request(level.evidence.thread_cpu_pct, level.ok_rps), 2),
+        # where its requests waited (the wait agent's samples), or null: no profile
+        "waits": waits.as_json(level.waits),
     }
 
 

@@ -35,6 +35,7 @@ from loadlab.summary import (
     reactivecheck,
     seconds,
     served_check,
+    waits,
     warmup,
 )
 from loadlab.summary.knee_record import FinePass, refined_knee
@@ -64,6 +65,7 @@ class JudgedMode:
     # APP_REQUESTS: each kind of the mix on its own files (kinds.py), and which crossed its limit first, in words
     kinds: list[kinds.KindRecord]
     kind_first: str | None
+    no_wait_profile: str | None = None  # why the levels have no wait profile (summary/waits.read), None when they do
 
     @property
     def untrusted(self) -> list[str]:
@@ -95,9 +97,14 @@ def judge_mode(
         if write:
             _write_tables(mode_dir / name, fine_tables)
         fine.append(FinePass(name, fine_raw, fine_tables))
+    agent, no_profile = waits.read(mode_dir)
+    for passed, passed_raw in ((tables, mode_raw), *((f.tables, f.raw) for f in fine)):
+        if agent is not None:
+            waits.attach(agent, passed_raw, passed.levels, passed.t0)
     if write:
         passes = [(hgrm_files.COARSE, tables.levels), *((f.name, f.tables.levels) for f in fine)]
         hgrm_files.write(mode_dir, passes)
+        waits.write_folded(mode_dir, passes)
     crashed = crash.summary(died, place, crash_tables)
     if crashed is not None and place is not None:
         dying = next((f.raw for f in fine if f.name == place.pass_name), mode_raw)
@@ -134,6 +141,7 @@ def judge_mode(
         too_few_trusted=short,
         kinds=mix_kinds,
         kind_first=kinds.went_first(mix_kinds, knee_rps),
+        no_wait_profile=no_profile,
         invalid_reasons=[*short, *pass_reasons(tables.levels, verdict, ctx)]
         + [r for r in [warmup.backlog_reason(mode_raw, tables.levels, verdict, ctx.healthy_max_ms)] if r],
         config_mismatches=live_config_mismatches(label, mode_raw.live_config, params)

@@ -48,6 +48,30 @@ class LevelCostsRecord(Fields):
 
 
 @dataclass(frozen=True)
+class WaitSiteRecord(Fields):
+    """One site of a level's wait profile (analysis/wait_profile.Site): its category, the resource it names, the
+    mean requests there (Little's law) and their share of all requests in flight."""
+
+    category: str | None = None
+    site: str | None = None
+    mean_requests: float | None = None
+    share: float | None = None
+
+
+@dataclass(frozen=True)
+class WaitsRecord(Fields):
+    """A level's wait profile (summary/waits.as_json): the samples it stands on and its sites, most requests first;
+    `too_few` says in words when they are too few to place a site."""
+
+    samples: int | None = None
+    request_samples: int | None = None
+    inflight: float | None = None
+    too_few: str | None = None
+    sites: list[WaitSiteRecord] | None = None
+    NESTED: ClassVar = {"sites": (LIST, WaitSiteRecord)}
+
+
+@dataclass(frozen=True)
 class LevelRecord(Fields):
     """One level of a pass as judged (summary/jsonform.level_dict writes it; docs/RESULTS.md says each field)."""
 
@@ -77,7 +101,12 @@ class LevelRecord(Fields):
     rss_mb: float | None = None
     os_threads: int | None = None
     costs: LevelCostsRecord | None = None
-    NESTED: ClassVar = {"evidence": (ONE, EvidenceRecord), "costs": (ONE, LevelCostsRecord)}
+    waits: WaitsRecord | None = None
+    NESTED: ClassVar = {
+        "evidence": (ONE, EvidenceRecord),
+        "costs": (ONE, LevelCostsRecord),
+        "waits": (ONE, WaitsRecord),
+    }
 
     def errors_of(self, kind: str) -> int:
         """Its failed requests of this kind (`errors_by_kind`)."""

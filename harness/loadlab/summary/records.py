@@ -60,6 +60,8 @@ class ModeRecord(Fields):
     predictions: list[FitRecord] | None = None
     limit_met_first: str | None = None
     evidence_at_knee: str | None = None
+    # where the requests waited at the knee, by the wait profile, or why it cannot say (summary/wait_knee.py)
+    waits_at_knee: str | None = None
     knee_interval_rps: list | None = None
     refine: RefineRecord | None = None
     knee_bound: str | None = None

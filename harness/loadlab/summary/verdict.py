@@ -33,6 +33,7 @@ from loadlab.summary import (
     mode_predictions,
     shedding,
     threadlocal,
+    wait_knee,
 )
 from loadlab.summary import brownout_figures as brownout_record
 from loadlab.summary.judging import JudgedMode, thread_cores
@@ -143,6 +144,7 @@ def mode_summary(
         "levels_dropped_after_crash": judged.crash_tables.dropped_levels,
         "evidence_gaps": [g.as_dict() for g in gaps],
     }
+    wait_knee.add(summary, knee, judged.no_wait_profile, run.wait_profile)
     if brownout.is_brownout(params) and mode_dir is not None:  # the mode through the brownout (brownout_figures.py)
         through = brownout_record.record(judged, mode_dir, run, params)
         summary["brownout"] = through

@@ -1,0 +1,132 @@
+"""A level's wait profile: where its requests' time went, site by site, from the threads the wait agent sampled over
+the level's seconds (summary/waits.py reads them), by Little's law at each site: the mean number of requests there is
+the thread-samples found there over the samples taken, and its share of request time is that over all requests in
+flight. What the samples cannot carry is said in words, never printed as a figure."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from loadlab.analysis import wait_sites
+from loadlab.analysis.wait_sites import CATEGORY_WORDS, QUEUED, Sample
+
+# A profile stands on at least this many samples and request-thread samples: fewer place no site (a level of one
+# dump at 3 requests in flight says nothing of where time went on average).
+MIN_SAMPLES = 3
+MIN_REQUEST_SAMPLES = 20
+# A site grew at the knee when its mean requests rose by at least this many and this share of all in flight.
+MIN_GROWTH_REQUESTS = 1.0
+MIN_GROWTH_SHARE = 0.05
+QUEUED_SITE = "Tomcat's queue (accepted, not yet on a request thread)"
+
+
+@dataclass(frozen=True)
+class SecondSamples:
+    """One second of the agent's file: the dumps taken in it, their CPU, and its threads by facts."""
+
+    samples: int
+    cpu_ms: float
+    threads: tuple[tuple[int, Sample], ...]  # (count, sample)
+
+
+@dataclass(frozen=True)
+class Site:
+    category: str
+    site: str
+    mean_requests: float
+    share: float
+
+    @property
+    def words(self) -> str:
+        return f"{CATEGORY_WORDS[self.category]}: {self.site}"
+
+
+@dataclass(frozen=True)
+class LevelWaits:
+    samples: int  # thread dumps taken over the level's seconds
+    request_samples: int  # request threads seen in them, summed
+    inflight: float | None  # requests in flight at the service (the injectors' count), mean over the seconds
+    sites: tuple[Site, ...]  # most requests first
+    folded: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
+    too_few: str | None = None  # why no site is placed, in words
+
+    def at(self, category: str, site: str) -> float:
+        return next((s.mean_requests for s in self.sites if (s.category, s.site) == (category, site)), 0.0)
+
+    @property
+    def in_threads(self) -> float:
+        return sum(s.mean_requests for s in self.sites if s.category != QUEUED)
+
+
+def profile(seconds: Iterable[SecondSamples], inflight: float | None) -> LevelWaits | None:
+    """The profile of the seconds given (a level's); None when no sample fell in them."""
+    taken = [s for s in seconds if s.samples]
+    if not taken:
+        return None
+    samples = sum(s.samples for s in taken)
+    counts: dict[tuple[str, str], int] = {}
+    folded: dict[str, int] = {}
+    for second in taken:
+        for count, sample in second.threads:
+            if not wait_sites.is_request(sample):
+                continue
+            where = wait_sites.place(sample)
+            counts[(where.category, where.site)] = counts.get((where.category, where.site), 0) + count
+            leaf = f"[{CATEGORY_WORDS[where.category]}]"
+            key = f"{sample.stack};{leaf}"
+            folded[key] = folded.get(key, 0) + count
+    request_samples = sum(counts.values())
+    means = {key: n / samples for key, n in counts.items()}
+    threads = sum(means.values())
+    if inflight is not None and inflight > threads:
+        means[(QUEUED, QUEUED_SITE)] = inflight - threads
+    total = sum(means.values())
+    sites = tuple(
+        Site(cat, site, mean, mean / total if total else 0.0)
+        for (cat, site), mean in sorted(means.items(), key=lambda kv: -kv[1])
+    )
+    too_few = None
+    if not request_samples:
+        too_few = (
+            f"no request thread in {samples} thread dumps: a service whose requests hold no thread (reactive, on "
+            "event loops) has nothing a thread dump can place"
+        )
+    elif samples < MIN_SAMPLES or request_samples < MIN_REQUEST_SAMPLES:
+        too_few = (
+            f"too few samples to say where the time went ({samples} thread dumps, {request_samples} request "
+            f"threads in them; at least {MIN_SAMPLES} and {MIN_REQUEST_SAMPLES} are needed)"
+        )
+    return LevelWaits(samples, request_samples, inflight, sites, folded, too_few)
+
+
+@dataclass(frozen=True)
+class Growth:
+    site: Site
+    before: float  # mean requests there at the last healthy level
+
+
+def grew(healthy: LevelWaits | None, unhealthy: LevelWaits | None) -> Growth | None:
+    """The site whose waiting grew most from the last healthy level to the first unhealthy one; None when either
+    profile is missing or too thin, or nothing grew beyond the samples' noise."""
+    if healthy is None or unhealthy is None or healthy.too_few or unhealthy.too_few:
+        return None
+    total = sum(s.mean_requests for s in unhealthy.sites) or 1.0
+    best: Growth | None = None
+    for site in unhealthy.sites:
+        before = healthy.at(site.category, site.site)
+        rise = site.mean_requests - before
+        if rise >= MIN_GROWTH_REQUESTS and rise / total >= MIN_GROWTH_SHARE:
+            if best is None or rise > best.site.mean_requests - best.before:
+                best = Growth(site, before)
+    return best
+
+
+def holders(waits: LevelWaits, limit: int = 2) -> str:
+    """What the request threads were doing, the largest sites first: '200 waiting on the downstream: …'."""
+    parts = [
+        f"{s.mean_requests:,.1f} {CATEGORY_WORDS[s.category]} ({s.site})"
+        for s in waits.sites
+        if s.category != QUEUED and s.mean_requests >= 0.05
+    ][:limit]
+    return "; ".join(parts) if parts else "none held a thread"

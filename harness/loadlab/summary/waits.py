@@ -1,0 +1,130 @@
+"""The wait profile of a mode: the wait agent's file (`<mode>/raw/thread/waits.tsv`, wait-agent/'s WaitsFile) read
+once, each level's profile over its seconds (analysis/wait_profile.py), each level's folded stacks written for
+flame-graph tools (`<mode>/waits/level-NN.folded`, levels from 01; a fine pass's `refine-<k>-level-NN.folded`), and
+how summary.json spells a profile. A file that is missing or unreadable leaves every level without a profile and
+says why (`missing`): no site is ever named from a guess."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from loadlab.analysis.levels import Level
+from loadlab.analysis.wait_profile import LevelWaits, SecondSamples, profile
+from loadlab.analysis.wait_sites import Sample
+from loadlab.summary import outputs
+from loadlab.summary.raw import RawMode
+from loadlab.summary.values import as_float
+
+RAW_FILE = "raw/thread/waits.tsv"
+FOLDER = "waits"
+# The agent's layout this reader knows (wait-agent/…/WaitsFile.VERSION; test_wait_agent_layout.py holds them equal).
+VERSION = 1
+
+
+@dataclass
+class AgentFile:
+    header: dict[str, str] = field(default_factory=dict)
+    seconds: dict[int, SecondSamples] = field(default_factory=dict)
+    stopped: str | None = None  # the agent's last word when it stopped sampling
+
+
+def read(mode_dir: Path) -> tuple[AgentFile | None, str | None]:
+    """(the agent's file, None) or (None, why there is no profile)."""
+    path = mode_dir / RAW_FILE
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return None, f"no wait profile: {mode_dir.name}/{RAW_FILE} was not written (the wait agent did not run)"
+    lines = text.splitlines()
+    if not lines or not lines[0].startswith("# loadlab-waits "):
+        return None, f"no wait profile: {mode_dir.name}/{RAW_FILE} is not the wait agent's file"
+    head = lines[0].split()
+    if len(head) < 3 or head[2] != str(VERSION):
+        return None, f"no wait profile: {mode_dir.name}/{RAW_FILE} has layout {head[2:3]}, this harness reads {VERSION}"
+    found = AgentFile(header=dict(w.split("=", 1) for w in head[3:] if "=" in w))
+    stacks: dict[str, str] = {}
+    threads: dict[int, list[tuple[int, Sample]]] = {}
+    for line in lines[1:]:
+        cols = line.split("\t")
+        try:
+            if cols[0] == "K" and len(cols) == 3:
+                stacks[cols[1]] = cols[2]
+            elif cols[0] == "T" and len(cols) == 7:
+                sample = Sample(cols[3], cols[4], cols[5], stacks.get(cols[6], ""))
+                threads.setdefault(int(cols[1]), []).append((int(cols[2]), sample))
+            elif cols[0] == "S" and len(cols) == 5:
+                second = int(cols[1])
+                found.seconds[second] = SecondSamples(int(cols[2]), float(cols[3]), tuple(threads.pop(second, [])))
+            elif cols[0] == "E" and len(cols) >= 3:
+                found.stopped = cols[2]
+        except ValueError:
+            continue  # a line cut by a crash: the seconds before it stand
+    return found, None
+
+
+def attach(agent: AgentFile, raw: RawMode, levels: list[Level], t0: int | None) -> None:
+    """Each level's profile over its own seconds, with the requests in flight the injectors counted then."""
+    if t0 is None:
+        return
+    for level in levels:
+        if level.first_second is None or not level.seconds:
+            continue
+        window = range(t0 + level.first_second, t0 + level.first_second + level.seconds)
+        level.waits = profile((agent.seconds[s] for s in window if s in agent.seconds), _inflight(raw, window))
+
+
+def _inflight(raw: RawMode, window: range) -> float | None:
+    per_second = []
+    for s in window:
+        values = [as_float(inj.seconds[s].get("inflight")) for inj in raw.injectors if s in inj.seconds]
+        known = [v for v in values if v is not None]
+        if known:
+            per_second.append(sum(known))
+    return sum(per_second) / len(per_second) if per_second else None
+
+
+def file_name(pass_name: str, level_index: int) -> str:
+    """`level-01.folded` for the coarse pass's first level, `refine-1-level-02.folded` for a fine pass's second."""
+    prefix = f"{pass_name}-" if pass_name else ""
+    return f"{prefix}level-{level_index + 1:02d}.folded"
+
+
+def write_folded(mode_dir: Path, passes: list[tuple[str, list[Level]]]) -> None:
+    """Every profiled level's folded stacks (`frame;frame;[category] count` a line), stale files removed."""
+    folder = mode_dir / FOLDER
+    written = set()
+    for pass_name, levels in passes:
+        for level in levels:
+            if level.waits is None or not level.waits.folded:
+                continue
+            folder.mkdir(parents=True, exist_ok=True)
+            name = file_name(pass_name, level.index)
+            lines = (f"{stack} {count}" for stack, count in sorted(level.waits.folded.items()))
+            outputs.write_text(folder / name, "\n".join(lines) + "\n")
+            written.add(name)
+    if folder.is_dir():
+        for stale in folder.glob("*.folded"):
+            if stale.name not in written:
+                stale.unlink()
+
+
+def as_json(waits: LevelWaits | None) -> dict | None:
+    """A level's `waits` in summary.json: its samples, and each site's category, name, mean requests and share."""
+    if waits is None:
+        return None
+    return {
+        "samples": waits.samples,
+        "request_samples": waits.request_samples,
+        "inflight": None if waits.inflight is None else round(waits.inflight, 1),
+        "too_few": waits.too_few,
+        "sites": [
+            {
+                "category": s.category,
+                "site": s.site,
+                "mean_requests": round(s.mean_requests, 2),
+                "share": round(s.share, 3),
+            }
+            for s in waits.sites
+        ],
+    }
