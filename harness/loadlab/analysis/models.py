@@ -16,6 +16,9 @@ model's inputs allow — so the page can show how the number was reached and how
 - limit: virtual-limited's concurrency limit (VIRTUAL_LIMIT, Spring's @ConcurrencyLimit on the downstream call): N
   calls at once, each held for the downstream's wait, so no more than N / wait complete a second; past it the limit
   sheds requests (503) by design.
+- client_pool: the thread-service's HTTP client's connection pool (CLIENT=apache or reactor, core/client.py): N
+  connections per route (the lab calls one route), each held for the downstream call, so N / that call complete a
+  second; past it a call waits for a connection, then is answered 503 (delay-service-client-pool-full).
 - memory: the requests that fit in flight in the memory the service's limit leaves, at the measured memory per
   request in flight (threadlimits.memory_ceiling, fitted like the CPU ceiling; passed in like it).
 
@@ -34,13 +37,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from loadlab.analysis.client_pool import client_pool
 from loadlab.analysis.holds import HoldTime, KindHold, LevelHold, share_hold, weighted_hold
 from loadlab.analysis.holds import said_ms as _s
 from loadlab.analysis.prediction import Prediction
+from loadlab.analysis.slots import slots_over_hold
 from loadlab.analysis.validity import CPU_SATURATED_RATIO
+from loadlab.core.client import Pool as ClientPool
 from loadlab.core.downstream import Distribution
 
-__all__ = ["Prediction", "Inputs", "HoldTime", "KindHold", "LevelHold", "applicable", "predict"]
+__all__ = ["Prediction", "Inputs", "HoldTime", "KindHold", "LevelHold", "applicable", "predict", "slots_over_hold"]
 
 # JEP 491 (JDK 24): a virtual thread blocking inside `synchronized` no longer pins its carrier.
 FIRST_JDK_WITHOUT_PINNING = 24
@@ -87,6 +93,8 @@ class Inputs:
     wait: Distribution | None = None
     # virtual-limited's limit on downstream calls at once (live downstream_concurrency_limit, else VIRTUAL_LIMIT).
     concurrency_limit: float | None = None
+    # A pooled CLIENT's connections per route and how that number was reached (core/client.pool); None: no cap.
+    client_pool: ClientPool | None = None
     # A SCENARIO mix's kinds, each with its share and hold (empty: one scenario, held for the baseline).
     kinds: tuple[KindHold, ...] = ()
 
@@ -137,23 +145,6 @@ def _with_first(first: LevelHold, healthy: tuple[LevelHold, ...]) -> list[LevelH
 def _rates(levels: list[LevelHold]) -> tuple[float, float] | None:
     rates = [lv.ok_rps for lv in levels if lv.ok_rps]
     return (min(rates), max(rates)) if rates else None
-
-
-def slots_over_hold(slots: float, hold: HoldTime, predicted_by: str, formula: str, measured_at: float | None = None):
-    """N slots each held for one request: N / hold time, between N / the longest and N / the shortest hold.
-    formula: the text before " = <rate> rps". A hold the run's evidence gives no spread to (one value) leaves the
-    prediction without an interval, said as such, never the point written as one."""
-    rps = slots * 1000.0 / hold.ms
-    spread = hold.longest_ms > hold.shortest_ms
-    on = hold.measured_on or (None if measured_at is None else (measured_at, measured_at))
-    return Prediction(
-        rps,
-        predicted_by,
-        f"{formula} = {rps:,.0f} rps",
-        interval=(slots * 1000.0 / hold.longest_ms, slots * 1000.0 / hold.shortest_ms) if spread else None,
-        fitted_on=on,
-        measured_levels=hold.levels,
-    )
 
 
 def little(threads: float | None, hold: HoldTime | float | None, measured_at: float | None = None):
@@ -267,6 +258,16 @@ def limit(slots: float | None, hold: HoldTime | float | None) -> Prediction | No
     )
 
 
+def _client_hold(x: Inputs) -> HoldTime | None:
+    """What a request holds a pooled connection for: the downstream call; in a mix, the http kind's share of it."""
+    if x.mode == "reactive" or x.client_pool is None:
+        return None
+    if x.kinds:
+        http = next((k for k in x.kinds if k.name == "http"), None)
+        return share_hold(http) if http else None
+    return delay_hold(x) if x.scenario in ("http", "pinned") else None
+
+
 def applicable(x: Inputs) -> list[Prediction]:
     """Every model that limits this mode in this scenario, in a fixed order (ties keep the first)."""
     found = []
@@ -286,6 +287,7 @@ def applicable(x: Inputs) -> list[Prediction]:
         )
     if x.concurrency_limit:
         found.append(limit(x.concurrency_limit, delay_hold(x)))
+    found.append(client_pool(x.client_pool, _client_hold(x)))
     found.append(connections(x.max_connections, hold, x.baseline_rps))
     found.append(x.cpu_ceiling)
     found.append(x.memory_ceiling)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from loadlab.core import scenario_mix, timeouts
+from loadlab.core import client, scenario_mix, timeouts
 from loadlab.core.modelabel import ModeLabel
 
 # The mode name the thread-service and the harness share (ThreadMode.java; test_guards.py holds both to it).
@@ -119,7 +119,7 @@ def virtual_limit(values: Mapping[str, object]) -> int:
 def kind_meanings(meanings: Mapping[str, str], mode: str, values: Mapping[str, object]) -> dict[str, str]:
     """The simulation's meaning of each failure kind, said for this mode of this run where a guard decides it: a 504
     is the client timeout the run set (not the lab's safety net), a 503 in virtual-limited is its limit shedding a
-    request by design (no database pool there)."""
+    request by design (no database pool there), a 503 with a pooled CLIENT and no database its client's pool full."""
     said = dict(meanings)
     timeout = values.get("DOWNSTREAM_TIMEOUT_MS")
     if timeout is not None and "status_504" in said:
@@ -127,6 +127,9 @@ def kind_meanings(meanings: Mapping[str, str], mode: str, values: Mapping[str, o
             f"504 from the service: its own client timeout on the downstream call (DOWNSTREAM_TIMEOUT_MS={timeout}), "
             "not the lab's safety net, which is longer"
         )
+    pool_full = client.kind_meaning(values)
+    if pool_full and "status_503" in said and ModeLabel.parse(mode).mode != "reactive":
+        said["status_503"] = pool_full
     if ModeLabel.parse(mode).mode == VIRTUAL_LIMITED and "status_503" in said:
         said["status_503"] = (
             f"503 from the service: shed by its concurrency limit (VIRTUAL_LIMIT={virtual_limit(values)} downstream "

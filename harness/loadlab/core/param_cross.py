@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from loadlab.core import app, downstream, downstream_use, guards, reactive, scenario_mix, servicecpus, timeouts
+from loadlab.core import app, client, downstream, downstream_use, guards, reactive, scenario_mix, servicecpus, timeouts
 from loadlab.core.param_limits import CPU_MS_MAX, MAX_MEASURED_SECONDS
 
 
@@ -34,6 +34,7 @@ def cross_checks(v: dict[str, object], companion_defaults: Mapping[str, str]) ->
     errors.extend(servicecpus.cross_check(v))
     errors.extend(app.cross_checks(v, companion_defaults))
     errors.extend(reactive.cross_checks(v))
+    errors.extend(client.cross_checks(v))
     drawn = downstream.cross_checks(v)
     errors.extend(drawn)
     errors.extend(downstream_use.cross_checks(v))

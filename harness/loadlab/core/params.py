@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from loadlab.core import (
     app,
     brownout_profile,
+    client,
     downstream,
     guards,
     mix,
@@ -171,6 +172,7 @@ PARAMS: tuple[Param, ...] = (
         int_in(1, guards.VIRTUAL_LIMIT_MAX),
         f"1..{guards.VIRTUAL_LIMIT_MAX}",
     ),
+    *(Param(*row) for row in client.PARAMS),
     Param(
         "SERVICE_MEMORY_MB",
         "",

@@ -1,16 +1,17 @@
 """The thread-service's settings that follow a run parameter one to one, as Spring command-line properties.
 
 `server.tomcat.max-connections` (MAX_CONNECTIONS) is Spring Boot's own, so it means the same for any Boot app
-measured in the thread-service's place; `threadlocal.kb` (THREADLOCAL_KB) is the lab's thread-service's alone.
-What the service really ran with is read back from /actuator/loadlab (tomcat_max_connections, threadlocal_kb) and
-compared by the verdict (`mismatches`).
+measured in the thread-service's place; `threadlocal.kb` (THREADLOCAL_KB) and `delay-service.client`/`client-pool`
+(CLIENT, CLIENT_POOL: core/client.py) are the lab's thread-service's alone. What the service really ran with is read
+back from /actuator/loadlab (tomcat_max_connections, threadlocal_kb, downstream_client and its pool) and compared by
+the verdict (`mismatches`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from loadlab.core import metrics
+from loadlab.core import client, metrics
 
 
 def tomcat_args(values: Mapping[str, object]) -> list[str]:
@@ -20,7 +21,7 @@ def tomcat_args(values: Mapping[str, object]) -> list[str]:
 
 def thread_service_args(values: Mapping[str, object]) -> list[str]:
     """Every setting of the lab's thread-service that a parameter gives directly."""
-    return [*tomcat_args(values), f"--threadlocal.kb={values['THREADLOCAL_KB']}"]
+    return [*tomcat_args(values), f"--threadlocal.kb={values['THREADLOCAL_KB']}", *client.thread_service_args(values)]
 
 
 def mismatches(live: Mapping[str, object], params: Mapping[str, object]) -> list[str]:
@@ -36,7 +37,7 @@ def mismatches(live: Mapping[str, object], params: Mapping[str, object]) -> list
         if asked is not None and got is not None and got >= 0 and asked != got:
             unit = " KB" if name == "THREADLOCAL_KB" else ""
             reasons.append(f"{what} {got:.0f}{unit}, not {name}={asked:.0f}")
-    return reasons
+    return reasons + client.mismatches(live, params)
 
 
 def _number(value: object) -> float | None:

@@ -17,6 +17,7 @@ LIMITS = {
     "the database pool": "the database pool",
     "pinned carriers": "carrier threads pinned by synchronized blocks",
     "Tomcat's max-connections": "Tomcat's max-connections",
+    "the HTTP client's connection pool": "the HTTP client's connection pool (CLIENT)",
 }
 
 

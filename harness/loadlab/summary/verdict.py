@@ -17,7 +17,7 @@ from loadlab.analysis.validity import (
     shares_one_machine,
 )
 from loadlab.analysis.validity import notes as validity_notes
-from loadlab.core import app, downstream, guards, metrics, scenario_mix
+from loadlab.core import app, client, downstream, guards, metrics, scenario_mix
 from loadlab.core import brownout_profile as brownout
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.servicecpus import CpuSplit
@@ -259,6 +259,7 @@ def model_inputs(
         baseline_mean_ms=first and first.latency and first.latency.mean_ms,
         downstream_ms=first and first.evidence.downstream_ms_mean,
         concurrency_limit=concurrency_limit(label, live, params),
+        client_pool=client.pool(base_mode(label), live, params, cores),
     )
 
 

@@ -2,6 +2,7 @@ package loadlab.reactive.forward;
 
 import io.netty.channel.ChannelOption;
 import loadlab.thread.forward.DelayServiceProperties;
+import loadlab.thread.metrics.DownstreamCallStats;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
@@ -28,7 +29,10 @@ class DelayServiceWebClientConfiguration {
     }
 
     @Bean
-    WebClient delayServiceWebClient(ConnectionProvider delayServiceConnections, DelayServiceProperties properties) {
+    WebClient delayServiceWebClient(ConnectionProvider delayServiceConnections, DelayServiceProperties properties,
+            DownstreamCallStats stats) {
+        // The live config's client: this service ignores CLIENT (delay-service.client); its pool has no cap (-1).
+        stats.usesClient("webclient", -1, -1);
         HttpClient http = HttpClient.create(delayServiceConnections)
             // HTTP/1.1 like the thread-service's client: the lab compares HTTP/1.1 services.
             .protocol(HttpProtocol.HTTP11)

@@ -3,7 +3,6 @@ package loadlab.thread.forward;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
-import java.net.http.HttpTimeoutException;
 
 import loadlab.thread.metrics.DownstreamCallStats;
 import org.springframework.http.HttpStatusCode;
@@ -18,12 +17,14 @@ class DelayServiceClient {
     private final RestClient restClient;
     private final DownstreamCallStats stats;
     private final DelayServiceProperties properties;
+    private final ClientSetup setup;
 
     DelayServiceClient(RestClient delayServiceRestClient, DownstreamCallStats stats,
-            DelayServiceProperties properties) {
+            DelayServiceProperties properties, ClientSetup delayServiceClientSetup) {
         this.restClient = delayServiceRestClient;
         this.stats = stats;
         this.properties = properties;
+        this.setup = delayServiceClientSetup;
     }
 
     DownstreamCall.Reply delay(long ms) {
@@ -48,8 +49,14 @@ class DelayServiceClient {
 
     private DownstreamException classify(ResourceAccessException e, URI uri) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            // HttpConnectTimeoutException is a HttpTimeoutException: a connect that hangs is a timeout too.
-            if (t instanceof HttpTimeoutException) {
+            if (ClientFailures.poolFull(t)) {
+                return new DownstreamException(DownstreamException.Kind.POOL_FULL, "No connection of "
+                        + setup.poolText() + " came free within " + properties.callConnectTimeout().toMillis()
+                        + " ms (the connect timeout) for " + uri + ".", null, e);
+            }
+            // A connect that hangs is a timeout too (the JDK's HttpConnectTimeoutException is a HttpTimeoutException,
+            // Netty's ConnectTimeoutException a ConnectException).
+            if (ClientFailures.timeout(t)) {
                 return new DownstreamException(properties.timeoutKind(),
                         "No answer from " + uri + " within " + limitFor(t) + ".", null, e);
             }
@@ -65,7 +72,7 @@ class DelayServiceClient {
     }
 
     private String limitFor(Throwable timeoutException) {
-        return timeoutException instanceof java.net.http.HttpConnectTimeoutException
+        return ClientFailures.connectTimeout(timeoutException)
                 ? "the connect timeout (" + properties.callConnectTimeout().toMillis() + " ms)"
                 : properties.callTimeoutText();
     }

@@ -18,7 +18,11 @@ public class DownstreamException extends ProblemAnswer {
         CLIENT_TIMEOUT(HttpStatus.GATEWAY_TIMEOUT, "delay-service-client-timeout",
                 "Delay-service call exceeded the client timeout"),
         IO_ERROR(HttpStatus.BAD_GATEWAY, "delay-service-io-error", "Delay-service I/O error"),
-        BAD_STATUS(HttpStatus.BAD_GATEWAY, "delay-service-error-status", "Delay-service error response");
+        BAD_STATUS(HttpStatus.BAD_GATEWAY, "delay-service-error-status", "Delay-service error response"),
+        // No connection of the HTTP client's pool came free within the wait (CLIENT=apache|reactor): the service's
+        // own limit, before any call was made; neither a timeout of the delay-service (504) nor its refusal (502).
+        POOL_FULL(HttpStatus.SERVICE_UNAVAILABLE, "delay-service-client-pool-full",
+                "HTTP client's connection pool full");
 
         final Problem problem;
 

@@ -6,7 +6,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Count and total wall time of outbound delay-service calls, failed ones included; the calls a concurrency limit
- * rejected before they were made (virtual-limited mode), and that limit (-1 where there is none).
+ * rejected before they were made (virtual-limited mode), and that limit (-1 where there is none); the client that
+ * makes them and its pool.
  */
 @Component
 public class DownstreamCallStats {
@@ -15,6 +16,9 @@ public class DownstreamCallStats {
     private final LongAdder nanos = new LongAdder();
     private final LongAdder rejected = new LongAdder();
     private volatile int concurrencyLimit = -1;
+    private volatile String client = "none";
+    private volatile int clientPoolPerRoute = -1;
+    private volatile int clientPoolTotal = -1;
 
     public void record(long elapsedNanos) {
         calls.increment();
@@ -29,6 +33,28 @@ public class DownstreamCallStats {
     /** The limit in force on the downstream call, set once by the limited call at start. */
     public void limitedTo(int limit) {
         concurrencyLimit = limit;
+    }
+
+    /**
+     * The HTTP client the call goes through (jdk, apache, reactor; the reactive service's WebClient) and its
+     * effective connection pool, per route and in all (-1: no cap), set once when the client is built.
+     */
+    public void usesClient(String name, int poolPerRoute, int poolTotal) {
+        client = name;
+        clientPoolPerRoute = poolPerRoute;
+        clientPoolTotal = poolTotal;
+    }
+
+    String client() {
+        return client;
+    }
+
+    int clientPoolPerRoute() {
+        return clientPoolPerRoute;
+    }
+
+    int clientPoolTotal() {
+        return clientPoolTotal;
     }
 
     int concurrencyLimit() {

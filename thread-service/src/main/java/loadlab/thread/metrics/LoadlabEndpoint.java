@@ -37,6 +37,9 @@ public class LoadlabEndpoint {
         all.put("tomcat_max_connections", pool::maxConnections);
         all.put("threadlocal_kb", perThread::kb);
         all.put("downstream_concurrency_limit", downstream::concurrencyLimit);
+        all.put("downstream_client", downstream::client);
+        all.put("downstream_client_pool_per_route", downstream::clientPoolPerRoute);
+        all.put("downstream_client_pool_total", downstream::clientPoolTotal);
         all.put("jvm_threads_live", jvm::liveThreads);
         all.put("jvm_threads_daemon", jvm::daemonThreads);
         all.put("jvm_threads_peak", jvm::peakThreads);
