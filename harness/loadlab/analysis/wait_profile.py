@@ -25,6 +25,7 @@ QUEUED_SITE = "Tomcat's queue (accepted, not yet on a request thread)"
 class SecondSamples:
     """One second of the agent's file: the dumps taken in it, their CPU, and its threads by facts."""
 
+    second: int  # epoch second
     samples: int
     cpu_ms: float
     threads: tuple[tuple[int, Sample], ...]  # (count, sample)
@@ -59,12 +60,17 @@ class LevelWaits:
         return sum(s.mean_requests for s in self.sites if s.category != QUEUED)
 
 
-def profile(seconds: Iterable[SecondSamples], inflight: float | None) -> LevelWaits | None:
-    """The profile of the seconds given (a level's); None when no sample fell in them."""
+def profile(seconds: Iterable[SecondSamples], inflight: Mapping[int, float] | None = None) -> LevelWaits | None:
+    """The profile of the seconds given (a level's); None when no sample fell in them. inflight: the requests in
+    flight at the service in each of those seconds (the injectors' count, by epoch second), weighed by the samples
+    taken in each so both sides of Little's law read the same instants (under load the sampler stretches its pause,
+    and a growing queue would otherwise be read later by one side than by the other)."""
     taken = [s for s in seconds if s.samples]
     if not taken:
         return None
     samples = sum(s.samples for s in taken)
+    weighed = [(s.samples, inflight[s.second]) for s in taken if inflight and s.second in inflight]
+    in_flight = sum(n * v for n, v in weighed) / sum(n for n, _ in weighed) if weighed else None
     counts: dict[tuple[str, str], int] = {}
     folded: dict[str, int] = {}
     for second in taken:
@@ -79,8 +85,8 @@ def profile(seconds: Iterable[SecondSamples], inflight: float | None) -> LevelWa
     request_samples = sum(counts.values())
     means = {key: n / samples for key, n in counts.items()}
     threads = sum(means.values())
-    if inflight is not None and inflight > threads:
-        means[(QUEUED, QUEUED_SITE)] = inflight - threads
+    if in_flight is not None and in_flight > threads:
+        means[(QUEUED, QUEUED_SITE)] = in_flight - threads
     total = sum(means.values())
     sites = tuple(
         Site(cat, site, mean, mean / total if total else 0.0)
@@ -97,7 +103,7 @@ def profile(seconds: Iterable[SecondSamples], inflight: float | None) -> LevelWa
             f"too few samples to say where the time went ({samples} thread dumps, {request_samples} request "
             f"threads in them; at least {MIN_SAMPLES} and {MIN_REQUEST_SAMPLES} are needed)"
         )
-    return LevelWaits(samples, request_samples, inflight, sites, folded, too_few)
+    return LevelWaits(samples, request_samples, in_flight, sites, folded, too_few)
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,9 @@ def read(mode_dir: Path) -> tuple[AgentFile | None, str | None]:
                 threads.setdefault(int(cols[1]), []).append((int(cols[2]), sample))
             elif cols[0] == "S" and len(cols) == 5:
                 second = int(cols[1])
-                found.seconds[second] = SecondSamples(int(cols[2]), float(cols[3]), tuple(threads.pop(second, [])))
+                found.seconds[second] = SecondSamples(
+                    second, int(cols[2]), float(cols[3]), tuple(threads.pop(second, []))
+                )
             elif cols[0] == "E" and len(cols) >= 3:
                 found.stopped = cols[2]
         except ValueError:
@@ -74,14 +76,22 @@ def attach(agent: AgentFile, raw: RawMode, levels: list[Level], t0: int | None) 
         level.waits = profile((agent.seconds[s] for s in window if s in agent.seconds), _inflight(raw, window))
 
 
-def _inflight(raw: RawMode, window: range) -> float | None:
-    per_second = []
-    for s in window:
+def _inflight(raw: RawMode, window: range) -> dict[int, float]:
+    """The requests in flight at the service through each second of the window, summed over injectors: each
+    injector counts them as a second closes (seconds.csv), so a second's own is the mean of its end and the one
+    before it."""
+
+    def at_end(s: int) -> float | None:
         values = [as_float(inj.seconds[s].get("inflight")) for inj in raw.injectors if s in inj.seconds]
         known = [v for v in values if v is not None]
-        if known:
-            per_second.append(sum(known))
-    return sum(per_second) / len(per_second) if per_second else None
+        return sum(known) if known else None
+
+    per_second = {}
+    for s in window:
+        ends = [v for v in (at_end(s - 1), at_end(s)) if v is not None]
+        if ends:
+            per_second[s] = sum(ends) / len(ends)
+    return per_second
 
 
 def file_name(pass_name: str, level_index: int) -> str:

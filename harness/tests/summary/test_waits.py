@@ -26,12 +26,12 @@ def real_file(tmp_path: Path) -> Path:
 def test_a_real_pool_at_its_ten_threads_waits_on_the_downstream(tmp_path):
     agent, why = waits.read(real_file(tmp_path))
     assert why is None and agent is not None and agent.header["jdk"] == "25"
-    light = profile((agent.seconds[s] for s in LEVEL_1), inflight=4.0)
+    light = profile((agent.seconds[s] for s in LEVEL_1), {s: 4.0 for s in LEVEL_1})
     assert light.too_few is None
     assert (light.sites[0].category, light.sites[0].site) == (DOWNSTREAM, "the JDK HttpClient's call")
-    full = profile((agent.seconds[s] for s in LEVEL_2), inflight=80.8)
+    full = profile((agent.seconds[s] for s in LEVEL_2), {s: 80.0 for s in LEVEL_2})
     assert abs(full.at(DOWNSTREAM, "the JDK HttpClient's call") - 10) < 0.01  # every one of the 10 threads
-    assert full.sites[0].category == QUEUED and abs(full.sites[0].mean_requests - 70.8) < 0.1
+    assert full.sites[0].category == QUEUED and abs(full.sites[0].mean_requests - 70.0) < 0.01
     growth = grew(light, full)
     assert growth is not None and growth.site.category == QUEUED
 
@@ -42,7 +42,7 @@ def test_folded_stacks_are_written_per_level_numbered_from_one(tmp_path):
 
     class Lv:
         def __init__(self, index, window):
-            self.index, self.waits = index, profile((agent.seconds[s] for s in window), None)
+            self.index, self.waits = index, profile(agent.seconds[s] for s in window)
 
     waits.write_folded(mode, [("", [Lv(0, LEVEL_1), Lv(1, LEVEL_2)]), ("refine-1", [Lv(0, LEVEL_2)])])
     names = sorted(p.name for p in (mode / "waits").iterdir())
@@ -71,12 +71,29 @@ def test_what_cannot_be_read_is_said_never_guessed(tmp_path):
 
 def test_too_few_samples_place_no_site_and_a_reactive_service_has_no_request_thread():
     one = SecondSamples(
-        1, 5.0, ((3, Sample("platform", "RUNNABLE", "-", "org.apache.catalina.connector.CoyoteAdapter.service;a.B.c")),)
+        10,
+        1,
+        5.0,
+        ((3, Sample("platform", "RUNNABLE", "-", "org.apache.catalina.connector.CoyoteAdapter.service;a.B.c")),),
     )
-    assert "too few samples" in profile([one], None).too_few
-    loops = SecondSamples(2, 5.0, ((8, Sample("platform", "RUNNABLE", "-", "io.netty.channel.nio.NioEventLoop.run")),))
-    assert "no request thread" in profile([loops] * 3, None).too_few
-    assert grew(profile([one], None), profile([one] * 30, None)) is None
+    assert "too few samples" in profile([one]).too_few
+    loops = SecondSamples(
+        10, 2, 5.0, ((8, Sample("platform", "RUNNABLE", "-", "io.netty.channel.nio.NioEventLoop.run")),)
+    )
+    assert "no request thread" in profile([loops] * 3).too_few
+    assert grew(profile([one]), profile([one] * 30)) is None
+
+
+def test_the_requests_in_flight_are_read_at_the_instants_sampled():
+    busy = Sample("platform", "RUNNABLE", "-", "org.apache.catalina.connector.CoyoteAdapter.service;a.B.c")
+    # a queue growing through the level; the sampler, slowed by it, took 3 dumps early and 1 late
+    seconds = [
+        SecondSamples(1, 3, 1.0, ((30, busy),)),
+        SecondSamples(2, 0, 0, ()),
+        SecondSamples(3, 1, 1.0, ((10, busy),)),
+    ]
+    waits = profile(seconds, {1: 20.0, 2: 40.0, 3: 60.0})
+    assert waits.inflight == (3 * 20 + 60) / 4 and waits.at(QUEUED, waits.sites[0].site) == 30 - 10
 
 
 def test_a_site_grew_only_beyond_the_samples_noise():

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 record AgentOptions(Path file, long periodMs, double budget) {
 
     static final long DEFAULT_PERIOD_MS = 500;
-    static final double DEFAULT_BUDGET_PCT = 2.0;
+    static final double DEFAULT_BUDGET_PCT = 5.0;
 
     static AgentOptions parse(String argument) {
         Path file = null;
