@@ -162,6 +162,25 @@ def test_platform_collapses_near_littles_law_and_virtual_does_not(tiny_run):
     )
 
 
+def test_the_wait_profile_names_tomcats_queue_behind_a_full_pool(tiny_run):
+    """Where the requests waited, from thread dumps: every level profiled with its folded stacks, virtual's requests
+    waiting on the downstream, and at platform's knee the requests queued for Tomcat's 8 busy threads."""
+    r, run_dir, watch = tiny_run
+    summary = json.loads((run_dir / "summary.json").read_text())
+    for name, m in summary["modes"].items():
+        profiled = [lv for lv in m["levels"] if lv["waits"] and not lv["waits"]["too_few"]]
+        assert profiled, (name, [lv["waits"] for lv in m["levels"]])
+        assert (run_dir / name / "waits" / "level-01.folded").is_file(), name
+        for lv in profiled:
+            threads = [s for s in lv["waits"]["sites"] if s["category"] != "queued"]
+            assert threads[0]["category"] == "downstream", (name, lv["target_rps"], lv["waits"])
+    platform = summary["modes"]["platform"]
+    if platform["collapsed"] and platform["waits_at_knee"]:
+        at_knee = platform["waits_at_knee"]
+        assert at_knee.startswith("queued before a thread took it: Tomcat's queue"), at_knee
+        assert "waiting on the downstream (the JDK HttpClient's call)" in at_knee, at_knee
+
+
 def test_the_refinement_pass_localises_the_platform_knee_between_two_coarse_levels(tiny_run):
     _, run_dir, watch = tiny_run
     summary = json.loads((run_dir / "summary.json").read_text())

@@ -79,6 +79,18 @@ PINNED = {
     "PEAK_RPS": "40",
     "STEPS": "3",
 }
+# CLIENT=apache as Spring Boot builds it: Apache HttpClient 5's pool of 5 connections per route, each held for one
+# 100 ms call, caps virtual threads at 50 rps (issue 43: the limit teams meet right after the switch).
+APACHE = {
+    **COMMON,
+    "SCENARIO": "http",
+    "MODES": "virtual",
+    "CLIENT": "apache",
+    "DELAY_MS": "100",
+    "START_RPS": "20",
+    "PEAK_RPS": "80",
+    "STEPS": "4",
+}
 
 
 def bench(env: dict, tmp_path, cores_seen: dict | None = None) -> tuple[subprocess.CompletedProcess, dict]:
@@ -161,6 +173,8 @@ def test_db_pool_limits_both_modes_alike_with_the_service_on_a_core_of_its_own(t
         assert within(m["predicted_rps"], 20, 0.25), (name, m["prediction"])
         assert m["collapsed"] and within(m["sustained_rps"], 2 * 1000 / 100, 0.25), (name, m["levels"])
         assert m["db_pool"]["size"] == 2 and m["db_pool"]["pending_max"] >= 1, (name, m["db_pool"])
+        # the wait profile names the pool by its class, from thread dumps alone (virtual threads included)
+        assert "HikariCP's connection pool" in m["waits_at_knee"], (name, m["waits_at_knee"])
     assert virtual["sustained_rps"] <= 1.3 * platform["sustained_rps"]
     assert "virtual threads were not expected to win" in (tmp_path / "results" / "latest" / "index.html").read_text()
     assert_the_service_alone_on_its_core(tmp_path / "results" / "latest", summary, seen)
@@ -196,6 +210,10 @@ def test_cpu_work_limits_both_modes_alike(tmp_path):
         # limit at 45 of 70, its knee in 30-45). Its upper side is the every-core-busy ceiling, below.
         broke = next(level["target_rps"] for level in m["levels"] if not level["healthy"] and not level["set_aside"])
         assert m["collapsed"] and broke >= 0.55 * m["predicted_rps"], (name, m["prediction"], m["levels"])
+        # where the requests were at the knee: on the cores or waiting for one (platform threads time-sliced by the
+        # kernel, virtual threads queued for the two carriers)
+        at_knee = m["waits_at_knee"] or ""
+        assert "running on a CPU" in at_knee or "ready to run" in at_knee, (name, at_knee)
     # The cores are the limit of both: the same ceiling, and no knee above it. The knees themselves may sit a level
     # apart (seen: platform 45, virtual 75 of a shared ceiling near 80): where the health rule's p99 is crossed
     # depends on how the cores are shared near saturation (the kernel time-slices 200 runnable platform threads;
@@ -220,3 +238,27 @@ def test_pinning_collapses_virtual_threads_on_jdk21_and_not_on_jdk25(tmp_path):
     # under it): JDK 25 may still count one or two as its first requests load the request path's classes (seen: 1
     # event for 289 requests, reading the runtime image under a contended monitor)
     assert on25["pinned_virtual_threads"] <= 0.02 * on25["requests"], (on25["pinned_virtual_threads"], on25["requests"])
+    # The wait profile sees it from thread dumps: at JDK 21's knee its request threads were the carriers' pinned ones
+    assert "pinned to its carrier" in on21["waits_at_knee"], on21["waits_at_knee"]
+    assert on25["waits_at_knee"] is None, on25["waits_at_knee"]  # no knee on JDK 25: nothing to explain
+
+
+def test_apaches_default_pool_caps_virtual_threads_and_the_profile_names_it(tmp_path):
+    """CLIENT=apache at Spring Boot's default: 5 connections per route. The knee sits at the client pool's
+    prediction, and the wait profile names the pool by its class with the 5 calls it let through."""
+    r, summary = bench(APACHE, tmp_path)
+    virtual = summary["modes"]["virtual"]
+    assert summary["params"]["CLIENT"] == "apache", summary["params"]
+    assert virtual["predicted_by"] == "client_pool" and within(virtual["predicted_rps"], 50, 0.15), virtual[
+        "prediction"
+    ]
+    broke = next(lv["target_rps"] for lv in virtual["levels"] if not lv["healthy"] and not lv["set_aside"])
+    assert virtual["collapsed"] and virtual["sustained_rps"] >= 40 and broke <= 60, virtual["levels"]
+    at_knee = virtual["waits_at_knee"]
+    assert "Apache HttpClient's connection pool (PoolingHttpClientConnectionManager)" in at_knee, at_knee
+    assert "Apache HttpClient's connection pool" in virtual["limit_met_first"], virtual["limit_met_first"]
+    closing = next(lv for lv in virtual["levels"] if lv["target_rps"] == broke)
+    calls = [s["mean_requests"] for s in closing["waits"]["sites"] if s["site"] == "Apache HttpClient's call"]
+    # never more than the pool's 5 connections in a call (a mean over a few dumps: 5 at most, and well above 3)
+    assert calls and 3 <= calls[0] <= 5.01, closing["waits"]
+    assert (tmp_path / "results" / "latest" / "virtual" / "waits" / "level-01.folded").is_file()
