@@ -88,7 +88,8 @@ def absent_sentence(modes: dict[str, ModeRecord]) -> str:
             said.append(f"{mode} {where} ({reason})")
     if not said:
         return "Every level has a profile."
-    return f"No bar where a level has no profile ({wait_charts.NO_PROFILE_MARK!r} marks it): {'; '.join(said)}."
+    mark = wait_charts.NO_PROFILE_MARK
+    return f'No bar where a level has no profile ("{mark}" is written where it would stand): {"; ".join(said)}.'
 
 
 def no_profile_sentence(modes: dict[str, ModeRecord]) -> str:

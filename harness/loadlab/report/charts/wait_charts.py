@@ -42,7 +42,13 @@ def _bar_width(rates: list[float]) -> float:
     return 0.6 * (min(steps) if steps else max(rates[0] if rates else 1, 1) * 0.5)
 
 
-def _stack(ax: Axes, shown: list[LevelRecord], width: float) -> None:
+def bar_id(mode: str, category: str, rate: float) -> str:
+    """A segment's id in the SVG (svg.to_svg prefixes it with the chart's name): one per mode, category and level,
+    so the page's ids stay unique and a test can find the bars a reader sees."""
+    return f"bar-{mode}-{category}-{rate:g}"
+
+
+def _stack(ax: Axes, mode: str, shown: list[LevelRecord], width: float) -> None:
     """The bars, bottom to top in CATEGORIES order; each category is handed to matplotlib from the top down, so the
     legend (in the order artists were added) lists them as the reader sees them stacked."""
     stacks = [by_category(lv.waits) for lv in shown if lv.waits is not None]
@@ -55,7 +61,7 @@ def _stack(ax: Axes, shown: list[LevelRecord], width: float) -> None:
             bottoms.append((category, heights, bottom))
             bottom = [b + h for b, h in zip(bottom, heights)]
     for category, heights, below in reversed(bottoms):
-        ax.bar(
+        bars = ax.bar(
             x,
             heights,
             width=width,
@@ -63,6 +69,9 @@ def _stack(ax: Axes, shown: list[LevelRecord], width: float) -> None:
             color=WAIT_COLORS[category],
             label=f"{category}: {CATEGORY_WORDS[category]}",
         )
+        for bar, lv, height in zip(bars, shown, heights):
+            if height:
+                bar.set_gid(bar_id(mode, category, lv.target_rps))
 
 
 def _set_aside(ax: Axes, shown: list[LevelRecord], width: float) -> None:
@@ -88,7 +97,7 @@ def chart(modes: dict[str, ModeRecord]) -> str:
         shown = [lv for lv in levels if profiled(lv)]
         width = _bar_width([lv.target_rps for lv in levels])
         ax.set_axisbelow(True)  # the grid behind the bars, so a thin category's sliver is not crossed out by it
-        _stack(ax, shown, width)
+        _stack(ax, mode, shown, width)
         _set_aside(ax, shown, width)
         for lv in levels:
             if not profiled(lv):
