@@ -17,6 +17,8 @@ from loadlab.summary.records import ModeRecord
 NAME = "waits"
 NO_PROFILE_MARK = "no profile"
 _MARK = {"fontsize": 7, "color": "#888888"}
+# A legend line's height as a share of a panel's axes (8 pt text in chart_style.PANEL_SIZE's plot area).
+_LEGEND_ROW = 0.07
 
 
 def profiled(level: LevelRecord) -> bool:
@@ -91,7 +93,31 @@ def _set_aside(ax: Axes, shown: list[LevelRecord], width: float) -> None:
         )
 
 
+def _legend_rows(mode: ModeRecord) -> int:
+    """How many lines the panel's legend has: each category met, the knee, the set-aside hatch."""
+    shown = [lv for lv in mode.levels or [] if profiled(lv) and lv.waits is not None]
+    met = {c for lv in shown for c, n in by_category(lv.waits).items() if n}
+    return len(met) + (mode.first_unhealthy_level is not None) + any(lv.set_aside for lv in shown)
+
+
+def _top(modes: dict[str, ModeRecord]) -> float | None:
+    """The shared y axis's top: the tallest bar with room above it for the legend's lines, since grid.panels puts
+    the legend in the upper left, where a tall bar at a low rate (the stairs stopped past the knee) would sit."""
+    peaks = [
+        sum(by_category(lv.waits).values())
+        for m in modes.values()
+        for lv in m.levels or []
+        if profiled(lv) and lv.waits is not None
+    ]
+    if not peaks or max(peaks) <= 0:
+        return None
+    legend = min(_LEGEND_ROW * max(_legend_rows(m) for m in modes.values()) + 0.04, 0.6)
+    return max(peaks) / (1 - legend)
+
+
 def chart(modes: dict[str, ModeRecord]) -> str:
+    top = _top(modes)
+
     def draw(ax: Axes, mode: str, result: ModeRecord) -> bool:
         levels = [lv for lv in result.levels or [] if lv.target_rps is not None]
         shown = [lv for lv in levels if profiled(lv)]
@@ -107,6 +133,8 @@ def chart(modes: dict[str, ModeRecord]) -> str:
         if knee is not None:
             # Behind the bars: the knee's bar stays whole and the line rises out of it.
             knee_line(ax, knee.target_rps, f"knee: first unhealthy level, {rate_words(knee.target_rps)} rps", 0.5)
+        if top is not None:
+            ax.set_ylim(top=top)
         return bool(shown)
 
     return panels(NAME, "Where the requests waited per level", (TARGET_RATE, "requests in flight (mean)"), modes, draw)
