@@ -19,6 +19,7 @@ from loadlab.report import (
     setup_section,
     threadlocal_section,
     verdict_table,
+    waits_section,
 )
 from loadlab.report.answer import answer
 from loadlab.report.headline import headline, mode_names, subject, verdict_class
@@ -58,6 +59,7 @@ def document(
         spectra,
         boxes.notes(summary),
         verdict_table.section(summary),
+        waits_section.section(summary),
         kinds_section.section(summary),
         costs_table.section(summary),
         plan_section.section(plan),

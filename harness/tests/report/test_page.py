@@ -189,3 +189,15 @@ def test_a_scenario_mix_whose_pool_binds_every_mode_says_virtual_threads_were_no
     )
     apart = {**pooled, "modes": {"platform": mode("little"), "virtual": mode("pool")}}
     assert "not expected to win" not in headline(RunSummary.from_mapping(apart))
+
+
+def test_a_run_without_the_wait_agent_says_so_where_the_time_went_would_be(run):
+    html = (run[0] / "index.html").read_text()
+    part = re.search(r'<section id="waits">.*?</section>', html, re.S).group(0)
+    # platform collapsed: its waits_at_knee gives the summary's reason; virtual held, and its summary gives none
+    assert re.findall(r'id="waits-none">([^<]*)<', part) == [
+        "This run has no wait profile — platform: platform/raw/thread/waits.tsv was not written (the wait agent did "
+        "not run); virtual: summary.json holds no profile and no reason (a run from before the wait agent, or "
+        "LOADLAB_WAIT_PROFILE=off)."
+    ]
+    assert "<svg" not in part

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from loadlab.analysis import wait_sites as ws
 from loadlab.core import metrics
 from loadlab.summary import server_columns as col
 
@@ -66,3 +67,17 @@ LINE_STYLE = {metrics.TOMCAT_THREADS_BUSY: {"linestyle": "--", "zorder": 3}}
 
 # Kinds are the simulation's (ErrorKind); they get colours by position in its list, so none is spelled here.
 KIND_COLORS = ["#d62728", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#1f77b4"]
+
+# The wait profile's categories (analysis/wait_sites.py), one colour each wherever a profile is drawn. Requests not
+# yet on a thread are the red of trouble: a growing queue is what a collapse looks like; the downstream's blue is the
+# wait every request of this lab makes by design.
+WAIT_COLORS = {
+    ws.QUEUED: "#d62728",
+    ws.POOL: "#ff7f0e",
+    ws.MONITOR: "#8c564b",
+    ws.PINNED: "#e377c2",
+    ws.READY: "#bcbd22",
+    ws.RUNNING: "#2ca02c",
+    ws.DOWNSTREAM: "#1f77b4",
+    ws.OTHER: "#c7c7c7",
+}

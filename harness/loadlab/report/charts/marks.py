@@ -16,9 +16,10 @@ def limit_line(ax: Axes, y: float, label: str, color: str = COLORS["limit"], lin
     ax.axhline(y, color=color, linestyle=":", linewidth=linewidth, label=label)
 
 
-def knee_line(ax: Axes, x: float, label: str) -> None:
-    """Where the first unhealthy level starts (on a rate axis: the knee; on a time axis: its first second)."""
-    ax.axvline(x, color=COLORS["knee"], linestyle="--", linewidth=1, label=label)
+def knee_line(ax: Axes, x: float, label: str | None, zorder: float = 2) -> None:
+    """Where the first unhealthy level starts (on a rate axis: the knee; on a time axis: its first second).
+    zorder: below 1 it runs behind bars, so a bar at the knee stays whole and the line shows above it."""
+    ax.axvline(x, color=COLORS["knee"], linestyle="--", linewidth=1, label=label, zorder=zorder)
 
 
 def log_y(ax: Axes) -> None:
