@@ -65,7 +65,8 @@ PATHS = {
         BLOCKING: (
             Piece("the handler", THREAD + "forward/ForwardController.java", without=("HELD", "pinned")),
             Piece("the outbound call, its errors and timeout", THREAD + "forward/DelayServiceClient.java"),
-            Piece("the client", THREAD + "forward/DelayServiceClientConfiguration.java"),
+            # CLIENT=jdk, the one both shapes are compared on (apache and reactor are other clients, not this shape)
+            Piece("the client", THREAD + "forward/DelayServiceClientConfiguration.java", without=("apache", "reactor")),
             Piece("`cpuMs` off the event loop", instead="none: computed on the request's own thread"),
         ),
         NON_BLOCKING: (
