@@ -128,11 +128,12 @@ def grew(healthy: LevelWaits | None, unhealthy: LevelWaits | None) -> Growth | N
     return best
 
 
-def holders(waits: LevelWaits, limit: int = 2) -> str:
-    """What the request threads were doing, the largest sites first: '200 waiting on the downstream: …'."""
+def holders(waits: LevelWaits, limit: int = 2, besides: Site | None = None) -> str:
+    """What the request threads were doing, the largest sites first ('200.0 waiting on the downstream (…)'), the
+    site already named (besides) left out."""
     parts = [
         f"{s.mean_requests:,.1f} {CATEGORY_WORDS[s.category]} ({s.site})"
         for s in waits.sites
-        if s.category != QUEUED and s.mean_requests >= 0.05
+        if s.category != QUEUED and s.mean_requests >= 0.05 and s != besides
     ][:limit]
-    return "; ".join(parts) if parts else "none held a thread"
+    return "; ".join(parts) if parts else "none"

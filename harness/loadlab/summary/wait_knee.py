@@ -49,8 +49,8 @@ def at_knee(knee: Knee, no_profile: str | None) -> str | None:
     site = growth.site
     return (
         f"{site.words} — at {at} {site.mean_requests:,.1f} requests were there on average ({site.share:.0%} of "
-        f"request time), against {growth.before:,.1f} at {before}; the request threads: {holders(bad.waits)} "
-        f"({bad.waits.samples} thread dumps)"
+        f"request time), against {growth.before:,.1f} at {before}; the other request threads: "
+        f"{holders(bad.waits, besides=site)} ({bad.waits.samples} thread dumps)"
     )
 
 
