@@ -52,7 +52,12 @@ def test_a_real_profile_gets_a_bar_per_level_and_its_knee_sentence(tmp_path):
     (mode / waits.RAW_FILE).write_text((DATA / "platform-10-threads.tsv").read_text())
     agent, _ = waits.read(mode)
     levels = [
-        level(i, rate, waits.as_json(profile((agent.seconds[s] for s in window), inflight)), healthy=i == 0)
+        level(
+            i,
+            rate,
+            waits.as_json(profile((agent.seconds[s] for s in window), dict.fromkeys(window, inflight))),
+            healthy=i == 0,
+        )
         for i, (rate, window, inflight) in enumerate(REAL_LEVELS)
     ]
     knee = "the queue <Tomcat's> grew"  # markup in a sentence is shown, never parsed
