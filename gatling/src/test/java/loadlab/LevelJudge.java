@@ -69,15 +69,15 @@ final class LevelJudge {
     }
 
     private Judged judge(Schedule.Level l) {
-        boolean any = okLatency.getTotalCount() > 0;
-        double p50 = any ? okLatency.getValueAtPercentile(50) : 0;
-        double p99 = any ? okLatency.getValueAtPercentile(99) : 0;
+        HealthRule.LevelStats stats = new HealthRule.LevelStats(l.targetRps(), previousTargetRps(l), seconds, ok, ko,
+                okLatency);
+        double p50 = stats.p50Ms();
+        double p99 = stats.p99Ms();
         if (l.index() == 0 && !cfg.baselineGiven()) {
             baselineP50Ms = p50;
         }
         double baseline = Double.isNaN(baselineP50Ms) ? p50 : baselineP50Ms;
-        HealthRule.Verdict v = rule.judge(
-                new HealthRule.LevelStats(l.targetRps(), previousTargetRps(l), seconds, ok, ko, p50, p99), baseline);
+        HealthRule.Verdict v = rule.judge(stats, baseline);
         level = -1;
         okLatency = null;
         String where = "level " + (l.index() + 1) + "/" + schedule.steps() + " (target " + RawFiles.rate(l.targetRps())
