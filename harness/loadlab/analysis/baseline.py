@@ -27,7 +27,8 @@ class Baseline:
 def first_steady(levels: list[Level], kept: list[int], thresholds: Thresholds) -> Baseline:
     """The baseline of a pass that was given none: the p50 of its first trusted level that kept up. With levels set
     aside before it (their instrument saturated), the lowest p50 of those that kept up, it included: a saturated
-    instrument adds latency, it never takes any away."""
+    instrument adds latency, it never takes any away; so when no trusted level kept up, a level set aside that did
+    gives it. None when no level kept up."""
     steady: dict[int, float] = {}
     broke: list[str] = []
     for i, level in enumerate(levels):
@@ -40,6 +41,9 @@ def first_steady(levels: list[Level], kept: list[int], thresholds: Thresholds) -
             at = min(steady, key=lambda j: (steady[j], j))
             said = level_words(levels[at]) + (f" ({'; '.join(broke)})" if broke else "")
             return Baseline(steady[at], at, said)
+    if steady:  # none trusted kept up, but levels set aside did: their p50 bounds the service's from above
+        at = min(steady, key=lambda j: (steady[j], j))
+        return Baseline(steady[at], at, f"{level_words(levels[at])}, set aside: no trusted level kept up")
     if not kept:
         return Baseline(None, None, "none: every level was set aside")
     return Baseline(None, None, "none: no level kept up with its rate" + (f" ({broke[0]})" if broke else ""))

@@ -79,6 +79,17 @@ def level_health(
     level: Level, th: Thresholds, p99_limit: float | None, baseline_p50_ms: float | None = None
 ) -> tuple[bool, list[str]]:
     """(healthy, every broken criterion in words)."""
+    reasons = rate_reasons(level, th, baseline_p50_ms)
+    if level.latency is None:
+        reasons.append("no successful response, so no latency")
+    elif tail := tail_reason(level, p99_limit):
+        reasons.append(tail)
+    return not reasons, reasons
+
+
+def rate_reasons(level: Level, th: Thresholds, baseline_p50_ms: float | None) -> list[str]:
+    """The criteria judged without a p99 limit, broken, in words: whether the level kept up with its rate and few of
+    its own requests failed (what a level must show to give the baseline: baseline.py)."""
     reasons = []
     # The downstream's injected failures (DOWNSTREAM_ERRORS/RESETS) are the service's answers, not its collapse: the
     # rule counts them as answered and judges the errors of the service's own (identical when none were injected).
@@ -97,8 +108,4 @@ def level_health(
             f"error ratio {level.own_error_ratio:.1%} is above {th.max_error_ratio:.1%} ({level.own_ko} errors"
             f"{injected})"
         )
-    if level.latency is None:
-        reasons.append("no successful response, so no latency")
-    elif tail := tail_reason(level, p99_limit):
-        reasons.append(tail)
-    return not reasons, reasons
+    return reasons

@@ -16,9 +16,9 @@ import org.HdrHistogram.HistogramIterationValue;
  * <p>Healthy when: ok completions per second &ge; okRatio &times; target (less the requests still in flight at the
  * level's end after a step up, {@link #expectedOkRps}), ko/(ok+ko) &le; maxErrorRatio, at least
  * one ok completion, and ok p99 &le; max(p99Factor &times; baselineP50, baselineP50 + p99SlackMs), baselineP50 being
- * the ok p50 of the first level that keeps up ({@link LevelJudge}). A level of fewer than {@link #RESOLVES_P99}
- * successful requests cannot resolve its p99 (it is its slowest answer or the one before): its tail is judged on the
- * COUNT past that limit, unhealthy only when a healthy 1% tail gives that many with a chance below
+ * the ok p50 of the first level that keeps up ({@link #keepsUp}, taken by {@link LevelJudge}). A level of fewer
+ * than {@link #RESOLVES_P99} successful requests cannot resolve its p99 (it is its slowest answer or the one before):
+ * its tail is judged on the COUNT past that limit, unhealthy only when a healthy 1% tail gives that many with a chance below
  * {@link #TAIL_ALPHA} (health.py says why these values). Percentiles cover successful requests only (a fast error
  * must not pass for a fast answer), read at the Python reader's rank (hdrh), which the analysis reads them at.
  */
@@ -93,6 +93,26 @@ public record HealthRule(double okRatio, double maxErrorRatio, double p99Factor,
 
     public Verdict judge(LevelStats level, double baselineP50Ms) {
         double limit = p99LimitMs(baselineP50Ms);
+        List<String> broken = rateReasons(level, baselineP50Ms);
+        String by = tailJudgedBy(level);
+        String tail = by == null ? "no successful response" : tailReason(level, by, limit, baselineP50Ms);
+        if (tail != null) {
+            broken.add(tail);
+        }
+        return new Verdict(broken.isEmpty(), broken.isEmpty() ? null : String.join("; ", broken), level.okRps(),
+                level.errorRatio(), level.p99Ms(), limit, by);
+    }
+
+    /**
+     * Whether a level may give the baseline: it kept up with its rate and few of its requests failed, judged with its
+     * own p50 for the in-flight allowance (harness/loadlab/analysis/baseline.py first_steady).
+     */
+    public boolean keepsUp(LevelStats level) {
+        return level.okLatency().getTotalCount() > 0 && rateReasons(level, level.p50Ms()).isEmpty();
+    }
+
+    /** The criteria judged without a p99 limit, broken, in words (health.py rate_reasons). */
+    private List<String> rateReasons(LevelStats level, double baselineP50Ms) {
         List<String> broken = new ArrayList<>();
         double expected = expectedOkRps(level, baselineP50Ms);
         if (level.okRps() < okRatio * expected) {
@@ -104,13 +124,7 @@ public record HealthRule(double okRatio, double maxErrorRatio, double p99Factor,
         if (level.errorRatio() > maxErrorRatio) {
             broken.add(fmt("errors %.2f%% > %.2f%%", 100 * level.errorRatio(), 100 * maxErrorRatio));
         }
-        String by = tailJudgedBy(level);
-        String tail = by == null ? "no successful response" : tailReason(level, by, limit, baselineP50Ms);
-        if (tail != null) {
-            broken.add(tail);
-        }
-        return new Verdict(broken.isEmpty(), broken.isEmpty() ? null : String.join("; ", broken), level.okRps(),
-                level.errorRatio(), level.p99Ms(), limit, by);
+        return broken;
     }
 
     /** {@link #BY_COUNT} when the level's successful requests are too few to resolve a p99; null without any. */

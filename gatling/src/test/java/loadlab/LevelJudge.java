@@ -7,8 +7,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * A level's health, judged once its last second is in: its seconds' counts and successful latencies added up, the
- * {@link HealthRule} applied against the baseline p50 (given by a refinement pass, else the first level's own). Only
- * successful requests' latency counts, as harness/loadlab/analysis/knee.py judges.
+ * {@link HealthRule} applied against the baseline p50 (given by a refinement pass, else that of the first level that
+ * kept up). Only successful requests' latency counts, as harness/loadlab/analysis/knee.py judges.
  */
 final class LevelJudge {
 
@@ -63,6 +63,11 @@ final class LevelJudge {
         return judged.get(levelIndex);
     }
 
+    /** The baseline p50 the levels are judged against; NaN until a level kept up (or a refinement pass gave it). */
+    double baselineP50Ms() {
+        return baselineP50Ms;
+    }
+
     /** The rate offered just before a level: the previous level's, or the warm-up's (0 without one). */
     private double previousTargetRps(Schedule.Level l) {
         return l.index() > 0 ? schedule.levels().get(l.index() - 1).targetRps() : schedule.warmupRps();
@@ -73,7 +78,10 @@ final class LevelJudge {
                 okLatency);
         double p50 = stats.p50Ms();
         double p99 = stats.p99Ms();
-        if (l.index() == 0 && !cfg.baselineGiven()) {
+        // The first level that kept up gives the baseline, never a broken one (a cold start falling behind would lift
+        // every later limit): harness/loadlab/analysis/baseline.py, the same rule. Until then a level is judged
+        // against its own p50, and is unhealthy on its rate or errors anyway.
+        if (Double.isNaN(baselineP50Ms) && rule.keepsUp(stats)) {
             baselineP50Ms = p50;
         }
         double baseline = Double.isNaN(baselineP50Ms) ? p50 : baselineP50Ms;
