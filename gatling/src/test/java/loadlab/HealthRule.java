@@ -18,9 +18,9 @@ import org.HdrHistogram.HistogramIterationValue;
  * one ok completion, and ok p99 &le; max(p99Factor &times; baselineP50, baselineP50 + p99SlackMs), baselineP50 being
  * the ok p50 of the first level that keeps up ({@link #keepsUp}, taken by {@link LevelJudge}). A level of fewer
  * than {@link #RESOLVES_P99} successful requests cannot resolve its p99 (it is its slowest answer or the one before):
- * its tail is judged on the COUNT past that limit, unhealthy only when a healthy 1% tail gives that many with a chance below
- * {@link #TAIL_ALPHA} (health.py says why these values). Percentiles cover successful requests only (a fast error
- * must not pass for a fast answer), read at the Python reader's rank (hdrh), which the analysis reads them at.
+ * its tail is judged on the COUNT past that limit, unhealthy only when a healthy 1% tail gives that many with a
+ * chance below {@link #TAIL_ALPHA} (health.py says why these values). Percentiles cover successful requests only
+ * (a fast error must not pass for a fast answer), read at the Python reader's rank (hdrh), as the analysis reads them.
  */
 public record HealthRule(double okRatio, double maxErrorRatio, double p99Factor, double p99SlackMs) {
 
