@@ -191,7 +191,7 @@ def switch_check(tagged: dict[int, list[str]], t0: int, plan: Schedule) -> Switc
         problems.append(f"its brownout answers went on to second {last}, not {expected_last}: it switched back late")
     merged = served.merged_answers(sorted(mine), mine)
     allowance = served.allowed_ms(Distribution(CONSTANT, plan.ms))  # the normal check's allowance, at the brownout
-    late = served.count_above(merged, allowance) if merged is not None else 0
+    late = hlog.count_above(merged, allowance) if merged is not None else 0
     if merged is not None and late > SWITCH_TOLERANCE * merged.get_total_count():
         problems.append(
             f"{late} of {merged.get_total_count()} brownout answers took longer than {allowance:.0f} ms: the stand-in "

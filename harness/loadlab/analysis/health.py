@@ -1,16 +1,62 @@
 """A level's health, the one rule: it keeps up with its offered rate (the answers a service keeping up completes in
 the level's seconds), few of its own requests fail, and its p99 stays within the limit built on the baseline p50
-(thresholds.Thresholds). knee.py places the knee on it; the simulation's
-early stop applies the same rule (tests/analysis/test_health_rule_agreement.py holds them equal)."""
+(thresholds.Thresholds), judged on the count past that limit where the level is too short to resolve its p99
+(tail_judged_by). knee.py places the knee on it; the simulation's early stop applies the same rule
+(tests/analysis/test_health_rule_agreement.py holds them equal)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from loadlab.analysis import binomial
 from loadlab.core.thresholds import Thresholds
 
 if TYPE_CHECKING:  # the level model needs hdrh; refine.py (and the preflight) import knee.py without it
     from loadlab.analysis.levels import Level
+
+# The p99 limit lets a healthy level's slowest 1% of answers through. Below 1 / TAIL_SHARE = 100 answers a level has
+# no value above its p99 (hlog.resolved: its p99 is its slowest answer, or the one before it at hdrh's rank), so one
+# or two slow answers decide it: a downstream answering 0.7% of calls at 1 s shows a p99 past a 224 ms limit at 37% of
+# 66-request levels (1 - 0.993^66; 50% at 99), where from 100 requests it takes two such answers (16% at 100) and more
+# beyond. A level too short to resolve its p99 is judged on its COUNT past the limit instead.
+TAIL_SHARE = 0.01
+RESOLVES_P99 = round(1 / TAIL_SHARE)
+# ... and called unhealthy only when that count is this improbable from a 1% tail (one-sided binomial test). 1%, not
+# 5%: a false alarm stops the pass (the early stop) and places the knee a stair early, a cost no later level repairs,
+# while a real collapse past the limit is rarely that close (2 of 10, 3 of 20, 4 of 60, 5 of 99 are already unhealthy);
+# and a run climbs through several short levels (2 s levels of 10 to 40 rps are four), so 1% each keeps the chance
+# that a healthy tail alone places the knee early under 5% over them.
+TAIL_ALPHA = 0.01
+
+
+def tail_judged_by(level: Level) -> str | None:
+    """How the level's tail is judged: "p99" when its answers resolve it, "count" (TAIL_ALPHA's binomial test on the
+    answers past the limit) when too few do; None without a successful answer. A level without its histogram (a
+    test's) is judged by its p99."""
+    if level.latency is None:
+        return None
+    return "count" if level.histogram is not None and level.latency.count < RESOLVES_P99 else "p99"
+
+
+def tail_reason(level: Level, p99_limit: float | None) -> str | None:
+    """Why the level's successful answers are too slow against the limit, or None."""
+    if p99_limit is None or level.latency is None:
+        return None
+    if tail_judged_by(level) == "count":
+        from loadlab.analysis import hlog  # needs hdrh, as a level with a histogram does; knee.py's importers do not
+
+        n = level.latency.count
+        above = hlog.count_above(level.histogram, p99_limit)
+        p = binomial.tail_p(n, above, TAIL_SHARE)
+        if above and p < TAIL_ALPHA:
+            return (
+                f"{above} of {n} requests above the {p99_limit:.0f} ms limit: more than a healthy "
+                f"{TAIL_SHARE:.0%} tail allows (p = {p:.2g})"
+            )
+        return None
+    if level.latency.p99_ms > p99_limit:
+        return f"p99 {level.latency.p99_ms} ms is above the {p99_limit:.0f} ms limit"
+    return None
 
 
 def expected_answers_rps(level: Level, baseline_p50_ms: float | None) -> float:
@@ -33,6 +79,17 @@ def level_health(
     level: Level, th: Thresholds, p99_limit: float | None, baseline_p50_ms: float | None = None
 ) -> tuple[bool, list[str]]:
     """(healthy, every broken criterion in words)."""
+    reasons = rate_reasons(level, th, baseline_p50_ms)
+    if level.latency is None:
+        reasons.append("no successful response, so no latency")
+    elif tail := tail_reason(level, p99_limit):
+        reasons.append(tail)
+    return not reasons, reasons
+
+
+def rate_reasons(level: Level, th: Thresholds, baseline_p50_ms: float | None) -> list[str]:
+    """The criteria judged without a p99 limit, broken, in words: whether the level kept up with its rate and few of
+    its own requests failed (what a level must show to give the baseline: baseline.py)."""
     reasons = []
     # The downstream's injected failures (DOWNSTREAM_ERRORS/RESETS) are the service's answers, not its collapse: the
     # rule counts them as answered and judges the errors of the service's own (identical when none were injected).
@@ -51,8 +108,4 @@ def level_health(
             f"error ratio {level.own_error_ratio:.1%} is above {th.max_error_ratio:.1%} ({level.own_ko} errors"
             f"{injected})"
         )
-    if level.latency is None:
-        reasons.append("no successful response, so no latency")
-    elif p99_limit is not None and level.latency.p99_ms > p99_limit:
-        reasons.append(f"p99 {level.latency.p99_ms} ms is above the {p99_limit:.0f} ms limit")
-    return not reasons, reasons
+    return reasons

@@ -24,7 +24,7 @@ pass that cannot be trusted (validity.py) or that a dead process ended (summary/
 used.
 
 A pass is judged level by level: a level whose instrument was saturated (set_aside.instrument_saturated) is SET ASIDE,
-its health read but the knee placed on the other levels (the baseline: the lowest p50 up to the first trusted one).
+its health read but the knee placed on the other levels (the baseline: baseline.first_steady, on the trusted ones).
 When a pass's only unhealthy levels were set aside no knee is placed: the answer is the highest rate the trusted
 levels held, a lower bound (Knee.bound), and the next pass looks between it and the lowest rate set aside unhealthy
 (Knee.suspect), judged the same way: its first trusted unhealthy level, measured once, opens a bracket; a pass that
@@ -37,6 +37,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from loadlab.analysis.baseline import Baseline, first_steady
 from loadlab.analysis.bracket import Bracket, combine
 from loadlab.analysis.health import level_health
 from loadlab.analysis.knee_words import COARSE, bound_of, first_level_transient, level_words, rate_words
@@ -67,6 +68,7 @@ class Verdict:
     set_aside: dict[int, str] = field(default_factory=dict)
     transient_first: int | None = None  # a coarse first level the next, higher one contradicted (judge), by position
     transient_held: int | None = None  # ... and that next level, by position
+    baseline: Baseline | None = None  # where the baseline came from (baseline.py); None when the pass was given one
 
     def counted(self, levels: list[Level]) -> list[Level]:
         """The healthy levels before the first unhealthy one (not one set aside, nor a first level transient)."""
@@ -87,20 +89,17 @@ def judge(
 ) -> Verdict:
     """Health of every level, then the knee: the last healthy level before the first unhealthy one.
 
-    baseline_p50_ms: the p50 the p99 limit is built on; by default the first level's. A fine pass near the knee is
-    judged against its coarse pass's baseline (the one rule for both passes). set_aside: levels (by position) whose
-    instrument was saturated, with why: their health is still read, but the knee is placed on the other levels
-    only. With the first levels set aside, the baseline is the lowest p50 up to the first trusted level: a saturated
-    instrument adds latency, it never takes any away, and the first trusted level may already be past the knee.
+    baseline_p50_ms: the p50 the p99 limit is built on; by default the first trusted level's that kept up
+    (baseline.first_steady). A fine pass near the knee is judged against its coarse pass's baseline (the one rule
+    for both passes). set_aside: levels (by position) whose instrument was saturated, with why: their health is
+    still read, but the knee is placed on the other levels only.
 
     first_may_not_reproduce (a coarse pass): an unhealthy first trusted level that the next, higher one held did not
     reproduce (the warm-up's end, not the knee): nothing is measured below it, so the knee is sought above it."""
     aside = dict(set_aside or {})
     kept = [i for i in range(len(levels)) if i not in aside]
-    baseline = baseline_p50_ms
-    if baseline is None and kept:
-        p50s = [lv.latency.p50_ms for lv in levels[: kept[0] + 1] if lv.latency]
-        baseline = min(p50s) if p50s else None
+    found = first_steady(levels, kept, thresholds) if baseline_p50_ms is None else None
+    baseline = found.p50_ms if found else baseline_p50_ms
     limit = thresholds.p99_limit_ms(baseline) if baseline is not None else None
     health = [level_health(level, thresholds, limit, baseline) for level in levels]
     first_unhealthy = next((i for i in kept if not health[i][0]), None)
@@ -125,6 +124,7 @@ def judge(
         set_aside={i: why for i, why in aside.items() if first_unhealthy is None or i < first_unhealthy},
         transient_first=transient,
         transient_held=held,
+        baseline=found,
     )
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from loadlab.analysis import hlog
+from loadlab.analysis import binomial, hlog
 from loadlab.analysis.levels import Level
 from loadlab.core.downstream import Distribution
 
@@ -138,34 +138,10 @@ def merged_answers(seconds: Iterable[int], by_second: dict[int, list[str]]):
     return merged if merged is not None and merged.get_total_count() else None
 
 
-def count_above(merged, ms: float) -> int:
-    """How many recorded answers were slower than ms: each bucket at its highest equivalent value, as hdrh's recorded
-    iterator reports it. Read from the counts array directly: that iterator's Python steps through every empty bucket
-    too, and took most of judging a run with a served log (0.23 s a level against 0.01 s)."""
-    # a decoded (read-only) histogram may hold a shorter counts array than its layout (hdrh's get_count_at_index)
-    filled = merged.counts[: min(merged.counts_len, merged.encoder.payload.counts_len)]
-    return sum(
-        count
-        for index, count in enumerate(filled)
-        if count and merged.get_highest_equivalent_value(merged.get_value_from_index(index)) > ms
-    )
-
-
 def late(answers: int, beyond: int, dist: Distribution, limit_ms: float) -> tuple[bool, float]:
     """(whether `beyond` of `answers` past limit_ms are more than chance allows, the share allowed there)."""
     allowed = min(1.0, dist.share_above_ms(limit_ms) + SERVED_TAIL_SLACK)
-    return _beyond_chance(answers, beyond, allowed), allowed
-
-
-def _beyond_chance(answers: int, beyond: int, allowed: float) -> bool:
-    """Whether `beyond` of `answers` past a limit are more than a share `allowed` gives, by a one-sided binomial test
-    at SERVED_ALPHA."""
-    if beyond == 0:
-        return False
-    # scipy.stats costs about a second to import: every harness command would pay it, few reach this test
-    from scipy.stats import binom
-
-    return float(binom.sf(beyond - 1, answers, allowed)) < SERVED_ALPHA
+    return binomial.beyond_chance(answers, beyond, allowed, SERVED_ALPHA), allowed
 
 
 def level_problems(
@@ -193,12 +169,12 @@ def late_in_the_body(answers: int, beyond: int, percentile: float) -> tuple[bool
     by its shape, a lognormal's median (100 ms, p99 1,000) served 10 ms late over 18,000 answers is "late" at
     p < 1e-5; the allowance forgives what the timer adds to every answer (3–8 ms at that median, measured)."""
     allowed = min(1.0, 1 - percentile / 100 + SERVED_TAIL_SLACK)
-    return _beyond_chance(answers, beyond, allowed), allowed
+    return binomial.beyond_chance(answers, beyond, allowed, SERVED_ALPHA), allowed
 
 
 def _why_late(merged, count: int, dist: Distribution) -> str | None:
     limit = allowed_ms(dist)
-    beyond = count_above(merged, limit)
+    beyond = hlog.count_above(merged, limit)
     is_late, allowed = late(count, beyond, dist, limit)
     if is_late:
         quoted = 99.0 if count >= MIN_ANSWERS_P99 else 90.0 if count >= MIN_ANSWERS_P90 else 50.0
@@ -207,7 +183,7 @@ def _why_late(merged, count: int, dist: Distribution) -> str | None:
     # 289 ms for 100 ms (its p90; the 1,000 ms tail on time) on a saturated machine, measured.
     for percentile in BODY_PERCENTILES:
         limit = allowed_ms(dist, percentile)
-        beyond = count_above(merged, limit)
+        beyond = hlog.count_above(merged, limit)
         is_late, allowed = late_in_the_body(count, beyond, percentile)
         if is_late:
             return _sentence(

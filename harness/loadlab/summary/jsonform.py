@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import fields
 
-from loadlab.analysis import hlog
+from loadlab.analysis import health, hlog
 from loadlab.analysis.bracket import Bracket
 from loadlab.analysis.knee import Verdict
 from loadlab.analysis.levels import Evidence, Level, cpu_ms_per_request
@@ -44,6 +44,8 @@ def level_dict(level: Level, healthy: bool, reasons: list[str], set_aside: str |
         "seconds": level.seconds,
         "healthy": healthy,
         "unhealthy_reasons": reasons,
+        # "count": too few requests to resolve a p99, its tail judged on how many passed the limit (health.py)
+        "tail_judged_by": health.tail_judged_by(level),
         # why the level was set aside (its instrument was saturated: the knee is placed on the other levels), or null
         "set_aside": set_aside,
         "first_second": level.first_second,

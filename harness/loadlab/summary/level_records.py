@@ -93,6 +93,7 @@ class LevelRecord(Fields):
     seconds: int | None = None
     healthy: bool | None = None
     unhealthy_reasons: list[str] | None = None
+    tail_judged_by: str | None = None  # "p99", or "count" where the level's requests cannot resolve its p99
     set_aside: str | None = None
     first_second: int | None = None
     evidence: EvidenceRecord | None = None

@@ -67,6 +67,8 @@ class ModeRecord(Fields):
     knee_bound: str | None = None
     set_aside_levels: list[SetAsideRecord] | None = None
     baseline_p50_ms: float | None = None
+    # where the baseline came from: "level 1 (10 rps)", or the level after a first one that broke, and why (baseline.py)
+    baseline_from: str | None = None
     p99_ms_at_sustained: float | None = None
     requests: int | None = None
     errors: int | None = None

@@ -117,6 +117,7 @@ def mode_summary(
         "knee_bound": knee.bound,
         "set_aside_levels": [{k: v for k, v in entry.items() if k != "where"} for entry in aside],
         "baseline_p50_ms": verdict.baseline_p50_ms,
+        "baseline_from": verdict.baseline.said if verdict.baseline else None,
         "p99_ms_at_sustained": knee.p99_ms_at_sustained,
         "requests": tables.requests,
         "errors": tables.errors,
@@ -236,8 +237,9 @@ def model_inputs(
         # per-second costs would inflate it.
         at = levels[verdict.sustained_position]
         others = cpu_ms_per_request(at.evidence.other_roles_cpu_pct, at.ok_rps)
-    # the first level the baseline was read on: a first level set aside (its instrument saturated) is not the service's
-    first = next(iter(verdict.trusted(levels)), None)
+    # the level the baseline was read on (baseline.py): not one set aside, nor a first level that broke
+    at = verdict.baseline.position if verdict.baseline else None
+    first = levels[at] if at is not None else next(iter(verdict.trusted(levels)), None)
     return models.Inputs(
         mode=base_mode(label),
         scenario=str(params["SCENARIO"]),

@@ -10,7 +10,7 @@ import synthrun
 from conftest import summarised
 from synthrun import START_EPOCH, LevelSpec, ModeSpec
 
-from loadlab.analysis import served
+from loadlab.analysis import hlog, served
 from loadlab.core.downstream import Distribution
 
 SPEC = ModeSpec([LevelSpec(100), LevelSpec(200), LevelSpec(300)])
@@ -198,7 +198,7 @@ def test_answers_past_a_limit_are_counted_as_hdrhs_recorded_iterator_counts_them
         recorded = [(x.value_iterated_to, x.count_at_value_iterated_to) for x in decoded.get_recorded_iterator()]
         for ms in (0, 1, 100, 140.5, 255, 256, 1000, 2047, 2048, 5000.2):
             walked = sum(count for value, count in recorded if value > ms)
-            assert served.count_above(decoded, ms) == walked, ms
+            assert hlog.count_above(decoded, ms) == walked, ms
 
 
 def test_a_stand_in_starved_to_a_few_answers_is_still_judged_on_them():

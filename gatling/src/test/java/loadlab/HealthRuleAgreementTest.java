@@ -43,15 +43,25 @@ class HealthRuleAgreementTest {
         for (Number v : (List<Number>) c.get("ok_latencies_ms")) {
             ok.recordValue(v.longValue());
         }
-        boolean any = ok.getTotalCount() > 0;
         Number previous = (Number) c.get("previous_target_rps");
         HealthRule.LevelStats level = new HealthRule.LevelStats(((Number) c.get("target_rps")).doubleValue(),
                 previous == null ? Double.NaN : previous.doubleValue(),
                 ((Number) c.get("seconds")).intValue(), ((Number) c.get("ok")).longValue(),
-                ((Number) c.get("ko")).longValue(), any ? ok.getValueAtPercentile(50) : 0,
-                any ? ok.getValueAtPercentile(99) : 0);
+                ((Number) c.get("ko")).longValue(), ok);
         HealthRule rule = HealthRule.of(HarnessThresholds.parse(Map.of()));
         HealthRule.Verdict v = rule.judge(level, ((Number) c.get("baseline_p50_ms")).doubleValue());
         assertEquals(c.get("healthy"), v.healthy(), c.get("name") + ": " + v.reason());
+        if (c.containsKey("tail_judged_by")) {
+            assertEquals(c.get("tail_judged_by"), v.tailJudgedBy(), (String) c.get("name"));
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theTailRuleIsTheFixtures() {
+        Map<String, Object> t = (Map<String, Object>) HarnessThresholds.fixture().get("tail_rule");
+        assertEquals(((Number) t.get("share")).doubleValue(), HealthRule.TAIL_SHARE);
+        assertEquals(((Number) t.get("resolves_p99")).longValue(), HealthRule.RESOLVES_P99);
+        assertEquals(((Number) t.get("alpha")).doubleValue(), HealthRule.TAIL_ALPHA);
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 class HealthRuleTest {
@@ -14,8 +15,13 @@ class HealthRuleTest {
     /** The thresholds the harness passes (HarnessThresholds: harness/loadlab/core/thresholds.py's values). */
     private final HealthRule rule = HealthRule.of(HarnessThresholds.parse(Map.of()));
 
-    private static HealthRule.LevelStats level(double target, int seconds, long ok, long ko, double p99) {
-        return new HealthRule.LevelStats(target, Double.NaN, seconds, ok, ko, 200, p99);
+    /** ok requests at 200 ms but for those from the p99's rank on (the analysis's rank: 0.99 ok, rounded), at p99. */
+    private static HealthRule.LevelStats level(double target, int seconds, long ok, long ko, long p99) {
+        Histogram h = SecondRecorder.newHistogram();
+        long slow = ok == 0 ? 0 : ok - (long) (0.99 * ok + 0.5) + 1;
+        h.recordValueWithCount(200, ok - slow);
+        h.recordValueWithCount(p99, slow);
+        return new HealthRule.LevelStats(target, Double.NaN, seconds, ok, ko, h);
     }
 
     @Test
@@ -56,8 +62,36 @@ class HealthRuleTest {
 
     @Test
     void aLevelWithoutCompletionsIsUnhealthy() {
-        HealthRule.Verdict v = rule.judge(new HealthRule.LevelStats(100, Double.NaN, 10, 0, 0, 0, 0), 200);
+        HealthRule.Verdict v = rule.judge(level(100, 10, 0, 0, 0), 200);
         assertFalse(v.healthy());
         assertTrue(v.reason().contains("no successful response"), v.reason());
+    }
+
+    @Test
+    void aShortLevelIsJudgedOnItsCountPastTheLimitAndSaysSo() {
+        Histogram h = SecondRecorder.newHistogram();
+        h.recordValueWithCount(110, 56);
+        h.recordValueWithCount(240, 4);
+        HealthRule.Verdict v = rule.judge(new HealthRule.LevelStats(30, Double.NaN, 2, 60, 0, h), 112);
+        assertFalse(v.healthy());
+        assertEquals(HealthRule.BY_COUNT, v.tailJudgedBy());
+        assertEquals("4 of 60 requests above the 224 ms limit: more than a healthy 1% tail allows (p = 0.0031)",
+                v.reason());
+    }
+
+    @Test
+    void theBinomialTailIsExact() {
+        assertEquals(1 - Math.pow(0.99, 66), HealthRule.binomialTail(66, 1, 0.01), 1e-12);
+        assertEquals(0.009629773443364725, HealthRule.binomialTail(15, 2, 0.01), 1e-12); // scipy's binom.sf(1, 15, .01)
+        assertEquals(1, HealthRule.binomialTail(10, 0, 0.01));
+    }
+
+    @Test
+    void percentilesAreReadAtTheAnalysisRank() {
+        Histogram h = SecondRecorder.newHistogram();
+        h.recordValueWithCount(110, 65);
+        h.recordValue(240);
+        assertEquals(240, h.getValueAtPercentile(99)); // this library's rank: the 66th of 66
+        assertEquals(110, HealthRule.valueAtPercentile(h, 99)); // hdrh's, the analysis's: the 65th
     }
 }

@@ -7,8 +7,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * A level's health, judged once its last second is in: its seconds' counts and successful latencies added up, the
- * {@link HealthRule} applied against the baseline p50 (given by a refinement pass, else the first level's own). Only
- * successful requests' latency counts, as harness/loadlab/analysis/knee.py judges.
+ * {@link HealthRule} applied against the baseline p50 (given by a refinement pass, else that of the first level that
+ * kept up). Only successful requests' latency counts, as harness/loadlab/analysis/knee.py judges.
  */
 final class LevelJudge {
 
@@ -63,21 +63,29 @@ final class LevelJudge {
         return judged.get(levelIndex);
     }
 
+    /** The baseline p50 the levels are judged against; NaN until a level kept up (or a refinement pass gave it). */
+    double baselineP50Ms() {
+        return baselineP50Ms;
+    }
+
     /** The rate offered just before a level: the previous level's, or the warm-up's (0 without one). */
     private double previousTargetRps(Schedule.Level l) {
         return l.index() > 0 ? schedule.levels().get(l.index() - 1).targetRps() : schedule.warmupRps();
     }
 
     private Judged judge(Schedule.Level l) {
-        boolean any = okLatency.getTotalCount() > 0;
-        double p50 = any ? okLatency.getValueAtPercentile(50) : 0;
-        double p99 = any ? okLatency.getValueAtPercentile(99) : 0;
-        if (l.index() == 0 && !cfg.baselineGiven()) {
+        HealthRule.LevelStats stats = new HealthRule.LevelStats(l.targetRps(), previousTargetRps(l), seconds, ok, ko,
+                okLatency);
+        double p50 = stats.p50Ms();
+        double p99 = stats.p99Ms();
+        // The first level that kept up gives the baseline, never a broken one (a cold start falling behind would lift
+        // every later limit): harness/loadlab/analysis/baseline.py, the same rule. Until then a level is judged
+        // against its own p50, and is unhealthy on its rate or errors anyway.
+        if (Double.isNaN(baselineP50Ms) && rule.keepsUp(stats)) {
             baselineP50Ms = p50;
         }
         double baseline = Double.isNaN(baselineP50Ms) ? p50 : baselineP50Ms;
-        HealthRule.Verdict v = rule.judge(
-                new HealthRule.LevelStats(l.targetRps(), previousTargetRps(l), seconds, ok, ko, p50, p99), baseline);
+        HealthRule.Verdict v = rule.judge(stats, baseline);
         level = -1;
         okLatency = null;
         String where = "level " + (l.index() + 1) + "/" + schedule.steps() + " (target " + RawFiles.rate(l.targetRps())
