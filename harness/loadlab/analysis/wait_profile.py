@@ -18,7 +18,7 @@ MIN_SAMPLES = 3
 # A site grew at the knee when its mean requests rose by at least this many and this share of all in flight.
 MIN_GROWTH_REQUESTS = 1.0
 MIN_GROWTH_SHARE = 0.05
-QUEUED_SITE = "Tomcat's queue (accepted, not yet on a request thread)"
+QUEUED_SITE = "Tomcat's queue (accepted, no thread has run it yet)"
 
 
 @dataclass(frozen=True)

@@ -116,6 +116,11 @@ def frames_top_first(stack: str) -> list[str]:
 
 
 def is_request(sample: Sample) -> bool:
+    """A thread handling a request; on JDK 25 also a virtual thread started and never yet run (no stack, no carrier):
+    Tomcat starts one per request, and under a CPU limit they queue for the carriers. (JDK 21's dump cannot tell
+    such a thread from a platform one: those requests count among the queued, summary/waits.py.)"""
+    if sample.kind == "virtual" and sample.state == "RUNNABLE" and not sample.stack:
+        return True
     return any(f.startswith(REQUEST_FRAMES) for f in sample.stack.split(";"))
 
 
@@ -136,7 +141,7 @@ def place(sample: Sample) -> Place:
             return Place(known.category, _named(known, frames))
         return Place(OTHER, _first_resource(frames) or frames[0])
     if virtual and sample.kind != "virtual-mounted" and sample.state != "-":
-        return Place(READY, _first_resource(frames) or "not started yet")
+        return Place(READY, _first_resource(frames) or "a virtual thread not started yet")
     return Place(RUNNING, _first_resource(frames) or (frames[0] if frames else "?"))
 
 

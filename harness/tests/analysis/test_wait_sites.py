@@ -71,3 +71,11 @@ def test_a_monitor_a_pinned_carrier_and_a_runnable_virtual_thread():
 def test_an_unknown_wait_is_named_by_its_first_frame_outside_the_jdk():
     where = place("platform", "WAITING", f"{TOMCAT};app.Mailbox.take;{PARK}")
     assert (where.category, where.site) == (OTHER, "app.Mailbox.take")
+
+
+def test_a_virtual_thread_started_and_never_run_is_a_request_waiting_for_a_carrier():
+    unstarted = Sample("virtual", "RUNNABLE", "-", "")
+    assert wait_sites.is_request(unstarted)
+    assert wait_sites.place(unstarted) == wait_sites.Place(READY, "a virtual thread not started yet")
+    # JDK 21 says neither kind nor state: a thread without a stack is not placed (the queued count holds it)
+    assert not wait_sites.is_request(Sample("-", "-", "-", ""))
