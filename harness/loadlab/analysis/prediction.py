@@ -264,8 +264,3 @@ def figure(rps: float, interval: list | tuple | None) -> str:
 def carried(interval: list | tuple | None) -> bool:
     """Whether a point of this interval may be printed (figure() gives the point)."""
     return not interval or (interval[0] is not None and interval[0] > 0 and interval[1] is not None)
-
-
-def bound_sign(kind: str | None) -> str:
-    """`≥ ` before a lower bound, `≤ ` before an upper one, nothing before a measured ratio."""
-    return {"lower": "≥ ", "upper": "≤ "}.get(kind or "", "")

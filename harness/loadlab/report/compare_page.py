@@ -11,11 +11,10 @@ from pathlib import Path
 from urllib.parse import quote
 
 from loadlab.analysis import ratio_interval
-from loadlab.analysis.prediction import bound_sign
 from loadlab.report import prediction_cells
 from loadlab.report.changes import Row, capacity_text, change_text, headline_rows
 from loadlab.report.comparability import Shared, Side
-from loadlab.report.formats import bracket_text, small, times
+from loadlab.report.formats import bracket_text, small
 from loadlab.report.headline import headline
 from loadlab.report.page_style import CSS
 from loadlab.report.spectrum_section import blocks
@@ -139,13 +138,11 @@ def _sustained(side: Side, mode: str) -> str:
 
 def _ratio(side: Side) -> str:
     """With the interval its knees' brackets allow, as the run's own page says it (`2.12× (2.03–2.42)`); a bound
-    stays a bound (`≥ 2.53× (≥ 2.40)` where virtual held the top of the stairs)."""
+    stays a bound, by the end its brackets carry (`≥ 2.40×` where virtual held the top of the stairs)."""
     summary = side.summary
     if summary.virtual_over_platform is None:
         return "—"
     span = summary.virtual_over_platform_interval
-    if not span:  # a summary written before intervals
-        return escape(bound_sign(summary.virtual_over_platform_bound)) + times(summary.virtual_over_platform)
     said = ratio_interval.text(summary.virtual_over_platform, span, summary.virtual_over_platform_bound)
     return escape(said) + small(ratio_interval.rough(span))
 
