@@ -79,9 +79,10 @@ def moved(shared: Shared, found: list[Row]) -> str:
     return (
         "<section id=\"moved\"><h2>Did it move?</h2><p>RUN's change in % of AGAINST's, with its 95% interval: the "
         "sustained rate and the knee from the knee brackets (and the repetitions when both runs repeated), each "
-        "latency from the level's per-second values (a Mann-Whitney U rank test, and a bootstrap of the ratio of "
-        "medians). Where the interval holds no change, none was detected; a mode that held the top of its stairs "
-        "gives a bound. Rows in grey: latencies at rates other than the highest both runs held.</p>"
+        "latency from the level's per-second values (a bootstrap of the ratio of medians, with a Mann-Whitney U rank "
+        "test said beside it). One rule for every row, FAIL_IF's too: where the interval holds 0%, no change was "
+        "detected, whatever the rank test alone would say (the row says when it would); a mode that held the top of "
+        "its stairs gives a bound. Rows in grey: latencies at rates other than the highest both runs held.</p>"
         '<table class="columns"><tr><th>figure</th><th>RUN</th><th>AGAINST</th><th>change</th><th>from</th></tr>'
         f"{body}</table>" + (f"<p>Not compared:</p><ul>{aside}</ul>" if aside else "") + "</section>"
     )
