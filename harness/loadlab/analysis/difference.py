@@ -7,9 +7,11 @@ Two kinds of evidence, each from the field's own tools (SciPy), never a hand-wri
   `scipy.stats.bootstrap` resamples the repetitions and widens that range by how far they land apart (the low end's
   2.5th percentile, the high end's 97.5th); with one repetition on a side the brackets alone give it.
 - A latency at one offered rate both runs measured: its per-second values (timeline.csv's p99 of each second of
-  the level), a rank test (`scipy.stats.mannwhitneyu`) for whether it moved at all, and the bootstrap's 95%
-  interval of the ratio of their medians for how far. Per second, not per request: requests of one second share one
-  queue, so they are not independent draws; seconds nearly are.
+  the level), the bootstrap's 95% interval of the ratio of their medians for how far, and a rank test
+  (`scipy.stats.mannwhitneyu`) said beside it. Whether it moved is the interval's to say (Change.detected), as for
+  every figure; the rank test's p is reported, and where it would say otherwise that is said, not acted on. Per
+  second, not per request: requests of one second share one queue, so they are not independent draws; seconds
+  nearly are.
 
 A change is in percent of AGAINST's value. An end with no bound (a mode that held the top of its stairs: its knee
 lies somewhere above) stays None: a bound stays a bound.
@@ -27,7 +29,7 @@ import numpy as np
 from scipy import stats
 
 CONFIDENCE = 0.95
-# The rank test's level: p at or above it is "no change detected".
+# The rank test's level: p below it is what the rank test alone would call a change (said, never acted on).
 ALPHA = 1 - CONFIDENCE
 RESAMPLES = 9999
 # The same two runs always give the same interval: the bootstrap's resampling is seeded.
@@ -59,23 +61,22 @@ class Change:
 
     @property
     def detected(self) -> bool:
-        """A change, at 95%: the interval excludes 0 and, where there is a rank test, it rejects 'no change'."""
-        if self.p_value is not None and not self.p_value < ALPHA:
-            return False
+        """A change, at 95%: the interval excludes 0%. The one rule, for every figure, the page, the console and
+        FAIL_IF alike: the rank test's p is said beside it (rank_agrees) but decides nothing, so a row never reads
+        "no change detected" and a change at once. The interval, because it is what every figure has (a capacity
+        has no rank test) and what says how far; a rank test alone says neither."""
         return (self.low_pct is not None and self.low_pct > 0) or (self.high_pct is not None and self.high_pct < 0)
+
+    @property
+    def rank_agrees(self) -> bool | None:
+        """Whether the rank test (p < ALPHA: a change) says what the interval says; None without a rank test."""
+        if self.p_value is None:
+            return None
+        return (self.p_value < ALPHA) == self.detected
 
     @property
     def bounded(self) -> bool:
         return self.low_pct is not None and self.high_pct is not None
-
-    def gate_interval(self) -> tuple[float | None, float | None]:
-        """The interval FAIL_IF reads: a latency change the rank test did not detect may be none at all, so 0 joins
-        its interval (a capacity's interval is the brackets' own)."""
-        if self.p_value is None or self.p_value < ALPHA:
-            return self.low_pct, self.high_pct
-        low = None if self.low_pct is None else min(self.low_pct, 0.0)
-        high = None if self.high_pct is None else max(self.high_pct, 0.0)
-        return low, high
 
 
 def capacity_change(run: Sequence[Span], against: Sequence[Span]) -> Change:
@@ -116,7 +117,7 @@ def latency_change(run: Sequence[float], against: Sequence[float], what: str = "
         return Change(point, None, None, f"{basis}: too few for a rank test, {MIN_SECONDS} a side at least")
     p = float(stats.mannwhitneyu(x, y, alternative="two-sided").pvalue)
     low, high = _bootstrap(x, y)
-    return Change(point, _pct(low), _pct(high), f"{basis}, Mann-Whitney U p = {p:.2g}", p)
+    return Change(point, _pct(low), _pct(high), f"{basis}, bootstrap and Mann-Whitney U", p)
 
 
 def _ratio_of_medians(top: Sequence[float], bottom: Sequence[float]) -> float:

@@ -28,9 +28,9 @@ only the db share takes a pooled connection (DB_POOL / (w_db · t_db)); the CPU 
 request (w_cpu · CPU_MS).
 
 A new limit is one more plain function returning a Prediction (`slots_over_hold` serves any "N slots, each held for
-one request" limit), called from `applicable`. `predict` takes the lowest applicable one; prediction.agreement judges
-the measured knee against its interval. Everything here is plain arithmetic on numbers the verdict already has, so
-each formula is unit-tested.
+one request" limit), called from `applicable`. `predict` takes the lowest applicable one within the run's reach
+(prediction.lowest, FAR_ABOVE_RUN); prediction.agreement judges the measured knee against its interval. Everything
+here is plain arithmetic on numbers the verdict already has, so each formula is unit-tested.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from loadlab.analysis.client_pool import client_pool
 from loadlab.analysis.holds import HoldTime, KindHold, LevelHold, share_hold, weighted_hold
 from loadlab.analysis.holds import said_ms as _s
-from loadlab.analysis.prediction import Prediction
+from loadlab.analysis.prediction import Prediction, lowest
 from loadlab.analysis.slots import slots_over_hold
 from loadlab.analysis.validity import CPU_SATURATED_RATIO
 from loadlab.core.client import Pool as ClientPool
@@ -334,12 +334,10 @@ def _mix_limits(x: Inputs) -> list[Prediction | None]:
     return found
 
 
-def predict(x: Inputs) -> Prediction | None:
-    """The lowest limit: the one the service reaches first. A limit with no upper end (`≥ 413 rps`) excludes no
-    knee, so it is the prediction only when no bounded one exists (prediction.Prediction.bounded)."""
-    found = applicable(x)
-    bounded = [p for p in found if p.bounded] or found
-    return min(bounded, key=lambda p: p.rps) if bounded else None
+def predict(x: Inputs, top_offered: float | None = None) -> Prediction | None:
+    """The lowest limit: the one the service reaches first (prediction.lowest: one with an upper end first, none that
+    starts far above top_offered, the highest rate the run offered)."""
+    return lowest(applicable(x), top_offered)
 
 
 def _as_hold(hold: HoldTime | float | None, source: str) -> HoldTime | None:

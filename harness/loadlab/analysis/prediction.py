@@ -20,6 +20,15 @@ FAR_BEYOND = 1.5
 WIDE = 0.5
 # ... or its inputs were read at one healthy level only: its interval is that level's, not the run's.
 ONE_LEVEL = "from one level only"
+# A model whose interval starts above this multiple of the highest rate the run offered bounds nothing the run could
+# see (Tomcat's 8,192 connections over a 0.1 s hold: 76,232 rps, where the run offered a few hundred): it is said as
+# "no limit below N" (N its low end), never as the mode's prediction, never judged against the knee, never the limit
+# met first. Why 10: the span of the default stairs (START_RPS 300 to PEAK_RPS 3,000), the range a run is laid out
+# to bracket a knee in. Within one such span above the top a model is still this run's to judge: a knee far below it
+# "disagrees", by how much (a wrong hold, a limit in front of the model: news to act on), a fit beyond its rates is
+# called rough, a run that never collapsed says "not reached" and the PEAK_RPS to try next. Beyond it, seeing the
+# limit takes a whole new set of stairs above this one, where other limits (the cores, the injectors) stand first.
+FAR_ABOVE_RUN = 10.0
 
 
 @dataclass(frozen=True)
@@ -140,7 +149,7 @@ class Agreement:
     words: str  # summary.json's prediction_check
 
 
-AGREES, DISAGREES, CONTRADICTED, FUZZY, NOT_REACHED, NOT_PLACED, NO_MODEL, UNBOUNDED = (
+AGREES, DISAGREES, CONTRADICTED, FUZZY, NOT_REACHED, NOT_PLACED, NO_MODEL, UNBOUNDED, BEYOND = (
     "agrees",
     "disagrees",
     "contradicted",
@@ -149,7 +158,37 @@ AGREES, DISAGREES, CONTRADICTED, FUZZY, NOT_REACHED, NOT_PLACED, NO_MODEL, UNBOU
     "not placed",
     "no model",
     "no upper end",
+    "beyond the run",
 )
+
+
+def beyond_run(p: Prediction, top_offered: float | None) -> bool:
+    """Whether the model's interval starts above FAR_ABOVE_RUN × the highest rate the run offered."""
+    return bool(top_offered) and p.band()[0] > FAR_ABOVE_RUN * top_offered
+
+
+def lowest(found: list[Prediction], top_offered: float | None = None) -> Prediction | None:
+    """The mode's prediction: the lowest limit within the run's reach (beyond_run), one with an upper end first (a
+    limit with none, `≥ 413 rps`, excludes no knee); None when no model is within reach."""
+    within = [p for p in found if not beyond_run(p, top_offered)]
+    bounded = [p for p in within if p.bounded] or within
+    return min(bounded, key=lambda p: p.rps) if bounded else None
+
+
+def no_limit_text(p: Prediction) -> str:
+    """`connections: no limit below 76,232 rps`: a model beyond the run, said as what it shows."""
+    return f"{p.predicted_by}: no limit below {rate_text(p.band()[0])} rps"
+
+
+def beyond(found: list[Prediction], top_offered: float) -> Agreement:
+    """The verdict of a mode whose every model lies beyond the run: not judged, with each model's floor."""
+    floors = "; ".join(no_limit_text(p) for p in sorted(found, key=lambda p: p.band()[0]))
+    return Agreement(
+        None,
+        BEYOND,
+        f"no model limits this mode within the run ({floors}): each starts above {FAR_ABOVE_RUN:g}× the highest "
+        f"rate it offered, {rate_text(top_offered)} rps, so it bounds nothing the run could see",
+    )
 
 
 def agreement(p: Prediction | None, knee: MeasuredKnee) -> Agreement:
@@ -264,8 +303,3 @@ def figure(rps: float, interval: list | tuple | None) -> str:
 def carried(interval: list | tuple | None) -> bool:
     """Whether a point of this interval may be printed (figure() gives the point)."""
     return not interval or (interval[0] is not None and interval[0] > 0 and interval[1] is not None)
-
-
-def bound_sign(kind: str | None) -> str:
-    """`≥ ` before a lower bound, `≤ ` before an upper one, nothing before a measured ratio."""
-    return {"lower": "≥ ", "upper": "≤ "}.get(kind or "", "")

@@ -6,7 +6,8 @@ A knee is known only to its bracket: the last healthy rate below it and the firs
 has no knee: it lies somewhere above the highest rate measured healthy, an interval with no upper end. So the ratio
 of two knees lies between the numerator's low end over the divisor's high end and the numerator's high end over the
 divisor's low end; a side with no end leaves the ratio's interval open on that side, and the ratio is then a bound
-(`≥ 3.03×`), said as one wherever it is shown, never as a closed interval.
+(`≥ 2.90×`), said as one wherever it is shown, never as a closed interval, and by the end its brackets carry, never
+by the point the last healthy levels give (summary.json's value), which bounds nothing.
 
 A closed interval whose high end is more than ROUGH_FACTOR times its low end is "rough": the stairs were too coarse
 to tell the ratio, and the words say what narrows it.
@@ -15,8 +16,6 @@ to tell the ratio, and the words say what narrows it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-from loadlab.analysis.prediction import bound_sign
 
 # A ratio whose interval spans more than this factor (high end / low end) is called rough, in words, with what to do.
 ROUGH_FACTOR = 2.0
@@ -75,17 +74,29 @@ def rough(span: Sequence | None, short: bool = False) -> str | None:
 
 
 def text(value: float | None, span: Sequence | None, kind: str | None = None) -> str:
-    """`2.12× (2.03–2.42)`; a bound `≥ 3.03× (≥ 2.90)` / `≤ 0.92× (≤ 1.08)`; `2.12×` without an interval (a
-    summary written before intervals; kind: its `…_bound`, for the sign); "—" without a ratio."""
+    """`2.12× (2.03–2.42)`; a bound as far as its brackets carry it, `≥ 2.90×` / `≤ 1.08×` (figure()); a summary
+    written before intervals (kind: its `…_bound`) says the point for what it is; "—" without a ratio."""
     if value is None:
         return "—"
     kind = bound_of(span) or kind
-    figure = f"{bound_sign(kind)}{value:.{DIGITS}f}×"
     if not span:
-        return figure
+        if kind:
+            return f"{value:.{DIGITS}f}× at the last healthy levels (a {kind} bound's point: no interval to carry it)"
+        return f"{value:.{DIGITS}f}×"
+    if kind:
+        return figure(value, span)
     low, high = span
+    return f"{value:.{DIGITS}f}× ({low:.{DIGITS}f}–{high:.{DIGITS}f})"
+
+
+def figure(value: float, span: Sequence | None) -> str:
+    """The figure a reader may quote: the point of a closed interval, the interval's end for a bound (`≥ 2.90×`).
+    A bound's point (the ratio of the last healthy levels, summary.json's value) is no bound: with platform's knee
+    between 25 and 70 rps and virtual holding 250, 250 / 25 = 10× is what platform's last healthy level gives, but
+    its knee may lie up to 70, so the data carry only 250 / 70 = 3.57×."""
+    kind = bound_of(span)
     if kind == "lower":
-        return f"{figure} (≥ {low:.{DIGITS}f})"
+        return f"≥ {span[0]:.{DIGITS}f}×"
     if kind == "upper":
-        return f"{figure} (≤ {high:.{DIGITS}f})"
-    return f"{figure} ({low:.{DIGITS}f}–{high:.{DIGITS}f})"
+        return f"≤ {span[1]:.{DIGITS}f}×"
+    return f"{value:.{DIGITS}f}×"

@@ -39,9 +39,10 @@ def answer(summary: RunSummary) -> str | None:
     # one mode never reached its knee: the ratio is a bound (summary/ratio.bound)
     span = summary.virtual_over_platform_interval
     kind = ratio_interval.bound_of(span) or summary.virtual_over_platform_bound or bound(virtual, platform)
-    at_least = {"lower": "at least ", "upper": "at most "}.get(kind, "")
-    # the sign is said in words here ("at least"): the figure keeps only what the brackets allow beside it
-    figure = ratio_interval.text(ratio, span).removeprefix("≥ ").removeprefix("≤ ")
+    # a bound is said in words ("at least") before the end its brackets carry (ratio_interval.figure), never the
+    # point of the last healthy levels; without an interval the point is said as what it is (ratio_interval.text)
+    at_least = {"lower": "at least ", "upper": "at most "}.get(kind, "") if span else ""
+    figure = ratio_interval.text(ratio, span, kind).removeprefix("≥ ").removeprefix("≤ ")
     text = (
         f"Virtual threads held {at_least}{figure} the load of a {_pool(basis, summary)} here "
         f"({rps(virtual.sustained_rps)} against {rps(platform.sustained_rps)} requests a second)"

@@ -145,9 +145,22 @@ def pct(value: float) -> str:
     return f"{value:+.0f}%" if abs(value) >= 10 else f"{value:+.1f}%"
 
 
+def _end(value: float) -> str:
+    """An interval's end: never "0%" for an end that is not 0, so an interval the rule calls a change (it excludes
+    0%) never reads as one that holds it."""
+    if value != 0 and round(value, 1) == 0:
+        return "just above 0%" if value > 0 else "just below 0%"
+    return pct(value)
+
+
 def change_text(change: Change) -> str:
     """The change in words where the data cannot carry a figure: a bound stays a bound (a run that held the top of
-    its stairs has a knee somewhere above), an interval holding 0 is 'no change detected', none at all is said so."""
+    its stairs has a knee somewhere above), an interval holding 0 is 'no change detected', none at all is said so;
+    a latency's rank test beside it (rank_words)."""
+    return _verdict_text(change) + rank_words(change)
+
+
+def _verdict_text(change: Change) -> str:
     low, high = change.low_pct, change.high_pct
     if low is None and high is None:
         return "cannot tell"
@@ -165,14 +178,29 @@ def change_text(change: Change) -> str:
     return f"{pct(change.point_pct)} ({interval})"
 
 
+def rank_words(change: Change) -> str:
+    """The rank test's p beside the interval's verdict, the same words wherever a change is shown: `; the rank test
+    agrees (p = 0.001)`, or where it would say otherwise, that it is not acted on (the interval decides:
+    difference.Change.detected); "" without a rank test."""
+    agrees = change.rank_agrees
+    if agrees is None:
+        return ""
+    p = f"p = {change.p_value:.2g}"
+    if agrees:
+        return f"; the rank test agrees ({p})"
+    if change.detected:
+        return f"; the interval excludes 0%; the rank test alone ({p}) would not call it a change: the interval decides"
+    return f"; the interval includes 0%; the rank test alone ({p}) would call it a change: not claimed"
+
+
 def _interval(low: float | None, high: float | None) -> str:
     if high is None:
-        return f"95%: {pct(low)} or more, RUN held the top of its stairs"
+        return f"95%: {_end(low)} or more, RUN held the top of its stairs"
     if low is None:
-        return f"95%: {pct(high)} or less, AGAINST held the top of its stairs"
-    if round(low, 1) == round(high, 1) == 0:
+        return f"95%: {_end(high)} or less, AGAINST held the top of its stairs"
+    if round(low, 1) == round(high, 1) == 0 and low <= 0 <= high:
         return "the same values"
-    return f"95%: {pct(low)} to {pct(high)}"
+    return f"95%: {_end(low)} to {_end(high)}"
 
 
 def console_lines(run: Side, against: Side, shared: Shared, found: list[Row]) -> list[str]:

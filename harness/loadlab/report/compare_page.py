@@ -11,11 +11,10 @@ from pathlib import Path
 from urllib.parse import quote
 
 from loadlab.analysis import ratio_interval
-from loadlab.analysis.prediction import bound_sign
 from loadlab.report import prediction_cells
 from loadlab.report.changes import Row, capacity_text, change_text, headline_rows
 from loadlab.report.comparability import Shared, Side
-from loadlab.report.formats import bracket_text, small, times
+from loadlab.report.formats import bracket_text, small
 from loadlab.report.headline import headline
 from loadlab.report.page_style import CSS
 from loadlab.report.spectrum_section import blocks
@@ -80,9 +79,10 @@ def moved(shared: Shared, found: list[Row]) -> str:
     return (
         "<section id=\"moved\"><h2>Did it move?</h2><p>RUN's change in % of AGAINST's, with its 95% interval: the "
         "sustained rate and the knee from the knee brackets (and the repetitions when both runs repeated), each "
-        "latency from the level's per-second values (a Mann-Whitney U rank test, and a bootstrap of the ratio of "
-        "medians). Where the interval holds no change, none was detected; a mode that held the top of its stairs "
-        "gives a bound. Rows in grey: latencies at rates other than the highest both runs held.</p>"
+        "latency from the level's per-second values (a bootstrap of the ratio of medians, with a Mann-Whitney U rank "
+        "test said beside it). One rule for every row, FAIL_IF's too: where the interval holds 0%, no change was "
+        "detected, whatever the rank test alone would say (the row says when it would); a mode that held the top of "
+        "its stairs gives a bound. Rows in grey: latencies at rates other than the highest both runs held.</p>"
         '<table class="columns"><tr><th>figure</th><th>RUN</th><th>AGAINST</th><th>change</th><th>from</th></tr>'
         f"{body}</table>" + (f"<p>Not compared:</p><ul>{aside}</ul>" if aside else "") + "</section>"
     )
@@ -139,13 +139,11 @@ def _sustained(side: Side, mode: str) -> str:
 
 def _ratio(side: Side) -> str:
     """With the interval its knees' brackets allow, as the run's own page says it (`2.12× (2.03–2.42)`); a bound
-    stays a bound (`≥ 2.53× (≥ 2.40)` where virtual held the top of the stairs)."""
+    stays a bound, by the end its brackets carry (`≥ 2.40×` where virtual held the top of the stairs)."""
     summary = side.summary
     if summary.virtual_over_platform is None:
         return "—"
     span = summary.virtual_over_platform_interval
-    if not span:  # a summary written before intervals
-        return escape(bound_sign(summary.virtual_over_platform_bound)) + times(summary.virtual_over_platform)
     said = ratio_interval.text(summary.virtual_over_platform, span, summary.virtual_over_platform_bound)
     return escape(said) + small(ratio_interval.rough(span))
 

@@ -1,8 +1,9 @@
 """FAIL_IF against two compared runs (`make compare RUN=… AGAINST=… FAIL_IF='virtual.sustained < -10%'`): each
-condition (core/failif.py) finds its row among the changes (changes.py), and is met when the change's whole 95%
-interval lies past the threshold. A condition the two runs cannot answer (a mode they do not share, a rate they did
-not both run) is refused like a bad expression, naming FAIL_IF (exit 2): a gate that cannot read its figure must
-not pass."""
+condition (core/failif.py) finds its row among the changes (changes.py), and is met when the change is detected by
+the one rule the console and the page use (its 95% interval excludes 0%) and that whole interval lies past the
+threshold; the rank test is said, never counted. A condition the two runs cannot answer (a mode they do not share,
+a rate they did not both run) is refused like a bad expression, naming FAIL_IF (exit 2): a gate that cannot read its
+figure must not pass."""
 
 from __future__ import annotations
 
@@ -46,7 +47,11 @@ def _rates(shared: Shared, mode: str) -> str:
 
 
 def met(condition: Condition, row: Row) -> bool:
-    return condition.met(*row.change.gate_interval())
+    """The change's rule (difference.Change.detected: its interval excludes 0%) and its whole interval past the
+    threshold: a row the console calls "no change detected" never fails the gate, whatever its threshold or its rank
+    test says."""
+    change = row.change
+    return change.detected and condition.met(change.low_pct, change.high_pct)
 
 
 def line(condition: Condition, row: Row) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
-from loadlab.analysis.prediction import carried, figure, interval_text, range_text
+from loadlab.analysis.prediction import carried, figure, interval_text, range_text, rate_text
 from loadlab.report.formats import small as _small
 from loadlab.summary import prediction_text
 from loadlab.summary.fit_records import FitRecord
@@ -37,7 +37,8 @@ def headline_phrase(m: ModeRecord) -> str:
 
 def predicted_cell(m: ModeRecord) -> str:
     if m.predicted_rps is None:
-        return "—"
+        beyond = prediction_text.beyond_run(m)  # no prediction: each model beyond the run, said as a floor
+        return '<span class="muted">none within the run</span>' + _small("; ".join(beyond)) if beyond else "—"
     interval = prediction_text.interval_of(m)
     return (
         escape(figure(m.predicted_rps, m.predicted_interval_rps))
@@ -98,6 +99,10 @@ def ceiling_cell(m: ModeRecord) -> str:
 
 def _one(p: FitRecord) -> str:
     interval = p.interval_rps
+    if p.beyond_run and interval and interval[0] is not None:
+        floor = f"no limit below {rate_text(interval[0])}"
+        return escape(floor) + f' <span class="muted">{escape(str(p.predicted_by))}: beyond the run</span>'
+
     text = escape(figure(p.rps, interval)) if p.rps is not None else "—"
     if interval and interval[0] is not None and carried(interval):
         text += f' <span class="muted">({escape(interval_text(interval[0], interval[1]))})</span>'

@@ -7,6 +7,7 @@ from html import escape
 
 from loadlab.analysis import ratio_interval
 from loadlab.analysis.knee_words import level_number
+from loadlab.analysis.prediction import BEYOND
 from loadlab.core import metrics
 from loadlab.core.reactive import REACTIVE
 from loadlab.report import prediction_cells
@@ -39,7 +40,7 @@ def section(summary: RunSummary) -> str:
         *([("repetition shown (the median)", lambda label, m: num(m.repetition))] if summary.repeats else []),
         *knee_rows(
             ("prediction (rps)", _of_mode(prediction_cells.predicted_cell)),
-            ("predicted by", lambda label, m: escape(m.prediction or "no model limits this mode")),
+            ("predicted by", lambda label, m: escape(m.prediction or _no_model(m))),
             (prediction_cells.AGREEMENT_LABEL, _of_mode(prediction_cells.agreement_cell)),
             ("every prediction (rps)", _of_mode(prediction_cells.predictions_cell)),
             ("limit met first", lambda label, m: escape(m.limit_met_first or "—")),
@@ -175,3 +176,8 @@ def _limit_cell(m: ModeRecord) -> str:
         return "—"
     share = found.share
     return f"{num(found.limit)} / {num(found.requests)}" + (f" ({share:.1%})" if share is not None else "")
+
+
+def _no_model(m: ModeRecord) -> str:
+    """Why a mode has no prediction: no model at all, or every one beyond the run (prediction.FAR_ABOVE_RUN)."""
+    return "no model limits this mode within the run" if m.prediction_verdict == BEYOND else "no model limits this mode"

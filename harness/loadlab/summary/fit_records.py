@@ -44,6 +44,9 @@ class FitRecord(Fields):
     knee_rps: float | None = None
     knee_interval_rps: list | None = None
     knee_read_off: str | None = None
+    # a prediction whose interval starts far above every rate the run offered (prediction.FAR_ABOVE_RUN): "no limit
+    # below" its low end, never the mode's prediction
+    beyond_run: bool | None = None
     NESTED: ClassVar = {}
 
     @property

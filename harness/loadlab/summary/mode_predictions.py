@@ -6,7 +6,15 @@ from __future__ import annotations
 from loadlab.analysis import cpufit, models
 from loadlab.analysis.knee import Knee
 from loadlab.analysis.levels import Level
-from loadlab.analysis.prediction import MeasuredKnee, agreement, interval_list, rate_text
+from loadlab.analysis.prediction import (
+    MeasuredKnee,
+    agreement,
+    beyond,
+    beyond_run,
+    interval_list,
+    no_limit_text,
+    rate_text,
+)
 from loadlab.analysis.validity import ValidityContext
 from loadlab.core.app import THREAD_SERVICE
 from loadlab.summary import knee_record
@@ -28,13 +36,26 @@ def fields(
     and what makes a level's errors its failure; pool_at_knee: an app's pool full at the knee (app_pool.py);
     service: what prose calls the service under test."""
     found = models.applicable(inputs)
-    prediction = models.predict(inputs)
+    top = top_offered(knee, levels)
+    prediction = models.predict(inputs, top)
+    # a model far above every rate offered is no prediction of this run (prediction.FAR_ABOVE_RUN): listed, flagged,
+    # never judged nor named as the limit met first
+    within = [p for p in found if not beyond_run(p, top)]
     # the highest rate held: a knee that did not reproduce leaves the highest rate a fine pass held healthy, and a
     # climb above it the highest rate the climb held, a bound below levels set aside the highest rate held on trusted
     # levels; otherwise the coarse stairs' top
     held_in_a_pass = knee.not_reproduced or knee.climbed or knee.bound
     peak = knee.sustained_rps if held_in_a_pass else max((lv.target_rps for lv in levels), default=None)
-    judged = agreement(prediction, measured(knee, knee.collapsed, peak, ok_ratio))
+    if prediction is None and found:
+        judged = beyond(found, top or 0.0)
+    else:
+        judged = agreement(prediction, measured(knee, knee.collapsed, peak, ok_ratio))
+    met_first = knee_record.limit_met_first(
+        within, knee, knee.collapsed, peak, ctx, pool_at_knee, service, max_error_ratio, ok_ratio
+    )
+    if len(within) < len(found):
+        floors = ", ".join(no_limit_text(p) for p in found if p not in within)
+        met_first += f"; beyond the run, naming no limit: {floors}"
     return {
         "predicted_rps": None if prediction is None else round(prediction.rps),
         # null when the inputs gave no spread (one value): a point is never written as an interval
@@ -49,11 +70,16 @@ def fields(
         "prediction_check": judged.words,
         "cpu_ceiling_rps": None if ceiling is None else round(ceiling.rps),
         "cpu_ceiling": None if ceiling is None else ceiling.as_dict(),
-        "predictions": [p.as_dict() for p in sorted(found, key=lambda p: p.rps)],
-        "limit_met_first": knee_record.limit_met_first(
-            found, knee, knee.collapsed, peak, ctx, pool_at_knee, service, max_error_ratio, ok_ratio
-        ),
+        "predictions": [{**p.as_dict(), "beyond_run": p not in within} for p in sorted(found, key=lambda p: p.rps)],
+        "limit_met_first": met_first,
     }
+
+
+def top_offered(knee: Knee, levels: list[Level]) -> float | None:
+    """The highest rate the run offered this mode: its trusted levels' top, or a fine pass's or climb's above it."""
+    bracket = knee.interval
+    rates = [lv.target_rps for lv in levels] + [knee.sustained_rps or 0.0, bracket.unhealthy if bracket else 0.0]
+    return max(rates) or None
 
 
 def measured(knee: Knee, collapsed: bool, peak: float | None, ok_ratio: float = 1.0) -> MeasuredKnee:

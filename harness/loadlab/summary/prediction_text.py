@@ -16,6 +16,7 @@ VERDICT_WORDS = {
     "not placed": ("not placed", "not judged"),
     "no model": ("-", "not judged"),
     "no upper end": ("no upper end", "not judged, the prediction excludes nothing"),
+    "beyond the run": ("beyond the run", "not judged"),
 }
 
 
@@ -59,10 +60,21 @@ def predicted(m: ModeRecord) -> str:
     return text + (" rough" if m.prediction_quality else "")
 
 
+def beyond_run(m: ModeRecord) -> list[str]:
+    """`connections: no limit below 76,232 rps (…formula…)` for each model far above every rate the run offered
+    (summary.json's `beyond_run`): what it shows, never a prediction of the knee."""
+    found = [p for p in m.predictions or [] if p.beyond_run]
+    return [
+        f"{p.predicted_by}: no limit below {rate_text((p.interval_rps or [p.rps])[0] or p.rps or 0)} rps ({p.formula})"
+        for p in found
+    ]
+
+
 def lines(mode: str, m: ModeRecord) -> list[str]:
-    """The terminal's lines under the table for one mode's prediction."""
+    """The terminal's lines under the table for one mode's prediction, then each model beyond the run."""
+    beyond = [f"{mode}: beyond the run, not a prediction: {text}" for text in beyond_run(m)]
     if not m.prediction:
-        return []
+        return beyond + ([f"{mode}: {verdict_sentence(m)}"] if beyond else [])
     found = [f"{mode}: {m.prediction}"]
     interval = interval_of(m)
     if interval:
@@ -70,7 +82,7 @@ def lines(mode: str, m: ModeRecord) -> list[str]:
     if m.prediction_quality:
         found.append(f"{mode}: {m.prediction_quality}")
     found.append(f"{mode}: {verdict_sentence(m)}")
-    return found
+    return found + beyond
 
 
 def _fitted(m: ModeRecord) -> str:

@@ -1,5 +1,6 @@
 """Every ratio of knees with the interval their brackets allow (issue 33): a closed interval "2.12× (2.03–2.42)", a
-bound that stays a bound ("≥ 3.03× (≥ 2.90)", never a closed interval), and a ratio too wide to tell called rough
+bound that stays a bound ("≥ 2.90×", the end its brackets carry, never a closed interval nor the point of the last
+healthy levels), and a ratio too wide to tell called rough
 in words with what to do — in summary.json, in the terminal and on the page."""
 
 import json
@@ -28,10 +29,10 @@ def test_a_mode_that_held_the_stairs_makes_the_ratio_a_bound_said_as_one():
     held = knee_range(3000, False, None)  # virtual held the top: its knee lies above 3,000, no upper end
     span = interval(held, knee_range(990, True, [990, 1035]))
     assert span == [2.9, None] and ratio_interval.bound_of(span) == "lower"
-    assert text(3.03, span) == "≥ 3.03× (≥ 2.90)"
+    assert text(3.03, span) == "≥ 2.90×"
     # platform held the top: virtual / platform has no lower end, an upper bound
     upper = interval(knee_range(778, True, [778, 840]), knee_range(844, False, None))
-    assert upper == [None, 1.0] and text(0.92, upper) == "≤ 0.92× (≤ 1.00)"
+    assert upper == [None, 1.0] and text(0.92, upper) == "≤ 1.00×"
     # a bound is never called rough (its words already say what it is), and never printed as "a–b"
     assert rough(span) is None and "–" not in text(3.03, span)
 
@@ -49,8 +50,12 @@ def test_a_ratio_whose_interval_spans_more_than_a_factor_of_two_is_rough_with_wh
     assert rough([1.0, ratio_interval.ROUGH_FACTOR]) is None and rough([1.0, 2.01]) is not None
 
 
-def test_a_summary_written_before_intervals_keeps_its_figure_and_its_bound_sign():
-    assert text(2.12, None) == "2.12×" and text(3.03, None, "lower") == "≥ 3.03×" and text(None, None) == "—"
+def test_a_summary_written_before_intervals_says_a_bound_s_point_for_what_it_is():
+    """Without an interval nothing carries the bound: the point is said as the last healthy levels' ratio, unsigned."""
+    assert text(2.12, None) == "2.12×" and text(None, None) == "—"
+    said = text(3.03, None, "lower")
+    assert said == "3.03× at the last healthy levels (a lower bound's point: no interval to carry it)"
+    assert "≥" not in said
 
 
 def mode(sustained, bracket=None, **extra):
@@ -122,12 +127,12 @@ def test_a_repetition_whose_ratio_is_a_bound_is_named_beside_the_spread(capsys):
     assert "(median 2.58×; 1 of them lower bound)" in capsys.readouterr().out
 
 
-def coarse_run(tmp_path):
+def coarse_run(tmp_path, virtual_bad_from=205):
     """The issue's case for real files: REFINE=0, stairs 25 → 250 in steps of 45; platform unhealthy from 70, virtual
-    from 205."""
+    from 205 (virtual_bad_from: above 250, it holds the top)."""
     rates = [25, 70, 115, 160, 205, 250]
     synthrun.write_params(tmp_path, START_RPS=25, PEAK_RPS=250, STEPS=6, REFINE=0, platform_threads=5)
-    for label, bad_from in (("platform", 70), ("virtual", 205)):
+    for label, bad_from in (("platform", 70), ("virtual", virtual_bad_from)):
         levels = [LevelSpec(r, latency=SLOW_TAIL if r >= bad_from else synthrun.HEALTHY) for r in rates]
         synthrun.write_mode(tmp_path, label, ModeSpec(levels))
     return report.rebuild(tmp_path).as_json()
@@ -151,3 +156,33 @@ def test_a_coarse_run_shows_the_ratio_with_its_interval_and_says_it_is_rough_eve
     assert "virtual sustained 160 rps = 6.40× (2.29–8.20) platform, rough: more than a factor of 2 between" in page
     assert "The ratio is rough: the knees&#x27;" in page or "The ratio is rough: the knees'" in page
     assert "6.4×" not in page and "6.40×<" not in page  # never the bare figure
+
+
+def test_a_lower_bound_is_said_by_the_end_its_brackets_carry_never_by_the_last_healthy_levels(tmp_path, capsys):
+    """Issue 44 item 6: platform's knee between 25 and 70 (coarse levels), virtual holding the top at 250. The last
+    healthy levels give 250 / 25 = 10×; the brackets carry only 250 / 70 = 3.57×."""
+    result = coarse_run(tmp_path, virtual_bad_from=10_000)
+    # summary.json keeps the contract's value (sustained over sustained) with the interval and the bound beside it
+    assert result["virtual_over_platform"] == 10.0 and result["virtual_over_platform_interval"] == [3.57, None]
+    assert result["virtual_over_platform_bound"] == "lower"
+
+    console.table(RunSummary.from_mapping(result), tmp_path)
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith("virtual / platform sustained throughput"))
+    assert line.startswith("virtual / platform sustained throughput: ≥ 3.57× (a lower bound: virtual held"), line
+    assert "10.00" not in out and "10.0×" not in out, out
+
+    page = (tmp_path / "index.html").read_text()
+    assert "Virtual threads held at least 3.57× the load of a 5-thread pool here" in page
+    assert "virtual sustained 250 rps = ≥ 3.57× platform (a lower bound)" in page
+    assert "10.00×" not in page and "10.0×" not in page
+
+
+def test_the_repetitions_column_says_each_bound_by_its_end():
+    from loadlab.report.repeats_table import _ratio_cell
+    from loadlab.summary.detail_records import RatioValueRecord
+
+    value = RatioValueRecord.from_mapping(
+        {"virtual_over_platform": 10.0, "virtual_over_platform_interval": [3.57, None]}
+    )
+    assert _ratio_cell(value) == "≥ 3.57×"

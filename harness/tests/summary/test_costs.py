@@ -142,8 +142,11 @@ def test_the_memory_ceiling_follows_from_the_slope_and_the_cgroups_memory(tmp_pa
     assert "the heap's maximum" in memory["formula"]
     low, high = memory["interval_rps"]
     assert low <= memory["rps"] <= high and memory["fitted_on_rps"] == [100, 400] and memory["levels"] == 4
-    # far below every other limit here, so it is the prediction
-    assert mode["predicted_by"] == "memory" and mode["predicted_rps"] == memory["rps"]
+    # below every other limit here, but more than 100× above the 400 rps the run offered (prediction.FAR_ABOVE_RUN):
+    # listed and flagged, no prediction of this run's knee, and never judged against it
+    assert memory["beyond_run"] and all(p["beyond_run"] for p in mode["predictions"])
+    assert mode["predicted_rps"] is None and mode["predicted_by"] is None and mode["prediction_agrees"] is None
+    assert mode["prediction_verdict"] == "beyond the run"
 
 
 def _inflight_by_littles_law(seconds_csv) -> dict[int, int]:
