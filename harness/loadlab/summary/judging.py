@@ -66,6 +66,7 @@ class JudgedMode:
     kinds: list[kinds.KindRecord]
     kind_first: str | None
     no_wait_profile: str | None = None  # why the levels have no wait profile (summary/waits.read), None when they do
+    wait_agent_stopped: str | None = None  # the wait agent's last word when it stopped sampling mid-run
 
     @property
     def untrusted(self) -> list[str]:
@@ -142,6 +143,7 @@ def judge_mode(
         kinds=mix_kinds,
         kind_first=kinds.went_first(mix_kinds, knee_rps),
         no_wait_profile=no_profile,
+        wait_agent_stopped=agent.stopped if agent is not None else None,
         invalid_reasons=[*short, *pass_reasons(tables.levels, verdict, ctx)]
         + [r for r in [warmup.backlog_reason(mode_raw, tables.levels, verdict, ctx.healthy_max_ms)] if r],
         config_mismatches=live_config_mismatches(label, mode_raw.live_config, params)

@@ -145,7 +145,7 @@ def mode_summary(
         "levels_dropped_after_crash": judged.crash_tables.dropped_levels,
         "evidence_gaps": [g.as_dict() for g in gaps],
     }
-    wait_knee.add(summary, knee, judged.no_wait_profile, run.wait_profile)
+    wait_knee.add(summary, knee, judged.no_wait_profile, run.wait_profile, judged.wait_agent_stopped)
     if brownout.is_brownout(params) and mode_dir is not None:  # the mode through the brownout (brownout_figures.py)
         through = brownout_record.record(judged, mode_dir, run, params)
         summary["brownout"] = through

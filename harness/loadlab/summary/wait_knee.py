@@ -21,8 +21,9 @@ def last_healthy(knee: Knee) -> Level | None:
     return max(below, key=lambda lv: lv.target_rps, default=None)
 
 
-def at_knee(knee: Knee, no_profile: str | None) -> str | None:
-    """The sentence for a mode that collapsed; None for one that held its stairs (no knee to explain)."""
+def at_knee(knee: Knee, no_profile: str | None, stopped: str | None = None) -> str | None:
+    """The sentence for a mode that collapsed; None for one that held its stairs (no knee to explain). stopped: the
+    agent's last word when it stopped sampling before the run ended."""
     if not knee.collapsed or knee.closing is None:
         return None
     if no_profile:
@@ -30,7 +31,8 @@ def at_knee(knee: Knee, no_profile: str | None) -> str | None:
     bad = knee.closing
     at = f"{rate_words(bad.target_rps)} rps"
     if bad.waits is None:
-        return f"no wait profile at {at}: no thread dump fell in the level's seconds"
+        why = f"the wait agent had stopped sampling ({stopped})" if stopped else "no thread dump fell in its seconds"
+        return f"no wait profile at {at}: {why}"
     if bad.waits.too_few:
         return f"at {at}: {bad.waits.too_few}"
     good = last_healthy(knee)
@@ -59,12 +61,15 @@ def named_site(sentence: str | None) -> bool:
     return bool(sentence) and " requests were there on average (" in str(sentence)
 
 
-def add(summary: dict, knee: Knee, no_profile: str | None, expected: bool) -> None:
+def add(summary: dict, knee: Knee, no_profile: str | None, expected: bool, stopped: str | None = None) -> None:
     """A mode's summary gets `waits_at_knee`, and its limit_met_first the profile's site when it names one; a mode
-    whose run had the wait agent (expected) but no profile lists why among what is missing."""
-    sentence = at_knee(knee, no_profile)
+    whose run had the wait agent (expected) but no profile, or whose agent stopped sampling, lists why among what is
+    missing."""
+    sentence = at_knee(knee, no_profile, stopped)
     summary["waits_at_knee"] = sentence
     if named_site(sentence):
         summary["limit_met_first"] = f"{summary.get('limit_met_first') or 'no model named a limit'}; {INTRO}{sentence}"
     if no_profile and expected:
         summary["missing"] = [*summary.get("missing", []), no_profile]
+    if stopped:
+        summary["missing"] = [*summary.get("missing", []), f"the wait agent stopped sampling: {stopped}"]

@@ -14,8 +14,19 @@ public final class WaitAgent {
     private WaitAgent() {
     }
 
+    /**
+     * An agent that cannot start says why on the service's stderr and leaves the service to run without it: the
+     * harness then finds no file and says the profile is missing, rather than a service that would not start.
+     */
     public static void premain(String argument) {
-        AgentOptions options = AgentOptions.parse(argument);
+        try {
+            start(AgentOptions.parse(argument));
+        } catch (RuntimeException failure) {
+            System.err.println("wait-agent: not sampling: " + failure.getMessage());
+        }
+    }
+
+    private static void start(AgentOptions options) {
         try {
             Path dumps = Files.createTempDirectory("loadlab-waits");
             WaitsFile file = new WaitsFile(options.file(), options.header());
