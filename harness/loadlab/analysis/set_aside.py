@@ -6,7 +6,6 @@ validity.py's; what cannot be trusted about a whole pass stays there too."""
 from __future__ import annotations
 
 from loadlab.analysis import split_checks
-from loadlab.analysis.downstream_calls import slow_calls
 from loadlab.analysis.knee import Verdict, judge
 from loadlab.analysis.levels import Level
 from loadlab.analysis.validity import (
@@ -48,10 +47,10 @@ def instrument_saturated(level: Level, ctx: ValidityContext) -> str | None:
     host = level.evidence.injector_host_cpu_pct
     if not ctx.shared_machine and (host or 0) >= CPU_SATURATED_RATIO * 100:
         found.append(f"the injector's host CPU was saturated: {host:.0f}% (limit {CPU_SATURATED_RATIO * 100:.0f}%)")
+    # The stand-in is blamed on its own evidence only (its CPU, its probe, its served record): the service's own view
+    # of its calls holds the service's waits too (downstream_calls.py says what they showed, in a note).
     if own and (text := delay_symptom(level, ctx)):
         found.append(f"the delay-service was saturated: {text}")
-    elif own and (text := slow_calls(level, ctx)):
-        found.append(f"the delay-service answered the service late: {text}")
     if own and level.served_late:
         found.append(level.served_late)
     if ctx.shared_machine and (text := outside_competition(level)):
