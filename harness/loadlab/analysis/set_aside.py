@@ -5,6 +5,8 @@ validity.py's; what cannot be trusted about a whole pass stays there too."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from loadlab.analysis import split_checks
 from loadlab.analysis.knee import Verdict, judge
 from loadlab.analysis.levels import Level
@@ -66,9 +68,13 @@ def judge_trusted(
     ctx: ValidityContext,
     baseline_p50_ms: float | None = None,
     coarse: bool = False,
+    with_crash: Mapping[int, str] | None = None,
 ) -> Verdict:
     """A pass judged level by level: every level whose instrument was saturated set aside with why, the knee placed
-    on the others (knee.judge)."""
+    on the others (knee.judge). with_crash: levels (by position) counted with a crash that followed them
+    (summary/gc_crash.py), with why: set aside too, the crash's reason first."""
     ctx = with_delay_reference(levels, ctx)
     aside = {i: why for i, lv in enumerate(levels) if (why := instrument_saturated(lv, ctx))}
+    for i, why in (with_crash or {}).items():
+        aside[i] = "; ".join(filter(None, [why, aside.get(i)]))
     return judge(levels, thresholds, baseline_p50_ms, aside, first_may_not_reproduce=coarse)

@@ -1,10 +1,12 @@
 """The notes a mode's levels give the reader beyond their health: each level set aside and why (the knee placed on
-the others), and what the service's own calls to the stand-in showed where they were slow before any load
-(analysis/downstream_calls.py). verdict.py puts them in the mode's `notes`."""
+the others), the GC-bound levels counted with an out-of-memory death (summary/gc_crash.py), and what the service's
+own calls to the stand-in showed where they were slow before any load (analysis/downstream_calls.py). verdict.py
+puts them in the mode's `notes`."""
 
 from __future__ import annotations
 
 from loadlab.analysis.downstream_calls import calls_note
+from loadlab.analysis.gc_bound import counted_with_the_crash
 from loadlab.analysis.knee_words import COARSE, level_words
 from loadlab.summary import jsonform
 from loadlab.summary.judging import JudgedMode
@@ -16,8 +18,9 @@ def notes(judged: JudgedMode, aside: list[dict]) -> list[str]:
         f"{entry['where']} was set aside, its instrument saturated: {entry['reason']}; the knee is placed on the other "
         "levels" + (FIRST_SET_ASIDE if (entry["pass"], entry["level"]) == (COARSE, 1) else "")
         for entry in aside
+        if not counted_with_the_crash(entry["reason"])  # the crash's own note says it (judged.crash_notes)
     ]
-    return [*said, *filter(None, [calls_note(judged.tables.levels, judged.ctx)])]
+    return [*said, *judged.crash_notes, *filter(None, [calls_note(judged.tables.levels, judged.ctx)])]
 
 
 # What a first level set aside most often means on shared cores: the roles' JIT still compiling after the warm-up.
