@@ -10,6 +10,8 @@ from test_crash_verdict import rebuild_with_crash
 
 from loadlab import report
 from loadlab.analysis.gc_bound import GC_BOUND_SHARE
+from loadlab.run import console
+from loadlab.summary import records
 
 OOM = "its log says: memory limit 300 MB: killed by the kernel's OOM killer"
 
@@ -49,6 +51,14 @@ def test_a_gc_bound_level_before_an_out_of_memory_kill_is_counted_with_the_crash
     assert len(platform["invalid_reasons"]) == 1, platform["invalid_reasons"]  # no "instrument saturated" reason
     page = (tmp_path / "index.html").read_text()
     assert "was GC-bound (72% of its seconds in GC pauses" in page and "OUT OF MEMORY" in page
+
+
+def test_the_console_says_the_level_is_the_crashs_not_an_instrument_saturated(tmp_path, capsys):
+    rebuild_with_crash(tmp_path, stairs(720), level=3, second=1, exit=None, cause=OOM)
+    console.table(records.read(tmp_path), tmp_path)
+    out = capsys.readouterr().out
+    assert "platform: level 3 (300 rps) counted with the crash: GC-bound (72% of its seconds" in out
+    assert "SET ASIDE level 3" not in out
 
 
 def test_the_flight_recording_says_gc_bound_where_the_sampled_counter_missed_it(tmp_path):
