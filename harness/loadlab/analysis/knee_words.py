@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from loadlab.analysis.gc_bound import counted_with_the_crash
+
 if TYPE_CHECKING:  # words only: no level model or verdict is built here
     from loadlab.analysis.knee import Verdict
     from loadlab.analysis.levels import Level
@@ -33,7 +35,9 @@ def bound_of(levels: list[Level], verdict: Verdict, held: float, pass_name: str)
     """(the bound in words, the lowest rate set aside unhealthy above it) when no trusted level of the pass was
     unhealthy but some above the highest rate held were set aside; (None, None) otherwise. A level set aside is
     never the service's collapse: the answer is what the trusted levels carry, the highest rate they held."""
-    above = [(i, why) for i, why in sorted(verdict.set_aside.items()) if levels[i].target_rps > held]
+    # a level counted with a crash is no bound either: the crash is the mode's verdict (gc_bound.py)
+    aside = [(i, why) for i, why in sorted(verdict.set_aside.items()) if not counted_with_the_crash(why)]
+    above = [(i, why) for i, why in aside if levels[i].target_rps > held]
     # nothing trusted held (the mode is invalid: validity.too_few_levels says why), or a knee was placed: no bound
     if verdict.first_unhealthy is not None or not above or not held:
         return None, None

@@ -5,8 +5,9 @@ validity.py's; what cannot be trusted about a whole pass stays there too."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from loadlab.analysis import split_checks
-from loadlab.analysis.downstream_calls import slow_calls
 from loadlab.analysis.knee import Verdict, judge
 from loadlab.analysis.levels import Level
 from loadlab.analysis.validity import (
@@ -48,10 +49,10 @@ def instrument_saturated(level: Level, ctx: ValidityContext) -> str | None:
     host = level.evidence.injector_host_cpu_pct
     if not ctx.shared_machine and (host or 0) >= CPU_SATURATED_RATIO * 100:
         found.append(f"the injector's host CPU was saturated: {host:.0f}% (limit {CPU_SATURATED_RATIO * 100:.0f}%)")
+    # The stand-in is blamed on its own evidence only (its CPU, its probe, its served record): the service's own view
+    # of its calls holds the service's waits too (downstream_calls.py says what they showed, in a note).
     if own and (text := delay_symptom(level, ctx)):
         found.append(f"the delay-service was saturated: {text}")
-    elif own and (text := slow_calls(level, ctx)):
-        found.append(f"the delay-service answered the service late: {text}")
     if own and level.served_late:
         found.append(level.served_late)
     if ctx.shared_machine and (text := outside_competition(level)):
@@ -67,9 +68,13 @@ def judge_trusted(
     ctx: ValidityContext,
     baseline_p50_ms: float | None = None,
     coarse: bool = False,
+    with_crash: Mapping[int, str] | None = None,
 ) -> Verdict:
     """A pass judged level by level: every level whose instrument was saturated set aside with why, the knee placed
-    on the others (knee.judge)."""
+    on the others (knee.judge). with_crash: levels (by position) counted with a crash that followed them
+    (summary/gc_crash.py), with why: set aside too, the crash's reason first."""
     ctx = with_delay_reference(levels, ctx)
     aside = {i: why for i, lv in enumerate(levels) if (why := instrument_saturated(lv, ctx))}
+    for i, why in (with_crash or {}).items():
+        aside[i] = "; ".join(filter(None, [why, aside.get(i)]))
     return judge(levels, thresholds, baseline_p50_ms, aside, first_may_not_reproduce=coarse)

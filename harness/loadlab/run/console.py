@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from loadlab.analysis import ratio_interval
+from loadlab.analysis.gc_bound import counted_with_the_crash
 from loadlab.core import app
 from loadlab.core.app import service_label
 from loadlab.core.reactive import REACTIVE
@@ -188,7 +189,10 @@ def _mode_notes(mode: str, m: ModeRecord) -> None:
     for entry in m.set_aside_levels or []:
         where = f"level {entry.level}" if entry.pass_name == "coarse" else f"{entry.pass_name}'s level {entry.level}"
         rate = _fmt(entry.target_rps)
-        _print(f"  {mode}: SET ASIDE {where} ({rate} rps), its instrument saturated: {entry.reason}")
+        if counted_with_the_crash(entry.reason or ""):  # the crash's own: not an instrument (summary/gc_crash.py)
+            _print(f"  {mode}: {where} ({rate} rps) {entry.reason}")
+        else:
+            _print(f"  {mode}: SET ASIDE {where} ({rate} rps), its instrument saturated: {entry.reason}")
     if m.knee_bound:
         _print(f"  {mode}: a lower bound, no knee: {m.knee_bound}")
     if m.kinds:  # APP_REQUESTS: each kind of the mix on its own

@@ -29,6 +29,8 @@ class CrashRecord(Fields):
     peak_inflight: dict | None = None
     out_of_memory: bool | None = None
     memory_limit_mb: int | None = None
+    # the GC-bound levels right before a death of memory, counted with it (summary/gc_crash.GcBound.as_json)
+    gc_bound: list[dict] | None = None
     RENAMED: ClassVar = _PASS
 
 

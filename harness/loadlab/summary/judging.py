@@ -5,9 +5,10 @@ next fine pass from the same values (plan.py), so the pass it runs is the one th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from loadlab.analysis.gc_bound import counted_with_the_crash
 from loadlab.analysis.knee import Knee, Verdict
 from loadlab.analysis.knee_words import level_words
 from loadlab.analysis.levels import Level
@@ -28,6 +29,7 @@ from loadlab.summary import (
     appcheck,
     crash,
     evidence,
+    gc_crash,
     hgrm_files,
     kinds,
     outputs,
@@ -67,6 +69,8 @@ class JudgedMode:
     kind_first: str | None
     no_wait_profile: str | None = None  # why the levels have no wait profile (summary/waits.read), None when they do
     wait_agent_stopped: str | None = None  # the wait agent's last word when it stopped sampling mid-run
+    # the GC-bound levels right before an out-of-memory death, in words: counted with the crash (summary/gc_crash.py)
+    crash_notes: list[str] = field(default_factory=list)
 
     @property
     def untrusted(self) -> list[str]:
@@ -113,12 +117,17 @@ def judge_mode(
         crash.log_afterwards(crashed, crash.service_log(mode_dir))
         crashed["out_of_memory"] = crash.out_of_memory(crashed)
         crashed["memory_limit_mb"] = mode_raw.host_limits.service_memory_max_mb if mode_raw.host_limits else None
+    gc_bound = gc_crash.before_crash(crashed, crash_tables, mode_raw.flight)
+    if crashed is not None:
+        crashed["gc_bound"] = [bound.as_json(crashed["pass"]) for bound in reversed(gc_bound)]
+    # the coarse pass's are set aside from its knee; a fine pass a role died in narrows nothing anyway
+    with_crash = {bound.position: bound.reason() for bound in gc_bound} if crash_tables is tables else {}
     for passed in (tables, *(f.tables for f in fine)):  # the stand-in's own record: served delay, injected failures
         served_check.record(mode_dir, run, params, passed.levels, passed.t0)
     # Level by level: a level whose instrument was saturated is set aside, the knee placed on the others. The
     # healthy latency a harness limit is held against follows the baseline the trusted levels give.
     ctx = validity_context(mode_raw, run, params, target, thresholds, None)
-    verdict = judge_trusted(tables.levels, thresholds, ctx, coarse=True)
+    verdict = judge_trusted(tables.levels, thresholds, ctx, coarse=True, with_crash=with_crash)
     ctx = validity_context(mode_raw, run, params, target, thresholds, verdict.p99_limit_ms)
     knee = refined_knee(tables.levels, verdict, fine, thresholds, ctx, crashed)
     trusted = len(trusted_rates(tables.levels, verdict, knee))
@@ -144,6 +153,7 @@ def judge_mode(
         kind_first=kinds.went_first(mix_kinds, knee_rps),
         no_wait_profile=no_profile,
         wait_agent_stopped=agent.stopped if agent is not None else None,
+        crash_notes=gc_crash.words(gc_bound, crashed["pass"]) if crashed else [],
         invalid_reasons=[*short, *pass_reasons(tables.levels, verdict, ctx)]
         + [r for r in [warmup.backlog_reason(mode_raw, tables.levels, verdict, ctx.healthy_max_ms)] if r],
         config_mismatches=live_config_mismatches(label, mode_raw.live_config, params)
@@ -168,8 +178,10 @@ def trusted_rates(levels: list[Level], verdict: Verdict, knee: Knee) -> set[floa
 
 
 def set_aside_words(levels: list[Level], verdict: Verdict) -> list[tuple[str, str]]:
-    """Each coarse level set aside: where (`level 2 (557 rps)`) and why."""
-    return [(level_words(levels[i]), why) for i, why in sorted(verdict.set_aside.items())]
+    """Each coarse level set aside for its instrument: where (`level 2 (557 rps)`) and why (not one counted with a
+    crash: the crash already says why the mode cannot be trusted)."""
+    aside = sorted(verdict.set_aside.items())
+    return [(level_words(levels[i]), why) for i, why in aside if not counted_with_the_crash(why)]
 
 
 def _write_tables(folder: Path, tables: Tables) -> None:

@@ -8,7 +8,6 @@ from pathlib import Path
 
 from loadlab.analysis import cpufit, models, split_checks
 from loadlab.analysis.knee import Verdict, why_not_refined
-from loadlab.analysis.knee_words import COARSE, level_words
 from loadlab.analysis.levels import Level, cpu_ms_per_request
 from loadlab.analysis.validity import (
     CPU_SATURATED_RATIO,
@@ -30,6 +29,7 @@ from loadlab.summary import (
     jsonform,
     kinds,
     knee_record,
+    level_notes,
     mode_predictions,
     shedding,
     threadlocal,
@@ -76,12 +76,8 @@ def mode_summary(
         knee.fit_levels, shares_one_machine(target), len(raw.injectors), thread_cores(raw), ctx.split
     )
     level_dicts = jsonform.level_dicts(levels, verdict)
-    aside = set_aside_levels(judged)
-    notes.extend(
-        f"{entry['where']} was set aside, its instrument saturated: {entry['reason']}; the knee is placed on the other "
-        "levels" + (FIRST_SET_ASIDE if (entry["pass"], entry["level"]) == (COARSE, 1) else "")
-        for entry in aside
-    )
+    aside = level_notes.set_aside_levels(judged)
+    notes.extend(level_notes.notes(judged, aside))
     # What a request and a thread cost (cost_fits.py), before the predictions: the memory ceiling is fitted on it.
     cost = cost_fits.mode_costs(raw, tables.t0, level_dicts, used_fine_levels(judged))
     memory = cost_fits.memory_ceiling(raw, cost, level_dicts, verdict.baseline_p50_ms)
@@ -173,31 +169,6 @@ def used_fine_levels(judged: JudgedMode) -> list[cost_fits.FinePassLevels]:
         )
         for outcome in judged.knee.passes
         if outcome.used and outcome.name in by_name
-    ]
-
-
-# What a first level set aside most often means on shared cores: the roles' JIT still compiling after the warm-up.
-FIRST_SET_ASIDE = (
-    " (the first level: the injector's and the delay-service's JVMs may still have been compiling after the warm-up; "
-    "raise WARMUP_SECONDS or lower START_RPS)"
-)
-
-
-def set_aside_levels(judged: JudgedMode) -> list[dict]:
-    """Every level set aside, coarse then each fine pass: its pass, its level counted from 1 (a fine level by its
-    place in its pass), its rate and why; `where` names it in words (not written to summary.json)."""
-    found = [(COARSE, judged.tables.levels, judged.verdict)]
-    found += [(outcome.name, outcome.levels, outcome.verdict) for outcome in judged.knee.passes]
-    return [
-        {
-            "pass": name,
-            "level": i + 1,
-            "target_rps": jsonform.plain_number(round(levels[i].target_rps, 1)),
-            "reason": why,
-            "where": level_words(levels[i], name),
-        }
-        for name, levels, verdict in found
-        for i, why in sorted(verdict.set_aside.items())
     ]
 
 

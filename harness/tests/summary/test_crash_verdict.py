@@ -47,6 +47,7 @@ def test_a_crash_is_not_a_collapse_and_nothing_after_it_counts(tmp_path):
         "peak_inflight": {"service": 60, "injectors": 0},
         "out_of_memory": False,
         "memory_limit_mb": None,
+        "gc_bound": [],  # no GC-bound level before it (summary/gc_crash.py): a kill nothing puts down to memory
     }
     assert platform["collapsed"] is False
     assert [lv["index"] for lv in platform["levels"]] == [0, 1]
@@ -164,6 +165,7 @@ def test_a_crash_in_a_fine_pass_names_the_pass_and_its_level_and_keeps_the_coars
         "peak_inflight": {"service": 100, "injectors": 0},
         "out_of_memory": False,
         "memory_limit_mb": None,
+        "gc_bound": [],
     }
     assert platform["collapsed"] is True and platform["sustained_rps"] == 300
     assert platform["knee_interval_rps"] == [300, 400]

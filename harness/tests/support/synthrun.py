@@ -58,6 +58,7 @@ class LevelSpec:
     probe_ms: float | None = 202.0  # the delay-service's own latency, probed on its host; None = probe failed
     db_active: float | None = None  # HikariCP connections in use (db scenario); None: no pool columns
     db_pending: float | None = None
+    gc_ms_per_s: int = 5  # the JVM's GC pause counter's rise per second (jvm.csv gc_pause_ms_total)
 
 
 @dataclass
@@ -370,7 +371,7 @@ def _write_thread(mode_dir: Path, spec: ModeSpec, schedule, append: bool = False
         rps = level.target_rps
         calls += rps
         time_ms += rps * level.downstream_ms
-        gc += 5
+        gc += level.gc_ms_per_s
         requests += rps
         values = jvm_values(rps, requests, gc, calls, time_ms)
         if spec.db_pool_size:

@@ -1,0 +1,48 @@
+"""The notes a mode's levels give the reader beyond their health: each level set aside and why (the knee placed on
+the others), the GC-bound levels counted with an out-of-memory death (summary/gc_crash.py), and what the service's
+own calls to the stand-in showed where they were slow before any load (analysis/downstream_calls.py). verdict.py
+puts them in the mode's `notes`."""
+
+from __future__ import annotations
+
+from loadlab.analysis.downstream_calls import calls_note
+from loadlab.analysis.gc_bound import counted_with_the_crash
+from loadlab.analysis.knee_words import COARSE, level_words
+from loadlab.summary import jsonform
+from loadlab.summary.judging import JudgedMode
+
+
+def notes(judged: JudgedMode, aside: list[dict]) -> list[str]:
+    """One note per level set aside (set_aside_levels), then the service's slow calls, if any."""
+    said = [
+        f"{entry['where']} was set aside, its instrument saturated: {entry['reason']}; the knee is placed on the other "
+        "levels" + (FIRST_SET_ASIDE if (entry["pass"], entry["level"]) == (COARSE, 1) else "")
+        for entry in aside
+        if not counted_with_the_crash(entry["reason"])  # the crash's own note says it (judged.crash_notes)
+    ]
+    return [*said, *judged.crash_notes, *filter(None, [calls_note(judged.tables.levels, judged.ctx)])]
+
+
+# What a first level set aside most often means on shared cores: the roles' JIT still compiling after the warm-up.
+FIRST_SET_ASIDE = (
+    " (the first level: the injector's and the delay-service's JVMs may still have been compiling after the warm-up; "
+    "raise WARMUP_SECONDS or lower START_RPS)"
+)
+
+
+def set_aside_levels(judged: JudgedMode) -> list[dict]:
+    """Every level set aside, coarse then each fine pass: its pass, its level counted from 1 (a fine level by its
+    place in its pass), its rate and why; `where` names it in words (not written to summary.json)."""
+    found = [(COARSE, judged.tables.levels, judged.verdict)]
+    found += [(outcome.name, outcome.levels, outcome.verdict) for outcome in judged.knee.passes]
+    return [
+        {
+            "pass": name,
+            "level": i + 1,
+            "target_rps": jsonform.plain_number(round(levels[i].target_rps, 1)),
+            "reason": why,
+            "where": level_words(levels[i], name),
+        }
+        for name, levels, verdict in found
+        for i, why in sorted(verdict.set_aside.items())
+    ]
