@@ -41,6 +41,11 @@ def _level_row(lv: LevelRecord, sustained) -> str:
         classes.append("sustained")
     evidence = lv.sampled
     verdict = '<span class="yes">yes</span>' if lv.healthy else "; ".join(escape(r) for r in lv.unhealthy_reasons or [])
+    if lv.healthy and lv.tail_judged_by == "count":
+        # fewer requests than a p99 needs (health.tail_judged_by): its p99 cell is its slowest answers, not a p99
+        verdict += (
+            ' <span class="muted">(its tail judged by the count past the limit: too few requests for a p99)</span>'
+        )
     if lv.set_aside:
         # measured, but not the service's: the knee is placed on the other levels
         verdict = f'<span class="muted">SET ASIDE: {escape(lv.set_aside)}</span> (as measured: {verdict})'
