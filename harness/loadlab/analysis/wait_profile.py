@@ -55,10 +55,6 @@ class LevelWaits:
     def at(self, category: str, site: str) -> float:
         return next((s.mean_requests for s in self.sites if (s.category, s.site) == (category, site)), 0.0)
 
-    @property
-    def in_threads(self) -> float:
-        return sum(s.mean_requests for s in self.sites if s.category != QUEUED)
-
 
 def profile(seconds: Iterable[SecondSamples], inflight: Mapping[int, float] | None = None) -> LevelWaits | None:
     """The profile of the seconds given (a level's); None when no sample fell in them. inflight: the requests in

@@ -18,7 +18,7 @@ from loadlab.summary.values import as_float
 
 RAW_FILE = "raw/thread/waits.tsv"
 FOLDER = "waits"
-# The agent's layout this reader knows (wait-agent/…/WaitsFile.VERSION; test_wait_agent_layout.py holds them equal).
+# The agent's layout this reader knows (wait-agent/…/WaitsFile.VERSION; tests/summary/test_waits.py holds them equal).
 VERSION = 1
 
 
