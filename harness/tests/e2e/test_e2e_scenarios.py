@@ -259,6 +259,7 @@ def test_apaches_default_pool_caps_virtual_threads_and_the_profile_names_it(tmp_
     assert "Apache HttpClient's connection pool" in virtual["limit_met_first"], virtual["limit_met_first"]
     closing = next(lv for lv in virtual["levels"] if lv["target_rps"] == broke)
     calls = [s["mean_requests"] for s in closing["waits"]["sites"] if s["site"] == "Apache HttpClient's call"]
-    # never more than the pool's 5 connections in a call (a mean over a few dumps: 5 at most, and well above 3)
-    assert calls and 3 <= calls[0] <= 5.01, closing["waits"]
+    # about the pool's 5 connections in a call: a dump also catches a thread still in Apache's code after handing its
+    # connection back while the next one reads (CI-like run: 5.12 over 8 dumps), never the dozens that wait
+    assert calls and 3 <= calls[0] <= 6, closing["waits"]
     assert (tmp_path / "results" / "latest" / "virtual" / "waits" / "level-01.folded").is_file()
