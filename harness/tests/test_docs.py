@@ -1,6 +1,8 @@
-"""The README is a first screen that links out to pages under docs/: a reader must find the two commands, the
-measured answer and every parameter, and no link may lead nowhere. The parameter reference is held to
-params.PARAMS, the one table `make help` and the checks read, so a new parameter cannot go undocumented."""
+"""The README is a front door that links out to pages under docs/: one screen (at most 100 lines) where a reader
+finds the two commands, the measured answer and where every parameter is, meets each term of the lab where it is
+defined, and follows no link to nowhere. The ledger behind the answer (run ids, footnotes, dated reruns) lives in
+docs/studies/README.md. The parameter reference is held to params.PARAMS, the one table `make help` and the checks
+read, so a new parameter cannot go undocumented."""
 
 import re
 from pathlib import Path
@@ -12,7 +14,12 @@ from loadlab.core.params import PARAMS
 
 README = REPO / "README.md"
 PARAMETERS = REPO / "docs" / "PARAMETERS.md"
+STUDIES = REPO / "docs" / "studies" / "README.md"
 FIRST_SCREEN_LINES = 40
+README_MAX_LINES = 100
+# The lab's own words a newcomer cannot know: wherever the README uses one, its first use is its definition, in bold.
+GLOSSARY = ("roles", "healthy", "knee", "limit met first", "Little's law", "wait profile", "netns", "fuzzy")
+RUN_ID = r"`(\d{8}-\d{6})`"
 
 
 def markdown_pages() -> list[Path]:
@@ -57,9 +64,37 @@ def test_the_first_screen_has_the_commands_the_answer_and_the_picture():
     first = "\n".join(README.read_text(encoding="utf-8").splitlines()[:FIRST_SCREEN_LINES])
     for wanted in ("make bench", "make test", "## The answer measured here", "docs/img/comparison.png"):
         assert wanted in first, f"{wanted!r} is not in the README's first {FIRST_SCREEN_LINES} lines"
-    answer = section(first + "\n## end\n", "The answer measured here")
-    run_ids = re.findall(r"`(\d{8}-\d{6})`", answer)
-    assert len(run_ids) >= 5, "the measured answer quotes its runs by id"
+
+
+def test_the_readme_is_one_screen_and_its_answer_carries_no_run_ids():
+    text = README.read_text(encoding="utf-8")
+    lines = len(text.splitlines())
+    assert lines <= README_MAX_LINES, f"the README has {lines} lines, over {README_MAX_LINES}: move the ledger out"
+    assert not re.findall(RUN_ID, section(text, "The answer measured here")), "run ids go to docs/studies/README.md"
+
+
+def test_the_studies_keep_the_ledger_behind_the_readmes_answer():
+    ledger = section(STUDIES.read_text(encoding="utf-8"), "The README's answer, run by run")
+    assert len(re.findall(RUN_ID, ledger)) >= 5, "the ledger quotes the answer's runs by id"
+    assert "20261128-093519" in section(STUDIES.read_text(encoding="utf-8"), "The default run over time")
+
+
+def first_use(text: str, term: str) -> int | None:
+    """Where the README first uses a term (any case; `knee` also as `knees`, never inside `waits_at_knee`)."""
+    match = re.search(rf"(?<![\w-]){re.escape(term)}", text, re.I)
+    return match.start() if match else None
+
+
+@pytest.mark.parametrize("term", GLOSSARY)
+def test_every_term_the_readme_uses_is_defined_at_its_first_use(term):
+    text = README.read_text(encoding="utf-8")
+    used = first_use(text, term)
+    if used is None:
+        return
+    defined = text.lower().find(f"**{term.lower()}**")
+    line = text.count("\n", 0, used) + 1
+    assert defined >= 0, f"the README uses {term!r} (line {line}) but never defines it (in bold where it says it)"
+    assert used == defined + 2, f"the README uses {term!r} on line {line}, before its definition (in bold)"
 
 
 @pytest.mark.parametrize("page", markdown_pages(), ids=lambda p: str(p.relative_to(REPO)))
@@ -80,8 +115,7 @@ def test_the_parameter_reference_has_every_parameter_with_its_default():
         assert default in rows[p.name], f"{p.name}: the reference does not give its default {default}"
 
 
-def test_the_readme_names_every_parameter_and_links_the_reference():
-    body = section(README.read_text(encoding="utf-8"), "Parameters")
-    missing = [p.name for p in PARAMS if f"`{p.name}`" not in body]
-    assert not missing, f"the README's Parameters section does not name {missing}"
-    assert "(docs/PARAMETERS.md)" in body and "make help" in body
+def test_the_readme_says_where_every_parameter_is():
+    """The list itself is `make help`'s (core/test_params.py checks it names every parameter) and the reference's."""
+    text = README.read_text(encoding="utf-8")
+    assert "(docs/PARAMETERS.md)" in text and "`make help`" in text

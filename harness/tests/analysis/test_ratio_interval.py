@@ -18,7 +18,7 @@ from loadlab.summary.records import ModeRecord, RunSummary
 
 
 def test_a_ratio_of_two_bracketed_knees_lies_between_the_far_ends_of_their_brackets():
-    """The README's default run: platform 990–1,035, virtual 2,100–2,400 (coarse): 2.12× (2.03–2.42)."""
+    """docs/RESULTS.md's default run: platform 990–1,035, virtual 2,100–2,400 (coarse): 2.12× (2.03–2.42)."""
     span = interval(knee_range(2100, True, [2100, 2400]), knee_range(990, True, [990, 1035]))
     assert span == [2.03, 2.42]
     assert text(2.12, span) == "2.12× (2.03–2.42)"
