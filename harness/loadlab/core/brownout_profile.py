@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from loadlab.core import downstream, scenario_mix
+from loadlab.core import downstream, fanout, scenario_mix
 from loadlab.core.param_parsers import int_in
 
 PROFILE = downstream.BROWNOUT_PROFILE
@@ -171,7 +171,7 @@ def schedule(values: Mapping) -> Schedule:
 
 def hold_s(values: Mapping) -> float:
     """What one request holds its thread for outside the brownout: the mean delay and any computation."""
-    return (downstream.distribution(values).mean_ms() + int(values.get("CPU_MS") or 0)) / 1000.0
+    return (fanout.request_distribution(values).mean_ms() + int(values.get("CPU_MS") or 0)) / 1000.0
 
 
 def model(values: Mapping, rate: float, pool: int | None, sheds: bool = False) -> Model:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -87,15 +87,7 @@ class Distribution:
         return self.quantile_ms(0.5)
 
     def share_above_ms(self, ms: float) -> float:
-        """The share (0..1) of answers the distribution puts above ms: its quantile function inverted by bisection
-        (monotone for every kind), to a millionth."""
-        low, high = 0.0, 1.0
-        if self.quantile_ms(high) <= ms:
-            return 0.0
-        for _ in range(40):
-            mid = (low + high) / 2
-            low, high = (mid, high) if self.quantile_ms(mid) <= ms else (low, mid)
-        return 1.0 - low
+        return share_above(self.quantile_ms, ms)
 
     def p99_high_ms(self) -> float:
         return self.quantile_ms(0.99)
@@ -167,6 +159,18 @@ class Distribution:
         if kind == "recorded":
             args.append("--downstream.points=" + ",".join(f"{q:.12g}:{v:.6g}" for q, v in self.points))
         return args
+
+
+def share_above(quantile_ms: Callable[[float], float], ms: float) -> float:
+    """The share (0..1) of answers a distribution puts above ms: its quantile function inverted by bisection
+    (monotone for every kind), to a millionth."""
+    low, high = 0.0, 1.0
+    if quantile_ms(high) <= ms:
+        return 0.0
+    for _ in range(40):
+        mid = (low + high) / 2
+        low, high = (mid, high) if quantile_ms(mid) <= ms else (low, mid)
+    return 1.0 - low
 
 
 def _ms(ms: float) -> str:

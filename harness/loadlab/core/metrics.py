@@ -50,6 +50,8 @@ DOWNSTREAM_REJECTED_TOTAL = "downstream_rejected_total"
 DOWNSTREAM_CLIENT = "downstream_client"
 DOWNSTREAM_CLIENT_POOL_PER_ROUTE = "downstream_client_pool_per_route"
 DOWNSTREAM_CLIENT_POOL_TOTAL = "downstream_client_pool_total"
+FANOUT_SHAPE = "fanout_shape"
+FANOUT_POOL = "fanout_pool"
 READ_BY_NAME = (
     THREAD_MODE,
     JAVA_VERSION_FEATURE,
@@ -77,6 +79,8 @@ READ_BY_NAME = (
     DOWNSTREAM_CLIENT,
     DOWNSTREAM_CLIENT_POOL_PER_ROUTE,
     DOWNSTREAM_CLIENT_POOL_TOTAL,
+    FANOUT_SHAPE,
+    FANOUT_POOL,
 )
 
 

@@ -5,7 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from loadlab.core import app, client, downstream, downstream_use, guards, reactive, scenario_mix, servicecpus, timeouts
+from loadlab.core import (
+    app,
+    client,
+    downstream,
+    downstream_use,
+    fanout,
+    guards,
+    reactive,
+    scenario_mix,
+    servicecpus,
+    timeouts,
+)
 from loadlab.core.param_limits import CPU_MS_MAX, MAX_MEASURED_SECONDS
 
 
@@ -45,4 +56,5 @@ def cross_checks(v: dict[str, object], companion_defaults: Mapping[str, str]) ->
     if not drawn:  # the limits follow the delay's distribution, which must be whole first
         errors.extend(timeouts.range_errors(v))
         errors.extend(guards.cross_checks(v))
+    errors.extend(fanout.cross_checks(v, None if drawn else timeouts.derive(v).thread_service_timeout_ms))
     return errors

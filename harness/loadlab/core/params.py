@@ -15,6 +15,7 @@ from loadlab.core import (
     brownout_profile,
     client,
     downstream,
+    fanout,
     guards,
     mix,
     param_cross,
@@ -238,11 +239,13 @@ PARAMS: tuple[Param, ...] = (
         "SCENARIO",
         "http",
         "what one request does: http (call the delay-service), db (PostgreSQL through a "
-        "pool of DB_POOL), cpu (CPU_MS of computation), pinned (http while holding a monitor); or a weighted mix of "
+        "pool of DB_POOL), cpu (CPU_MS of computation), pinned (http while holding a monitor), fanout (FANOUT calls "
+        "to the delay-service at once); or a weighted mix of "
         'http, db and cpu as kinds of one mix ("http:70 db:20 cpu:10")',
         checked_by(scenario_mix.checked, scenario_mix.ScenarioMixError),
         " | ".join(SCENARIOS) + ", or name:weight words",
     ),
+    *(Param(*row) for row in fanout.PARAMS),
     Param(
         "CPU_MS",
         "0",

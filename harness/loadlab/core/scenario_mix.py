@@ -18,21 +18,22 @@ from dataclasses import dataclass
 from loadlab.core import mix
 
 # The thread-service's workloads, one endpoint each (param_limits.SCENARIOS is this tuple).
-SCENARIOS = ("http", "db", "cpu", "pinned")
+SCENARIOS = ("http", "db", "cpu", "pinned", "fanout")
 
 # pinned is a study of one effect (a JDK's carriers held by a monitor across a blocking call), not a workload a
-# service mixes with others; its model (carriers / hold) is made for a run where every request pins.
+# service mixes with others; its model (carriers / hold) is made for a run where every request pins. fanout's models
+# (the slowest of N calls, the executor's pool) are made for a run where every request fans out.
 MIXABLE = ("http", "db", "cpu")
 # The scenarios whose request calls the delay-service over HTTP: what a brownout slows and the guards act on.
-CALLING = ("http", "pinned")
+CALLING = ("http", "pinned", "fanout")
 WEIGHT_MAX = 1000
 WORD = re.compile(r"([a-z]+):(\d+)")
 # The thread-service's endpoint per scenario (gatling/…/LoadConfig.SCENARIO_PATHS spells the same, held together by
 # harness/tests/data/mix/scenario_paths.json).
-ENDPOINTS = {"http": "/forward", "db": "/db", "cpu": "/cpu", "pinned": "/pinned"}
+ENDPOINTS = {"http": "/forward", "db": "/db", "cpu": "/cpu", "pinned": "/pinned", "fanout": "/fanout"}
 ALLOWED = (
     f"{' | '.join(SCENARIOS)}, or a mix of two or more name:weight words, each name once from "
-    f"{' | '.join(MIXABLE)} (pinned does not mix: it studies one JDK effect on every request), each weight "
+    f"{' | '.join(MIXABLE)} (pinned and fanout do not mix: each studies one shape on every request), each weight "
     f'1..{WEIGHT_MAX} (e.g. "http:70 db:20 cpu:10")'
 )
 
@@ -116,11 +117,13 @@ def fractions(scenario: object) -> dict[str, float]:
     return {s.name: s.fraction(total) for s in shares}
 
 
-def endpoint(name: str, delay_ms: int, cpu_ms: int) -> str:
-    """What one request of scenario `name` asks: LoadConfig.requestPath()'s rule (/cpu waits for nothing)."""
+def endpoint(name: str, delay_ms: int, cpu_ms: int, query: str = "") -> str:
+    """What one request of scenario `name` asks: LoadConfig.requestPath()'s rule (/cpu waits for nothing; query:
+    the scenario's own words, core/fanout.query)."""
     if name == "cpu":
         return f"{ENDPOINTS[name]}?cpuMs={cpu_ms}"
-    return f"{ENDPOINTS[name]}?ms={delay_ms}" + (f"&cpuMs={cpu_ms}" if cpu_ms > 0 else "")
+    path = f"{ENDPOINTS[name]}?ms={delay_ms}" + (f"&cpuMs={cpu_ms}" if cpu_ms > 0 else "")
+    return path + (f"&{query}" if query else "")
 
 
 def kind_cpu_ms(name: str, values: dict) -> int:

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 
 from loadlab.core import brownout_profile as brownout
-from loadlab.core import downstream
+from loadlab.core import downstream, fanout
 from loadlab.core.thresholds import Thresholds
 
 # What the thread-service may add beyond the slowest healthy request before it gives up on a downstream call.
@@ -76,15 +76,17 @@ class Limits:
 
 
 def expected_ms(values: Mapping) -> int:
-    """What one request takes on an idle service: the downstream wait plus any computation."""
-    return int(values["DELAY_MS"]) + int(values.get("CPU_MS", 0) or 0)
+    """What one request takes on an idle service: the downstream wait (a fan-out's slowest call's median) plus any
+    computation."""
+    wait = round(fanout.request_distribution(values).p50_ms()) if fanout.is_fanout(values) else int(values["DELAY_MS"])
+    return wait + int(values.get("CPU_MS", 0) or 0)
 
 
 def derive(values: Mapping, thresholds: Thresholds | None = None) -> Limits:
     """thresholds: the health rule the run judges with (when not given, the contract's defaults for the run's delay
     distribution: downstream.health_thresholds)."""
     expected = expected_ms(values)
-    dist = downstream.distribution(values)
+    dist = fanout.request_distribution(values)
     healthy = round((thresholds or downstream.health_thresholds(dist)).p99_limit_ms(expected))
     high_end = round(dist.high_end_ms()) + int(values.get("CPU_MS", 0) or 0)
     if brownout.is_brownout(values):  # the brownout's answers are measured, never cut by the lab's own limits
@@ -150,7 +152,7 @@ def range_errors(values: Mapping) -> list[str]:
             f"{SERVICE_MARGIN_MS + INJECTOR_MARGIN_MS} + CPU_MS <= {GATLING_MAX_TIMEOUT_MS}"
         )
     injectors = int(values.get("INJECTORS", 1) or 1)
-    dist = downstream.distribution(values)
+    dist = fanout.request_distribution(values)
     mean = dist.mean_ms() + int(values.get("CPU_MS", 0) or 0)
     inflight = float(values["PEAK_RPS"]) / injectors * mean / 1000.0
     if inflight > HEALTHY_INFLIGHT_MAX:

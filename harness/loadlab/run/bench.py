@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from loadlab.core import brownout_profile as brownout
-from loadlab.core import downstream, runplan, runrecord, timeouts
+from loadlab.core import downstream, fanout, runplan, runrecord, timeouts
 from loadlab.core.errors import ExitCode
 from loadlab.core.runplan import ModeRun
 from loadlab.run import (
@@ -106,7 +106,7 @@ def bench(values: dict) -> int:
     javas = scenario.prepare(values)
     run_dir = make_run_dir(Path(values["RESULTS_DIR"]).resolve())  # after the preflight (cli.py) found no problem
     topo = topology.build(values["TARGET"], values["INJECTORS"], run_dir, java_home)
-    thresholds = downstream.health_thresholds(downstream.distribution(values))
+    thresholds = downstream.health_thresholds(fanout.request_distribution(values))
     run = Run(values, topo, run_dir, javas, timeouts.derive(values, thresholds))
     fault = os.environ.get("LOADLAB_FAULT_CPU_QUOTA")  # test-only starvation, see infra/host/loadlab-host
     for h in topo.hosts() if fault else ():

@@ -21,7 +21,13 @@ DB_NAME = DB_USER = "loadlab"
 POSTGRES_INSTALL = REPO / "infra" / "host" / "install-postgresql"
 POSTGRES_BIN_GLOB = "/usr/lib/postgresql/*/bin/postgres"
 # One request per scenario, tiny, through the same endpoint the load uses.
-SMOKE_PATHS = {"http": "/forward?ms=1", "db": "/db?ms=1", "cpu": "/cpu?cpuMs=1", "pinned": "/pinned?ms=1"}
+SMOKE_PATHS = {
+    "http": "/forward?ms=1",
+    "db": "/db?ms=1",
+    "cpu": "/cpu?cpuMs=1",
+    "pinned": "/pinned?ms=1",
+    "fanout": "/fanout?ms=1&n=2",
+}
 
 
 class ScenarioError(LoadlabError):

@@ -4,7 +4,7 @@ per mode, the thread-service; every process of the run stopped at its end (`stop
 from __future__ import annotations
 
 from loadlab.analysis.validity import DELAY_ADDED_FLOOR_MS
-from loadlab.core import app, downstream, guards, param_limits, runplan, servicesettings, timeouts
+from loadlab.core import app, downstream, fanout, guards, param_limits, runplan, servicesettings, timeouts
 from loadlab.core.runplan import ModeRun
 from loadlab.run import console, scenario
 from loadlab.run.context import Run
@@ -99,6 +99,8 @@ def start_thread_service(run: Run, mode_run: ModeRun, folder: str) -> None:
         *servicesettings.thread_service_args(v),
         # The guards a run sets (DOWNSTREAM_TIMEOUT_MS, virtual-limited's VIRTUAL_LIMIT): core/guards.py.
         *guards.thread_service_args(v, mode),
+        # SCENARIO=fanout's executor (platform's shape; the others ignore it).
+        *fanout.thread_service_args(v, threads),
     ]
     java = run.javas.get(mode_run.jdk)
     h.tool(

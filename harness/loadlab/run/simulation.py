@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from loadlab.analysis import refine
 from loadlab.core import brownout_profile as brownout
-from loadlab.core import downstream, mix, scenario_mix, timeouts
+from loadlab.core import downstream, fanout, mix, scenario_mix, timeouts
 from loadlab.core.thresholds import Thresholds
 from loadlab.run.context import Run
 from loadlab.run.topology import THREAD_PORT
@@ -50,6 +50,8 @@ def gatling_props(run: Run, folder: str, index: int, load: LoadPass, go_file: st
         "baseUrl": f"http://{run.topo.thread.address}:{THREAD_PORT}",
         "scenario": v["SCENARIO"],
         "cpuMs": v["CPU_MS"],
+        # The scenario's own query words (SCENARIO=fanout: its calls per request and deadline).
+        "query": fanout.query(v),
         # An application under test: every request GETs APP_PATH instead of the scenario's endpoint.
         "path": v["APP_PATH"] if v.get("APP") else "",
         "delayMs": v["DELAY_MS"],

@@ -2,17 +2,9 @@
 live config's check, the pool the client_pool model reads and what a 503 means with a pooled client."""
 
 import pytest
+from refusals import refusal
 
 from loadlab.core import client, guards, params
-from loadlab.core.param_parsers import ParamError
-
-
-def refusal(**env) -> str:
-    with pytest.raises(ParamError) as e:
-        params.parse({k: str(v) for k, v in env.items()})
-    lines = str(e.value).splitlines()
-    assert len(lines) == 1, lines
-    return lines[0]
 
 
 def test_the_default_is_the_jdk_client_and_its_own_pool():

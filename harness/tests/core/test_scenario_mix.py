@@ -32,7 +32,7 @@ def test_a_mix_is_its_kinds_with_their_shares():
 @pytest.mark.parametrize(
     "env, expected",
     [
-        ({"SCENARIO": "gpu"}, "SCENARIO='gpu' is not allowed; allowed: http | db | cpu | pinned, or a mix of"),
+        ({"SCENARIO": "gpu"}, "SCENARIO='gpu' is not allowed; allowed: http | db | cpu | pinned | fanout, or a mix of"),
         ({"SCENARIO": "http:70 pinned:30"}, "SCENARIO='http:70 pinned:30' is not allowed ('pinned' cannot be a kind"),
         ({"SCENARIO": "http:70 db:0"}, "SCENARIO='http:70 db:0' is not allowed ('db:0' has a weight out of 1..1000)"),
         ({"SCENARIO": "http:0.5 db:1"}, "('http:0.5' is neither a scenario nor name:weight)"),
@@ -53,14 +53,17 @@ def test_a_bad_scenario_is_refused_in_one_line_naming_it_and_what_is_allowed(env
     line = str(e.value)
     assert expected in line and "\n" not in line
     if "CPU_MS" not in expected:
-        assert "allowed: http | db | cpu | pinned, or a mix of two or more name:weight words" in line
-        assert "pinned does not mix" in line
+        assert "allowed: http | db | cpu | pinned | fanout, or a mix of two or more name:weight words" in line
+        assert "pinned and fanout do not mix" in line
 
 
 def test_each_kind_is_the_request_its_scenario_sends_alone():
     for case in json.loads(PATHS.read_text())["cases"]:
         values = {"SCENARIO": case["scenario"], "DELAY_MS": case["delayMs"], "CPU_MS": case["cpuMs"]}
-        assert scenario_mix.endpoint(case["scenario"], case["delayMs"], case["cpuMs"]) == case["path"]
+        assert (
+            scenario_mix.endpoint(case["scenario"], case["delayMs"], case["cpuMs"], case.get("query", ""))
+            == case["path"]
+        )
         assert scenario_mix.kind_cpu_ms(case["scenario"], values) == case["cpuMs"]
 
 

@@ -73,6 +73,17 @@ wait_agent() {
   return 0
 }
 
+# preview_jvm JAR: --enable-preview for the thread-service on a JDK >= 25, whose fan-out runs each request's calls in a
+# StructuredTaskScope (JEP 505, a preview there); on 21 the API differs and the service uses a virtual-thread executor.
+# The page says which shape ran (the service reports it). Preview changes no other code path the lab measures.
+preview_jvm() {
+  local feature
+  [ "$1" = thread-service.jar ] || return 0
+  feature=$("$(java_bin)" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+  [ "${feature%%.*}" -ge 25 ] 2> /dev/null && echo --enable-preview
+  return 0
+}
+
 # trained_boot_args JAR JVM_FLAGS...: the service under test's launch words. A JVM that writes an archive runs
 # without its flight recorder ("JFR will be disabled during CDS dumping"), so the measured JVM only ever reads one:
 # the archive comes from a training run of its own (the same heap flags, which decide the archive's layout; Spring's
@@ -85,6 +96,8 @@ trained_boot_args() {
   local fat=$1 jar name archive dump use agent; shift
   jar=$(boot_jar "$fat"); name=$(basename "$fat" .jar)
   agent=$(wait_agent)
+  # An archive holds the flags it was trained with: a preview JVM has its own.
+  case " $* " in *" --enable-preview "*) name="$name-preview" ;; esac
   if aot_capable; then
     archive=$(archive_path "$name${agent:+-waits}" aot)
     dump=(--add-modules=jdk.jfr "-XX:AOTCacheOutput=$archive.tmp" ${agent:+"-javaagent:$agent=file=/dev/null"})
@@ -168,11 +181,12 @@ cmd_app_service() {
 cmd_thread_service() {
   local name=$1 log=$2 address=$3 port=$4 mgmt=$5 mode=$6 threads=$7 delay_url=$8 jfr=${9:-}
   shift $(($# < 9 ? $# : 9))
-  local boot heap words jar=thread-service.jar
+  local boot heap preview words jar=thread-service.jar
   [ "$mode" != reactive ] || jar=reactive-service.jar
   words=$(measured_heap) || exit 2
   mapfile -t heap <<< "$words"
-  mapfile -t boot < <(trained_boot_args "$(app)/$jar" "${service_jvm[@]}" "${heap[@]}")
+  mapfile -t preview < <(preview_jvm "$jar")
+  mapfile -t boot < <(trained_boot_args "$(app)/$jar" "${service_jvm[@]}" "${heap[@]}" "${preview[@]}")
   cmd_measured_service "$name" "$log" "$jfr" -- "${boot[@]}" \
     --server.address="$address" --server.port="$port" --management.server.port="$mgmt" \
     --thread-mode="$mode" --server.tomcat.threads.max="$threads" --delay-service.url="$delay_url" "$@"

@@ -20,6 +20,7 @@ public record LoadConfig(
         int delayMs,
         String scenario,
         int cpuMs,
+        String query,
         String path,
         String profile,
         double startRps,
@@ -66,6 +67,8 @@ public record LoadConfig(
         d.put("delayMs", "200");
         d.put("scenario", "http");
         d.put("cpuMs", "0");
+        // The scenario's own query words after ms and cpuMs (SCENARIO=fanout: n, timeoutMs, onTimeout).
+        d.put("query", "");
         d.put("path", "");
         d.put("profile", "stairs");
         d.put("startRps", "50");
@@ -118,6 +121,8 @@ public record LoadConfig(
         String scenario = p.get("scenario", s -> oneOf(s, SCENARIO_PATHS.keySet().toArray(String[]::new)),
                 String.join(" | ", SCENARIO_PATHS.keySet()));
         int cpuMs = p.get("cpuMs", s -> intIn(s, 0, 600_000), "an integer 0..600000");
+        String query = p.get("query", LoadConfig::queryWordsOrEmpty,
+                "empty or name=value words joined by &, letters and digits only");
         String path = p.get("path", LoadConfig::requestPathOrEmpty,
                 "empty (the scenario's endpoint) or a path and query starting with a single /, without spaces or #");
         String profile = p.get("profile", s -> oneOf(s, "stairs", "ramp"), "stairs or ramp");
@@ -182,7 +187,7 @@ public record LoadConfig(
         if (!p.errors.isEmpty()) {
             throw new IllegalArgumentException(String.join("\n", p.errors));
         }
-        return new LoadConfig(baseUrl, delayMs, scenario, cpuMs, path, profile, startRps, peakRps, steps, stepSeconds,
+        return new LoadConfig(baseUrl, delayMs, scenario, cpuMs, query, path, profile, startRps, peakRps, steps, stepSeconds,
                 warmupSeconds, warmupRps, injectors, injectorIndex, outDir, requestTimeoutMs, connectTimeoutMs,
                 maxInflight, stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor, p99SlackMs,
                 baselineP50Ms, startAtEpochMs, goFile, goTimeoutSeconds, Collections.unmodifiableMap(p.effective));
@@ -192,7 +197,7 @@ public record LoadConfig(
     LoadConfig startingAt(long epochMs) {
         Map<String, String> eff = new LinkedHashMap<>(effective);
         eff.put("startAtEpochMs", Long.toString(epochMs));
-        return new LoadConfig(baseUrl, delayMs, scenario, cpuMs, path, profile, startRps, peakRps, steps, stepSeconds,
+        return new LoadConfig(baseUrl, delayMs, scenario, cpuMs, query, path, profile, startRps, peakRps, steps, stepSeconds,
                 warmupSeconds, warmupRps, injectors, injectorIndex, outDir, requestTimeoutMs, connectTimeoutMs,
                 maxInflight, stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor, p99SlackMs,
                 baselineP50Ms, epochMs, goFile, goTimeoutSeconds, Collections.unmodifiableMap(eff));
@@ -200,7 +205,7 @@ public record LoadConfig(
 
     /** The thread-service endpoint of each scenario (the service's own names; `http` is /forward). */
     static final Map<String, String> SCENARIO_PATHS = Map.of("http", "/forward", "db", "/db", "cpu", "/cpu",
-            "pinned", "/pinned");
+            "pinned", "/pinned", "fanout", "/fanout");
 
     /**
      * The one request of this run: {@code loadlab.path} when given (an application under test, the harness's
@@ -215,7 +220,13 @@ public record LoadConfig(
         if (scenario.equals("cpu")) {
             return endpoint + "?cpuMs=" + cpuMs;
         }
-        return endpoint + "?ms=" + delayMs + (cpuMs > 0 ? "&cpuMs=" + cpuMs : "");
+        return endpoint + "?ms=" + delayMs + (cpuMs > 0 ? "&cpuMs=" + cpuMs : "")
+                + (query.isEmpty() ? "" : "&" + query);
+    }
+
+    /** "" or words like {@code n=4&timeoutMs=300}: sent as they are, so nothing that needs escaping. */
+    private static String queryWordsOrEmpty(String s) {
+        return s.isEmpty() || s.matches("[A-Za-z0-9]+=[A-Za-z0-9]+(&[A-Za-z0-9]+=[A-Za-z0-9]+)*") ? s : null;
     }
 
     /** "" or a path Gatling sends as it is ('#' would start Gatling's expression language, and is never sent). */

@@ -25,7 +25,8 @@ class ScenarioPathsTest {
         assertTrue(cases.size() >= 4, "every scenario has a case");
         for (JsonNode c : cases) {
             LoadConfig config = HarnessThresholds.parse(Map.of("scenario", c.path("scenario").asText(), "delayMs",
-                    c.path("delayMs").asText(), "cpuMs", c.path("cpuMs").asText()));
+                    c.path("delayMs").asText(), "cpuMs", c.path("cpuMs").asText(), "query",
+                    c.path("query").asText("")));
             assertEquals(c.path("path").asText(), config.requestPath(), c.toString());
         }
     }

@@ -1,0 +1,241 @@
+"""SCENARIO=fanout: one request makes FANOUT calls to the delay-service at once and answers when all came back (or at
+its deadline, FANOUT_TIMEOUT_MS). Its parameters and their checks, the thread-service's executor (FANOUT_POOL, the
+platform shape's second pool), the query the injector sends, and the wait a request holds its thread for: the
+slowest of its calls (`SlowestOf`). Standard library only, like params.py, which reads PARAMS.
+
+The service's side: thread-service `loadlab.thread.fanout` (platform: a fixed executor; virtual: JDK 25's
+StructuredTaskScope, else a virtual-thread executor; reactive-service: Mono.zip).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from loadlab.core import downstream
+from loadlab.core.downstream import HIGH_END_QUANTILE, Distribution
+from loadlab.core.param_parsers import checked_by
+
+FANOUT = "fanout"
+# Calls per request: thread-service FanOutRequest.MAX_CALLS holds the same (test_fanout.py reads it).
+FANOUT_MAX = 64
+FANOUT_DEFAULT = 4
+POOL_MAX = 100_000
+TIMEOUT_MAX_MS = 3_600_000
+FAIL, PARTIAL = "fail", "partial"
+ON_TIMEOUT = (FAIL, PARTIAL)
+# The service names the shape that ran on /actuator/loadlab (core/metrics.FANOUT_SHAPE).
+SHAPES = {
+    "platform-executor": "a fixed executor of platform threads, CompletableFutures joined",
+    "structured-scope": "a StructuredTaskScope per request (JDK 25 preview)",
+    "virtual-executor": "a virtual-thread-per-task executor per request, futures joined",
+    "mono-zip": "Mono.zip of WebClient calls",
+}
+
+
+class FanoutError(ValueError):
+    """A bad FANOUT_* value; the message is the one line the user sees."""
+
+
+def _whole(name: str, raw: str, low: int, high: int, empty_ok: bool) -> int | None:
+    allowed = f"allowed: {'empty, or ' if empty_ok else ''}{low}..{high}"
+    if empty_ok and not raw.strip():
+        return None
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        raise FanoutError(f"{name}={raw!r} is not a whole number; {allowed}") from None
+    if not low <= value <= high:
+        raise FanoutError(f"{name}={value} is out of range; {allowed}")
+    return value
+
+
+def parse_on_timeout(raw: str) -> str:
+    value = raw.strip()
+    if value not in ON_TIMEOUT:
+        raise FanoutError(f"FANOUT_ON_TIMEOUT={raw!r} is not allowed; allowed: {' | '.join(ON_TIMEOUT)}")
+    return value
+
+
+# Rows of params.Param: name, default, help, parser, allowed.
+PARAMS = (
+    (
+        "FANOUT",
+        str(FANOUT_DEFAULT),
+        "with SCENARIO=fanout: downstream calls each request makes at once (each its own draw of DELAY_DIST); the "
+        "request answers when the slowest came back",
+        checked_by(lambda raw: _whole("FANOUT", raw, 1, FANOUT_MAX, False), FanoutError),
+        f"1..{FANOUT_MAX}",
+    ),
+    (
+        "FANOUT_POOL",
+        "",
+        "with SCENARIO=fanout, platform mode: threads of the executor the calls run on (empty: Tomcat's threads x "
+        "FANOUT, the pool a team would write; smaller shows the executor as a second limit)",
+        checked_by(lambda raw: _whole("FANOUT_POOL", raw, 1, POOL_MAX, True), FanoutError),
+        f"empty, or 1..{POOL_MAX}",
+    ),
+    (
+        "FANOUT_TIMEOUT_MS",
+        "",
+        "with SCENARIO=fanout: the request's deadline (ms); at it the request answers with what came back "
+        "(FANOUT_ON_TIMEOUT=partial) or 504 (fail) (empty: no deadline)",
+        checked_by(lambda raw: _whole("FANOUT_TIMEOUT_MS", raw, 1, TIMEOUT_MAX_MS, True), FanoutError),
+        "empty, or 1..(the lab's own limit on a call)",
+    ),
+    (
+        "FANOUT_ON_TIMEOUT",
+        FAIL,
+        "with FANOUT_TIMEOUT_MS: partial (200 naming the missing calls) or fail (504 problem fanout-deadline)",
+        checked_by(parse_on_timeout, FanoutError),
+        " | ".join(ON_TIMEOUT),
+    ),
+)
+NAMES = tuple(p[0] for p in PARAMS)
+
+
+def is_fanout(values: Mapping[str, object]) -> bool:
+    return values.get("SCENARIO") == FANOUT
+
+
+def cross_checks(v: Mapping[str, object], call_limit_ms: int | None) -> list[str]:
+    """One line per refusal. call_limit_ms: the lab's own limit on one downstream call (timeouts.Limits), which a
+    deadline must stay below: past it the lab, not the deadline, would end the calls."""
+    given = [
+        f"{name}={v[name]}"
+        for name, default in (("FANOUT", FANOUT_DEFAULT), ("FANOUT_POOL", None), ("FANOUT_TIMEOUT_MS", None))
+        if v.get(name) != default
+    ]
+    if v.get("FANOUT_ON_TIMEOUT", FAIL) != FAIL:
+        given.append(f"FANOUT_ON_TIMEOUT={v['FANOUT_ON_TIMEOUT']}")
+    if not is_fanout(v):
+        return (
+            [f"{given[0]} has no effect with SCENARIO={v.get('SCENARIO')}; allowed: SCENARIO=fanout"] if given else []
+        )
+    errors = []
+    if v.get("APP"):
+        errors.append(f"SCENARIO=fanout is the lab's own endpoint, not APP={v['APP']!r}'s; allowed: APP empty")
+    timeout = v.get("FANOUT_TIMEOUT_MS")
+    if v.get("FANOUT_ON_TIMEOUT") == PARTIAL and timeout is None:
+        errors.append(
+            "FANOUT_ON_TIMEOUT=partial answers at a deadline, and FANOUT_TIMEOUT_MS is empty; allowed: "
+            "FANOUT_TIMEOUT_MS=1.. with partial, or FANOUT_ON_TIMEOUT=fail"
+        )
+    if timeout is not None and call_limit_ms is not None and timeout >= call_limit_ms:
+        errors.append(
+            f"FANOUT_TIMEOUT_MS={timeout} is not below the lab's own limit on a call ({call_limit_ms} ms, derived from "
+            f"the delay), which would end the calls before the deadline; allowed: 1..{call_limit_ms - 1}"
+        )
+    modes = " ".join(v.get("MODES") or ())
+    if v.get("FANOUT_POOL") is not None and "platform" not in modes.split():
+        errors.append(
+            f"FANOUT_POOL={v['FANOUT_POOL']} sizes platform mode's executor and MODES='{modes}' runs no platform mode; "
+            "allowed: FANOUT_POOL empty, or platform in MODES"
+        )
+    return errors
+
+
+def calls(values: Mapping[str, object]) -> int:
+    """Downstream calls per request: FANOUT in SCENARIO=fanout, else one."""
+    return int(values.get("FANOUT") or FANOUT_DEFAULT) if is_fanout(values) else 1
+
+
+def pool(values: Mapping[str, object], tomcat_threads: int) -> int:
+    """Platform mode's executor: FANOUT_POOL, else Tomcat's threads x FANOUT (every request's calls at once)."""
+    given = values.get("FANOUT_POOL")
+    return int(given) if given is not None else tomcat_threads * calls(values)
+
+
+def thread_service_args(values: Mapping[str, object], tomcat_threads: int) -> list[str]:
+    """The thread-service's executor for the platform shape (the others ignore it)."""
+    return [f"--fanout.pool={pool(values, tomcat_threads)}"] if is_fanout(values) else []
+
+
+def query(values: Mapping[str, object]) -> str:
+    """The endpoint's query beyond ms and cpuMs (LoadConfig's `query`): `n=4`, with the deadline when there is one."""
+    if not is_fanout(values):
+        return ""
+    words = [f"n={calls(values)}"]
+    if values.get("FANOUT_TIMEOUT_MS") is not None:
+        words += [f"timeoutMs={values['FANOUT_TIMEOUT_MS']}", f"onTimeout={values.get('FANOUT_ON_TIMEOUT') or FAIL}"]
+    return "&".join(words)
+
+
+class Quantiles(Protocol):
+    """What SlowestOf needs of one call's distribution (core/downstream.Distribution)."""
+
+    @property
+    def is_constant(self) -> bool: ...
+
+    def quantile_ms(self, q: float) -> float: ...
+
+    def describe(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class SlowestOf:
+    """The wait of a request that makes `calls` independent draws of `one` at once and waits for the slowest: its
+    q-quantile is one call's q^(1/calls)-quantile (P(max <= x) = F(x)^calls). The same questions Distribution
+    answers, so the health rule, the lab's limits and Little's law read a fan-out request as they read one call."""
+
+    one: Quantiles
+    calls: int
+
+    @property
+    def is_constant(self) -> bool:
+        return self.one.is_constant
+
+    @property
+    def kind(self) -> str:
+        return getattr(self.one, "kind", "")
+
+    def quantile_ms(self, q: float) -> float:
+        q = min(max(q, 0.0), 1.0)
+        return self.one.quantile_ms(q ** (1.0 / self.calls))
+
+    def mean_ms(self) -> float:
+        """E[max] = integral over v of Q(v) d(v^calls): midpoints in v, dense toward 1 where a heavy tail lives."""
+        total, low = 0.0, 0.0
+        for high in _grid():
+            weight = high**self.calls - low**self.calls
+            total += weight * self.one.quantile_ms((low + high) / 2)
+            low = high
+        return total
+
+    def p50_ms(self) -> float:
+        return self.quantile_ms(0.5)
+
+    def p99_high_ms(self) -> float:
+        return self.quantile_ms(0.99)
+
+    def high_end_ms(self) -> float:
+        return self.quantile_ms(HIGH_END_QUANTILE)
+
+    def share_above_ms(self, ms: float) -> float:
+        return downstream.share_above(self.quantile_ms, ms)
+
+    def describe(self) -> str:
+        return f"the slowest of {self.calls} calls, each {self.one.describe()}"
+
+    def wait_words(self) -> str:
+        median, p99 = self.p50_ms() / 1000, self.p99_high_ms() / 1000
+        return f"(the slowest of {self.calls} calls: median {median:.3g} s, p99 {p99:.3g} s)"
+
+
+def _grid() -> list[float]:
+    """Upper ends of the integration cells: 2,000 even cells to 0.99, then 60 per decade to 1 - 1e-9."""
+    even = [0.99 * (i + 1) / 2000 for i in range(2000)]
+    tail = [1 - 0.01 * 10 ** (-k / 60) for k in range(1, 7 * 60 + 1)]
+    return [*even, *tail, 1.0 - 1e-12]
+
+
+def request_wait(one: Distribution, values: Mapping[str, object]) -> Distribution | SlowestOf:
+    """What one request of the run waits for downstream: one call, or the slowest of FANOUT."""
+    n = calls(values)
+    return one if n == 1 else SlowestOf(one, n)
+
+
+def request_distribution(values: Mapping[str, object]) -> Distribution | SlowestOf:
+    """The run's request wait from its checked parameters: what the lab's limits and the health rule follow."""
+    return request_wait(downstream.distribution(values), values)
