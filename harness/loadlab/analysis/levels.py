@@ -58,6 +58,10 @@ class Level:
     # The delay-service's injected failures in the level's seconds (DOWNSTREAM_ERRORS/RESETS, its own count): each
     # is a request the service answered as it should (its error mapping), not a failure of its own.
     downstream_injected: int = 0
+    # SCENARIO=fanout: the calls the delay-service saw left behind in the level's seconds, its own count (served.py's
+    # orphan and cancelled tags): answered after their caller stopped waiting, or cancelled by it. None: not counted.
+    orphaned_calls: int | None = None
+    cancelled_calls: int | None = None
     # The delay the delay-service served in the level's seconds, its own record (analysis/served.py): answers, p50,
     # p90, p99, p99.9 in ms; None when the run has no served log.
     served_ms: dict | None = None

@@ -19,6 +19,7 @@ model's inputs allow — so the page can show how the number was reached and how
 - client_pool: the thread-service's HTTP client's connection pool (CLIENT=apache or reactor, core/client.py): N
   connections per route (the lab calls one route), each held for the downstream call, so N / that call complete a
   second; past it a call waits for a connection, then is answered 503 (delay-service-client-pool-full).
+- executor: SCENARIO=fanout's platform executor, FANOUT calls per request (fanout_model.py).
 - memory: the requests that fit in flight in the memory the service's limit leaves, at the measured memory per
   request in flight (threadlimits.memory_ceiling, fitted like the CPU ceiling; passed in like it).
 
@@ -35,15 +36,14 @@ here is plain arithmetic on numbers the verdict already has, so each formula is 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from loadlab.analysis import fanout_model
 from loadlab.analysis.client_pool import client_pool
 from loadlab.analysis.holds import HoldTime, KindHold, LevelHold, share_hold, weighted_hold
 from loadlab.analysis.holds import said_ms as _s
+from loadlab.analysis.model_inputs import Inputs
 from loadlab.analysis.prediction import Prediction, lowest
 from loadlab.analysis.slots import slots_over_hold
 from loadlab.analysis.validity import CPU_SATURATED_RATIO
-from loadlab.core.client import Pool as ClientPool
 from loadlab.core.downstream import Distribution
 
 __all__ = ["Prediction", "Inputs", "HoldTime", "KindHold", "LevelHold", "applicable", "predict", "slots_over_hold"]
@@ -54,49 +54,6 @@ FIRST_JDK_WITHOUT_PINNING = 24
 # validity rule already calls a process or host saturated: run queue, GC and timers distort latency), and at the
 # latest when they are all busy. The rate at 100% is the utilization law's bound, not the knee.
 CPU_KNEE_UTILIZATION = CPU_SATURATED_RATIO
-
-
-@dataclass(frozen=True)
-class Inputs:
-    """What the models need about one mode; None where it was not measured or does not apply."""
-
-    mode: str  # platform | virtual | virtual-limited | reactive (the thread mode, not the label)
-    scenario: str = "http"
-    jdk: int | None = None
-    threads: float | None = None  # Tomcat's max threads (live, else PLATFORM_THREADS)
-    baseline_ms: float | None = None  # the first level's p50
-    delay_ms: float | None = None
-    db_pool: float | None = None  # the pool the service reported, else DB_POOL
-    cpu_ms: float | None = None
-    cores: float | None = None  # the thread-service host's cores
-    others_cpu_ms_per_request: float | None = None  # other roles on the same machine, per OK request
-    carriers: float | None = None  # virtual_scheduler_parallelism from the live config
-    max_connections: float | None = None  # Tomcat's max-connections (live, else MAX_CONNECTIONS)
-    # The measured CPU knee (cpufit.py: the utilization law on this mode's own healthy levels); None when not fitted.
-    cpu_ceiling: Prediction | None = None
-    baseline_rps: float | None = None  # the first level's OK rate: where the baseline was measured
-    baseline_mean_ms: float | None = None  # the first level's mean latency, as the client saw it
-    downstream_ms: float | None = None  # the thread-service's own mean downstream call at the first level
-    # The request threads the thread host lets the service run, and which limit says so (threadlimits.py).
-    host_request_threads: float | None = None
-    host_threads_limit: str = ""
-    # The memory ceiling on this mode's measured memory per request in flight (threadlimits.memory_ceiling).
-    memory_ceiling: Prediction | None = None
-    # An application's own connection pool (APP with HikariCP's gauges, summary/app_pool.py): its size and the
-    # connection time per request its usage timer gave.
-    app_pool: float | None = None
-    app_pool_hold: HoldTime | None = None
-    # Every healthy level a hold time can be read at (the coarse pass's and the used fine passes'): the interval of a
-    # model on the baseline hold spans all of them, never the first level's alone (a JIT-cold first level is one).
-    healthy_holds: tuple[LevelHold, ...] = ()
-    # The delay-service's distribution (DELAY_DIST); None or constant: the wait is what the baseline measured.
-    wait: Distribution | None = None
-    # virtual-limited's limit on downstream calls at once (live downstream_concurrency_limit, else VIRTUAL_LIMIT).
-    concurrency_limit: float | None = None
-    # A pooled CLIENT's connections per route and how that number was reached (core/client.pool); None: no cap.
-    client_pool: ClientPool | None = None
-    # A SCENARIO mix's kinds, each with its share and hold (empty: one scenario, held for the baseline).
-    kinds: tuple[KindHold, ...] = ()
 
 
 def baseline_hold(x: Inputs) -> HoldTime | None:
@@ -262,6 +219,8 @@ def _client_hold(x: Inputs) -> HoldTime | None:
     """What a request holds a pooled connection for: the downstream call; in a mix, the http kind's share of it."""
     if x.mode == "reactive" or x.client_pool is None:
         return None
+    if x.fanout is not None:
+        return fanout_model.request_hold(x.fanout, _calls_timed(x))
     if x.kinds:
         http = next((k for k in x.kinds if k.name == "http"), None)
         return share_hold(http) if http else None
@@ -313,7 +272,14 @@ def _scenario_limits(x: Inputs, hold: HoldTime | None) -> list[Prediction | None
             (x.carriers, "virtual scheduler parallelism") if x.carriers else (x.cores, "cores, the default parallelism")
         )
         found.append(pinned(carriers, source, delay_hold(x)))
+    if x.mode == "platform":
+        found.append(fanout_model.executor(x.fanout, _calls_timed(x)))
     return found
+
+
+def _calls_timed(x: Inputs) -> list[float]:
+    """The service's own mean downstream call at each healthy level (a fan-out's calls, each timed on its own)."""
+    return [ms for ms in (x.downstream_ms, *(lv.downstream_ms for lv in x.healthy_holds)) if ms]
 
 
 def _mix_limits(x: Inputs) -> list[Prediction | None]:

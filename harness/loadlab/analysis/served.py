@@ -50,6 +50,8 @@ BODY_PERCENTILES = (90.0, 50.0)
 TAG = "served"
 # Each injected failure is also counted under its own tag (ServedDelays.Outcome).
 INJECTED_TAGS = ("error", "reset")
+# A fan-out's calls left behind (ServedDelays): answered after the caller's deadline, or cancelled by the caller.
+ORPHAN_TAG, CANCELLED_TAG = "orphan", "cancelled"
 
 
 def read(path: Path) -> dict[int, list[str]]:
@@ -84,6 +86,14 @@ def injected_by_second(path: Path) -> dict[int, int]:
             count = hlog.decode(interval.payload).get_total_count()
             out[interval.second] = out.get(interval.second, 0) + count
     return out
+
+
+def count_by_second(path: Path, tag: str) -> dict[int, int]:
+    """How many answers of one tag each epoch second holds."""
+    return {
+        second: sum(hlog.decode(p).get_total_count() for p in payloads)
+        for second, payloads in tagged(path, tag).items()
+    }
 
 
 SERVED_PERCENTILES = (50.0, 90.0, 99.0, 99.9)

@@ -18,6 +18,7 @@ LIMITS = {
     "pinned carriers": "carrier threads pinned by synchronized blocks",
     "Tomcat's max-connections": "Tomcat's max-connections",
     "the HTTP client's connection pool": "the HTTP client's connection pool (CLIENT)",
+    "the fan-out's executor": "the executor its fan-out's calls run on (FANOUT_POOL)",
 }
 
 

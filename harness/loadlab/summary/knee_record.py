@@ -29,6 +29,7 @@ LIMIT_NAMES = {
     "connections": "Tomcat's max-connections",
     "limit": "the concurrency limit (VIRTUAL_LIMIT)",
     "client_pool": "the HTTP client's connection pool",
+    "executor": "the fan-out's executor (FANOUT_POOL)",
 }
 # Error kinds that are an HTTP answer of the service's own (the simulation's ErrorKind ids: status_503, status_4xx, …),
 # and the share of a level's errors they must be for the level to have failed on the service's answers.

@@ -31,6 +31,7 @@ from loadlab.summary.detail_records import (
     ThreadlocalRecord,
     ThresholdsRecord,
 )
+from loadlab.summary.fanout_record import FanoutRecord
 from loadlab.summary.fit_records import CostsRecord, FitRecord
 from loadlab.summary.kinds import KindRecord
 from loadlab.summary.level_records import LevelRecord, RefineRecord, fitted_by_pass
@@ -103,6 +104,7 @@ class ModeRecord(Fields):
     kinds: list[KindRecord] | None = None  # APP_REQUESTS: each kind of the mix on its own (summary/kinds.py)
     kind_first: str | None = None  # APP_REQUESTS: which kind crossed its own limit first, in words
     brownout: BrownoutRecord | None = None  # PROFILE=brownout (summary/brownout_figures.py)
+    fanout: FanoutRecord | None = None  # SCENARIO=fanout (summary/fanout_record.py)
     repetition: int | None = None  # REPEAT > 1: the median repetition shown
     folder: str | None = None  # REPEAT > 1: rep-<k>/<label>
     NESTED: ClassVar = {
@@ -121,6 +123,7 @@ class ModeRecord(Fields):
         "app_evidence": (ONE, AppEvidenceRecord),
         "kinds": (LIST, KindRecord),
         "brownout": (ONE, BrownoutRecord),
+        "fanout": (ONE, FanoutRecord),
     }
     DECLARED_ORDER: ClassVar = True
 

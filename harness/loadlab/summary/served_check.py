@@ -10,7 +10,7 @@ from loadlab.analysis import brownout_judge as brownout_check
 from loadlab.analysis import served
 from loadlab.analysis.levels import Level
 from loadlab.core import brownout_profile as brownout
-from loadlab.core import downstream
+from loadlab.core import downstream, fanout
 from loadlab.core.runrecord import RunRecord
 
 
@@ -36,6 +36,22 @@ def record(mode_dir: Path, run: RunRecord, params: dict, levels: list[Level], t0
         level.served_late = why
     if run.downstream.get("errors_pct") or run.downstream.get("resets_pct"):
         served.count_injected(levels, t0, served.injected_by_second(path))
+    if fanout.is_fanout(params):
+        count_left_behind(levels, t0, path)
+
+
+def count_left_behind(levels: list[Level], t0: int | None, path: Path) -> None:
+    """SCENARIO=fanout: each level's calls the stand-in saw left behind in its seconds (orphaned, cancelled); None
+    without a served log (not counted, never zero)."""
+    if not path.is_file():
+        return
+    orphaned = served.count_by_second(path, served.ORPHAN_TAG)
+    cancelled = served.count_by_second(path, served.CANCELLED_TAG)
+    for level in levels:
+        if t0 is not None and level.first_second is not None:
+            seconds = range(t0 + level.first_second, t0 + level.first_second + level.seconds)
+            level.orphaned_calls = sum(orphaned.get(s, 0) for s in seconds)
+            level.cancelled_calls = sum(cancelled.get(s, 0) for s in seconds)
 
 
 def _outside_brownout(by_second: dict[int, list[str]], t0: int | None, params: dict) -> dict[int, list[str]]:

@@ -16,7 +16,7 @@ from loadlab.analysis.validity import (
     shares_one_machine,
 )
 from loadlab.analysis.validity import notes as validity_notes
-from loadlab.core import app, client, downstream, guards, metrics, scenario_mix
+from loadlab.core import app, client, downstream, fanout, guards, metrics, scenario_mix
 from loadlab.core import brownout_profile as brownout
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.servicecpus import CpuSplit
@@ -25,6 +25,7 @@ from loadlab.summary import (
     app_pool,
     appcheck,
     cost_fits,
+    fanout_record,
     hgrm_files,
     jsonform,
     kinds,
@@ -88,8 +89,9 @@ def mode_summary(
         # every healthy level the knee stands on, coarse and fine, each read with its own pass's first second
         app_pool_hold=app_pool.hold(raw, [(lv, t0_of(judged, lv)) for lv in knee.fit_levels]),
         healthy_holds=tuple(level_holds(knee.fit_levels)),
-        wait=downstream.of_run(params, run.downstream),
+        wait=fanout.request_wait(downstream.of_run(params, run.downstream), params),
         kinds=mix_holds(judged, params),
+        fanout=fanout_record.shape(mode, raw.live_config, params, downstream.of_run(params, run.downstream)),
     )
     pool_at_knee = app_pool.at_knee(raw, t0_of(judged, knee.closing), knee.closing) if knee.collapsed else None
     service = app.service_label(params)
@@ -142,6 +144,9 @@ def mode_summary(
         "evidence_gaps": [g.as_dict() for g in gaps],
     }
     wait_knee.add(summary, knee, judged.no_wait_profile, run.wait_profile, judged.wait_agent_stopped)
+    if fanout.is_fanout(params):  # the shape, the tail of the slowest call, the calls left behind (fanout_record.py)
+        call = downstream.of_run(params, run.downstream)
+        summary["fanout"] = fanout_record.record(mode, raw.live_config, params, call, levels, knee.fit_levels)
     if brownout.is_brownout(params) and mode_dir is not None:  # the mode through the brownout (brownout_figures.py)
         through = brownout_record.record(judged, mode_dir, run, params)
         summary["brownout"] = through
