@@ -69,3 +69,17 @@ def test_a_log_without_them_or_no_log_has_none(tmp_path):
     assert served.caller_gone_by_second(log) == {}
     log.write_text("\n".join([*HEAD, synthrun.java_line("served", START_EPOCH, [(200, 40)])]) + "\n")
     assert served.caller_gone_by_second(log) == {}
+
+
+# Two served logs the real delay-service wrote in CallerGoneTests (its tests' logs, under
+# delay-service/target/caller-gone-tests/ after `mvnw verify`): two late answers among five, and two requests whose
+# caller closed the connection mid-delay before one answer.
+REAL = REPO / "harness/tests/data/served-caller-gone"
+
+
+def test_the_real_delay_services_logs_read_as_their_calls_were():
+    ((_, orphans),) = served.caller_gone_by_second(REAL / "orphans.hlog").items()
+    assert orphans == CallerGone(orphan=2, cancelled=0)
+    ((_, cancelled),) = served.caller_gone_by_second(REAL / "cancelled.hlog").items()
+    assert cancelled == CallerGone(orphan=0, cancelled=2)
+    assert sum(served.count_by_second(REAL / "orphans.hlog", served.TAG).values()) == 5

@@ -48,7 +48,8 @@ class CallerGoneTests {
     @DynamicPropertySource
     static void servedLog(DynamicPropertyRegistry registry) {
         try {
-            log = Files.createTempDirectory("caller-gone").resolve("served.hlog");
+            Path target = Files.createDirectories(Path.of("target", "caller-gone-tests"));
+            log = Files.createTempDirectory(target, "served").resolve("served.hlog");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
