@@ -20,6 +20,7 @@ reads them onto the levels.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from loadlab.analysis import binomial, hlog
@@ -50,8 +51,13 @@ BODY_PERCENTILES = (90.0, 50.0)
 TAG = "served"
 # Each injected failure is also counted under its own tag (ServedDelays.Outcome).
 INJECTED_TAGS = ("error", "reset")
-# A fan-out's calls left behind (ServedDelays): answered after the caller's deadline, or cancelled by the caller.
-ORPHAN_TAG, CANCELLED_TAG = "orphan", "cancelled"
+# The calls whose caller had gone (issue 45), as ServedDelays names them (test_served_caller_gone.py holds them equal):
+# a call carries how long its caller will still wait, ms, in this header; an answer sent later than that after its
+# arrival is also counted under ORPHAN_TAG (value: its served delay), and a request whose caller closed the connection
+# before its answer under CANCELLED_TAG (value: ms from its arrival to the close), with or without the header.
+CALLER_WAITS_HEADER = "Loadlab-Caller-Waits-Ms"
+ORPHAN_TAG = "orphan"
+CANCELLED_TAG = "cancelled"
 
 
 def read(path: Path) -> dict[int, list[str]]:
@@ -76,6 +82,26 @@ def tagged(path: Path, tag: str) -> dict[int, list[str]]:
     return out
 
 
+def count_by_second(path: Path, tag: str) -> dict[int, int]:
+    """The served log's answers of one tag per epoch second; {} without any."""
+    return {s: sum(hlog.decode(p).get_total_count() for p in payloads) for s, payloads in tagged(path, tag).items()}
+
+
+@dataclass(frozen=True)
+class CallerGone:
+    """One second's calls whose caller had gone: answered after it stopped waiting, or cancelled by its close."""
+
+    orphan: int = 0
+    cancelled: int = 0
+
+
+def caller_gone_by_second(path: Path) -> dict[int, CallerGone]:
+    """The delay-service's orphaned and cancelled calls per epoch second (ascending), each second with either; {}
+    without any (no log, a run from before the tags, or a caller that never left)."""
+    orphan, cancelled = count_by_second(path, ORPHAN_TAG), count_by_second(path, CANCELLED_TAG)
+    return {s: CallerGone(orphan.get(s, 0), cancelled.get(s, 0)) for s in sorted(orphan.keys() | cancelled.keys())}
+
+
 def injected_by_second(path: Path) -> dict[int, int]:
     """The delay-service's injected failures (tags error, reset) per epoch second."""
     if not path.is_file():
@@ -86,14 +112,6 @@ def injected_by_second(path: Path) -> dict[int, int]:
             count = hlog.decode(interval.payload).get_total_count()
             out[interval.second] = out.get(interval.second, 0) + count
     return out
-
-
-def count_by_second(path: Path, tag: str) -> dict[int, int]:
-    """How many answers of one tag each epoch second holds."""
-    return {
-        second: sum(hlog.decode(p).get_total_count() for p in payloads)
-        for second, payloads in tagged(path, tag).items()
-    }
 
 
 SERVED_PERCENTILES = (50.0, 90.0, 99.0, 99.9)

@@ -45,13 +45,15 @@ def count_left_behind(levels: list[Level], t0: int | None, path: Path) -> None:
     without a served log (not counted, never zero)."""
     if not path.is_file():
         return
-    orphaned = served.count_by_second(path, served.ORPHAN_TAG)
-    cancelled = served.count_by_second(path, served.CANCELLED_TAG)
+    gone = served.caller_gone_by_second(path)
+    none = served.CallerGone()
     for level in levels:
         if t0 is not None and level.first_second is not None:
-            seconds = range(t0 + level.first_second, t0 + level.first_second + level.seconds)
-            level.orphaned_calls = sum(orphaned.get(s, 0) for s in seconds)
-            level.cancelled_calls = sum(cancelled.get(s, 0) for s in seconds)
+            seconds = [
+                gone.get(s, none) for s in range(t0 + level.first_second, t0 + level.first_second + level.seconds)
+            ]
+            level.orphaned_calls = sum(g.orphan for g in seconds)
+            level.cancelled_calls = sum(g.cancelled for g in seconds)
 
 
 def _outside_brownout(by_second: dict[int, list[str]], t0: int | None, params: dict) -> dict[int, list[str]]:

@@ -25,7 +25,8 @@ import reactor.core.publisher.Mono;
  * configured distribution (a timer, no thread waits), as {@code {}}. The delay is the stand-in's own policy, so its
  * callers carry none: an app with a base URL calls {@code {base}/posts/1} unchanged. A share of the answers, drawn
  * per request, fails after its delay as a real downstream does: a 503 problem, or the connection reset. During a
- * scheduled brownout ({@link Brownout}) the delay is the brownout's instead of a draw.
+ * scheduled brownout ({@link Brownout}) the delay is the brownout's instead of a draw. A call whose caller has gone
+ * is counted ({@link ServedDelays}): answered after the caller stopped waiting, or cancelled by its closed connection.
  */
 @RestController
 class DownstreamController {
@@ -58,10 +59,11 @@ class DownstreamController {
         long delayNanos = Math.round((slowed ? brownoutMs : distribution.drawMs(random)) * 1e6);
         Outcome outcome = outcome(random.nextDouble() * 100);
         Stubs.Stub stub = stubs.find(request.getMethod(), request.getPath().pathWithinApplication().value());
-        return request.getBody().doOnNext(DataBufferUtils::release).then()
+        long callerWaitsMs = ServedDelays.callerWaitsMs(request.getHeaders());
+        Mono<ResponseEntity<Object>> answer = request.getBody().doOnNext(DataBufferUtils::release).then()
                 .then(Mono.delay(Duration.ofNanos(Math.max(0, delayNanos))))
                 .flatMap(tick -> {
-                    served.record(start, outcome);
+                    served.record(start, outcome, callerWaitsMs);
                     if (slowed) {
                         served.recordBrownout(start);
                     }
@@ -75,6 +77,7 @@ class DownstreamController {
                         case RESET -> reset(request);
                     };
                 });
+        return ServedDelays.onCallerGone(answer, () -> served.recordCancelled(start));
     }
 
     private Outcome outcome(double percent) {

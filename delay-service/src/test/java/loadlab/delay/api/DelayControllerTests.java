@@ -10,6 +10,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import reactor.test.StepVerifier;
@@ -38,7 +39,7 @@ class DelayControllerTests {
      */
     @Test
     void answersNotBeforeTheRequestedDelayAndAtIt() {
-        StepVerifier.withVirtualTime(() -> controller.delay("200"))
+        StepVerifier.withVirtualTime(() -> controller.delay("200", new HttpHeaders()))
                 .expectSubscription()
                 .expectNoEvent(Duration.ofMillis(199))
                 .thenAwait(Duration.ofMillis(1))
