@@ -5,16 +5,12 @@ from pathlib import Path
 
 import synthrun
 from conftest import summarised
-from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
+from synthrun import SLOW_TAIL, LevelSpec, ModeSpec, stairs
 
 from loadlab import report, summary
 from loadlab.report.headline import headline
 from loadlab.summary import crash
 from loadlab.summary.records import ModeRecord, RunSummary
-
-
-def stairs(n=5, step=100, **changes):
-    return [LevelSpec(step * (i + 1), **changes.get(f"l{i}", {})) for i in range(n)]
 
 
 def rebuild_with_crash(tmp_path, spec, mode="platform", role="thread-service", level=2, second=1, pages=False, **crash):
