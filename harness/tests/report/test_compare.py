@@ -9,7 +9,7 @@ import sys
 import pytest
 import synthrun
 from conftest import summarised
-from synthrun import LevelSpec, ModeSpec, stairs
+from synthrun import ModeSpec, stairs
 
 from loadlab import cli
 
@@ -113,9 +113,7 @@ def test_an_invalid_mode_is_set_aside_with_its_reason(two_runs, tmp_path, capsys
     synthrun.write_params(folder)
     synthrun.write_mode(folder, "platform", ModeSpec(stairs((100, 200, 300), slow_from=300)))
     # The injector sent half of what virtual's schedule asked: not the service's verdict to compare.
-    synthrun.write_mode(
-        folder, "virtual", ModeSpec([LevelSpec(r, sent_share=0.5, ok_share=0.5) for r in (100, 200, 300)])
-    )
+    synthrun.write_mode(folder, "virtual", ModeSpec(stairs((100, 200, 300), sent_share=0.5, ok_share=0.5)))
     summarised(folder)
     assert cli.main(["compare", str(folder), str(before)]) == 0
     assert "set aside: virtual invalid in RUN (" in capsys.readouterr().out
@@ -128,7 +126,7 @@ def test_runs_with_no_valid_mode_in_common_are_refused(two_runs, tmp_path, capsy
     before, _ = two_runs
     other = tmp_path / "20261121-180501"
     synthrun.write_params(other, modes=("virtual",))
-    synthrun.write_mode(other, "virtual", ModeSpec([LevelSpec(r, sent_share=0.5, ok_share=0.5) for r in (100, 200)]))
+    synthrun.write_mode(other, "virtual", ModeSpec(stairs((100, 200), sent_share=0.5, ok_share=0.5)))
     summarised(other)
     line = _refusal(capsys, before, other)
     assert line.startswith(f"loadlab: AGAINST='{other}' shares no valid mode with RUN (RUN: platform virtual"), line

@@ -141,7 +141,7 @@ def test_a_crash_in_a_fine_pass_names_the_pass_and_its_level_and_keeps_the_coars
     """The thread-service killed 2 s into a fine pass: the coarse pass had collapsed and ended (the early stop cut
     its next level before its first whole second), so its collapse stands; the fine pass narrows nothing."""
     coarse = ModeSpec(stairs(l3=dict(latency=SLOW_TAIL)), stopped_early=True, stop_at=(4, 0))
-    fine = ModeSpec([LevelSpec(r) for r in (300, 315, 330, 345)], start_epoch=synthrun.START_EPOCH + 1000)
+    fine = ModeSpec(stairs((300, 315, 330, 345)), start_epoch=synthrun.START_EPOCH + 1000)
     record = synthrun.crash("thread-service", fine, level=1, second=2)
     synthrun.write_params(tmp_path, modes=["platform"], crashes={"platform": record}, REFINE=1)
     synthrun.write_mode(tmp_path, "platform", coarse)

@@ -5,7 +5,7 @@ import json
 import pytest
 import synthrun
 from conftest import summarised
-from synthrun import LevelSpec, ModeSpec, stairs
+from synthrun import ModeSpec, stairs
 
 from loadlab import report
 from loadlab.summary import repeats
@@ -86,9 +86,7 @@ def test_the_console_names_an_invalid_repetition_the_median_table_does_not_show(
     run = tmp_path / "20261121-130501"
     synthrun.write_params(run, modes=("platform",), completed=["rep-1/platform", "rep-2/platform"], REPEAT=2)
     synthrun.write_mode(run / "rep-1", "platform", ModeSpec(stairs(RATES, 400)))
-    synthrun.write_mode(
-        run / "rep-2", "platform", ModeSpec([LevelSpec(r, sent_share=0.7, ok_share=0.7) for r in RATES])
-    )
+    synthrun.write_mode(run / "rep-2", "platform", ModeSpec(stairs(RATES, sent_share=0.7, ok_share=0.7)))
     result = summarised(run)
     assert result["modes"]["platform"]["valid"] and [r["valid"] for r in result["repetitions"]] == [True, False]
     console.table(RunSummary.from_mapping(result), run)
