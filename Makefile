@@ -126,10 +126,11 @@ test-units: test-venv
 	@$(MAKE) --no-print-directory -j3 --output-sync=target JAVA_LINT_IN_TEST_JAVA=$(JAVA_LINT_IN_TEST_JAVA) \
 	  test-java test-python test-infra
 
-lint: test-venv ## ruff (lint + format check) on the harness, checkstyle on the Java, terraform fmt, shellcheck
-	@echo "-- lint: ruff check, ruff format --check (harness/), checkstyle (checkstyle.xml), terraform fmt -check," \
-	  "shellcheck (every shell file)"
+lint: test-venv ## ruff (lint + format check) and no import loop on the harness, checkstyle on the Java, terraform fmt, shellcheck
+	@echo "-- lint: ruff check, ruff format --check (harness/), no import loop (.ci/import_cycles.py), checkstyle" \
+	  "(checkstyle.xml), terraform fmt -check, shellcheck (every shell file)"
 	@$(VENV)/bin/ruff check --no-cache harness && $(VENV)/bin/ruff format --no-cache --check harness
+	@$(VENV)/bin/python .ci/import_cycles.py
 	@.ci/shellcheck $(VENV)/bin/shellcheck
 	@$(if $(JAVA_LINT_IN_TEST_JAVA),echo "   (checkstyle: in test-java's Maven run)",\
 	  jdk=$$($(LOADLAB) java-home) && JAVA_HOME=$$jdk ./mvnw -B -q checkstyle:check)

@@ -1,7 +1,7 @@
 """A level bound by garbage collection: the service spent most of its seconds in GC pauses. Right before an
 out-of-memory death (summary/gc_crash.py) such a level is the crash coming, not the service's collapse at its rate:
 the heap was full whatever the threads did, so it is counted with the crash (set aside from the knee under
-WITH_THE_CRASH, never a bound: knee_words.bound_of) and the crash is the mode's verdict."""
+WITH_THE_CRASH, never a bound: knee.bound_of) and the crash is the mode's verdict."""
 
 from __future__ import annotations
 

@@ -39,8 +39,9 @@ from typing import TYPE_CHECKING
 
 from loadlab.analysis.baseline import Baseline, first_steady
 from loadlab.analysis.bracket import Bracket, combine
+from loadlab.analysis.gc_bound import counted_with_the_crash
 from loadlab.analysis.health import level_health
-from loadlab.analysis.knee_words import COARSE, bound_of, first_level_transient, level_words, rate_words
+from loadlab.analysis.knee_words import COARSE, bound_words, first_level_transient, level_words, rate_words
 from loadlab.core.thresholds import Thresholds
 
 if TYPE_CHECKING:  # the level model needs hdrh; refine.py (and the preflight) import this module without it
@@ -285,6 +286,20 @@ class Knee:
             )
 
 
+def bound_of(levels: list[Level], verdict: Verdict, held: float, pass_name: str) -> tuple[str | None, float | None]:
+    """(the bound in words, the lowest rate set aside unhealthy above it) when no trusted level of the pass was
+    unhealthy but some above the highest rate held were set aside; (None, None) otherwise. A level set aside is
+    never the service's collapse: the answer is what the trusted levels carry, the highest rate they held."""
+    # a level counted with a crash is no bound either: the crash is the mode's verdict (gc_bound.py)
+    aside = [(i, why) for i, why in sorted(verdict.set_aside.items()) if not counted_with_the_crash(why)]
+    above = [(levels[i], verdict.health[i][0], why) for i, why in aside if levels[i].target_rps > held]
+    # nothing trusted held (the mode is invalid: validity.too_few_levels says why), or a knee was placed: no bound
+    if verdict.first_unhealthy is not None or not above or not held:
+        return None, None
+    unhealthy = [level.target_rps for level, healthy, _ in above if not healthy]
+    return bound_words(held, above, pass_name), min(unhealthy, default=None)
+
+
 def coarse_knee(levels: list[Level], verdict: Verdict) -> Knee:
     """The knee the coarse stairs give, before any fine pass."""
     counted = verdict.counted(levels)
@@ -319,27 +334,3 @@ def coarse_knee(levels: list[Level], verdict: Verdict) -> Knee:
         unhealthy_why={closing.target_rps: verdict.health[verdict.first_unhealthy][1]},
         transients=transients,
     )
-
-
-def why_not_refined(knee: Knee, requested: bool, skipped: str | None) -> str | None:
-    """Why the knee is still wider than KNEE_RESOLUTION; None when it is localised or the mode never collapsed.
-
-    requested: REFINE of the run; skipped: why bench did not refine (params.json `refine_skipped`)."""
-    interval = knee.interval
-    if interval is None or interval.localised():
-        return None
-    if not requested:
-        return skipped or "REFINE=0: the knee is placed on the coarse levels only"
-    if not interval.healthy:
-        return "the first level was already unhealthy: there is no healthy rate to refine from"
-    if skipped:
-        return skipped
-    if not knee.passes:
-        return "no refinement pass was run"
-    passes = f"{len(knee.passes)} pass{'es' if len(knee.passes) > 1 else ''}"
-    if interval.narrow():
-        return (
-            f"after {passes} its first unhealthy rate, {interval.unhealthy:,.1f} rps, was measured unhealthy once "
-            f"only: the knee is not confirmed"
-        )
-    return f"after {passes} the bracket is still {interval.width_ratio:.0%} of its lower rate wide"

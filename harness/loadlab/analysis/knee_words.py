@@ -5,10 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from loadlab.analysis.gc_bound import counted_with_the_crash
-
-if TYPE_CHECKING:  # words only: no level model or verdict is built here
-    from loadlab.analysis.knee import Verdict
+if TYPE_CHECKING:  # words only: no level model is built here
     from loadlab.analysis.levels import Level
 
 COARSE = "coarse"
@@ -31,28 +28,18 @@ def rate_words(rate: float) -> str:
     return f"{rate:,.0f}" if float(rate).is_integer() else f"{rate:,.1f}"
 
 
-def bound_of(levels: list[Level], verdict: Verdict, held: float, pass_name: str) -> tuple[str | None, float | None]:
-    """(the bound in words, the lowest rate set aside unhealthy above it) when no trusted level of the pass was
-    unhealthy but some above the highest rate held were set aside; (None, None) otherwise. A level set aside is
-    never the service's collapse: the answer is what the trusted levels carry, the highest rate they held."""
-    # a level counted with a crash is no bound either: the crash is the mode's verdict (gc_bound.py)
-    aside = [(i, why) for i, why in sorted(verdict.set_aside.items()) if not counted_with_the_crash(why)]
-    above = [(i, why) for i, why in aside if levels[i].target_rps > held]
-    # nothing trusted held (the mode is invalid: validity.too_few_levels says why), or a knee was placed: no bound
-    if verdict.first_unhealthy is not None or not above or not held:
-        return None, None
-    unhealthy = [levels[i].target_rps for i, _ in above if not verdict.health[i][0]]
+def bound_words(held: float, above: list[tuple[Level, bool, str]], pass_name: str) -> str:
+    """The lower bound a pass gives (knee.bound_of places it), in words: `held` the highest rate its trusted levels
+    held, `above` the levels set aside above it (the level, healthy as measured, why it was set aside)."""
     # each named with the kind of saturation only: the full sentences are the mode's set-aside notes
     named = "; ".join(
-        f"{level_words(levels[i], pass_name)}{'' if verdict.health[i][0] else ', unhealthy as measured'}: "
-        f"{why.split(':')[0]}"
-        for i, why in above
+        f"{level_words(level, pass_name)}{'' if healthy else ', unhealthy as measured'}: {why.split(':')[0]}"
+        for level, healthy, why in above
     )
     return (
         f"healthy up to {rate_words(held)} rps on the levels that can be trusted, so the knee lies at or above "
         f"{rate_words(held)} rps (a lower bound, not a collapse): the levels above it were set aside, the instrument "
-        f"saturated there ({named})",
-        min(unhealthy, default=None),
+        f"saturated there ({named})"
     )
 
 

@@ -10,7 +10,8 @@ MAX_LEVELS_PER_PASS levels below U (a knee found at the second coarse level) is 
 the next pass refines the step that holds the knee, until the bracket is localised (narrow and confirmed) or
 MAX_PASSES were run. A bracket already narrow whose unhealthy side was measured once gets a pass of two levels: L,
 then U (or a step beyond) measured again.
-What a pass found, and how it narrows the bracket, is decided in knee.py.
+What a pass found, and how it narrows the bracket, is decided in knee.py; why a knee is still not localised after
+its passes is said here (why_not_refined).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import math
 from collections.abc import Sequence
 
 from loadlab.analysis.bracket import KNEE_RESOLUTION, Bracket
+from loadlab.analysis.knee import Knee
 
 # A fine pass offers at most this many levels below U (and U, or a step beyond it, on top). 8 covers the default
 # run's platform bracket (900 → 1,200 rps: 7 levels of 43 rps) in one pass; a wider bracket takes a second pass (each
@@ -112,3 +114,27 @@ def _most_with_a_climb(rates: list[float]) -> list[tuple[int, float]]:
 def _weight(passes: list[tuple[int, float]]) -> float:
     """What a run of these passes writes grows with its requests: levels × rate."""
     return sum(n * top for n, top in passes)
+
+
+def why_not_refined(knee: Knee, requested: bool, skipped: str | None) -> str | None:
+    """Why the knee is still wider than KNEE_RESOLUTION; None when it is localised or the mode never collapsed.
+
+    requested: REFINE of the run; skipped: why bench did not refine (params.json `refine_skipped`)."""
+    interval = knee.interval
+    if interval is None or interval.localised():
+        return None
+    if not requested:
+        return skipped or "REFINE=0: the knee is placed on the coarse levels only"
+    if not interval.healthy:
+        return "the first level was already unhealthy: there is no healthy rate to refine from"
+    if skipped:
+        return skipped
+    if not knee.passes:
+        return "no refinement pass was run"
+    passes = f"{len(knee.passes)} pass{'es' if len(knee.passes) > 1 else ''}"
+    if interval.narrow():
+        return (
+            f"after {passes} its first unhealthy rate, {interval.unhealthy:,.1f} rps, was measured unhealthy once "
+            f"only: the knee is not confirmed"
+        )
+    return f"after {passes} the bracket is still {interval.width_ratio:.0%} of its lower rate wide"

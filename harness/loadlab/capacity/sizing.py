@@ -14,7 +14,7 @@ from loadlab.analysis.models import CPU_KNEE_UTILIZATION
 from loadlab.capacity.host_knees import HOST_THREADS_LIMIT, MEMORY_SHARE
 from loadlab.capacity.instances import Instance, Table
 from loadlab.capacity.run_figures import DELAY, INJECTORS, SERVICE, ModeFigures, RunFigures
-from loadlab.core.timeouts import HEALTHY_INFLIGHT_MAX
+from loadlab.core.inflight import HEALTHY_INFLIGHT_MAX
 
 # The helpers must stay well below the validity check's 90% of their cores, or the run measures them: 70% busy.
 HELPER_UTILIZATION = 0.7

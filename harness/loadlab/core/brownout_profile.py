@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from loadlab.core import downstream, fanout, scenario_mix
+from loadlab.core.inflight import HEALTHY_INFLIGHT_MAX
 from loadlab.core.param_parsers import int_in
 
 PROFILE = downstream.BROWNOUT_PROFILE
@@ -193,10 +194,8 @@ def lowest_ceiling(values: Mapping) -> int:
 
 def cap(values: Mapping) -> int:
     """The most requests in flight a brownout may be predicted to hold: the lab's rule for any healthy load, half the
-    injectors' safety cap (timeouts.HEALTHY_INFLIGHT_MAX each). Measured: a brownout predicted at the cap itself
+    injectors' safety cap (inflight.HEALTHY_INFLIGHT_MAX each). Measured: a brownout predicted at the cap itself
     (5,000) reached it, and the valve stopped the load."""
-    from loadlab.core.timeouts import HEALTHY_INFLIGHT_MAX  # here: timeouts imports this module
-
     return int(HEALTHY_INFLIGHT_MAX) * int(values["INJECTORS"])
 
 

@@ -12,6 +12,7 @@ from loadlab.core import (
     downstream_use,
     fanout,
     guards,
+    inflight,
     reactive,
     scenario_mix,
     servicecpus,
@@ -55,6 +56,7 @@ def cross_checks(v: dict[str, object], companion_defaults: Mapping[str, str]) ->
     # The request chain's limits follow DELAY_MS; where a cap of Gatling or of the machine cannot, say so now.
     if not drawn:  # the limits follow the delay's distribution, which must be whole first
         errors.extend(timeouts.range_errors(v))
+        errors.extend(inflight.range_errors(v))
         errors.extend(guards.cross_checks(v))
     errors.extend(fanout.cross_checks(v, None if drawn else timeouts.derive(v).thread_service_timeout_ms))
     return errors

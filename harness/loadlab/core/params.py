@@ -17,12 +17,12 @@ from loadlab.core import (
     downstream,
     fanout,
     guards,
+    inflight,
     mix,
     param_cross,
     scenario_mix,
     servicecpus,
     stubs,
-    timeouts,
     unknown_params,
 )
 from loadlab.core.errors import DownstreamError
@@ -104,7 +104,7 @@ PARAMS: tuple[Param, ...] = (
         "200",
         "delay the delay-service waits before replying (ms)",
         int_in(1, 60000),
-        f"1..60000, and {timeouts.INFLIGHT_RULE}",
+        f"1..60000, and {inflight.INFLIGHT_RULE}",
     ),
     Param(
         "DELAY_DIST",
@@ -221,7 +221,7 @@ PARAMS: tuple[Param, ...] = (
         "3000",
         "last arrival rate (requests/s)",
         int_in(1, 100000),
-        f"START_RPS..100000, and {timeouts.INFLIGHT_RULE}",
+        f"START_RPS..100000, and {inflight.INFLIGHT_RULE}",
     ),
     Param(
         "STEPS", "10", "levels from START_RPS to PEAK_RPS inclusive (ramp: judging windows)", int_in(1, 100), "1..100"

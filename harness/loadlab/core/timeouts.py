@@ -33,6 +33,7 @@ from dataclasses import asdict, dataclass
 
 from loadlab.core import brownout_profile as brownout
 from loadlab.core import downstream, fanout
+from loadlab.core.inflight import INJECTOR_MAX_INFLIGHT
 from loadlab.core.thresholds import Thresholds
 
 # What the thread-service may add beyond the slowest healthy request before it gives up on a downstream call.
@@ -45,14 +46,6 @@ QUEUE_WAIT_HEADROOM = 2.0
 # The delay-service probe: how long beyond DELAY_MS a probe may take before it counts as failed. A probe slower
 # than DELAY_MS + validity.py's allowance already marks the delay-service saturated; this only ends the wait.
 PROBE_GRACE_MS = 2000
-# The simulation's emergency valve per injector (loadlab.maxInflight): it stops the load above this many
-# outstanding requests, well below Gatling's 20,000 open files, which cannot be raised (MACHINE-NOTES).
-INJECTOR_MAX_INFLIGHT = 5000
-# A healthy level must be able to double its in-flight count (Little's law: rate x expected time) before that
-# valve cuts it; a level the valve stops must have collapsed, not merely be long.
-INFLIGHT_HEADROOM = 2.0
-HEALTHY_INFLIGHT_MAX = INJECTOR_MAX_INFLIGHT / INFLIGHT_HEADROOM
-INFLIGHT_RULE = f"PEAK_RPS / INJECTORS x (mean delay + CPU_MS) / 1000 <= {HEALTHY_INFLIGHT_MAX:.0f}"
 # Gatling's and the simulation's cap on one request's timeout (LoadConfig.requestTimeoutMs, SecondRecorder).
 GATLING_MAX_TIMEOUT_MS = 3_600_000
 
@@ -141,7 +134,8 @@ def completion_lag_s(expected: float) -> int:
 
 
 def range_errors(values: Mapping) -> list[str]:
-    """One line per parameter combination that a limit of a library or of the machine cannot follow."""
+    """One line when the limits cannot follow the request's time: Gatling's cap on one request's timeout (the
+    injectors' in-flight cap has its own check: inflight.range_errors)."""
     errors = []
     limits = derive(values)
     if limits.injector_request_timeout_ms > GATLING_MAX_TIMEOUT_MS:
@@ -150,19 +144,5 @@ def range_errors(values: Mapping) -> list[str]:
             f"{limits.injector_request_timeout_ms} ms, over Gatling's cap of {GATLING_MAX_TIMEOUT_MS} ms; "
             f"allowed: DELAY_MS + CPU_MS so that 2 x (DELAY_MS + CPU_MS) + "
             f"{SERVICE_MARGIN_MS + INJECTOR_MARGIN_MS} + CPU_MS <= {GATLING_MAX_TIMEOUT_MS}"
-        )
-    injectors = int(values.get("INJECTORS", 1) or 1)
-    dist = fanout.request_distribution(values)
-    mean = dist.mean_ms() + int(values.get("CPU_MS", 0) or 0)
-    inflight = float(values["PEAK_RPS"]) / injectors * mean / 1000.0
-    if inflight > HEALTHY_INFLIGHT_MAX:
-        top = int(HEALTHY_INFLIGHT_MAX * injectors * 1000 // max(mean, 1))
-        errors.append(
-            f"PEAK_RPS={values['PEAK_RPS']} with requests of {mean:.0f} ms"
-            f"{'' if dist.is_constant else ' (mean)'} keeps "
-            f"{inflight:.0f} requests in flight per injector even on a healthy service, over "
-            f"{HEALTHY_INFLIGHT_MAX:.0f} (half the injector's safety cap of {INJECTOR_MAX_INFLIGHT} "
-            f"outstanding requests, below its 20,000 open files); allowed: PEAK_RPS <= {top} at DELAY_MS="
-            f"{values['DELAY_MS']} with INJECTORS={injectors} (or more INJECTORS)"
         )
     return errors

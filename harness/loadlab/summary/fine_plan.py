@@ -12,7 +12,7 @@ from pathlib import Path
 
 from loadlab.analysis import refine
 from loadlab.analysis.bracket import Bracket
-from loadlab.analysis.knee import Knee, why_not_refined
+from loadlab.analysis.knee import Knee
 from loadlab.core import runplan, runrecord
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import appcheck
@@ -69,7 +69,7 @@ def next_fine_pass(run_dir: Path, folder: str, run: dict) -> FineStep:
     if knee.interval is None:
         return _climb(knee, record.params)
     if not knee.interval.healthy:
-        return FineStep(reason=why_not_refined(knee, requested=True, skipped=None))
+        return FineStep(reason=refine.why_not_refined(knee, requested=True, skipped=None))
     if knee.interval.localised():
         return FineStep(bracket=knee.interval)
     rates = refine.fine_rates(knee.interval)

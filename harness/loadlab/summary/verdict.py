@@ -7,8 +7,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from loadlab.analysis import cpufit, models, split_checks
-from loadlab.analysis.knee import Verdict, why_not_refined
+from loadlab.analysis.knee import Verdict
 from loadlab.analysis.levels import Level, cpu_ms_per_request
+from loadlab.analysis.refine import why_not_refined
 from loadlab.analysis.validity import (
     CPU_SATURATED_RATIO,
     ValidityContext,

@@ -1,45 +1,10 @@
 import pytest
+from builders import level, stairs
 
 from loadlab.analysis import bracket, health, knee, validity
-from loadlab.analysis.hlog import LatencyStats
-from loadlab.analysis.levels import Evidence, Level
 from loadlab.core.thresholds import Thresholds
 
 TH = Thresholds()
-
-
-def level(index, target, p50=201, p99=230, ok_share=1.0, ko_share=0.0, sent_share=1.0, seconds=10, **evidence):
-    ok, ko = round(target * ok_share * seconds), round(target * ko_share * seconds)
-    stats = LatencyStats(ok, p50, p99, p99, p99 + 20) if ok else None
-    quiet = dict(
-        thread_cpu_pct=60,
-        delay_cpu_pct=20,
-        delay_cores=2,
-        injector_cpu_pct=30,
-        injector_cores=2,
-        injector_host_cpu_pct=50,
-        host_cpu_pct=50,
-        downstream_ms_mean=201,
-    )
-    return Level(
-        index,
-        target,
-        seconds,
-        round(target * sent_share * seconds),
-        ok,
-        ko,
-        stats,
-        index * seconds,
-        Evidence(**{**quiet, **evidence}),
-    )
-
-
-def stairs(*changes, n=6, step=100):
-    """n healthy levels 100, 200, ...; changes = (position, overrides) applied to single levels."""
-    levels = {i: {} for i in range(n)}
-    for position, overrides in changes:
-        levels[position] = overrides
-    return [level(i, step * (i + 1), **levels[i]) for i in range(n)]
 
 
 # --- health and knee ---------------------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 off the service's own CPU on its share."""
 
 import pytest
-from test_validity import aside, level, notes, reasons, stairs
+from builders import level, stairs
+from test_validity import aside, notes, reasons
 
 from loadlab.analysis import cpufit
 from loadlab.analysis.validity import ValidityContext

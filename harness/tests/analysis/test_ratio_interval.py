@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import synthrun
-from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
+from synthrun import ModeSpec, stairs
 
 from loadlab import report
 from loadlab.analysis import ratio_interval
@@ -133,7 +133,7 @@ def coarse_run(tmp_path, virtual_bad_from=205):
     rates = [25, 70, 115, 160, 205, 250]
     synthrun.write_params(tmp_path, START_RPS=25, PEAK_RPS=250, STEPS=6, REFINE=0, platform_threads=5)
     for label, bad_from in (("platform", 70), ("virtual", virtual_bad_from)):
-        levels = [LevelSpec(r, latency=SLOW_TAIL if r >= bad_from else synthrun.HEALTHY) for r in rates]
+        levels = stairs(rates, slow_from=bad_from)
         synthrun.write_mode(tmp_path, label, ModeSpec(levels))
     return report.rebuild(tmp_path).as_json()
 

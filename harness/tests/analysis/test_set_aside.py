@@ -19,7 +19,8 @@ BEHIND = {"sent_share": 0.8, "ok_share": 0.8}
 SLOW_START = ((400, 0.5), (420, 0.45), (450, 0.04), (460, 0.01))
 
 
-def stairs(*levels: LevelSpec, k: int = 0) -> ModeSpec:
+def pass_of(*levels: LevelSpec, k: int = 0) -> ModeSpec:
+    """A pass of these levels: the coarse one (k = 0), or fine pass k, started k × 1,000 s after it."""
     return ModeSpec(list(levels), start_epoch=START_EPOCH + 1000 * k)
 
 
@@ -42,7 +43,7 @@ def next_pass(run_dir, mode="platform") -> fine_plan.FineStep:
 
 
 def coarse_with_its_only_unhealthy_level_set_aside() -> ModeSpec:
-    return stairs(LevelSpec(100), LevelSpec(200), LevelSpec(300), behind_and_unhealthy(400))
+    return pass_of(LevelSpec(100), LevelSpec(200), LevelSpec(300), behind_and_unhealthy(400))
 
 
 def test_a_level_whose_injector_fell_behind_is_set_aside_and_named_not_the_pass(tmp_path):
@@ -83,7 +84,7 @@ def test_refine_plans_a_fine_pass_between_the_last_trusted_healthy_level_and_the
 
 def test_the_fine_pass_below_a_level_set_aside_places_the_knee_on_its_trusted_levels(tmp_path):
     rates = [300, 315, 330, 345, 360]
-    fine = stairs(*(LevelSpec(r, **({"latency": SLOW_TAIL} if r == 360 else {})) for r in rates), k=1)
+    fine = pass_of(*(LevelSpec(r, **({"latency": SLOW_TAIL} if r == 360 else {})) for r in rates), k=1)
     mode = judged(tmp_path, {"platform": coarse_with_its_only_unhealthy_level_set_aside()}, [fine])["modes"]["platform"]
     assert mode["valid"] is True and mode["collapsed"] is True
     assert mode["knee_interval_rps"] == [345, 360] and mode["knee_bound"] is None
@@ -96,7 +97,7 @@ def test_a_fine_pass_is_judged_level_by_level_too(tmp_path):
     """The fine pass's own injector falls behind at 390: that level is set aside, the pass keeps the others, the
     bound rises to 375 and the next pass looks between 375 and 390."""
     rates = [300, 315, 330, 345, 360, 375]
-    fine = stairs(*(LevelSpec(r) for r in rates), behind_and_unhealthy(390), k=1)
+    fine = pass_of(*(LevelSpec(r) for r in rates), behind_and_unhealthy(390), k=1)
     mode = judged(tmp_path, {"platform": coarse_with_its_only_unhealthy_level_set_aside()}, [fine])["modes"]["platform"]
     assert mode["valid"] is True and mode["collapsed"] is False and mode["sustained_rps"] == 375
     assert mode["knee_bound"].startswith("healthy up to 375 rps on the levels that can be trusted")
@@ -111,7 +112,7 @@ def test_a_fine_pass_is_judged_level_by_level_too(tmp_path):
 
 
 def test_a_trusted_unhealthy_level_above_one_set_aside_is_still_the_knee(tmp_path):
-    spec = stairs(LevelSpec(100), LevelSpec(200), LevelSpec(300, **BEHIND), LevelSpec(400, latency=SLOW_TAIL))
+    spec = pass_of(LevelSpec(100), LevelSpec(200), LevelSpec(300, **BEHIND), LevelSpec(400, latency=SLOW_TAIL))
     mode = judged(tmp_path, {"platform": spec}, REFINE=0)["modes"]["platform"]
     assert mode["valid"] is True and mode["collapsed"] is True
     assert mode["knee_interval_rps"] == [200, 400] and mode["sustained_rps"] == 200
@@ -121,7 +122,7 @@ def test_a_trusted_unhealthy_level_above_one_set_aside_is_still_the_knee(tmp_pat
 def test_a_first_level_set_aside_gives_no_baseline_and_the_knee_stands_on_the_others(tmp_path):
     """The first level's injector fell behind (and its latency doubled): its p50 would have doubled the p99 limit
     every other level is judged by. The baseline is the first trusted level's instead, and that level is named."""
-    spec = stairs(
+    spec = pass_of(
         LevelSpec(100, latency=SLOW_START, **BEHIND),
         LevelSpec(200),
         LevelSpec(300),
@@ -140,7 +141,7 @@ def test_every_level_after_the_first_set_aside_leaves_too_little_for_an_answer_b
     """The SERVICE_CPUS=1 case: 150 rps held, then the collapsing mode's backlog pushed the injector past its core.
     One trusted rate cannot carry an answer, so the mode is invalid and says why; REFINE=1 still looks between the
     two levels, where the knee lies."""
-    spec = stairs(LevelSpec(150), behind_and_unhealthy(557), behind_and_unhealthy(964))
+    spec = pass_of(LevelSpec(150), behind_and_unhealthy(557), behind_and_unhealthy(964))
     mode = judged(tmp_path, {"platform": spec})["modes"]["platform"]
     assert mode["valid"] is False and mode["collapsed"] is False
     behind, last = mode["invalid_reasons"]
@@ -154,7 +155,7 @@ def test_every_level_after_the_first_set_aside_leaves_too_little_for_an_answer_b
     step = next_pass(tmp_path)
     assert step.set_aside and step.bracket == Bracket(150, 557) and step.rates[0] == 150
     # the fine pass it plans adds the trusted levels: the mode then answers
-    fine = stairs(*(LevelSpec(r, **({"latency": SLOW_TAIL} if r >= 300 else {})) for r in step.rates[:4]), k=1)
+    fine = pass_of(*(LevelSpec(r, **({"latency": SLOW_TAIL} if r >= 300 else {})) for r in step.rates[:4]), k=1)
     again = judged(tmp_path, {"platform": spec}, [fine])["modes"]["platform"]
     assert again["valid"] is True and again["collapsed"] is True
     assert step.rates[:4] == [150, 200.9, 251.8, 302.7]
@@ -162,7 +163,7 @@ def test_every_level_after_the_first_set_aside_leaves_too_little_for_an_answer_b
 
 
 def test_every_level_set_aside_is_no_answer_and_no_fine_pass(tmp_path):
-    spec = stairs(*(behind_and_unhealthy(r) for r in (100, 200, 300)))
+    spec = pass_of(*(behind_and_unhealthy(r) for r in (100, 200, 300)))
     mode = judged(tmp_path, {"platform": spec})["modes"]["platform"]
     assert mode["valid"] is False and mode["invalid_reasons"][-1].startswith(
         "no level measured on levels that can be trusted"
@@ -173,7 +174,7 @@ def test_every_level_set_aside_is_no_answer_and_no_fine_pass(tmp_path):
 
 
 def test_a_ratio_from_a_bound_is_a_bound(tmp_path):
-    platform = stairs(LevelSpec(100), LevelSpec(200), LevelSpec(300, latency=SLOW_TAIL))
+    platform = pass_of(LevelSpec(100), LevelSpec(200), LevelSpec(300, latency=SLOW_TAIL))
     virtual = coarse_with_its_only_unhealthy_level_set_aside()
     result = judged(tmp_path, {"platform": platform, "virtual": virtual}, REFINE=0)
     assert result["modes"]["virtual"]["knee_bound"] is not None
@@ -183,7 +184,7 @@ def test_a_ratio_from_a_bound_is_a_bound(tmp_path):
 def test_a_fine_pass_below_a_level_set_aside_that_contradicts_the_coarse_pass_is_not_used(tmp_path):
     """Its first level, the rate the coarse pass held, read unhealthy: the service was not in the state the coarse
     pass measured (a backlog not drained). That pass moves nothing: the bound stands."""
-    fine = stairs(LevelSpec(300, latency=SLOW_TAIL), k=1)
+    fine = pass_of(LevelSpec(300, latency=SLOW_TAIL), k=1)
     mode = judged(tmp_path, {"platform": coarse_with_its_only_unhealthy_level_set_aside()}, [fine])["modes"]["platform"]
     (record,) = mode["refine"]["passes"]
     assert record["used"] is False and "which was measured healthy before" in record["why_not_used"]

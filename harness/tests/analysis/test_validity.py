@@ -4,6 +4,7 @@ The same rules on real runs that cause each problem are in test_e2e_repeat_sweep
 """
 
 import synthrun
+from builders import stairs
 from conftest import summarised
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
 
@@ -17,42 +18,6 @@ from loadlab.core.thresholds import Thresholds
 TH = Thresholds()
 LOCAL = ValidityContext(delay_ms=200, shared_machine=True)
 AWS = ValidityContext(delay_ms=200, shared_machine=False)
-
-
-def level(index, target, p50=201, p99=230, ok_share=1.0, sent_share=1.0, seconds=10, **evidence):
-    ok = round(target * ok_share * seconds)
-    stats = LatencyStats(ok, p50, p99, p99, p99 + 20) if ok else None
-    quiet = dict(
-        thread_cpu_pct=60,
-        delay_cpu_pct=20,
-        delay_cores=2,
-        injector_cpu_pct=30,
-        injector_cores=2,
-        injector_host_cpu_pct=50,
-        host_cpu_pct=50,
-        downstream_ms_mean=201,
-        delay_probe_ms=203,
-        delay_probe_failed=0.0,
-    )
-    return Level(
-        index,
-        target,
-        seconds,
-        round(target * sent_share * seconds),
-        ok,
-        0,
-        stats,
-        index * seconds,
-        Evidence(**{**quiet, **evidence}),
-    )
-
-
-def stairs(*changes, n=6, step=100):
-    """n healthy levels 100, 200, ...; changes = (position, overrides) applied to single levels."""
-    levels = {i: {} for i in range(n)}
-    for position, overrides in changes:
-        levels[position] = overrides
-    return [level(i, step * (i + 1), **levels[i]) for i in range(n)]
 
 
 def reasons(levels, ctx=LOCAL):

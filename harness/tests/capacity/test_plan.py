@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import synthrun
 from conftest import make, summarised
-from synthrun import LevelSpec, ModeSpec
+from synthrun import LevelSpec, ModeSpec, stairs
 
 from loadlab.capacity import host_knees, instances, plan, table
 
@@ -18,13 +18,12 @@ RATES = (500, 1000, 1500, 2000)
 SERVICE_MS, DELAY_MS_CPU, INJECTOR_MS = 0.3, 0.08, 0.12
 
 
-def levels():
-    return [
-        LevelSpec(
-            r, thread_cpu=5 + r * SERVICE_MS / 10, delay_cpu=r * DELAY_MS_CPU / 10, injector_cpu=r * INJECTOR_MS / 10
-        )
-        for r in RATES
-    ]
+# Each role's CPU on its line (fixed + rate × ms / 10), for synthrun.stairs.
+ON_THE_LINES = dict(
+    thread_cpu=lambda r: 5 + r * SERVICE_MS / 10,
+    delay_cpu=lambda r: r * DELAY_MS_CPU / 10,
+    injector_cpu=lambda r: r * INJECTOR_MS / 10,
+)
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +32,7 @@ def judged_run(tmp_path_factory):
     run = tmp_path_factory.mktemp("judged") / "20261125-190000"
     synthrun.write_params(run, platform_threads=2000, START_RPS=500, PEAK_RPS=2000, STEPS=4)
     for mode in ("platform", "virtual"):
-        synthrun.write_mode(run, mode, ModeSpec(levels()))
+        synthrun.write_mode(run, mode, ModeSpec(stairs(RATES, **ON_THE_LINES)))
     summarised(run)
     return run
 
@@ -62,7 +61,7 @@ def test_the_service_alone_on_one_core_is_predicted_from_its_own_cpu_line(run):
 def test_a_small_pool_is_met_before_the_cpu_of_a_big_host(tmp_path):
     run = tmp_path / "20261125-190001"
     synthrun.write_params(run, modes=("platform",), platform_threads=200)
-    synthrun.write_mode(run, "platform", ModeSpec(levels()[:2]))
+    synthrun.write_mode(run, "platform", ModeSpec(stairs(RATES[:2], **ON_THE_LINES)))
     summarised(run)
     got = plan.plan(run, {"INSTANCE": "c7i.4xlarge"})["modes"]["platform"]
     assert got["limit_met_first"] == "little"

@@ -9,7 +9,7 @@ import sys
 import pytest
 import synthrun
 from conftest import summarised
-from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
+from synthrun import ModeSpec, stairs
 
 from loadlab import cli
 
@@ -24,19 +24,15 @@ def _run(folder, platform_levels, virtual_levels=None, **params):
     return folder
 
 
-def stairs(*rates, slow_from=None):
-    return [LevelSpec(r, latency=SLOW_TAIL if slow_from and r >= slow_from else synthrun.HEALTHY) for r in rates]
-
-
 @pytest.fixture(scope="module")
 def two_runs(tmp_path_factory):
     root = tmp_path_factory.mktemp("results")
     # A pool of 100 threads against one of 400: the same stairs, platform's knee moves from 100-200 to 300-400 rps.
-    before = _run(root / "20261121-130501", stairs(100, 200, 300, 400, slow_from=200), stairs(100, 200, 300, 400))
+    before = _run(root / "20261121-130501", stairs((100, 200, 300, 400), slow_from=200), stairs((100, 200, 300, 400)))
     after = _run(
         root / "20261121-140501",
-        stairs(100, 200, 300, 400, slow_from=400),
-        stairs(100, 200, 300, 400),
+        stairs((100, 200, 300, 400), slow_from=400),
+        stairs((100, 200, 300, 400)),
         platform_threads=400,
     )
     return before, after
@@ -89,7 +85,7 @@ def test_a_missing_folder_is_refused_naming_it(two_runs, tmp_path, capsys):
 
 def test_runs_of_different_modes_compare_the_mode_they_share_and_name_the_other(two_runs, tmp_path, capsys):
     before, _ = two_runs
-    alone = _run(tmp_path / "20261121-150501", stairs(100, 200, 300, slow_from=300))
+    alone = _run(tmp_path / "20261121-150501", stairs((100, 200, 300), slow_from=300))
     assert cli.main(["compare", str(alone), str(before)]) == 0
     out = capsys.readouterr().out
     assert "compared platform; set aside: virtual only in AGAINST" in out
@@ -100,7 +96,7 @@ def test_runs_of_different_modes_compare_the_mode_they_share_and_name_the_other(
 
 def test_stairs_that_share_no_rate_still_compare_their_knees(two_runs, tmp_path, capsys):
     before, _ = two_runs
-    other = _run(tmp_path / "20261121-160501", stairs(150, 250, 350, slow_from=350), stairs(150, 250, 350))
+    other = _run(tmp_path / "20261121-160501", stairs((150, 250, 350), slow_from=350), stairs((150, 250, 350)))
     assert cli.main(["compare", str(other), str(before)]) == 0
     out = capsys.readouterr().out
     # RUN's knee in 250-350, AGAINST's in 100-200: +25% to +250%, and no latency at equal load.
@@ -115,11 +111,9 @@ def test_an_invalid_mode_is_set_aside_with_its_reason(two_runs, tmp_path, capsys
     before, _ = two_runs
     folder = tmp_path / "20261121-170501"
     synthrun.write_params(folder)
-    synthrun.write_mode(folder, "platform", ModeSpec(stairs(100, 200, 300, slow_from=300)))
+    synthrun.write_mode(folder, "platform", ModeSpec(stairs((100, 200, 300), slow_from=300)))
     # The injector sent half of what virtual's schedule asked: not the service's verdict to compare.
-    synthrun.write_mode(
-        folder, "virtual", ModeSpec([LevelSpec(r, sent_share=0.5, ok_share=0.5) for r in (100, 200, 300)])
-    )
+    synthrun.write_mode(folder, "virtual", ModeSpec(stairs((100, 200, 300), sent_share=0.5, ok_share=0.5)))
     summarised(folder)
     assert cli.main(["compare", str(folder), str(before)]) == 0
     assert "set aside: virtual invalid in RUN (" in capsys.readouterr().out
@@ -132,7 +126,7 @@ def test_runs_with_no_valid_mode_in_common_are_refused(two_runs, tmp_path, capsy
     before, _ = two_runs
     other = tmp_path / "20261121-180501"
     synthrun.write_params(other, modes=("virtual",))
-    synthrun.write_mode(other, "virtual", ModeSpec([LevelSpec(r, sent_share=0.5, ok_share=0.5) for r in (100, 200)]))
+    synthrun.write_mode(other, "virtual", ModeSpec(stairs((100, 200), sent_share=0.5, ok_share=0.5)))
     summarised(other)
     line = _refusal(capsys, before, other)
     assert line.startswith(f"loadlab: AGAINST='{other}' shares no valid mode with RUN (RUN: platform virtual"), line

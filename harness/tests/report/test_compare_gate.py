@@ -8,7 +8,7 @@ import re
 import pytest
 import synthrun
 from conftest import harness_exit, make, summarised
-from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
+from synthrun import ModeSpec, stairs
 
 from loadlab import cli
 from loadlab.analysis.difference import Span, capacity_change, latency_change
@@ -16,10 +16,6 @@ from loadlab.core import failif
 
 # p50 201, p99 300: slower than synthrun.HEALTHY's 230 ms tail, still healthy against a 402 ms limit.
 SLOWER = ((201, 0.50), (205, 0.45), (300, 0.04), (320, 0.01))
-
-
-def stairs(rates, slow_from=None, latency=synthrun.HEALTHY):
-    return [LevelSpec(r, latency=SLOW_TAIL if slow_from and r >= slow_from else latency) for r in rates]
 
 
 def _run(folder, levels, **params):

@@ -8,7 +8,7 @@ import shutil
 import pytest
 import synthrun
 from conftest import summarised
-from synthrun import LevelSpec, ModeSpec
+from synthrun import ModeSpec, stairs
 
 from loadlab import cli
 from loadlab.analysis.difference import Change, latency_change
@@ -43,7 +43,7 @@ def test_an_end_that_is_not_zero_is_never_printed_as_zero():
 
 def _run(folder):
     synthrun.write_params(folder, modes=("platform",))
-    levels = [LevelSpec(r, latency=synthrun.SLOW_TAIL if r >= 450 else synthrun.HEALTHY) for r in (150, 250, 350, 450)]
+    levels = stairs((150, 250, 350, 450), slow_from=450)
     synthrun.write_mode(folder, "platform", ModeSpec(levels, seconds_per_level=SECONDS))
     return summarised(folder)
 

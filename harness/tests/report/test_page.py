@@ -3,7 +3,7 @@ from html.parser import HTMLParser
 
 import pytest
 import synthrun
-from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
+from synthrun import ModeSpec, stairs
 
 from loadlab import report
 from loadlab.report.headline import headline, verdict_class
@@ -57,16 +57,12 @@ class Outline(HTMLParser):
             self.stack.pop()
 
 
-def stairs(n=4, **changes):
-    return [LevelSpec(100 * (i + 1), **changes.get(f"l{i}", {})) for i in range(n)]
-
-
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     run = tmp_path_factory.mktemp("results") / "20261121-130501"
     synthrun.write_params(run)
-    synthrun.write_mode(run, "platform", ModeSpec(stairs(l2=dict(latency=SLOW_TAIL), l3=dict(latency=SLOW_TAIL))))
-    synthrun.write_mode(run, "virtual", ModeSpec(stairs(), injectors=2))
+    synthrun.write_mode(run, "platform", ModeSpec(stairs(n=4, slow_from=300)))
+    synthrun.write_mode(run, "virtual", ModeSpec(stairs(n=4), injectors=2))
     return run, report.rebuild(run).as_json()
 
 

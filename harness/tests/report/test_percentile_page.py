@@ -5,7 +5,7 @@ import re
 
 import pytest
 import synthrun
-from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
+from synthrun import SLOW_TAIL, LevelSpec, ModeSpec, stairs
 
 from loadlab import report
 
@@ -59,7 +59,7 @@ def test_a_knee_no_other_mode_reached_gets_its_own_spectrum(tmp_path):
     synthrun.write_mode(
         tmp_path, "platform", ModeSpec([LevelSpec(100), LevelSpec(200), LevelSpec(300, latency=SLOW_TAIL)])
     )
-    virtual = [LevelSpec(r) for r in (100, 200, 300, 400)] + [LevelSpec(500, latency=SLOW_TAIL)]
+    virtual = stairs(slow_from=500)
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(virtual))
     report.rebuild(tmp_path)
     page = (tmp_path / "index.html").read_text()

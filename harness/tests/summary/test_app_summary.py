@@ -4,8 +4,8 @@ where its data cannot carry it, and words that fit an app (no "missing jvm.csv",
 
 import synthrun
 from conftest import summarised
-from synthrun import START_EPOCH, LevelSpec
-from test_app_verdict import APP, stairs, write_app_mode
+from synthrun import START_EPOCH, LevelSpec, stairs
+from test_app_verdict import APP, write_app_mode
 
 from loadlab import report
 from loadlab.analysis import models

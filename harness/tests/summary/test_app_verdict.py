@@ -5,15 +5,11 @@ import json
 
 import synthrun
 from conftest import summarised
-from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
+from synthrun import ModeSpec, stairs
 
 from loadlab import report
 
 APP = "/opt/apps/orders.jar"
-
-
-def stairs(rates, slow_from=None):
-    return [LevelSpec(r, **({"latency": SLOW_TAIL} if slow_from is not None and r >= slow_from else {})) for r in rates]
 
 
 def write_app_mode(run_dir, mode, levels, *, virtual_starts, pool_threads, events=None, actuator=None, gc_ms=0.0):

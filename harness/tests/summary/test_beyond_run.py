@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import synthrun
-from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
+from synthrun import ModeSpec, stairs
 
 from loadlab import report
 from loadlab.analysis.prediction import FAR_ABOVE_RUN, Prediction, lowest
@@ -27,10 +27,8 @@ def run(tmp_path_factory):
     synthrun.write_params(
         folder, platform_threads=50, START_RPS=100, PEAK_RPS=400, STEPS=4, REFINE=0, MAX_CONNECTIONS=8192
     )
-    synthrun.write_mode(
-        folder, "platform", ModeSpec([LevelSpec(r, latency=SLOW_TAIL if r >= 300 else synthrun.HEALTHY) for r in RATES])
-    )
-    synthrun.write_mode(folder, "virtual", ModeSpec([LevelSpec(r) for r in RATES]))
+    synthrun.write_mode(folder, "platform", ModeSpec(stairs(RATES, slow_from=300)))
+    synthrun.write_mode(folder, "virtual", ModeSpec(stairs(RATES)))
     return folder, report.rebuild(folder).as_json()
 
 

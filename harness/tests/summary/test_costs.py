@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 import pytest
 import synthrun
 from conftest import summarised
-from synthrun import SLOW_TAIL, START_EPOCH, LevelSpec, ModeSpec
+from synthrun import START_EPOCH, ModeSpec, stairs
 
 from loadlab import report
 from loadlab.summary import flight
@@ -67,7 +67,7 @@ def write_costs(run_dir, mode: str, inflight_of, rps_of, seconds, crashed: bool 
 
 def make_run(tmp_path, crashed: bool = False, gc_every_second: bool = True):
     run = tmp_path / "run"
-    spec = ModeSpec([LevelSpec(r) for r in RATES], seconds_per_level=4)
+    spec = ModeSpec(stairs(RATES), seconds_per_level=4)
     synthrun.write_params(run, modes=["virtual"])
     synthrun.write_mode(run, "virtual", spec)
     # The injectors' in-flight: Little's law at 200 ms (the synthetic run's sent == ok leaves it 0).
@@ -164,11 +164,11 @@ def test_a_small_pool_whose_only_healthy_coarse_level_is_the_first_gets_its_cost
     synthrun.write_mode(
         run,
         "platform",
-        ModeSpec([LevelSpec(100)] + [LevelSpec(r, latency=SLOW_TAIL) for r in (200, 300)], seconds_per_level=4),
+        ModeSpec(stairs((100, 200, 300), slow_from=200), seconds_per_level=4),
     )
     fine_rates = [100, 113, 126, 139, 152, 165]  # refine.fine_rates(Bracket(100, 200)), stopped at 165
     fine = ModeSpec(
-        [LevelSpec(r, **({"latency": SLOW_TAIL} if r >= 165 else {})) for r in fine_rates],
+        stairs(fine_rates, slow_from=165),
         seconds_per_level=4,
         start_epoch=START_EPOCH + 1000,
     )

@@ -5,16 +5,12 @@ from pathlib import Path
 
 import synthrun
 from conftest import summarised
-from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
+from synthrun import SLOW_TAIL, LevelSpec, ModeSpec, stairs
 
 from loadlab import report, summary
 from loadlab.report.headline import headline
 from loadlab.summary import crash
 from loadlab.summary.records import ModeRecord, RunSummary
-
-
-def stairs(n=5, step=100, **changes):
-    return [LevelSpec(step * (i + 1), **changes.get(f"l{i}", {})) for i in range(n)]
 
 
 def rebuild_with_crash(tmp_path, spec, mode="platform", role="thread-service", level=2, second=1, pages=False, **crash):
@@ -145,7 +141,7 @@ def test_a_crash_in_a_fine_pass_names_the_pass_and_its_level_and_keeps_the_coars
     """The thread-service killed 2 s into a fine pass: the coarse pass had collapsed and ended (the early stop cut
     its next level before its first whole second), so its collapse stands; the fine pass narrows nothing."""
     coarse = ModeSpec(stairs(l3=dict(latency=SLOW_TAIL)), stopped_early=True, stop_at=(4, 0))
-    fine = ModeSpec([LevelSpec(r) for r in (300, 315, 330, 345)], start_epoch=synthrun.START_EPOCH + 1000)
+    fine = ModeSpec(stairs((300, 315, 330, 345)), start_epoch=synthrun.START_EPOCH + 1000)
     record = synthrun.crash("thread-service", fine, level=1, second=2)
     synthrun.write_params(tmp_path, modes=["platform"], crashes={"platform": record}, REFINE=1)
     synthrun.write_mode(tmp_path, "platform", coarse)

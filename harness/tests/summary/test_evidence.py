@@ -3,9 +3,11 @@ make a level valid, are named with their cause in summary.json, on the page and 
 nothing. Synthetic run folders with gaps cut into the samplers' files (the same rule on a real run whose samplers are
 killed: test_e2e_crashes.py)."""
 
+from functools import partial
+
 import synthrun
 from conftest import summarised
-from synthrun import SLOW_TAIL, START_EPOCH, LevelSpec, ModeSpec
+from synthrun import SLOW_TAIL, START_EPOCH, ModeSpec, stairs
 
 from loadlab import report
 from loadlab.core import sampling
@@ -16,11 +18,8 @@ SECONDS = 4  # per level
 WARMUP = 2
 
 
-def climbing(n=8, step=50, **changes):
-    """Levels whose CPU rises with the rate, so a CPU ceiling can be fitted on them."""
-    return [
-        LevelSpec(step * (i + 1), thread_cpu=10 + step * (i + 1) * 0.1, **changes.get(f"l{i}", {})) for i in range(n)
-    ]
+# Levels whose CPU rises with the rate, so a CPU ceiling can be fitted on them.
+climbing = partial(stairs, n=8, step=50, thread_cpu=lambda rate: 10 + rate * 0.1)
 
 
 def epoch(level: int, second: int = 0) -> int:

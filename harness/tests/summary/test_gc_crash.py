@@ -5,7 +5,7 @@ import json
 import time
 
 import synthrun
-from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
+from synthrun import SLOW_TAIL, ModeSpec, stairs
 from test_crash_verdict import rebuild_with_crash
 
 from loadlab import report
@@ -16,15 +16,17 @@ from loadlab.summary import records
 OOM = "its log says: memory limit 300 MB: killed by the kernel's OOM killer"
 
 
-def stairs(gc_ms_per_s: int, **level_3):
-    """Five levels of 100 rps steps; level 3 (300 rps) slow and pausing gc_ms_per_s for GC (its other fields)."""
-    bad = LevelSpec(300, latency=SLOW_TAIL, gc_ms_per_s=gc_ms_per_s, **level_3)
-    return ModeSpec([LevelSpec(100), LevelSpec(200), bad, LevelSpec(400), LevelSpec(500)])
-
-
 def test_a_gc_bound_level_before_an_out_of_memory_kill_is_counted_with_the_crash_not_as_a_collapse(tmp_path):
     # level 3 paused 720 ms of every second, the kill came in level 4: level 3 is the crash coming, not the knee
-    result = rebuild_with_crash(tmp_path, stairs(720), level=3, second=1, exit=None, cause=OOM, pages=True)
+    result = rebuild_with_crash(
+        tmp_path,
+        ModeSpec(stairs(l2=dict(latency=SLOW_TAIL, gc_ms_per_s=720))),
+        level=3,
+        second=1,
+        exit=None,
+        cause=OOM,
+        pages=True,
+    )
     platform = result["modes"]["platform"]
     assert platform["collapsed"] is False and platform["sustained_rps"] == 200, platform
     assert platform["knee_interval_rps"] is None and platform["knee_bound"] is None
@@ -54,7 +56,9 @@ def test_a_gc_bound_level_before_an_out_of_memory_kill_is_counted_with_the_crash
 
 
 def test_the_console_says_the_level_is_the_crashs_not_an_instrument_saturated(tmp_path, capsys):
-    rebuild_with_crash(tmp_path, stairs(720), level=3, second=1, exit=None, cause=OOM)
+    rebuild_with_crash(
+        tmp_path, ModeSpec(stairs(l2=dict(latency=SLOW_TAIL, gc_ms_per_s=720))), level=3, second=1, exit=None, cause=OOM
+    )
     console.table(records.read(tmp_path), tmp_path)
     out = capsys.readouterr().out
     assert "platform: level 3 (300 rps) counted with the crash: GC-bound (72% of its seconds" in out
@@ -63,14 +67,14 @@ def test_the_console_says_the_level_is_the_crashs_not_an_instrument_saturated(tm
 
 def test_the_flight_recording_says_gc_bound_where_the_sampled_counter_missed_it(tmp_path):
     # the counter says 5 ms a second (the sampler missed the pauses); the recording has 2.4 s of pauses in 3 s
-    spec = stairs(5)
+    spec = ModeSpec(stairs(l2=dict(latency=SLOW_TAIL, gc_ms_per_s=5)))
     t0 = spec.start_epoch + spec.warmup_seconds
     events = [gc_event(t0 + 6 + s, 800) for s in range(3)]
     flight = tmp_path / "platform" / "raw" / "thread" / "flight.json"
     record = synthrun.crash("thread-service", spec, 3, 1, exit=None, cause=OOM)
     synthrun.write_params(tmp_path, crashes={"platform": record})
     synthrun.write_mode(tmp_path, "platform", spec)
-    synthrun.write_mode(tmp_path, "virtual", ModeSpec([LevelSpec(100 * (i + 1)) for i in range(5)]))
+    synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs()))
     flight.write_text(json.dumps({"recording": {"events": events}}))
     platform = report.rebuild(tmp_path).as_json()["modes"]["platform"]
     (bound,) = platform["crashed"]["gc_bound"]
@@ -88,11 +92,20 @@ def gc_event(second: int, pause_ms: int) -> dict:
 def test_a_level_short_of_the_gc_bound_or_a_death_not_of_memory_stays_the_services_collapse(tmp_path):
     # just under the threshold: the service still ran more than it paused; its collapse is its own
     below = round(GC_BOUND_SHARE * 1000) - 20
-    result = rebuild_with_crash(tmp_path / "below", stairs(below), level=3, second=1, exit=None, cause=OOM)
+    result = rebuild_with_crash(
+        tmp_path / "below",
+        ModeSpec(stairs(l2=dict(latency=SLOW_TAIL, gc_ms_per_s=below))),
+        level=3,
+        second=1,
+        exit=None,
+        cause=OOM,
+    )
     platform = result["modes"]["platform"]
     assert platform["collapsed"] is True and platform["sustained_rps"] == 200
     assert platform["crashed"]["gc_bound"] == [] and not [n for n in platform["notes"] if "GC-bound" in n]
     # GC-bound, but the death was a kill nothing puts down to memory: not the crash's (the collapse stands)
-    result = rebuild_with_crash(tmp_path / "kill", stairs(720), level=3, second=1)
+    result = rebuild_with_crash(
+        tmp_path / "kill", ModeSpec(stairs(l2=dict(latency=SLOW_TAIL, gc_ms_per_s=720))), level=3, second=1
+    )
     platform = result["modes"]["platform"]
     assert platform["collapsed"] is True and platform["crashed"]["gc_bound"] == []

@@ -5,18 +5,13 @@ pool as the headline and over each pool beside it; builds per request per mode; 
 import pytest
 import synthrun
 from conftest import summarised
-from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
+from synthrun import ModeSpec, stairs
 
 from loadlab import report
 from loadlab.analysis import models
 from loadlab.analysis.models import Inputs
 
-RATES = [100, 200, 300, 400, 500]
 SWEEP = ["platform-t20", "platform-t40", "platform-t80", "virtual"]
-
-
-def stairs(slow_from=None):
-    return [LevelSpec(r, **({"latency": SLOW_TAIL} if slow_from is not None and r >= slow_from else {})) for r in RATES]
 
 
 def sweep_run(tmp_path, completed=SWEEP, pages=False, **params):
@@ -26,7 +21,9 @@ def sweep_run(tmp_path, completed=SWEEP, pages=False, **params):
         tmp_path, modes=("platform", "virtual"), platform_threads=[20, 40, 80], completed=completed, **params
     )
     for label, threads, slow_from in (("platform-t20", 20, 200), ("platform-t40", 40, 300), ("platform-t80", 80, 500)):
-        synthrun.write_mode(tmp_path, label, ModeSpec(stairs(slow_from), live_config={"tomcat_threads_max": threads}))
+        synthrun.write_mode(
+            tmp_path, label, ModeSpec(stairs(slow_from=slow_from), live_config={"tomcat_threads_max": threads})
+        )
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs()))
     return report.rebuild(tmp_path).as_json() if pages else summarised(tmp_path)
 
@@ -63,7 +60,9 @@ def test_no_judgeable_pool_leaves_no_headline_and_says_why(tmp_path):
 
 def test_a_pool_that_ran_with_another_size_than_its_label_is_invalid(tmp_path):
     synthrun.write_params(tmp_path, platform_threads=[20, 40], modes=("platform",), completed=["platform-t20"])
-    synthrun.write_mode(tmp_path, "platform-t20", ModeSpec(stairs(200), live_config={"tomcat_threads_max": 40}))
+    synthrun.write_mode(
+        tmp_path, "platform-t20", ModeSpec(stairs(slow_from=200), live_config={"tomcat_threads_max": 40})
+    )
     mode = summarised(tmp_path)["modes"]["platform-t20"]
     assert "the thread-service ran with 40 Tomcat threads, not PLATFORM_THREADS=20" in mode["invalid_reasons"]
 
@@ -74,7 +73,7 @@ def threadlocal_run(tmp_path_factory):
     folder (page drawn) and its summary, read by the tests below, never changed."""
     run = tmp_path_factory.mktemp("threadlocal")
     synthrun.write_params(run, THREADLOCAL_KB=64)
-    synthrun.write_mode(run, "platform", ModeSpec(stairs(300), threadlocal_pool=20))
+    synthrun.write_mode(run, "platform", ModeSpec(stairs(slow_from=300), threadlocal_pool=20))
     synthrun.write_mode(run, "virtual", ModeSpec(stairs(), threadlocal_pool=0))
     return run, report.rebuild(run).as_json()
 
@@ -107,7 +106,9 @@ def test_the_connections_ceiling_is_max_connections_over_the_baseline_in_both_mo
 
 def test_the_connections_ceiling_and_its_live_value_reach_summary_json(tmp_path):
     synthrun.write_params(tmp_path, MAX_CONNECTIONS=100)
-    synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs(300), live_config={"tomcat_max_connections": 50}))
+    synthrun.write_mode(
+        tmp_path, "platform", ModeSpec(stairs(slow_from=300), live_config={"tomcat_max_connections": 50})
+    )
     synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs()))
     modes = summarised(tmp_path)["modes"]
     assert modes["virtual"]["predicted_by"] == "connections" and modes["virtual"]["predicted_rps"] == 498

@@ -5,9 +5,9 @@ never a point written as one ("884–884")."""
 import pytest
 import synthrun
 from conftest import summarised
-from synthrun import START_EPOCH
+from synthrun import START_EPOCH, stairs
 from test_app_summary import write_pool_gauges
-from test_app_verdict import APP, stairs, write_app_mode
+from test_app_verdict import APP, write_app_mode
 
 from loadlab.analysis import models
 from loadlab.analysis.levels import Level

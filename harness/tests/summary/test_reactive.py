@@ -6,7 +6,7 @@ import pytest
 import synthrun
 import test_app
 from conftest import summarised
-from synthrun import START_EPOCH, LevelSpec, ModeSpec
+from synthrun import START_EPOCH, ModeSpec, stairs
 
 from loadlab import report
 from loadlab.core import params
@@ -24,14 +24,6 @@ REACTIVE_LIVE = {
 }
 
 
-def stairs(top_healthy: int, n: int = 5, step: int = 100) -> list[LevelSpec]:
-    """n levels of `step` rps each; past top_healthy the level fails most of its requests (the knee)."""
-    return [
-        LevelSpec(step * (i + 1), **({} if step * (i + 1) <= top_healthy else {"ok_share": 0.4, "ko_share": 0.6}))
-        for i in range(n)
-    ]
-
-
 def event_loops(run_dir, mode: str, count: int) -> None:
     """The host sampler's count of the service's threads named as Netty's event loops, one row per second."""
     rows = "".join(f"{START_EPOCH + s},{count}\n" for s in range(30))
@@ -43,9 +35,9 @@ def three_columns(
 ):
     """platform, virtual and reactive judged; pages=False: the numbers only (conftest.summarised)."""
     synthrun.write_params(tmp_path, modes=MODES, **extra)
-    synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs(200)))
-    synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs(400)))
-    synthrun.write_mode(tmp_path, "reactive", ModeSpec(stairs(reactive_top), live_config=reactive_live))
+    synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs(failing_above=200)))
+    synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs(failing_above=400)))
+    synthrun.write_mode(tmp_path, "reactive", ModeSpec(stairs(failing_above=reactive_top), live_config=reactive_live))
     if loops is not None:
         event_loops(tmp_path, "reactive", loops)
     return report.rebuild(tmp_path).as_json() if pages else summarised(tmp_path)
@@ -127,6 +119,6 @@ def test_missing_evidence_and_tomcat_in_its_place_are_said(tmp_path):
 
 def test_a_run_without_reactive_has_no_reactive_ratio(tmp_path):
     synthrun.write_params(tmp_path)
-    synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs(200)))
-    synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs(400)))
+    synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs(failing_above=200)))
+    synthrun.write_mode(tmp_path, "virtual", ModeSpec(stairs(failing_above=400)))
     assert "virtual_over_reactive" not in summarised(tmp_path)

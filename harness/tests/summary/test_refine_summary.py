@@ -5,7 +5,7 @@ import json
 import pytest
 import synthrun
 from conftest import summarised
-from synthrun import SLOW_TAIL, START_EPOCH, LevelSpec, ModeSpec
+from synthrun import START_EPOCH, LevelSpec, ModeSpec, stairs
 
 from loadlab import report
 from loadlab.analysis import refine
@@ -18,19 +18,14 @@ SLOW_BASELINE = ((400, 0.5), (420, 0.45), (450, 0.04), (460, 0.01))
 
 def coarse(rates=(100, 200, 300, 400, 500), first_bad=400, **level):
     """Stairs that turn unhealthy (a slow tail) from first_bad on."""
-    return ModeSpec(
-        [LevelSpec(r, **({"latency": SLOW_TAIL} if first_bad and r >= first_bad else {}), **level) for r in rates]
-    )
+    return ModeSpec(stairs(rates, first_bad, **level))
 
 
 def fine(rates, first_bad=None, k=1, **level):
     """A fine pass, started k × 1,000 s after the coarse one, unhealthy from first_bad on (the early stop ends it
     there, as the simulation does)."""
     rates = [r for r in rates if first_bad is None or r <= first_bad]
-    return ModeSpec(
-        [LevelSpec(r, **({"latency": SLOW_TAIL} if first_bad and r >= first_bad else {}), **level) for r in rates],
-        start_epoch=START_EPOCH + 1000 * k,
-    )
+    return ModeSpec(stairs(rates, first_bad, **level), start_epoch=START_EPOCH + 1000 * k)
 
 
 def run_with(tmp_path, mode_spec, passes=(), pages=False, **params):
@@ -207,17 +202,10 @@ def test_bench_s_reason_for_not_refining_is_shown(tmp_path):
 
 
 def test_the_fine_levels_join_the_cpu_fit(tmp_path):
-    def cpu(rate):  # thread-service 1 ms of CPU per request, nothing fixed
-        return dict(thread_cpu=rate / 10, delay_cpu=0.0, injector_cpu=0.0)
-
-    spec = ModeSpec(
-        [LevelSpec(r, **cpu(r), **({"latency": SLOW_TAIL} if r >= 400 else {})) for r in (100, 200, 300, 400)]
-    )
+    cpu = dict(thread_cpu=lambda rate: rate / 10, delay_cpu=0.0, injector_cpu=0.0)  # 1 ms a request, nothing fixed
+    spec = ModeSpec(stairs((100, 200, 300, 400), 400, **cpu))
     rates = [300, 315, 330, 345, 360]
-    fine_spec = ModeSpec(
-        [LevelSpec(r, **cpu(r), **({"latency": SLOW_TAIL} if r >= 360 else {})) for r in rates],
-        start_epoch=START_EPOCH + 1000,
-    )
+    fine_spec = ModeSpec(stairs(rates, 360, **cpu), start_epoch=START_EPOCH + 1000)
     mode = run_with(tmp_path, spec, [fine_spec])
     ceiling = mode["cpu_ceiling"]
     assert ceiling["levels"] == 3 + 4  # coarse 100..300 and fine 300..345

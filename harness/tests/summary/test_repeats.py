@@ -5,7 +5,7 @@ import json
 import pytest
 import synthrun
 from conftest import summarised
-from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
+from synthrun import ModeSpec, stairs
 
 from loadlab import report
 from loadlab.summary import repeats
@@ -15,15 +15,6 @@ from loadlab.summary.records import RunSummary
 RATES = (100, 200, 300, 400, 500)
 
 
-def mode(first_bad=None, host_cpu=50.0):
-    return ModeSpec(
-        [
-            LevelSpec(r, host_cpu=host_cpu, **({"latency": SLOW_TAIL} if first_bad and r >= first_bad else {}))
-            for r in RATES
-        ]
-    )
-
-
 @pytest.fixture(scope="module")
 def repeated(tmp_path_factory):
     """Platform's knee at 300, 200, 300 rps (the second repetition on a busier machine); virtual holds 500."""
@@ -31,8 +22,8 @@ def repeated(tmp_path_factory):
     labels = [f"rep-{k}/{m}" for k in (1, 2, 3) for m in ("platform", "virtual")]
     synthrun.write_params(run, completed=labels, REPEAT=3, REFINE=0)
     for k, first_bad, cpu in ((1, 400, 50.0), (2, 300, 80.0), (3, 400, 52.0)):
-        synthrun.write_mode(run / f"rep-{k}", "platform", mode(first_bad, cpu))
-        synthrun.write_mode(run / f"rep-{k}", "virtual", mode())
+        synthrun.write_mode(run / f"rep-{k}", "platform", ModeSpec(stairs(RATES, first_bad, host_cpu=cpu)))
+        synthrun.write_mode(run / f"rep-{k}", "virtual", ModeSpec(stairs(RATES)))
     return run, report.rebuild(run).as_json()
 
 
@@ -94,10 +85,8 @@ def test_the_console_names_an_invalid_repetition_the_median_table_does_not_show(
 
     run = tmp_path / "20261121-130501"
     synthrun.write_params(run, modes=("platform",), completed=["rep-1/platform", "rep-2/platform"], REPEAT=2)
-    synthrun.write_mode(run / "rep-1", "platform", mode(400))
-    synthrun.write_mode(
-        run / "rep-2", "platform", ModeSpec([LevelSpec(r, sent_share=0.7, ok_share=0.7) for r in RATES])
-    )
+    synthrun.write_mode(run / "rep-1", "platform", ModeSpec(stairs(RATES, 400)))
+    synthrun.write_mode(run / "rep-2", "platform", ModeSpec(stairs(RATES, sent_share=0.7, ok_share=0.7)))
     result = summarised(run)
     assert result["modes"]["platform"]["valid"] and [r["valid"] for r in result["repetitions"]] == [True, False]
     console.table(RunSummary.from_mapping(result), run)

@@ -6,17 +6,10 @@ import re
 
 import synthrun
 from conftest import summarised
-from synthrun import SLOW_TAIL, LevelSpec, ModeSpec
+from synthrun import SLOW_TAIL, LevelSpec, ModeSpec, stairs
 
 from loadlab import report
 from loadlab.summary import labels
-
-
-def stairs(rates, slow_from=None, **level):
-    return [
-        LevelSpec(r, **level, **({"latency": SLOW_TAIL} if slow_from is not None and r >= slow_from else {}))
-        for r in rates
-    ]
 
 
 def test_base_mode_and_jdk_of_a_label():

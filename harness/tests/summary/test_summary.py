@@ -5,7 +5,7 @@ import pytest
 import synthrun
 from conftest import summarised
 from hdrh.histogram import HdrHistogram
-from synthrun import HEALTHY, SLOW_TAIL, LevelSpec, ModeSpec
+from synthrun import HEALTHY, SLOW_TAIL, ModeSpec, stairs
 
 from loadlab import report
 from loadlab.analysis import hlog
@@ -47,11 +47,6 @@ LEVEL_KEYS = {
     "healthy",
     "unhealthy_reasons",
 }
-
-
-def stairs(n=5, step=100, **changes):
-    """n healthy levels; changes: {position: LevelSpec overrides}."""
-    return [LevelSpec(step * (i + 1), **changes.get(f"l{i}", {})) for i in range(n)]
 
 
 def platform_collapse():

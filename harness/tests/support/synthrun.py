@@ -89,6 +89,24 @@ class ModeSpec:
     threadlocal_pool: int | None = None
 
 
+def stairs(rates=None, slow_from=None, *, n=5, step=100, failing_above=None, **fields) -> list[LevelSpec]:
+    """LevelSpecs at `rates` (by default n levels: step, 2 x step, ...), healthy unless said: from `slow_from` rps on
+    with SLOW_TAIL's latency (a pool out of threads), above `failing_above` rps answering 40% of the rate and failing
+    60% (the knee by errors). `l<i>=dict(...)`: LevelSpec fields of the level at position i (over the rest); any other
+    keyword: a LevelSpec field of every level, or a function of the level's rate giving it (a CPU line)."""
+    at = {k: v for k, v in fields.items() if k[0] == "l" and k[1:].isdigit()}
+    every = {k: v for k, v in fields.items() if k not in at}
+    specs = []
+    for i, rate in enumerate(rates if rates is not None else [step * (i + 1) for i in range(n)]):
+        spec = {k: v(rate) if callable(v) else v for k, v in every.items()}
+        if slow_from is not None and rate >= slow_from:
+            spec["latency"] = SLOW_TAIL
+        if failing_above is not None and rate > failing_above:
+            spec.update(ok_share=0.4, ko_share=0.6)
+        specs.append(LevelSpec(rate, **{**spec, **at.get(f"l{i}", {})}))
+    return specs
+
+
 def write_params(
     run_dir: Path,
     modes=("platform", "virtual"),

@@ -1,0 +1,38 @@
+"""A measured level as the analysis reads it (analysis.levels.Level), and stairs of them: healthy and quiet unless a
+test says otherwise, every figure known in advance. (A synthetic run's levels, written to files as the bench writes
+them, are synthrun.stairs.)"""
+
+from __future__ import annotations
+
+from loadlab.analysis.hlog import LatencyStats
+from loadlab.analysis.levels import Evidence, Level
+
+# What the hosts sampled over a quiet level: every role well under its cores, the downstream and its probe on time.
+QUIET = dict(
+    thread_cpu_pct=60,
+    delay_cpu_pct=20,
+    delay_cores=2,
+    injector_cpu_pct=30,
+    injector_cores=2,
+    injector_host_cpu_pct=50,
+    host_cpu_pct=50,
+    downstream_ms_mean=201,
+    delay_probe_ms=203,
+    delay_probe_failed=0.0,
+)
+
+
+def level(index, target, p50=201, p99=230, ok_share=1.0, ko_share=0.0, sent_share=1.0, seconds=10, **evidence):
+    """Level `index` offered `target` rps for `seconds`: shares of it sent, answered and failed, the answers' p50 and
+    p99 (p95 = p99, max = p99 + 20 ms); evidence: Evidence fields over QUIET's."""
+    ok, ko = round(target * ok_share * seconds), round(target * ko_share * seconds)
+    stats = LatencyStats(ok, p50, p99, p99, p99 + 20) if ok else None
+    sent = round(target * sent_share * seconds)
+    return Level(index, target, seconds, sent, ok, ko, stats, index * seconds, Evidence(**{**QUIET, **evidence}))
+
+
+def stairs(*changes, n=6, step=100):
+    """n healthy levels at step, 2 x step, ...; changes: (position, overrides) pairs, each level()'s keywords for the
+    level at that position."""
+    overrides = dict(changes)
+    return [level(i, step * (i + 1), **overrides.get(i, {})) for i in range(n)]
