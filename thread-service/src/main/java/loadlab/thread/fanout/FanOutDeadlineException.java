@@ -1,5 +1,6 @@
 package loadlab.thread.fanout;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import loadlab.thread.api.ProblemAnswer;
@@ -25,8 +26,13 @@ public class FanOutDeadlineException extends ProblemAnswer {
         this.request = request;
     }
 
+    /** In the detail's order (Map.of's would change from run to run). */
     @Override
     public Map<String, Object> properties() {
-        return Map.of("calls", request.calls(), "answered", answered, "timeoutMs", request.timeoutMs());
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("calls", request.calls());
+        properties.put("answered", answered);
+        properties.put("timeoutMs", request.timeoutMs());
+        return properties;
     }
 }
