@@ -4,10 +4,12 @@ import loadlab.thread.api.ProblemHandler;
 import loadlab.thread.cpu.CpuProperties;
 import loadlab.thread.cpu.CpuWork;
 import loadlab.thread.db.DbProperties;
+import loadlab.thread.fanout.FanOutParameters;
 import loadlab.thread.forward.DelayParameter;
 import loadlab.thread.forward.DelayProperties;
 import loadlab.thread.forward.DelayServiceProperties;
 import loadlab.thread.metrics.DownstreamCallStats;
+import loadlab.thread.metrics.FanOutSetup;
 import loadlab.thread.metrics.JvmProbe;
 import loadlab.thread.metrics.LoadlabEndpoint;
 import loadlab.thread.threadlocal.PerThreadObject;
@@ -27,7 +29,7 @@ import org.springframework.context.annotation.Import;
 @EnableConfigurationProperties({DelayServiceProperties.class, DelayProperties.class, CpuProperties.class,
     DbProperties.class, ThreadLocalProperties.class})
 @Import({ProblemHandler.class, DelayParameter.class, CpuWork.class, PerThreadObject.class, DownstreamCallStats.class,
-    JvmProbe.class, LoadlabEndpoint.class})
+    JvmProbe.class, LoadlabEndpoint.class, FanOutParameters.class, FanOutSetup.class})
 public class ReactiveServiceApplication {
 
     public static void main(String[] args) {

@@ -4,7 +4,9 @@ import java.net.ConnectException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
+import loadlab.thread.forward.DelayCall;
 import loadlab.thread.forward.DelayServiceProperties;
 import loadlab.thread.forward.DownstreamException;
 import loadlab.thread.metrics.DownstreamCallStats;
@@ -17,10 +19,10 @@ import reactor.core.publisher.Mono;
 /**
  * One non-blocking call to the delay-service: no thread waits for it; the answer continues the request on an event
  * loop. Fails with the thread-service's own causes ({@link DownstreamException}), so the caller gets the same
- * problem answer whichever service it asked.
+ * problem answer whichever service it asked. Public: each call of /fanout is one.
  */
 @Component
-class DelayServiceCall {
+public class DelayServiceCall {
 
     private final WebClient client;
 
@@ -38,12 +40,20 @@ class DelayServiceCall {
         this.timeout = properties.callTimeout();
     }
 
-    /** The delay-service's answer, body and type, as this service's own 200. */
-    Mono<ResponseEntity<byte[]>> delay(long ms) {
-        URI uri = properties.delayUri(ms);
+    /**
+     * The delay-service's answer, body and type, as this service's own 200. The call is built when subscribed: a
+     * fan-out's call then carries how long its caller still waits at the moment it is sent.
+     */
+    public Mono<ResponseEntity<byte[]>> delay(Supplier<DelayCall> next) {
         return Mono.defer(() -> {
+            DelayCall call = next.get();
+            URI uri = properties.delayUri(call);
             long start = System.nanoTime();
-            return client.get().uri(uri).exchangeToMono(response -> {
+            return client.get().uri(uri).headers(headers -> {
+                if (call.hasCallerWait()) {
+                    headers.set(DelayCall.CALLER_WAITS_HEADER, Long.toString(call.callerWaitsMs()));
+                }
+            }).exchangeToMono(response -> {
                 if (!response.statusCode().is2xxSuccessful()) {
                     int status = response.statusCode().value();
                     return response.releaseBody().then(Mono.error(new DownstreamException(

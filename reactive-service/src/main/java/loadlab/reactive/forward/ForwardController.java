@@ -2,6 +2,7 @@ package loadlab.reactive.forward;
 
 import loadlab.reactive.cpu.ReactiveCpu;
 import loadlab.thread.cpu.CpuWork;
+import loadlab.thread.forward.DelayCall;
 import loadlab.thread.forward.DelayParameter;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -37,6 +38,6 @@ class ForwardController {
             @RequestParam(name = "cpuMs", required = false) String cpuMs) {
         long delay = parameter.parse(ms);
         long compute = work.parseOptional(cpuMs);
-        return cpu.run(compute).then(client.delay(delay));
+        return cpu.run(compute).then(client.delay(() -> DelayCall.of(delay)));
     }
 }

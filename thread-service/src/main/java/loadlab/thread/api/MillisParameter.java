@@ -17,21 +17,6 @@ public record MillisParameter(String name, long min, long max, Long absentValue)
     }
 
     public long parse(String raw) {
-        if (raw == null || raw.isEmpty()) {
-            if (absentValue != null) {
-                return absentValue;
-            }
-            throw new InvalidParameterException(name, raw, min, max);
-        }
-        long value;
-        try {
-            value = Long.parseLong(raw);
-        } catch (NumberFormatException e) {
-            throw new InvalidParameterException(name, raw, min, max);
-        }
-        if (value < min || value > max) {
-            throw new InvalidParameterException(name, raw, min, max);
-        }
-        return value;
+        return new WholeNumberParameter(name, "milliseconds", min, max, absentValue).parse(raw);
     }
 }

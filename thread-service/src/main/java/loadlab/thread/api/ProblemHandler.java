@@ -19,8 +19,7 @@ public class ProblemHandler {
         problem.setTitle("Invalid query parameter");
         problem.setProperty("parameter", e.parameter());
         problem.setProperty("value", e.value());
-        problem.setProperty("min", e.min());
-        problem.setProperty("max", e.max());
+        e.limits().forEach(problem::setProperty);
         return problem;
     }
 

@@ -20,7 +20,7 @@ class ConcurrencyLimitedCall {
 
     @ConcurrencyLimit(limitString = "${" + DownstreamCallConfiguration.LIMIT_PROPERTY + "}",
             policy = ConcurrencyLimit.ThrottlePolicy.REJECT)
-    public DownstreamCall.Reply delay(long ms) {
-        return client.delay(ms);
+    public DownstreamCall.Reply delay(DelayCall call) {
+        return client.delay(call);
     }
 }

@@ -27,11 +27,15 @@ class DelayServiceClient {
         this.setup = delayServiceClientSetup;
     }
 
-    DownstreamCall.Reply delay(long ms) {
-        URI uri = properties.delayUri(ms);
+    DownstreamCall.Reply delay(DelayCall call) {
+        URI uri = properties.delayUri(call);
         long start = System.nanoTime();
         try {
-            return restClient.get().uri(uri).exchange((request, response) -> {
+            return restClient.get().uri(uri).headers(headers -> {
+                if (call.hasCallerWait()) {
+                    headers.set(DelayCall.CALLER_WAITS_HEADER, Long.toString(call.callerWaitsMs()));
+                }
+            }).exchange((request, response) -> {
                 HttpStatusCode status = response.getStatusCode();
                 if (!status.is2xxSuccessful()) {
                     throw new DownstreamException(DownstreamException.Kind.BAD_STATUS,

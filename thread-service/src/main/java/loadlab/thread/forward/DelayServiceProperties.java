@@ -70,4 +70,10 @@ public record DelayServiceProperties(
         String base = url.toString();
         return URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + "/delay?ms=" + ms);
     }
+
+    /** A call's URI: {@link #delayUri(long)}, with {@code &part=i} for a part of a fan-out. */
+    public URI delayUri(DelayCall call) {
+        URI plain = delayUri(call.ms());
+        return call.hasPart() ? URI.create(plain + "&part=" + call.part()) : plain;
+    }
 }

@@ -33,9 +33,9 @@ class DownstreamCallConfiguration {
         }
         int limit = limit(environment);
         stats.limitedTo(limit);
-        return ms -> {
+        return call -> {
             try {
-                return limited.delay(ms);
+                return limited.delay(call);
             } catch (InvocationRejectedException e) {
                 stats.recordRejection();
                 throw new ConcurrencyLimitException(limit, e);

@@ -39,7 +39,7 @@ class ForwardController {
             @RequestParam(name = "cpuMs", required = false) String cpuMs) {
         long delay = parameter.parse(ms);
         work.run(work.parseOptional(cpuMs));
-        return answer(client.delay(delay));
+        return answer(client.delay(DelayCall.of(delay)));
     }
 
     /**
@@ -56,7 +56,7 @@ class ForwardController {
         HELD.add(lock);
         try {
             synchronized (lock) {
-                return answer(client.delay(delay));
+                return answer(client.delay(DelayCall.of(delay)));
             }
         } finally {
             HELD.remove(lock);

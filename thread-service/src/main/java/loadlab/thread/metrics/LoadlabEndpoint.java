@@ -25,7 +25,7 @@ public class LoadlabEndpoint {
     private final Map<String, Supplier<Object>> fields = new LinkedHashMap<>();
 
     LoadlabEndpoint(ServerProbe pool, JvmProbe jvm, RequestCounts requests, DownstreamCallStats downstream,
-            PoolProbe database, CpuWork work, PerThreadObject perThread) {
+            PoolProbe database, CpuWork work, PerThreadObject perThread, FanOutSetup fanOut) {
         String mode = pool.threadMode();
         Map<String, Supplier<Object>> all = new LinkedHashMap<>();
         all.put("thread_mode", () -> mode);
@@ -40,6 +40,8 @@ public class LoadlabEndpoint {
         all.put("downstream_client", downstream::client);
         all.put("downstream_client_pool_per_route", downstream::clientPoolPerRoute);
         all.put("downstream_client_pool_total", downstream::clientPoolTotal);
+        all.put("fanout_shape", fanOut::shape);
+        all.put("fanout_pool", fanOut::pool);
         all.put("jvm_threads_live", jvm::liveThreads);
         all.put("jvm_threads_daemon", jvm::daemonThreads);
         all.put("jvm_threads_peak", jvm::peakThreads);
