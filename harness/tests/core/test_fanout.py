@@ -2,10 +2,13 @@
 reaches the service and the injector, and the wait of the slowest of N calls the lab's limits follow."""
 
 import random
+import re
 
 import pytest
+from conftest import REPO
 from refusals import refusal
 
+from loadlab.analysis import served
 from loadlab.core import downstream, fanout, params, timeouts
 
 
@@ -62,3 +65,25 @@ def test_the_labs_limits_follow_the_slowest_call_not_one_call():
     assert fanned.expected_ms > 2 * single.expected_ms
     assert fanned.healthy_max_ms > single.healthy_max_ms
     assert fanned.thread_service_timeout_ms > single.thread_service_timeout_ms
+
+
+JAVA = REPO / "thread-service" / "src" / "main" / "java" / "loadlab" / "thread"
+
+
+def java_string(path, name: str) -> str:
+    found = re.search(rf"\b{name}\s*=\s*(\"[^\"]*\"|\d+)", path.read_text())
+    assert found, (path, name)
+    return found.group(1).strip('"')
+
+
+def test_the_java_and_python_sides_name_the_fan_out_alike():
+    assert int(java_string(JAVA / "fanout" / "FanOutRequest.java", "MAX_CALLS")) == fanout.FANOUT_MAX
+    assert int(java_string(JAVA / "fanout" / "FanOutRequest.java", "DEFAULT_CALLS")) == fanout.FANOUT_DEFAULT
+    # the header each call carries is the one the delay-service reads (served.py holds it to ServedDelays)
+    assert java_string(JAVA / "forward" / "DelayCall.java", "CALLER_WAITS_HEADER") == served.CALLER_WAITS_HEADER
+    ids = set(
+        re.findall(
+            r"\"([a-z-]+)\"", "".join(p.read_text() for p in (REPO).glob("*-service/src/main/java*/**/*FanOut*.java"))
+        )
+    )
+    assert set(fanout.SHAPES) <= ids, set(fanout.SHAPES) - ids
