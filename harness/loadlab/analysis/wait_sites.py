@@ -92,6 +92,17 @@ KNOWN_SITES = (
     KnownSite("org.springframework.http.client.JdkClientHttpRequest", DOWNSTREAM, "the JDK HttpClient's call"),
     KnownSite("org.apache.hc.client5.", DOWNSTREAM, "Apache HttpClient's call"),
     KnownSite("org.postgresql.", DOWNSTREAM, "PostgreSQL (the query's answer)"),
+    # SCENARIO=fanout (thread-service loadlab.thread.fanout): a request joined on its calls. On platform threads the
+    # calls queue for the executor's threads (FANOUT_POOL), a pool; in a scope each call has its own virtual thread.
+    KnownSite(
+        "loadlab.thread.fanout.PlatformExecutorFanOut", POOL, "the fan-out's executor (FANOUT_POOL), its calls joined"
+    ),
+    KnownSite(
+        "loadlab.fanout.preview.StructuredScopeFanOut", DOWNSTREAM, "its fan-out's calls (a StructuredTaskScope)"
+    ),
+    KnownSite(
+        "loadlab.thread.fanout.VirtualExecutorFanOut", DOWNSTREAM, "its fan-out's calls (virtual-thread futures)"
+    ),
 )
 
 

@@ -100,8 +100,12 @@ def record(
     # A `fail` deadline turns the slow requests into errors: the answered spectrum is then cut, not predicted.
     predict = deadline is None or on_timeout == fanout.PARTIAL
     ran = live.get(metrics.FANOUT_SHAPE)
+    # the knee's healthy levels may be copies of the coarse ones (read with their lag): matched by rate
+    held = {lv.target_rps for lv in healthy}
     rows = [
-        _level(lv, wait if predict and lv in healthy else None, deadline if on_timeout == fanout.PARTIAL else None)
+        _level(
+            lv, wait if predict and lv.target_rps in held else None, deadline if on_timeout == fanout.PARTIAL else None
+        )
         for lv in levels
     ]
     judged = [t for row in rows for t in row.tail or () if t.agrees is not None]

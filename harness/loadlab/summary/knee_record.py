@@ -174,6 +174,20 @@ def answered_errors(level: Level | None, max_error_ratio: float, service: str = 
     )
 
 
+def _behind_the_answers(ordered: list[Prediction], knee: Knee, ok_ratio: float) -> str:
+    """The bounded model the knee meets, when the service's own error answers placed it (a deadline's 504s are
+    answered where a pool behind it ran out): what the errors stand for."""
+    bracket = knee.interval
+    if bracket is None:
+        return ""
+    met = [p for p in ordered if p.bounded and met_by_knee(p, bracket.healthy, bracket.unhealthy, ok_ratio)]
+    return (
+        f"; behind them {_name(met[0])}: {the_knee(knee)} meets its predicted {interval_text(*met[0].band())}"
+        if met
+        else ""
+    )
+
+
 def limit_met_first(
     predictions: list[Prediction],
     knee: Knee,
@@ -192,7 +206,7 @@ def limit_met_first(
     if collapsed:
         answered = answered_errors(knee.closing, max_error_ratio, service)
         if answered:
-            return answered
+            return answered + _behind_the_answers(ordered, knee, ok_ratio)
         if pool_at_knee is not None:
             return _pool_named(pool_at_knee, ordered, knee, ok_ratio)
     if not predictions:

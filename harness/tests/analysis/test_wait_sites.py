@@ -79,3 +79,12 @@ def test_a_virtual_thread_started_and_never_run_is_a_request_waiting_for_a_carri
     assert wait_sites.place(unstarted) == wait_sites.Place(READY, "a virtual thread not started yet")
     # JDK 21 says neither kind nor state: a thread without a stack is not placed (the queued count holds it)
     assert not wait_sites.is_request(Sample("-", "-", "-", ""))
+
+
+def test_a_fan_outs_join_names_platforms_executor_as_a_pool_and_a_scopes_calls_as_the_downstream():
+    joined = "java.util.concurrent.CompletableFuture.get;java.util.concurrent.CompletableFuture.timedGet;" + PARK
+    where = place("platform", "TIMED_WAITING", f"{TOMCAT};loadlab.thread.fanout.PlatformExecutorFanOut.run;{joined}")
+    assert (where.category, where.site) == (POOL, "the fan-out's executor (FANOUT_POOL), its calls joined")
+    scope = "java.util.concurrent.StructuredTaskScopeImpl.join;java.lang.VirtualThread.park"
+    where = place("virtual", "WAITING", f"{VIRTUAL};loadlab.fanout.preview.StructuredScopeFanOut.run;{scope}")
+    assert (where.category, where.site) == (DOWNSTREAM, "its fan-out's calls (a StructuredTaskScope)")

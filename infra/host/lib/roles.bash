@@ -187,7 +187,7 @@ cmd_thread_service() {
   mapfile -t heap <<< "$words"
   mapfile -t preview < <(preview_jvm "$jar")
   mapfile -t boot < <(trained_boot_args "$(app)/$jar" "${service_jvm[@]}" "${heap[@]}" "${preview[@]}")
-  cmd_measured_service "$name" "$log" "$jfr" -- "${boot[@]}" \
+  cmd_measured_service "$name" "$log" "$jfr" -- "${preview[@]}" "${boot[@]}" \
     --server.address="$address" --server.port="$port" --management.server.port="$mgmt" \
     --thread-mode="$mode" --server.tomcat.threads.max="$threads" --delay-service.url="$delay_url" "$@"
 }
