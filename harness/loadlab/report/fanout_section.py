@@ -44,7 +44,9 @@ def shape_sentence(r: FanoutRecord) -> str:
             f"; a deadline of {r.deadline_ms:,} ms, then {'a partial answer' if r.on_timeout == 'partial' else 'a 504'}"
         )
     words += f". A request waits for {r.request_wait}."
-    if r.tail_checked:
+    if r.deadline_ms is not None and r.on_timeout != "partial":
+        words += " The tail is not predicted: past the deadline a request is a 504, not a slow answer."
+    elif r.tail_checked:
         words += f" The tail agreed with the prediction at {r.tail_agreed} of {r.tail_checked} percentiles judged."
     if r.orphaned_calls is None:
         words += " The calls left behind were not counted (no served log)."

@@ -119,7 +119,7 @@ def record(
         deadline_ms=deadline,
         on_timeout=on_timeout if deadline is not None else None,
         call_distribution=call.describe(),
-        request_wait=wait.describe() + " " + wait.wait_words(),
+        request_wait=f"{wait.describe()}: median {wait.p50_ms():,.0f} ms, p99 {wait.p99_high_ms():,.0f} ms",
         levels=rows,
         tail_checked=len(judged),
         tail_agreed=sum(1 for t in judged if t.agrees),
