@@ -91,6 +91,8 @@ def check(spectrum: Spectrum, wait: Wait, deadline_ms: float | None = None) -> L
     if median is None:
         return None
     slowest_median = wait.quantile_ms(CALIBRATION / 100)
+    if deadline_ms is not None:  # a partial answer's wait is the slowest call's, cut at the deadline
+        slowest_median = min(slowest_median, deadline_ms)
     own_low, own_high = max(0.0, median.low_ms - slowest_median), max(0.0, median.high_ms - slowest_median)
     checks = []
     for percentile in CHECKED:

@@ -8,11 +8,11 @@ from __future__ import annotations
 from loadlab.analysis.downstream_calls import calls_note
 from loadlab.analysis.gc_bound import counted_with_the_crash
 from loadlab.analysis.knee_words import COARSE, level_words
-from loadlab.summary import jsonform
+from loadlab.summary import jsonform, service_count
 from loadlab.summary.judging import JudgedMode
 
 
-def notes(judged: JudgedMode, aside: list[dict]) -> list[str]:
+def notes(judged: JudgedMode, aside: list[dict], params: dict) -> list[str]:
     """One note per level set aside (set_aside_levels), then the service's slow calls, if any."""
     said = [
         f"{entry['where']} was set aside, its instrument saturated: {entry['reason']}; the knee is placed on the other "
@@ -20,7 +20,8 @@ def notes(judged: JudgedMode, aside: list[dict]) -> list[str]:
         for entry in aside
         if not counted_with_the_crash(entry["reason"])  # the crash's own note says it (judged.crash_notes)
     ]
-    return [*said, *judged.crash_notes, *filter(None, [calls_note(judged.tables.levels, judged.ctx)])]
+    slow_calls = filter(None, [calls_note(judged.tables.levels, judged.ctx)])
+    return [*said, *judged.crash_notes, *slow_calls, *service_count.notes(judged, params)]
 
 
 # What a first level set aside most often means on shared cores: the roles' JIT still compiling after the warm-up.

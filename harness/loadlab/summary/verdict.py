@@ -79,7 +79,7 @@ def mode_summary(
     )
     level_dicts = jsonform.level_dicts(levels, verdict)
     aside = level_notes.set_aside_levels(judged)
-    notes.extend(level_notes.notes(judged, aside))
+    notes.extend(level_notes.notes(judged, aside, params))
     # What a request and a thread cost (cost_fits.py), before the predictions: the memory ceiling is fitted on it.
     cost = cost_fits.mode_costs(raw, tables.t0, level_dicts, used_fine_levels(judged))
     memory = cost_fits.memory_ceiling(raw, cost, level_dicts, verdict.baseline_p50_ms)

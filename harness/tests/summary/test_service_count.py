@@ -1,0 +1,27 @@
+"""A level read healthy while the service's own threads started fewer requests than its rate: named, from the
+service's counter over the level's seconds (the platform pool full behind a heavy-tailed fan-out)."""
+
+from types import SimpleNamespace
+
+from builders import level
+
+from loadlab.summary import service_count
+
+T0 = 1_795_000_000
+
+
+def raw_started(per_second: float, seconds: int = 20) -> SimpleNamespace:
+    """jvm.csv's rows: requests_total climbing at per_second."""
+    return SimpleNamespace(jvm={T0 + s: {"requests_total": str(per_second * s)} for s in range(seconds)})
+
+
+def test_a_full_pool_starts_only_what_it_finishes():
+    lv = level(2, 140, seconds=6)  # its first second: 2 x 6 = 12
+    assert service_count.started_rps(raw_started(90), T0, lv) == 90
+    assert 90 < service_count.BEHIND_RATIO * 140  # the level would be named
+
+
+def test_no_counter_no_figure():
+    lv = level(2, 140, seconds=6)  # its first second: 2 x 6 = 12
+    assert service_count.started_rps(raw_started(90, seconds=5), T0, lv) is None
+    assert service_count.started_rps(raw_started(90), None, lv) is None
