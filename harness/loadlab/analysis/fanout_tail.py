@@ -52,10 +52,13 @@ class Checked:
     measured: Measured | None
     predicted_low_ms: float
     predicted_high_ms: float
+    # A partial answer's deadline falls below the slowest call's percentile: the requests there answered at the
+    # deadline, so the percentile is the deadline's handling (cancelling, answering), not the calls': not judged.
+    cut: bool = False
 
     @property
     def agrees(self) -> bool | None:
-        if self.measured is None:
+        if self.measured is None or self.cut:
             return None
         return self.predicted_low_ms <= self.measured.high_ms and self.measured.low_ms <= self.predicted_high_ms
 
@@ -97,7 +100,8 @@ def check(spectrum: Spectrum, wait: Wait, deadline_ms: float | None = None) -> L
     checks = []
     for percentile in CHECKED:
         wait_ms = wait.quantile_ms(percentile / 100)
-        if deadline_ms is not None:
-            wait_ms = min(wait_ms, deadline_ms)
-        checks.append(Checked(percentile, measured(spectrum, percentile), wait_ms + own_low, wait_ms + own_high))
+        cut = deadline_ms is not None and wait_ms >= deadline_ms
+        wait_ms = min(wait_ms, deadline_ms) if cut else wait_ms
+        measured_there = measured(spectrum, percentile)
+        checks.append(Checked(percentile, measured_there, wait_ms + own_low, wait_ms + own_high, cut))
     return LevelTail(spectrum.get_total_count(), median, own_low, own_high, tuple(checks))

@@ -13,6 +13,7 @@ from loadlab.summary.records import RunSummary
 
 TITLE = "One request, N calls"
 UNPLACED = "too few answers to place it"
+CUT = "cut at the deadline (its answers are the deadline's, not the calls')"
 CAPTION = (
     "Measured: the percentile with its 95% interval from the level's count. Predicted: the slowest of N draws of the "
     "downstream's distribution (its q-quantile is one call's q^(1/N)-quantile) plus the service's own time, read off "
@@ -82,6 +83,8 @@ def tail_cell(t: TailRecord | None) -> str:
         return ""
     low, high = t.predicted_interval_ms or (None, None)
     predicted = f"{_ms(low)}–{_ms(high)}" if low is not None else "not predicted"
+    if t.cut_by_deadline:
+        return CUT
     if t.measured_ms is None:
         return f"{UNPLACED} / {predicted}"
     lo, hi = t.measured_interval_ms or (t.measured_ms, t.measured_ms)

@@ -32,6 +32,7 @@ class TailRecord(Fields):
     measured_interval_ms: list | None = None
     predicted_interval_ms: list | None = None
     agrees: bool | None = None
+    cut_by_deadline: bool | None = None  # the requests there answered at a partial deadline: not judged
     DECLARED_ORDER: ClassVar = True
 
 
@@ -150,4 +151,5 @@ def _tail(c: fanout_tail.Checked) -> TailRecord:
         measured_interval_ms=None if m is None else [m.low_ms, m.high_ms],
         predicted_interval_ms=[round(c.predicted_low_ms, 1), round(c.predicted_high_ms, 1)],
         agrees=c.agrees,
+        cut_by_deadline=c.cut or None,
     )
