@@ -187,20 +187,21 @@ public record LoadConfig(
         if (!p.errors.isEmpty()) {
             throw new IllegalArgumentException(String.join("\n", p.errors));
         }
-        return new LoadConfig(baseUrl, delayMs, scenario, cpuMs, query, path, profile, startRps, peakRps, steps, stepSeconds,
-                warmupSeconds, warmupRps, injectors, injectorIndex, outDir, requestTimeoutMs, connectTimeoutMs,
-                maxInflight, stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor, p99SlackMs,
-                baselineP50Ms, startAtEpochMs, goFile, goTimeoutSeconds, Collections.unmodifiableMap(p.effective));
+        return new LoadConfig(baseUrl, delayMs, scenario, cpuMs, query, path, profile, startRps, peakRps, steps,
+                stepSeconds, warmupSeconds, warmupRps, injectors, injectorIndex, outDir, requestTimeoutMs,
+                connectTimeoutMs, maxInflight, stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor,
+                p99SlackMs, baselineP50Ms, startAtEpochMs, goFile, goTimeoutSeconds,
+                Collections.unmodifiableMap(p.effective));
     }
 
     /** The same settings starting at the go file's instant (GoSignal), which meta.json then records. */
     LoadConfig startingAt(long epochMs) {
         Map<String, String> eff = new LinkedHashMap<>(effective);
         eff.put("startAtEpochMs", Long.toString(epochMs));
-        return new LoadConfig(baseUrl, delayMs, scenario, cpuMs, query, path, profile, startRps, peakRps, steps, stepSeconds,
-                warmupSeconds, warmupRps, injectors, injectorIndex, outDir, requestTimeoutMs, connectTimeoutMs,
-                maxInflight, stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor, p99SlackMs,
-                baselineP50Ms, epochMs, goFile, goTimeoutSeconds, Collections.unmodifiableMap(eff));
+        return new LoadConfig(baseUrl, delayMs, scenario, cpuMs, query, path, profile, startRps, peakRps, steps,
+                stepSeconds, warmupSeconds, warmupRps, injectors, injectorIndex, outDir, requestTimeoutMs,
+                connectTimeoutMs, maxInflight, stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor,
+                p99SlackMs, baselineP50Ms, epochMs, goFile, goTimeoutSeconds, Collections.unmodifiableMap(eff));
     }
 
     /** The thread-service endpoint of each scenario (the service's own names; `http` is /forward). */
