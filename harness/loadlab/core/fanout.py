@@ -148,8 +148,10 @@ def pool(values: Mapping[str, object], tomcat_threads: int) -> int:
 
 
 def thread_service_args(values: Mapping[str, object], tomcat_threads: int) -> list[str]:
-    """The thread-service's executor for the platform shape (the others ignore it)."""
-    return [f"--fanout.pool={pool(values, tomcat_threads)}"] if is_fanout(values) else []
+    """The thread-service's executor for the platform shape (the others ignore it). Given on every run, fan-out or
+    not: make exports FANOUT_POOL even when it is empty, and Spring's relaxed binding would read that as fanout.pool=""
+    (no int: the service fails to start) where no argument of the command line overrides it."""
+    return [f"--fanout.pool={pool(values, tomcat_threads)}"]
 
 
 def query(values: Mapping[str, object]) -> str:
