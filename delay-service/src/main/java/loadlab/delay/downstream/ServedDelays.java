@@ -1,5 +1,6 @@
 package loadlab.delay.downstream;
 
+import java.io.BufferedOutputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -97,7 +98,10 @@ public class ServedDelays implements DisposableBean {
         try {
             Path path = Path.of(properties.servedLog());
             Files.createDirectories(path.toAbsolutePath().getParent());
-            out = new PrintStream(new FileOutputStream(path.toFile()), false, StandardCharsets.US_ASCII);
+            // Buffered, flushed once a second (writeSecond): a reader sees a second's tags all at once, never its
+            // served answers without their orphans.
+            out = new PrintStream(new BufferedOutputStream(new FileOutputStream(path.toFile())), false,
+                    StandardCharsets.US_ASCII);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write downstream.served-log " + properties.servedLog(), e);
         }

@@ -89,7 +89,7 @@ class CallerGoneTests {
         client.get().uri("/delay?ms=20").header(waits, "soon").exchange().expectStatus().isOk();
         // Last, an answer to nobody's deadline: once it is in the log, so is everything recorded before it.
         client.get().uri("/orders/3").exchange().expectStatus().isOk();
-        assertThat(countsOnceServed(5)).isEqualTo(Map.of("served", 5L, "orphan", 2L));
+        assertThat(countsOnceServed(5, 2)).isEqualTo(Map.of("served", 5L, "orphan", 2L));
         assertThat(ServedLogs.max(log, ServedDelays.ORPHAN_TAG)).isGreaterThanOrEqualTo(20);
     }
 
@@ -122,8 +122,12 @@ class CallerGoneTests {
     }
 
     /** The log's counts per tag once it holds {@code served} answers (every answer is one), bounded by WAIT_S. */
-    private Map<String, Long> countsOnceServed(long served) throws InterruptedException {
-        return await(counts -> counts.getOrDefault("served", 0L) >= served, served + " served answers");
+    /** Once the log holds `served` answers and `orphans` orphans: a second's answers and its orphans are recorded
+     *  one after the other, so an answer recorded at a second's turn may land a second before its orphan. */
+    private Map<String, Long> countsOnceServed(long served, long orphans) throws InterruptedException {
+        return await(counts -> counts.getOrDefault("served", 0L) >= served
+                && counts.getOrDefault("orphan", 0L) >= orphans,
+                served + " served answers and " + orphans + " orphans");
     }
 
     private Map<String, Long> awaitCancelled(long cancelled) throws InterruptedException {
