@@ -15,7 +15,7 @@ from typing import Protocol
 
 from loadlab.core import downstream
 from loadlab.core.downstream import HIGH_END_QUANTILE, Distribution
-from loadlab.core.param_parsers import checked_by
+from loadlab.core.param_parsers import checked_by, int_in, optional_int_in
 
 FANOUT = "fanout"
 # Calls per request: thread-service FanOutRequest.MAX_CALLS holds the same (test_fanout.py reads it).
@@ -38,19 +38,6 @@ class FanoutError(ValueError):
     """A bad FANOUT_* value; the message is the one line the user sees."""
 
 
-def _whole(name: str, raw: str, low: int, high: int, empty_ok: bool) -> int | None:
-    allowed = f"allowed: {'empty, or ' if empty_ok else ''}{low}..{high}"
-    if empty_ok and not raw.strip():
-        return None
-    try:
-        value = int(raw.strip())
-    except ValueError:
-        raise FanoutError(f"{name}={raw!r} is not a whole number; {allowed}") from None
-    if not low <= value <= high:
-        raise FanoutError(f"{name}={value} is out of range; {allowed}")
-    return value
-
-
 def parse_on_timeout(raw: str) -> str:
     value = raw.strip()
     if value not in ON_TIMEOUT:
@@ -65,7 +52,7 @@ PARAMS = (
         str(FANOUT_DEFAULT),
         "with SCENARIO=fanout: downstream calls each request makes at once (each its own draw of DELAY_DIST); the "
         "request answers when the slowest came back",
-        checked_by(lambda raw: _whole("FANOUT", raw, 1, FANOUT_MAX, False), FanoutError),
+        int_in(1, FANOUT_MAX),
         f"1..{FANOUT_MAX}",
     ),
     (
@@ -73,7 +60,7 @@ PARAMS = (
         "",
         "with SCENARIO=fanout, platform mode: threads of the executor the calls run on (empty: Tomcat's threads x "
         "FANOUT, the pool a team would write; smaller shows the executor as a second limit)",
-        checked_by(lambda raw: _whole("FANOUT_POOL", raw, 1, POOL_MAX, True), FanoutError),
+        optional_int_in(1, POOL_MAX),
         f"empty, or 1..{POOL_MAX}",
     ),
     (
@@ -81,7 +68,7 @@ PARAMS = (
         "",
         "with SCENARIO=fanout: the request's deadline (ms); at it the request answers with what came back "
         "(FANOUT_ON_TIMEOUT=partial) or 504 (fail) (empty: no deadline)",
-        checked_by(lambda raw: _whole("FANOUT_TIMEOUT_MS", raw, 1, TIMEOUT_MAX_MS, True), FanoutError),
+        optional_int_in(1, TIMEOUT_MAX_MS),
         "empty, or 1..(the lab's own limit on a call)",
     ),
     (

@@ -28,6 +28,20 @@ def int_in(lo: int, hi: int) -> Callable[[str, str], int]:
     return parse
 
 
+def optional_int_in(lo: int, hi: int) -> Callable[[str, str], int | None]:
+    """int_in, or None for an empty value (a parameter that is off unless given)."""
+
+    def parse(name: str, raw: str) -> int | None:
+        if not raw.strip():
+            return None
+        try:
+            return int_in(lo, hi)(name, raw.strip())
+        except ParamError as e:
+            raise ParamError(str(e).replace(f"allowed: {lo}..{hi}", f"allowed: empty, or {lo}..{hi}")) from None
+
+    return parse
+
+
 def one_of(choices: tuple[str, ...]) -> Callable[[str, str], str]:
     def parse(name: str, raw: str) -> str:
         value = raw.strip()
