@@ -1,7 +1,7 @@
 """A level's health, the one rule: it keeps up with its offered rate (the answers a service keeping up completes in
-the level's seconds), few of its own requests fail, and its p99 stays within the limit built on the baseline p50
-(thresholds.Thresholds), judged on the count past that limit where the level is too short to resolve its p99
-(tail_judged_by). knee.py places the knee on it; the simulation's early stop applies the same rule
+the level's seconds), few of its own requests fail, and its p99 and its p50 stay within the limits built on the
+baseline p50 (thresholds.Thresholds), each judged on the count past its limit where the level is too short to resolve
+its p99 (tail_judged_by). knee.py places the knee on it; the simulation's early stop applies the same rule
 (tests/analysis/test_health_rule_agreement.py holds them equal)."""
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ RESOLVES_P99 = round(1 / TAIL_SHARE)
 # and a run climbs through several short levels (2 s levels of 10 to 40 rps are four), so 1% each keeps the chance
 # that a healthy tail alone places the knee early under 5% over them.
 TAIL_ALPHA = 0.01
+# The share of a healthy level's answers past its median: the median's count rule tests against it (median_reason).
+MEDIAN_SHARE = 0.5
 
 
 def tail_judged_by(level: Level) -> str | None:
@@ -40,23 +42,44 @@ def tail_judged_by(level: Level) -> str | None:
 
 def tail_reason(level: Level, p99_limit: float | None) -> str | None:
     """Why the level's successful answers are too slow against the limit, or None."""
-    if p99_limit is None or level.latency is None:
+    p99 = None if level.latency is None else level.latency.p99_ms
+    return _past_limit(
+        level, ("p99", p99), p99_limit, TAIL_SHARE, ("the", f"more than a healthy {TAIL_SHARE:.0%} tail allows")
+    )
+
+
+def median_reason(level: Level, p50_limit: float | None) -> str | None:
+    """Why the level's typical answer is too slow against the median's limit (Thresholds.p50_limit_ms), or None.
+
+    A queue delays every request, the median as much as the tail: under a downstream whose p99 is seconds the p99's
+    limit is seconds wide, and a level whose requests wait a second each in Tomcat's queue stays within it while its
+    median doubles. Judged at the level's resolution, as its tail is: a level too short to resolve its p99 (count) is
+    unhealthy only when more than half of its answers past the limit is beyond chance (a median at the limit puts
+    each answer past it with 1/2), so a few slow draws of a tailed downstream never decide it."""
+    p50 = None if level.latency is None else level.latency.p50_ms
+    return _past_limit(level, ("p50", p50), p50_limit, MEDIAN_SHARE, ("the median's", "more than half, beyond chance"))
+
+
+def _past_limit(
+    level: Level, figure: tuple[str, int | None], limit: float | None, share: float, words: tuple[str, str]
+) -> str | None:
+    """The reason a percentile (its name and value) is past its limit, in words: by its value where the level
+    resolves it, else by the count past the limit, unhealthy only when more answers are past it than a level passing
+    each with `share` gives at TAIL_ALPHA (one-sided binomial test)."""
+    name, value = figure
+    whose, beyond = words
+    if limit is None or value is None:
         return None
     if tail_judged_by(level) == "count":
         from loadlab.analysis import hlog  # needs hdrh, as a level with a histogram does; knee.py's importers do not
 
         n = level.latency.count
-        above = hlog.count_above(level.histogram, p99_limit)
-        p = binomial.tail_p(n, above, TAIL_SHARE)
+        above = hlog.count_above(level.histogram, limit)
+        p = binomial.tail_p(n, above, share)
         if above and p < TAIL_ALPHA:
-            return (
-                f"{above} of {n} requests above the {p99_limit:.0f} ms limit: more than a healthy "
-                f"{TAIL_SHARE:.0%} tail allows (p = {p:.2g})"
-            )
+            return f"{above} of {n} requests above {whose} {limit:.0f} ms limit: {beyond} (p = {p:.2g})"
         return None
-    if level.latency.p99_ms > p99_limit:
-        return f"p99 {level.latency.p99_ms} ms is above the {p99_limit:.0f} ms limit"
-    return None
+    return f"{name} {value} ms is above {whose} {limit:.0f} ms limit" if value > limit else None
 
 
 def expected_answers_rps(level: Level, baseline_p50_ms: float | None) -> float:
@@ -82,8 +105,9 @@ def level_health(
     reasons = rate_reasons(level, th, baseline_p50_ms)
     if level.latency is None:
         reasons.append("no successful response, so no latency")
-    elif tail := tail_reason(level, p99_limit):
-        reasons.append(tail)
+        return False, reasons
+    p50_limit = th.p50_limit_ms(baseline_p50_ms) if baseline_p50_ms is not None else None
+    reasons.extend(r for r in (tail_reason(level, p99_limit), median_reason(level, p50_limit)) if r)
     return not reasons, reasons
 
 

@@ -3,7 +3,8 @@ by (its early stop judges with the values a run passes; it has no defaults of it
 them; test_thresholds.py and the shared fixture health_cases.json hold both sides to these).
 
 A level is healthy when its OK throughput is at least `ok_ratio` of the offered rate, its error ratio at most
-`max_error_ratio`, and its p99 at most max(`p99_factor` x baseline p50, baseline p50 + `p99_slack_ms`). Standard
+`max_error_ratio`, its p99 at most max(`p99_factor` x baseline p50, baseline p50 + `p99_slack_ms`) and its p50 at most
+max(`p99_factor` x baseline p50, baseline p50 + `p50_slack_ms`). Standard
 library only: limits.py (run by params.py before the venv exists) derives the harness's timeouts from them.
 """
 
@@ -19,6 +20,7 @@ SIMULATION_NAMES = {
     "max_error_ratio": "maxErrorRatio",
     "p99_factor": "p99Factor",
     "p99_slack_ms": "p99SlackMs",
+    "p50_slack_ms": "p50SlackMs",
 }
 
 
@@ -28,6 +30,10 @@ class Thresholds:
     max_error_ratio: float = 0.01
     p99_factor: float = 2.0
     p99_slack_ms: float = 100.0
+    # The median's slack stays the contract's 100 ms when a tailed downstream widens the p99's
+    # (downstream.health_thresholds): an idle service's median is the distribution's, so a queue that doubles it is
+    # a queue, even while the p99 stays within a limit set by a tail of seconds.
+    p50_slack_ms: float = 100.0
 
     @classmethod
     def from_mapping(cls, values: Mapping | None) -> Thresholds:
@@ -41,6 +47,11 @@ class Thresholds:
 
     def p99_limit_ms(self, baseline_p50_ms: float) -> float:
         return max(self.p99_factor * baseline_p50_ms, baseline_p50_ms + self.p99_slack_ms)
+
+    def p50_limit_ms(self, baseline_p50_ms: float) -> float:
+        """The median's limit: the contract's p99 rule on a constant delay, where it is never the one crossed first
+        (a median past it has a p99 past it too), and the one a queue crosses first under a tailed downstream."""
+        return max(self.p99_factor * baseline_p50_ms, baseline_p50_ms + self.p50_slack_ms)
 
     def as_dict(self) -> dict[str, float | int]:
         """As params.json and summary.json spell them: whole numbers as ints (100, not 100.0)."""

@@ -215,6 +215,7 @@ class ThresholdsRecord(Fields):
     max_error_ratio: float | None = None
     p99_factor: float | None = None
     p99_slack_ms: float | None = None
+    p50_slack_ms: float | None = None
 
 
 @dataclass(frozen=True)

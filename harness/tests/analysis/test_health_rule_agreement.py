@@ -2,6 +2,7 @@
 HealthRuleAgreementTest runs the same file through the simulation's early stop)."""
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ def test_the_fixture_thresholds_are_the_defaults():
 @pytest.mark.parametrize("case", FIXTURE["cases"], ids=lambda c: c["name"])
 def test_the_knee_module_gives_the_shared_verdict(case):
     level = _level(case, 1, [(value, 1) for value in case["ok_latencies_ms"]])
-    thresholds = Thresholds()
+    thresholds = replace(Thresholds(), p99_slack_ms=case.get("p99_slack_ms", Thresholds().p99_slack_ms))
     baseline = case["baseline_p50_ms"]
     healthy, reasons = health.level_health(level, thresholds, thresholds.p99_limit_ms(baseline), baseline)
     assert healthy == case["healthy"], reasons
@@ -30,10 +31,11 @@ def test_the_knee_module_gives_the_shared_verdict(case):
 def test_the_tail_rule_is_the_fixtures():
     """The simulation's HealthRule holds its constants to the same entry (HealthRuleAgreementTest)."""
     rule = FIXTURE["tail_rule"]
-    assert (health.TAIL_SHARE, health.RESOLVES_P99, health.TAIL_ALPHA) == (
+    assert (health.TAIL_SHARE, health.RESOLVES_P99, health.TAIL_ALPHA, health.MEDIAN_SHARE) == (
         rule["share"],
         rule["resolves_p99"],
         rule["alpha"],
+        rule["median_share"],
     )
 
 

@@ -15,14 +15,17 @@ import org.HdrHistogram.HistogramIterationValue;
  *
  * <p>Healthy when: ok completions per second &ge; okRatio &times; target (less the requests still in flight at the
  * level's end after a step up, {@link #expectedOkRps}), ko/(ok+ko) &le; maxErrorRatio, at least
- * one ok completion, and ok p99 &le; max(p99Factor &times; baselineP50, baselineP50 + p99SlackMs), baselineP50 being
+ * one ok completion, ok p99 &le; max(p99Factor &times; baselineP50, baselineP50 + p99SlackMs) and ok p50 &le;
+ * max(p99Factor &times; baselineP50, baselineP50 + p50SlackMs) (a tailed downstream widens only the p99's slack, so a
+ * queue that doubles the median is caught while the p99 stays within a tail of seconds), baselineP50 being
  * the ok p50 of the first level that keeps up ({@link #keepsUp}, taken by {@link LevelJudge}). A level of fewer
  * than {@link #RESOLVES_P99} successful requests cannot resolve its p99 (it is its slowest answer or the one before):
  * its tail is judged on the COUNT past that limit, unhealthy only when a healthy 1% tail gives that many with a
  * chance below {@link #TAIL_ALPHA} (health.py says why these values). Percentiles cover successful requests only
  * (a fast error must not pass for a fast answer), read at the Python reader's rank (hdrh), as the analysis reads them.
  */
-public record HealthRule(double okRatio, double maxErrorRatio, double p99Factor, double p99SlackMs) {
+public record HealthRule(double okRatio, double maxErrorRatio, double p99Factor, double p99SlackMs,
+        double p50SlackMs) {
 
     /** The share of answers a healthy p99 lets past its limit (health.py TAIL_SHARE; the shared fixture's). */
     static final double TAIL_SHARE = 0.01;
@@ -30,6 +33,8 @@ public record HealthRule(double okRatio, double maxErrorRatio, double p99Factor,
     static final long RESOLVES_P99 = Math.round(1 / TAIL_SHARE);
     /** The count rule's significance: health.py TAIL_ALPHA, which says why 1%. */
     static final double TAIL_ALPHA = 0.01;
+    /** The share of a healthy level's answers past its median: the median's count rule tests against it. */
+    static final double MEDIAN_SHARE = 0.5;
     static final String BY_P99 = "p99";
     static final String BY_COUNT = "count";
 
@@ -68,7 +73,7 @@ public record HealthRule(double okRatio, double maxErrorRatio, double p99Factor,
     }
 
     public static HealthRule of(LoadConfig c) {
-        return new HealthRule(c.okRatio(), c.maxErrorRatio(), c.p99Factor(), c.p99SlackMs());
+        return new HealthRule(c.okRatio(), c.maxErrorRatio(), c.p99Factor(), c.p99SlackMs(), c.p50SlackMs());
     }
 
     /**
@@ -91,13 +96,25 @@ public record HealthRule(double okRatio, double maxErrorRatio, double p99Factor,
         return Math.max(p99Factor * baselineP50Ms, baselineP50Ms + p99SlackMs);
     }
 
+    /** The median's limit: its slack is never widened for a tailed downstream (thresholds.py p50_limit_ms). */
+    public double p50LimitMs(double baselineP50Ms) {
+        return Math.max(p99Factor * baselineP50Ms, baselineP50Ms + p50SlackMs);
+    }
+
     public Verdict judge(LevelStats level, double baselineP50Ms) {
         double limit = p99LimitMs(baselineP50Ms);
         List<String> broken = rateReasons(level, baselineP50Ms);
         String by = tailJudgedBy(level);
-        String tail = by == null ? "no successful response" : tailReason(level, by, limit, baselineP50Ms);
-        if (tail != null) {
-            broken.add(tail);
+        if (by == null) {
+            broken.add("no successful response");
+        } else {
+            String tail = tailReason(level, by, limit, baselineP50Ms);
+            String median = medianReason(level, by, p50LimitMs(baselineP50Ms), baselineP50Ms);
+            for (String reason : new String[] {tail, median}) {
+                if (reason != null) {
+                    broken.add(reason);
+                }
+            }
         }
         return new Verdict(broken.isEmpty(), broken.isEmpty() ? null : String.join("; ", broken), level.okRps(),
                 level.errorRatio(), level.p99Ms(), limit, by);
@@ -133,18 +150,42 @@ public record HealthRule(double okRatio, double maxErrorRatio, double p99Factor,
         return n == 0 ? null : n < RESOLVES_P99 ? BY_COUNT : BY_P99;
     }
 
+    /**
+     * A queue delays the median as much as the tail: under a tailed downstream the p99's limit is seconds wide and
+     * only the median's catches it. Judged at the level's resolution, as the tail is (health.py median_reason).
+     */
+    private static String medianReason(LevelStats level, String by, double limit, double baselineP50Ms) {
+        if (by.equals(BY_P99)) {
+            return level.p50Ms() > limit
+                    ? fmt("p50 %.0f ms > %.0f ms, the median's limit (baseline p50 %.0f ms)", level.p50Ms(), limit,
+                            baselineP50Ms)
+                    : null;
+        }
+        String past = beyondChancePast(level, limit, MEDIAN_SHARE);
+        return past == null ? null : fmt(past, "the median's", "more than half, beyond chance");
+    }
+
     private static String tailReason(LevelStats level, String by, double limit, double baselineP50Ms) {
         if (by.equals(BY_P99)) {
             return level.p99Ms() > limit
                     ? fmt("p99 %.0f ms > %.0f ms (baseline p50 %.0f ms)", level.p99Ms(), limit, baselineP50Ms)
                     : null;
         }
+        String past = beyondChancePast(level, limit, TAIL_SHARE);
+        return past == null ? null : fmt(past, "the", "more than a healthy 1% tail allows");
+    }
+
+    /**
+     * A format of "k of n requests above %s L ms limit: %s (p = …)" when more of a count-judged level's answers are
+     * past the limit than a level passing each with {@code share} gives at {@link #TAIL_ALPHA}; null within chance
+     * (health.py _beyond_chance_past).
+     */
+    private static String beyondChancePast(LevelStats level, double limit, double share) {
         long n = level.okLatency().getTotalCount();
         long above = countAbove(level.okLatency(), limit);
-        double p = binomialTail(n, above, TAIL_SHARE);
+        double p = binomialTail(n, above, share);
         return above > 0 && p < TAIL_ALPHA
-                ? fmt("%d of %d requests above the %.0f ms limit: more than a healthy 1%% tail allows (p = %.2g)",
-                        above, n, limit, p)
+                ? fmt("%d of %d requests above %%s %.0f ms limit: %%s (p = %.2g)", above, n, limit, p)
                 : null;
     }
 

@@ -31,7 +31,7 @@ class HealthRuleAgreementTest {
         Map<String, Object> t = (Map<String, Object>) HarnessThresholds.fixture().get("thresholds");
         HealthRule expected = new HealthRule(((Number) t.get("ok_ratio")).doubleValue(),
                 ((Number) t.get("max_error_ratio")).doubleValue(), ((Number) t.get("p99_factor")).doubleValue(),
-                ((Number) t.get("p99_slack_ms")).doubleValue());
+                ((Number) t.get("p99_slack_ms")).doubleValue(), ((Number) t.get("p50_slack_ms")).doubleValue());
         assertEquals(expected, HealthRule.of(HarnessThresholds.parse(Map.of())));
     }
 
@@ -49,6 +49,10 @@ class HealthRuleAgreementTest {
                 ((Number) c.get("seconds")).intValue(), ((Number) c.get("ok")).longValue(),
                 ((Number) c.get("ko")).longValue(), ok);
         HealthRule rule = HealthRule.of(HarnessThresholds.parse(Map.of()));
+        if (c.containsKey("p99_slack_ms")) { // a tailed downstream's widened p99 slack
+            rule = new HealthRule(rule.okRatio(), rule.maxErrorRatio(), rule.p99Factor(),
+                    ((Number) c.get("p99_slack_ms")).doubleValue(), rule.p50SlackMs());
+        }
         HealthRule.Verdict v = rule.judge(level, ((Number) c.get("baseline_p50_ms")).doubleValue());
         assertEquals(c.get("healthy"), v.healthy(), c.get("name") + ": " + v.reason());
         if (c.containsKey("tail_judged_by")) {
@@ -63,5 +67,6 @@ class HealthRuleAgreementTest {
         assertEquals(((Number) t.get("share")).doubleValue(), HealthRule.TAIL_SHARE);
         assertEquals(((Number) t.get("resolves_p99")).longValue(), HealthRule.RESOLVES_P99);
         assertEquals(((Number) t.get("alpha")).doubleValue(), HealthRule.TAIL_ALPHA);
+        assertEquals(((Number) t.get("median_share")).doubleValue(), HealthRule.MEDIAN_SHARE);
     }
 }

@@ -41,6 +41,7 @@ public record LoadConfig(
         double maxErrorRatio,
         double p99Factor,
         double p99SlackMs,
+        double p50SlackMs,
         double baselineP50Ms,
         long startAtEpochMs,
         String goFile,
@@ -57,7 +58,8 @@ public record LoadConfig(
      * passes (harness/loadlab/core/thresholds.py, the one definition) are the only ones; a run without one fails at
      * start naming it. harness/tests/data/health_cases.json holds them under these names for both test suites.
      */
-    static final List<String> REQUIRED = List.of("okRatio", "maxErrorRatio", "p99Factor", "p99SlackMs");
+    static final List<String> REQUIRED = List.of("okRatio", "maxErrorRatio", "p99Factor", "p99SlackMs",
+            "p50SlackMs");
     /** Properties another class reads and checks: {@code mix} ({@link Mix}, APP_REQUESTS resolved by the harness). */
     static final List<String> READ_ELSEWHERE = List.of("mix");
 
@@ -144,6 +146,7 @@ public record LoadConfig(
         double maxErrorRatio = p.get("maxErrorRatio", s -> ratio(s, true), "a number in [0, 1]");
         double p99Factor = p.get("p99Factor", s -> atLeast(s, 1.0), "a number >= 1");
         double p99SlackMs = p.get("p99SlackMs", s -> nonNegative(s), "a number >= 0");
+        double p50SlackMs = p.get("p50SlackMs", s -> nonNegative(s), "a number >= 0");
         double baselineP50Ms = p.get("baselineP50Ms", s -> nonNegative(s), "a number >= 0 (0: the first level's p50)");
         long startAtEpochMs = p.get("startAtEpochMs", s -> {
             long v = Long.parseLong(s);
@@ -190,7 +193,7 @@ public record LoadConfig(
         return new LoadConfig(baseUrl, delayMs, scenario, cpuMs, query, path, profile, startRps, peakRps, steps,
                 stepSeconds, warmupSeconds, warmupRps, injectors, injectorIndex, outDir, requestTimeoutMs,
                 connectTimeoutMs, maxInflight, stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor,
-                p99SlackMs, baselineP50Ms, startAtEpochMs, goFile, goTimeoutSeconds,
+                p99SlackMs, p50SlackMs, baselineP50Ms, startAtEpochMs, goFile, goTimeoutSeconds,
                 Collections.unmodifiableMap(p.effective));
     }
 
@@ -201,7 +204,8 @@ public record LoadConfig(
         return new LoadConfig(baseUrl, delayMs, scenario, cpuMs, query, path, profile, startRps, peakRps, steps,
                 stepSeconds, warmupSeconds, warmupRps, injectors, injectorIndex, outDir, requestTimeoutMs,
                 connectTimeoutMs, maxInflight, stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor,
-                p99SlackMs, baselineP50Ms, epochMs, goFile, goTimeoutSeconds, Collections.unmodifiableMap(eff));
+                p99SlackMs, p50SlackMs, baselineP50Ms, epochMs, goFile, goTimeoutSeconds,
+                Collections.unmodifiableMap(eff));
     }
 
     /** The thread-service endpoint of each scenario (the service's own names; `http` is /forward). */
