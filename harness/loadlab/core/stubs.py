@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 from pathlib import Path
+from typing import TypedDict
 
 from loadlab.core.errors import DownstreamError
 
@@ -20,7 +21,17 @@ STUBS_ALLOWED = (
 STUBS_MAX_CHARS = 100_000
 
 
-def _stub(i: int, entry: object, folder: Path, shown: str) -> dict:
+class Stub(TypedDict):
+    """One stub as the delay-service reads it (Stubs.java): checked, its body read from its file."""
+
+    path: str
+    method: str | None
+    status: int
+    content_type: str
+    body: str
+
+
+def _stub(i: int, entry: object, folder: Path, shown: str) -> Stub:
     """One stub checked and resolved (its body file read); DownstreamError naming the entry and what is wrong."""
 
     def bad(problem: str) -> DownstreamError:
@@ -58,7 +69,7 @@ def _stub(i: int, entry: object, folder: Path, shown: str) -> dict:
     }
 
 
-def read(path: Path) -> list[dict]:
+def read(path: Path) -> list[Stub]:
     """The stubs file checked, each body read from its file; DownstreamError in one line when anything is wrong."""
     shown = f"DOWNSTREAM_STUBS={str(path)!r}"
     try:
@@ -77,7 +88,7 @@ def read(path: Path) -> list[dict]:
     return stubs
 
 
-def encoded(stubs: list[dict]) -> str:
+def encoded(stubs: list[Stub]) -> str:
     """The delay-service's downstream.stubs: base64 of the resolved list (Stubs.java)."""
     return base64.b64encode(json.dumps(stubs).encode()).decode()
 

@@ -28,7 +28,7 @@ from loadlab.summary.outputs import write_text
 from loadlab.summary.records import RunSummary
 
 
-def rebuild(run_dir: str | os.PathLike) -> RunSummary:
+def rebuild(run_dir: str | os.PathLike[str]) -> RunSummary:
     """Every derived file of a run folder, pages included; returns the run's summary (what summary.json holds)."""
     written = summaries.write(run_dir)
     for folder, summary in written:
@@ -36,9 +36,9 @@ def rebuild(run_dir: str | os.PathLike) -> RunSummary:
     return written[-1][1]
 
 
-def redraw(run_dir: str | os.PathLike) -> Path:
+def redraw(run_dir: str | os.PathLike[str]) -> Path:
     """The page again from the summary.json a run folder holds (`make plan` adds its section)."""
-    return render(run_dir, records.read(run_dir))
+    return render(run_dir, records.read(Path(run_dir)))
 
 
 def _render_or_say_why(folder: Path, summary: RunSummary) -> None:
@@ -49,7 +49,7 @@ def _render_or_say_why(folder: Path, summary: RunSummary) -> None:
         write_text(folder / "index.html", fallback_page(summary, f"{type(e).__name__}: {e}"))
 
 
-def render(run_dir: str | os.PathLike, record: RunSummary) -> Path:
+def render(run_dir: str | os.PathLike[str], record: RunSummary) -> Path:
     """Writes run_dir/index.html and returns its path."""
     run_dir = Path(run_dir)
     modes = record.modes

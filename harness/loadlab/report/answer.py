@@ -42,7 +42,7 @@ def answer(summary: RunSummary) -> str | None:
     kind = ratio_interval.bound_of(span) or summary.virtual_over_platform_bound or bound(virtual, platform)
     # a bound is said in words ("at least") before the end its brackets carry (ratio_interval.figure), never the
     # point of the last healthy levels; without an interval the point is said as what it is (ratio_interval.text)
-    at_least = {"lower": "at least ", "upper": "at most "}.get(kind, "") if span else ""
+    at_least = {"lower": "at least ", "upper": "at most "}.get(kind, "") if span and kind else ""
     figure = ratio_interval.text(ratio, span, kind).removeprefix("≥ ").removeprefix("≤ ")
     text = (
         f"Virtual threads held {at_least}{figure} the load of a {_pool(basis, summary)} here "

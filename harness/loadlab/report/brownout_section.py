@@ -3,6 +3,7 @@ figure over time with every mode on the same axes and the brownout shaded."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from loadlab.report import brownout_words
 from loadlab.report.charts.chart_style import MODE_COLORS, PANEL_SIZE, STYLE
 from loadlab.report.charts.marks import brownout, log_y
 from loadlab.report.charts.svg import to_svg
-from loadlab.report.series import read_series
+from loadlab.report.series import gaps, read_series
 from loadlab.summary.brownout_figures import SERIES
 from loadlab.summary.records import RunSummary
 
@@ -44,14 +45,14 @@ def section(run_dir: Path, summary: RunSummary, folders: dict[str, str]) -> str:
     )
 
 
-def chart(series: dict[str, dict[str, list]], window: list) -> str:
+def chart(series: dict[str, dict[str, list[float | None]]], window: Sequence[float] | None) -> str:
     with matplotlib.rc_context({**STYLE, "svg.hashsalt": f"loadlab-{NAME}"}):
         fig = Figure(figsize=(PANEL_SIZE[0] * 1.6, PANEL_SIZE[1] * 2.2))
         axes = fig.subplots(len(PANELS), 1, sharex=True)
         for ax, (column, label) in zip(axes, PANELS):
             for i, (mode, data) in enumerate(series.items()):
-                values = [float("nan") if v is None else v for v in data.get(column) or []]
-                ax.plot(data.get("second") or [], values, color=MODE_COLORS[i % len(MODE_COLORS)], label=mode)
+                values = gaps(data.get(column) or [])
+                ax.plot(gaps(data.get("second") or []), values, color=MODE_COLORS[i % len(MODE_COLORS)], label=mode)
             brownout(ax, window, label="brownout" if ax is axes[0] else None)
             ax.set_ylabel(label)
         offered = next(iter(series.values()), {})

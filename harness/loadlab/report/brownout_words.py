@@ -9,7 +9,7 @@ from loadlab.summary.brownout_record import BrownoutRecord
 from loadlab.summary.records import ModeRecord
 
 
-def _n(x, unit: str = "", digits: int = 0) -> str:
+def _n(x: float | None, unit: str = "", digits: int = 0) -> str:
     if x is None:
         return "-"
     return f"{x:,.{digits}f}{unit}"

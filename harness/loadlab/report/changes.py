@@ -49,9 +49,9 @@ def rows(run: Side, against: Side, shared: Shared) -> list[Row]:
     out = []
     for mode in shared.modes:
         for figure in CAPACITY:
-            spans = [spans_of(side, mode, figure) for side in (run, against)]
-            texts = [capacity_text(side.summary.modes[mode], figure) for side in (run, against)]
-            out.append(Row(mode, figure, *texts, capacity_change(*spans)))
+            change = capacity_change(spans_of(run, mode, figure), spans_of(against, mode, figure))
+            run_text, against_text = (capacity_text(side.summary.modes[mode], figure) for side in (run, against))
+            out.append(Row(mode, figure, run_text, against_text, change))
         for rate, places in shared.rates[mode].items():
             out += [latency_row(mode, figure, rate, places) for figure in LATENCY]
     return out
@@ -80,7 +80,7 @@ def spans_of(side: Side, mode: str, figure: str) -> list[Span]:
     return [_span(result.knee_interval_rps, result.sustained_rps, figure)]
 
 
-def _span(interval: list | None, sustained: float | None, figure: str) -> Span:
+def _span(interval: list[float | None] | None, sustained: float | None, figure: str) -> Span:
     """[last healthy, first unhealthy]; a mode with no bracket held the top of its stairs: at least its sustained
     rate, no upper end."""
     if interval and len(interval) == 2 and interval[1] is not None:
@@ -93,8 +93,8 @@ def _span(interval: list | None, sustained: float | None, figure: str) -> Span:
 
 
 def capacity_text(result: ModeRecord, figure: str) -> str:
-    interval = result.knee_interval_rps
-    closed = bool(interval and len(interval) == 2 and interval[1] is not None)
+    interval = result.knee_interval_rps or []
+    closed = len(interval) == 2 and interval[1] is not None
     if figure == "sustained":
         if not result.sustained_rps:  # 0 or none: the first level was already unhealthy
             return "no healthy level"
@@ -109,9 +109,9 @@ def capacity_text(result: ModeRecord, figure: str) -> str:
 def latency_row(mode: str, figure: str, rate: float, places: list[Place]) -> Row:
     """A percentile at one rate: each run's level figure (its whole histogram) shown, the per-second values compared."""
     run, against = places
-    values = [per_second(p, f"{figure}_ms") for p in (run, against)]
-    texts = [_ms(LEVEL_LATENCY[figure](p.level)) for p in (run, against)]
-    return Row(mode, figure, *texts, latency_change(*values, what=figure), rate)
+    change = latency_change(per_second(run, f"{figure}_ms"), per_second(against, f"{figure}_ms"), what=figure)
+    run_text, against_text = (_ms(LEVEL_LATENCY[figure](p.level)) for p in (run, against))
+    return Row(mode, figure, run_text, against_text, change, rate)
 
 
 def per_second(place: Place, column: str) -> list[float]:
@@ -135,7 +135,7 @@ def per_second(place: Place, column: str) -> list[float]:
     return values
 
 
-def _ms(value) -> str:
+def _ms(value: float | None) -> str:
     return "—" if value is None else f"{value:,.0f} ms"
 
 
@@ -168,6 +168,7 @@ def _verdict_text(change: Change) -> str:
     if not change.detected:
         return f"no change detected ({interval})"
     if high is None:
+        assert low is not None  # both None returned "cannot tell" above
         return f"at least {pct(low)} (a bound: RUN held the top of its stairs)"
     if low is None:
         return f"at most {pct(high)} (a bound: AGAINST held the top of its stairs)"
@@ -194,7 +195,9 @@ def rank_words(change: Change) -> str:
 
 
 def _interval(low: float | None, high: float | None) -> str:
+    """Never both None (_verdict_text says "cannot tell" first)."""
     if high is None:
+        assert low is not None
         return f"95%: {_end(low)} or more, RUN held the top of its stairs"
     if low is None:
         return f"95%: {_end(high)} or less, AGAINST held the top of its stairs"

@@ -95,7 +95,7 @@ def check(run: Side, against: Side) -> Shared:
     return Shared(modes, aside, rates)
 
 
-def _untrusted(result) -> str | None:
+def _untrusted(result: records.ModeRecord) -> str | None:
     """Why a mode's figures cannot be compared (an instrument's fault is not a difference between runs), or None."""
     if result.crashed:
         return "it crashed"

@@ -6,6 +6,7 @@ parameters; each shared mode's spectra at the rates both runs measured), written
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from html import escape
 from pathlib import Path
 from urllib.parse import quote
@@ -23,6 +24,8 @@ from loadlab.summary.records import ModeRecord
 
 # What a run records beside its parameters that can explain a difference between two runs.
 CONTEXT = ("target", "machine", "scenario")
+# A row of the verdicts table: its label, and its cell from one run.
+VerdictRow = tuple[str, Callable[[Side], str]]
 
 
 def write(run: Side, against: Side, shared: Shared, found: list[Row]) -> Path:
@@ -94,14 +97,9 @@ def verdicts(run: Side, against: Side, home: Path) -> str:
         f'<th><a href="{quote(_relative(s.folder / "index.html", home))}">{escape(s.name)}: {escape(s.run_id)}</a></th>'
         for s in (run, against)
     )
-    rows = [("verdict", lambda s: escape(headline(s.summary)))]
+    rows: list[VerdictRow] = [("verdict", lambda s: escape(headline(s.summary)))]
     for mode in modes:
-        rows += [
-            (f"{mode}: sustained", lambda s, m=mode: _sustained(s, m)),
-            (f"{mode}: knee between", lambda s, m=mode: bracket_text(_mode(s, m).knee_interval_rps)),
-            (f"{mode}: prediction", lambda s, m=mode: prediction_cells.predicted_cell(_mode(s, m))),
-            (f"{mode}: knee meets it", lambda s, m=mode: prediction_cells.agreement_cell(_mode(s, m))),
-        ]
+        rows += _mode_rows(mode)
     rows.append(("virtual over platform", _ratio))
     body = "".join(
         f'<tr><th class="text">{escape(label)}</th>' + "".join(f"<td>{cell(s)}</td>" for s in (run, against)) + "</tr>"
@@ -109,6 +107,15 @@ def verdicts(run: Side, against: Side, home: Path) -> str:
     )
     table = f'<table class="columns"><tr><th></th>{head}</tr>{body}</table>'
     return f'<section id="verdicts"><h2>Verdicts</h2>{table}</section>'
+
+
+def _mode_rows(mode: str) -> list[VerdictRow]:
+    return [
+        (f"{mode}: sustained", lambda s: _sustained(s, mode)),
+        (f"{mode}: knee between", lambda s: bracket_text(_mode(s, mode).knee_interval_rps)),
+        (f"{mode}: prediction", lambda s: prediction_cells.predicted_cell(_mode(s, mode))),
+        (f"{mode}: knee meets it", lambda s: prediction_cells.agreement_cell(_mode(s, mode))),
+    ]
 
 
 def differences(run: Side, against: Side) -> str:
@@ -152,7 +159,7 @@ def _mode(side: Side, mode: str) -> ModeRecord:
     return side.summary.modes.get(mode) or ModeRecord()
 
 
-def _shown(value) -> str:
+def _shown(value: object) -> str:
     if value is None or value == "":
         return "—"
     return " ".join(str(v) for v in value) if isinstance(value, list) else str(value)

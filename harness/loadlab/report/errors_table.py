@@ -12,7 +12,9 @@ from loadlab.summary.records import RunSummary
 
 def section(summary: RunSummary) -> str:
     """Beside the error chart: per mode and level, how many requests failed and of which kind, and what each means."""
-    tables, shown, meanings = [], [], {}  # meanings: kind -> {meaning: the modes that mean it}
+    tables: list[str] = []
+    shown: list[str] = []
+    meanings: dict[str, dict[str, list[str]]] = {}  # kind -> {meaning: the modes that mean it}
     for mode, m in summary.modes.items():
         kinds = error_kinds(m.levels or [], m.error_kinds or [])
         if not kinds:

@@ -82,7 +82,7 @@ def tail_cell(t: TailRecord | None) -> str:
     if t is None:
         return ""
     low, high = t.predicted_interval_ms or (None, None)
-    predicted = f"{_ms(low)}–{_ms(high)}" if low is not None else "not predicted"
+    predicted = f"{_ms(low)}–{_ms(high)}" if low is not None and high is not None else "not predicted"
     if t.cut_by_deadline:
         return CUT
     if t.measured_ms is None:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from html import escape
+from typing import TypeVar
+
+Summary = TypeVar("Summary")  # a mode's summary, whatever record columns_table's cells read
 
 
-def bracket_text(interval: list | None) -> str:
+def bracket_text(interval: Sequence[float | None] | None) -> str:
     """[345, 360] → "345 – 360"; a missing healthy side (the first level was unhealthy) → "below 300"."""
     if not interval:
         return "—"
@@ -14,7 +18,7 @@ def bracket_text(interval: list | None) -> str:
     return f"{rps(interval[0])} – {rps(interval[1])}"
 
 
-def times(value) -> str:
+def times(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}×"
 
 
@@ -30,7 +34,7 @@ def none_row(columns: int) -> str:
     return f'<tr><td colspan="{columns}" class="text muted">not recorded</td></tr>'
 
 
-def text_of(value) -> str:
+def text_of(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, (list, tuple)):
@@ -38,13 +42,13 @@ def text_of(value) -> str:
     return str(value)
 
 
-def rps(value) -> str:
+def rps(value: float | None) -> str:
     if value is None:
         return "—"
     return f"{value:,.0f}"
 
 
-def num(value) -> str:
+def num(value: float | None) -> str:
     if value is None:
         return "—"
     if isinstance(value, float) and value.is_integer():
@@ -52,18 +56,18 @@ def num(value) -> str:
     return f"{value:,}" if isinstance(value, int) else f"{value:,.1f}"
 
 
-def pct(ratio) -> str:
+def pct(ratio: float | None) -> str:
     return "—" if ratio is None else f"{100 * ratio:.2f}%"
 
 
-def yes_no(flag, good: bool = True) -> str:
+def yes_no(flag: object, good: bool = True) -> str:
     if flag is None:
         return "—"
     cls = "yes" if bool(flag) == good else "no"
     return f'<span class="{cls}">{"yes" if flag else "no"}</span>'
 
 
-def columns_table(modes: dict, rows) -> str:
+def columns_table(modes: Mapping[str, Summary], rows: Iterable[tuple[str, Callable[[Summary], str]]]) -> str:
     """A table with one column per mode and one row per (label, cell function of the mode's summary)."""
     head = "".join(f"<th>{escape(name)}</th>" for name in modes)
     body = "".join(

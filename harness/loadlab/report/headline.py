@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from loadlab.analysis import ratio_interval
@@ -14,6 +15,8 @@ from loadlab.summary import crash
 from loadlab.summary.detail_records import CrashRecord
 from loadlab.summary.prediction_text import bound_words
 from loadlab.summary.records import ModeRecord, RunSummary
+
+Span = Sequence[float | None]  # a ratio's interval: [low, high], an end None where it has no bound
 
 # Scenarios where the models give both thread modes the same limit: the page says so before anyone reads a ratio.
 NOT_EXPECTED_TO_WIN = {
@@ -48,7 +51,7 @@ def headline(summary: RunSummary) -> str:
     text = f"{subject(summary)}: " + (", ".join(phrases) or "no mode was measured")
     if scenario in NOT_EXPECTED_TO_WIN:
         text += f"; {NOT_EXPECTED_TO_WIN[scenario]}"
-    shared = {m.predicted_by for m in modes.values()}
+    shared = {m.predicted_by or "" for m in modes.values()}
     if scenario_mix.is_mix(scenario) and len(modes) > 1 and len(shared) == 1 and shared <= set(MIX_NOT_EXPECTED):
         # A mix whose lowest limit is, in every mode, one the modes share: its db kind's pool or the cores.
         text += f"; {MIX_NOT_EXPECTED[shared.pop()]}"
@@ -94,7 +97,7 @@ def crash_when(crashed: CrashRecord) -> str:
     return f"the {crashed.role} on {crashed.host} died {crash.when(crashed)}" + (f" ({how})" if how else "")
 
 
-def _ratio_for(summary: RunSummary, label: ModeLabel) -> tuple[float | None, list | None, str | None]:
+def _ratio_for(summary: RunSummary, label: ModeLabel) -> tuple[float | None, Span | None, str | None]:
     """virtual over platform on the same JDK, with its interval and bound: `virtual` uses the headline ratio,
     `virtual-jdk21` its JDK's."""
     if label.mode != "virtual":
@@ -106,7 +109,7 @@ def _ratio_for(summary: RunSummary, label: ModeLabel) -> tuple[float | None, lis
     return (summary.ratios or {}).get(str(label.jdk)), span, ratio_interval.bound_of(span)
 
 
-def _rough(span: list | None, said_above: bool = False) -> str:
+def _rough(span: Span | None, said_above: bool = False) -> str:
     """`, rough: …` after a ratio too wide to tell (ratio_interval.ROUGH_FACTOR), with what to do about it unless the
     page's first sentence already says it (said_above: the headline ratio)."""
     words = ratio_interval.rough(span, short=said_above)

@@ -33,7 +33,7 @@ def chart(mode: str, folder: Path, kinds: list[KindRecord], pass_name: str, rate
     for kind in kinds:
         lv = next((lv for lv in kind.levels if lv.pass_name == pass_name and lv.mix_rps == rate), None)
         found = lv and hgrm_files.read(folder / FOLDER / kind.name, pass_name, lv.level, rate)
-        if found:
+        if lv and found:
             curves.append(Curve(kind.name, found, lv.crossed is None))
     if not curves:
         return ""

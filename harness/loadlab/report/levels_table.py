@@ -31,7 +31,7 @@ def section(summary: RunSummary) -> str:
     return f'<section id="levels"><h2>Levels</h2>{"".join(tables)}</section>'
 
 
-def _level_row(lv: LevelRecord, sustained) -> str:
+def _level_row(lv: LevelRecord, sustained: float | None) -> str:
     classes = []
     if lv.set_aside:
         classes.append("set-aside")

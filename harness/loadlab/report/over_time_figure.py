@@ -35,11 +35,12 @@ def figure(run_dir: Path, summary: RunSummary, folders: dict[str, str]) -> tuple
         segments, offset = [], 0
         for name, pass_dir, levels, unhealthy, stopped in passes:
             series = read_series(pass_dir / "percentiles.csv")
-            if not series.get("second"):
+            seconds = [s for s in series.get("second", []) if s is not None]
+            if not seconds:
                 continue
             shaded = window if name == "coarse" else None
             segments.append(Segment(name, series, levels, offset, unhealthy, stopped, shaded))
-            offset += int(max(series["second"])) + 1 + GAP_S
+            offset += int(max(seconds)) + 1 + GAP_S
         modes[mode] = segments
     if not modes:
         return None

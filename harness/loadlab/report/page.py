@@ -34,7 +34,7 @@ def document(
     gatling: dict[str, list[str]],
     over_time: tuple[str, str, str, str] | None = None,
     spectra: str = "",
-    plan: dict | None = None,
+    plan: dict[str, object] | None = None,
     brownout: str = "",
 ) -> str:
     """charts: (section title, data-chart name, svg, caption); gatling: mode -> relative links; over_time: the

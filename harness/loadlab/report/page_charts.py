@@ -93,7 +93,7 @@ def figures(run_dir: Path, summary: RunSummary, folders: dict[str, str]) -> list
     return found
 
 
-def server_limits(params: dict, one_machine: bool) -> dict[str, tuple[float, str]]:
+def server_limits(params: dict[str, object], one_machine: bool) -> dict[str, tuple[float, str]]:
     """The validity limits drawn on the server charts, the same numbers validity.py judges with."""
     if one_machine:
         limits = {

@@ -12,14 +12,15 @@ from loadlab.capacity import table
 from loadlab.capacity.plan import PLAN_JSON
 
 
-def read(run_dir: Path) -> dict | None:
+def read(run_dir: Path) -> dict[str, object] | None:
     try:
-        return json.loads((run_dir / PLAN_JSON).read_text())
+        plan = json.loads((run_dir / PLAN_JSON).read_text())
     except (OSError, ValueError):
         return None
+    return plan if isinstance(plan, dict) else None
 
 
-def section(plan: dict | None) -> str:
+def section(plan: dict[str, object] | None) -> str:
     if not plan:
         return ""
     try:

@@ -4,6 +4,7 @@ page says what the terminal says."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 from loadlab.analysis.prediction import carried, figure, interval_text, range_text, rate_text
@@ -29,9 +30,9 @@ def headline_phrase(m: ModeRecord) -> str:
     word = {"agrees": "knee agrees", "disagrees": "knee does not agree", "contradicted": "contradicted by the run"}
     verdict = m.prediction_verdict
     if verdict is None:
-        verdict = {True: "agrees", False: "disagrees"}.get(m.prediction_agrees)
+        verdict = None if m.prediction_agrees is None else "agrees" if m.prediction_agrees else "disagrees"
     other = {"fuzzy": "the knee is fuzzy", "no upper end": "no upper end, so it excludes nothing"}
-    extra = word.get(verdict) or other.get(verdict, "")
+    extra = (word.get(verdict) or other.get(verdict, "")) if verdict else ""
     return text + (f"; {extra}" if extra else "") + ")"
 
 
@@ -68,7 +69,7 @@ def predictions_cell(m: ModeRecord) -> str:
 def ceiling_cell(m: ModeRecord) -> str:
     """The utilization law's bound (every core busy) and the knee read off the same fit, both with intervals."""
     ceiling = m.cpu_ceiling
-    if not ceiling:
+    if not ceiling or ceiling.rps is None:
         return '<span class="muted">not fitted (fewer than two healthy levels far enough apart)</span>'
     roles = ", ".join(
         f"{r.role} {r.ms_per_request:.3f} ms" + (f" (R² {r.r2:.2f})" if r.r2 is not None else " (fixed load)")
@@ -109,7 +110,7 @@ def _one(p: FitRecord) -> str:
     return text + f' <span class="muted">{escape(str(p.predicted_by))}</span>' + _rough(p.quality)
 
 
-def _fit(fitted_on: list | None, r2: float | None) -> str:
+def _fit(fitted_on: Sequence[float] | None, r2: float | None) -> str:
     """`; fitted on 300–2,093 rps, R² 0.94` (a line), `; measured at 300–990 rps` (a formula's inputs, read at
     those healthy levels)."""
     if not fitted_on:

@@ -14,7 +14,7 @@ _AS_PROSE = re.compile(r"(?<![\w/.-])thread-service(?![\w-]|\.(?:log|jar|csv)\b)
 _TEXT_NODE = re.compile(r">([^<]+)<")
 
 
-def service_name(params: dict) -> str:
+def service_name(params: dict[str, object] | None) -> str:
     """What the page calls the service under test, from the run's parameters (summary.json's `params`)."""
     return service_label(params or {})
 

@@ -89,8 +89,8 @@ def around_knee(mode: str, result: ModeRecord, folder: Path, shared: dict[float,
     if not result.collapsed or len(bracket) != 2 or None in bracket or float(bracket[1]) in shared:
         return ""
     found = places(result, "", folder)
-    sides = [found.get(float(rate)) for rate in bracket]
-    if None in sides:
+    sides = [p for rate in bracket if (p := found.get(float(rate))) is not None]
+    if len(sides) != 2:
         return ""
     labelled = [Place(f"{mode} at {rate:g} rps", p.folder, p.pass_name, p.level) for rate, p in zip(bracket, sides)]
     heading = f"{mode} on both sides of its knee ({bracket[0]:g} and {bracket[1]:g} rps)"
@@ -116,6 +116,8 @@ def rate_block(
     curves = []
     for place in places:
         level = place.level
+        if level.index is None or level.target_rps is None:
+            continue  # no file to read: a level's .hgrm is named by its index and rate
         distribution = hgrm_files.read(place.folder, place.pass_name, level.index, level.target_rps)
         if distribution is not None:
             curves.append(Curve(place.label, distribution, bool(level.healthy)))

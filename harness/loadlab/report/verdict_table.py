@@ -16,6 +16,10 @@ from loadlab.report.headline import crash_when
 from loadlab.summary.level_records import RefineRecord
 from loadlab.summary.records import ModeRecord, RunSummary
 
+# A row of the table: its label, and its cell from a mode's label and summary.
+Cell = Callable[[str, ModeRecord], str]
+Row = tuple[str, Cell]
+
 
 def section(summary: RunSummary) -> str:
     modes = summary.modes
@@ -25,10 +29,10 @@ def section(summary: RunSummary) -> str:
     # figures, and these rows are left out
     has_knee = not any(m.brownout for m in modes.values())
 
-    def knee_rows(*rows):
+    def knee_rows(*rows: Row) -> list[Row]:
         return list(rows) if has_knee else []
 
-    rows = [
+    rows: list[Row] = [
         *knee_rows(("sustained rate (rps)", lambda label, m: rps(m.sustained_rps))),
         *([("virtual over this pool", _pool_ratio_cell(summary))] if summary.ratios_by_pool else []),
         *knee_rows(
@@ -76,7 +80,7 @@ def section(summary: RunSummary) -> str:
     )
 
 
-def _of_mode(cell: Callable[[ModeRecord], str]) -> Callable[[str, ModeRecord], str]:
+def _of_mode(cell: Callable[[ModeRecord], str]) -> Cell:
     """A cell that needs only its mode, not its label."""
     return lambda label, m: cell(m)
 
@@ -93,7 +97,7 @@ def _threads_cell(label: str, m: ModeRecord) -> str:
     return "—"
 
 
-def _pool_ratio_cell(summary: RunSummary) -> Callable[[str, ModeRecord], str]:
+def _pool_ratio_cell(summary: RunSummary) -> Cell:
     """virtual over each platform column of a sweep (ratios_by_pool); the headline's divisor is marked."""
     ratios, reasons = summary.ratios_by_pool or {}, summary.ratios_by_pool_reasons or {}
     spans = summary.ratios_by_pool_intervals or {}
@@ -162,7 +166,7 @@ def stop_text(m: ModeRecord) -> str:
     return f"yes: {m.stop_reason}" if m.stop_reason else "yes"
 
 
-def collapsed_cell(label: str, m) -> str:
+def collapsed_cell(label: str, m: ModeRecord) -> str:
     """A virtual-limited knee made of its own 503s is load shed by design, not a collapse (summary/shedding.py)."""
     if m.shed_load:
         return '<span class="muted">shed load (503s of its limit, by design)</span>'

@@ -78,11 +78,11 @@ def absent_sentence(modes: dict[str, ModeRecord]) -> str:
     """The levels drawn without a bar, grouped by mode and reason, so a gap is never read as zero requests."""
     said = []
     for mode, m in modes.items():
-        levels = [lv for lv in m.levels or [] if lv.target_rps is not None]
+        levels = [(lv, lv.target_rps) for lv in m.levels or [] if lv.target_rps is not None]
         groups: dict[str, list[float]] = {}
-        for lv in levels:
+        for lv, rate in levels:
             if not wait_charts.profiled(lv):
-                groups.setdefault(level_reason(m, lv), []).append(lv.target_rps)
+                groups.setdefault(level_reason(m, lv), []).append(rate)
         for reason, rates in groups.items():
             where = "every level" if len(rates) == len(levels) else "at " + _rates(rates)
             said.append(f"{mode} {where} ({reason})")

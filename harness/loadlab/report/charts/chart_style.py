@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
+from matplotlib.typing import RcKeyType
+
 from loadlab.analysis import wait_sites as ws
 from loadlab.core import metrics
 from loadlab.summary import server_columns as col
 
-STYLE = {
+STYLE: dict[RcKeyType, object] = {
     "svg.fonttype": "none",  # text stays text: smaller, selectable, searchable
     "font.family": "sans-serif",
     "font.size": 9,
@@ -61,8 +65,17 @@ COLORS = {
 }
 # The modes in the order the page lists them (platform first), where they share one axes.
 MODE_COLORS = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2"]
+
+
+class LineStyle(TypedDict, total=False):
+    """Keywords of a line's look, as matplotlib's plot() takes them."""
+
+    linestyle: str
+    zorder: float
+
+
 # Busy Tomcat threads equal requests in flight until the pool is full: dashed and on top, so both stay visible.
-LINE_STYLE = {metrics.TOMCAT_THREADS_BUSY: {"linestyle": "--", "zorder": 3}}
+LINE_STYLE: dict[str, LineStyle] = {metrics.TOMCAT_THREADS_BUSY: {"linestyle": "--", "zorder": 3}}
 
 
 # Kinds are the simulation's (ErrorKind); they get colours by position in its list, so none is spelled here.

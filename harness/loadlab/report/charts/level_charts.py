@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from matplotlib.axes import Axes
 
+from loadlab.core.app import THREAD_SERVICE
 from loadlab.report.charts.chart_style import COLORS, KIND_COLORS
 from loadlab.report.charts.grid import panels
 from loadlab.report.charts.marks import fine_levels, knee_and_prediction, limit_line, log_y, unhealthy
 from loadlab.report.error_kinds import error_kinds
-from loadlab.report.service_name import THREAD_SERVICE, named
+from loadlab.report.series import gaps
+from loadlab.report.service_name import named
 from loadlab.summary.records import ModeRecord
 
 TARGET_RATE = "target rate (requests/s)"
@@ -17,10 +19,10 @@ TARGET_RATE = "target rate (requests/s)"
 def throughput(modes: dict[str, ModeRecord]) -> str:
     def draw(ax: Axes, mode: str, result: ModeRecord) -> bool:
         levels = result.levels or []
-        x = [lv.target_rps for lv in levels]
+        x = gaps(lv.target_rps for lv in levels)
         ax.plot(x, x, color=COLORS["target"], linestyle="--", linewidth=1, label="target")
-        ax.plot(x, [lv.offered_rps for lv in levels], color=COLORS["offered"], marker="o", label="offered (sent/s)")
-        ax.plot(x, [lv.ok_rps for lv in levels], color=COLORS["ok"], marker="o", label="OK/s")
+        ax.plot(x, gaps(lv.offered_rps for lv in levels), color=COLORS["offered"], marker="o", label="offered (sent/s)")
+        ax.plot(x, gaps(lv.ok_rps for lv in levels), color=COLORS["ok"], marker="o", label="OK/s")
         unhealthy(ax, levels, x, [lv.ok_rps for lv in levels])
         fine_levels(ax, result)
         knee_and_prediction(ax, result)
@@ -32,13 +34,13 @@ def throughput(modes: dict[str, ModeRecord]) -> str:
 def latency(modes: dict[str, ModeRecord]) -> str:
     def draw(ax: Axes, mode: str, result: ModeRecord) -> bool:
         levels = [lv for lv in result.levels or [] if lv.p50_ms is not None]
-        x = [lv.offered_rps for lv in levels]
+        x = gaps(lv.offered_rps for lv in levels)
         for key, values in (
             ("p50", [lv.p50_ms for lv in levels]),
             ("p95", [lv.p95_ms for lv in levels]),
             ("p99", [lv.p99_ms for lv in levels]),
         ):
-            ax.plot(x, values, color=COLORS[key], marker="o", label=key)
+            ax.plot(x, gaps(values), color=COLORS[key], marker="o", label=key)
         unhealthy(ax, levels, x, [lv.p99_ms for lv in levels])
         if result.p99_limit_ms:
             limit_line(ax, result.p99_limit_ms, f"p99 limit {result.p99_limit_ms} ms")
@@ -59,7 +61,7 @@ def latency(modes: dict[str, ModeRecord]) -> str:
 def errors(modes: dict[str, ModeRecord], max_error_ratio: float | None) -> str:
     def draw(ax: Axes, mode: str, result: ModeRecord) -> bool:
         levels = result.levels or []
-        x = [lv.target_rps for lv in levels]
+        x = gaps(lv.target_rps for lv in levels)
         steps = [b - a for a, b in zip(x, x[1:]) if b > a]
         width = 0.6 * (min(steps) if steps else max(x[0] if x else 1, 1) * 0.5)
         shares = [100 * (lv.error_ratio or 0) for lv in levels]
@@ -92,10 +94,14 @@ def cpu_per_request(modes: dict[str, ModeRecord], cpu_ms: float | None, service:
 
     def draw(ax: Axes, mode: str, result: ModeRecord) -> bool:
         levels = [lv for lv in result.levels or [] if lv.thread_cpu_ms_per_request is not None]
-        x = [lv.target_rps for lv in levels]
+        x = gaps(lv.target_rps for lv in levels)
         y = [lv.thread_cpu_ms_per_request for lv in levels]
         ax.plot(
-            x, y, color=COLORS["cpu_per_request"], marker="o", label=named("thread-service CPU per OK request", service)
+            x,
+            gaps(y),
+            color=COLORS["cpu_per_request"],
+            marker="o",
+            label=named("thread-service CPU per OK request", service),
         )
         unhealthy(ax, levels, x, y)
         if cpu_ms:

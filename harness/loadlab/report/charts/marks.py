@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TypedDict
+
 from matplotlib.axes import Axes
 from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 
 from loadlab.analysis.prediction import interval_text
 from loadlab.report.charts.chart_style import COLORS
+from loadlab.report.series import gaps
 from loadlab.summary.level_records import LevelRecord
 from loadlab.summary.records import ModeRecord
 
@@ -49,12 +53,12 @@ def knee_and_prediction(ax: Axes, mode: ModeRecord) -> None:
         prediction_interval(ax, band, by)
 
 
-def prediction_interval(ax: Axes, band: list | None, by: str) -> None:
+def prediction_interval(ax: Axes, band: Sequence[float | None] | None, by: str) -> None:
     """The prediction's interval as a hatched band, not only its point: how sure it is is part of it. An interval
     with no upper end runs to the panel's edge and says so (one reaching zero is words only: knee_and_prediction)."""
-    if not band or band[0] is None:
+    low, high = band or (None, None)
+    if low is None:
         return
-    low, high = band
     if high is None:
         right = ax.get_xlim()[1]
         if right > low:
@@ -65,14 +69,30 @@ def prediction_interval(ax: Axes, band: list | None, by: str) -> None:
         ax.axvspan(low, high, **_BAND, label=f"{by} predicted {interval_text(low, high)} (its 95% interval)")
 
 
-_BAND = {"facecolor": "none", "edgecolor": COLORS["prediction"], "hatch": "///", "alpha": 0.35, "linewidth": 0}
+class _BandStyle(TypedDict):
+    """Keywords of the prediction band's look, as matplotlib's axvspan() takes them."""
+
+    facecolor: str
+    edgecolor: str
+    hatch: str
+    alpha: float
+    linewidth: float
+
+
+_BAND: _BandStyle = {
+    "facecolor": "none",
+    "edgecolor": COLORS["prediction"],
+    "hatch": "///",
+    "alpha": 0.35,
+    "linewidth": 0,
+}
 
 
 def fine_levels(ax: Axes, mode: ModeRecord) -> None:
     """The refinement passes' levels (REFINE=1) as diamonds, and the knee's bracket as a band."""
     fine = mode.fine_levels
     if fine:
-        x, y = [lv.target_rps for lv in fine], [lv.ok_rps for lv in fine]
+        x, y = gaps(lv.target_rps for lv in fine), gaps(lv.ok_rps for lv in fine)
         ax.scatter(x, y, marker="D", s=16, color=COLORS["fine"], zorder=3, label="OK/s, fine levels")
         _crosses(ax, [(a, b) for lv, a, b in zip(fine, x, y) if not lv.healthy], zorder=4)
     interval = mode.knee_interval_rps
@@ -87,7 +107,7 @@ def fine_levels(ax: Axes, mode: ModeRecord) -> None:
         )
 
 
-def unhealthy(ax: Axes, levels: list[LevelRecord], x: list, y: list) -> None:
+def unhealthy(ax: Axes, levels: list[LevelRecord], x: Sequence[float], y: Sequence[float | None]) -> None:
     """Unhealthy levels as red crosses; a level set aside (its instrument was saturated: not the service's) as a
     grey ring, whatever its health."""
     kept = [(lv, a, b) for lv, a, b in zip(levels, x, y) if b is not None]
@@ -107,19 +127,19 @@ def unhealthy(ax: Axes, levels: list[LevelRecord], x: list, y: list) -> None:
         )
 
 
-def _crosses(ax: Axes, points: list[tuple], zorder: int, **label) -> None:
+def _crosses(ax: Axes, points: list[tuple[float, float]], zorder: int, label: str | None = None) -> None:
     """Unhealthy levels as red crosses over their points (label: once per panel, on the coarse levels)."""
     if points:
         x, y = [a for a, _ in points], [b for _, b in points]
-        ax.scatter(x, y, marker="x", s=40, color=COLORS["unhealthy"], zorder=zorder, **label)
+        ax.scatter(x, y, marker="x", s=40, color=COLORS["unhealthy"], zorder=zorder, label=label)
 
 
-def brownout_window(mode: ModeRecord | None) -> list | None:
+def brownout_window(mode: ModeRecord | None) -> Sequence[float] | None:
     """PROFILE=brownout: [start, end) of the brownout in seconds of the measured phase, else None."""
     return mode.brownout.window_s if mode is not None and mode.brownout is not None else None
 
 
-def brownout(ax: Axes, window: list | None, offset: float = 0, label: str | None = None) -> None:
+def brownout(ax: Axes, window: Sequence[float] | None, offset: float = 0, label: str | None = None) -> None:
     """The window the downstream was slow in, shaded: on every chart over time of a PROFILE=brownout run."""
     if window:
         ax.axvspan(

@@ -3,6 +3,7 @@ latency spectrum at one offered rate (HdrHistogram's "latency by percentile").""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import matplotlib
@@ -15,6 +16,7 @@ from loadlab.analysis.hgrm import Distribution
 from loadlab.report.charts.chart_style import COLORS, MODE_COLORS, PANEL_SIZE, STYLE
 from loadlab.report.charts.marks import brownout, knee_line, log_y
 from loadlab.report.charts.svg import to_svg
+from loadlab.report.series import gaps
 from loadlab.summary.level_records import LevelRecord
 
 OVER_TIME = [*(f"p{p:g}" for p in hlog.OVER_TIME), "max"]  # the lines, in percentiles.csv's order
@@ -26,12 +28,12 @@ class Segment:
     """One pass of a mode on the time axis: its seconds (percentiles.csv as columns), its levels, where it starts."""
 
     name: str  # "coarse" or refine-<k>
-    series: dict[str, list]
+    series: dict[str, list[float | None]]
     levels: list[LevelRecord]
     offset: int
     first_unhealthy: int | None  # the index of its first unhealthy level
     stopped_early: bool
-    brownout_window: list | None = None  # PROFILE=brownout: [start, end) seconds of the pass, shaded
+    brownout_window: Sequence[float] | None = None  # PROFILE=brownout: [start, end) seconds of the pass, shaded
 
 
 def over_time(name: str, modes: dict[str, list[Segment]]) -> str:
@@ -71,7 +73,7 @@ def _any_latency(segments: list[Segment]) -> bool:
 
 
 def _draw_segment(top: Axes, bottom: Axes, segment: Segment, first: bool) -> None:
-    seconds = [segment.offset + int(s) for s in segment.series.get("second") or []]
+    seconds = [segment.offset + s for s in gaps(segment.series.get("second") or [])]
     for level in segment.levels:
         start, width = segment.offset + (level.first_second or 0), level.seconds or 0
         color = COLORS["knee_band"] if not level.healthy else COLORS["level_band"]
@@ -97,7 +99,7 @@ def _draw_segment(top: Axes, bottom: Axes, segment: Segment, first: bool) -> Non
         column = line.replace(".", "_") + "_ms"
         top.plot(
             seconds,
-            segment.series.get(column) or [],
+            gaps(segment.series.get(column) or []),
             color=COLORS[line],
             linewidth=1 if line == "max" else 1.3,
             label=line if first else None,

@@ -5,10 +5,12 @@ from __future__ import annotations
 from matplotlib.axes import Axes
 
 from loadlab.core import metrics
+from loadlab.core.app import THREAD_SERVICE
 from loadlab.report.charts.chart_style import COLORS, LINE_STYLE
 from loadlab.report.charts.grid import panels
 from loadlab.report.charts.marks import brownout, brownout_window, knee_line, limit_line, log_y
-from loadlab.report.service_name import THREAD_SERVICE, named
+from loadlab.report.series import gaps
+from loadlab.report.service_name import named
 from loadlab.summary import server_columns as col
 from loadlab.summary.records import ModeRecord
 
@@ -67,7 +69,7 @@ CONDITIONAL_PANELS = {"server-pool"}
 def chart(
     name: str,
     modes: dict[str, ModeRecord],
-    series: dict[str, dict[str, list]],
+    series: dict[str, dict[str, list[float | None]]],
     limit: tuple[float, str] | None = None,
     one_machine: bool = False,
     service: str = THREAD_SERVICE,
@@ -88,8 +90,8 @@ def chart(
             if any(v is not None for v in values):
                 drawn = True
                 ax.plot(
-                    seconds,
-                    [float("nan") if v is None else v for v in values],
+                    gaps(seconds),
+                    gaps(values),
                     color=COLORS[column],
                     linewidth=1.2,
                     label=label,

@@ -3,6 +3,8 @@ where the wait agent's thread dumps found them (summary.json's `levels[i].waits`
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from matplotlib.axes import Axes
 
 from loadlab.analysis.knee_words import rate_words
@@ -16,7 +18,16 @@ from loadlab.summary.records import ModeRecord
 
 NAME = "waits"
 NO_PROFILE_MARK = "no profile"
-_MARK = {"fontsize": 7, "color": "#888888"}
+
+
+class _TextStyle(TypedDict):
+    """Keywords of a text's look, as matplotlib's text() takes them."""
+
+    fontsize: float
+    color: str
+
+
+_MARK: _TextStyle = {"fontsize": 7, "color": "#888888"}
 # A legend line's height as a share of a panel's axes (8 pt text in chart_style.PANEL_SIZE's plot area).
 _LEGEND_ROW = 0.07
 
@@ -28,10 +39,12 @@ def profiled(level: LevelRecord) -> bool:
     return waits is not None and not waits.too_few and bool(waits.sites)
 
 
-def by_category(waits: WaitsRecord) -> dict[str, float]:
-    """Mean requests per category, its sites summed. A category this page does not know (a newer summary's) is
-    counted as `other`, so the bar's height stays every request the profile placed."""
+def by_category(waits: WaitsRecord | None) -> dict[str, float]:
+    """Mean requests per category, its sites summed; none without a profile. A category this page does not know (a
+    newer summary's) is counted as `other`, so the bar's height stays every request the profile placed."""
     found: dict[str, float] = {}
+    if waits is None:
+        return found
     for site in waits.sites or []:
         category = site.category if site.category in CATEGORIES else OTHER
         found[category] = found.get(category, 0.0) + (site.mean_requests or 0.0)
@@ -44,6 +57,12 @@ def _bar_width(rates: list[float]) -> float:
     return 0.6 * (min(steps) if steps else max(rates[0] if rates else 1, 1) * 0.5)
 
 
+def _rate(level: LevelRecord) -> float:
+    """A drawn level's offered rate: chart() draws only the levels that have one."""
+    assert level.target_rps is not None
+    return level.target_rps
+
+
 def bar_id(mode: str, category: str, rate: float) -> str:
     """A segment's id in the SVG (svg.to_svg prefixes it with the chart's name): one per mode, category and level,
     so the page's ids stay unique and a test can find the bars a reader sees."""
@@ -54,7 +73,7 @@ def _stack(ax: Axes, mode: str, shown: list[LevelRecord], width: float) -> None:
     """The bars, bottom to top in CATEGORIES order; each category is handed to matplotlib from the top down, so the
     legend (in the order artists were added) lists them as the reader sees them stacked."""
     stacks = [by_category(lv.waits) for lv in shown if lv.waits is not None]
-    x = [lv.target_rps for lv in shown]
+    x = [_rate(lv) for lv in shown]
     bottoms: list[tuple[str, list[float], list[float]]] = []
     bottom = [0.0] * len(shown)
     for category in CATEGORIES:
@@ -73,7 +92,7 @@ def _stack(ax: Axes, mode: str, shown: list[LevelRecord], width: float) -> None:
         )
         for bar, lv, height in zip(bars, shown, heights):
             if height:
-                bar.set_gid(bar_id(mode, category, lv.target_rps))
+                bar.set_gid(bar_id(mode, category, _rate(lv)))
 
 
 def _set_aside(ax: Axes, shown: list[LevelRecord], width: float) -> None:
@@ -82,7 +101,7 @@ def _set_aside(ax: Axes, shown: list[LevelRecord], width: float) -> None:
     aside = [lv for lv in shown if lv.set_aside and lv.waits is not None]
     if aside:
         ax.bar(
-            [lv.target_rps for lv in aside],
+            [_rate(lv) for lv in aside],
             [sum(by_category(lv.waits).values()) for lv in aside],
             width=width,
             fill=False,
@@ -121,18 +140,18 @@ def chart(modes: dict[str, ModeRecord]) -> str:
     def draw(ax: Axes, mode: str, result: ModeRecord) -> bool:
         levels = [lv for lv in result.levels or [] if lv.target_rps is not None]
         shown = [lv for lv in levels if profiled(lv)]
-        width = _bar_width([lv.target_rps for lv in levels])
+        width = _bar_width([_rate(lv) for lv in levels])
         ax.set_axisbelow(True)  # the grid behind the bars, so a thin category's sliver is not crossed out by it
         _stack(ax, mode, shown, width)
         _set_aside(ax, shown, width)
         for lv in levels:
             if not profiled(lv):
                 # A gap alone reads as zero requests: the level is named as unmeasured where its bar would stand.
-                ax.text(lv.target_rps, 0, NO_PROFILE_MARK, rotation=90, ha="center", va="bottom", **_MARK)
+                ax.text(_rate(lv), 0, NO_PROFILE_MARK, rotation=90, ha="center", va="bottom", **_MARK)
         knee = next((lv for lv in levels if lv.index == result.first_unhealthy_level), None)
         if knee is not None:
             # Behind the bars: the knee's bar stays whole and the line rises out of it.
-            knee_line(ax, knee.target_rps, f"knee: first unhealthy level, {rate_words(knee.target_rps)} rps", 0.5)
+            knee_line(ax, _rate(knee), f"knee: first unhealthy level, {rate_words(_rate(knee))} rps", 0.5)
         if top is not None:
             ax.set_ylim(top=top)
         return bool(shown)
