@@ -240,6 +240,7 @@ def test_cpu_work_limits_both_modes_alike(tmp_path):
     assert virtual["sustained_rps"] <= 1.15 * min(ceilings) and platform["sustained_rps"] <= 1.15 * min(ceilings)
 
 
+@pytest.mark.extended  # outside make test's budget (docs/TESTS.md): `make test-extended`
 def test_pinning_collapses_virtual_threads_on_jdk21_and_not_on_jdk25(tmp_path):
     r, summary = bench(PINNED, tmp_path)
     assert list(summary["modes"]) == ["virtual-jdk21", "virtual-jdk25"]
