@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
 
-import loadlab.thread.ForwardContractTests;
-import loadlab.thread.Http;
+import loadlab.thread.forward.ForwardContractTests;
+import loadlab.thread.support.Http;
 import org.junit.jupiter.api.Test;
 
 /** The thread-service's {@link ForwardContractTests}, run against this service, and what is particular to it. */

@@ -1,5 +1,0 @@
-package loadlab.thread;
-
-/** {@link DelayServiceDownContractTests} on the thread-service (platform threads, its default). */
-class DelayServiceDownTests extends DelayServiceDownContractTests {
-}
