@@ -16,10 +16,10 @@ from loadlab.core import upgrade
 from loadlab.summary import flight
 from loadlab.summary.values import as_float, natural
 
-# Failed requests' kinds are the simulation's (gatling/src/test/java/loadlab/ErrorKind.java, the one list), published
-# in each injector's meta.json as `error_kinds` (ids, in order) and `error_kind_meanings` {id: one line}: read as they
-# come. These two are the only ones the harness names, for the limits of its own that can cut a request
-# (summary/verdict.py); test_error_kinds.py holds them, and the synthetic runs' list, to ErrorKind.java.
+# Failed requests' kinds are the simulation's (gatling/src/test/java/loadlab/gatling/recorder/ErrorKind.java, the one
+# list), published in each injector's meta.json as `error_kinds` (ids, in order) and `error_kind_meanings` {id: one
+# line}: read as they come. These two are the only ones the harness names, for the limits of its own that can cut a
+# request (summary/verdict.py); test_error_kinds.py holds them, and the synthetic runs' list, to ErrorKind.java.
 TIMEOUT_INJECTOR = "timeout_injector"
 STATUS_504 = "status_504"
 

@@ -392,7 +392,7 @@ def test_run_folder_matches_the_contract(tiny_run):
 def test_nothing_is_left_running_after_a_run(tiny_run):
     assert ports_free(8080, 8081, 8090)
     left = subprocess.run(
-        ["pgrep", "-f", "thread-service.jar|delay-service.jar|loadlab.ForwardSimulation"],
+        ["pgrep", "-f", "thread-service.jar|delay-service.jar|loadlab.gatling.simulation.ForwardSimulation"],
         capture_output=True,
         text=True,
     ).stdout.split()
@@ -441,7 +441,7 @@ def test_ctrl_c_stops_every_process_frees_ports_and_keeps_results(tmp_path):
     )
     assert ports_free(8080, 8081, 8090)
     left = subprocess.run(
-        ["pgrep", "-f", "thread-service.jar|delay-service.jar|loadlab.ForwardSimulation"],
+        ["pgrep", "-f", "thread-service.jar|delay-service.jar|loadlab.gatling.simulation.ForwardSimulation"],
         capture_output=True,
         text=True,
     ).stdout.split()

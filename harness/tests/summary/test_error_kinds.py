@@ -1,8 +1,8 @@
-"""Failed requests' kinds have one source, the simulation's ErrorKind (gatling/src/test/java/loadlab/ErrorKind.java),
-which every injector publishes in meta.json (`error_kinds`, `error_kind_meanings`): the harness reads them as they
-come. Here: the few kinds the Python side names, and the synthetic runs' list, are the simulation's, and the summary
-and the page pass the simulation's meanings on. (ErrorKindTest holds synthrun.py's list to the enum from the Java
-side.)"""
+"""Failed requests' kinds have one source, the simulation's ErrorKind
+(gatling/src/test/java/loadlab/gatling/recorder/ErrorKind.java), which every injector publishes in meta.json
+(`error_kinds`, `error_kind_meanings`): the harness reads them as they come. Here: the few kinds the Python side names,
+and the synthetic runs' list, are the simulation's, and the summary and the page pass the simulation's meanings on.
+(ErrorKindTest holds synthrun.py's list to the enum from the Java side.)"""
 
 import json
 import re
@@ -17,7 +17,7 @@ from loadlab.report import errors_table
 from loadlab.summary import judging, raw
 from loadlab.summary.records import RunSummary
 
-ERROR_KIND_JAVA = REPO / "gatling" / "src" / "test" / "java" / "loadlab" / "ErrorKind.java"
+ERROR_KIND_JAVA = REPO / "gatling" / "src" / "test" / "java" / "loadlab" / "gatling" / "recorder" / "ErrorKind.java"
 
 
 def java_error_kinds() -> list[str]:

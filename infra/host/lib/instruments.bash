@@ -30,7 +30,7 @@ cmd_gatling() {
   # Gatling base64-decodes the run description whenever it can, so it must be given encoded.
   local classpath; mapfile -t classpath < <(gatling_classpath)
   cmd_start "$name" "$log" -- "$(java_bin)" "@$(app)/gatling/jvm.options" "$@" "${classpath[@]}" io.gatling.app.Gatling \
-    -s loadlab.ForwardSimulation -rf "$results" -rd "$(printf %s "$description" | base64 -w0)"
+    -s loadlab.gatling.simulation.ForwardSimulation -rf "$results" -rd "$(printf %s "$description" | base64 -w0)"
 }
 
 # sampler NAME OUT_CSV WATCHED_NAME [--jvm-fields=A,B,...] [JVM_URL JVM_CSV] [--probe-url=URL]: once a second, CPU
