@@ -1,19 +1,25 @@
 package loadlab.gatling.config;
 
-import java.net.URI;
+import static loadlab.gatling.config.PropertyParser.atLeast;
+import static loadlab.gatling.config.PropertyParser.bool;
+import static loadlab.gatling.config.PropertyParser.intIn;
+import static loadlab.gatling.config.PropertyParser.nonNegative;
+import static loadlab.gatling.config.PropertyParser.oneOf;
+import static loadlab.gatling.config.PropertyParser.positive;
+import static loadlab.gatling.config.PropertyParser.ratio;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import java.util.function.Function;
 
 /**
  * Every {@code loadlab.*} system property, parsed and checked before Gatling starts injecting, so a typo costs a
- * one-line message instead of a half-run benchmark.
+ * one-line message instead of a half-run benchmark: which properties there are, their defaults and the checks across
+ * them here; how one value is read and checked, {@link PropertyParser}.
  */
 public record LoadConfig(
         String baseUrl,
@@ -116,16 +122,16 @@ public record LoadConfig(
 
     /** @param raw property names without the {@code loadlab.} prefix */
     public static LoadConfig parse(Map<String, String> raw) {
-        Parser p = new Parser(raw);
-        String baseUrl = p.get("baseUrl", LoadConfig::baseUrl,
+        PropertyParser p = new PropertyParser(raw, DEFAULTS);
+        String baseUrl = p.get("baseUrl", PropertyParser::httpBaseUrl,
                 "an http:// or https:// URL with a host and no path, e.g. http://127.0.0.1:8080");
         int delayMs = p.get("delayMs", s -> intIn(s, 0, 600_000), "an integer 0..600000");
         String scenario = p.get("scenario", s -> oneOf(s, SCENARIO_PATHS.keySet().toArray(String[]::new)),
                 String.join(" | ", SCENARIO_PATHS.keySet()));
         int cpuMs = p.get("cpuMs", s -> intIn(s, 0, 600_000), "an integer 0..600000");
-        String query = p.get("query", LoadConfig::queryWordsOrEmpty,
+        String query = p.get("query", PropertyParser::queryWordsOrEmpty,
                 "empty or name=value words joined by &, letters and digits only");
-        String path = p.get("path", LoadConfig::requestPathOrEmpty,
+        String path = p.get("path", PropertyParser::requestPathOrEmpty,
                 "empty (the scenario's endpoint) or a path and query starting with a single /, without spaces or #");
         String profile = p.get("profile", s -> oneOf(s, "stairs", "ramp"), "stairs or ramp");
         double startRps = p.get("startRps", s -> positive(s), "a number > 0");
@@ -148,10 +154,7 @@ public record LoadConfig(
         double p99SlackMs = p.get("p99SlackMs", s -> nonNegative(s), "a number >= 0");
         double p50SlackMs = p.get("p50SlackMs", s -> nonNegative(s), "a number >= 0");
         double baselineP50Ms = p.get("baselineP50Ms", s -> nonNegative(s), "a number >= 0 (0: the first level's p50)");
-        long startAtEpochMs = p.get("startAtEpochMs", s -> {
-            long v = Long.parseLong(s);
-            return v >= 0 ? v : null;
-        }, "epoch milliseconds, or 0");
+        long startAtEpochMs = p.get("startAtEpochMs", PropertyParser::epochMsOrZero, "epoch milliseconds, or 0");
         String goFile = p.get("goFile", s -> s, "a file path, or empty");
         int goTimeoutSeconds = p.get("goTimeoutSeconds", s -> intIn(s, 1, 86_400), "an integer 1..86400");
 
@@ -160,52 +163,47 @@ public record LoadConfig(
                 List<String> known = new ArrayList<>(DEFAULTS.keySet());
                 known.addAll(REQUIRED);
                 known.addAll(READ_ELSEWHERE);
-                p.errors.add(PREFIX + name + "=" + raw.get(name) + ": unknown property (known: "
-                        + String.join(", ", known) + ")");
+                p.error(PREFIX + name + "=" + raw.get(name) + ": unknown property (known: " + String.join(", ", known)
+                        + ")");
             }
         }
-        if (p.errors.isEmpty()) {
+        if (!p.hasErrors()) {
             if (peakRps < startRps) {
-                p.errors.add(PREFIX + "peakRps=" + raw(raw, "peakRps") + ": must be >= loadlab.startRps ("
-                        + startRps + ")");
+                p.error(PREFIX + "peakRps=" + p.raw("peakRps") + ": must be >= loadlab.startRps (" + startRps + ")");
             }
             if (scenario.equals("cpu") && cpuMs < 1) {
-                p.errors.add(PREFIX + "cpuMs=" + cpuMs + ": must be >= 1 when loadlab.scenario=cpu");
+                p.error(PREFIX + "cpuMs=" + cpuMs + ": must be >= 1 when loadlab.scenario=cpu");
             }
             if (injectorIndex >= injectors) {
-                p.errors.add(PREFIX + "injectorIndex=" + injectorIndex + ": must be < loadlab.injectors ("
-                        + injectors + ")");
+                p.error(PREFIX + "injectorIndex=" + injectorIndex + ": must be < loadlab.injectors (" + injectors
+                        + ")");
             }
             // Gatling injects no user in a second whose rate rounds to 0: below one request per second per
             // injector, a level has seconds that send nothing, and its per-second counts say nothing of its rate.
             if (startRps / injectors < 1.0) {
-                p.errors.add(PREFIX + "startRps=" + raw(raw, "startRps") + ": must be >= 1 per injector (injectors="
+                p.error(PREFIX + "startRps=" + p.raw("startRps") + ": must be >= 1 per injector (injectors="
                         + injectors + ")");
             }
             if (warmupSeconds > 0 && warmupRps / injectors < 1.0) {
-                p.errors.add(PREFIX + "warmupRps=" + raw(raw, "warmupRps")
+                p.error(PREFIX + "warmupRps=" + p.raw("warmupRps")
                         + ": must be >= 1 per injector when loadlab.warmupSeconds > 0 (injectors=" + injectors + ")");
             }
         }
-        if (!p.errors.isEmpty()) {
-            throw new IllegalArgumentException(String.join("\n", p.errors));
-        }
+        p.throwIfErrors();
         return new LoadConfig(baseUrl, delayMs, scenario, cpuMs, query, path, profile, startRps, peakRps, steps,
                 stepSeconds, warmupSeconds, warmupRps, injectors, injectorIndex, outDir, requestTimeoutMs,
                 connectTimeoutMs, maxInflight, stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor,
-                p99SlackMs, p50SlackMs, baselineP50Ms, startAtEpochMs, goFile, goTimeoutSeconds,
-                Collections.unmodifiableMap(p.effective));
+                p99SlackMs, p50SlackMs, baselineP50Ms, startAtEpochMs, goFile, goTimeoutSeconds, p.effective());
     }
 
-    /** The same settings starting at the go file's instant (GoSignal), which meta.json then records. */
+    /**
+     * The same settings starting at the go file's instant (GoSignal), which meta.json then records: what was read,
+     * read again with that instant.
+     */
     public LoadConfig startingAt(long epochMs) {
-        Map<String, String> eff = new LinkedHashMap<>(effective);
-        eff.put("startAtEpochMs", Long.toString(epochMs));
-        return new LoadConfig(baseUrl, delayMs, scenario, cpuMs, query, path, profile, startRps, peakRps, steps,
-                stepSeconds, warmupSeconds, warmupRps, injectors, injectorIndex, outDir, requestTimeoutMs,
-                connectTimeoutMs, maxInflight, stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor,
-                p99SlackMs, p50SlackMs, baselineP50Ms, epochMs, goFile, goTimeoutSeconds,
-                Collections.unmodifiableMap(eff));
+        Map<String, String> raw = new LinkedHashMap<>(effective);
+        raw.put("startAtEpochMs", Long.toString(epochMs));
+        return parse(raw);
     }
 
     /** The thread-service endpoint of each scenario (the service's own names; `http` is /forward). */
@@ -229,20 +227,6 @@ public record LoadConfig(
                 + (query.isEmpty() ? "" : "&" + query);
     }
 
-    /** "" or words like {@code n=4&timeoutMs=300}: sent as they are, so nothing that needs escaping. */
-    private static String queryWordsOrEmpty(String s) {
-        return s.isEmpty() || s.matches("[A-Za-z0-9]+=[A-Za-z0-9]+(&[A-Za-z0-9]+=[A-Za-z0-9]+)*") ? s : null;
-    }
-
-    /** "" or a path Gatling sends as it is ('#' would start Gatling's expression language, and is never sent). */
-    private static String requestPathOrEmpty(String s) {
-        if (s.isEmpty()) {
-            return s;
-        }
-        boolean ok = s.startsWith("/") && !s.startsWith("//") && s.chars().allMatch(c -> c > 32 && c < 127 && c != '#');
-        return ok ? s : null;
-    }
-
     /** True when the baseline of the p99 limit was given rather than measured at the first level. */
     public boolean baselineGiven() {
         return baselineP50Ms > 0;
@@ -250,102 +234,5 @@ public record LoadConfig(
 
     public boolean isRamp() {
         return profile.equals("ramp");
-    }
-
-    private static String raw(Map<String, String> raw, String name) {
-        return raw.getOrDefault(name, DEFAULTS.get(name));
-    }
-
-    /** Collects every bad value so one run reports them all. */
-    private static final class Parser {
-        final Map<String, String> raw;
-        final Map<String, String> effective = new LinkedHashMap<>();
-        final List<String> errors = new ArrayList<>();
-
-        Parser(Map<String, String> raw) {
-            this.raw = raw;
-        }
-
-        <T> T get(String name, Function<String, T> convert, String allowed) {
-            String given = raw(raw, name);
-            if (given == null) {
-                errors.add(PREFIX + name + ": missing; a health-rule threshold has no default here (the harness "
-                        + "passes harness/loadlab/core/thresholds.py's), expected " + allowed);
-                return fallback(name, convert);
-            }
-            String value = given.trim();
-            effective.put(name, value);
-            T parsed;
-            try {
-                parsed = convert.apply(value);
-            } catch (RuntimeException e) {
-                parsed = null;
-            }
-            if (parsed == null) {
-                errors.add(PREFIX + name + "=" + value + ": expected " + allowed);
-                return fallback(name, convert);
-            }
-            return parsed;
-        }
-
-        // Keeps parsing after an error so the cross-field checks do not NPE; the result is discarded anyway. A
-        // required property has no default: 1 is a valid value of each threshold and stands in for it.
-        private <T> T fallback(String name, Function<String, T> convert) {
-            return convert.apply(DEFAULTS.getOrDefault(name, "1"));
-        }
-    }
-
-    private static String baseUrl(String s) {
-        URI uri = URI.create(s);
-        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-        boolean pathOk = uri.getRawPath() == null || uri.getRawPath().isEmpty() || uri.getRawPath().equals("/");
-        if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null || !pathOk
-                || uri.getRawQuery() != null || uri.getRawFragment() != null) {
-            return null;
-        }
-        return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
-    }
-
-    private static Integer intIn(String s, int min, int max) {
-        int v = Integer.parseInt(s);
-        return v >= min && v <= max ? v : null;
-    }
-
-    private static Double number(String s) {
-        double v = Double.parseDouble(s);
-        return Double.isFinite(v) ? v : null;
-    }
-
-    private static Double positive(String s) {
-        Double v = number(s);
-        return v != null && v > 0 ? v : null;
-    }
-
-    private static Double nonNegative(String s) {
-        Double v = number(s);
-        return v != null && v >= 0 ? v : null;
-    }
-
-    private static Double atLeast(String s, double min) {
-        Double v = number(s);
-        return v != null && v >= min ? v : null;
-    }
-
-    private static Double ratio(String s, boolean zeroAllowed) {
-        Double v = number(s);
-        return v != null && v <= 1 && (zeroAllowed ? v >= 0 : v > 0) ? v : null;
-    }
-
-    private static Boolean bool(String s) {
-        return s.equals("true") ? Boolean.TRUE : s.equals("false") ? Boolean.FALSE : null;
-    }
-
-    private static String oneOf(String s, String... allowed) {
-        for (String a : allowed) {
-            if (a.equals(s)) {
-                return s;
-            }
-        }
-        return null;
     }
 }

@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.RecordComponent;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -45,6 +48,23 @@ class LoadConfigTest {
         assertTrue(e.getMessage().contains("loadlab.cpuMs=0: must be >= 1 when loadlab.scenario=cpu"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> HarnessThresholds.parse(Map.of("path", "/a#{x}")));
         assertTrue(e.getMessage().contains("loadlab.path=/a#{x}: expected"), e.getMessage());
+    }
+
+    @Test
+    void startingAtChangesTheStartAndNothingElse() throws ReflectiveOperationException {
+        LoadConfig before = HarnessThresholds.parse(Map.of("profile", "ramp", "injectors", "2", "baselineP50Ms", "40",
+                "goFile", "/tmp/x.go"));
+        LoadConfig after = before.startingAt(1_795_756_591_000L);
+        assertEquals(1_795_756_591_000L, after.startAtEpochMs());
+        for (RecordComponent c : LoadConfig.class.getRecordComponents()) {
+            if (!List.of("startAtEpochMs", "effective").contains(c.getName())) {
+                assertEquals(c.getAccessor().invoke(before), c.getAccessor().invoke(after), c.getName());
+            }
+        }
+        // The same values in the same order, the start's replaced: meta.json records them so.
+        Map<String, String> expected = new LinkedHashMap<>(before.effective());
+        expected.put("startAtEpochMs", "1795756591000");
+        assertEquals(List.copyOf(expected.entrySet()), List.copyOf(after.effective().entrySet()));
     }
 
     @Test
