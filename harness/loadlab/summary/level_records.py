@@ -73,7 +73,7 @@ class WaitsRecord(Fields):
 
 @dataclass(frozen=True)
 class LevelRecord(Fields):
-    """One level of a pass as judged (summary/jsonform.level_dict writes it; docs/RESULTS.md says each field)."""
+    """One level of a pass as judged (summary/jsonform.level_record builds it; docs/RESULTS.md says each field)."""
 
     index: int | None = None
     target_rps: float | None = None
@@ -99,10 +99,12 @@ class LevelRecord(Fields):
     evidence: EvidenceRecord | None = None
     no_server_evidence: str | None = None
     thread_cpu_ms_per_request: float | None = None
+    waits: WaitsRecord | None = None
+    # a coarse level's costs (cost_fits.py): a fine level has none
     rss_mb: float | None = None
     os_threads: int | None = None
     costs: LevelCostsRecord | None = None
-    waits: WaitsRecord | None = None
+    OPTIONAL: ClassVar = {"rss_mb": "costs", "os_threads": "costs", "costs": "costs"}
     NESTED: ClassVar = {
         "evidence": (ONE, EvidenceRecord),
         "costs": (ONE, LevelCostsRecord),
@@ -190,7 +192,3 @@ def fitted_by_pass(
     its knee, then of each used fine pass its healthy levels before its first unhealthy one. The one rule: the costs
     (cost_fits.mode_costs), ModeRecord.fitted_levels and `make plan`'s lines all read it."""
     return {COARSE: healthy_prefix(coarse), **{name: healthy_prefix(levels) for name, levels in passes}}
-
-
-def level_records(levels: Sequence[dict]) -> list[LevelRecord]:
-    return [LevelRecord.from_mapping(lv) for lv in levels]
