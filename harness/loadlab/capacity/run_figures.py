@@ -9,19 +9,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from loadlab.analysis.levels import Evidence
 from loadlab.core import metrics, runplan, runrecord
 from loadlab.core.servicecpus import CpuSplit
 from loadlab.core.servicecpus import of_run as split_of_run
 from loadlab.summary import records
 from loadlab.summary.fit_records import CostSlopeRecord, PredictionRecord
 from loadlab.summary.labels import base_mode
-from loadlab.summary.level_records import EvidenceRecord, LevelRecord
+from loadlab.summary.level_records import LevelRecord
 from loadlab.summary.records import ModeRecord
 from loadlab.summary.values import as_float
 
 # The roles' CPU in a level's evidence (% of one core; the injector's is one injector's).
 SERVICE, DELAY, INJECTORS = "thread-service", "delay-service", "injectors"
-EVIDENCE: dict[str, Callable[[EvidenceRecord], float | None]] = {
+EVIDENCE: dict[str, Callable[[Evidence], float | None]] = {
     SERVICE: lambda ev: ev.thread_cpu_pct,
     DELAY: lambda ev: ev.delay_cpu_pct,
     INJECTORS: lambda ev: ev.injector_cpu_pct,

@@ -38,28 +38,6 @@ MIN_INFLIGHT_SPAN = 5
 INFLIGHT = (MIN_INFLIGHT_SPAN, "requests in flight")
 
 
-@dataclass
-class LevelCosts:
-    """Means over a level's seconds (None where nothing was recorded)."""
-
-    index: int
-    ok_rps: float
-    inflight: float | None = None
-    rss_mb: float | None = None
-    os_threads: float | None = None
-    thread_stacks_mb: float | None = None
-    live_heap_mb: float | None = None
-    allocated_mb_per_s: float | None = None
-    gc_pause_ms_per_s: float | None = None
-    context_switches_per_s: float | None = None
-    context_switches_source: str | None = None  # process | host
-
-    def record(self) -> LevelCostsRecord:
-        return LevelCostsRecord(
-            **{k: (round(v, 1) if isinstance(v, float) else v) for k, v in self.__dict__.items() if k != "index"}
-        )
-
-
 def _mean(values: Sequence[float | None]) -> float | None:
     known = [v for v in values if v is not None]
     return sum(known) / len(known) if known else None
@@ -91,25 +69,25 @@ def process_switch_rate(samples: dict[int, dict], seconds: list[int]) -> float |
 
 def level_costs(
     raw: RawMode, t0: int, level: LevelRecord, flights: dict[int, flight.FlightSecond], samples: dict[int, dict]
-) -> LevelCosts:
+) -> LevelCostsRecord:
+    """Means over a level's seconds (None where nothing was recorded)."""
     seconds = level_seconds(t0, level)
     rows = [flights[s] for s in seconds if s in flights]
-    costs = LevelCosts(level.index, float(level.ok_rps or 0.0))
-    costs.inflight = _mean([inflight_at(raw, s) for s in seconds])
-    costs.os_threads = _mean([as_float(samples.get(s, {}).get("os_threads")) for s in seconds])
-    if rows:
-        costs.rss_mb = _mean([r.rss_mb for r in rows])
-        costs.thread_stacks_mb = _mean([r.thread_stacks_mb for r in rows])
-        costs.live_heap_mb = _mean([r.live_heap_mb for r in rows])
-        costs.allocated_mb_per_s = sum(r.allocated_mb for r in rows) / len(seconds)
-        costs.gc_pause_ms_per_s = sum(r.gc_pause_ms for r in rows) / len(seconds)
-    rate = process_switch_rate(samples, seconds)
-    if rate is not None:
-        costs.context_switches_per_s, costs.context_switches_source = rate, "process"
-    elif rows and any(r.host_context_switches_per_s is not None for r in rows):
-        costs.context_switches_per_s = _mean([r.host_context_switches_per_s for r in rows])
-        costs.context_switches_source = "host"
-    return costs
+    rate, source = process_switch_rate(samples, seconds), "process"
+    if rate is None and rows and any(r.host_context_switches_per_s is not None for r in rows):
+        rate, source = _mean([r.host_context_switches_per_s for r in rows]), "host"
+    return LevelCostsRecord(
+        ok_rps=float(level.ok_rps or 0.0),
+        inflight=_mean([inflight_at(raw, s) for s in seconds]),
+        rss_mb=_mean([r.rss_mb for r in rows]) if rows else None,
+        os_threads=_mean([as_float(samples.get(s, {}).get("os_threads")) for s in seconds]),
+        thread_stacks_mb=_mean([r.thread_stacks_mb for r in rows]) if rows else None,
+        live_heap_mb=_mean([r.live_heap_mb for r in rows]) if rows else None,
+        allocated_mb_per_s=sum(r.allocated_mb for r in rows) / len(seconds) if rows else None,
+        gc_pause_ms_per_s=sum(r.gc_pause_ms for r in rows) / len(seconds) if rows else None,
+        context_switches_per_s=rate,
+        context_switches_source=None if rate is None else source,
+    )
 
 
 def memory_points(
@@ -234,13 +212,13 @@ def mode_costs(
     )
 
 
-def _with_costs(level: LevelRecord, costs: LevelCosts | None) -> LevelRecord:
+def _with_costs(level: LevelRecord, costs: LevelCostsRecord | None) -> LevelRecord:
     if costs is None:
         return level
     return level.with_fields(
         rss_mb=None if costs.rss_mb is None else round(costs.rss_mb, 1),
         os_threads=None if costs.os_threads is None else round(costs.os_threads),
-        costs=costs.record(),
+        costs=costs.rounded(),
     )
 
 

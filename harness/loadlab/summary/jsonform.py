@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import math
-from dataclasses import fields
+from dataclasses import fields, replace
 
 from loadlab.analysis import health, hlog
 from loadlab.analysis.bracket import Bracket
 from loadlab.analysis.knee import Verdict
 from loadlab.analysis.levels import Evidence, Level, cpu_ms_per_request
 from loadlab.summary import waits
-from loadlab.summary.level_records import EvidenceRecord, LevelRecord
+from loadlab.summary.level_records import LevelRecord
 
 
 def level_records(levels: list[Level], verdict: Verdict) -> list[LevelRecord]:
@@ -50,7 +50,7 @@ def level_record(level: Level, healthy: bool, reasons: list[str], set_aside: str
         # why the level was set aside (its instrument was saturated: the knee is placed on the other levels), or null
         set_aside=set_aside,
         first_second=level.first_second,
-        evidence=evidence_record(level.evidence),
+        evidence=evidence_of(level.evidence),
         no_server_evidence=level.no_server_evidence,
         thread_cpu_ms_per_request=rounded(cpu_ms_per_request(level.evidence.thread_cpu_pct, level.ok_rps), 2),
         # where its requests waited (the wait agent's samples), or null: no profile
@@ -63,8 +63,9 @@ def spectrum(level: Level) -> dict[str, int] | None:
     return {f"{p:g}": v for p, v in values.items()} if values else None
 
 
-def evidence_record(evidence: Evidence) -> EvidenceRecord:
-    return EvidenceRecord(**{f.name: rounded(getattr(evidence, f.name), 1) for f in fields(evidence)})
+def evidence_of(evidence: Evidence) -> Evidence:
+    """A level's evidence as summary.json gives it: every mean to 0.1."""
+    return replace(evidence, **{f.name: rounded(getattr(evidence, f.name), 1) for f in fields(evidence)})
 
 
 def interval(bracket: Bracket | None) -> list | None:

@@ -12,7 +12,7 @@ from.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any, ClassVar
 
 ONE, LIST, MAP = "one", "list", "map"
@@ -75,7 +75,11 @@ def _typed(spec: tuple[str, type] | None, value: Any) -> Any:
     kind, record = spec
 
     def one(v: Any) -> Any:
-        return record.from_mapping(v) if isinstance(v, Mapping) and not isinstance(v, Fields) else v
+        if not isinstance(v, Mapping):
+            return v
+        if hasattr(record, "from_mapping"):  # a record, or one of its own shape (summary/kinds.py)
+            return record.from_mapping(v)
+        return record(**v)  # an analysis object held as it is (analysis/levels.Evidence): its keys are its fields
 
     if kind == LIST and isinstance(value, list):
         return [one(v) for v in value]
@@ -88,6 +92,8 @@ def plain(value: Any) -> Any:
     """A value as summary.json holds it: records as their mappings, all the way down."""
     if isinstance(value, Fields) or hasattr(value, "as_json"):  # a record of its own shape (summary/kinds.py)
         return value.as_json()
+    if is_dataclass(value) and not isinstance(value, type):  # an analysis object held as it is: every field
+        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
     if isinstance(value, list):
         return [plain(v) for v in value]
     if isinstance(value, dict):
