@@ -107,12 +107,6 @@ class Predicted:
     high: float | None
     formula: str
 
-    def as_dict(self, digits: int = 0) -> dict:
-        def r(x):
-            return None if x is None else round(x, digits) if digits else round(x)
-
-        return {"value": r(self.value), "interval": [r(self.low), r(self.high)], "formula": self.formula}
-
 
 def predictions(configured: Model, measured_overhead_s: float) -> dict[str, Predicted]:
     """The models (core/brownout.Model) at the configured holds and at the holds plus the overhead the service added

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from loadlab.analysis import linefit
 from loadlab.analysis.models import CPU_KNEE_UTILIZATION
-from loadlab.analysis.prediction import Prediction, interval_list, interval_text
+from loadlab.analysis.prediction import Prediction, interval_text
 from loadlab.core.servicecpus import CpuSplit
 
 # A fit needs levels whose rates differ: at least this many, spanning at least this share of the highest rate.
@@ -45,16 +45,6 @@ class RoleFit:
     r2: float | None = None
     # The fit's inputs: (OK requests/s, CPU in % of one core) of each level used.
     points: tuple[tuple[float, float], ...] = ()
-
-    def as_dict(self) -> dict:
-        return {
-            "role": self.role,
-            "ms_per_request": round(self.ms_per_request, 3),
-            "fixed_cores": round(self.fixed_cores, 3),
-            "levels": self.levels,
-            "r2": None if self.r2 is None else round(self.r2, 3),
-            "points": [[round(x, 1), round(y, 1)] for x, y in self.points],
-        }
 
 
 @dataclass(frozen=True)
@@ -145,27 +135,6 @@ class CpuCeiling:
             + " — the utilization law's bound"
         )
         return Prediction(rps, "cpu", formula, interval, line.x_range, line.r2, line.n)
-
-    def as_dict(self) -> dict:
-        knee = self.knee()
-        return {
-            "rps": round(self.rps),
-            "interval_rps": interval_list(self.interval),
-            "host": self.host,
-            "cores": self.cores,
-            "ms_per_request": round(self.ms_per_request, 3),
-            "fixed_cores": round(self.fixed_cores, 3),
-            "levels": self.levels,
-            "fitted_on_rps": interval_list(self.fitted_on),
-            "r2": None if self.total is None or self.total.r2 is None else round(self.total.r2, 3),
-            "r2_min": None if self.r2_min is None else round(self.r2_min, 3),
-            "roles": [r.as_dict() for r in self.roles],
-            "formula": self.formula(),
-            "knee_utilization": CPU_KNEE_UTILIZATION,
-            "knee_rps": None if knee is None else round(knee[0]),
-            "knee_interval_rps": None if knee is None else interval_list(knee[1]),
-            "knee_read_off": None if self.busy is None else self.busy.what,
-        }
 
 
 def fit_role(role: str, points: Sequence[tuple[float, float | None]]) -> RoleFit | None:

@@ -1,5 +1,5 @@
-"""What the models (models.py) need about one mode, in one record: the verdict (summary/verdict.model_inputs) fills it
-from the run's live configuration, its parameters and its healthy levels."""
+"""What the models (models.py) need about one mode, in one record: summary/mode_inputs.model_inputs fills it from
+the run's live configuration, its parameters and its healthy levels."""
 
 from __future__ import annotations
 

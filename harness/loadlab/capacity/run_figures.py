@@ -9,19 +9,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from loadlab.analysis.levels import Evidence
 from loadlab.core import metrics, runplan, runrecord
 from loadlab.core.servicecpus import CpuSplit
 from loadlab.core.servicecpus import of_run as split_of_run
 from loadlab.summary import records
-from loadlab.summary.fit_records import FitRecord
+from loadlab.summary.fit_records import CostSlopeRecord, PredictionRecord
 from loadlab.summary.labels import base_mode
-from loadlab.summary.level_records import EvidenceRecord, LevelRecord
+from loadlab.summary.level_records import LevelRecord
 from loadlab.summary.records import ModeRecord
 from loadlab.summary.values import as_float
 
 # The roles' CPU in a level's evidence (% of one core; the injector's is one injector's).
 SERVICE, DELAY, INJECTORS = "thread-service", "delay-service", "injectors"
-EVIDENCE: dict[str, Callable[[EvidenceRecord], float | None]] = {
+EVIDENCE: dict[str, Callable[[Evidence], float | None]] = {
     SERVICE: lambda ev: ev.thread_cpu_pct,
     DELAY: lambda ev: ev.delay_cpu_pct,
     INJECTORS: lambda ev: ev.injector_cpu_pct,
@@ -37,9 +38,9 @@ class ModeFigures:
     sustained_rps: float | None
     hold_ms: float | None  # the baseline p50: how long one request holds a thread, a connection, its memory
     pool: int | None  # platform: Tomcat's maximum threads as the service reported them
-    predictions: tuple[FitRecord, ...]  # summary.json's, for the limits no host changes (the pool, connections)
+    predictions: tuple[PredictionRecord, ...]  # summary.json's, for the limits no host changes (the pool, connections)
     cpu_points: dict[str, list[tuple[float, float | None]]]  # role → (OK rps, % of one core) per healthy level
-    memory: FitRecord | None  # costs.memory_per_inflight: slope (KB per request in flight), interval, r2
+    memory: CostSlopeRecord | None  # costs.memory_per_inflight: slope (KB per request in flight), interval, r2
     base_rss_mb: float | None  # resident memory at the lightest healthy level
 
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from html import escape
 
-from loadlab.summary.fit_records import CostsRecord, FitRecord
+from loadlab.summary.fit_records import CostSlopeRecord, CostsRecord
 from loadlab.summary.level_records import LevelRecord, healthy_prefix
 from loadlab.summary.records import ModeRecord, RunSummary
 
 
-def _fit_text(fit: FitRecord | None, unit: str, digits: int = 1) -> str:
+def _fit_text(fit: CostSlopeRecord | None, unit: str, digits: int = 1) -> str:
     """`164 KB (95%: 150–178, R² 0.98, 12 points, over 20–80 in flight)`, or a dash."""
     if not fit:
         return "—"
@@ -34,7 +34,7 @@ def _fit_text(fit: FitRecord | None, unit: str, digits: int = 1) -> str:
     return escape(value) + f'<br><span class="muted">{escape(", ".join(facts))}</span>'
 
 
-def _range_note(fit: FitRecord | None, what: str) -> str:
+def _range_note(fit: CostSlopeRecord | None, what: str) -> str:
     if not fit or not fit.range or fit.not_a_figure:
         return ""
     low, high = fit.range

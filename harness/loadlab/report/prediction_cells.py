@@ -10,7 +10,7 @@ from html import escape
 from loadlab.analysis.prediction import carried, figure, interval_text, range_text, rate_text
 from loadlab.report.formats import small as _small
 from loadlab.summary import prediction_text
-from loadlab.summary.fit_records import FitRecord
+from loadlab.summary.fit_records import PredictionRecord
 from loadlab.summary.records import ModeRecord
 
 # The verdict table's rows this module fills: (label, cell).
@@ -98,7 +98,7 @@ def ceiling_cell(m: ModeRecord) -> str:
     )
 
 
-def _one(p: FitRecord) -> str:
+def _one(p: PredictionRecord) -> str:
     interval = p.interval_rps
     if p.beyond_run and interval and interval[0] is not None:
         floor = f"no limit below {rate_text(interval[0])}"

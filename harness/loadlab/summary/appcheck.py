@@ -10,11 +10,12 @@ missing one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from loadlab.core import app
 from loadlab.core.app import HIKARI_MAX, HIKARI_PENDING, TOMCAT_BUSY, TOMCAT_MAX
 from loadlab.summary import app_pool
+from loadlab.summary.detail_records import AppEvidenceRecord
 from loadlab.summary.jsonform import plain_number
 from loadlab.summary.labels import base_mode, mode_threads
 from loadlab.summary.raw import RawMode
@@ -51,9 +52,6 @@ class AppEvidence:
     tomcat_busy_max: float | None
     hikari_pending_max: float | None
     hikari_max: float | None
-
-    def as_dict(self) -> dict:
-        return {k: plain_number(v) if v is not None else None for k, v in self.__dict__.items()}
 
 
 def _max(rows: dict[int, dict], column: str) -> float | None:
@@ -167,18 +165,25 @@ def pointers(ev: AppEvidence, asked: float | None, wall_s: float | None) -> list
     return found
 
 
-def unexplained_limit(summary: dict, seen: list[str], out_of_cpu: bool = False) -> str | None:
-    """The page's plain sentence when a mode's knee sits well below every prediction, with what the evidence points
-    to; None when a model explains the knee, when the CPU ran out at the knee (the CPU explains it, even where too
-    few healthy levels gave no CPU line to predict it: spring-petclinic's one healthy level was read as a limit
-    "none of the lab's models explains"), or when the mode did not collapse (its knee is not known)."""
-    predictions = [p["rps"] for p in summary.get("predictions") or [] if p.get("rps")]
-    knee = as_float(summary.get("sustained_rps"))
-    if not summary.get("collapsed") or not predictions or knee is None or knee >= UNEXPLAINED_BELOW * min(predictions):
+def unexplained_limit(
+    predicted: list[float],
+    knee: float | None,
+    collapsed: bool,
+    met_first: str | None,
+    seen: list[str],
+    out_of_cpu: bool,
+) -> str | None:
+    """The page's plain sentence when a mode's knee sits well below every prediction (predicted: their rates), with
+    what the evidence points to; None when a model explains the knee, when the CPU ran out at the knee (the CPU
+    explains it, even where too few healthy levels gave no CPU line to predict it: spring-petclinic's one healthy level
+    was read as a limit "none of the lab's models explains"), or when the mode did not collapse (its knee is not
+    known). met_first: the mode's `limit_met_first`."""
+    predictions = [rps for rps in predicted if rps]
+    if not collapsed or not predictions or knee is None or knee >= UNEXPLAINED_BELOW * min(predictions):
         return None
     if out_of_cpu or not knee:
         return None  # not knee: the first level was already unhealthy, the knee lies somewhere below it
-    if str(summary.get("limit_met_first") or "").startswith(app_pool.NAMED):
+    if str(met_first or "").startswith(app_pool.NAMED):
         return None  # its own pool was the queue at the knee: named, with whether its prediction was met
     return (
         f"The knee ({knee:,.0f} rps) sits well below every prediction (the lowest: {min(predictions):,.0f} rps): "
@@ -193,14 +198,28 @@ def unexplained_limit(summary: dict, seen: list[str], out_of_cpu: bool = False) 
     )
 
 
-def add_evidence(summary: dict, raw: RawMode, label: str, params: dict, out_of_cpu: bool = False) -> None:
-    """The app's evidence in its mode's summary (`app_evidence`), and the plain sentence when no model explains its
-    knee (also a note on the page); out_of_cpu: the CPU ran out at the first unhealthy level. Its live-config check
-    is judging.py's, with the thread-service's."""
+def app_evidence(
+    raw: RawMode,
+    label: str,
+    params: dict,
+    predicted: list[float],
+    knee: float | None,
+    collapsed: bool,
+    met_first: str | None,
+    out_of_cpu: bool = False,
+) -> AppEvidenceRecord:
+    """The app's evidence in its mode's summary (`app_evidence`), with the plain sentence when no model explains its
+    knee (the mode's notes say it too); out_of_cpu: the CPU ran out at the first unhealthy level. Its live-config
+    check is judging.py's, with the thread-service's."""
     ev = evidence(raw)
     wall_s = float(len(raw.thread_samples)) or None  # the sampler's rows: one per second of the app's life
     seen = pointers(ev, as_float(mode_threads(label, params)), wall_s)
-    sentence = unexplained_limit(summary, seen, out_of_cpu)
-    summary["app_evidence"] = {**ev.as_dict(), "points_to": seen, "unexplained_limit": sentence}
-    if sentence:
-        summary["notes"] = [*summary.get("notes", []), sentence]
+    return AppEvidenceRecord(
+        **{f.name: _plain(getattr(ev, f.name)) for f in fields(ev)},
+        points_to=seen,
+        unexplained_limit=unexplained_limit(predicted, knee, collapsed, met_first, seen, out_of_cpu),
+    )
+
+
+def _plain(value: float | None) -> float | int | None:
+    return None if value is None else plain_number(value)

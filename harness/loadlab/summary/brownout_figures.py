@@ -81,7 +81,7 @@ def record(judged: JudgedMode, mode_dir: Path, run: RunRecord, params: dict) -> 
         peak_threads=_peak(judged.tables.server, metrics.JVM_THREADS_LIVE),
         recovery_seconds=None if problems or died is not None else recovered,
         recovery=_died_words(judged) or _recovery_words(recovered, problems, plan, limit, limit_words),
-        predicted={k: BrownoutPrediction(**p.as_dict(1 if k == "recovery_s" else 0)) for k, p in model.items()}
+        predicted={k: BrownoutPrediction.of(p, 1 if k == "recovery_s" else 0) for k, p in model.items()}
         if model
         else None,
         prediction_note=note,

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 
+from loadlab.analysis.brownout_judge import Predicted
+
 
 @dataclass(frozen=True)
 class BrownoutPrediction:
@@ -15,6 +17,13 @@ class BrownoutPrediction:
     value: float | None  # None: the model has no figure (a pool that cannot drain at this rate)
     interval: list  # [low, high], either None
     formula: str
+
+    @classmethod
+    def of(cls, predicted: Predicted, digits: int = 0) -> BrownoutPrediction:
+        def r(x: float | None) -> float | None:
+            return None if x is None else round(x, digits) if digits else round(x)
+
+        return cls(r(predicted.value), [r(predicted.low), r(predicted.high)], predicted.formula)
 
 
 @dataclass(frozen=True)

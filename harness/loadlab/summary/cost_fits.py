@@ -23,9 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from loadlab.analysis import threadlimits
-from loadlab.summary import flight, level_records
+from loadlab.summary import flight
+from loadlab.summary.fit_records import CostSlopeRecord, CostsRecord
+from loadlab.summary.level_records import COARSE, LevelCostsRecord, LevelRecord, fitted_by_pass, healthy_prefix
 from loadlab.summary.raw import RawMode
-from loadlab.summary.slope_fit import MIN_POINTS, figure, fit
+from loadlab.summary.slope_fit import MIN_POINTS, Fit, figure, fit
 from loadlab.summary.values import as_float
 
 KB_PER_MB = 1024
@@ -36,34 +38,14 @@ MIN_INFLIGHT_SPAN = 5
 INFLIGHT = (MIN_INFLIGHT_SPAN, "requests in flight")
 
 
-@dataclass
-class LevelCosts:
-    """Means over a level's seconds (None where nothing was recorded)."""
-
-    index: int
-    ok_rps: float
-    inflight: float | None = None
-    rss_mb: float | None = None
-    os_threads: float | None = None
-    thread_stacks_mb: float | None = None
-    live_heap_mb: float | None = None
-    allocated_mb_per_s: float | None = None
-    gc_pause_ms_per_s: float | None = None
-    context_switches_per_s: float | None = None
-    context_switches_source: str | None = None  # process | host
-
-    def as_dict(self) -> dict:
-        return {k: (round(v, 1) if isinstance(v, float) else v) for k, v in self.__dict__.items() if k != "index"}
-
-
 def _mean(values: Sequence[float | None]) -> float | None:
     known = [v for v in values if v is not None]
     return sum(known) / len(known) if known else None
 
 
-def level_seconds(t0: int, level: dict) -> list[int]:
+def level_seconds(t0: int, level: LevelRecord) -> list[int]:
     """The epoch seconds of a level (summary.json's level: first_second relative to the measured phase's start)."""
-    first, count = level.get("first_second"), level.get("seconds") or 0
+    first, count = level.first_second, level.seconds or 0
     return [] if first is None else list(range(t0 + int(first), t0 + int(first) + int(count)))
 
 
@@ -86,30 +68,34 @@ def process_switch_rate(samples: dict[int, dict], seconds: list[int]) -> float |
 
 
 def level_costs(
-    raw: RawMode, t0: int, level: dict, flights: dict[int, flight.FlightSecond], samples: dict[int, dict]
-) -> LevelCosts:
+    raw: RawMode, t0: int, level: LevelRecord, flights: dict[int, flight.FlightSecond], samples: dict[int, dict]
+) -> LevelCostsRecord:
+    """Means over a level's seconds (None where nothing was recorded)."""
     seconds = level_seconds(t0, level)
     rows = [flights[s] for s in seconds if s in flights]
-    costs = LevelCosts(level["index"], float(level.get("ok_rps") or 0.0))
-    costs.inflight = _mean([inflight_at(raw, s) for s in seconds])
-    costs.os_threads = _mean([as_float(samples.get(s, {}).get("os_threads")) for s in seconds])
-    if rows:
-        costs.rss_mb = _mean([r.rss_mb for r in rows])
-        costs.thread_stacks_mb = _mean([r.thread_stacks_mb for r in rows])
-        costs.live_heap_mb = _mean([r.live_heap_mb for r in rows])
-        costs.allocated_mb_per_s = sum(r.allocated_mb for r in rows) / len(seconds)
-        costs.gc_pause_ms_per_s = sum(r.gc_pause_ms for r in rows) / len(seconds)
-    rate = process_switch_rate(samples, seconds)
-    if rate is not None:
-        costs.context_switches_per_s, costs.context_switches_source = rate, "process"
-    elif rows and any(r.host_context_switches_per_s is not None for r in rows):
-        costs.context_switches_per_s = _mean([r.host_context_switches_per_s for r in rows])
-        costs.context_switches_source = "host"
-    return costs
+    rate, source = process_switch_rate(samples, seconds), "process"
+    if rate is None and rows and any(r.host_context_switches_per_s is not None for r in rows):
+        rate, source = _mean([r.host_context_switches_per_s for r in rows]), "host"
+    return LevelCostsRecord(
+        ok_rps=float(level.ok_rps or 0.0),
+        inflight=_mean([inflight_at(raw, s) for s in seconds]),
+        rss_mb=_mean([r.rss_mb for r in rows]) if rows else None,
+        os_threads=_mean([as_float(samples.get(s, {}).get("os_threads")) for s in seconds]),
+        thread_stacks_mb=_mean([r.thread_stacks_mb for r in rows]) if rows else None,
+        live_heap_mb=_mean([r.live_heap_mb for r in rows]) if rows else None,
+        allocated_mb_per_s=sum(r.allocated_mb for r in rows) / len(seconds) if rows else None,
+        gc_pause_ms_per_s=sum(r.gc_pause_ms for r in rows) / len(seconds) if rows else None,
+        context_switches_per_s=rate,
+        context_switches_source=None if rate is None else source,
+    )
 
 
 def memory_points(
-    raw: RawMode, t0: int, levels: Sequence[dict], flights: dict[int, flight.FlightSecond], stacks_too: bool = True
+    raw: RawMode,
+    t0: int,
+    levels: Sequence[LevelRecord],
+    flights: dict[int, flight.FlightSecond],
+    stacks_too: bool = True,
 ) -> list[tuple[float, float]]:
     """(requests in flight, live heap [+ thread stacks] in KB) at every GC inside the given levels."""
     points = []
@@ -126,25 +112,15 @@ def memory_points(
     return points
 
 
-def _kept(levels: Sequence[dict], records: Sequence[level_records.LevelRecord]) -> list[dict]:
-    by_index = {lv.get("index", 0): lv for lv in levels}
-    return [by_index[lv.index or 0] for lv in records]
-
-
-def healthy_prefix(levels: Sequence[dict]) -> list[dict]:
-    """The level dicts level_records.healthy_prefix keeps (the one rule, read here on the dicts this module fills)."""
-    return _kept(levels, level_records.healthy_prefix(level_records.level_records(levels)))
-
-
 @dataclass
 class FinePassLevels:
     """A used fine pass's levels for the fits: its injectors' files (requests in flight), its measured phase's
-    first epoch second and its level dicts (the services' samples and recording are the mode's, through every pass)."""
+    first epoch second and its levels (the services' samples and recording are the mode's, through every pass)."""
 
     name: str  # refine-1, …
     raw: RawMode
     t0: int | None
-    levels: list[dict] = field(default_factory=list)
+    levels: list[LevelRecord] = field(default_factory=list)
 
 
 def fitted_on_text(fitted_on: dict[str, list[int]], rates: dict[str, list[float]]) -> str:
@@ -160,35 +136,41 @@ def fitted_on_text(fitted_on: dict[str, list[int]], rates: dict[str, list[float]
     return " and ".join(parts) if parts else "no healthy level"
 
 
-def mode_costs(raw: RawMode, t0: int | None, levels: list[dict], fine: Sequence[FinePassLevels] = ()) -> dict:
-    """The mode's cost fields for summary.json; adds `rss_mb`, `os_threads` and `costs` to each coarse level dict.
-    fine: the used fine passes, whose healthy levels join the fits."""
+@dataclass(frozen=True)
+class ModeCosts:
+    """A mode's costs as its record holds them (records.ModeRecord's fields of the same names), and its coarse levels
+    with what each cost (`rss_mb`, `os_threads`, `costs`). A figure is None where the data cannot carry it;
+    costs.<name>.not_a_figure says why, in words."""
+
+    levels: list[LevelRecord]
+    memory_per_inflight_kb: float | None
+    context_switches_per_request: float | None
+    bytes_allocated_per_request: float | None
+    costs: CostsRecord
+
+
+def mode_costs(
+    raw: RawMode, t0: int | None, levels: list[LevelRecord], fine: Sequence[FinePassLevels] = ()
+) -> ModeCosts:
+    """The mode's costs; fine: the used fine passes, whose healthy levels join the fits."""
     flights, samples = raw.flight, raw.thread_samples
-    empty = {"memory_per_inflight_kb": None, "context_switches_per_request": None, "bytes_allocated_per_request": None}
     if t0 is None:
-        return {**empty, "costs": {"missing": ["no measured phase"]}}
-    per_level = {lv["index"]: level_costs(raw, t0, lv, flights or {}, samples) for lv in levels if "index" in lv}
-    for lv in levels:
-        c = per_level.get(lv.get("index"))
-        if c is not None:
-            lv["rss_mb"] = None if c.rss_mb is None else round(c.rss_mb, 1)
-            lv["os_threads"] = None if c.os_threads is None else round(c.os_threads)
-            lv["costs"] = c.as_dict()
+        return ModeCosts(levels, None, None, None, CostsRecord.only(missing=["no measured phase"]))
+    per_level = {lv.index: level_costs(raw, t0, lv, flights or {}, samples) for lv in levels if lv.index is not None}
+    levels = [_with_costs(lv, per_level.get(lv.index)) for lv in levels]
     usable = [f for f in fine if f.t0 is not None]
-    chosen = level_records.fitted_by_pass(
-        level_records.level_records(levels), [(f.name, level_records.level_records(f.levels)) for f in usable]
-    )
-    fitted = _kept(levels, chosen[level_records.COARSE])
-    healthy = [per_level[lv["index"]] for lv in fitted if lv.get("index") in per_level]
+    chosen = fitted_by_pass(levels, [(f.name, f.levels) for f in usable])
+    fitted = chosen[COARSE]
+    healthy = [per_level[lv.index] for lv in fitted if lv.index in per_level]
     sources = [(raw, t0, fitted)]
-    fitted_on = {"coarse": [lv["index"] for lv in fitted]}
-    rates = {"coarse": [float(lv.get("target_rps") or 0) for lv in fitted]}
+    fitted_on = {COARSE: [lv.index for lv in fitted]}
+    rates = {COARSE: [float(lv.target_rps or 0) for lv in fitted]}
     for fine_pass in usable:
-        kept = _kept(fine_pass.levels, chosen[fine_pass.name])
+        kept = chosen[fine_pass.name]
         sources.append((fine_pass.raw, fine_pass.t0, kept))
         healthy += [level_costs(fine_pass.raw, fine_pass.t0, lv, flights or {}, samples) for lv in kept]
-        fitted_on[fine_pass.name] = [lv["index"] for lv in kept]
-        rates[fine_pass.name] = [float(lv.get("target_rps") or 0) for lv in kept]
+        fitted_on[fine_pass.name] = [lv.index for lv in kept]
+        rates[fine_pass.name] = [float(lv.target_rps or 0) for lv in kept]
     memory = fit([pt for r, t, lvs in sources for pt in memory_points(r, t, lvs, flights or {})])
     heap = fit([pt for r, t, lvs in sources for pt in memory_points(r, t, lvs, flights or {}, stacks_too=False)])
     rss = fit([(c.inflight, c.rss_mb * KB_PER_MB) for c in healthy if c.inflight is not None and c.rss_mb is not None])
@@ -205,21 +187,46 @@ def mode_costs(raw: RawMode, t0: int | None, levels: list[dict], fine: Sequence[
     allocated = fit(
         [(c.ok_rps, c.allocated_mb_per_s * 1024 * 1024) for c in healthy if c.ok_rps and c.allocated_mb_per_s]
     )
-    sources = {c.context_switches_source for c in healthy if c.context_switches_source}
-    costs = {
-        "memory": MEMORY_MEANING,
-        "memory_per_inflight": memory and memory.as_dict(1, *INFLIGHT),
-        "live_heap_per_inflight": heap and heap.as_dict(1, *INFLIGHT),
-        "rss_per_inflight": rss and rss.as_dict(1, *INFLIGHT),
-        "thread_stacks_per_inflight": stacks and stacks.as_dict(1, *INFLIGHT),
-        "context_switches_per_request": switches and switches.as_dict(2),
-        "context_switches_source": "host" if "host" in sources else (sources.pop() if sources else None),
-        "bytes_allocated_per_request": allocated and allocated.as_dict(0),
-        "levels_fitted": fitted_on["coarse"],
+    switch_sources = {c.context_switches_source for c in healthy if c.context_switches_source}
+    costs = CostsRecord(
+        memory=MEMORY_MEANING,
+        memory_per_inflight=_fit_record(memory, 1, *INFLIGHT),
+        live_heap_per_inflight=_fit_record(heap, 1, *INFLIGHT),
+        rss_per_inflight=_fit_record(rss, 1, *INFLIGHT),
+        thread_stacks_per_inflight=_fit_record(stacks, 1, *INFLIGHT),
+        context_switches_per_request=_fit_record(switches, 2),
+        context_switches_source="host" if "host" in switch_sources else next(iter(switch_sources), None),
+        bytes_allocated_per_request=_fit_record(allocated, 0),
+        levels_fitted=fitted_on[COARSE],
         # which levels every fit above used, by pass (`coarse`, `refine-1`, …), and in words
-        "fitted_on": {name: indices for name, indices in fitted_on.items() if indices},
-        "fitted_on_text": fitted_on_text(fitted_on, rates),
-    }
+        fitted_on={name: indices for name, indices in fitted_on.items() if indices},
+        fitted_on_text=fitted_on_text(fitted_on, rates),
+        missing=_missing(flights, memory) or None,
+    )
+    return ModeCosts(
+        levels,
+        figure(memory, 1, MIN_INFLIGHT_SPAN),
+        figure(switches, 2),
+        figure(allocated, 0),
+        costs,
+    )
+
+
+def _with_costs(level: LevelRecord, costs: LevelCostsRecord | None) -> LevelRecord:
+    if costs is None:
+        return level
+    return level.with_fields(
+        rss_mb=None if costs.rss_mb is None else round(costs.rss_mb, 1),
+        os_threads=None if costs.os_threads is None else round(costs.os_threads),
+        costs=costs.rounded(),
+    )
+
+
+def _fit_record(fitted: Fit | None, digits: int, min_x_span: float = 0.0, x_what: str = "") -> CostSlopeRecord | None:
+    return None if fitted is None else fitted.record(digits, min_x_span, x_what)
+
+
+def _missing(flights: dict | None, memory: Fit | None) -> list[str]:
     missing = []
     if flights is None:
         missing.append(
@@ -231,47 +238,38 @@ def mode_costs(raw: RawMode, t0: int | None, levels: list[dict], fine: Sequence[
             f"memory per in-flight request: fewer than {MIN_POINTS} GCs inside healthy levels with different "
             f"requests in flight"
         )
-    if missing:
-        costs["missing"] = missing
-    return {
-        # Null where the data cannot carry the figure; costs.<name>.not_a_figure says why, in words.
-        "memory_per_inflight_kb": figure(memory, 1, MIN_INFLIGHT_SPAN),
-        "context_switches_per_request": figure(switches, 2),
-        "bytes_allocated_per_request": figure(allocated, 0),
-        "costs": costs,
-    }
+    return missing
 
 
-def memory_ceiling(raw: RawMode, cost_fields: dict, levels: list[dict], baseline_ms: float | None):
+def memory_ceiling(raw: RawMode, costs: CostsRecord, levels: list[LevelRecord], baseline_ms: float | None):
     """The lower of the two memory ceilings (threadlimits.memory_ceiling) from the lightest healthy level: the
     cgroup's memory against the resident memory and live heap + stacks per request in flight; the heap's maximum
     against the live heap and its own slope. None where neither was measured."""
-    costs = cost_fields.get("costs") or {}
-    fitted = [lv for lv in healthy_prefix(levels) if lv.get("rss_mb") is not None]
+    fitted = [lv for lv in healthy_prefix(levels) if lv.rss_mb is not None]
     if not fitted:
         return None
-    rates = [float(lv.get("ok_rps") or 0.0) for lv in fitted]
-    lightest = fitted[0].get("costs") or {}
+    rates = [float(lv.ok_rps or 0.0) for lv in fitted]
+    lightest = fitted[0].costs or LevelCostsRecord()
     heap_max = max((r.heap_max_mb for r in (raw.flight or {}).values() if r.heap_max_mb), default=None)
     limits = raw.host_limits
     found = []
-    for fit_dict, room, room_what, base, base_what in (
+    for slope, room, room_what, base, base_what in (
         (
-            costs.get("memory_per_inflight"),
+            costs.memory_per_inflight,
             limits and limits.service_memory_max_mb,
             f"({limits.service_memory_max_by})" if limits else "",
-            fitted[0]["rss_mb"],
+            fitted[0].rss_mb,
             "resident at the lightest level",
         ),
         (
-            costs.get("live_heap_per_inflight"),
+            costs.live_heap_per_inflight,
             heap_max,
             "the heap's maximum",
-            lightest.get("live_heap_mb"),
+            lightest.live_heap_mb,
             "live heap at the lightest level",
         ),
     ):
-        if not fit_dict or fit_dict.get("not_a_figure"):
+        if not slope or slope.not_a_figure:
             continue  # a cost the data cannot carry is no ceiling's input
         found.append(
             threadlimits.memory_ceiling(
@@ -279,10 +277,10 @@ def memory_ceiling(raw: RawMode, cost_fields: dict, levels: list[dict], baseline
                 room_what,
                 base,
                 base_what,
-                fit_dict["slope"],
-                tuple(fit_dict["interval"]) if fit_dict.get("interval") else None,
+                slope.slope,
+                tuple(slope.interval) if slope.interval else None,
                 (min(rates), max(rates)),
-                fit_dict.get("r2"),
+                slope.r2,
                 len(fitted),
                 baseline_ms,
             )

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from loadlab.analysis.levels import Evidence, Level
 from loadlab.core.sampling import SILENCE_S
+from loadlab.summary.detail_records import EvidenceGapRecord
 from loadlab.summary.raw import RawMode
 from loadlab.summary.seconds import Tables
 from loadlab.summary.values import as_float
@@ -45,16 +46,16 @@ class Gap:
         where = f"{self.fine_pass}'s " if self.fine_pass else ""
         return f"no server evidence for {where}measured seconds {self.first_second}–{self.last_second}: {self.detail}"
 
-    def as_dict(self) -> dict:
-        return {
-            "role": self.role,
-            "pass": self.fine_pass or "coarse",
-            "first_second": self.first_second,
-            "last_second": self.last_second,
-            "seconds": self.seconds,
-            "cause": self.cause,
-            "detail": self.detail,
-        }
+    def record(self) -> EvidenceGapRecord:
+        return EvidenceGapRecord(
+            role=self.role,
+            pass_name=self.fine_pass or "coarse",
+            first_second=self.first_second,
+            last_second=self.last_second,
+            seconds=self.seconds,
+            cause=self.cause,
+            detail=self.detail,
+        )
 
 
 def apply(tables: Tables, raw: RawMode, events: list[dict], fine_pass: str | None = None) -> None:

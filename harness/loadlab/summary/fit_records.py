@@ -1,31 +1,55 @@
-"""Every figure summary.json gives as a line fitted or a formula with its interval — a prediction, the CPU ceiling
-and each role's CPU line, a cost per request — as one record, FitRecord, and the mode's costs (`costs`).
-
-summary.json spells the three shapes with their own keys (a prediction's `rps`/`interval_rps`/`fitted_on_rps`, a
-cost's `slope`/`interval`/`range`, a role's `ms_per_request`); `value`, `band` and `fitted_on` read any of them."""
+"""Every figure summary.json gives as a line fitted or a formula with its interval, one record per kind: a model's
+prediction (PredictionRecord), the CPU ceiling (CpuCeilingRecord) with each role's CPU line (RoleCpuRecord), a cost
+per request (CostSlopeRecord); and the mode's costs (CostsRecord). Each is built by its constructor from the
+analysis object it spells (summary/mode_predictions.py, summary/cost_fits.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from loadlab.summary.record_fields import LIST, ONE, Fields
 
 
 @dataclass(frozen=True)
-class FitRecord(Fields):
-    """A slope or a rate with its 95% interval, what it was fitted or measured on and how sure it is."""
+class PredictionRecord(Fields):
+    """One model's limit (analysis/prediction.Prediction): its rate with the interval its inputs allow, the rates
+    those inputs were measured at and how well a line fitted them."""
 
-    # a prediction (analysis/prediction.Prediction.as_dict) and the CPU ceiling (analysis/cpufit.CpuCeiling.as_dict)
     predicted_by: str | None = None
     rps: float | None = None
-    interval_rps: list | None = None
-    # a cost per request (summary/slope_fit.Fit.as_dict)
-    not_a_figure: str | None = None
-    slope: float | None = None
-    interval: list | None = None
-    # a role's CPU line (cpufit.RoleFit.as_dict) and the ceiling's host
+    interval_rps: list | None = None  # [low, high]; high None: no upper end
+    fitted_on_rps: list | None = None
+    r2: float | None = None
+    levels: int | None = None  # a fitted line's levels
+    measured_levels: int | None = None  # the healthy levels a formula's inputs were read at
+    quality: str | None = None
+    formula: str | None = None
+    # an interval that starts far above every rate the run offered (prediction.FAR_ABOVE_RUN): "no limit below" its
+    # low end, never the mode's prediction
+    beyond_run: bool | None = None
+
+
+@dataclass(frozen=True)
+class RoleCpuRecord(Fields):
+    """One role's CPU line (analysis/cpufit.RoleFit): CPU per OK request, what it spends whatever the rate, and the
+    [OK rps, % of one core] points it was fitted on."""
+
     role: str | None = None
+    ms_per_request: float | None = None
+    fixed_cores: float | None = None
+    levels: int | None = None
+    r2: float | None = None
+    points: list | None = None
+
+
+@dataclass(frozen=True)
+class CpuCeilingRecord(Fields):
+    """The utilization law's ceiling (analysis/cpufit.CpuCeiling): every core busy, from the roles' CPU lines, and the
+    knee read off the busy line below it."""
+
+    rps: float | None = None
+    interval_rps: list | None = None
     host: str | None = None
     cores: float | None = None
     ms_per_request: float | None = None
@@ -34,61 +58,47 @@ class FitRecord(Fields):
     fitted_on_rps: list | None = None
     r2: float | None = None
     r2_min: float | None = None
-    points: Any = None  # a cost's count of points; a role's [x, y] points
-    range: list | None = None
-    roles: list[FitRecord] | None = None
-    measured_levels: int | None = None
-    quality: str | None = None
+    roles: list[RoleCpuRecord] | None = None
     formula: str | None = None
     knee_utilization: float | None = None
     knee_rps: float | None = None
     knee_interval_rps: list | None = None
     knee_read_off: str | None = None
-    # a prediction whose interval starts far above every rate the run offered (prediction.FAR_ABOVE_RUN): "no limit
-    # below" its low end, never the mode's prediction
-    beyond_run: bool | None = None
-    NESTED: ClassVar = {}
-
-    @property
-    def value(self) -> float | None:
-        """The figure: a rate, a slope or a role's CPU per request."""
-        for name in ("rps", "slope", "ms_per_request"):
-            if name not in self.absent:
-                return getattr(self, name)
-        return None
-
-    @property
-    def band(self) -> list | None:
-        """Its 95% interval, [low, high] (high None: no upper end)."""
-        return self.interval_rps if "interval_rps" not in self.absent else self.interval
-
-    @property
-    def fitted_on(self) -> list | None:
-        """The range of x it was fitted (or its inputs measured) on."""
-        return self.fitted_on_rps if "fitted_on_rps" not in self.absent else self.range
+    NESTED: ClassVar = {"roles": (LIST, RoleCpuRecord)}
 
 
-FitRecord.NESTED = {"roles": (LIST, FitRecord)}
+@dataclass(frozen=True)
+class CostSlopeRecord(Fields):
+    """A cost per request or per request in flight (summary/slope_fit.Fit): the slope with its 95% interval, or why
+    the data cannot carry it as a figure."""
+
+    not_a_figure: str | None = None
+    slope: float | None = None
+    interval: list | None = None
+    r2: float | None = None
+    points: int | None = None
+    range: list | None = None  # the x it was fitted on, [low, high]
 
 
 @dataclass(frozen=True)
 class CostsRecord(Fields):
-    """A mode's costs per request and per request in flight (summary/cost_fits.mode_costs), each fit a FitRecord."""
+    """A mode's costs per request and per request in flight (summary/cost_fits.mode_costs)."""
 
     memory: str | None = None
-    memory_per_inflight: FitRecord | None = None
-    live_heap_per_inflight: FitRecord | None = None
-    rss_per_inflight: FitRecord | None = None
-    thread_stacks_per_inflight: FitRecord | None = None
-    context_switches_per_request: FitRecord | None = None
+    memory_per_inflight: CostSlopeRecord | None = None
+    live_heap_per_inflight: CostSlopeRecord | None = None
+    rss_per_inflight: CostSlopeRecord | None = None
+    thread_stacks_per_inflight: CostSlopeRecord | None = None
+    context_switches_per_request: CostSlopeRecord | None = None
     context_switches_source: str | None = None
-    bytes_allocated_per_request: FitRecord | None = None
+    bytes_allocated_per_request: CostSlopeRecord | None = None
     levels_fitted: list[int] | None = None
     fitted_on: dict | None = None  # pass name → the indices of its levels fitted on
     fitted_on_text: str | None = None
     missing: list[str] | None = None
+    OPTIONAL: ClassVar = {"missing": "missing"}
     NESTED: ClassVar = {
-        name: (ONE, FitRecord)
+        name: (ONE, CostSlopeRecord)
         for name in (
             "memory_per_inflight",
             "live_heap_per_inflight",

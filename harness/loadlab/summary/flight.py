@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import calendar
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 FLIGHT_JSON = "flight.json"  # beside the recording, in <mode>/raw/thread/ (written by loadlab-host pinned)
@@ -45,9 +45,6 @@ class FlightSecond:
     gc_pause_ms: float = 0.0
     gc_count: int = 0
     host_context_switches_per_s: float | None = None
-
-    def as_dict(self) -> dict:
-        return asdict(self)
 
 
 def epoch_seconds(stamp: str) -> float | None:

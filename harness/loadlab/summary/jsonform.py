@@ -3,58 +3,59 @@
 from __future__ import annotations
 
 import math
-from dataclasses import fields
+from dataclasses import fields, replace
 
 from loadlab.analysis import health, hlog
 from loadlab.analysis.bracket import Bracket
 from loadlab.analysis.knee import Verdict
 from loadlab.analysis.levels import Evidence, Level, cpu_ms_per_request
 from loadlab.summary import waits
+from loadlab.summary.level_records import LevelRecord
 
 
-def level_dicts(levels: list[Level], verdict: Verdict) -> list[dict]:
+def level_records(levels: list[Level], verdict: Verdict) -> list[LevelRecord]:
     """A pass's levels as judged: each one's health and, when its instrument was saturated, why it was set aside."""
     return [
-        level_dict(lv, ok, why, verdict.set_aside.get(i))
+        level_record(lv, ok, why, verdict.set_aside.get(i))
         for i, (lv, (ok, why)) in enumerate(zip(levels, verdict.health))
     ]
 
 
-def level_dict(level: Level, healthy: bool, reasons: list[str], set_aside: str | None = None) -> dict:
+def level_record(level: Level, healthy: bool, reasons: list[str], set_aside: str | None = None) -> LevelRecord:
     latency = level.latency
-    return {
-        "index": level.index,
-        "target_rps": plain_number(level.target_rps),
-        "offered_rps": rounded(level.offered_rps, 1),
-        "ok_rps": rounded(level.ok_rps, 1),
-        "error_ratio": rounded(level.error_ratio, 4),
-        "p50_ms": latency.p50_ms if latency else None,
-        "p95_ms": latency.p95_ms if latency else None,
-        "p99_ms": latency.p99_ms if latency else None,
-        "max_ms": latency.max_ms if latency else None,
-        "ok": level.ok,
+    return LevelRecord(
+        index=level.index,
+        target_rps=plain_number(level.target_rps),
+        offered_rps=rounded(level.offered_rps, 1),
+        ok_rps=rounded(level.ok_rps, 1),
+        error_ratio=rounded(level.error_ratio, 4),
+        p50_ms=latency.p50_ms if latency else None,
+        p95_ms=latency.p95_ms if latency else None,
+        p99_ms=latency.p99_ms if latency else None,
+        max_ms=latency.max_ms if latency else None,
+        ok=level.ok,
         # The spectrum's table (hlog.SPECTRUM), exact from the level's merged histogram; "99.9": 1203, ...
-        "percentiles_ms": spectrum(level),
-        "ko_p50_ms": level.ko_latency.p50_ms if level.ko_latency else None,
-        "errors_by_kind": dict(level.errors_by_kind),
+        percentiles_ms=spectrum(level),
+        ko_p50_ms=level.ko_latency.p50_ms if level.ko_latency else None,
+        errors_by_kind=dict(level.errors_by_kind),
         # Of those errors, the ones the delay-service injected (DOWNSTREAM_ERRORS/RESETS): not the service's own.
-        "downstream_injected": level.downstream_injected,
+        downstream_injected=level.downstream_injected,
         # What the delay-service served over the level (answers, p50 … p99.9 ms): beside summary.json's `downstream`.
-        "served_ms": level.served_ms,
-        "seconds": level.seconds,
-        "healthy": healthy,
-        "unhealthy_reasons": reasons,
+        served_ms=level.served_ms,
+        seconds=level.seconds,
+        healthy=healthy,
+        unhealthy_reasons=reasons,
         # "count": too few requests to resolve a p99, its tail judged on how many passed the limit (health.py)
-        "tail_judged_by": health.tail_judged_by(level),
+        tail_judged_by=health.tail_judged_by(level),
         # why the level was set aside (its instrument was saturated: the knee is placed on the other levels), or null
-        "set_aside": set_aside,
-        "first_second": level.first_second,
-        "evidence": evidence_dict(level.evidence),
-        "no_server_evidence": level.no_server_evidence,
-        "thread_cpu_ms_per_request": rounded(cpu_ms_per_request(level.evidence.thread_cpu_pct, level.ok_rps), 2),
+        set_aside=set_aside,
+        first_second=level.first_second,
+        evidence=evidence_of(level.evidence),
+        no_server_evidence=level.no_server_evidence,
+        thread_cpu_ms_per_request=rounded(cpu_ms_per_request(level.evidence.thread_cpu_pct, level.ok_rps), 2),
         # where its requests waited (the wait agent's samples), or null: no profile
-        "waits": waits.as_json(level.waits),
-    }
+        waits=waits.record(level.waits),
+    )
 
 
 def spectrum(level: Level) -> dict[str, int] | None:
@@ -62,8 +63,9 @@ def spectrum(level: Level) -> dict[str, int] | None:
     return {f"{p:g}": v for p, v in values.items()} if values else None
 
 
-def evidence_dict(evidence: Evidence) -> dict:
-    return {f.name: rounded(getattr(evidence, f.name), 1) for f in fields(evidence)}
+def evidence_of(evidence: Evidence) -> Evidence:
+    """A level's evidence as summary.json gives it: every mean to 0.1."""
+    return replace(evidence, **{f.name: rounded(getattr(evidence, f.name), 1) for f in fields(evidence)})
 
 
 def interval(bracket: Bracket | None) -> list | None:

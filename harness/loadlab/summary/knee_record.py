@@ -17,6 +17,7 @@ from loadlab.core.thresholds import Thresholds
 from loadlab.summary import crash as crashes
 from loadlab.summary import jsonform
 from loadlab.summary.app_pool import PoolAtKnee
+from loadlab.summary.level_records import PassRecord, RefineRecord
 from loadlab.summary.raw import RawMode
 from loadlab.summary.seconds import Tables
 
@@ -80,48 +81,43 @@ def _distrust(fine: FinePass, verdict: Verdict, ctx: ValidityContext, crashed: d
     return "this pass cannot be trusted: " + "; ".join(reasons) if reasons else None
 
 
-def fields(knee: Knee, passes: list[FinePass], requested: bool, not_refined: str | None) -> dict:
-    """summary.json's `knee_interval_rps` and `refine`."""
+def refine_record(knee: Knee, passes: list[FinePass], requested: bool, not_refined: str | None) -> RefineRecord:
+    """summary.json's `refine`: how narrow the knee's bracket got and every fine pass."""
     by_name = {fine.name: fine for fine in passes}
     interval = knee.interval
-    return {
-        "knee_interval_rps": jsonform.interval(interval),
-        "refine": {
-            "requested": requested,
-            "resolution": KNEE_RESOLUTION,
-            "localised": None if interval is None else interval.localised(),
-            "width_ratio": None if interval is None or not interval.healthy else round(interval.width_ratio, 4),
-            "coarse_interval_rps": jsonform.interval(knee.coarse),
-            # a fine pass held the bracket's unhealthy rate healthy: no knee is placed there (knee.py)
-            "not_reproduced": knee.not_reproduced,
-            "transients": knee.transients,  # every unhealthy level a later pass held healthy, in words
-            "confirmed": None if interval is None else interval.confirmed,
-            "passes": [pass_record(outcome, by_name[outcome.name]) for outcome in knee.passes],
-            "not_refined": not_refined,
-        },
-    }
+    return RefineRecord(
+        requested=requested,
+        resolution=KNEE_RESOLUTION,
+        localised=None if interval is None else interval.localised(),
+        width_ratio=None if interval is None or not interval.healthy else round(interval.width_ratio, 4),
+        coarse_interval_rps=jsonform.interval(knee.coarse),
+        # a fine pass held the bracket's unhealthy rate healthy: no knee is placed there (knee.py)
+        not_reproduced=knee.not_reproduced,
+        transients=knee.transients,  # every unhealthy level a later pass held healthy, in words
+        confirmed=None if interval is None else interval.confirmed,
+        passes=[pass_record(outcome, by_name[outcome.name]) for outcome in knee.passes],
+        not_refined=not_refined,
+    )
 
 
-def pass_record(outcome: PassOutcome, fine: FinePass) -> dict:
+def pass_record(outcome: PassOutcome, fine: FinePass) -> PassRecord:
     levels, verdict = outcome.levels, outcome.verdict
     stops = [inj.meta for inj in fine.raw.injectors]
-    return {
-        "name": outcome.name,
-        "rates": [jsonform.plain_number(round(lv.target_rps, 1)) for lv in levels],
-        "interval_before_rps": jsonform.interval(outcome.before),
-        "interval_after_rps": jsonform.interval(outcome.after),
-        "used": outcome.used,
-        "why_not_used": outcome.why_not_used,
-        "levels": jsonform.level_dicts(levels, verdict),
-        "first_unhealthy_level": (
-            levels[verdict.first_unhealthy].index if verdict.first_unhealthy is not None else None
-        ),
-        "requests": fine.tables.requests,
-        "errors": fine.tables.errors,
-        "stopped_early": any(bool(m.get("stopped_early")) for m in stops),
-        "stop_reason": "; ".join(sorted({str(m["stop_reason"]) for m in stops if m.get("stop_reason")})) or None,
-        "missing": [m for m in fine.raw.missing if fine.name in m],
-    }
+    return PassRecord(
+        name=outcome.name,
+        rates=[jsonform.plain_number(round(lv.target_rps, 1)) for lv in levels],
+        interval_before_rps=jsonform.interval(outcome.before),
+        interval_after_rps=jsonform.interval(outcome.after),
+        used=outcome.used,
+        why_not_used=outcome.why_not_used,
+        levels=jsonform.level_records(levels, verdict),
+        first_unhealthy_level=levels[verdict.first_unhealthy].index if verdict.first_unhealthy is not None else None,
+        requests=fine.tables.requests,
+        errors=fine.tables.errors,
+        stopped_early=any(bool(m.get("stopped_early")) for m in stops),
+        stop_reason="; ".join(sorted({str(m["stop_reason"]) for m in stops if m.get("stop_reason")})) or None,
+        missing=[m for m in fine.raw.missing if fine.name in m],
+    )
 
 
 def closing_note(knee: Knee, ctx: ValidityContext) -> str | None:

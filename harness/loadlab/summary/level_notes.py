@@ -5,20 +5,31 @@ puts them in the mode's `notes`."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from loadlab.analysis.downstream_calls import calls_note
 from loadlab.analysis.gc_bound import counted_with_the_crash
 from loadlab.analysis.knee_words import COARSE, level_words
 from loadlab.summary import jsonform, service_count
+from loadlab.summary.detail_records import SetAsideRecord
 from loadlab.summary.judging import JudgedMode
 
 
-def notes(judged: JudgedMode, aside: list[dict], params: dict) -> list[str]:
+@dataclass(frozen=True)
+class SetAside:
+    """A level set aside: its entry of summary.json's `set_aside_levels`, and its name in words (`where`)."""
+
+    record: SetAsideRecord
+    where: str
+
+
+def notes(judged: JudgedMode, aside: list[SetAside], params: dict) -> list[str]:
     """One note per level set aside (set_aside_levels), then the service's slow calls, if any."""
     said = [
-        f"{entry['where']} was set aside, its instrument saturated: {entry['reason']}; the knee is placed on the other "
-        "levels" + (FIRST_SET_ASIDE if (entry["pass"], entry["level"]) == (COARSE, 1) else "")
+        f"{entry.where} was set aside, its instrument saturated: {entry.record.reason}; the knee is placed on the "
+        "other levels" + (FIRST_SET_ASIDE if (entry.record.pass_name, entry.record.level) == (COARSE, 1) else "")
         for entry in aside
-        if not counted_with_the_crash(entry["reason"])  # the crash's own note says it (judged.crash_notes)
+        if not counted_with_the_crash(entry.record.reason or "")  # the crash's own note says it (judged.crash_notes)
     ]
     slow_calls = filter(None, [calls_note(judged.tables.levels, judged.ctx)])
     return [*said, *judged.crash_notes, *slow_calls, *service_count.notes(judged, params)]
@@ -31,19 +42,21 @@ FIRST_SET_ASIDE = (
 )
 
 
-def set_aside_levels(judged: JudgedMode) -> list[dict]:
+def set_aside_levels(judged: JudgedMode) -> list[SetAside]:
     """Every level set aside, coarse then each fine pass: its pass, its level counted from 1 (a fine level by its
     place in its pass), its rate and why; `where` names it in words (not written to summary.json)."""
     found = [(COARSE, judged.tables.levels, judged.verdict)]
     found += [(outcome.name, outcome.levels, outcome.verdict) for outcome in judged.knee.passes]
     return [
-        {
-            "pass": name,
-            "level": i + 1,
-            "target_rps": jsonform.plain_number(round(levels[i].target_rps, 1)),
-            "reason": why,
-            "where": level_words(levels[i], name),
-        }
+        SetAside(
+            SetAsideRecord(
+                pass_name=name,
+                level=i + 1,
+                target_rps=jsonform.plain_number(round(levels[i].target_rps, 1)),
+                reason=why,
+            ),
+            level_words(levels[i], name),
+        )
         for name, levels, verdict in found
         for i, why in sorted(verdict.set_aside.items())
     ]

@@ -4,36 +4,19 @@ records the page and `make plan` read by attribute. The rule of which levels a f
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
+from loadlab.analysis.levels import Evidence
 from loadlab.summary.record_fields import LIST, ONE, Fields
 
 COARSE = "coarse"
 
 
 @dataclass(frozen=True)
-class EvidenceRecord(Fields):
-    """Means over a level of what the hosts sampled (analysis/levels.Evidence as summary.json writes it)."""
-
-    thread_cpu_pct: float | None = None
-    delay_cpu_pct: float | None = None
-    delay_cores: float | None = None
-    injector_cpu_pct: float | None = None
-    injector_cores: float | None = None
-    injector_host_cpu_pct: float | None = None
-    host_cpu_pct: float | None = None
-    downstream_ms_mean: float | None = None
-    delay_probe_ms: float | None = None
-    delay_probe_failed: float | None = None
-    other_roles_cpu_pct: float | None = None
-    db_pool_active: float | None = None
-    db_pool_pending: float | None = None
-
-
-@dataclass(frozen=True)
 class LevelCostsRecord(Fields):
-    """What a level cost the service, means over its seconds (summary/cost_fits.LevelCosts)."""
+    """What a level cost the service, means over its seconds (summary/cost_fits.level_costs): as measured for the
+    fits, rounded (`rounded`) where a level holds them."""
 
     ok_rps: float | None = None
     inflight: float | None = None
@@ -44,7 +27,11 @@ class LevelCostsRecord(Fields):
     allocated_mb_per_s: float | None = None
     gc_pause_ms_per_s: float | None = None
     context_switches_per_s: float | None = None
-    context_switches_source: str | None = None
+    context_switches_source: str | None = None  # process | host
+
+    def rounded(self) -> LevelCostsRecord:
+        """Its means to 0.1, as summary.json gives them."""
+        return replace(self, **{k: round(v, 1) for k in self.names() if isinstance(v := getattr(self, k), float)})
 
 
 @dataclass(frozen=True)
@@ -73,7 +60,7 @@ class WaitsRecord(Fields):
 
 @dataclass(frozen=True)
 class LevelRecord(Fields):
-    """One level of a pass as judged (summary/jsonform.level_dict writes it; docs/RESULTS.md says each field)."""
+    """One level of a pass as judged (summary/jsonform.level_record builds it; docs/RESULTS.md says each field)."""
 
     index: int | None = None
     target_rps: float | None = None
@@ -96,15 +83,17 @@ class LevelRecord(Fields):
     tail_judged_by: str | None = None  # "p99", or "count" where the level's requests cannot resolve its p99
     set_aside: str | None = None
     first_second: int | None = None
-    evidence: EvidenceRecord | None = None
+    evidence: Evidence | None = None  # its means to 0.1 (jsonform.evidence_of)
     no_server_evidence: str | None = None
     thread_cpu_ms_per_request: float | None = None
+    waits: WaitsRecord | None = None
+    # a coarse level's costs (cost_fits.py): a fine level has none
     rss_mb: float | None = None
     os_threads: int | None = None
     costs: LevelCostsRecord | None = None
-    waits: WaitsRecord | None = None
+    OPTIONAL: ClassVar = {"rss_mb": "costs", "os_threads": "costs", "costs": "costs"}
     NESTED: ClassVar = {
-        "evidence": (ONE, EvidenceRecord),
+        "evidence": (ONE, Evidence),
         "costs": (ONE, LevelCostsRecord),
         "waits": (ONE, WaitsRecord),
     }
@@ -118,9 +107,9 @@ class LevelRecord(Fields):
         return (self.percentiles_ms or {}).get(f"{p:g}")
 
     @property
-    def sampled(self) -> EvidenceRecord:
+    def sampled(self) -> Evidence:
         """Its evidence, empty when none was recorded."""
-        return self.evidence or EvidenceRecord()
+        return self.evidence or Evidence()
 
 
 @dataclass(frozen=True)
@@ -190,7 +179,3 @@ def fitted_by_pass(
     its knee, then of each used fine pass its healthy levels before its first unhealthy one. The one rule: the costs
     (cost_fits.mode_costs), ModeRecord.fitted_levels and `make plan`'s lines all read it."""
     return {COARSE: healthy_prefix(coarse), **{name: healthy_prefix(levels) for name, levels in passes}}
-
-
-def level_records(levels: Sequence[dict]) -> list[LevelRecord]:
-    return [LevelRecord.from_mapping(lv) for lv in levels]

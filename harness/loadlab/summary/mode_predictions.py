@@ -3,11 +3,14 @@ applies, the CPU ceiling kept as the bound it is, and whether the measured knee 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from loadlab.analysis import cpufit, models
 from loadlab.analysis.knee import Knee
 from loadlab.analysis.levels import Level
 from loadlab.analysis.prediction import (
     MeasuredKnee,
+    Prediction,
     agreement,
     beyond,
     beyond_run,
@@ -19,9 +22,31 @@ from loadlab.analysis.validity import ValidityContext
 from loadlab.core.app import THREAD_SERVICE
 from loadlab.summary import knee_record
 from loadlab.summary.app_pool import PoolAtKnee
+from loadlab.summary.fit_records import CpuCeilingRecord, PredictionRecord, RoleCpuRecord
 
 
-def fields(
+@dataclass(frozen=True)
+class ModePredictions:
+    """A mode's predictions as its record holds them (records.ModeRecord's fields of the same names)."""
+
+    predicted_rps: int | None
+    # None when the inputs gave no spread (one value): a point is never written as an interval
+    predicted_interval_rps: list | None
+    predicted_fitted_on_rps: list | None
+    predicted_r2: float | None
+    prediction_quality: str | None
+    predicted_by: str | None
+    prediction: str | None
+    prediction_agrees: bool | None
+    prediction_verdict: str
+    prediction_check: str
+    cpu_ceiling_rps: int | None
+    cpu_ceiling: CpuCeilingRecord | None
+    predictions: list[PredictionRecord]
+    limit_met_first: str
+
+
+def predicted(
     inputs: models.Inputs,
     ceiling: cpufit.CpuCeiling | None,
     knee: Knee,
@@ -31,7 +56,7 @@ def fields(
     pool_at_knee: PoolAtKnee | None = None,
     service: str = THREAD_SERVICE,
     max_error_ratio: float = 0.01,
-) -> dict:
+) -> ModePredictions:
     """ok_ratio, max_error_ratio: the health rule's (Thresholds), the resolution of the measured knee (MeasuredKnee)
     and what makes a level's errors its failure; pool_at_knee: an app's pool full at the knee (app_pool.py);
     service: what prose calls the service under test."""
@@ -56,23 +81,75 @@ def fields(
     if len(within) < len(found):
         floors = ", ".join(no_limit_text(p) for p in found if p not in within)
         met_first += f"; beyond the run, naming no limit: {floors}"
-    return {
-        "predicted_rps": None if prediction is None else round(prediction.rps),
-        # null when the inputs gave no spread (one value): a point is never written as an interval
-        "predicted_interval_rps": None if prediction is None else interval_list(prediction.interval),
-        "predicted_fitted_on_rps": None if prediction is None else interval_list(prediction.fitted_on),
-        "predicted_r2": None if prediction is None or prediction.r2 is None else round(prediction.r2, 3),
-        "prediction_quality": prediction and prediction.quality(),
-        "predicted_by": prediction and prediction.predicted_by,
-        "prediction": prediction and prediction.formula,
-        "prediction_agrees": judged.agrees,
-        "prediction_verdict": judged.verdict,
-        "prediction_check": judged.words,
-        "cpu_ceiling_rps": None if ceiling is None else round(ceiling.rps),
-        "cpu_ceiling": None if ceiling is None else ceiling.as_dict(),
-        "predictions": [{**p.as_dict(), "beyond_run": p not in within} for p in sorted(found, key=lambda p: p.rps)],
-        "limit_met_first": met_first,
-    }
+    return ModePredictions(
+        predicted_rps=None if prediction is None else round(prediction.rps),
+        predicted_interval_rps=None if prediction is None else interval_list(prediction.interval),
+        predicted_fitted_on_rps=None if prediction is None else interval_list(prediction.fitted_on),
+        predicted_r2=None if prediction is None or prediction.r2 is None else round(prediction.r2, 3),
+        prediction_quality=prediction and prediction.quality(),
+        predicted_by=prediction and prediction.predicted_by,
+        prediction=prediction and prediction.formula,
+        prediction_agrees=judged.agrees,
+        prediction_verdict=judged.verdict,
+        prediction_check=judged.words,
+        cpu_ceiling_rps=None if ceiling is None else round(ceiling.rps),
+        cpu_ceiling=None if ceiling is None else ceiling_record(ceiling),
+        predictions=[prediction_record(p, p not in within) for p in sorted(found, key=lambda p: p.rps)],
+        limit_met_first=met_first,
+    )
+
+
+def prediction_record(p: Prediction, beyond: bool) -> PredictionRecord:
+    """beyond: its interval starts far above every rate the run offered (prediction.beyond_run)."""
+    return PredictionRecord(
+        predicted_by=p.predicted_by,
+        rps=round(p.rps),
+        interval_rps=interval_list(p.interval),
+        fitted_on_rps=interval_list(p.fitted_on),
+        r2=_rounded(p.r2, 3),
+        levels=p.levels,
+        measured_levels=p.measured_levels,
+        quality=p.quality(),
+        formula=p.formula,
+        beyond_run=beyond,
+    )
+
+
+def ceiling_record(ceiling: cpufit.CpuCeiling) -> CpuCeilingRecord:
+    knee = ceiling.knee()
+    return CpuCeilingRecord(
+        rps=round(ceiling.rps),
+        interval_rps=interval_list(ceiling.interval),
+        host=ceiling.host,
+        cores=ceiling.cores,
+        ms_per_request=round(ceiling.ms_per_request, 3),
+        fixed_cores=round(ceiling.fixed_cores, 3),
+        levels=ceiling.levels,
+        fitted_on_rps=interval_list(ceiling.fitted_on),
+        r2=_rounded(ceiling.total and ceiling.total.r2, 3),
+        r2_min=_rounded(ceiling.r2_min, 3),
+        roles=[role_record(r) for r in ceiling.roles],
+        formula=ceiling.formula(),
+        knee_utilization=cpufit.CPU_KNEE_UTILIZATION,
+        knee_rps=None if knee is None else round(knee[0]),
+        knee_interval_rps=None if knee is None else interval_list(knee[1]),
+        knee_read_off=None if ceiling.busy is None else ceiling.busy.what,
+    )
+
+
+def role_record(role: cpufit.RoleFit) -> RoleCpuRecord:
+    return RoleCpuRecord(
+        role=role.role,
+        ms_per_request=round(role.ms_per_request, 3),
+        fixed_cores=round(role.fixed_cores, 3),
+        levels=role.levels,
+        r2=_rounded(role.r2, 3),
+        points=[[round(x, 1), round(y, 1)] for x, y in role.points],
+    )
+
+
+def _rounded(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
 
 
 def top_offered(knee: Knee, levels: list[Level]) -> float | None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from loadlab.analysis import hlog, threadlimits
 from loadlab.core import upgrade
 from loadlab.summary import flight
+from loadlab.summary.detail_records import StopCapRecord
 from loadlab.summary.values import as_float, natural
 
 # Failed requests' kinds are the simulation's (gatling/src/test/java/loadlab/gatling/recorder/ErrorKind.java, the one
@@ -186,7 +187,7 @@ def error_kind_meanings(injectors: list[Injector]) -> dict[str, str]:
     return {str(k): str(v) for k, v in given.items()} if given else {}
 
 
-def inflight_cap_stop(injectors: list[Injector]) -> dict | None:
+def inflight_cap_stop(injectors: list[Injector]) -> StopCapRecord | None:
     """{inflight, max_inflight} when the simulation's in-flight cap stopped an injector's load (meta.json
     `stop_inflight_cap`; the most loaded one when several did), else None."""
     caps = [inj.meta.get("stop_inflight_cap") for inj in injectors]
@@ -194,7 +195,9 @@ def inflight_cap_stop(injectors: list[Injector]) -> dict | None:
     if not caps:
         return None
     worst = max(caps, key=lambda c: as_float(c.get("inflight")))
-    return {"inflight": int(as_float(worst["inflight"])), "max_inflight": int(as_float(worst.get("max_inflight")) or 0)}
+    return StopCapRecord(
+        inflight=int(as_float(worst["inflight"])), max_inflight=int(as_float(worst.get("max_inflight")) or 0)
+    )
 
 
 def _first_meta(injectors: list[Injector], key: str, kind: type):

@@ -1,14 +1,18 @@
-"""What every summary.json record shares: built from summary.json's mapping (`from_mapping`), spelled back as one
-(`as_json`) key for key, with its nested parts typed too. A key no record declares is refused.
+"""What every summary.json record shares: built by its constructor from the analysis (summary/verdict.py), or from
+summary.json's mapping (`from_mapping`, the reader of a written file), and spelled as summary.json's mapping by
+`as_json`, the one writer, key for key with its nested parts. A key no record declares is refused.
 
-A nested record writes its keys in the order it read them, so the JSON it writes is the JSON it was built from; a
-record that declares `DECLARED_ORDER` writes them in the order its fields are declared (ModeRecord, RunSummary).
+A record built by its constructor writes every field, in the order the fields are declared, but the ones its class
+leaves out while they are None (`OPTIONAL`: a part only some runs have); `only` builds a record of fewer fields. A
+record read from a mapping writes the keys it read, in the order it read them (a record that declares
+`DECLARED_ORDER` in the order of its fields: ModeRecord, RunSummary), so the JSON it writes is the JSON it was read
+from.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any, ClassVar
 
 ONE, LIST, MAP = "one", "list", "map"
@@ -16,15 +20,28 @@ ONE, LIST, MAP = "one", "list", "map"
 
 @dataclass(frozen=True)
 class Fields:
-    """The base of every record: `absent` the fields its mapping left out, `order` the keys as it read them."""
+    """The base of every record: `absent` the fields it does not write, `order` the keys as its mapping had them."""
 
-    absent: frozenset[str] = field(default=frozenset(), repr=False, compare=False, kw_only=True)
+    # None: built by its constructor, the OPTIONAL fields left None are absent (__post_init__)
+    absent: frozenset[str] = field(default=None, repr=False, compare=False, kw_only=True)  # type: ignore[assignment]
     order: tuple[str, ...] = field(default=(), repr=False, compare=False, kw_only=True)
+    # field name → the field whose None leaves it out of a record built by its constructor (often itself)
+    OPTIONAL: ClassVar[dict[str, str]] = {}
     # field name → (ONE | LIST | MAP, the record class its mapping(s) become)
     NESTED: ClassVar[dict[str, tuple[str, type]]] = {}
     # summary.json key → field name, where the key is no Python name (`pass`)
     RENAMED: ClassVar[dict[str, str]] = {}
     DECLARED_ORDER: ClassVar[bool] = False
+
+    def __post_init__(self) -> None:
+        if self.absent is None:
+            absent = frozenset(k for k, by in self.OPTIONAL.items() if getattr(self, by) is None)
+            object.__setattr__(self, "absent", absent)
+
+    @classmethod
+    def only(cls, **values: Any):
+        """A record that writes these fields only (a shorter shape: a mode whose analysis failed)."""
+        return cls(**values, absent=frozenset(n for n in cls.names() if n not in values))
 
     @classmethod
     def names(cls) -> list[str]:
@@ -43,11 +60,11 @@ class Fields:
 
     def with_fields(self, **values: Any):
         """A copy with these fields set (and written)."""
-        order = self.order + tuple(k for k in values if k not in self.order)
+        order = self.order + tuple(k for k in values if k not in self.order) if self.order else ()
         return replace(self, **values, absent=self.absent - set(values), order=order)  # type: ignore[type-var]
 
     def as_json(self) -> dict[str, Any]:
-        keys = self.names() if self.DECLARED_ORDER else list(self.order)
+        keys = self.names() if self.DECLARED_ORDER or not self.order else list(self.order)
         spelled = {v: k for k, v in self.RENAMED.items()}
         return {spelled.get(k, k): plain(getattr(self, k)) for k in keys if k not in self.absent}
 
@@ -58,7 +75,11 @@ def _typed(spec: tuple[str, type] | None, value: Any) -> Any:
     kind, record = spec
 
     def one(v: Any) -> Any:
-        return record.from_mapping(v) if isinstance(v, Mapping) and not isinstance(v, Fields) else v
+        if not isinstance(v, Mapping):
+            return v
+        if hasattr(record, "from_mapping"):  # a record, or one of its own shape (summary/kinds.py)
+            return record.from_mapping(v)
+        return record(**v)  # an analysis object held as it is (analysis/levels.Evidence): its keys are its fields
 
     if kind == LIST and isinstance(value, list):
         return [one(v) for v in value]
@@ -71,6 +92,8 @@ def plain(value: Any) -> Any:
     """A value as summary.json holds it: records as their mappings, all the way down."""
     if isinstance(value, Fields) or hasattr(value, "as_json"):  # a record of its own shape (summary/kinds.py)
         return value.as_json()
+    if is_dataclass(value) and not isinstance(value, type):  # an analysis object held as it is: every field
+        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
     if isinstance(value, list):
         return [plain(v) for v in value]
     if isinstance(value, dict):

@@ -32,7 +32,7 @@ from loadlab.summary.detail_records import (
     ThresholdsRecord,
 )
 from loadlab.summary.fanout_record import FanoutRecord
-from loadlab.summary.fit_records import CostsRecord, FitRecord
+from loadlab.summary.fit_records import CostsRecord, CpuCeilingRecord, PredictionRecord
 from loadlab.summary.kinds import KindRecord
 from loadlab.summary.level_records import LevelRecord, RefineRecord, fitted_by_pass
 from loadlab.summary.record_fields import LIST, MAP, ONE, Fields
@@ -57,8 +57,8 @@ class ModeRecord(Fields):
     prediction_verdict: str | None = None
     prediction_check: str | None = None
     cpu_ceiling_rps: int | None = None
-    cpu_ceiling: FitRecord | None = None
-    predictions: list[FitRecord] | None = None
+    cpu_ceiling: CpuCeilingRecord | None = None
+    predictions: list[PredictionRecord] | None = None
     limit_met_first: str | None = None
     evidence_at_knee: str | None = None
     # where the requests waited at the knee, by the wait profile, or why it cannot say (summary/wait_knee.py)
@@ -107,11 +107,16 @@ class ModeRecord(Fields):
     fanout: FanoutRecord | None = None  # SCENARIO=fanout (summary/fanout_record.py)
     repetition: int | None = None  # REPEAT > 1: the median repetition shown
     folder: str | None = None  # REPEAT > 1: rep-<k>/<label>
+    # the parts only some runs have: left out of a mode built without them
+    OPTIONAL: ClassVar = {
+        **{name: name for name in ("app_evidence", "kinds", "brownout", "fanout", "repetition", "folder")},
+        "kind_first": "kinds",
+    }
     NESTED: ClassVar = {
         "levels": (LIST, LevelRecord),
         "refine": (ONE, RefineRecord),
-        "predictions": (LIST, FitRecord),
-        "cpu_ceiling": (ONE, FitRecord),
+        "predictions": (LIST, PredictionRecord),
+        "cpu_ceiling": (ONE, CpuCeilingRecord),
         "costs": (ONE, CostsRecord),
         "set_aside_levels": (LIST, SetAsideRecord),
         "threadlocal": (ONE, ThreadlocalRecord),

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from loadlab.analysis import linefit
+from loadlab.summary.fit_records import CostSlopeRecord
 
 # A slope needs points whose in-flight (or rate) differ: at least this many, spanning this share of the highest.
 MIN_POINTS = 3
@@ -40,15 +41,16 @@ class Fit:
             return f"its 95% interval includes zero ({lo:,.4g} to {hi:,.4g}): the data does not tell its sign"
         return None
 
-    def as_dict(self, digits: int = 3, min_x_span: float = 0.0, x_what: str = "") -> dict:
-        return {
-            "not_a_figure": self.not_a_figure(min_x_span, x_what),
-            "slope": round(self.slope, digits),
-            "interval": None if self.interval is None else [round(v, digits) for v in self.interval],
-            "r2": None if self.r2 is None else round(self.r2, 3),
-            "points": self.points,
-            "range": [round(v, 1) for v in self.x_range],
-        }
+    def record(self, digits: int = 3, min_x_span: float = 0.0, x_what: str = "") -> CostSlopeRecord:
+        """The slope as summary.json gives it, to `digits`."""
+        return CostSlopeRecord(
+            not_a_figure=self.not_a_figure(min_x_span, x_what),
+            slope=round(self.slope, digits),
+            interval=None if self.interval is None else [round(v, digits) for v in self.interval],
+            r2=None if self.r2 is None else round(self.r2, 3),
+            points=self.points,
+            range=[round(v, 1) for v in self.x_range],
+        )
 
 
 def range_words(lo: float, hi: float) -> str:

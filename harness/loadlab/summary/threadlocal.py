@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from loadlab.core import metrics
+from loadlab.summary.detail_records import ThreadlocalRecord
 from loadlab.summary.raw import RawMode
 from loadlab.summary.seconds import Tables
 from loadlab.summary.values import as_float
@@ -33,17 +34,17 @@ class ThreadLocalUse:
     def builds_per_request(self) -> float | None:
         return self.builds / self.requests if self.requests else None
 
-    def as_dict(self) -> dict:
+    def record(self) -> ThreadlocalRecord:
         per_request = self.builds_per_request
-        return {
-            "kb": self.kb,
-            "builds": round(self.builds),
-            "requests": round(self.requests),
-            "builds_per_request": None if per_request is None else round(per_request, 4),
-            "bytes_built_per_request": None if per_request is None else round(per_request * self.kb * 1024),
-            "builds_since_start": self.builds_since_start,
-            "requests_since_start": self.requests_since_start,
-        }
+        return ThreadlocalRecord(
+            kb=self.kb,
+            builds=round(self.builds),
+            requests=round(self.requests),
+            builds_per_request=None if per_request is None else round(per_request, 4),
+            bytes_built_per_request=None if per_request is None else round(per_request * self.kb * 1024),
+            builds_since_start=self.builds_since_start,
+            requests_since_start=self.requests_since_start,
+        )
 
 
 def counters_at(raw: RawMode, second: int) -> tuple[float, float] | None:
@@ -68,7 +69,7 @@ def use_of(raw: RawMode, tables: Tables, params: dict) -> ThreadLocalUse | None:
     return ThreadLocalUse(kb, b1 - b0, r1 - r0, last[0], last[1])
 
 
-def summary_of(raw: RawMode, tables: Tables, params: dict) -> dict | None:
+def summary_of(raw: RawMode, tables: Tables, params: dict) -> ThreadlocalRecord | None:
     """The mode's `threadlocal` field of summary.json."""
     use = use_of(raw, tables, params)
-    return None if use is None else use.as_dict()
+    return None if use is None else use.record()

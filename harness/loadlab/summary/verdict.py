@@ -6,9 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from loadlab.analysis import cpufit, models, split_checks
-from loadlab.analysis.knee import Verdict
-from loadlab.analysis.levels import Level, cpu_ms_per_request
+from loadlab.analysis import cpufit, split_checks
+from loadlab.analysis.levels import Level
 from loadlab.analysis.refine import why_not_refined
 from loadlab.analysis.validity import (
     CPU_SATURATED_RATIO,
@@ -17,19 +16,17 @@ from loadlab.analysis.validity import (
     shares_one_machine,
 )
 from loadlab.analysis.validity import notes as validity_notes
-from loadlab.core import app, client, downstream, fanout, guards, metrics, scenario_mix
+from loadlab.core import app, downstream, fanout, guards, metrics, scenario_mix
 from loadlab.core import brownout_profile as brownout
 from loadlab.core.runrecord import RunRecord
-from loadlab.core.servicecpus import CpuSplit
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import (
     app_pool,
     appcheck,
     cost_fits,
+    crash,
     fanout_record,
-    hgrm_files,
     jsonform,
-    kinds,
     knee_record,
     level_notes,
     mode_predictions,
@@ -38,8 +35,10 @@ from loadlab.summary import (
     wait_knee,
 )
 from loadlab.summary import brownout_figures as brownout_record
+from loadlab.summary.detail_records import DbPoolRecord
 from loadlab.summary.judging import JudgedMode, thread_cores
-from loadlab.summary.labels import base_mode, mode_jdk, mode_threads
+from loadlab.summary.labels import mode_jdk
+from loadlab.summary.mode_inputs import level_holds, mix_holds, model_inputs
 from loadlab.summary.raw import RawMode, error_kind_meanings, error_kind_order, inflight_cap_stop
 from loadlab.summary.records import ModeRecord
 from loadlab.summary.values import as_float
@@ -77,12 +76,12 @@ def mode_summary(
     ceiling = cpufit.ceiling_of_levels(
         knee.fit_levels, shares_one_machine(target), len(raw.injectors), thread_cores(raw), ctx.split
     )
-    level_dicts = jsonform.level_dicts(levels, verdict)
     aside = level_notes.set_aside_levels(judged)
     notes.extend(level_notes.notes(judged, aside, params))
     # What a request and a thread cost (cost_fits.py), before the predictions: the memory ceiling is fitted on it.
-    cost = cost_fits.mode_costs(raw, tables.t0, level_dicts, used_fine_levels(judged))
-    memory = cost_fits.memory_ceiling(raw, cost, level_dicts, verdict.baseline_p50_ms)
+    cost = cost_fits.mode_costs(raw, tables.t0, jsonform.level_records(levels, verdict), used_fine_levels(judged))
+    memory = cost_fits.memory_ceiling(raw, cost.costs, cost.levels, verdict.baseline_p50_ms)
+    call = downstream.of_run(params, run.downstream)
     inputs = replace(
         model_inputs(mode, raw, levels, verdict, params, target, ceiling, ctx.split),
         memory_ceiling=memory,
@@ -90,9 +89,9 @@ def mode_summary(
         # every healthy level the knee stands on, coarse and fine, each read with its own pass's first second
         app_pool_hold=app_pool.hold(raw, [(lv, t0_of(judged, lv)) for lv in knee.fit_levels]),
         healthy_holds=tuple(level_holds(knee.fit_levels)),
-        wait=fanout.request_wait(downstream.of_run(params, run.downstream), params),
+        wait=fanout.request_wait(call, params),
         kinds=mix_holds(judged, params),
-        fanout=fanout_record.shape(mode, raw.live_config, params, downstream.of_run(params, run.downstream)),
+        fanout=fanout_record.shape(mode, raw.live_config, params, call),
     )
     pool_at_knee = app_pool.at_knee(raw, t0_of(judged, knee.closing), knee.closing) if knee.collapsed else None
     service = app.service_label(params)
@@ -100,66 +99,93 @@ def mode_summary(
     stops = [inj.meta for inj in raw.injectors]
     stop_reasons = sorted({str(m["stop_reason"]) for m in stops if m.get("stop_reason")})
     first_bad = levels[verdict.first_unhealthy].index if verdict.first_unhealthy is not None else None
-    rejected = shedding.rejections(mode, params, level_dicts, knee.collapsed, first_bad)
+    rejected = shedding.rejections(mode, params, cost.levels, knee.collapsed, first_bad)
     notes.extend(filter(None, [shedding.words(rejected)]))
     trusted = verdict.trusted(levels)  # the highest rate held is read on these: a level set aside proves nothing
-    summary = {
-        "sustained_rps": jsonform.plain_number(round(knee.sustained_rps, 1)),
-        "collapsed": knee.collapsed,  # the coarse verdict's, unless a fine pass did not reproduce its knee
-        # The health rule's OK ratio is the knee's resolution (prediction.MeasuredKnee).
-        **mode_predictions.fields(
-            inputs, ceiling, knee, trusted, ctx, thresholds.ok_ratio, pool_at_knee, service, thresholds.max_error_ratio
-        ),
-        "evidence_at_knee": knee_record.evidence_at(knee.closing, service) if knee.closing is not None else None,
-        **knee_record.fields(knee, judged.fine, requested, not_refined),
-        # no trusted level was unhealthy but some above the highest rate held were set aside: a lower bound, in words
-        "knee_bound": knee.bound,
-        "set_aside_levels": [{k: v for k, v in entry.items() if k != "where"} for entry in aside],
-        "baseline_p50_ms": verdict.baseline_p50_ms,
-        "baseline_from": verdict.baseline.said if verdict.baseline else None,
-        "p99_ms_at_sustained": knee.p99_ms_at_sustained,
-        "requests": tables.requests,
-        "errors": tables.errors,
-        "rejections": rejected,
-        "valid": not reasons,
-        "invalid_reasons": reasons,
-        "notes": notes,
-        "levels": level_dicts,
-        **cost,
-        "first_unhealthy_level": first_bad,
-        "p99_limit_ms": None if verdict.p99_limit_ms is None else round(verdict.p99_limit_ms),
-        "pinned_virtual_threads": raw.pinned,
-        "threadlocal": threadlocal.summary_of(raw, tables, params),
-        "jdk": mode_jdk(mode, params),
-        "carriers": as_float(raw.live_config.get(metrics.VIRTUAL_SCHEDULER_PARALLELISM)),
-        "db_pool": pool_evidence(raw, levels, params),
-        "stopped_early": any(bool(m.get("stopped_early")) for m in stops),
-        "stop_reason": "; ".join(stop_reasons) or None,
-        "stop_inflight_cap": inflight_cap_stop(raw.injectors),
-        "missing": missing,
-        "live_config": raw.live_config or None,
-        "error_kinds": error_kind_order(raw.injectors),
-        "error_kind_meanings": guards.kind_meanings(error_kind_meanings(raw.injectors), mode, params),
-        "crashed": judged.crashed,
-        "levels_dropped_after_crash": judged.crash_tables.dropped_levels,
-        "evidence_gaps": [g.as_dict() for g in gaps],
-    }
-    wait_knee.add(summary, knee, judged.no_wait_profile, run.wait_profile, judged.wait_agent_stopped)
-    if fanout.is_fanout(params):  # the shape, the tail of the slowest call, the calls left behind (fanout_record.py)
-        call = downstream.of_run(params, run.downstream)
-        summary["fanout"] = fanout_record.record(mode, raw.live_config, params, call, levels, knee.fit_levels)
+    # The health rule's OK ratio is the knee's resolution (prediction.MeasuredKnee).
+    pred = mode_predictions.predicted(
+        inputs, ceiling, knee, trusted, ctx, thresholds.ok_ratio, pool_at_knee, service, thresholds.max_error_ratio
+    )
+    waits = wait_knee.of(knee, judged.no_wait_profile, run.wait_profile, judged.wait_agent_stopped)
+    missing += waits.missing
+    limit_met_first = waits.limit_met_first(pred.limit_met_first)
+    sustained = jsonform.plain_number(round(knee.sustained_rps, 1))
+    through = None
     if brownout.is_brownout(params) and mode_dir is not None:  # the mode through the brownout (brownout_figures.py)
         through = brownout_record.record(judged, mode_dir, run, params)
-        summary["brownout"] = through
         # An instrument that failed through the brownout (brownout_figures.py: recovery not judged) voids the mode too.
-        reasons = reasons + [p for p in through.instrument_problems if p not in reasons]
-        summary.update(valid=not reasons, invalid_reasons=reasons)
+        reasons = reasons + [why for why in through.instrument_problems if why not in reasons]
+    evidence = None
     if params.get("APP"):  # an application under test: the evidence its live-config check read (judging.py)
         out_of_cpu = knee.collapsed and knee.closing is not None and cpu_ran_out(knee.closing, ctx)
-        appcheck.add_evidence(summary, raw, mode, params, out_of_cpu)
-    if judged.kinds:  # APP_REQUESTS: each kind of the mix on its own (kinds.py)
-        summary.update(kinds=judged.kinds, kind_first=judged.kind_first)
-    return ModeRecord.from_mapping(summary)
+        predicted = [r.rps for r in pred.predictions]
+        evidence = appcheck.app_evidence(
+            raw, mode, params, predicted, sustained, knee.collapsed, limit_met_first, out_of_cpu
+        )
+        notes.extend(filter(None, [evidence.unexplained_limit]))
+    return ModeRecord(
+        sustained_rps=sustained,
+        collapsed=knee.collapsed,  # the coarse verdict's, unless a fine pass did not reproduce its knee
+        predicted_rps=pred.predicted_rps,
+        predicted_interval_rps=pred.predicted_interval_rps,
+        predicted_fitted_on_rps=pred.predicted_fitted_on_rps,
+        predicted_r2=pred.predicted_r2,
+        prediction_quality=pred.prediction_quality,
+        predicted_by=pred.predicted_by,
+        prediction=pred.prediction,
+        prediction_agrees=pred.prediction_agrees,
+        prediction_verdict=pred.prediction_verdict,
+        prediction_check=pred.prediction_check,
+        cpu_ceiling_rps=pred.cpu_ceiling_rps,
+        cpu_ceiling=pred.cpu_ceiling,
+        predictions=pred.predictions,
+        limit_met_first=limit_met_first,
+        evidence_at_knee=knee_record.evidence_at(knee.closing, service) if knee.closing is not None else None,
+        waits_at_knee=waits.sentence,
+        knee_interval_rps=jsonform.interval(knee.interval),
+        refine=knee_record.refine_record(knee, judged.fine, requested, not_refined),
+        # no trusted level was unhealthy but some above the highest rate held were set aside: a lower bound, in words
+        knee_bound=knee.bound,
+        set_aside_levels=[entry.record for entry in aside],
+        baseline_p50_ms=verdict.baseline_p50_ms,
+        baseline_from=verdict.baseline.said if verdict.baseline else None,
+        p99_ms_at_sustained=knee.p99_ms_at_sustained,
+        requests=tables.requests,
+        errors=tables.errors,
+        rejections=rejected,
+        valid=not reasons,
+        invalid_reasons=reasons,
+        notes=notes,
+        levels=cost.levels,
+        memory_per_inflight_kb=cost.memory_per_inflight_kb,
+        context_switches_per_request=cost.context_switches_per_request,
+        bytes_allocated_per_request=cost.bytes_allocated_per_request,
+        costs=cost.costs,
+        first_unhealthy_level=first_bad,
+        p99_limit_ms=None if verdict.p99_limit_ms is None else round(verdict.p99_limit_ms),
+        pinned_virtual_threads=raw.pinned,
+        threadlocal=threadlocal.summary_of(raw, tables, params),
+        jdk=mode_jdk(mode, params),
+        carriers=as_float(raw.live_config.get(metrics.VIRTUAL_SCHEDULER_PARALLELISM)),
+        db_pool=pool_evidence(raw, levels, params),
+        stopped_early=any(bool(m.get("stopped_early")) for m in stops),
+        stop_reason="; ".join(stop_reasons) or None,
+        stop_inflight_cap=inflight_cap_stop(raw.injectors),
+        missing=missing,
+        live_config=raw.live_config or None,
+        error_kinds=error_kind_order(raw.injectors),
+        error_kind_meanings=guards.kind_meanings(error_kind_meanings(raw.injectors), mode, params),
+        crashed=None if judged.crashed is None else crash.of(judged.crashed),
+        levels_dropped_after_crash=judged.crash_tables.dropped_levels,
+        evidence_gaps=[g.record() for g in gaps],
+        app_evidence=evidence,
+        # APP_REQUESTS: each kind of the mix on its own (kinds.py)
+        kinds=judged.kinds or None,
+        kind_first=judged.kind_first,
+        brownout=through,
+        # the shape, the tail of the slowest call, the calls left behind (fanout_record.py)
+        fanout=fanout_record.record(mode, raw.live_config, params, call, levels, knee.fit_levels),
+    )
 
 
 def used_fine_levels(judged: JudgedMode) -> list[cost_fits.FinePassLevels]:
@@ -171,19 +197,11 @@ def used_fine_levels(judged: JudgedMode) -> list[cost_fits.FinePassLevels]:
             outcome.name,
             by_name[outcome.name].raw,
             by_name[outcome.name].tables.t0,
-            jsonform.level_dicts(outcome.levels, outcome.verdict),
+            jsonform.level_records(outcome.levels, outcome.verdict),
         )
         for outcome in judged.knee.passes
         if outcome.used and outcome.name in by_name
     ]
-
-
-def connection_cap(live: dict, params: dict) -> float | None:
-    """The service's connection cap as it reported it; -1 means it has none (Netty, MODES=reactive): no connections
-    model then. A run from before the field existed falls back to what MAX_CONNECTIONS asked."""
-    if live.get(metrics.TOMCAT_MAX_CONNECTIONS) is None:
-        return as_float(params.get("MAX_CONNECTIONS"))
-    return as_float(live[metrics.TOMCAT_MAX_CONNECTIONS]) or None  # as_float: -1 is None
 
 
 def t0_of(judged: JudgedMode, level: Level | None) -> int | None:
@@ -194,85 +212,7 @@ def t0_of(judged: JudgedMode, level: Level | None) -> int | None:
     return judged.tables.t0
 
 
-def model_inputs(
-    label: str,
-    raw: RawMode,
-    levels: list[Level],
-    verdict: Verdict,
-    params: dict,
-    target: str | None,
-    ceiling: cpufit.CpuCeiling | None = None,
-    split: CpuSplit | None = None,
-) -> models.Inputs:
-    """The numbers the models need, live values first: what the service reported beats what was asked. With
-    SERVICE_CPUS the service's cores are its own share, and no other role runs on them."""
-    live = raw.live_config
-    cores = split.service_cpus if split else thread_cores(raw)
-    others = None
-    if shares_one_machine(target) and split is None and verdict.sustained_position is not None:
-        # Other roles' CPU per request where the load was highest and still healthy: at low rates their fixed
-        # per-second costs would inflate it.
-        at = levels[verdict.sustained_position]
-        others = cpu_ms_per_request(at.evidence.other_roles_cpu_pct, at.ok_rps)
-    # the level the baseline was read on (baseline.py): not one set aside, nor a first level that broke
-    at = verdict.baseline.position if verdict.baseline else None
-    first = levels[at] if at is not None else next(iter(verdict.trusted(levels)), None)
-    return models.Inputs(
-        mode=base_mode(label),
-        scenario=str(params["SCENARIO"]),
-        jdk=mode_jdk(label, params),
-        threads=as_float(live.get(metrics.TOMCAT_THREADS_MAX)) or as_float(mode_threads(label, params)),
-        baseline_ms=verdict.baseline_p50_ms,
-        delay_ms=as_float(params.get("DELAY_MS")),
-        db_pool=as_float(live.get(metrics.DB_POOL_MAX)) or as_float(params.get("DB_POOL")),
-        cpu_ms=as_float(params.get("CPU_MS")),
-        cores=cores,
-        others_cpu_ms_per_request=others,
-        carriers=as_float(live.get(metrics.VIRTUAL_SCHEDULER_PARALLELISM)),
-        host_request_threads=raw.host_limits and raw.host_limits.request_threads,
-        host_threads_limit=raw.host_limits.describe_threads() if raw.host_limits else "",
-        max_connections=connection_cap(live, params),
-        # The utilization law on this mode's own healthy levels (cpufit.py): a CPU-bound mode's knee.
-        cpu_ceiling=None if ceiling is None else ceiling.prediction(),
-        baseline_rps=first and first.ok_rps,
-        baseline_mean_ms=first and first.latency and first.latency.mean_ms,
-        downstream_ms=first and first.evidence.downstream_ms_mean,
-        concurrency_limit=concurrency_limit(label, live, params),
-        client_pool=client.pool(base_mode(label), live, params, cores),
-    )
-
-
-def mix_holds(judged: JudgedMode, params: dict) -> tuple[models.KindHold, ...]:
-    """A SCENARIO mix's kinds for the weighted prediction (kinds.holds), read at the healthy levels the knee stands on
-    (knee.fit_levels, coarse and fine, as healthy_holds are); () for one scenario or an APP_REQUESTS mix (an app's
-    kinds have no model of their own)."""
-    scenario = params.get("SCENARIO")
-    if params.get("APP") or not judged.kinds or not scenario_mix.is_mix(scenario):
-        return ()
-    fit = {id(lv) for lv in judged.knee.fit_levels}
-    passes = [(hgrm_files.COARSE, judged.tables.levels), *((fine.name, fine.tables.levels) for fine in judged.fine)]
-    held = {(name, lv.index) for name, levels in passes for lv in levels if id(lv) in fit}
-    return kinds.holds(judged.kinds, scenario_mix.fractions(scenario), held)
-
-
-def concurrency_limit(label: str, live: dict, params: dict) -> float | None:
-    """virtual-limited's limit as the service reported it (-1: none), else as asked (VIRTUAL_LIMIT); None elsewhere."""
-    if base_mode(label) != guards.VIRTUAL_LIMITED:
-        return None
-    reported = as_float(live.get(metrics.DOWNSTREAM_CONCURRENCY_LIMIT))
-    return reported if reported and reported > 0 else float(guards.virtual_limit(params))
-
-
-def level_holds(healthy: list[Level]) -> list[models.LevelHold]:
-    """What each healthy level says of how long a request holds a thread or connection (models.baseline_hold)."""
-    return [
-        models.LevelHold(lv.ok_rps, lv.latency.p50_ms, lv.latency.mean_ms, lv.evidence.downstream_ms_mean)
-        for lv in healthy
-        if lv.latency is not None and lv.latency.p50_ms
-    ]
-
-
-def pool_evidence(raw: RawMode, levels: list[Level], params: dict) -> dict | None:
+def pool_evidence(raw: RawMode, levels: list[Level], params: dict) -> DbPoolRecord | None:
     """The db scenario's pool as sampled: its size, the most connections in use and requests waiting, and the
     first level where requests waited for a connection (the pool, not the threads, was the queue)."""
     if not scenario_mix.has(params, "db"):
@@ -281,40 +221,38 @@ def pool_evidence(raw: RawMode, levels: list[Level], params: dict) -> dict | Non
     pending = [as_float(r.get(metrics.DB_POOL_PENDING)) for r in raw.jvm.values()]
     size = next((v for v in (as_float(r.get(metrics.DB_POOL_MAX)) for r in raw.jvm.values()) if v), None)
     waited = next((lv.index for lv in levels if (lv.evidence.db_pool_pending or 0) >= 1), None)
-    return {
-        "size": size or as_float(raw.live_config.get(metrics.DB_POOL_MAX)) or as_float(params.get("DB_POOL")),
-        "active_max": max((v for v in active if v is not None), default=None),
-        "pending_max": max((v for v in pending if v is not None), default=None),
-        "first_level_with_pending": waited,
-    }
+    return DbPoolRecord(
+        size=size or as_float(raw.live_config.get(metrics.DB_POOL_MAX)) or as_float(params.get("DB_POOL")),
+        active_max=max((v for v in active if v is not None), default=None),
+        pending_max=max((v for v in pending if v is not None), default=None),
+        first_level_with_pending=waited,
+    )
 
 
 def failed_mode(reason: str) -> ModeRecord:
     """A mode whose analysis failed: the fields its verdict can still give, and why."""
-    return ModeRecord.from_mapping(
-        {
-            "sustained_rps": 0,
-            "collapsed": False,
-            "predicted_rps": None,
-            "predicted_interval_rps": None,
-            "predicted_by": None,
-            "prediction": None,
-            "prediction_agrees": None,
-            "baseline_p50_ms": None,
-            "p99_ms_at_sustained": None,
-            "requests": 0,
-            "errors": 0,
-            "valid": False,
-            "invalid_reasons": [reason],
-            "notes": [],
-            "levels": [],
-            "first_unhealthy_level": None,
-            "p99_limit_ms": None,
-            "pinned_virtual_threads": None,
-            "stopped_early": False,
-            "stop_reason": None,
-            "missing": [reason],
-        }
+    return ModeRecord.only(
+        sustained_rps=0,
+        collapsed=False,
+        predicted_rps=None,
+        predicted_interval_rps=None,
+        predicted_by=None,
+        prediction=None,
+        prediction_agrees=None,
+        baseline_p50_ms=None,
+        p99_ms_at_sustained=None,
+        requests=0,
+        errors=0,
+        valid=False,
+        invalid_reasons=[reason],
+        notes=[],
+        levels=[],
+        first_unhealthy_level=None,
+        p99_limit_ms=None,
+        pinned_virtual_threads=None,
+        stopped_early=False,
+        stop_reason=None,
+        missing=[reason],
     )
 
 

@@ -4,6 +4,8 @@ samples, nothing grew beyond the samples' noise). It never names a site it did n
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from loadlab.analysis.knee import Knee
 from loadlab.analysis.knee_words import rate_words
 from loadlab.analysis.levels import Level
@@ -61,15 +63,24 @@ def named_site(sentence: str | None) -> bool:
     return bool(sentence) and " requests were there on average (" in str(sentence)
 
 
-def add(summary: dict, knee: Knee, no_profile: str | None, expected: bool, stopped: str | None = None) -> None:
-    """A mode's summary gets `waits_at_knee`, and its limit_met_first the profile's site when it names one; a mode
-    whose run had the wait agent (expected) but no profile, or whose agent stopped sampling, lists why among what is
-    missing."""
-    sentence = at_knee(knee, no_profile, stopped)
-    summary["waits_at_knee"] = sentence
-    if named_site(sentence):
-        summary["limit_met_first"] = f"{summary.get('limit_met_first') or 'no model named a limit'}; {INTRO}{sentence}"
-    if no_profile and expected:
-        summary["missing"] = [*summary.get("missing", []), no_profile]
+@dataclass(frozen=True)
+class KneeWaits:
+    """A mode's `waits_at_knee` (the profile's sentence, or why it has none) and what it lost (its `missing`)."""
+
+    sentence: str | None
+    missing: list[str]
+
+    def limit_met_first(self, models: str | None) -> str | None:
+        """The models' `limit_met_first`, with the profile's site after it when the profile names one."""
+        if not named_site(self.sentence):
+            return models
+        return f"{models or 'no model named a limit'}; {INTRO}{self.sentence}"
+
+
+def of(knee: Knee, no_profile: str | None, expected: bool, stopped: str | None = None) -> KneeWaits:
+    """A mode whose run had the wait agent (expected) but no profile, or whose agent stopped sampling, lists why among
+    what is missing."""
+    missing = [no_profile] if no_profile and expected else []
     if stopped:
-        summary["missing"] = [*summary.get("missing", []), f"the wait agent stopped sampling: {stopped}"]
+        missing.append(f"the wait agent stopped sampling: {stopped}")
+    return KneeWaits(at_knee(knee, no_profile, stopped), missing)

@@ -13,6 +13,7 @@ from loadlab.analysis.levels import Level
 from loadlab.analysis.wait_profile import LevelWaits, SecondSamples, profile
 from loadlab.analysis.wait_sites import Sample
 from loadlab.summary import outputs
+from loadlab.summary.level_records import WaitSiteRecord, WaitsRecord
 from loadlab.summary.raw import RawMode
 from loadlab.summary.values import as_float
 
@@ -119,22 +120,19 @@ def write_folded(mode_dir: Path, passes: list[tuple[str, list[Level]]]) -> None:
                 stale.unlink()
 
 
-def as_json(waits: LevelWaits | None) -> dict | None:
+def record(waits: LevelWaits | None) -> WaitsRecord | None:
     """A level's `waits` in summary.json: its samples, and each site's category, name, mean requests and share."""
     if waits is None:
         return None
-    return {
-        "samples": waits.samples,
-        "request_samples": waits.request_samples,
-        "inflight": None if waits.inflight is None else round(waits.inflight, 1),
-        "too_few": waits.too_few,
-        "sites": [
-            {
-                "category": s.category,
-                "site": s.site,
-                "mean_requests": round(s.mean_requests, 2),
-                "share": round(s.share, 3),
-            }
+    return WaitsRecord(
+        samples=waits.samples,
+        request_samples=waits.request_samples,
+        inflight=None if waits.inflight is None else round(waits.inflight, 1),
+        too_few=waits.too_few,
+        sites=[
+            WaitSiteRecord(
+                category=s.category, site=s.site, mean_requests=round(s.mean_requests, 2), share=round(s.share, 3)
+            )
             for s in waits.sites
         ],
-    }
+    )

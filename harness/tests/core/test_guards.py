@@ -12,6 +12,8 @@ from loadlab.core import guards, params, runplan
 from loadlab.core.modelabel import ModeLabel
 from loadlab.core.repo import REPO
 from loadlab.summary import shedding
+from loadlab.summary.detail_records import RejectionsRecord
+from loadlab.summary.level_records import LevelRecord
 
 THREAD_MODE_JAVA = REPO / "thread-service/src/main/java/loadlab/thread/mode/ThreadMode.java"
 
@@ -83,18 +85,18 @@ def test_a_504_is_named_as_the_services_own_timeout_and_a_limited_503_as_load_sh
 
 
 def level(index, rps, ok, **errors):
-    return {"index": index, "target_rps": rps, "ok": ok, "errors_by_kind": errors}
+    return LevelRecord(index=index, target_rps=rps, ok=ok, errors_by_kind=errors)
 
 
 def test_rejections_are_counted_apart_and_a_knee_of_503s_is_load_shed_not_a_collapse():
     values = params.parse({"MODES": "virtual-limited", "VIRTUAL_LIMIT": "40"})
     levels = [level(0, 100, 1000), level(1, 200, 1900, status_503=100), level(2, 300, 2000, status_503=1000)]
     found = shedding.rejections("virtual-limited", values, levels, collapsed=True, first_bad=1)
-    assert found == {"limit": 40, "requests": 1100, "share": 0.1833, "from_rps": 200, "shed_load": True}
+    assert found == RejectionsRecord(limit=40, requests=1100, share=0.1833, from_rps=200, shed_load=True)
     assert "its knee is the limit shedding load by design, not a collapse" in shedding.words(found)
     # a knee of timeouts is not the limit's doing
     timeouts = [level(0, 100, 1000), level(1, 200, 1000, timeout_injector=900, status_503=10)]
-    assert shedding.rejections("virtual-limited", values, timeouts, True, 1)["shed_load"] is False
+    assert shedding.rejections("virtual-limited", values, timeouts, True, 1).shed_load is False
     assert shedding.rejections("virtual", values, levels, True, 1) is None
 
 

@@ -55,7 +55,7 @@ def test_a_real_profile_gets_a_bar_per_level_and_its_knee_sentence(tmp_path):
         level(
             i,
             rate,
-            waits.as_json(profile((agent.seconds[s] for s in window), dict.fromkeys(window, inflight))),
+            waits.record(profile((agent.seconds[s] for s in window), dict.fromkeys(window, inflight))).as_json(),
             healthy=i == 0,
         )
         for i, (rate, window, inflight) in enumerate(REAL_LEVELS)

@@ -76,17 +76,3 @@ def test_fitted_levels_are_the_counted_ones_and_each_used_fine_pass_s_healthy_pr
     }
     mode = ModeRecord.from_mapping({"levels": levels(0, [1, 1, 0, 1]), "refine": refine})
     assert [lv.index for lv in mode.fitted_levels] == [0, 1, 10]
-
-
-def test_a_level_s_records_declare_the_fields_the_summary_writes():
-    """summary.json's level evidence and level costs are written from analysis/levels.Evidence and
-    cost_fits.LevelCosts; their records must declare the same names in the same order (a field added to one and not
-    the other would be refused, or read as None, on the page)."""
-    from dataclasses import fields
-
-    from loadlab.analysis.levels import Evidence
-    from loadlab.summary.cost_fits import LevelCosts
-    from loadlab.summary.level_records import EvidenceRecord, LevelCostsRecord
-
-    assert EvidenceRecord.names() == [f.name for f in fields(Evidence)]
-    assert LevelCostsRecord.names() == [f.name for f in fields(LevelCosts) if f.name != "index"]

@@ -27,31 +27,27 @@ def test_the_site_that_grew_is_named_with_its_figures_and_the_other_threads():
     assert (
         "against 0.0 at 40 rps" in sentence and "the other request threads: 5.0 waiting on the downstream" in sentence
     )
-    summary = {"limit_met_first": "the HTTP client's connection pool: …", "missing": []}
-    wait_knee.add(summary, k, None, expected=True)
-    assert summary["limit_met_first"].endswith(wait_knee.INTRO + sentence) and summary["missing"] == []
+    found = wait_knee.of(k, None, expected=True)
+    assert found.limit_met_first("the HTTP client's connection pool: …").endswith(wait_knee.INTRO + sentence)
+    assert found.missing == []
 
 
 def test_a_dead_agent_is_said_and_missing_never_a_guess():
     k = knee(level(40, profile(downstream=8.0)), level(60, None))
-    summary = {"limit_met_first": "none of the models", "missing": []}
-    wait_knee.add(summary, k, None, expected=True, stopped="java.io.IOException: No space left on device")
-    assert summary["waits_at_knee"] == (
+    found = wait_knee.of(k, None, expected=True, stopped="java.io.IOException: No space left on device")
+    assert found.sentence == (
         "no wait profile at 60 rps: the wait agent had stopped sampling (java.io.IOException: No space left on device)"
     )
-    assert summary["limit_met_first"] == "none of the models"  # nothing appended: no site was measured
-    assert summary["missing"] == ["the wait agent stopped sampling: java.io.IOException: No space left on device"]
+    assert found.limit_met_first("none of the models") == "none of the models"  # no site was measured
+    assert found.missing == ["the wait agent stopped sampling: java.io.IOException: No space left on device"]
 
 
 def test_a_run_without_the_agent_misses_nothing_one_with_it_names_the_missing_file():
     k = knee(level(40, None), level(60, None))
     why = "no wait profile: platform/raw/thread/waits.tsv was not written (the wait agent did not run)"
-    before = {"missing": []}
-    wait_knee.add(before, k, why, expected=False)
-    assert before["waits_at_knee"] == why and before["missing"] == []
-    after = {"missing": []}
-    wait_knee.add(after, k, why, expected=True)
-    assert after["missing"] == [why]
+    before = wait_knee.of(k, why, expected=False)
+    assert before.sentence == why and before.missing == []
+    assert wait_knee.of(k, why, expected=True).missing == [why]
 
 
 def test_no_growth_no_baseline_and_no_knee_are_said_in_words():
