@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from loadlab.core import app
 from loadlab.core.app import HIKARI_MAX, HIKARI_PENDING, TOMCAT_BUSY, TOMCAT_MAX
+from loadlab.core.run_params import RunParams
 from loadlab.summary import app_pool
 from loadlab.summary.jsonform import plain_number
 from loadlab.summary.labels import base_mode, mode_threads
@@ -91,7 +92,7 @@ def evidence(raw: RawMode) -> AppEvidence:
     )
 
 
-def config_mismatches(label: str, ev: AppEvidence, requests: int, params: dict) -> list[str]:
+def config_mismatches(label: str, ev: AppEvidence, requests: int, params: RunParams) -> list[str]:
     """Why the app did not run the mode asked for; the live-config check of an app without /actuator/loadlab.
 
     Virtual: its requests must have started virtual threads (the recording counts them) and none may have run on
@@ -193,7 +194,7 @@ def unexplained_limit(summary: dict, seen: list[str], out_of_cpu: bool = False) 
     )
 
 
-def add_evidence(summary: dict, raw: RawMode, label: str, params: dict, out_of_cpu: bool = False) -> None:
+def add_evidence(summary: dict, raw: RawMode, label: str, params: RunParams, out_of_cpu: bool = False) -> None:
     """The app's evidence in its mode's summary (`app_evidence`), and the plain sentence when no model explains its
     knee (also a note on the page); out_of_cpu: the CPU ran out at the first unhealthy level. Its live-config check
     is judging.py's, with the thread-service's."""

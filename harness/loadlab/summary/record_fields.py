@@ -71,6 +71,8 @@ def plain(value: Any) -> Any:
     """A value as summary.json holds it: records as their mappings, all the way down."""
     if isinstance(value, Fields) or hasattr(value, "as_json"):  # a record of its own shape (summary/kinds.py)
         return value.as_json()
+    if hasattr(value, "to_json"):  # core's RunParams
+        return value.to_json()
     if isinstance(value, list):
         return [plain(v) for v in value]
     if isinstance(value, dict):

@@ -6,13 +6,14 @@ requests it admitted stayed served, so the mode is said to shed load, never to h
 from __future__ import annotations
 
 from loadlab.core import guards
+from loadlab.core.run_params import RunParams
 from loadlab.summary.knee_record import ANSWERED_SHARE
 from loadlab.summary.labels import base_mode
 
 REJECTED_KIND = "status_503"  # the simulation's ErrorKind id of a 503 answer (ErrorKind.STATUS_503)
 
 
-def rejections(mode: str, params: dict, levels: list[dict], collapsed: bool, first_bad: int | None) -> dict | None:
+def rejections(mode: str, params: RunParams, levels: list[dict], collapsed: bool, first_bad: int | None) -> dict | None:
     """None outside virtual-limited. `requests`: the 503s over the counted levels; `share` of all their requests;
     `from_rps`: the first level that shed any; `shed_load`: the knee is the limit shedding (at the first unhealthy
     level at least half of the failures were its 503s), not a collapse."""

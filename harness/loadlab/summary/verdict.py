@@ -19,6 +19,7 @@ from loadlab.analysis.validity import (
 from loadlab.analysis.validity import notes as validity_notes
 from loadlab.core import app, client, downstream, fanout, guards, metrics, scenario_mix
 from loadlab.core import brownout_profile as brownout
+from loadlab.core.run_params import RunParams
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.servicecpus import CpuSplit
 from loadlab.core.thresholds import Thresholds
@@ -60,7 +61,7 @@ def mode_summary(
     reasons = [judged.crash_reason] if judged.crash_reason else []
     reasons += judged.invalid_reasons
     notes = validity_notes(levels, verdict, ctx)
-    missing = [m for m in raw.missing if not (params.get("APP") and m.endswith(app.NOT_RECORDED))]
+    missing = [m for m in raw.missing if not (params.app and m.endswith(app.NOT_RECORDED))]
     gaps = [*tables.evidence_gaps, *(g for fine in judged.fine for g in fine.tables.evidence_gaps)]
     missing += [g.sentence() for g in gaps]
     if run.modes_completed is not None and mode not in run.modes_completed:
@@ -69,7 +70,7 @@ def mode_summary(
     if not tables.timeline:
         missing.append(f"{mode}: no measured phase in seconds.csv")
     reasons.extend(judged.config_mismatches)
-    requested = str(params["REFINE"]) != "0"
+    requested = bool(params.refine)
     not_refined = why_not_refined(knee, requested, run.refine_skipped.get(mode))
     note = knee_record.closing_note(knee, ctx)
     if note:
@@ -154,7 +155,7 @@ def mode_summary(
         # An instrument that failed through the brownout (brownout_figures.py: recovery not judged) voids the mode too.
         reasons = reasons + [p for p in through.instrument_problems if p not in reasons]
         summary.update(valid=not reasons, invalid_reasons=reasons)
-    if params.get("APP"):  # an application under test: the evidence its live-config check read (judging.py)
+    if params.app:  # an application under test: the evidence its live-config check read (judging.py)
         out_of_cpu = knee.collapsed and knee.closing is not None and cpu_ran_out(knee.closing, ctx)
         appcheck.add_evidence(summary, raw, mode, params, out_of_cpu)
     if judged.kinds:  # APP_REQUESTS: each kind of the mix on its own (kinds.py)
@@ -178,11 +179,12 @@ def used_fine_levels(judged: JudgedMode) -> list[cost_fits.FinePassLevels]:
     ]
 
 
-def connection_cap(live: dict, params: dict) -> float | None:
+def connection_cap(live: dict, params: RunParams) -> float | None:
     """The service's connection cap as it reported it; -1 means it has none (Netty, MODES=reactive): no connections
     model then. A run from before the field existed falls back to what MAX_CONNECTIONS asked."""
     if live.get(metrics.TOMCAT_MAX_CONNECTIONS) is None:
-        return as_float(params.get("MAX_CONNECTIONS"))
+        # a run from before MAX_CONNECTIONS asked for none
+        return None if "max_connections" in params.absent else float(params.max_connections)
     return as_float(live[metrics.TOMCAT_MAX_CONNECTIONS]) or None  # as_float: -1 is None
 
 
@@ -219,13 +221,13 @@ def model_inputs(
     first = levels[at] if at is not None else next(iter(verdict.trusted(levels)), None)
     return models.Inputs(
         mode=base_mode(label),
-        scenario=str(params["SCENARIO"]),
+        scenario=params.scenario,
         jdk=mode_jdk(label, params),
         threads=as_float(live.get(metrics.TOMCAT_THREADS_MAX)) or as_float(mode_threads(label, params)),
         baseline_ms=verdict.baseline_p50_ms,
-        delay_ms=as_float(params.get("DELAY_MS")),
-        db_pool=as_float(live.get(metrics.DB_POOL_MAX)) or as_float(params.get("DB_POOL")),
-        cpu_ms=as_float(params.get("CPU_MS")),
+        delay_ms=float(params.delay_ms),
+        db_pool=as_float(live.get(metrics.DB_POOL_MAX)) or float(params.db_pool),
+        cpu_ms=float(params.cpu_ms),
         cores=cores,
         others_cpu_ms_per_request=others,
         carriers=as_float(live.get(metrics.VIRTUAL_SCHEDULER_PARALLELISM)),
@@ -242,12 +244,12 @@ def model_inputs(
     )
 
 
-def mix_holds(judged: JudgedMode, params: dict) -> tuple[models.KindHold, ...]:
+def mix_holds(judged: JudgedMode, params: RunParams) -> tuple[models.KindHold, ...]:
     """A SCENARIO mix's kinds for the weighted prediction (kinds.holds), read at the healthy levels the knee stands on
     (knee.fit_levels, coarse and fine, as healthy_holds are); () for one scenario or an APP_REQUESTS mix (an app's
     kinds have no model of their own)."""
-    scenario = params.get("SCENARIO")
-    if params.get("APP") or not judged.kinds or not scenario_mix.is_mix(scenario):
+    scenario = params.scenario
+    if params.app or not judged.kinds or not scenario_mix.is_mix(scenario):
         return ()
     fit = {id(lv) for lv in judged.knee.fit_levels}
     passes = [(hgrm_files.COARSE, judged.tables.levels), *((fine.name, fine.tables.levels) for fine in judged.fine)]
@@ -255,7 +257,7 @@ def mix_holds(judged: JudgedMode, params: dict) -> tuple[models.KindHold, ...]:
     return kinds.holds(judged.kinds, scenario_mix.fractions(scenario), held)
 
 
-def concurrency_limit(label: str, live: dict, params: dict) -> float | None:
+def concurrency_limit(label: str, live: dict, params: RunParams) -> float | None:
     """virtual-limited's limit as the service reported it (-1: none), else as asked (VIRTUAL_LIMIT); None elsewhere."""
     if base_mode(label) != guards.VIRTUAL_LIMITED:
         return None
@@ -272,7 +274,7 @@ def level_holds(healthy: list[Level]) -> list[models.LevelHold]:
     ]
 
 
-def pool_evidence(raw: RawMode, levels: list[Level], params: dict) -> dict | None:
+def pool_evidence(raw: RawMode, levels: list[Level], params: RunParams) -> dict | None:
     """The db scenario's pool as sampled: its size, the most connections in use and requests waiting, and the
     first level where requests waited for a connection (the pool, not the threads, was the queue)."""
     if not scenario_mix.has(params, "db"):
@@ -282,7 +284,7 @@ def pool_evidence(raw: RawMode, levels: list[Level], params: dict) -> dict | Non
     size = next((v for v in (as_float(r.get(metrics.DB_POOL_MAX)) for r in raw.jvm.values()) if v), None)
     waited = next((lv.index for lv in levels if (lv.evidence.db_pool_pending or 0) >= 1), None)
     return {
-        "size": size or as_float(raw.live_config.get(metrics.DB_POOL_MAX)) or as_float(params.get("DB_POOL")),
+        "size": size or as_float(raw.live_config.get(metrics.DB_POOL_MAX)) or float(params.db_pool),
         "active_max": max((v for v in active if v is not None), default=None),
         "pending_max": max((v for v in pending if v is not None), default=None),
         "first_level_with_pending": waited,
