@@ -248,7 +248,7 @@ def of_run(params: RunParams, recorded: Mapping | None) -> Distribution:
     so the hgrm file need not exist any more); a run from before DELAY_DIST had a constant DELAY_MS."""
     if recorded and isinstance(recorded.get("distribution"), Mapping):
         return Distribution.from_dict(recorded["distribution"])
-    return Distribution(CONSTANT, float(params.delay_ms or 0))
+    return Distribution(CONSTANT, float(params.delay_ms))
 
 
 def record(values: RunParams, served_log: str) -> dict:
