@@ -18,8 +18,9 @@ import os
 import sys
 from pathlib import Path
 
-from loadlab.core import failif, params, runplan
+from loadlab.core import failif, param_limits, params
 from loadlab.core.errors import ExitCode, LoadlabError
+from loadlab.core.run_params import RunParams
 from loadlab.run.topology import STATE
 
 
@@ -27,7 +28,7 @@ def _check(args: argparse.Namespace) -> int:
     values = params.parse()
     if args.write:
         Path(args.write).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.write).write_text(json.dumps(values) + "\n")
+        Path(args.write).write_text(json.dumps(values.to_json()) + "\n")
     return ExitCode.OK
 
 
@@ -44,7 +45,7 @@ def _java_home(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def _values(args: argparse.Namespace) -> dict:
+def _values(args: argparse.Namespace) -> RunParams:
     """The validated parameters: from `check --write` when given (and still matching), else from the environment."""
     if args.params_file:
         try:
@@ -52,7 +53,7 @@ def _values(args: argparse.Namespace) -> dict:
         except (OSError, ValueError) as e:
             raise LoadlabError(f"cannot read the checked parameters {args.params_file}: {e}", ExitCode.USAGE) from e
         if isinstance(checked, dict) and set(checked) == {p.name for p in params.PARAMS}:
-            return runplan.read_back(checked)
+            return params.from_json(checked)
     return params.parse()
 
 
@@ -100,14 +101,14 @@ def is_run_folder(path: str) -> bool:
     """An empty RUN must not turn the current folder into a "run" and write a page there."""
     if not path.strip() or not Path(path).is_dir():
         return False
-    return Path(path, "params.json").is_file() or any(Path(path, m).is_dir() for m in params.THREAD_MODES)
+    return Path(path, "params.json").is_file() or any(Path(path, m).is_dir() for m in param_limits.THREAD_MODES)
 
 
 def _report(args: argparse.Namespace) -> int:
     run = args.run if args.run is not None else ""
     if not run.strip():
         # No RUN: the newest run, as `results/latest` (under RESULTS_DIR) points to it.
-        run = str(Path(os.environ.get("RESULTS_DIR") or "results") / "latest")
+        run = str(Path(params.results_dir()) / "latest")
     if not is_run_folder(run):
         raise LoadlabError(
             f"RUN={run!r} is not a run folder; allowed: results/<run-id> (a folder with params.json "
@@ -147,7 +148,7 @@ def _plan(args: argparse.Namespace) -> int:
     from loadlab import report
     from loadlab.capacity import plan, table
 
-    run = args.run or str(Path(os.environ.get("RESULTS_DIR") or "results") / "latest")
+    run = args.run or str(Path(params.results_dir()) / "latest")
     env = {k: os.environ.get(k, "") for k in ("CORES", "MEMORY_GB", "INSTANCE", "RPS")}
     run_dir = plan.resolve_run(run)
     result = plan.write(run_dir, {**env, "RUN": run})

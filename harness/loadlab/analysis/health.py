@@ -107,6 +107,8 @@ def level_health(
         reasons.append("no successful response, so no latency")
         return False, reasons
     p50_limit = th.p50_limit_ms(baseline_p50_ms) if baseline_p50_ms is not None else None
+    if p50_limit is not None and p99_limit is not None and p50_limit >= p99_limit:
+        p50_limit = None  # a median past a limit no tighter than the p99's has its p99 past it: said once, by the p99
     reasons.extend(r for r in (tail_reason(level, p99_limit), median_reason(level, p50_limit)) if r)
     return not reasons, reasons
 

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from loadlab.analysis.levels import Evidence
-from loadlab.core import metrics, runplan, runrecord
+from loadlab.core import metrics, runrecord
+from loadlab.core.run_params import RunParams
 from loadlab.core.servicecpus import CpuSplit
 from loadlab.core.servicecpus import of_run as split_of_run
 from loadlab.summary import records
@@ -66,7 +67,7 @@ def served_fitted_levels(mode: ModeRecord) -> list[LevelRecord]:
     return [lv for lv in mode.fitted_levels if lv.ok_rps]
 
 
-def mode_figures(label: str, mode: ModeRecord, params: dict, injectors: int) -> ModeFigures:
+def mode_figures(label: str, mode: ModeRecord, params: RunParams, injectors: int) -> ModeFigures:
     levels = served_fitted_levels(mode)
     points: dict[str, list[tuple[float, float | None]]] = {}
     for role, read in EVIDENCE.items():
@@ -74,7 +75,7 @@ def mode_figures(label: str, mode: ModeRecord, params: dict, injectors: int) -> 
         pct = [read(lv.sampled) for lv in levels]
         points[role] = [(float(lv.ok_rps or 0), None if p is None else p * scale) for lv, p in zip(levels, pct)]
     live = mode.live_config or {}
-    asked = runplan.single_pool(params.get("PLATFORM_THREADS"))
+    asked = params.single_pool
     pool = as_float(live.get(metrics.TOMCAT_THREADS_MAX)) or as_float(asked)
     rss = [lv.rss_mb for lv in levels if lv.rss_mb is not None]
     return ModeFigures(
@@ -95,8 +96,8 @@ def mode_figures(label: str, mode: ModeRecord, params: dict, injectors: int) -> 
 def read(run_dir: Path) -> RunFigures:
     """The run's figures; OSError/ValueError when summary.json is missing or unreadable (plan.py refuses then)."""
     summary = records.read(run_dir)
-    params = summary.params or {}
-    injectors = int(as_float(params.get("INJECTORS")) or 1)
+    params = summary.params
+    injectors = params.injectors
     machine = str(summary.machine or "")
     found = re.search(r"(\d+) cores, (\d+(?:\.\d+)?) GiB", machine)
     cores = float(found.group(1)) if found else None
@@ -110,7 +111,7 @@ def read(run_dir: Path) -> RunFigures:
         cores,
         float(found.group(2)) if found else None,
         injectors,
-        split_of_run(params.get("SERVICE_CPUS"), cores) if target != "aws" else None,
+        split_of_run(params.service_cpus, cores) if target != "aws" else None,
         runrecord.load(run_dir).minutes,
         modes,
     )

@@ -14,6 +14,8 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from loadlab.core.run_params import RunParams
+
 # spring.threads.virtual.enabled exists from Spring Boot 3.2: an older app would silently stay on platform threads.
 BOOT_MIN = (3, 2)
 JAR_ALLOWED = f"an executable Spring Boot jar (Boot >= {BOOT_MIN[0]}.{BOOT_MIN[1]})"
@@ -77,17 +79,17 @@ def actuator_metrics_paths(app_path: str) -> list[str]:
 THREAD_SERVICE = "thread-service"
 
 
-def service_label(params: dict) -> str:
+def service_label(params: RunParams) -> str:
     """What prose calls the service under test: the jar's file name with APP, else the thread-service (the role
     keeps its name in files, logs and summary.json's `crashed.role`)."""
-    jar = str(params.get("APP") or "")
+    jar = params.app
     return jar.rsplit("/", 1)[-1] if jar else THREAD_SERVICE
 
 
-def what_is_sent(params: dict) -> str:
+def what_is_sent(params: RunParams) -> str:
     """How prose says what the load sent to an app: `at /orders/42` (APP_PATH), `with the mix requests.csv`."""
-    mix_file = str(params.get("APP_REQUESTS") or "")
-    return f"with the mix {mix_file.rsplit('/', 1)[-1]}" if mix_file else f"at {params.get('APP_PATH') or '/'}"
+    mix_file = params.app_requests
+    return f"with the mix {mix_file.rsplit('/', 1)[-1]}" if mix_file else f"at {params.app_path or '/'}"
 
 
 # What the thread-service's own endpoint (/actuator/loadlab) feeds and an app has not: never missing for an app (its
@@ -244,9 +246,6 @@ def mode_args(mode: str, threads: int, address: str, port: int) -> list[str]:
 
 
 # APP's companion parameters: they mean nothing without APP.
-COMPANIONS = ("APP_PATH", "APP_ARGS", "APP_REQUESTS")
-
-
 def checked_jar(raw: str) -> str:
     """APP: "" (the lab's own thread-service) or the absolute path of a checked Boot jar (inspect_jar)."""
     return str(inspect_jar(raw.strip()).path) if raw.strip() else ""
@@ -258,30 +257,35 @@ def checked_args(raw: str) -> str:
     return raw.strip()
 
 
-def cross_checks(v: dict, defaults: dict[str, str]) -> list[str]:
+def cross_checks(v: RunParams, defaults: RunParams) -> list[str]:
     """APP's companions need APP, and what only the thread-service does (its scenarios) does not apply to an app;
-    defaults: each companion's default."""
-    if not v["APP"]:
+    defaults: every parameter's default."""
+    if not v.app:
+        companions = (
+            ("APP_PATH", v.app_path, defaults.app_path),
+            ("APP_ARGS", v.app_args, defaults.app_args),
+            ("APP_REQUESTS", v.app_requests, defaults.app_requests),
+        )
         return [
-            f"{name}={v[name]!r} has no effect without APP; allowed: {defaults[name]!r} (or set APP)"
-            for name in COMPANIONS
-            if v[name] != defaults[name]
+            f"{name}={given!r} has no effect without APP; allowed: {default!r} (or set APP)"
+            for name, given, default in companions
+            if given != default
         ]
     errors = []
-    if v["APP_REQUESTS"] and v["APP_PATH"] != defaults["APP_PATH"]:
+    if v.app_requests and v.app_path != defaults.app_path:
         errors.append(
-            f"APP_PATH={v['APP_PATH']} and APP_REQUESTS={v['APP_REQUESTS']} both say what to send; allowed: one of them"
+            f"APP_PATH={v.app_path} and APP_REQUESTS={v.app_requests} both say what to send; allowed: one of them"
         )
-    if v["SCENARIO"] != "http":
+    if v.scenario != "http":
         errors.append(
-            f"SCENARIO={v['SCENARIO']} does not apply with APP (each request does what the app does at APP_PATH); "
+            f"SCENARIO={v.scenario} does not apply with APP (each request does what the app does at APP_PATH); "
             f"allowed: http (the default), and {DB_URL} in APP_ARGS to give the app the run's PostgreSQL"
         )
-    if v["CPU_MS"]:
-        errors.append(f"CPU_MS={v['CPU_MS']} does not apply with APP (the app's requests are its own); allowed: 0")
-    if v["THREADLOCAL_KB"]:
+    if v.cpu_ms:
+        errors.append(f"CPU_MS={v.cpu_ms} does not apply with APP (the app's requests are its own); allowed: 0")
+    if v.threadlocal_kb:
         errors.append(
-            f"THREADLOCAL_KB={v['THREADLOCAL_KB']} does not apply with APP (the per-thread object is the "
+            f"THREADLOCAL_KB={v.threadlocal_kb} does not apply with APP (the per-thread object is the "
             "thread-service's); allowed: 0"
         )
     return errors

@@ -10,12 +10,12 @@ Standard library only: params.py (run before the venv exists) checks the paramet
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from loadlab.core import downstream, fanout, scenario_mix
 from loadlab.core.inflight import HEALTHY_INFLIGHT_MAX
 from loadlab.core.param_parsers import int_in
+from loadlab.core.run_params import RunParams
 
 PROFILE = downstream.BROWNOUT_PROFILE
 # RATE's default: this share of the platform pool's Little's-law ceiling at the normal delay (the lower mode's knee
@@ -156,52 +156,52 @@ class Schedule:
         return math.gcd(self.before_s, self.seconds, self.after_s)
 
 
-def is_brownout(values: Mapping) -> bool:
-    return values.get("PROFILE") == PROFILE
+def is_brownout(values: RunParams) -> bool:
+    return values.profile == PROFILE
 
 
-def schedule(values: Mapping) -> Schedule:
+def schedule(values: RunParams) -> Schedule:
     return Schedule(
-        int(values["RATE"] or 0),
-        int(values["BROWNOUT_BEFORE"]),
-        int(values["BROWNOUT_MS"]),
-        int(values["BROWNOUT_SECONDS"]),
-        int(values["BROWNOUT_AFTER"]),
+        values.rate or 0,
+        values.brownout_before,
+        values.brownout_ms,
+        values.brownout_seconds,
+        values.brownout_after,
     )
 
 
-def hold_s(values: Mapping) -> float:
+def hold_s(values: RunParams) -> float:
     """What one request holds its thread for outside the brownout: the mean delay and any computation."""
-    return (fanout.request_distribution(values).mean_ms() + int(values.get("CPU_MS") or 0)) / 1000.0
+    return (fanout.request_distribution(values).mean_ms() + values.cpu_ms) / 1000.0
 
 
-def model(values: Mapping, rate: float, pool: int | None, sheds: bool = False) -> Model:
-    cpu_s = int(values.get("CPU_MS") or 0) / 1000.0
+def model(values: RunParams, rate: float, pool: int | None, sheds: bool = False) -> Model:
+    cpu_s = values.cpu_ms / 1000.0
     s = schedule(values)
     return Model(rate, hold_s(values), s.ms / 1000.0 + cpu_s, s.seconds, pool, sheds)
 
 
-def _pools(values: Mapping) -> list[int | None]:
+def _pools(values: RunParams) -> list[int | None]:
     """The columns' pools as the models see them: each platform size, and None for every other mode."""
-    sizes = [int(n) for n in values["PLATFORM_THREADS"]] if "platform" in values["MODES"] else []
-    return sizes + [None for m in values["MODES"] if m != "platform"]
+    sizes = list(values.platform_threads) if "platform" in values.modes else []
+    return sizes + [None for m in values.modes if m != "platform"]
 
 
-def lowest_ceiling(values: Mapping) -> int:
+def lowest_ceiling(values: RunParams) -> int:
     """The platform pool's Little's-law ceiling at the normal delay (its smallest size), requests/s."""
-    return int(min(int(n) for n in values["PLATFORM_THREADS"]) / hold_s(values))
+    return int(min(values.platform_threads) / hold_s(values))
 
 
-def cap(values: Mapping) -> int:
+def cap(values: RunParams) -> int:
     """The most requests in flight a brownout may be predicted to hold: the lab's rule for any healthy load, half the
     injectors' safety cap (inflight.HEALTHY_INFLIGHT_MAX each). Measured: a brownout predicted at the cap itself
     (5,000) reached it, and the valve stopped the load."""
-    return int(HEALTHY_INFLIGHT_MAX) * int(values["INJECTORS"])
+    return int(HEALTHY_INFLIGHT_MAX) * values.injectors
 
 
-def largest_rate_under_cap(values: Mapping) -> int:
+def largest_rate_under_cap(values: RunParams) -> int:
     """The highest whole rate every column's predicted peak in flight keeps under the injectors' cap."""
-    low, high = 0, lowest_ceiling(values) if "platform" in values["MODES"] else 100_000
+    low, high = 0, lowest_ceiling(values) if "platform" in values.modes else 100_000
     while low < high:
         mid = (low + high + 1) // 2
         if all(model(values, mid, pool).peak_inflight() <= cap(values) for pool in _pools(values)):
@@ -211,41 +211,41 @@ def largest_rate_under_cap(values: Mapping) -> int:
     return low
 
 
-def default_rate(values: Mapping) -> int:
+def default_rate(values: RunParams) -> int:
     return min(int(RATE_SHARE_OF_POOL * lowest_ceiling(values)), largest_rate_under_cap(values))
 
 
-def queue_wait_s(values: Mapping) -> float:
+def queue_wait_s(values: RunParams) -> float:
     """The longest a request is predicted to wait in a full pool's queue before it is served: queued at the
     brownout's start, it waits out the brownout and the backlog's drain (0 when no column queues)."""
     if not is_brownout(values):
         return 0.0
-    rate = values.get("RATE") or default_rate(values)
+    rate = values.rate or default_rate(values)
     waits = [m.seconds + (m.drain_s() or 0.0) for m in (model(values, rate, p) for p in _pools(values)) if m.backlog()]
     return max(waits, default=0.0)
 
 
-def checks(v: Mapping) -> list[str]:
+def checks(v: RunParams) -> list[str]:
     """One line per brownout setting that cannot be run as asked."""
     if not is_brownout(v):
-        if v["RATE"] is None:
+        if v.rate is None:
             return []
-        return [f"RATE={v['RATE']} has no effect with PROFILE={v['PROFILE']}; allowed: empty, or PROFILE={PROFILE}"]
-    s = schedule({**v, "RATE": v["RATE"] or 1})
+        return [f"RATE={v.rate} has no effect with PROFILE={v.profile}; allowed: empty, or PROFILE={PROFILE}"]
+    s = schedule(replace(v, rate=v.rate or 1))
     errors = []
-    if s.ms <= int(v["DELAY_MS"]):
-        allowed = f"{int(v['DELAY_MS']) + 1}..{BROWNOUT_MS_MAX}"
-        errors.append(f"BROWNOUT_MS={s.ms} is not above DELAY_MS={v['DELAY_MS']}; allowed: {allowed}")
+    if s.ms <= v.delay_ms:
+        allowed = f"{v.delay_ms + 1}..{BROWNOUT_MS_MAX}"
+        errors.append(f"BROWNOUT_MS={s.ms} is not above DELAY_MS={v.delay_ms}; allowed: {allowed}")
     if s.level_s < 2:
         errors.append(
             f"BROWNOUT_BEFORE={s.before_s}, BROWNOUT_SECONDS={s.seconds} and BROWNOUT_AFTER={s.after_s} have no common "
             "length of at least 2 s (the run is judged in levels of it); allowed: e.g. multiples of 5 s"
         )
     calling = scenario_mix.CALLING
-    if v["APP"] and "{downstream_url}" not in v["APP_ARGS"] or not v["APP"] and v["SCENARIO"] not in calling:
+    if v.app and "{downstream_url}" not in v.app_args or not v.app and v.scenario not in calling:
         errors.append(
-            f"PROFILE={PROFILE} slows the delay-service's answers, which {scenario_mix.said(v['SCENARIO'])}"
-            f"{' with APP_ARGS' if v['APP'] else ''} does not call; allowed: SCENARIO={' or '.join(calling)}, or APP "
+            f"PROFILE={PROFILE} slows the delay-service's answers, which {scenario_mix.said(v.scenario)}"
+            f"{' with APP_ARGS' if v.app else ''} does not call; allowed: SCENARIO={' or '.join(calling)}, or APP "
             "with {downstream_url}"
         )
     if errors:
@@ -253,40 +253,40 @@ def checks(v: Mapping) -> list[str]:
     return _rate_errors(v)
 
 
-def _rate_errors(v: Mapping) -> list[str]:
+def _rate_errors(v: RunParams) -> list[str]:
     ceiling, top = lowest_ceiling(v), largest_rate_under_cap(v)
-    rate = v["RATE"]
+    rate = v.rate
     if rate is None:
         rate = default_rate(v)
-        if rate >= int(v["INJECTORS"]):
+        if rate >= v.injectors:
             return []
         return [
             "RATE is empty and no rate keeps this brownout under half the injectors' in-flight cap; allowed: a shorter "
             "BROWNOUT_SECONDS or BROWNOUT_MS, or more INJECTORS"
         ]
-    if rate < int(v["INJECTORS"]):
-        return [f"RATE={rate} is below INJECTORS={v['INJECTORS']}; allowed: at least 1 request/s per injector"]
-    if "platform" in v["MODES"] and rate >= ceiling:
+    if rate < v.injectors:
+        return [f"RATE={rate} is below INJECTORS={v.injectors}; allowed: at least 1 request/s per injector"]
+    if "platform" in v.modes and rate >= ceiling:
         return [
             f"RATE={rate} is at or above the platform pool's ceiling ({ceiling} rps: its threads over a request's "
             f"{hold_s(v) * 1000:.0f} ms), so it is past its knee before the brownout begins; allowed: 1..{ceiling - 1}"
         ]
     if rate > top:
         return [
-            f"RATE={rate} with a {v['BROWNOUT_MS']} ms brownout of {v['BROWNOUT_SECONDS']} s is predicted to keep more "
+            f"RATE={rate} with a {v.brownout_ms} ms brownout of {v.brownout_seconds} s is predicted to keep more "
             f"requests in flight than {cap(v)}, half the injectors' safety cap (a limit of the lab: near it the "
             f"valve stops the load); allowed: RATE <= {top}, a shorter brownout, or more INJECTORS"
         ]
     return []
 
 
-def resolved(values: dict) -> dict:
+def resolved(values: RunParams) -> RunParams:
     """The run's values with the brownout laid out as the stairs every stage reads: START_RPS = PEAK_RPS = RATE (its
     default computed), levels of the phases' common length, REFINE=0 (one rate has no knee to localise)."""
     if not is_brownout(values):
         return values
-    rate = values["RATE"] or default_rate(values)
-    s = schedule({**values, "RATE": rate})
-    out = dict(values)
-    out.update(RATE=rate, START_RPS=rate, PEAK_RPS=rate, STEPS=s.total_s // s.level_s, STEP_SECONDS=s.level_s, REFINE=0)
-    return out
+    rate = values.rate or default_rate(values)
+    s = schedule(replace(values, rate=rate))
+    return replace(
+        values, rate=rate, start_rps=rate, peak_rps=rate, steps=s.total_s // s.level_s, step_seconds=s.level_s, refine=0
+    )

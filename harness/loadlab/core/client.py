@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from loadlab.core import metrics, reactive
 from loadlab.core.param_parsers import checked_by
+from loadlab.core.run_params import RunParams
 
 JDK, APACHE, REACTOR = "jdk", "apache", "reactor"
 CLIENTS = (JDK, APACHE, REACTOR)
@@ -72,22 +73,22 @@ PARAMS = (
 NAMES = tuple(p[0] for p in PARAMS)
 
 
-def cross_checks(v: Mapping[str, object]) -> list[str]:
+def cross_checks(v: RunParams) -> list[str]:
     """One line per refusal: a pool for the JDK's client (it has none), a client for a user's jar (the lab cannot
     change it), a client for the reactive service alone (it always calls through WebClient on Reactor Netty)."""
-    client, pool = v.get("CLIENT", JDK), v.get("CLIENT_POOL")
+    client, pool = v.client, v.client_pool
     errors = []
     if client == JDK and pool is not None:
         errors.append(
             f"CLIENT_POOL={pool} sets a pool but CLIENT=jdk has none (the JDK's HttpClient has no connection cap); "
             "allowed: CLIENT_POOL empty with CLIENT=jdk, or CLIENT=apache or reactor"
         )
-    if client != JDK and v.get("APP"):
+    if client != JDK and v.app:
         errors.append(
-            f"CLIENT={client} cannot change the client of APP={v['APP']!r} (a user's jar keeps its own); allowed: "
+            f"CLIENT={client} cannot change the client of APP={v.app!r} (a user's jar keeps its own); allowed: "
             "CLIENT=jdk with APP"
         )
-    modes = list(v.get("MODES") or ())
+    modes = v.modes
     if client != JDK and modes and all(m == reactive.REACTIVE for m in modes):
         errors.append(
             f"CLIENT={client} has no effect on MODES='{' '.join(modes)}' (the reactive service always calls through "
@@ -96,24 +97,24 @@ def cross_checks(v: Mapping[str, object]) -> list[str]:
     return errors
 
 
-def thread_service_args(values: Mapping[str, object]) -> list[str]:
+def thread_service_args(values: RunParams) -> list[str]:
     """The thread-service's Spring properties (the reactive service reads neither)."""
-    args = [f"--delay-service.client={values.get('CLIENT') or JDK}"]
-    if values.get("CLIENT_POOL") is not None:
-        args.append(f"--delay-service.client-pool={values['CLIENT_POOL']}")
+    args = [f"--delay-service.client={values.client}"]
+    if values.client_pool is not None:
+        args.append(f"--delay-service.client-pool={values.client_pool}")
     return args
 
 
-def mismatches(live: Mapping[str, object], params: Mapping[str, object]) -> list[str]:
+def mismatches(live: Mapping[str, object], params: RunParams) -> list[str]:
     """Why the service did not run the client asked for (nothing where it did not say: an APP, a run from before
     CLIENT, the reactive service's WebClient)."""
     ran = live.get(metrics.DOWNSTREAM_CLIENT)
     if ran is None or ran == WEBCLIENT:
         return []
-    asked = params.get("CLIENT") or JDK
+    asked = params.client
     if ran != asked:
         return [f"the thread-service called its downstream through the {ran} client, not CLIENT={asked}"]
-    pool, got = params.get("CLIENT_POOL"), live.get(metrics.DOWNSTREAM_CLIENT_POOL_PER_ROUTE)
+    pool, got = params.client_pool, live.get(metrics.DOWNSTREAM_CLIENT_POOL_PER_ROUTE)
     if pool is not None and isinstance(got, int | float) and got != pool:
         return [f"the {ran} client's pool had {got:.0f} connections per route, not CLIENT_POOL={pool}"]
     return []
@@ -127,17 +128,17 @@ class Pool:
     source: str
 
 
-def pool(mode: str, live: Mapping[str, object], params: Mapping[str, object], cores: float | None) -> Pool | None:
+def pool(mode: str, live: Mapping[str, object], params: RunParams, cores: float | None) -> Pool | None:
     """The pool the `client_pool` model reads: what the service reported, else CLIENT_POOL, else the client's own
     default; None for the JDK's client (no cap), the reactive service, or an APP."""
-    client = params.get("CLIENT") or JDK
-    if client == JDK or mode == reactive.REACTIVE or params.get("APP"):
+    client = params.client
+    if client == JDK or mode == reactive.REACTIVE or params.app:
         return None
     reported = live.get(metrics.DOWNSTREAM_CLIENT_POOL_PER_ROUTE)
     if isinstance(reported, int | float) and reported > 0:
         return Pool(float(reported), f"CLIENT={client}, its pool as the service reported it")
-    if params.get("CLIENT_POOL") is not None:
-        return Pool(float(params["CLIENT_POOL"]), f"CLIENT={client}, CLIENT_POOL")
+    if params.client_pool is not None:
+        return Pool(float(params.client_pool), f"CLIENT={client}, CLIENT_POOL")
     if client == APACHE:
         return Pool(float(APACHE_DEFAULT_PER_ROUTE), "CLIENT=apache, its default per route")
     if not cores:
@@ -146,11 +147,11 @@ def pool(mode: str, live: Mapping[str, object], params: Mapping[str, object], co
     return Pool(2.0 * seen, f"CLIENT=reactor, its default 2 x max({cores:g} cores, {REACTOR_MIN_CORES})")
 
 
-def kind_meaning(params: Mapping[str, object]) -> str | None:
+def kind_meaning(params: RunParams) -> str | None:
     """What a 503 means when a pooled client is the only thing that answers one (no database pool in the scenario):
     the service's problem type is delay-service-client-pool-full. None where a 503 may have another cause."""
-    client = params.get("CLIENT") or JDK
-    if client == JDK or "db" in str(params.get("SCENARIO", "")):
+    client = params.client
+    if client == JDK or "db" in params.scenario:
         return None
     return (
         f"503 from the service: no connection of its HTTP client's pool (CLIENT={client}) came free in time "

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from loadlab.core import hgrm_points, stubs
 from loadlab.core.errors import DownstreamError
+from loadlab.core.run_params import RunParams
 from loadlab.core.thresholds import Thresholds
 
 CONSTANT, LOGNORMAL, BIMODAL, HGRM = "constant", "lognormal", "bimodal", "hgrm:"
@@ -227,16 +228,14 @@ def parse_pct(name: str, raw: str) -> float | None:
     return int(value) if value.is_integer() else value
 
 
-def distribution(values: Mapping) -> Distribution:
+def distribution(values: RunParams) -> Distribution:
     """The run's distribution from its checked parameters."""
-    dist = str(values.get("DELAY_DIST") or CONSTANT)
-    median = float(values["DELAY_MS"])
+    dist = values.delay_dist
+    median = float(values.delay_ms)
     if dist == LOGNORMAL:
-        return Distribution(LOGNORMAL, median, p99_ms=float(values["DELAY_P99_MS"]))
+        return Distribution(LOGNORMAL, median, p99_ms=float(values.delay_p99_ms))
     if dist == BIMODAL:
-        return Distribution(
-            BIMODAL, median, slow_ms=float(values["DELAY_SLOW_MS"]), slow_pct=float(values["DELAY_SLOW_PCT"])
-        )
+        return Distribution(BIMODAL, median, slow_ms=float(values.delay_slow_ms), slow_pct=float(values.delay_slow_pct))
     if dist.startswith(HGRM):
         path = dist[len(HGRM) :]
         points = hgrm_points.read(Path(path), DIST_ALLOWED)
@@ -244,90 +243,85 @@ def distribution(values: Mapping) -> Distribution:
     return Distribution(CONSTANT, median)
 
 
-def of_run(params: Mapping, recorded: Mapping | None) -> Distribution:
+def of_run(params: RunParams, recorded: Mapping | None) -> Distribution:
     """The distribution a finished run had: params.json's `downstream.distribution` (it holds a recorded one's points,
     so the hgrm file need not exist any more); a run from before DELAY_DIST had a constant DELAY_MS."""
     if recorded and isinstance(recorded.get("distribution"), Mapping):
         return Distribution.from_dict(recorded["distribution"])
-    return Distribution(CONSTANT, float(params.get("DELAY_MS") or 0))
+    return Distribution(CONSTANT, float(params.delay_ms))
 
 
-def record(values: Mapping, served_log: str) -> dict:
+def record(values: RunParams, served_log: str) -> dict:
     """params.json's `downstream`: the distribution with its figures, the injected failures, where the served delay
     went (relative to the run folder)."""
     return {
         "distribution": distribution(values).as_dict(),
-        "errors_pct": values.get("DOWNSTREAM_ERRORS") or 0,
-        "resets_pct": values.get("DOWNSTREAM_RESETS") or 0,
+        "errors_pct": values.downstream_errors,
+        "resets_pct": values.downstream_resets,
         "served_log": served_log,
     }
 
 
-def cross_checks(v: Mapping) -> list[str]:
+def cross_checks(v: RunParams) -> list[str]:
     """Combinations that cannot be drawn or would not be used, one line each."""
-    dist = str(v.get("DELAY_DIST") or CONSTANT)
+    dist = v.delay_dist
     errors = []
     if dist == LOGNORMAL:
-        if v.get("DELAY_P99_MS") is None:
+        if v.delay_p99_ms is None:
             errors.append(
                 "DELAY_DIST=lognormal needs DELAY_P99_MS (the 99th percentile); allowed: DELAY_P99_MS > DELAY_MS"
             )
-        elif v["DELAY_P99_MS"] <= v["DELAY_MS"]:
+        elif v.delay_p99_ms <= v.delay_ms:
             errors.append(
-                f"DELAY_P99_MS={v['DELAY_P99_MS']} is not above the median DELAY_MS={v['DELAY_MS']}; allowed: "
-                f"DELAY_P99_MS > {v['DELAY_MS']}"
+                f"DELAY_P99_MS={v.delay_p99_ms} is not above the median DELAY_MS={v.delay_ms}; allowed: "
+                f"DELAY_P99_MS > {v.delay_ms}"
             )
-    elif v.get("DELAY_P99_MS") is not None:
+    elif v.delay_p99_ms is not None:
         errors.append(
-            f"DELAY_P99_MS={v['DELAY_P99_MS']} has no effect with DELAY_DIST={dist}; allowed: empty, or "
+            f"DELAY_P99_MS={v.delay_p99_ms} has no effect with DELAY_DIST={dist}; allowed: empty, or "
             "DELAY_DIST=lognormal"
         )
+    slow = (("DELAY_SLOW_MS", v.delay_slow_ms), ("DELAY_SLOW_PCT", v.delay_slow_pct))
     if dist == BIMODAL:
-        for name in ("DELAY_SLOW_MS", "DELAY_SLOW_PCT"):
-            if v.get(name) is None:
+        for name, given in slow:
+            if given is None:
                 errors.append(f"DELAY_DIST=bimodal needs {name}; allowed: DELAY_SLOW_MS in ms, DELAY_SLOW_PCT 0..100")
     else:
         errors += [
-            f"{name}={v[name]} has no effect with DELAY_DIST={dist}; allowed: empty, or DELAY_DIST=bimodal"
-            for name in ("DELAY_SLOW_MS", "DELAY_SLOW_PCT")
-            if v.get(name) is not None
+            f"{name}={given} has no effect with DELAY_DIST={dist}; allowed: empty, or DELAY_DIST=bimodal"
+            for name, given in slow
+            if given is not None
         ]
-    failures = (v.get("DOWNSTREAM_ERRORS") or 0) + (v.get("DOWNSTREAM_RESETS") or 0)
-    if failures > 100:
+    if v.downstream_errors + v.downstream_resets > 100:
         errors.append(
-            f"DOWNSTREAM_ERRORS={v.get('DOWNSTREAM_ERRORS')} and DOWNSTREAM_RESETS={v.get('DOWNSTREAM_RESETS')} add up "
+            f"DOWNSTREAM_ERRORS={v.downstream_errors} and DOWNSTREAM_RESETS={v.downstream_resets} add up "
             "to more than 100%; allowed: a sum of at most 100"
         )
     return errors
 
 
-def injects_failures(values: Mapping) -> bool:
-    return bool(values.get("DOWNSTREAM_ERRORS")) or bool(values.get("DOWNSTREAM_RESETS"))
+def injects_failures(values: RunParams) -> bool:
+    return bool(values.downstream_errors or values.downstream_resets)
 
 
-def draws(values: Mapping) -> bool:
+def draws(values: RunParams) -> bool:
     """Whether the lab's own services call the delay-service's drawn path (a distribution, injected failures or a
     brownout) instead of /delay?ms=DELAY_MS."""
-    return (
-        values.get("PROFILE") == BROWNOUT_PROFILE
-        or not distribution(values).is_constant
-        or bool(values.get("DOWNSTREAM_ERRORS"))
-        or bool(values.get("DOWNSTREAM_RESETS"))
-    )
+    return values.profile == BROWNOUT_PROFILE or not distribution(values).is_constant or injects_failures(values)
 
 
-def service_base_url(address: str, port: int, values: Mapping) -> str:
+def service_base_url(address: str, port: int, values: RunParams) -> str:
     """The delay-service as the lab's own services call it: its base URL, under DRAWN_PREFIX when it draws."""
     return f"http://{address}:{port}" + (DRAWN_PREFIX if draws(values) else "")
 
 
-def delay_service_args(values: Mapping, served_log: str) -> list[str]:
+def delay_service_args(values: RunParams, served_log: str) -> list[str]:
     """The delay-service's downstream.* Spring properties for the run: distribution, failures, stubs, served log."""
-    answers = stubs.encoded(stubs.read(Path(values["DOWNSTREAM_STUBS"]))) if values.get("DOWNSTREAM_STUBS") else ""
+    answers = stubs.encoded(stubs.read(Path(values.downstream_stubs))) if values.downstream_stubs else ""
     return [
         *distribution(values).spring_args(),
-        f"--downstream.errors-pct={values.get('DOWNSTREAM_ERRORS') or 0:g}",
-        f"--downstream.resets-pct={values.get('DOWNSTREAM_RESETS') or 0:g}",
+        f"--downstream.errors-pct={values.downstream_errors:g}",
+        f"--downstream.resets-pct={values.downstream_resets:g}",
         f"--downstream.stubs={answers}",
         f"--downstream.served-log={served_log}",
     ]

@@ -9,13 +9,13 @@ StructuredTaskScope, else a virtual-thread executor; reactive-service: Mono.zip)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
 from loadlab.core import downstream
 from loadlab.core.downstream import HIGH_END_QUANTILE, Distribution
 from loadlab.core.param_parsers import checked_by, int_in, optional_int_in
+from loadlab.core.run_params import RunParams
 
 FANOUT = "fanout"
 # Calls per request: thread-service FanOutRequest.MAX_CALLS holds the same (test_fanout.py reads it).
@@ -82,29 +82,27 @@ PARAMS = (
 NAMES = tuple(p[0] for p in PARAMS)
 
 
-def is_fanout(values: Mapping[str, object]) -> bool:
-    return values.get("SCENARIO") == FANOUT
+def is_fanout(values: RunParams) -> bool:
+    return values.scenario == FANOUT
 
 
-def cross_checks(v: Mapping[str, object], call_limit_ms: int | None) -> list[str]:
+def cross_checks(v: RunParams, call_limit_ms: int | None) -> list[str]:
     """One line per refusal. call_limit_ms: the lab's own limit on one downstream call (timeouts.Limits), which a
     deadline must stay below: past it the lab, not the deadline, would end the calls."""
-    given = [
-        f"{name}={v[name]}"
-        for name, default in (("FANOUT", FANOUT_DEFAULT), ("FANOUT_POOL", None), ("FANOUT_TIMEOUT_MS", None))
-        if v.get(name) != default
-    ]
-    if v.get("FANOUT_ON_TIMEOUT", FAIL) != FAIL:
-        given.append(f"FANOUT_ON_TIMEOUT={v['FANOUT_ON_TIMEOUT']}")
+    set_apart = (
+        ("FANOUT", v.fanout, FANOUT_DEFAULT),
+        ("FANOUT_POOL", v.fanout_pool, None),
+        ("FANOUT_TIMEOUT_MS", v.fanout_timeout_ms, None),
+        ("FANOUT_ON_TIMEOUT", v.fanout_on_timeout, FAIL),
+    )
+    given = [f"{name}={value}" for name, value, default in set_apart if value != default]
     if not is_fanout(v):
-        return (
-            [f"{given[0]} has no effect with SCENARIO={v.get('SCENARIO')}; allowed: SCENARIO=fanout"] if given else []
-        )
+        return [f"{given[0]} has no effect with SCENARIO={v.scenario}; allowed: SCENARIO=fanout"] if given else []
     errors = []
-    if v.get("APP"):
-        errors.append(f"SCENARIO=fanout is the lab's own endpoint, not APP={v['APP']!r}'s; allowed: APP empty")
-    timeout = v.get("FANOUT_TIMEOUT_MS")
-    if v.get("FANOUT_ON_TIMEOUT") == PARTIAL and timeout is None:
+    if v.app:
+        errors.append(f"SCENARIO=fanout is the lab's own endpoint, not APP={v.app!r}'s; allowed: APP empty")
+    timeout = v.fanout_timeout_ms
+    if v.fanout_on_timeout == PARTIAL and timeout is None:
         errors.append(
             "FANOUT_ON_TIMEOUT=partial answers at a deadline, and FANOUT_TIMEOUT_MS is empty; allowed: "
             "FANOUT_TIMEOUT_MS=1.. with partial, or FANOUT_ON_TIMEOUT=fail"
@@ -114,40 +112,40 @@ def cross_checks(v: Mapping[str, object], call_limit_ms: int | None) -> list[str
             f"FANOUT_TIMEOUT_MS={timeout} is not below the lab's own limit on a call ({call_limit_ms} ms, derived from "
             f"the delay), which would end the calls before the deadline; allowed: 1..{call_limit_ms - 1}"
         )
-    modes = " ".join(v.get("MODES") or ())
-    if v.get("FANOUT_POOL") is not None and "platform" not in modes.split():
+    modes = " ".join(v.modes)
+    if v.fanout_pool is not None and "platform" not in v.modes:
         errors.append(
-            f"FANOUT_POOL={v['FANOUT_POOL']} sizes platform mode's executor and MODES='{modes}' runs no platform mode; "
+            f"FANOUT_POOL={v.fanout_pool} sizes platform mode's executor and MODES='{modes}' runs no platform mode; "
             "allowed: FANOUT_POOL empty, or platform in MODES"
         )
     return errors
 
 
-def calls(values: Mapping[str, object]) -> int:
+def calls(values: RunParams) -> int:
     """Downstream calls per request: FANOUT in SCENARIO=fanout, else one."""
-    return int(values.get("FANOUT") or FANOUT_DEFAULT) if is_fanout(values) else 1
+    return values.fanout if is_fanout(values) else 1
 
 
-def pool(values: Mapping[str, object], tomcat_threads: int) -> int:
+def pool(values: RunParams, tomcat_threads: int) -> int:
     """Platform mode's executor: FANOUT_POOL, else Tomcat's threads x FANOUT (every request's calls at once)."""
-    given = values.get("FANOUT_POOL")
-    return int(given) if given is not None else tomcat_threads * calls(values)
+    given = values.fanout_pool
+    return given if given is not None else tomcat_threads * calls(values)
 
 
-def thread_service_args(values: Mapping[str, object], tomcat_threads: int) -> list[str]:
+def thread_service_args(values: RunParams, tomcat_threads: int) -> list[str]:
     """The thread-service's executor for the platform shape (the others ignore it). Given on every run, fan-out or
     not: make exports FANOUT_POOL even when it is empty, and Spring's relaxed binding would read that as fanout.pool=""
     (no int: the service fails to start) where no argument of the command line overrides it."""
     return [f"--fanout.pool={pool(values, tomcat_threads)}"]
 
 
-def query(values: Mapping[str, object]) -> str:
+def query(values: RunParams) -> str:
     """The endpoint's query beyond ms and cpuMs (LoadConfig's `query`): `n=4`, with the deadline when there is one."""
     if not is_fanout(values):
         return ""
     words = [f"n={calls(values)}"]
-    if values.get("FANOUT_TIMEOUT_MS") is not None:
-        words += [f"timeoutMs={values['FANOUT_TIMEOUT_MS']}", f"onTimeout={values.get('FANOUT_ON_TIMEOUT') or FAIL}"]
+    if values.fanout_timeout_ms is not None:
+        words += [f"timeoutMs={values.fanout_timeout_ms}", f"onTimeout={values.fanout_on_timeout}"]
     return "&".join(words)
 
 
@@ -219,12 +217,12 @@ def _grid() -> list[float]:
     return [*even, *tail, 1.0 - 1e-12]
 
 
-def request_wait(one: Distribution, values: Mapping[str, object]) -> Distribution | SlowestOf:
+def request_wait(one: Distribution, values: RunParams) -> Distribution | SlowestOf:
     """What one request of the run waits for downstream: one call, or the slowest of FANOUT."""
     n = calls(values)
     return one if n == 1 else SlowestOf(one, n)
 
 
-def request_distribution(values: Mapping[str, object]) -> Distribution | SlowestOf:
+def request_distribution(values: RunParams) -> Distribution | SlowestOf:
     """The run's request wait from its checked parameters: what the lab's limits and the health rule follow."""
     return request_wait(downstream.distribution(values), values)

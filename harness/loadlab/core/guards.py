@@ -16,6 +16,7 @@ from collections.abc import Mapping
 
 from loadlab.core import client, scenario_mix, timeouts
 from loadlab.core.modelabel import ModeLabel
+from loadlab.core.run_params import RunParams
 
 # The mode name the thread-service and the harness share (ThreadMode.java; test_guards.py holds both to it).
 VIRTUAL_LIMITED = "virtual-limited"
@@ -59,69 +60,69 @@ def _optional_int(name: str, raw: str, lo: int, hi: int, allowed: str) -> int | 
     return int(text)
 
 
-def cross_checks(v: Mapping[str, object]) -> list[str]:
+def cross_checks(v: RunParams) -> list[str]:
     """One line per refusal: a guard on a downstream call the run does not make, a client timeout the lab's safety
     net would pre-empt or that cuts most calls, the limited mode where there is no call to limit."""
     errors = []
-    calls = not v["APP"] and v["SCENARIO"] in CALLING_SCENARIOS
-    timeout = v.get("DOWNSTREAM_TIMEOUT_MS")
+    calls = not v.app and v.scenario in CALLING_SCENARIOS
+    timeout = v.downstream_timeout_ms
     if timeout is not None and not calls:
         what = "APP's own client is the app's to configure"
-        what = what if v["APP"] else f"{scenario_mix.said(v['SCENARIO'])} makes none"
+        what = what if v.app else f"{scenario_mix.said(v.scenario)} makes none"
         errors.append(
             f"DOWNSTREAM_TIMEOUT_MS={timeout} is the lab's service's timeout on its downstream HTTP call, and {what}; "
             f"allowed: empty, or SCENARIO={' or '.join(CALLING_SCENARIOS)} without APP"
         )
     elif timeout is not None:
         errors.extend(_timeout_range(v, timeout))
-    if VIRTUAL_LIMITED in v["MODES"] and not calls:
-        what = "APP runs its own code, with no limit of the lab's" if v["APP"] else scenario_mix.said(v["SCENARIO"])
+    if VIRTUAL_LIMITED in v.modes and not calls:
+        what = "APP runs its own code, with no limit of the lab's" if v.app else scenario_mix.said(v.scenario)
         errors.append(
-            f"MODES='{' '.join(v['MODES'])}' runs {VIRTUAL_LIMITED}, whose limit is on the downstream HTTP call, but "
+            f"MODES='{' '.join(v.modes)}' runs {VIRTUAL_LIMITED}, whose limit is on the downstream HTTP call, but "
             f"{what} makes none; allowed: SCENARIO={' or '.join(CALLING_SCENARIOS)} without APP, or MODES without "
             f"{VIRTUAL_LIMITED}"
         )
     return errors
 
 
-def _timeout_range(v: Mapping[str, object], timeout: int) -> list[str]:
+def _timeout_range(v: RunParams, timeout: int) -> list[str]:
     net = timeouts.derive(v).thread_service_timeout_ms
     if timeout >= net:
         return [
             f"DOWNSTREAM_TIMEOUT_MS={timeout} is not below the lab's own safety net of {net} ms (the service's "
-            f"delay-service.timeout, from DELAY_MS={v['DELAY_MS']}), which would cut every slow call first; "
-            f"allowed: {int(v['DELAY_MS']) + 1}..{net - 1}"
+            f"delay-service.timeout, from DELAY_MS={v.delay_ms}), which would cut every slow call first; "
+            f"allowed: {v.delay_ms + 1}..{net - 1}"
         ]
-    if timeout <= int(v["DELAY_MS"]):
+    if timeout <= v.delay_ms:
         return [
-            f"DOWNSTREAM_TIMEOUT_MS={timeout} is at or below DELAY_MS={v['DELAY_MS']} (the downstream's usual delay; "
+            f"DOWNSTREAM_TIMEOUT_MS={timeout} is at or below DELAY_MS={v.delay_ms} (the downstream's usual delay; "
             f"its median with a distribution): most calls would time out on an idle service; allowed: "
-            f"{int(v['DELAY_MS']) + 1}..{net - 1}"
+            f"{v.delay_ms + 1}..{net - 1}"
         ]
     return []
 
 
-def thread_service_args(values: Mapping[str, object], mode: str) -> list[str]:
+def thread_service_args(values: RunParams, mode: str) -> list[str]:
     """The lab's service's Spring properties for these guards (the thread-service and the reactive service read the
     same `delay-service.*` names): the client timeout in every mode, the limit in virtual-limited."""
     args = []
-    if values.get("DOWNSTREAM_TIMEOUT_MS") is not None:
-        args.append(f"--delay-service.client-timeout={values['DOWNSTREAM_TIMEOUT_MS']}ms")
+    if values.downstream_timeout_ms is not None:
+        args.append(f"--delay-service.client-timeout={values.downstream_timeout_ms}ms")
     if mode == VIRTUAL_LIMITED:
         args.append(f"--delay-service.concurrency-limit={virtual_limit(values)}")
     return args
 
 
-def virtual_limit(values: Mapping[str, object]) -> int:
-    return int(values.get("VIRTUAL_LIMIT") or VIRTUAL_LIMIT_DEFAULT)
+def virtual_limit(values: RunParams) -> int:
+    return values.virtual_limit
 
 
-def kind_meanings(meanings: Mapping[str, str], mode: str, values: Mapping[str, object]) -> dict[str, str]:
+def kind_meanings(meanings: Mapping[str, str], mode: str, values: RunParams) -> dict[str, str]:
     """The simulation's meaning of each failure kind, said for this mode of this run where a guard decides it: a 504
     is the client timeout the run set (not the lab's safety net), a 503 in virtual-limited is its limit shedding a
     request by design (no database pool there), a 503 with a pooled CLIENT and no database its client's pool full."""
     said = dict(meanings)
-    timeout = values.get("DOWNSTREAM_TIMEOUT_MS")
+    timeout = values.downstream_timeout_ms
     if timeout is not None and "status_504" in said:
         said["status_504"] = (
             f"504 from the service: its own client timeout on the downstream call (DOWNSTREAM_TIMEOUT_MS={timeout}), "

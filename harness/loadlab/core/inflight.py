@@ -12,9 +12,8 @@ Standard library only: params.py (run before the venv exists) checks the paramet
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from loadlab.core import fanout
+from loadlab.core.run_params import RunParams
 
 INJECTOR_MAX_INFLIGHT = 5000  # the simulation's valve per injector (LoadConfig's maxInflight)
 INFLIGHT_HEADROOM = 2.0  # a healthy level may double its in-flight count before the valve cuts it
@@ -22,21 +21,21 @@ HEALTHY_INFLIGHT_MAX = INJECTOR_MAX_INFLIGHT / INFLIGHT_HEADROOM
 INFLIGHT_RULE = f"PEAK_RPS / INJECTORS x (mean delay + CPU_MS) / 1000 <= {HEALTHY_INFLIGHT_MAX:.0f}"
 
 
-def range_errors(values: Mapping) -> list[str]:
+def range_errors(values: RunParams) -> list[str]:
     """One line when a healthy service at PEAK_RPS would keep more requests in flight per injector than the rule
     allows (INFLIGHT_RULE)."""
-    injectors = int(values.get("INJECTORS", 1) or 1)
+    injectors = values.injectors
     dist = fanout.request_distribution(values)
-    mean = dist.mean_ms() + int(values.get("CPU_MS", 0) or 0)
-    inflight = float(values["PEAK_RPS"]) / injectors * mean / 1000.0
+    mean = dist.mean_ms() + values.cpu_ms
+    inflight = float(values.peak_rps) / injectors * mean / 1000.0
     if inflight <= HEALTHY_INFLIGHT_MAX:
         return []
     top = int(HEALTHY_INFLIGHT_MAX * injectors * 1000 // max(mean, 1))
     return [
-        f"PEAK_RPS={values['PEAK_RPS']} with requests of {mean:.0f} ms"
+        f"PEAK_RPS={values.peak_rps} with requests of {mean:.0f} ms"
         f"{'' if dist.is_constant else ' (mean)'} keeps "
         f"{inflight:.0f} requests in flight per injector even on a healthy service, over "
         f"{HEALTHY_INFLIGHT_MAX:.0f} (half the injector's safety cap of {INJECTOR_MAX_INFLIGHT} "
         f"outstanding requests, below its 20,000 open files); allowed: PEAK_RPS <= {top} at DELAY_MS="
-        f"{values['DELAY_MS']} with INJECTORS={injectors} (or more INJECTORS)"
+        f"{values.delay_ms} with INJECTORS={injectors} (or more INJECTORS)"
     ]

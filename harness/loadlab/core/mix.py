@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from loadlab.core.run_params import RunParams
+
 HEADER = ("name", "weight", "method", "path", "body", "content_type")
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 # A kind's name becomes a folder and an HdrHistogram tag: a short word, no spaces or commas.
@@ -273,6 +275,6 @@ def checked_file(raw: str) -> str:
     return load(raw.strip()).source if raw.strip() else ""
 
 
-def of_values(values: dict) -> Mix:
+def of_values(values: RunParams) -> Mix:
     """The run's mix: APP_REQUESTS's, else APP_PATH's one GET."""
-    return load(values["APP_REQUESTS"]) if values.get("APP_REQUESTS") else single_get(values["APP_PATH"])
+    return load(values.app_requests) if values.app_requests else single_get(values.app_path)

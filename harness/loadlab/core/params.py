@@ -6,6 +6,7 @@ The Makefile passes each parameter as an environment variable of the same name, 
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from loadlab.core import (
     inflight,
     mix,
     param_cross,
+    param_lists,
     scenario_mix,
     servicecpus,
     stubs,
@@ -39,10 +41,10 @@ from loadlab.core.param_limits import (
     REPEAT_MAX,
     SCENARIOS,
     TARGETS,
-    THREAD_MODES,
     THREADLOCAL_KB_MAX,
 )
-from loadlab.core.param_parsers import ParamError, checked_by, int_in, numbers_each_once, one_of, text
+from loadlab.core.param_parsers import ParamError, checked_by, int_in, one_of, text
+from loadlab.core.run_params import RunParams
 
 
 @dataclass(frozen=True)
@@ -52,35 +54,6 @@ class Param:
     help: str
     parse: Callable[[str, str], object]
     allowed: str
-
-
-def _modes(name: str, raw: str) -> list[str]:
-    modes = raw.replace(",", " ").split()
-    allowed = f"one or more of {' '.join(THREAD_MODES)}, space-separated, each at most once"
-    if not modes or any(m not in THREAD_MODES for m in modes) or len(set(modes)) != len(modes):
-        raise ParamError(f"{name}={raw!r} is not allowed; allowed: {allowed}")
-    return modes
-
-
-def _jdks(name: str, raw: str) -> list[int]:
-    def out_of_range(jdk: int) -> str | None:
-        if jdk < JDK_MIN:
-            return f"{jdk} is below {JDK_MIN}, the first release with virtual threads"
-        return f"{jdk} is not a known Java release" if jdk > JDK_MAX else None
-
-    allowed = f'allowed: Java feature releases {JDK_MIN}..{JDK_MAX}, space-separated, each once (e.g. "21 25")'
-    return numbers_each_once(name, raw, allowed, "not a Java feature release number", out_of_range)
-
-
-def _pool_sizes(name: str, raw: str) -> tuple[int, ...]:
-    """PLATFORM_THREADS as every stage holds it, a tuple of sizes (runplan.pool_sizes reads any recorded form)."""
-
-    def out_of_range(n: int) -> str | None:
-        return None if 1 <= n <= PLATFORM_THREADS_MAX else f"{n} is out of range"
-
-    allowed = f"allowed: one pool size or several, each 1..{PLATFORM_THREADS_MAX}, space-separated, each once "
-    allowed += '(e.g. "200 1000 4000")'
-    return tuple(numbers_each_once(name, raw, allowed, "not a whole number", out_of_range))
 
 
 PARAMS: tuple[Param, ...] = (
@@ -96,7 +69,7 @@ PARAMS: tuple[Param, ...] = (
         "platform virtual",
         "thread modes to run, in order (virtual-limited: virtual threads with the downstream call under a "
         "concurrency limit of VIRTUAL_LIMIT)",
-        _modes,
+        param_lists.modes,
         "platform, virtual, virtual-limited and/or reactive",
     ),
     Param(
@@ -187,7 +160,7 @@ PARAMS: tuple[Param, ...] = (
         "200",
         'Tomcat\'s maximum worker threads in platform mode; several sizes ("200 1000 4000") run platform once per '
         "size, each its own column platform-t<N>",
-        _pool_sizes,
+        param_lists.pool_sizes,
         f"1..{PLATFORM_THREADS_MAX}, one or several, each once",
     ),
     Param(
@@ -265,7 +238,7 @@ PARAMS: tuple[Param, ...] = (
         "JDKS",
         "25",
         "runtimes of the thread-service; several run every mode on each",
-        _jdks,
+        param_lists.jdks,
         f"{JDK_MIN}..{JDK_MAX}, each once",
     ),
     Param(
@@ -326,7 +299,7 @@ PARAMS: tuple[Param, ...] = (
 BY_NAME = {p.name: p for p in PARAMS}
 
 
-def parse(env: Mapping[str, str] | None = None) -> dict[str, object]:
+def parse(env: Mapping[str, str] | None = None) -> RunParams:
     """Reads every parameter from env (default: os.environ); raises ParamError listing every bad one."""
     env = os.environ if env is None else env
     values: dict[str, object] = {}
@@ -335,15 +308,36 @@ def parse(env: Mapping[str, str] | None = None) -> dict[str, object]:
         raw = env.get(p.name)
         raw = p.default if raw is None or raw == "" else raw
         try:
-            values[p.name] = p.parse(p.name, raw)
+            values[p.name.lower()] = p.parse(p.name, raw)
         except ParamError as e:
             errors.append(str(e))
-    if not errors:
-        errors.extend(brownout_profile.checks(values))
-    if not errors:
-        # A brownout is laid out as the stairs every stage reads (one rate, its phases as levels): checked as such.
-        values = brownout_profile.resolved(values)
-        errors.extend(param_cross.cross_checks(values, {n: BY_NAME[n].default for n in app.COMPANIONS}))
     if errors:
         raise ParamError("\n".join(errors))
-    return values
+    run = RunParams(**values)  # type: ignore[arg-type]
+    errors = brownout_profile.checks(run)
+    if not errors:
+        # A brownout is laid out as the stairs every stage reads (one rate, its phases as levels): checked as such.
+        run = brownout_profile.resolved(run)
+        errors = param_cross.cross_checks(run, defaults())
+    if errors:
+        raise ParamError("\n".join(errors))
+    return run
+
+
+@functools.cache
+def defaults() -> RunParams:
+    """Every parameter at its default, each read by its own parser (no check across them)."""
+    return RunParams(**{p.name.lower(): p.parse(p.name, p.default) for p in PARAMS})  # type: ignore[arg-type]
+
+
+def from_json(recorded: Mapping[str, object]) -> RunParams:
+    """RunParams.to_json's mapping read back (params.json, summary.json, checked-params.json), a parameter it does not
+    hold (a run older than it) at its default. Here, not on RunParams: the defaults are the table's, and the table's
+    module imports every module that reads a RunParams, so RunParams's own module can import none of them."""
+    return RunParams.read(recorded, defaults())
+
+
+def results_dir(env: Mapping[str, str] | None = None) -> str:
+    """RESULTS_DIR as given, unchecked (`make report` and `make compare` look for results/latest in it)."""
+    env = os.environ if env is None else env
+    return env.get("RESULTS_DIR") or BY_NAME["RESULTS_DIR"].default

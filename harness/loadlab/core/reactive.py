@@ -3,6 +3,8 @@ before anything starts. Standard library only, like params.py, which calls it.""
 
 from __future__ import annotations
 
+from loadlab.core.run_params import RunParams
+
 REACTIVE = "reactive"
 # The reactive service's event loops by their Linux thread name (Linux keeps 15 characters): Reactor Netty's own
 # resources name them reactor-http-epoll-N (the jar), Boot's webflux-http-epoll-N when it makes them (seen in its
@@ -10,21 +12,21 @@ REACTIVE = "reactive"
 EVENT_LOOP_PREFIXES = ("reactor-http-", "webflux-http-")
 
 
-def cross_checks(v: dict) -> list[str]:
+def cross_checks(v: RunParams) -> list[str]:
     """One line per refusal: SCENARIO=pinned (a monitor held across a blocking call has no non-blocking form) and
     APP (a user's jar replaces the thread-service; it has no reactive twin to run in its place)."""
-    if REACTIVE not in v["MODES"]:
+    if REACTIVE not in v.modes:
         return []
-    modes = " ".join(v["MODES"])
+    modes = " ".join(v.modes)
     errors = []
-    if v["SCENARIO"] == "pinned":
+    if v.scenario == "pinned":
         errors.append(
             f"SCENARIO=pinned has no reactive form (it holds a monitor across a blocking call) but MODES='{modes}' "
             "runs reactive; allowed: SCENARIO http, db or cpu with reactive, or MODES without reactive"
         )
-    if v["APP"]:
+    if v.app:
         errors.append(
-            f"APP={v['APP']!r} replaces the thread-service and has no reactive form, but MODES='{modes}' runs "
+            f"APP={v.app!r} replaces the thread-service and has no reactive form, but MODES='{modes}' runs "
             "reactive; allowed: MODES of platform and/or virtual with APP"
         )
     return errors

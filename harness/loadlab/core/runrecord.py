@@ -11,6 +11,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
+from loadlab.core.params import defaults, from_json
+from loadlab.core.run_params import RunParams
 from loadlab.core.upgrade import FORMAT, upgrade
 
 __all__ = ["FORMAT", "RunRecord", "from_doc", "load"]
@@ -23,7 +25,7 @@ class RunRecord:
     found: bool  # False: the folder has no readable params.json (everything below is then empty)
     run_id: str | None = None
     target: str | None = None
-    params: dict = field(default_factory=dict)  # every parameter as validated (params.py), RESULTS_DIR excepted
+    params: RunParams = field(default_factory=defaults)  # as validated (params.py); RESULTS_DIR is absent
     thresholds: dict = field(default_factory=dict)  # the health rule's (thresholds.Thresholds)
     limits: dict = field(default_factory=dict)  # the request chain's, in ms (limits.Limits.as_dict)
     hosts: dict = field(default_factory=dict)  # role -> {host, address, description}
@@ -90,7 +92,7 @@ def from_doc(doc: dict) -> RunRecord:
         found=True,
         run_id=doc.get("run_id"),
         target=doc["target"],
-        params=doc["params"],
+        params=from_json(doc["params"]),
         thresholds=_mapping(doc.get("thresholds")),
         limits=doc["limits"],
         hosts=_mapping(doc.get("hosts")),

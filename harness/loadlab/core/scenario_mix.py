@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from loadlab.core import mix
+from loadlab.core.run_params import RunParams
 
 # The thread-service's workloads, one endpoint each (param_limits.SCENARIOS is this tuple).
 SCENARIOS = ("http", "db", "cpu", "pinned", "fanout")
@@ -92,9 +93,9 @@ def kinds(scenario: object) -> tuple[str, ...]:
     return tuple(s.name for s in parse(str(scenario or "http")))
 
 
-def has(values: dict, name: str) -> bool:
+def has(values: RunParams, name: str) -> bool:
     """A kind of the run's SCENARIO is `name` (PostgreSQL for db, the CPU-bound reading for cpu)."""
-    return name in kinds(values.get("SCENARIO"))
+    return name in kinds(values.scenario)
 
 
 def said(scenario: object) -> str:
@@ -126,29 +127,28 @@ def endpoint(name: str, delay_ms: int, cpu_ms: int, query: str = "") -> str:
     return path + (f"&{query}" if query else "")
 
 
-def kind_cpu_ms(name: str, values: dict) -> int:
+def kind_cpu_ms(name: str, values: RunParams) -> int:
     """The CPU_MS a kind computes: all of it for a single scenario; in a mix, the cpu kind's only."""
-    cpu_ms = int(values.get("CPU_MS", 0) or 0)
-    return cpu_ms if name == "cpu" or not is_mix(values.get("SCENARIO")) else 0
+    return values.cpu_ms if name == "cpu" or not is_mix(values.scenario) else 0
 
 
-def as_mix(values: dict) -> mix.Mix:
+def as_mix(values: RunParams) -> mix.Mix:
     """A mix SCENARIO as APP_REQUESTS's resolved mix: each kind a GET of its scenario's endpoint, named by it."""
     kinds_ = []
-    for line, share in enumerate(parse(values["SCENARIO"]), start=1):
-        path = endpoint(share.name, int(values["DELAY_MS"]), kind_cpu_ms(share.name, values))
+    for line, share in enumerate(parse(values.scenario), start=1):
+        path = endpoint(share.name, values.delay_ms, kind_cpu_ms(share.name, values))
         kinds_.append(
             mix.Kind(line, share.name, float(share.weight), "GET", path, "", "", path, "", path, "", shown=share.name)
         )
-    return mix.Mix(f"SCENARIO={values['SCENARIO']}", tuple(kinds_))
+    return mix.Mix(f"SCENARIO={values.scenario}", tuple(kinds_))
 
 
-def cross_checks(v: dict) -> list[str]:
+def cross_checks(v: RunParams) -> list[str]:
     """A mix's CPU_MS belongs to its cpu kind: one without a cpu kind would compute it in no request (CPU_MS=0 with a
     cpu kind is param_cross's refusal, as for SCENARIO=cpu)."""
-    if is_mix(v["SCENARIO"]) and "cpu" not in kinds(v["SCENARIO"]) and v["CPU_MS"] > 0:
+    if is_mix(v.scenario) and "cpu" not in kinds(v.scenario) and v.cpu_ms > 0:
         return [
-            f"CPU_MS={v['CPU_MS']} is not allowed with SCENARIO='{v['SCENARIO']}': in a mix CPU_MS is the cpu kind's "
+            f"CPU_MS={v.cpu_ms} is not allowed with SCENARIO='{v.scenario}': in a mix CPU_MS is the cpu kind's "
             "computation and this mix has none; allowed: CPU_MS=0, or a cpu:weight word in SCENARIO"
         ]
     return []

@@ -13,6 +13,8 @@ import math
 import os
 from dataclasses import dataclass
 
+from loadlab.core.run_params import RunParams
+
 # The CFS period the quota is a share of: the kernel's default (100 ms). A service over its quota waits up to the
 # rest of the period, the latency a throttled container shows too.
 QUOTA_PERIOD_US = 100_000
@@ -117,10 +119,10 @@ def of_run(service_cpus: object, cores: float | None) -> CpuSplit | None:
         return None
 
 
-def cross_check(values: dict) -> list[str]:
+def cross_check(values: RunParams) -> list[str]:
     """params.py's check of SERVICE_CPUS against this machine's cores, where the hosts are this machine."""
-    share = values.get("SERVICE_CPUS")
-    if share is None or values.get("TARGET") == "aws":
+    share = values.service_cpus
+    if share is None or values.target == "aws":
         return []  # aws: each role has a host of its own already (bench says it ignores the parameter)
     try:
         split(share, machine_cpus())

@@ -12,27 +12,28 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from loadlab.core import client, metrics
+from loadlab.core.run_params import RunParams
 
 
-def tomcat_args(values: Mapping[str, object]) -> list[str]:
+def tomcat_args(values: RunParams) -> list[str]:
     """Tomcat's connection cap, the same in both thread modes."""
-    return [f"--server.tomcat.max-connections={values['MAX_CONNECTIONS']}"]
+    return [f"--server.tomcat.max-connections={values.max_connections}"]
 
 
-def thread_service_args(values: Mapping[str, object]) -> list[str]:
+def thread_service_args(values: RunParams) -> list[str]:
     """Every setting of the lab's thread-service that a parameter gives directly."""
-    return [*tomcat_args(values), f"--threadlocal.kb={values['THREADLOCAL_KB']}", *client.thread_service_args(values)]
+    return [*tomcat_args(values), f"--threadlocal.kb={values.threadlocal_kb}", *client.thread_service_args(values)]
 
 
-def mismatches(live: Mapping[str, object], params: Mapping[str, object]) -> list[str]:
+def mismatches(live: Mapping[str, object], params: RunParams) -> list[str]:
     """Why the service did not run what these parameters asked for (nothing where it did not say, or a run from
     before the parameter existed)."""
     reasons = []
-    for name, field, what in (
-        ("MAX_CONNECTIONS", metrics.TOMCAT_MAX_CONNECTIONS, "Tomcat's max-connections was"),
-        ("THREADLOCAL_KB", metrics.THREADLOCAL_KB, "the per-thread object had"),
+    for name, given, field, what in (
+        ("MAX_CONNECTIONS", params.max_connections, metrics.TOMCAT_MAX_CONNECTIONS, "Tomcat's max-connections was"),
+        ("THREADLOCAL_KB", params.threadlocal_kb, metrics.THREADLOCAL_KB, "the per-thread object had"),
     ):
-        asked, got = _number(params.get(name)), _number(live.get(field))
+        asked, got = _number(given), _number(live.get(field))
         # -1: the service has no such setting (reactive-service has no connection cap), nothing to compare.
         if asked is not None and got is not None and got >= 0 and asked != got:
             unit = " KB" if name == "THREADLOCAL_KB" else ""

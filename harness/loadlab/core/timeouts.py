@@ -28,12 +28,12 @@ anything starts. Standard library only: params.py (run before the venv exists) c
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 
 from loadlab.core import brownout_profile as brownout
 from loadlab.core import downstream, fanout
 from loadlab.core.inflight import INJECTOR_MAX_INFLIGHT
+from loadlab.core.run_params import RunParams
 from loadlab.core.thresholds import Thresholds
 
 # What the thread-service may add beyond the slowest healthy request before it gives up on a downstream call.
@@ -68,24 +68,24 @@ class Limits:
         return asdict(self)
 
 
-def expected_ms(values: Mapping) -> int:
+def expected_ms(values: RunParams) -> int:
     """What one request takes on an idle service: the downstream wait (a fan-out's slowest call's median) plus any
     computation."""
-    wait = round(fanout.request_distribution(values).p50_ms()) if fanout.is_fanout(values) else int(values["DELAY_MS"])
-    return wait + int(values.get("CPU_MS", 0) or 0)
+    wait = round(fanout.request_distribution(values).p50_ms()) if fanout.is_fanout(values) else values.delay_ms
+    return wait + values.cpu_ms
 
 
-def derive(values: Mapping, thresholds: Thresholds | None = None) -> Limits:
+def derive(values: RunParams, thresholds: Thresholds | None = None) -> Limits:
     """thresholds: the health rule the run judges with (when not given, the contract's defaults for the run's delay
     distribution: downstream.health_thresholds)."""
     expected = expected_ms(values)
     dist = fanout.request_distribution(values)
     healthy = round((thresholds or downstream.health_thresholds(dist)).p99_limit_ms(expected))
-    high_end = round(dist.high_end_ms()) + int(values.get("CPU_MS", 0) or 0)
+    high_end = round(dist.high_end_ms()) + values.cpu_ms
     if brownout.is_brownout(values):  # the brownout's answers are measured, never cut by the lab's own limits
-        high_end = max(high_end, int(values["BROWNOUT_MS"]) + int(values.get("CPU_MS", 0) or 0))
+        high_end = max(high_end, values.brownout_ms + values.cpu_ms)
     service = max(healthy, high_end) + SERVICE_MARGIN_MS
-    injector = service + int(values.get("CPU_MS", 0) or 0) + INJECTOR_MARGIN_MS
+    injector = service + values.cpu_ms + INJECTOR_MARGIN_MS
     injector += round(QUEUE_WAIT_HEADROOM * brownout.queue_wait_s(values) * 1000)
     return Limits(
         expected_ms=expected,
@@ -96,7 +96,7 @@ def derive(values: Mapping, thresholds: Thresholds | None = None) -> Limits:
         database_timeout_ms=service,
         injector_request_timeout_ms=injector,
         injector_connect_timeout_ms=injector,
-        delay_probe_timeout_ms=int(values["DELAY_MS"]) + PROBE_GRACE_MS,
+        delay_probe_timeout_ms=values.delay_ms + PROBE_GRACE_MS,
         injector_max_inflight=INJECTOR_MAX_INFLIGHT,
     )
 
@@ -133,14 +133,14 @@ def completion_lag_s(expected: float) -> int:
     return max(0, round(expected / 1000.0))
 
 
-def range_errors(values: Mapping) -> list[str]:
+def range_errors(values: RunParams) -> list[str]:
     """One line when the limits cannot follow the request's time: Gatling's cap on one request's timeout (the
     injectors' in-flight cap has its own check: inflight.range_errors)."""
     errors = []
     limits = derive(values)
     if limits.injector_request_timeout_ms > GATLING_MAX_TIMEOUT_MS:
         errors.append(
-            f"DELAY_MS={values['DELAY_MS']} gives an injector request timeout of "
+            f"DELAY_MS={values.delay_ms} gives an injector request timeout of "
             f"{limits.injector_request_timeout_ms} ms, over Gatling's cap of {GATLING_MAX_TIMEOUT_MS} ms; "
             f"allowed: DELAY_MS + CPU_MS so that 2 x (DELAY_MS + CPU_MS) + "
             f"{SERVICE_MARGIN_MS + INJECTOR_MARGIN_MS} + CPU_MS <= {GATLING_MAX_TIMEOUT_MS}"

@@ -4,7 +4,6 @@ a 200-thread pool here; the limit was this machine's CPU"), before the figures t
 from __future__ import annotations
 
 from loadlab.analysis import ratio_interval
-from loadlab.core import runplan
 from loadlab.core.modelabel import ModeLabel
 from loadlab.report.formats import rps
 from loadlab.summary.ratio import bound
@@ -81,7 +80,7 @@ def _virtual_beside(modes: dict[str, ModeRecord], basis: str) -> ModeRecord | No
 
 
 def _pool(basis: str, summary: RunSummary) -> str:
-    asked = runplan.single_pool((summary.params or {}).get("PLATFORM_THREADS"))
+    asked = summary.params.single_pool
     threads = ModeLabel.parse(basis).threads or asked
     return f"{threads:,}-thread pool" if isinstance(threads, int) else "platform thread pool"
 

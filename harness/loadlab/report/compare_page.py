@@ -120,7 +120,7 @@ def _mode_rows(mode: str) -> list[VerdictRow]:
 
 def differences(run: Side, against: Side) -> str:
     """Every parameter (and target, machine, scenario) whose value differs; the rest were the same."""
-    a, b = run.summary.params or {}, against.summary.params or {}
+    a, b = run.summary.params.to_json(), against.summary.params.to_json()  # by the names the page shows
     rows = [(name, a.get(name), b.get(name)) for name in sorted(set(a) | set(b)) if a.get(name) != b.get(name)]
     rows += [(name, getattr(run.summary, name), getattr(against.summary, name)) for name in CONTEXT]
     rows = [r for r in rows if r[1] != r[2]]

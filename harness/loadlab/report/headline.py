@@ -38,8 +38,8 @@ def scenario_of(summary: RunSummary) -> str:
 
 def subject(summary: RunSummary) -> str:
     """What was measured: `http scenario`, or an app at its path (it runs none of the thread-service's scenarios)."""
-    params = summary.params or {}
-    if params.get("APP"):
+    params = summary.params
+    if params.app:
         return f"{service_name(params)} {app.what_is_sent(params)}"
     return f"{scenario_of(summary)} scenario"
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from loadlab.analysis import validity
 from loadlab.core import scenario_mix
+from loadlab.core.run_params import RunParams
 from loadlab.report.charts import level_charts, server_charts
 from loadlab.report.headline import scenario_of
 from loadlab.report.series import read_series
@@ -58,10 +59,10 @@ def figures(run_dir: Path, summary: RunSummary, folders: dict[str, str]) -> list
             CAPTIONS["errors"],
         ),
     ]
-    params = summary.params or {}
+    params = summary.params
     service = service_name(params)
     scenario = scenario_of(summary)
-    cpu_ms = params.get("CPU_MS") if isinstance(params.get("CPU_MS"), (int, float)) else None
+    cpu_ms: float = params.cpu_ms
     kinds = scenario_mix.kinds(scenario)
     if cpu_ms and len(kinds) > 1:  # a mix: CPU_MS is its cpu kind's, the line the mix's mean per request
         cpu_ms *= scenario_mix.fractions(scenario).get("cpu", 0.0)
@@ -93,7 +94,7 @@ def figures(run_dir: Path, summary: RunSummary, folders: dict[str, str]) -> list
     return found
 
 
-def server_limits(params: dict[str, object], one_machine: bool) -> dict[str, tuple[float, str]]:
+def server_limits(params: RunParams, one_machine: bool) -> dict[str, tuple[float, str]]:
     """The validity limits drawn on the server charts, the same numbers validity.py judges with."""
     if one_machine:
         limits = {
@@ -109,11 +110,8 @@ def server_limits(params: dict[str, object], one_machine: bool) -> dict[str, tup
                 f"host saturated ({validity.CPU_SATURATED_RATIO * 100:g}%)",
             )
         }
-    delay_ms = params.get("DELAY_MS")
-    if isinstance(delay_ms, (int, float)) and not isinstance(delay_ms, bool):
-        allowed = validity.delay_allowance_ms(delay_ms)
-        limits["server-delay"] = (delay_ms + allowed, f"limit {delay_ms:g} + {allowed:g} ms")
-    pool = params.get("DB_POOL")
-    if isinstance(pool, (int, float)) and not isinstance(pool, bool):
-        limits["server-pool"] = (pool, f"DB_POOL {pool:g} connections")
+    delay_ms, pool = params.delay_ms, params.db_pool
+    allowed = validity.delay_allowance_ms(delay_ms)
+    limits["server-delay"] = (delay_ms + allowed, f"limit {delay_ms:g} + {allowed:g} ms")
+    limits["server-pool"] = (pool, f"DB_POOL {pool:g} connections")
     return limits

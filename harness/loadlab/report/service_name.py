@@ -8,15 +8,16 @@ from __future__ import annotations
 import re
 
 from loadlab.core.app import THREAD_SERVICE, service_label
+from loadlab.core.run_params import RunParams
 
 # The role's name as a word of prose: not inside a file or log name (platform-thread-service.log, thread-service.jar).
 _AS_PROSE = re.compile(r"(?<![\w/.-])thread-service(?![\w-]|\.(?:log|jar|csv)\b)")
 _TEXT_NODE = re.compile(r">([^<]+)<")
 
 
-def service_name(params: dict[str, object] | None) -> str:
+def service_name(params: RunParams) -> str:
     """What the page calls the service under test, from the run's parameters (summary.json's `params`)."""
-    return service_label(params or {})
+    return service_label(params)
 
 
 def named(text: str, service: str) -> str:

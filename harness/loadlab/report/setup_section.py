@@ -30,7 +30,7 @@ PARAM_ORDER = [
 
 
 def section(summary: RunSummary) -> str:
-    params = summary.params or {}
+    params = summary.params.to_json()  # as summary.json shows them, by their names
     keys = [k for k in PARAM_ORDER if k in params] + sorted(k for k in params if k not in PARAM_ORDER)
     param_rows = "".join(
         f'<tr><th class="text">{escape(k)}</th><td class="text">{escape(text_of(params[k]))}</td></tr>' for k in keys

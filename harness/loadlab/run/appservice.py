@@ -11,6 +11,7 @@ import time
 
 from loadlab.core import app, mix, runplan
 from loadlab.core.errors import ExitCode
+from loadlab.core.run_params import RunParams
 from loadlab.core.runplan import ModeRun
 from loadlab.run import console, scenario
 from loadlab.run.context import Run
@@ -31,8 +32,8 @@ class AppRefused(HostError):
     exit_code = ExitCode.USAGE
 
 
-def jar_name(values: dict) -> str:
-    return values["APP"].rsplit("/", 1)[-1]
+def jar_name(values: RunParams) -> str:
+    return values.app.rsplit("/", 1)[-1]
 
 
 def url(run: Run, path: str) -> str:
@@ -42,17 +43,17 @@ def url(run: Run, path: str) -> str:
 def launch_args(run: Run, mode: str, threads: int) -> list[str]:
     """The standard Spring properties of the mode, then APP_ARGS with the run's parts for its placeholders."""
     v, delay, thread = run.values, run.topo.delay, run.topo.thread
-    parts = app.placeholder_values(delay.address, DELAY_PORT, v["DELAY_MS"], delay.address, DB_PORT, scenario.DB_NAME)
+    parts = app.placeholder_values(delay.address, DELAY_PORT, v.delay_ms, delay.address, DB_PORT, scenario.DB_NAME)
     return [
         *app.mode_args(mode, threads, thread.address, THREAD_PORT),
-        *app.substitute(app.check_args(v["APP_ARGS"]), parts),
+        *app.substitute(app.check_args(v.app_args), parts),
     ]
 
 
 def start_app(run: Run, mode_run: ModeRun, folder: str) -> None:
     h, v = run.topo.thread, run.values
     mode = mode_run.mode
-    threads = runplan.service_pool(mode_run, v["PLATFORM_THREADS"])
+    threads = runplan.service_pool(mode_run, v.platform_threads)
     console.step(
         f"starting {jar_name(v)} (APP) in {mode} mode on JDK {mode_run.jdk} on {h.name} ({h.address}:{THREAD_PORT}"
         + (f", server.tomcat.threads.max={threads})" if mode == "platform" else ")")
@@ -65,7 +66,7 @@ def start_app(run: Run, mode_run: ModeRun, folder: str) -> None:
     h.tool("app-service", ROLE, log, f"{raw}/service.jfr", *args, env={"LOADLAB_JAVA": java} if java else None)
     (run.run_dir / folder / "raw" / "thread").mkdir(parents=True, exist_ok=True)
     (run.run_dir / folder / "raw" / "thread" / "app.json").write_text(
-        json.dumps({"app": v["APP"], "path": v["APP_PATH"], "args": args}, indent=2) + "\n"
+        json.dumps({"app": v.app, "path": v.app_path, "args": args}, indent=2) + "\n"
     )
     try:
         h.tool("wait-answer", url(run, "/"), str(START_TIMEOUT_S), ROLE, timeout=START_TIMEOUT_S + 30)
@@ -97,13 +98,13 @@ def check_path(run: Run, mode: str) -> None:
             if status == "000"
             else f"answered HTTP {status}" + (" each time of " + str(PATH_ATTEMPTS) if status[:1] == "5" else "")
         )
-        if not v.get("APP_REQUESTS"):
+        if not v.app_requests:
             raise AppRefused(
-                f"APP_PATH={v['APP_PATH']} {what} on {jar_name(v)} in {mode} mode, before any load: set APP_PATH to a "
+                f"APP_PATH={v.app_path} {what} on {jar_name(v)} in {mode} mode, before any load: set APP_PATH to a "
                 f"path the app answers with 2xx (or its APP_ARGS so that it can)"
             )
         raise AppRefused(
-            f"APP_REQUESTS={v['APP_REQUESTS']} line {kind.line} (kind {kind.name}: {kind.method} {kind.smoke_path}) "
+            f"APP_REQUESTS={v.app_requests} line {kind.line} (kind {kind.name}: {kind.method} {kind.smoke_path}) "
             f"{what} on {jar_name(v)} in {mode} mode, before any load: fix that line so the app answers it with 2xx "
             "(or its APP_ARGS so that it can)"
         )
@@ -122,7 +123,7 @@ def smoke_status(run: Run, kind: mix.Kind, timeout_s: int) -> str:
     return status
 
 
-def probe_path(values: dict) -> str:
+def probe_path(values: RunParams) -> str:
     """The GET the harness times and samples the app by between passes: APP_PATH, or the mix's first GET kind (its
     first kind when none is a GET) at its placeholders' first values."""
     kinds = mix.of_values(values).kinds

@@ -22,6 +22,7 @@ from pathlib import Path
 from loadlab.core import brownout_profile as brownout
 from loadlab.core import downstream, fanout, runplan, runrecord, timeouts
 from loadlab.core.errors import ExitCode
+from loadlab.core.run_params import RunParams
 from loadlab.core.runplan import ModeRun
 from loadlab.run import (
     alignment,
@@ -58,7 +59,7 @@ def run_mode(run: Run, mode_run: ModeRun, folder: str | None = None, repetition:
     # Gatling's JVMs boot while the service starts; they wait for their go (run_load) until it answered.
     pending = launch(run, folder)
     try:
-        if run.values.get("APP"):
+        if run.values.app:
             appservice.start_app(run, mode_run, folder)  # no /actuator/loadlab: its evidence is checked afterwards
         else:
             services.start_thread_service(run, mode_run, folder)
@@ -74,7 +75,7 @@ def run_mode(run: Run, mode_run: ModeRun, folder: str | None = None, repetition:
     problems, crash = run_load(run, folder, launched=pending, on_go=on_go)
     for thread in switch:
         thread.join()
-    if run.values.get("REFINE", 1) and not problems and crash is None:
+    if run.values.refine and not problems and crash is None:
         problems, crash = refine_knee(run, folder)
     samplers.stop_samplers(run)
     services.stop_thread_service(run)
@@ -99,13 +100,13 @@ def _raise_interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def bench(values: dict) -> int:
+def bench(values: RunParams) -> int:
     java_home = find_jdk()
     # What the scenario needs on this machine (a JDK per entry of JDKS, PostgreSQL for db), found or installed
     # before a run folder exists: a missing piece stops here with one line.
     javas = scenario.prepare(values)
-    run_dir = make_run_dir(Path(values["RESULTS_DIR"]).resolve())  # after the preflight (cli.py) found no problem
-    topo = topology.build(values["TARGET"], values["INJECTORS"], run_dir, java_home)
+    run_dir = make_run_dir(Path(values.results_dir).resolve())  # after the preflight (cli.py) found no problem
+    topo = topology.build(values.target, values.injectors, run_dir, java_home)
     thresholds = downstream.health_thresholds(fanout.request_distribution(values))
     run = Run(values, topo, run_dir, javas, timeouts.derive(values, thresholds))
     fault = os.environ.get("LOADLAB_FAULT_CPU_QUOTA")  # test-only starvation, see infra/host/loadlab-host
@@ -114,9 +115,9 @@ def bench(values: dict) -> int:
     run.meta = {
         "format": runrecord.FORMAT,
         "run_id": run_dir.name,
-        "target": values["TARGET"],
+        "target": values.target,
         "started_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "params": runplan.recorded({k: v for k, v in values.items() if k != "RESULTS_DIR"}),
+        "params": values.as_recorded().to_json(),
         "thresholds": thresholds.as_dict(),
         "hosts": topo.describe(),
         "machine": topology.machine_description(),
@@ -149,9 +150,9 @@ def bench(values: dict) -> int:
         if scenario.needs_database(values):
             services.start_database(run)
         services.start_delay_service(run)
-        repeat = values.get("REPEAT", 1)
+        repeat = values.repeat
         for k in range(1, repeat + 1):
-            for mode_run in runplan.mode_runs(values["MODES"], values["JDKS"], values["PLATFORM_THREADS"]):
+            for mode_run in runplan.mode_runs(values.modes, values.jdks, values.platform_threads):
                 if repeat == 1:
                     run_mode(run, mode_run)  # the contract's layout: <mode>/…
                 else:
@@ -186,7 +187,7 @@ def bench(values: dict) -> int:
 
 def prepare_hosts(run: Run) -> None:
     """The built app on every host, leftovers of an earlier run killed hard, the service ports checked free."""
-    app = local_app_dir(run.values.get("APP", ""))
+    app = local_app_dir(run.values.app)
     for h in run.topo.hosts():
         h.push_app(app)
         h.tool("stop-all", "30", check=False)

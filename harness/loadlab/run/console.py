@@ -103,8 +103,8 @@ def table(summary: RunSummary, run_dir: Path) -> None:
     """The short verdict: one row per mode, with the bracket of its knee and the prediction it was checked against;
     then each mode's notes, the repetitions' spread, the ratios and what is missing."""
     _print("")
-    params = summary.params or {}
-    if params.get("APP"):
+    params = summary.params
+    if params.app:
         _print(f"app: {service_label(params)} {app.what_is_sent(params)}")
     elif summary.scenario:
         _print(f"scenario: {summary.scenario}")

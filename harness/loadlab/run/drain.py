@@ -45,7 +45,7 @@ def wait_quiet(read: Callable[[], tuple[bool, object]]) -> tuple[bool, object]:
 def drain(run: Run) -> str | None:
     """Waits until the service under test has served every request of the collapse; None when it has, else why
     not."""
-    if run.values.get("APP"):
+    if run.values.app:
         drained, answer = wait_quiet(lambda: appservice.answers_quickly(run, DRAIN_TIMEOUT_S))
         return None if drained else appservice.still_slow(run, answer, DRAIN_TIMEOUT_S)
 

@@ -45,7 +45,7 @@ def refine_knee(run: Run, folder: str) -> tuple[list[str], Crash | None]:
             run.meta.setdefault("refine_skipped", {})[folder] = why
             console.warn(f"not refined: {why}")
             return [], None
-        console.step(f"{describe(step, run.values['STEP_SECONDS'], run.values['WARMUP_SECONDS'])} (pass {k})")
+        console.step(f"{describe(step, run.values.step_seconds, run.values.warmup_seconds)} (pass {k})")
         problems, crash = run_load(run, folder, load, pending)
         if problems or crash is not None:
             return problems, crash

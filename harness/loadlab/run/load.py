@@ -237,7 +237,7 @@ def watched(run: Run, folder: str, load: LoadPass = COARSE) -> list[Watched]:
             t,
             run.log(t, run.log_name(folder, "thread-service")),
             # An APP has no management port of the lab's: its process is watched, its answers are the load's.
-            health_url=None if run.values.get("APP") else f"http://127.0.0.1:{MGMT_PORT}/actuator/health",
+            health_url=None if run.values.app else f"http://127.0.0.1:{MGMT_PORT}/actuator/health",
         ),
         Watched("delay-service", "delay-service", d, run.log(d, "delay-service")),
     ]

@@ -5,14 +5,15 @@ service, its recording's limits.json and every reading of the host's limits agre
 from __future__ import annotations
 
 from loadlab.core import guards
+from loadlab.core.run_params import RunParams
 from loadlab.run import console
 from loadlab.run.topology import Topology
 
 
-def apply(values: dict, topo: Topology) -> dict | None:
+def apply(values: RunParams, topo: Topology) -> dict | None:
     """The bound for params.json (`service_memory`), said on the console; None when the service has the host's
     share, as without it. An out-of-memory end inside it is a crash named by it (summary/crash.py)."""
-    mb = values.get("SERVICE_MEMORY_MB")
+    mb = values.service_memory_mb
     if mb is None:
         return None
     topo.thread.env[guards.SERVICE_MEMORY_ENV] = str(mb)

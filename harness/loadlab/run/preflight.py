@@ -22,6 +22,7 @@ from pathlib import Path
 from loadlab.analysis import refine, threadlimits
 from loadlab.core import runplan
 from loadlab.core.errors import LoadlabError
+from loadlab.core.run_params import RunParams
 from loadlab.run import java, scenario, topology
 from loadlab.run.appbundle import missing_build_outputs
 from loadlab.run.hosts import HostError
@@ -49,10 +50,10 @@ PG_CTL_GLOB = "/usr/lib/postgresql/*/bin/pg_ctl"
 class Preflight:
     """The validated parameters plus what several checks share, each looked up once."""
 
-    def __init__(self, values: dict):
+    def __init__(self, values: RunParams):
         self.values = values
-        self.target = values["TARGET"]
-        self.results = Path(values["RESULTS_DIR"]).resolve()
+        self.target = values.target
+        self.results = Path(values.results_dir).resolve()
         # Hosts that did not answer (check_hosts), so the port check does not report them a second time.
         self.unreachable: set[str] = set()
 
@@ -66,7 +67,7 @@ class Preflight:
     @cached_property
     def results_problem(self) -> str | None:
         """Why RESULTS_DIR cannot hold the run folder, or None (shared by the results and disk checks)."""
-        shown, results = self.values["RESULTS_DIR"], self.results
+        shown, results = self.values.results_dir, self.results
         existing = nearest_existing(results)
         if not existing.is_dir():
             what = "is a file" if existing == results else f"cannot be created: {existing} is a file"
@@ -90,7 +91,7 @@ class Preflight:
         try:
             # The run folder's name only names the hosts' work folders; nothing is made there.
             return topology.build(
-                self.target, self.values["INJECTORS"], self.results / "preflight", self.java_home or Path("no-jdk")
+                self.target, self.values.injectors, self.results / "preflight", self.java_home or Path("no-jdk")
             ), None
         except HostError as e:
             return None, str(e)
@@ -119,13 +120,12 @@ def check_results_dir(pf: Preflight) -> list[str]:
     return [pf.results_problem] if pf.results_problem else []
 
 
-def run_bytes(values: dict) -> int:
+def run_bytes(values: RunParams) -> int:
     """An upper bound on what the run writes into its folder, from the schedule (an early stop writes less)."""
-    injectors, seconds = values["INJECTORS"], values["WARMUP_SECONDS"] + values["STEPS"] * values["STEP_SECONDS"]
+    injectors, seconds = values.injectors, values.warmup_seconds + values.measured_seconds
     # Stairs and ramp both average (START_RPS + PEAK_RPS) / 2 over the measured phase; the warm-up is at START_RPS.
     requests = (
-        values["WARMUP_SECONDS"] * values["START_RPS"]
-        + (values["START_RPS"] + values["PEAK_RPS"]) / 2 * values["STEPS"] * values["STEP_SECONDS"]
+        values.warmup_seconds * values.start_rps + (values.start_rps + values.peak_rps) / 2 * values.measured_seconds
     )
     per_mode = (
         BYTES_PER_MODE
@@ -133,20 +133,19 @@ def run_bytes(values: dict) -> int:
         + injectors * (BYTES_PER_MODE_INJECTOR + seconds * RAW_BYTES_PER_SECOND)
         + requests * BYTES_PER_REQUEST
     )
-    if int(values.get("REFINE", 1)):
+    if values.refine:
         per_mode += fine_pass_bytes(values)
     # A pool sweep, JDKS and REPEAT run every mode again into the same folder: one column per mode run.
-    modes = values["MODES"].split() if isinstance(values["MODES"], str) else list(values["MODES"])
-    columns = runplan.mode_runs(modes, jdk_entries(values) or [0], runplan.pool_sizes(values.get("PLATFORM_THREADS")))
-    runs = len(columns) * int(values.get("REPEAT") or 1)
+    columns = runplan.mode_runs(values.modes, values.jdks, values.platform_threads)
+    runs = len(columns) * values.repeat
     return int(BYTES_PER_RUN + runs * per_mode)
 
 
-def fine_pass_bytes(values: dict) -> float:
+def fine_pass_bytes(values: RunParams) -> float:
     """REFINE=1: the most a collapsed mode's fine passes write (refine.most_fine_levels): each is a Gatling run of its
     own (a report per injector) with a warm-up at half its first rate, its levels at most at the bracket's top."""
-    injectors, step_s = values["INJECTORS"], values["STEP_SECONDS"]
-    warmup_s = refine.warmup_seconds(values["WARMUP_SECONDS"])
+    injectors, step_s = values.injectors, values.step_seconds
+    warmup_s = refine.warmup_seconds(values.warmup_seconds)
     total = 0.0
     for levels, top in refine.most_fine_levels(runplan.levels(values)):
         requests = warmup_s * refine.warmup_rate(top) + levels * step_s * top
@@ -170,7 +169,7 @@ def check_disk(pf: Preflight) -> list[str]:
     if free >= need:
         return []
     return [
-        f"not enough free disk for RESULTS_DIR={pf.values['RESULTS_DIR']}: this run writes up to "
+        f"not enough free disk for RESULTS_DIR={pf.values.results_dir}: this run writes up to "
         f"{_mb(need / DISK_MARGIN)} ({_mb(need)} with a {DISK_MARGIN}x margin), {_mb(free)} free on {existing}: "
         f"free some space, point RESULTS_DIR at another disk, or shorten the schedule"
     ]
@@ -226,18 +225,13 @@ def check_postgresql(pf: Preflight) -> list[str]:
     ]
 
 
-def jdk_entries(values: dict) -> list[int]:
-    raw = values.get("JDKS") or []
-    return [int(x) for x in (raw.replace(",", " ").split() if isinstance(raw, str) else raw)]
-
-
 def check_jdk_runtimes(pf: Preflight) -> list[str]:
     """Each runtime of JDKS, looked up as the run will (java.find_runtime, added with JDKS; skipped until then)."""
     find_runtime = getattr(java, "find_runtime", None)
     if find_runtime is None or pf.target == "aws":  # aws: the runtimes are the EC2 hosts' (their user-data)
         return []
     problems = []
-    for major in jdk_entries(pf.values):
+    for major in pf.values.jdks:
         if major in getattr(java, "PROJECT_RUNTIMES", {}):
             continue  # found, or installed by bench itself from PyPI (java.install_runtime) before the run folder
         try:
@@ -252,8 +246,7 @@ def check_thread_limits(pf: Preflight) -> list[str]:
     """A platform pool larger than the thread host lets the service's cgroup run (threadlimits.py): refused now,
     rather than a run whose pool crashes at its first busy level."""
     topo, _ = pf.hosts
-    modes = pf.values.get("MODES") or []
-    if topo is None or "platform" not in (modes.split() if isinstance(modes, str) else modes):
+    if topo is None or "platform" not in pf.values.modes:
         return []
     if topo.thread.name in pf.unreachable:
         return []
@@ -261,8 +254,7 @@ def check_thread_limits(pf: Preflight) -> list[str]:
         limits = threadlimits.HostLimits.from_lines(topo.thread.tool("limits", timeout=60))
     except HostError as e:
         return [f"cannot read the thread host's limits on threads and memory: {e}"]
-    sizes = runplan.pool_sizes(pf.values.get("PLATFORM_THREADS"))
-    problems = [threadlimits.pool_too_big(size, limits) for size in sizes]
+    problems = [threadlimits.pool_too_big(size, limits) for size in pf.values.platform_threads]
     return [p for p in problems if p]
 
 
@@ -280,7 +272,7 @@ CHECKS = (
 )
 
 
-def preflight(values: dict) -> list[str]:
+def preflight(values: RunParams) -> list[str]:
     """Every problem of every check, each once, in CHECKS order; empty when the run may start."""
     pf = Preflight(values)
     problems = [line for check in CHECKS for problem in check(pf) for line in problem.splitlines()]

@@ -37,7 +37,7 @@ def warm_delay_service(run: Run) -> None:
     warm-http) until a round's 90th percentile is within WARM_MS + validity's allowance; recorded in params.json
     (`delay_warmup`). A delay-service that does not settle is not refused here: the validity rule judges its probe."""
     h = run.topo.delay
-    ms = min(WARM_MS, int(run.values["DELAY_MS"]) or WARM_MS)
+    ms = min(WARM_MS, run.values.delay_ms)
     url = f"http://{h.address}:{DELAY_PORT}/delay?ms={ms}"
     margin = int(DELAY_ADDED_FLOOR_MS)
     out = h.tool("warm-http", url, str(ms), str(margin), str(WARM_MAX_S), timeout=WARM_MAX_S + 30)
@@ -65,11 +65,11 @@ def warm_delay_service(run: Run) -> None:
 def start_database(run: Run) -> None:
     """The run's own PostgreSQL (SCENARIO=db) on the delay host, its address and DB_PORT; stop-all stops it."""
     h, v = run.topo.delay, run.values
-    if v["APP"]:  # the app's pool is its own, not DB_POOL
-        max_connections = app.db_max_connections(app.check_args(v["APP_ARGS"]), param_limits.DB_CONNECTION_HEADROOM)
+    if v.app:  # the app's pool is its own, not DB_POOL
+        max_connections = app.db_max_connections(app.check_args(v.app_args), param_limits.DB_CONNECTION_HEADROOM)
         sized_for = "the app's own pool"
     else:
-        max_connections, sized_for = param_limits.db_max_connections(v["DB_POOL"]), f"DB_POOL={v['DB_POOL']}"
+        max_connections, sized_for = param_limits.db_max_connections(v.db_pool), f"DB_POOL={v.db_pool}"
     console.step(
         f"starting PostgreSQL on {h.name} ({h.address}:{DB_PORT}, max_connections {max_connections} for {sized_for})"
     )
@@ -82,7 +82,7 @@ def start_thread_service(run: Run, mode_run: ModeRun, folder: str) -> None:
     h, v = run.topo.thread, run.values
     mode = mode_run.mode
     # Virtual threads ignore Tomcat's pool; the host script still takes a size.
-    threads = runplan.service_pool(mode_run, v["PLATFORM_THREADS"])
+    threads = runplan.service_pool(mode_run, v.platform_threads)
     console.step(
         f"starting thread-service in {mode} mode on JDK {mode_run.jdk} on {h.name} "
         f"({h.address}:{THREAD_PORT}"
@@ -120,7 +120,7 @@ def start_thread_service(run: Run, mode_run: ModeRun, folder: str) -> None:
     h.tool("wait-http", f"http://127.0.0.1:{MGMT_PORT}/actuator/health", "90", "thread-service", timeout=120)
     # One real request end to end before any load: a broken wiring (or a database that does not answer)
     # fails here, not as a "collapse".
-    for path in scenario.smoke_paths(v["SCENARIO"]):
+    for path in scenario.smoke_paths(v.scenario):
         h.tool("wait-http", f"http://{h.address}:{THREAD_PORT}{path}", "30", "thread-service", timeout=60)
 
 

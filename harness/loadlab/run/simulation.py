@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from loadlab.analysis import refine
 from loadlab.core import brownout_profile as brownout
 from loadlab.core import downstream, fanout, mix, scenario_mix, timeouts
+from loadlab.core.run_params import RunParams
 from loadlab.core.thresholds import Thresholds
 from loadlab.run.context import Run
 from loadlab.run.topology import THREAD_PORT
@@ -31,13 +32,13 @@ class LoadPass:
     def gatling_log(self, index: int) -> str:
         return f"{self.name}-gatling-injector-{index}" if self.name else f"gatling-injector-{index}"
 
-    def warmup_seconds(self, values: dict) -> int:
-        return refine.warmup_seconds(values["WARMUP_SECONDS"]) if self.name else values["WARMUP_SECONDS"]
+    def warmup_seconds(self, values: RunParams) -> int:
+        return refine.warmup_seconds(values.warmup_seconds) if self.name else values.warmup_seconds
 
-    def scheduled_seconds(self, values: dict) -> int:
+    def scheduled_seconds(self, values: RunParams) -> int:
         """Warm-up and levels, as scheduled (the simulation may stop earlier, after an unhealthy level)."""
-        levels = len(self.rates) if self.name else values["STEPS"]
-        return self.warmup_seconds(values) + levels * values["STEP_SECONDS"]
+        levels = len(self.rates) if self.name else values.steps
+        return self.warmup_seconds(values) + levels * values.step_seconds
 
 
 COARSE = LoadPass()  # the coarse stairs of the parameters
@@ -48,21 +49,21 @@ def gatling_props(run: Run, folder: str, index: int, load: LoadPass, go_file: st
     v, inj = run.values, run.topo.injectors[index]
     props = {
         "baseUrl": f"http://{run.topo.thread.address}:{THREAD_PORT}",
-        "scenario": v["SCENARIO"],
-        "cpuMs": v["CPU_MS"],
+        "scenario": v.scenario,
+        "cpuMs": v.cpu_ms,
         # The scenario's own query words (SCENARIO=fanout: its calls per request and deadline).
         "query": fanout.query(v),
         # An application under test: every request GETs APP_PATH instead of the scenario's endpoint.
-        "path": v["APP_PATH"] if v.get("APP") else "",
-        "delayMs": v["DELAY_MS"],
+        "path": v.app_path if v.app else "",
+        "delayMs": v.delay_ms,
         # A brownout runs as stairs of one rate (core/brownout.resolved laid them out); the delay-service slows.
-        "profile": "stairs" if brownout.is_brownout(v) else v["PROFILE"],
-        "startRps": v["START_RPS"],
-        "peakRps": v["PEAK_RPS"],
-        "steps": v["STEPS"],
-        "stepSeconds": v["STEP_SECONDS"],
-        "warmupSeconds": v["WARMUP_SECONDS"],
-        "warmupRps": v["START_RPS"],
+        "profile": "stairs" if brownout.is_brownout(v) else v.profile,
+        "startRps": v.start_rps,
+        "peakRps": v.peak_rps,
+        "steps": v.steps,
+        "stepSeconds": v.step_seconds,
+        "warmupSeconds": v.warmup_seconds,
+        "warmupRps": v.start_rps,
         "injectors": len(run.topo.injectors),
         "injectorIndex": index,
         "outDir": inj.work_path(*load.raw(folder, index)),
@@ -81,14 +82,14 @@ def gatling_props(run: Run, folder: str, index: int, load: LoadPass, go_file: st
             and not brownout.is_brownout(v)
         ).lower(),
     }
-    if v.get("APP_REQUESTS"):
+    if v.app_requests:
         # A weighted mix of kinds instead of the one path, resolved here once (core/mix.py; Mix.java reads it).
-        props["mix"] = mix.load(v["APP_REQUESTS"]).property_value()
-    elif scenario_mix.is_mix(v["SCENARIO"]):
+        props["mix"] = mix.load(v.app_requests).property_value()
+    elif scenario_mix.is_mix(v.scenario):
         # SCENARIO's mix: each kind its scenario's endpoint, sent through the same mix. The single-request settings
         # stay valid (LoadConfig checks them) and unused: the first kind stands for the scenario.
         props["mix"] = scenario_mix.as_mix(v).property_value()
-        props["scenario"] = scenario_mix.kinds(v["SCENARIO"])[0]
+        props["scenario"] = scenario_mix.kinds(v.scenario)[0]
     if load.name:
         # A fine pass: ascending stairs over its rates after a warm-up with headroom, judged (and stopped
         # early) against the coarse pass's baseline.

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from loadlab.core.errors import ExitCode
+from loadlab.core.run_params import RunParams
 from loadlab.run import topology
 from loadlab.run.hosts import REPO, HostError
 from loadlab.run.topology import AWS_DIR, NETNS_INVENTORY, STATE
@@ -19,19 +20,19 @@ from loadlab.run.topology import AWS_DIR, NETNS_INVENTORY, STATE
 NETNS_DIR = REPO / "infra" / "netns"
 
 
-def up(values: dict) -> int:
-    target = values["TARGET"]
+def up(values: RunParams) -> int:
+    target = values.target
     if target == "local":
         print("TARGET=local needs no preparation: every role runs on this machine, on loopback.")
         return ExitCode.OK
     if target == "netns":
         STATE.mkdir(parents=True, exist_ok=True)
-        return subprocess.call([str(NETNS_DIR / "up.sh"), str(values["INJECTORS"]), str(NETNS_INVENTORY)])
-    return aws_up(values["INJECTORS"])
+        return subprocess.call([str(NETNS_DIR / "up.sh"), str(values.injectors), str(NETNS_INVENTORY)])
+    return aws_up(values.injectors)
 
 
-def down(values: dict) -> int:
-    target = values["TARGET"]
+def down(values: RunParams) -> int:
+    target = values.target
     if target == "local":
         # A run stops its own processes; this catches one that was killed too hard to do so.
         subprocess.call(

@@ -18,6 +18,7 @@ import traceback
 from pathlib import Path
 
 from loadlab.core import runplan, runrecord
+from loadlab.core.run_params import RunParams
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import judging, outputs, raw, records, repeats, served_check, verdict
@@ -67,7 +68,7 @@ def _summarise(folder: Path, run: RunRecord, run_id: str) -> RunSummary:
     summary = {
         "run_id": run.run_id or run_id,
         "target": target,
-        "scenario": params.get("SCENARIO"),
+        "scenario": params.scenario,
         "params": params,
         "modes": modes,
         **ratio_fields(modes, params),
@@ -140,7 +141,7 @@ def mode_result(
     mode_dir: Path,
     label: str,
     run: RunRecord,
-    params: dict,
+    params: RunParams,
     thresholds: Thresholds,
     target: str | None,
 ) -> ModeRecord:
@@ -154,20 +155,11 @@ def mode_result(
         return verdict.failed_mode(f"the analysis of this mode failed: {type(e).__name__}: {e}")
 
 
-def _modes_wanted(params: dict) -> list[str]:
+def _modes_wanted(params: RunParams) -> list[str]:
     """The mode labels the run asked for: `platform`, `virtual`, `platform-t<N>` for each size of a pool sweep,
     `<mode>-jdk<N>` with several JDKs (runplan.mode_runs, the one place labels are made)."""
-    modes, jdks = params.get("MODES"), params.get("JDKS")
-    if isinstance(modes, str):
-        modes = modes.replace(",", " ").split()
-    if not isinstance(modes, list):
-        return []
-    if isinstance(jdks, str):
-        jdks = jdks.split()
-    # A run from before JDKS: one JDK, whichever it was (only the count shapes the labels).
-    jdks = [int(j) for j in jdks if str(j).isdigit()] if isinstance(jdks, list) else []
-    sizes = runplan.pool_sizes(params.get("PLATFORM_THREADS"))
-    return [r.label for r in runplan.mode_runs([str(m) for m in modes], jdks or [0], sizes)]
+    # A run from before JDKS reads as one JDK, the default's: only the count shapes the labels.
+    return [r.label for r in runplan.mode_runs(params.modes, params.jdks, params.platform_threads)]
 
 
 def _ordered_modes(run_dir: Path, wanted: list[str]) -> list[str]:

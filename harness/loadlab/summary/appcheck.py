@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields
 
 from loadlab.core import app
 from loadlab.core.app import HIKARI_MAX, HIKARI_PENDING, TOMCAT_BUSY, TOMCAT_MAX
+from loadlab.core.run_params import RunParams
 from loadlab.summary import app_pool
 from loadlab.summary.detail_records import AppEvidenceRecord
 from loadlab.summary.jsonform import plain_number
@@ -89,7 +90,7 @@ def evidence(raw: RawMode) -> AppEvidence:
     )
 
 
-def config_mismatches(label: str, ev: AppEvidence, requests: int, params: dict) -> list[str]:
+def config_mismatches(label: str, ev: AppEvidence, requests: int, params: RunParams) -> list[str]:
     """Why the app did not run the mode asked for; the live-config check of an app without /actuator/loadlab.
 
     Virtual: its requests must have started virtual threads (the recording counts them) and none may have run on
@@ -201,7 +202,7 @@ def unexplained_limit(
 def app_evidence(
     raw: RawMode,
     label: str,
-    params: dict,
+    params: RunParams,
     predicted: list[float],
     knee: float | None,
     collapsed: bool,

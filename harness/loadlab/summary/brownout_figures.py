@@ -14,6 +14,7 @@ from loadlab.analysis import brownout_judge as judge
 from loadlab.analysis import hlog, served
 from loadlab.core import brownout_profile as brownout
 from loadlab.core import guards, metrics
+from loadlab.core.run_params import RunParams
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import crash, outputs
@@ -43,7 +44,7 @@ def window_record(mode_dir: Path) -> dict | None:
         return None
 
 
-def record(judged: JudgedMode, mode_dir: Path, run: RunRecord, params: dict) -> BrownoutRecord | None:
+def record(judged: JudgedMode, mode_dir: Path, run: RunRecord, params: RunParams) -> BrownoutRecord | None:
     if not brownout.is_brownout(params) or judged.tables.t0 is None:
         return None
     plan, t0, raw = brownout.schedule(params), judged.tables.t0, judged.raw
@@ -188,7 +189,7 @@ def _behind(seconds, plan) -> tuple[int, int, int] | None:
     return None
 
 
-def _model(judged: JudgedMode, params: dict, plan: brownout.Schedule) -> tuple[dict | None, str]:
+def _model(judged: JudgedMode, params: RunParams, plan: brownout.Schedule) -> tuple[dict | None, str]:
     """The predictions for the mode's column: a platform pool's, or no pool (virtual, reactive); another mode has no
     model here and says so."""
     mode, sheds = base_mode(judged.label), False

@@ -17,6 +17,7 @@ from loadlab.analysis.fanout_model import FanoutShape
 from loadlab.analysis.levels import Level
 from loadlab.core import fanout, metrics
 from loadlab.core.downstream import Distribution
+from loadlab.core.run_params import RunParams
 from loadlab.summary.labels import base_mode, mode_threads
 from loadlab.summary.record_fields import LIST, Fields
 from loadlab.summary.values import as_float
@@ -74,7 +75,7 @@ class FanoutRecord(Fields):
     DECLARED_ORDER: ClassVar = True
 
 
-def shape(label: str, live: dict, params: dict, call: Distribution) -> FanoutShape | None:
+def shape(label: str, live: dict, params: RunParams, call: Distribution) -> FanoutShape | None:
     """The models' view (analysis/fanout_model.py); None outside SCENARIO=fanout. Platform's executor as the service
     reported it, else as the harness asked (FANOUT_POOL, or Tomcat's threads x FANOUT)."""
     if not fanout.is_fanout(params):
@@ -88,7 +89,7 @@ def shape(label: str, live: dict, params: dict, call: Distribution) -> FanoutSha
 
 
 def record(
-    label: str, live: dict, params: dict, call: Distribution, levels: list[Level], healthy: list[Level]
+    label: str, live: dict, params: RunParams, call: Distribution, levels: list[Level], healthy: list[Level]
 ) -> FanoutRecord | None:
     """levels: the coarse pass's measured levels (their calls left behind); healthy: the levels the knee stands on,
     where the tail is checked."""
@@ -96,8 +97,8 @@ def record(
         return None
     n = fanout.calls(params)
     wait = fanout.SlowestOf(call, n)
-    deadline = params.get("FANOUT_TIMEOUT_MS")
-    on_timeout = params.get("FANOUT_ON_TIMEOUT") or fanout.FAIL
+    deadline = params.fanout_timeout_ms
+    on_timeout = params.fanout_on_timeout
     # A `fail` deadline turns the slow requests into errors: the answered spectrum is then cut, not predicted.
     predict = deadline is None or on_timeout == fanout.PARTIAL
     ran = live.get(metrics.FANOUT_SHAPE)

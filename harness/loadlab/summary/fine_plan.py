@@ -14,6 +14,7 @@ from loadlab.analysis import refine
 from loadlab.analysis.bracket import Bracket
 from loadlab.analysis.knee import Knee
 from loadlab.core import runplan, runrecord
+from loadlab.core.run_params import RunParams
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import appcheck
 from loadlab.summary.judging import judge_mode
@@ -86,7 +87,7 @@ def _below_set_aside(knee: Knee) -> FineStep:
     return FineStep(rates, bracket, knee.baseline_p50_ms, round(refine.warmup_rate(rates[0]), 3), set_aside=True)
 
 
-def _climb(knee: Knee, params: dict) -> FineStep:
+def _climb(knee: Knee, params: RunParams) -> FineStep:
     """After a knee that did not reproduce, the coarse stairs' rates above the highest rate measured healthy: the stairs
     go on where the coarse pass stopped on a transient. None left: no further pass."""
     rates = [round(r, 3) for r in runplan.levels(params) if r > knee.sustained_rps * (1 + 1e-9)]

@@ -23,6 +23,7 @@ from loadlab.analysis.validity import (
 )
 from loadlab.core import brownout_profile, downstream, metrics, scenario_mix, servicecpus, servicesettings, timeouts
 from loadlab.core.reactive import REACTIVE
+from loadlab.core.run_params import RunParams
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import (
@@ -79,7 +80,13 @@ class JudgedMode:
 
 
 def judge_mode(
-    mode_dir: Path, label: str, run: RunRecord, params: dict, thresholds: Thresholds, target: str | None, write: bool
+    mode_dir: Path,
+    label: str,
+    run: RunRecord,
+    params: RunParams,
+    thresholds: Thresholds,
+    target: str | None,
+    write: bool,
 ) -> JudgedMode:
     """write: also each pass's timeline.csv and server.csv (bench's look at a mode it is still running does not)."""
     lag_s = completion_lag_s(params)
@@ -160,7 +167,7 @@ def judge_mode(
         # An application under test has no /actuator/loadlab: its host and its recording say what it ran on.
         + (
             appcheck.config_mismatches(label, appcheck.evidence(mode_raw), tables.requests, params)
-            if params.get("APP")
+            if params.app
             else []
         )
         + (reactivecheck.config_mismatches(mode_raw, tables.requests) if base_mode(label) == REACTIVE else []),
@@ -193,7 +200,7 @@ def _write_tables(folder: Path, tables: Tables) -> None:
 def validity_context(
     mode_raw: RawMode,
     run: RunRecord,
-    params: dict,
+    params: RunParams,
     target: str | None,
     thresholds: Thresholds,
     p99_limit_ms: float | None,
@@ -202,7 +209,7 @@ def validity_context(
     expected = expected_ms(params)
     healthy_max = max(p99_limit_ms or 0.0, thresholds.p99_limit_ms(expected) if expected else 0.0)
     return ValidityContext(
-        delay_ms=as_float(params.get("DELAY_MS")),
+        delay_ms=float(params.delay_ms),
         shared_machine=shares_one_machine(target),
         cpu_is_the_limit=scenario_mix.has(params, "cpu"),
         limits=limits_in_force(mode_raw, run.limits, params),
@@ -213,21 +220,21 @@ def validity_context(
     )
 
 
-def calls_witness_mean_ms(run: RunRecord, params: dict) -> float | None:
+def calls_witness_mean_ms(run: RunRecord, params: RunParams) -> float | None:
     """The configured mean delay the service's own calls are held against (analysis/downstream_calls.py): only where
     a kind of the run calls the delay-service, and not in a brownout, whose delay belongs to the time."""
     calls = any(scenario_mix.has(params, kind) for kind in scenario_mix.CALLING)
-    if not calls or brownout_profile.is_brownout(params) or not params.get("DELAY_MS"):
+    if not calls or brownout_profile.is_brownout(params) or not params.delay_ms:
         return None
     return downstream.of_run(params, run.downstream).mean_ms() or None
 
 
-def cpu_split(mode_raw: RawMode, params: dict, target: str | None) -> servicecpus.CpuSplit | None:
+def cpu_split(mode_raw: RawMode, params: RunParams, target: str | None) -> servicecpus.CpuSplit | None:
     """SERVICE_CPUS as the run had it: the cores each side got, from the machine's cores its samplers saw (aws
     ignores it: each role has a host of its own)."""
     if not shares_one_machine(target):
         return None
-    return servicecpus.of_run(params.get("SERVICE_CPUS"), thread_cores(mode_raw))
+    return servicecpus.of_run(params.service_cpus, thread_cores(mode_raw))
 
 
 def thread_cores(raw: RawMode) -> float | None:
@@ -235,7 +242,7 @@ def thread_cores(raw: RawMode) -> float | None:
     return next((c for c in (as_float(r.get("host_cores")) for r in raw.thread_samples.values()) if c), None)
 
 
-def expected_ms(params: dict) -> float:
+def expected_ms(params: RunParams) -> float:
     """What one request should take, from the run's parameters (0 when they do not say)."""
     try:
         return float(timeouts.expected_ms(params))
@@ -243,11 +250,11 @@ def expected_ms(params: dict) -> float:
         return 0.0
 
 
-def completion_lag_s(params: dict) -> int:
+def completion_lag_s(params: RunParams) -> int:
     return timeouts.completion_lag_s(expected_ms(params))
 
 
-def limits_in_force(mode_raw: RawMode, recorded: dict, params: dict) -> tuple[HarnessLimit, ...]:
+def limits_in_force(mode_raw: RawMode, recorded: dict, params: RunParams) -> tuple[HarnessLimit, ...]:
     """Each limit that cuts a request, as it was in force (recorded: params.json's `limits`): the injectors say their
     own timeout in meta.json."""
     said = [as_float((inj.meta.get("timeouts") or {}).get("request_ms")) for inj in mode_raw.injectors]
@@ -268,7 +275,7 @@ def limits_in_force(mode_raw: RawMode, recorded: dict, params: dict) -> tuple[Ha
     return tuple(found)
 
 
-def live_config_mismatches(mode: str, live: dict, params: dict) -> list[str]:
+def live_config_mismatches(mode: str, live: dict, params: RunParams) -> list[str]:
     """Reasons the mode did not run what was asked, from what the service itself reported at start."""
     reasons = []
     wanted_mode = base_mode(mode)
@@ -281,7 +288,7 @@ def live_config_mismatches(mode: str, live: dict, params: dict) -> list[str]:
     if jdk is not None and ran is not None and ran != jdk:
         reasons.append(f"the thread-service ran on Java {ran:.0f}, not the JDK {jdk} asked for")
     reasons.extend(servicesettings.mismatches(live, params))
-    pool_asked, pool_got = as_float(params.get("DB_POOL")), as_float(live.get(metrics.DB_POOL_MAX))
+    pool_asked, pool_got = float(params.db_pool), as_float(live.get(metrics.DB_POOL_MAX))
     if scenario_mix.has(params, "db") and pool_asked and pool_got and pool_asked != pool_got:
         reasons.append(f"the thread-service's pool had {pool_got:.0f} connections, not DB_POOL={pool_asked:.0f}")
     return reasons

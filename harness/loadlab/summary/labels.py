@@ -4,8 +4,8 @@ when the label does not (the only JDK, the only pool size)."""
 
 from __future__ import annotations
 
-from loadlab.core import runplan
 from loadlab.core.modelabel import ModeLabel
+from loadlab.core.run_params import RunParams
 
 
 def base_mode(label: str) -> str:
@@ -13,20 +13,17 @@ def base_mode(label: str) -> str:
     return ModeLabel.parse(label).mode
 
 
-def mode_jdk(label: str, params: dict) -> int | None:
+def mode_jdk(label: str, params: RunParams) -> int | None:
     """The JDK a mode ran on: from its label with several JDKs (`virtual-jdk21`), else the only one in JDKS."""
     named = ModeLabel.parse(label).jdk
     if named is not None:
         return named
-    jdks = params.get("JDKS")
-    if isinstance(jdks, str):
-        jdks = jdks.split()
-    if isinstance(jdks, list) and len(jdks) == 1 and str(jdks[0]).isdigit():
-        return int(jdks[0])
-    return None
+    if "jdks" in params.absent or len(params.jdks) > 1:
+        return None  # a run from before JDKS: whichever JDK the machine had
+    return params.jdks[0]
 
 
-def mode_threads(label: str, params: dict) -> int | None:
+def mode_threads(label: str, params: RunParams) -> int | None:
     """The platform pool a mode asked for: from its label in a sweep (`platform-t1000`), else the only size in
     PLATFORM_THREADS; None for virtual threads."""
     parts = ModeLabel.parse(label)
@@ -34,4 +31,4 @@ def mode_threads(label: str, params: dict) -> int | None:
         return None
     if parts.threads is not None:
         return parts.threads
-    return runplan.single_pool(params.get("PLATFORM_THREADS"))
+    return params.single_pool

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from loadlab.analysis.downstream_calls import calls_note
 from loadlab.analysis.gc_bound import counted_with_the_crash
 from loadlab.analysis.knee_words import COARSE, level_words
+from loadlab.core.run_params import RunParams
 from loadlab.summary import jsonform, service_count
 from loadlab.summary.detail_records import SetAsideRecord
 from loadlab.summary.judging import JudgedMode
@@ -23,7 +24,7 @@ class SetAside:
     where: str
 
 
-def notes(judged: JudgedMode, aside: list[SetAside], params: dict) -> list[str]:
+def notes(judged: JudgedMode, aside: list[SetAside], params: RunParams) -> list[str]:
     """One note per level set aside (set_aside_levels), then the service's slow calls, if any."""
     said = [
         f"{entry.where} was set aside, its instrument saturated: {entry.record.reason}; the knee is placed on the "

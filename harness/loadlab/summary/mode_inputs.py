@@ -8,6 +8,7 @@ from loadlab.analysis.knee import Verdict
 from loadlab.analysis.levels import Level, cpu_ms_per_request
 from loadlab.analysis.validity import shares_one_machine
 from loadlab.core import client, guards, metrics, scenario_mix
+from loadlab.core.run_params import RunParams
 from loadlab.core.servicecpus import CpuSplit
 from loadlab.summary import hgrm_files, kinds
 from loadlab.summary.judging import JudgedMode, thread_cores
@@ -16,11 +17,12 @@ from loadlab.summary.raw import RawMode
 from loadlab.summary.values import as_float
 
 
-def connection_cap(live: dict, params: dict) -> float | None:
+def connection_cap(live: dict, params: RunParams) -> float | None:
     """The service's connection cap as it reported it; -1 means it has none (Netty, MODES=reactive): no connections
     model then. A run from before the field existed falls back to what MAX_CONNECTIONS asked."""
     if live.get(metrics.TOMCAT_MAX_CONNECTIONS) is None:
-        return as_float(params.get("MAX_CONNECTIONS"))
+        # a run from before MAX_CONNECTIONS asked for none
+        return None if "max_connections" in params.absent else float(params.max_connections)
     return as_float(live[metrics.TOMCAT_MAX_CONNECTIONS]) or None  # as_float: -1 is None
 
 
@@ -29,7 +31,7 @@ def model_inputs(
     raw: RawMode,
     levels: list[Level],
     verdict: Verdict,
-    params: dict,
+    params: RunParams,
     target: str | None,
     ceiling: cpufit.CpuCeiling | None = None,
     split: CpuSplit | None = None,
@@ -49,13 +51,13 @@ def model_inputs(
     first = levels[at] if at is not None else next(iter(verdict.trusted(levels)), None)
     return models.Inputs(
         mode=base_mode(label),
-        scenario=str(params["SCENARIO"]),
+        scenario=params.scenario,
         jdk=mode_jdk(label, params),
         threads=as_float(live.get(metrics.TOMCAT_THREADS_MAX)) or as_float(mode_threads(label, params)),
         baseline_ms=verdict.baseline_p50_ms,
-        delay_ms=as_float(params.get("DELAY_MS")),
-        db_pool=as_float(live.get(metrics.DB_POOL_MAX)) or as_float(params.get("DB_POOL")),
-        cpu_ms=as_float(params.get("CPU_MS")),
+        delay_ms=float(params.delay_ms),
+        db_pool=as_float(live.get(metrics.DB_POOL_MAX)) or float(params.db_pool),
+        cpu_ms=float(params.cpu_ms),
         cores=cores,
         others_cpu_ms_per_request=others,
         carriers=as_float(live.get(metrics.VIRTUAL_SCHEDULER_PARALLELISM)),
@@ -72,12 +74,12 @@ def model_inputs(
     )
 
 
-def mix_holds(judged: JudgedMode, params: dict) -> tuple[models.KindHold, ...]:
+def mix_holds(judged: JudgedMode, params: RunParams) -> tuple[models.KindHold, ...]:
     """A SCENARIO mix's kinds for the weighted prediction (kinds.holds), read at the healthy levels the knee stands on
     (knee.fit_levels, coarse and fine, as healthy_holds are); () for one scenario or an APP_REQUESTS mix (an app's
     kinds have no model of their own)."""
-    scenario = params.get("SCENARIO")
-    if params.get("APP") or not judged.kinds or not scenario_mix.is_mix(scenario):
+    scenario = params.scenario
+    if params.app or not judged.kinds or not scenario_mix.is_mix(scenario):
         return ()
     fit = {id(lv) for lv in judged.knee.fit_levels}
     passes = [(hgrm_files.COARSE, judged.tables.levels), *((fine.name, fine.tables.levels) for fine in judged.fine)]
@@ -85,7 +87,7 @@ def mix_holds(judged: JudgedMode, params: dict) -> tuple[models.KindHold, ...]:
     return kinds.holds(judged.kinds, scenario_mix.fractions(scenario), held)
 
 
-def concurrency_limit(label: str, live: dict, params: dict) -> float | None:
+def concurrency_limit(label: str, live: dict, params: RunParams) -> float | None:
     """virtual-limited's limit as the service reported it (-1: none), else as asked (VIRTUAL_LIMIT); None elsewhere."""
     if base_mode(label) != guards.VIRTUAL_LIMITED:
         return None

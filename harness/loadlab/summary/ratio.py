@@ -32,6 +32,7 @@ from loadlab.analysis import ratio_interval
 from loadlab.core.downstream import BROWNOUT_PROFILE
 from loadlab.core.modelabel import ModeLabel
 from loadlab.core.reactive import REACTIVE
+from loadlab.core.run_params import RunParams
 from loadlab.summary import crash as crashes
 from loadlab.summary.labels import mode_jdk
 from loadlab.summary.records import ModeRecord
@@ -49,7 +50,7 @@ class JdkColumns:
     reactive: str | None = None
 
 
-def columns_by_jdk(modes: Modes, params: dict) -> dict[int | None, JdkColumns]:
+def columns_by_jdk(modes: Modes, params: RunParams) -> dict[int | None, JdkColumns]:
     several_jdks = any(ModeLabel.parse(label).jdk is not None for label in modes)
     found: dict[int | None, JdkColumns] = {}
     for label in modes:
@@ -99,9 +100,9 @@ def pool_ratio(modes: Modes, columns: JdkColumns, platform: str) -> Ratio:
     return ratio(virtual, modes.get(platform), (columns.virtual or "virtual", platform))
 
 
-def ratio_fields(modes: Modes, params: dict) -> dict:
+def ratio_fields(modes: Modes, params: RunParams) -> dict:
     """Every ratio field of summary.json (see the module's docstring)."""
-    if params.get("PROFILE") == BROWNOUT_PROFILE:
+    if params.profile == BROWNOUT_PROFILE:
         return no_knees(params)
     by_jdk = columns_by_jdk(modes, params)
     headline_jdk = max((j for j in by_jdk if j is not None), default=None)
@@ -116,8 +117,7 @@ def ratio_fields(modes: Modes, params: dict) -> dict:
             bound(modes.get(columns.virtual or ""), modes.get(basis or "")) if value is not None else None
         ),
     }
-    asked = params.get("MODES") or []
-    if REACTIVE in (asked.split() if isinstance(asked, str) else asked) or any(c.reactive for c in by_jdk.values()):
+    if REACTIVE in params.modes or any(c.reactive for c in by_jdk.values()):
         virtual, reactive = (modes.get(name) if name else None for name in (headline.virtual, headline.reactive))
         names = (headline.virtual or "virtual", headline.reactive or REACTIVE)
         out["virtual_over_reactive"], out["virtual_over_reactive_reason"] = ratio(virtual, reactive, names)
@@ -142,12 +142,11 @@ def ratio_fields(modes: Modes, params: dict) -> dict:
     return out
 
 
-def no_knees(params: dict) -> dict:
+def no_knees(params: RunParams) -> dict:
     """PROFILE=brownout holds one rate: no knee, so no ratio of knees; each mode's `brownout` is the comparison."""
     why = "PROFILE=brownout holds one rate, so there is no knee to compare: each mode's brownout figures compare them"
     out: dict = {"virtual_over_platform": None, "virtual_over_platform_reason": why}
-    asked = params.get("MODES") or []
-    if REACTIVE in (asked.split() if isinstance(asked, str) else asked):
+    if REACTIVE in params.modes:
         out.update(virtual_over_reactive=None, virtual_over_reactive_reason=why)
     return out
 

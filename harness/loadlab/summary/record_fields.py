@@ -92,6 +92,8 @@ def plain(value: Any) -> Any:
     """A value as summary.json holds it: records as their mappings, all the way down."""
     if isinstance(value, Fields) or hasattr(value, "as_json"):  # a record of its own shape (summary/kinds.py)
         return value.as_json()
+    if hasattr(value, "to_json"):  # core's RunParams
+        return value.to_json()
     if is_dataclass(value) and not isinstance(value, type):  # an analysis object held as it is: every field
         return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
     if isinstance(value, list):

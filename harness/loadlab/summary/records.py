@@ -10,10 +10,13 @@ writes is the JSON it was built from, key for key and in the order the fields ar
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from loadlab.core.params import defaults, from_json
+from loadlab.core.run_params import RunParams
 from loadlab.summary.brownout_record import BrownoutRecord
 from loadlab.summary.detail_records import (
     AppEvidenceRecord,
@@ -161,7 +164,7 @@ class RunSummary(Fields):
     run_id: str | None = None
     target: str | None = None
     scenario: str | None = None
-    params: dict = field(default_factory=dict)
+    params: RunParams = field(default_factory=defaults)
     modes: dict[str, ModeRecord] = field(default_factory=dict)
     virtual_over_platform: float | None = None
     virtual_over_platform_interval: list | None = None
@@ -200,6 +203,13 @@ class RunSummary(Fields):
         "thresholds": (ONE, ThresholdsRecord),
     }
     DECLARED_ORDER: ClassVar = True
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any]) -> RunSummary:
+        """summary.json's content, its parameters read back as the RunParams they were written from."""
+        if isinstance(values.get("params"), Mapping):
+            values = {**values, "params": from_json(values["params"])}
+        return super().from_mapping(values)
 
     def spread_of(self, label: str) -> ModeSpreadRecord | None:
         """REPEAT > 1: this mode's sustained rate across the repetitions; None otherwise."""

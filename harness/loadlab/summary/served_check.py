@@ -11,6 +11,7 @@ from loadlab.analysis import served
 from loadlab.analysis.levels import Level
 from loadlab.core import brownout_profile as brownout
 from loadlab.core import downstream, fanout
+from loadlab.core.run_params import RunParams
 from loadlab.core.runrecord import RunRecord
 
 
@@ -21,7 +22,7 @@ def run_folder(mode_dir: Path) -> Path:
     )
 
 
-def record(mode_dir: Path, run: RunRecord, params: dict, levels: list[Level], t0: int | None) -> None:
+def record(mode_dir: Path, run: RunRecord, params: RunParams, levels: list[Level], t0: int | None) -> None:
     """Each level's served delay, whether the stand-in served it late, and its injected failures
     (DOWNSTREAM_ERRORS/RESETS), from the delay-service's log, before the levels are judged: the health rule counts the
     injected failures as answered, and a level served late is set aside."""
@@ -56,7 +57,7 @@ def count_left_behind(levels: list[Level], t0: int | None, path: Path) -> None:
             level.cancelled_calls = sum(g.cancelled for g in seconds)
 
 
-def _outside_brownout(by_second: dict[int, list[str]], t0: int | None, params: dict) -> dict[int, list[str]]:
+def _outside_brownout(by_second: dict[int, list[str]], t0: int | None, params: RunParams) -> dict[int, list[str]]:
     """The seconds the normal distribution is judged on: with PROFILE=brownout, not those whose answers the brownout
     shaped (summary/brownout_figures.py checks them against its schedule)."""
     if t0 is None or not brownout.is_brownout(params):
@@ -66,7 +67,7 @@ def _outside_brownout(by_second: dict[int, list[str]], t0: int | None, params: d
     return {second: p for second, p in by_second.items() if second not in shaped}
 
 
-def overview(run: RunRecord, params: dict) -> dict | None:
+def overview(run: RunRecord, params: RunParams) -> dict | None:
     """summary.json's `downstream`: the configured distribution in words and its figures, the injected failures;
     None for a run from before the delay-service recorded its policy."""
     if not run.downstream:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from loadlab.analysis.knee_words import COARSE, level_words
 from loadlab.analysis.levels import Level
 from loadlab.core import fanout, metrics, scenario_mix
+from loadlab.core.run_params import RunParams
 from loadlab.summary.judging import JudgedMode
 from loadlab.summary.raw import RawMode
 from loadlab.summary.values import as_float
@@ -41,10 +42,10 @@ def _counter(raw: RawMode, second: int, name: str) -> float | None:
     return as_float((raw.jvm.get(second) or {}).get(name))
 
 
-def calls_per_request(params: dict) -> int | None:
+def calls_per_request(params: RunParams) -> int | None:
     """The downstream calls each request of the lab's own service makes (None: an APP, or a scenario that makes none
     or a mix of kinds)."""
-    if params.get("APP") or params.get("SCENARIO") not in scenario_mix.CALLING:
+    if params.app or params.scenario not in scenario_mix.CALLING:
         return None
     return fanout.calls(params)
 
@@ -69,7 +70,7 @@ def behind(raw: RawMode, t0: int | None, level: Level, calls: int | None) -> str
     return None
 
 
-def notes(judged: JudgedMode, params: dict) -> list[str]:
+def notes(judged: JudgedMode, params: RunParams) -> list[str]:
     """One note per healthy level, coarse or fine, that the service's own counters say it did not keep up with."""
     fine = {f.name: f for f in judged.fine}
     passes = [(COARSE, judged.raw, judged.tables.t0, judged.tables.levels, judged.verdict)]

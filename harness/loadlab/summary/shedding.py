@@ -6,6 +6,7 @@ requests it admitted stayed served, so the mode is said to shed load, never to h
 from __future__ import annotations
 
 from loadlab.core import guards
+from loadlab.core.run_params import RunParams
 from loadlab.summary.detail_records import RejectionsRecord
 from loadlab.summary.knee_record import ANSWERED_SHARE
 from loadlab.summary.labels import base_mode
@@ -15,7 +16,7 @@ REJECTED_KIND = "status_503"  # the simulation's ErrorKind id of a 503 answer (E
 
 
 def rejections(
-    mode: str, params: dict, levels: list[LevelRecord], collapsed: bool, first_bad: int | None
+    mode: str, params: RunParams, levels: list[LevelRecord], collapsed: bool, first_bad: int | None
 ) -> RejectionsRecord | None:
     """None outside virtual-limited. `requests`: the 503s over the counted levels; `share` of all their requests;
     `from_rps`: the first level that shed any; `shed_load`: the knee is the limit shedding (at the first unhealthy

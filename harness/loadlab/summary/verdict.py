@@ -18,6 +18,7 @@ from loadlab.analysis.validity import (
 from loadlab.analysis.validity import notes as validity_notes
 from loadlab.core import app, downstream, fanout, guards, metrics, scenario_mix
 from loadlab.core import brownout_profile as brownout
+from loadlab.core.run_params import RunParams
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import (
@@ -45,7 +46,7 @@ from loadlab.summary.values import as_float
 
 
 def mode_summary(
-    judged: JudgedMode, run: RunRecord, params: dict, target: str | None, mode_dir: Path | None = None
+    judged: JudgedMode, run: RunRecord, params: RunParams, target: str | None, mode_dir: Path | None = None
 ) -> ModeRecord:
     mode, raw, tables, verdict, knee, ctx = (
         judged.label,
@@ -59,7 +60,7 @@ def mode_summary(
     reasons = [judged.crash_reason] if judged.crash_reason else []
     reasons += judged.invalid_reasons
     notes = validity_notes(levels, verdict, ctx)
-    missing = [m for m in raw.missing if not (params.get("APP") and m.endswith(app.NOT_RECORDED))]
+    missing = [m for m in raw.missing if not (params.app and m.endswith(app.NOT_RECORDED))]
     gaps = [*tables.evidence_gaps, *(g for fine in judged.fine for g in fine.tables.evidence_gaps)]
     missing += [g.sentence() for g in gaps]
     if run.modes_completed is not None and mode not in run.modes_completed:
@@ -68,7 +69,7 @@ def mode_summary(
     if not tables.timeline:
         missing.append(f"{mode}: no measured phase in seconds.csv")
     reasons.extend(judged.config_mismatches)
-    requested = str(params["REFINE"]) != "0"
+    requested = bool(params.refine)
     not_refined = why_not_refined(knee, requested, run.refine_skipped.get(mode))
     note = knee_record.closing_note(knee, ctx)
     if note:
@@ -116,7 +117,7 @@ def mode_summary(
         # An instrument that failed through the brownout (brownout_figures.py: recovery not judged) voids the mode too.
         reasons = reasons + [why for why in through.instrument_problems if why not in reasons]
     evidence = None
-    if params.get("APP"):  # an application under test: the evidence its live-config check read (judging.py)
+    if params.app:  # an application under test: the evidence its live-config check read (judging.py)
         out_of_cpu = knee.collapsed and knee.closing is not None and cpu_ran_out(knee.closing, ctx)
         predicted = [r.rps for r in pred.predictions]
         evidence = appcheck.app_evidence(
@@ -212,7 +213,7 @@ def t0_of(judged: JudgedMode, level: Level | None) -> int | None:
     return judged.tables.t0
 
 
-def pool_evidence(raw: RawMode, levels: list[Level], params: dict) -> DbPoolRecord | None:
+def pool_evidence(raw: RawMode, levels: list[Level], params: RunParams) -> DbPoolRecord | None:
     """The db scenario's pool as sampled: its size, the most connections in use and requests waiting, and the
     first level where requests waited for a connection (the pool, not the threads, was the queue)."""
     if not scenario_mix.has(params, "db"):
@@ -222,7 +223,7 @@ def pool_evidence(raw: RawMode, levels: list[Level], params: dict) -> DbPoolReco
     size = next((v for v in (as_float(r.get(metrics.DB_POOL_MAX)) for r in raw.jvm.values()) if v), None)
     waited = next((lv.index for lv in levels if (lv.evidence.db_pool_pending or 0) >= 1), None)
     return DbPoolRecord(
-        size=size or as_float(raw.live_config.get(metrics.DB_POOL_MAX)) or as_float(params.get("DB_POOL")),
+        size=size or as_float(raw.live_config.get(metrics.DB_POOL_MAX)) or float(params.db_pool),
         active_max=max((v for v in active if v is not None), default=None),
         pending_max=max((v for v in pending if v is not None), default=None),
         first_level_with_pending=waited,

@@ -165,12 +165,12 @@ def brownout_env(**extra: str) -> dict[str, str]:
 
 def test_the_default_rate_is_a_share_of_the_pools_ceiling_kept_under_the_injectors_cap():
     v = params.parse(brownout_env(BROWNOUT_BEFORE="10", BROWNOUT_SECONDS="10", BROWNOUT_AFTER="20"))
-    assert v["RATE"] == 60  # 60% of 10 threads / 100 ms
-    assert (v["START_RPS"], v["PEAK_RPS"], v["STEPS"], v["STEP_SECONDS"], v["REFINE"]) == (60, 60, 4, 10, 0)
+    assert v.rate == 60  # 60% of 10 threads / 100 ms
+    assert (v.start_rps, v.peak_rps, v.steps, v.step_seconds, v.refine) == (60, 60, 4, 10, 0)
     # The default 200 threads at 200 ms, 2 s for 20 s: 600 rps would queue 10,000 requests; the cap lowers it.
     d = params.parse({"PROFILE": "brownout"})
-    assert d["RATE"] < 600
-    assert brownout.model(d, d["RATE"], 200).peak_inflight() <= 2500  # half the injectors' cap
+    assert d.rate < 600
+    assert brownout.model(d, d.rate, 200).peak_inflight() <= 2500  # half the injectors' cap
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import synthrun
+from builders import run_params
 from synthrun import ModeSpec, stairs
 
 from loadlab import report
@@ -71,7 +72,7 @@ def test_every_ratio_field_has_its_interval_beside_it():
         "platform-jdk25": mode(990, [990, 1035]),
         "virtual-jdk25": mode(2100, [2100, 2400]),
     }
-    fields = ratio.ratio_fields(jdks, {"MODES": "platform virtual", "JDKS": "21 25"})
+    fields = ratio.ratio_fields(jdks, run_params(modes=("platform", "virtual"), jdks=(21, 25)))
     assert fields["virtual_over_platform"] == 2.12 and fields["virtual_over_platform_interval"] == [2.03, 2.42]
     assert fields["ratios"] == {"21": 0.01, "25": 2.12}
     assert fields["ratios_intervals"] == {"21": [0.01, 0.02], "25": [2.03, 2.42]}
@@ -82,13 +83,13 @@ def test_every_ratio_field_has_its_interval_beside_it():
         "virtual": mode(3000),  # held the top
         "reactive": mode(2500, [2500, 2700]),
     }
-    params = {"MODES": "platform virtual reactive", "PLATFORM_THREADS": [200, 1000]}
+    params = run_params(modes=("platform", "virtual", "reactive"), platform_threads=(200, 1000))
     fields = ratio.ratio_fields(sweep, params)
     assert fields["virtual_over_platform"] == 1.5 and fields["virtual_over_platform_interval"] == [1.43, None]
     assert fields["ratios_by_pool_intervals"] == {"platform-t200": [2.9, None], "platform-t1000": [1.43, None]}
     assert fields["virtual_over_reactive"] == 1.2 and fields["virtual_over_reactive_interval"] == [1.11, None]
     # no ratio, no interval
-    fields = ratio.ratio_fields({"platform": mode(990, [990, 1035])}, {"MODES": "platform virtual"})
+    fields = ratio.ratio_fields({"platform": mode(990, [990, 1035])}, run_params(modes=("platform", "virtual")))
     assert fields["virtual_over_platform"] is None and fields["virtual_over_platform_interval"] is None
 
 
@@ -96,7 +97,7 @@ def repetitions(virtual_brackets):
     reps = []
     for k, bracket in enumerate(virtual_brackets, start=1):
         modes = {"platform": mode(990, [990, 1035]), "virtual": mode(bracket[0], bracket[1] and bracket)}
-        reps.append((k, RunSummary.from_mapping({"modes": modes, **ratio.ratio_fields(modes, {})})))
+        reps.append((k, RunSummary.from_mapping({"modes": modes, **ratio.ratio_fields(modes, run_params())})))
     return reps
 
 

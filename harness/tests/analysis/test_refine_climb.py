@@ -5,6 +5,7 @@ held the stairs. Synthetic runs with known answers: the issue's stairs, 150 → 
 level (557 rps) was unhealthy from one GC pause."""
 
 import synthrun
+from builders import run_params
 from synthrun import START_EPOCH, LevelSpec, ModeSpec
 from test_refine_summary import _plan, issue_25_coarse, judged_run, run_with
 
@@ -15,7 +16,7 @@ from loadlab.run.finepasses import describe
 from loadlab.summary.records import RunSummary
 
 STAIRS = {"START_RPS": 150, "PEAK_RPS": 3000, "STEPS": 8}
-COARSE_RATES = runplan.levels(STAIRS)  # 150, 557.1, 964.3, …, 3,000
+COARSE_RATES = runplan.levels(run_params(start_rps=150, peak_rps=3000, steps=8))  # 150, 557.1, 964.3, …, 3,000
 CALM = ((101, 0.5), (104, 0.45), (107, 0.04), (110, 0.01))  # the coarse baseline's own shape: healthy
 SLOW = ((101, 0.5), (600, 0.45), (900, 0.04), (950, 0.01))  # p99 far beyond the limit built on 101 ms
 

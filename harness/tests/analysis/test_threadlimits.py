@@ -61,13 +61,13 @@ def checked(**params) -> list[str]:
 
 
 def test_a_pool_that_cannot_fit_the_host_is_refused_before_the_run_in_one_line():
-    assert checked(MODES=["platform", "virtual"], PLATFORM_THREADS=20000) == [
+    assert checked(modes=("platform", "virtual"), platform_threads=(20000,)) == [
         "PLATFORM_THREADS=20000: a pool of 20,000 threads cannot fit the thread host: 16,384 threads for the service "
         "(pids.max of its cgroup: kernel.pid_max 32768 / 2) less 100 of the JVM's own leave room for 16,284: use at "
         "most 16284"
     ]
-    assert checked(MODES=["platform"], PLATFORM_THREADS=16284) == []
-    assert checked(MODES=["virtual"], PLATFORM_THREADS=20000) == []  # no platform pool to fit
+    assert checked(modes=("platform",), platform_threads=(16284,)) == []
+    assert checked(modes=("virtual",), platform_threads=(20000,)) == []  # no platform pool to fit
 
 
 def test_the_thread_ceiling_is_littles_law_with_the_threads_the_host_allows():

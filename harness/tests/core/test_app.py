@@ -61,7 +61,7 @@ def test_a_boot_32_jar_is_accepted_with_its_version_and_start_class(tmp_path):
     path = jar(tmp_path / "orders.jar", boot_manifest("3.2.0"))
     found = app.inspect_jar(str(path))
     assert (found.boot_version, found.start_class) == ("3.2.0", "com.example.orders.OrdersApplication")
-    assert params.parse({"APP": str(path)})["APP"] == str(path.resolve())
+    assert params.parse({"APP": str(path)}).app == str(path.resolve())
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,7 @@
 live config's check, the pool the client_pool model reads and what a 503 means with a pooled client."""
 
 import pytest
+from builders import run_params
 from refusals import refusal
 
 from loadlab.core import client, guards, params
@@ -9,7 +10,7 @@ from loadlab.core import client, guards, params
 
 def test_the_default_is_the_jdk_client_and_its_own_pool():
     v = params.parse({})
-    assert v["CLIENT"] == "jdk" and v["CLIENT_POOL"] is None
+    assert v.client == "jdk" and v.client_pool is None
     assert client.thread_service_args(v) == ["--delay-service.client=jdk"]
 
 
@@ -35,7 +36,7 @@ def test_a_bad_value_or_pair_is_refused_in_one_line(env, said):
 
 
 def test_a_users_jar_keeps_its_own_client():
-    (line,) = client.cross_checks({"CLIENT": "apache", "APP": "/x/app.jar", "MODES": ["platform"]})
+    (line,) = client.cross_checks(run_params(client="apache", app="/x/app.jar", modes=("platform",)))
     assert line == (
         "CLIENT=apache cannot change the client of APP='/x/app.jar' (a user's jar keeps its own); allowed: CLIENT=jdk "
         "with APP"
@@ -44,11 +45,11 @@ def test_a_users_jar_keeps_its_own_client():
 
 def test_the_reactive_service_beside_a_thread_mode_is_allowed():
     v = params.parse({"CLIENT": "reactor", "MODES": "platform reactive"})
-    assert v["CLIENT"] == "reactor"
+    assert v.client == "reactor"
 
 
 def test_the_live_config_must_name_the_client_and_pool_asked_for():
-    asked = {"CLIENT": "apache", "CLIENT_POOL": 50}
+    asked = run_params(client="apache", client_pool=50)
     ran = {"downstream_client": "apache", "downstream_client_pool_per_route": 50}
     assert client.mismatches(ran, asked) == []
     assert client.mismatches({**ran, "downstream_client": "jdk"}, asked) == [
@@ -63,19 +64,19 @@ def test_the_live_config_must_name_the_client_and_pool_asked_for():
 
 
 def test_the_pool_the_model_reads():
-    assert client.pool("platform", {}, {"CLIENT": "jdk"}, 2) is None
-    assert client.pool("reactive", {}, {"CLIENT": "apache"}, 2) is None
-    assert client.pool("virtual", {}, {"CLIENT": "apache"}, 2).slots == 5
-    assert client.pool("virtual", {}, {"CLIENT": "apache", "CLIENT_POOL": 40}, 2).slots == 40
-    assert client.pool("platform", {}, {"CLIENT": "reactor"}, 2).slots == 16
-    assert client.pool("platform", {}, {"CLIENT": "reactor"}, 12).slots == 24
-    reported = client.pool("platform", {"downstream_client_pool_per_route": 32}, {"CLIENT": "reactor"}, 2)
+    assert client.pool("platform", {}, run_params(client="jdk"), 2) is None
+    assert client.pool("reactive", {}, run_params(client="apache"), 2) is None
+    assert client.pool("virtual", {}, run_params(client="apache"), 2).slots == 5
+    assert client.pool("virtual", {}, run_params(client="apache", client_pool=40), 2).slots == 40
+    assert client.pool("platform", {}, run_params(client="reactor"), 2).slots == 16
+    assert client.pool("platform", {}, run_params(client="reactor"), 12).slots == 24
+    reported = client.pool("platform", {"downstream_client_pool_per_route": 32}, run_params(client="reactor"), 2)
     assert reported.slots == 32 and "reported" in reported.source
 
 
 def test_a_503_with_a_pooled_client_and_no_database_is_its_pool():
     meanings = {"status_503": "503 from the thread-service: its database pool was exhausted"}
-    said = guards.kind_meanings(meanings, "virtual", {"CLIENT": "apache", "SCENARIO": "http"})
+    said = guards.kind_meanings(meanings, "virtual", run_params(client="apache", scenario="http"))
     assert "delay-service-client-pool-full" in said["status_503"]
-    assert guards.kind_meanings(meanings, "virtual", {"CLIENT": "apache", "SCENARIO": "db"}) == meanings
-    assert guards.kind_meanings(meanings, "virtual", {"CLIENT": "jdk", "SCENARIO": "http"}) == meanings
+    assert guards.kind_meanings(meanings, "virtual", run_params(client="apache", scenario="db")) == meanings
+    assert guards.kind_meanings(meanings, "virtual", run_params(client="jdk", scenario="http")) == meanings

@@ -5,6 +5,7 @@ refused in one line when wrong, and the shared fixture the delay-service's draws
 import json
 
 import pytest
+from builders import run_params
 from conftest import REPO
 
 from loadlab.core import downstream, params, stubs, timeouts
@@ -21,7 +22,7 @@ def cases() -> dict[str, Distribution]:
         "lognormal 100 p99 1000": Distribution("lognormal", 100, p99_ms=1000),
         "lognormal 200 p99 2000": Distribution("lognormal", 200, p99_ms=2000),
         "bimodal 100, 5% at 1000": Distribution("bimodal", 100, slow_ms=1000, slow_pct=5),
-        "recorded java.hgrm": downstream.distribution({"DELAY_DIST": f"hgrm:{RECORDED}", "DELAY_MS": 1}),
+        "recorded java.hgrm": downstream.distribution(run_params(delay_dist=f"hgrm:{RECORDED}", delay_ms=1)),
     }
 
 

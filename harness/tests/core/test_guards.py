@@ -8,7 +8,7 @@ import re
 import pytest
 
 from loadlab.analysis import models
-from loadlab.core import guards, params, runplan
+from loadlab.core import guards, param_limits, params, runplan
 from loadlab.core.modelabel import ModeLabel
 from loadlab.core.repo import REPO
 from loadlab.summary import shedding
@@ -24,7 +24,7 @@ def test_the_harness_and_the_thread_service_name_the_same_thread_modes():
     body = THREAD_MODE_JAVA.read_text()
     constants = re.search(r"public enum ThreadMode \{\s*([A-Z_,\s]+);", body)[1]
     java = [c.strip().lower().replace("_", "-") for c in constants.split(",") if c.strip()]
-    assert java == [m for m in params.THREAD_MODES if m != "reactive"]
+    assert java == [m for m in param_limits.THREAD_MODES if m != "reactive"]
     assert guards.VIRTUAL_LIMITED in java
 
 
@@ -52,12 +52,12 @@ def test_a_guard_that_cannot_act_is_refused_in_one_line_naming_it(env, expected)
 
 def test_guards_parse_and_default_to_none():
     values = params.parse({})
-    assert (values["DOWNSTREAM_TIMEOUT_MS"], values["VIRTUAL_LIMIT"], values["SERVICE_MEMORY_MB"]) == (None, 200, None)
+    assert (values.downstream_timeout_ms, values.virtual_limit, values.service_memory_mb) == (None, 200, None)
     values = params.parse(
         {"MODES": "platform virtual virtual-limited reactive", "VIRTUAL_LIMIT": "40", "DOWNSTREAM_TIMEOUT_MS": "800"}
     )
-    assert values["MODES"] == ["platform", "virtual", "virtual-limited", "reactive"]
-    assert [r.label for r in runplan.mode_runs(values["MODES"], [21, 25])][2:4] == [
+    assert values.modes == ("platform", "virtual", "virtual-limited", "reactive")
+    assert [r.label for r in runplan.mode_runs(values.modes, [21, 25])][2:4] == [
         "virtual-limited-jdk21",
         "reactive-jdk21",
     ]

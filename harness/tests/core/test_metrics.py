@@ -9,6 +9,7 @@ import os
 import subprocess
 
 import synthrun
+from builders import run_params
 from conftest import REPO, summarised, wait_for
 from standin import json_server, start_sampler
 from synthrun import LevelSpec, ModeSpec
@@ -105,7 +106,12 @@ class FakeHost(Host):
 def test_bench_hands_the_sampler_every_field_and_keeps_every_config_field(tmp_path):
     every = {m.name: f"v-{m.name}" for m in metrics.load()}
     host = FakeHost(json.dumps(every))
-    run = Run({"DELAY_MS": 200}, Topology(host, host, [host]), tmp_path, limits=timeouts.derive({"DELAY_MS": 200}))
+    run = Run(
+        run_params(delay_ms=200),
+        Topology(host, host, [host]),
+        tmp_path,
+        limits=timeouts.derive(run_params(delay_ms=200)),
+    )
     samplers.start_service_samplers(run, "virtual")
     (sampler,) = [c for c in host.calls if c[:2] == ("sampler", "sampler-thread")]
     (fields,) = [a for a in sampler if a.startswith("--jvm-fields=")]

@@ -74,7 +74,7 @@ def test_app_requests_is_a_parameter_checked_before_anything_starts(tmp_path, mo
     jar = _jar(tmp_path)
     shutil.copytree(DATA, tmp_path / "mix")
     values = params.parse({"APP": str(jar), "APP_REQUESTS": str(tmp_path / "mix" / "requests.csv")})
-    assert values["APP_REQUESTS"] == str((tmp_path / "mix" / "requests.csv").resolve())
+    assert values.app_requests == str((tmp_path / "mix" / "requests.csv").resolve())
     with pytest.raises(ParamError, match="APP_REQUESTS=.* has no effect without APP"):
         params.parse({"APP_REQUESTS": str(tmp_path / "mix" / "requests.csv")})
     with pytest.raises(ParamError, match="APP_PATH=/x and APP_REQUESTS=.* both say what to send"):

@@ -1,6 +1,7 @@
 """Mode labels (the contract's folder and summary.json names), built and read by ModeLabel alone."""
 
 import pytest
+from builders import run_params
 
 from loadlab.core import runplan
 from loadlab.core.modelabel import ModeLabel
@@ -31,5 +32,8 @@ def test_the_runs_labels_come_from_it_and_the_summary_reads_them_with_it():
     assert [ModeLabel.parse(label) for label in labels] == [
         ModeLabel(m, j) for j in (21, 25) for m in ("platform", "virtual")
     ]
-    assert (base_mode("platform-t1000-jdk21"), mode_jdk("platform-t1000-jdk21", {"JDKS": [21, 25]})) == ("platform", 21)
-    assert mode_jdk("platform-t1000", {"JDKS": [25]}) == 25
+    assert (base_mode("platform-t1000-jdk21"), mode_jdk("platform-t1000-jdk21", run_params(jdks=(21, 25)))) == (
+        "platform",
+        21,
+    )
+    assert mode_jdk("platform-t1000", run_params(jdks=(25,))) == 25

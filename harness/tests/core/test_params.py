@@ -9,6 +9,7 @@ from conftest import REPO, make
 from synthrun import LevelSpec, ModeSpec
 
 from loadlab.core import param_limits, params, runplan, unknown_params
+from loadlab.core.run_params import pool_sizes
 
 
 @pytest.mark.parametrize(
@@ -69,18 +70,18 @@ def test_each_bad_value_is_named_with_its_allowed_range(env, expected):
 
 def test_defaults_are_valid_and_levels_span_start_to_peak_inclusive():
     values = params.parse({})
-    assert values["MODES"] == ["platform", "virtual"]
-    assert values["DELAY_MS"] == 200 and values["PLATFORM_THREADS"] == (200,)
-    assert (values["MAX_CONNECTIONS"], values["THREADLOCAL_KB"]) == (8192, 0)
+    assert values.modes == ("platform", "virtual")
+    assert values.delay_ms == 200 and values.platform_threads == (200,)
+    assert (values.max_connections, values.threadlocal_kb) == (8192, 0)
     lv = runplan.levels(values)
-    assert len(lv) == values["STEPS"] and lv[0] == values["START_RPS"] and lv[-1] == values["PEAK_RPS"]
+    assert len(lv) == values.steps and lv[0] == values.start_rps and lv[-1] == values.peak_rps
 
 
 def test_scenario_parameters_parse_and_their_defaults_are_the_contracts():
     values = params.parse({})
-    assert (values["SCENARIO"], values["CPU_MS"], values["DB_POOL"], values["JDKS"]) == ("http", 0, 10, [25])
+    assert (values.scenario, values.cpu_ms, values.db_pool, values.jdks) == ("http", 0, 10, (25,))
     values = params.parse({"SCENARIO": "cpu", "CPU_MS": "20", "DB_POOL": "2", "JDKS": "21 25"})
-    assert (values["SCENARIO"], values["CPU_MS"], values["DB_POOL"], values["JDKS"]) == ("cpu", 20, 2, [21, 25])
+    assert (values.scenario, values.cpu_ms, values.db_pool, values.jdks) == ("cpu", 20, 2, (21, 25))
 
 
 def test_the_databases_connections_always_exceed_the_largest_pool():
@@ -98,7 +99,7 @@ def test_mode_labels_are_plain_with_one_jdk_and_carry_the_jdk_with_several():
 
 def test_a_pool_sweep_runs_platform_once_per_size_beside_one_virtual_column():
     values = params.parse({"PLATFORM_THREADS": "200 1000 4000"})
-    runs = runplan.mode_runs(values["MODES"], values["JDKS"], values["PLATFORM_THREADS"])
+    runs = runplan.mode_runs(values.modes, values.jdks, values.platform_threads)
     assert [r.label for r in runs] == ["platform-t200", "platform-t1000", "platform-t4000", "virtual"]
     assert [r.threads for r in runs] == [200, 1000, 4000, None]
     runs = runplan.mode_runs(["platform", "virtual"], [21, 25], (200, 1000))
@@ -107,12 +108,12 @@ def test_a_pool_sweep_runs_platform_once_per_size_beside_one_virtual_column():
 
 def test_one_pool_size_keeps_the_plain_label_and_is_recorded_as_a_number():
     values = params.parse({"PLATFORM_THREADS": "50"})
-    runs = runplan.mode_runs(values["MODES"], values["JDKS"], values["PLATFORM_THREADS"])
+    runs = runplan.mode_runs(values.modes, values.jdks, values.platform_threads)
     assert [(r.label, r.threads) for r in runs] == [("platform", 50), ("virtual", None)]
-    assert runplan.recorded(values)["PLATFORM_THREADS"] == 50
-    assert runplan.recorded(params.parse({"PLATFORM_THREADS": "50 80"}))["PLATFORM_THREADS"] == [50, 80]
-    assert runplan.pool_sizes(50) == (50,) and runplan.pool_sizes([50, 80]) == (50, 80)
-    assert runplan.pool_sizes("50 80") == (50, 80) and runplan.pool_sizes(None) == ()
+    assert values.to_json()["PLATFORM_THREADS"] == 50
+    assert params.parse({"PLATFORM_THREADS": "50 80"}).to_json()["PLATFORM_THREADS"] == [50, 80]
+    assert pool_sizes(50) == (50,) and pool_sizes([50, 80]) == (50, 80)
+    assert pool_sizes("50 80") == (50, 80) and pool_sizes(None) == ()
 
 
 def test_pool_sizes_are_one_type_wherever_they_come_from_and_one_pool_is_asked_for_once():
@@ -120,13 +121,13 @@ def test_pool_sizes_are_one_type_wherever_they_come_from_and_one_pool_is_asked_f
     tuple; a single pool is the only size, never the first of a sweep."""
     for typed in ("50", "50 80"):
         parsed = params.parse({"PLATFORM_THREADS": typed})
-        via_json = runplan.read_back(json.loads(json.dumps(parsed)))
-        from_record = runplan.pool_sizes(json.loads(json.dumps(runplan.recorded(parsed)))["PLATFORM_THREADS"])
-        assert parsed["PLATFORM_THREADS"] == via_json["PLATFORM_THREADS"] == from_record
-        assert all(type(v["PLATFORM_THREADS"]) is tuple for v in (parsed, via_json))
+        via_json = params.from_json(json.loads(json.dumps(parsed.to_json())))
+        from_record = params.from_json(json.loads(json.dumps(parsed.as_recorded().to_json())))
+        assert parsed.platform_threads == via_json.platform_threads == from_record.platform_threads
+        assert all(type(v.platform_threads) is tuple for v in (parsed, via_json, from_record))
         assert via_json == parsed
-    assert runplan.single_pool(50) == runplan.single_pool((50,)) == runplan.single_pool("50") == 50
-    assert runplan.single_pool([50, 80]) is None and runplan.single_pool(None) is None
+    assert params.from_json({"PLATFORM_THREADS": 50}).single_pool == 50
+    assert params.from_json({"PLATFORM_THREADS": [50, 80]}).single_pool is None
     sweep = runplan.mode_runs(["platform", "virtual"], [25], (50, 80))
     assert [runplan.service_pool(r, (50, 80)) for r in sweep] == [50, 80, 50]
 

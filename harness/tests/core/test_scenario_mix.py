@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from builders import run_params
 
 from loadlab.core import params, scenario_mix
 from loadlab.core.param_limits import SCENARIOS
@@ -16,17 +17,17 @@ PATHS = Path(__file__).resolve().parents[1] / "data" / "mix" / "scenario_paths.j
 @pytest.mark.parametrize("single", SCENARIOS)
 def test_a_single_scenario_is_kept_as_typed_and_is_no_mix(single):
     env = {"SCENARIO": single, "CPU_MS": "5"}
-    assert params.parse(env)["SCENARIO"] == single
+    assert params.parse(env).scenario == single
     assert scenario_mix.kinds(single) == (single,) and not scenario_mix.is_mix(single)
 
 
 def test_a_mix_is_its_kinds_with_their_shares():
     values = params.parse({"SCENARIO": "  http:70   db:20 cpu:10 ", "CPU_MS": "20"})
-    assert values["SCENARIO"] == "http:70 db:20 cpu:10"
-    assert scenario_mix.kinds(values["SCENARIO"]) == ("http", "db", "cpu")
-    assert scenario_mix.fractions(values["SCENARIO"]) == pytest.approx({"http": 0.7, "db": 0.2, "cpu": 0.1})
+    assert values.scenario == "http:70 db:20 cpu:10"
+    assert scenario_mix.kinds(values.scenario) == ("http", "db", "cpu")
+    assert scenario_mix.fractions(values.scenario) == pytest.approx({"http": 0.7, "db": 0.2, "cpu": 0.1})
     assert scenario_mix.has(values, "db") and scenario_mix.has(values, "cpu")
-    assert not scenario_mix.has({"SCENARIO": "http:1 cpu:1"}, "db")
+    assert not scenario_mix.has(run_params(scenario="http:1 cpu:1"), "db")
 
 
 @pytest.mark.parametrize(
@@ -59,7 +60,7 @@ def test_a_bad_scenario_is_refused_in_one_line_naming_it_and_what_is_allowed(env
 
 def test_each_kind_is_the_request_its_scenario_sends_alone():
     for case in json.loads(PATHS.read_text())["cases"]:
-        values = {"SCENARIO": case["scenario"], "DELAY_MS": case["delayMs"], "CPU_MS": case["cpuMs"]}
+        values = run_params(scenario=case["scenario"], delay_ms=case["delayMs"], cpu_ms=case["cpuMs"])
         assert (
             scenario_mix.endpoint(case["scenario"], case["delayMs"], case["cpuMs"], case.get("query", ""))
             == case["path"]
@@ -68,7 +69,7 @@ def test_each_kind_is_the_request_its_scenario_sends_alone():
 
 
 def test_a_mix_resolves_to_a_mix_the_simulation_reads_with_cpu_ms_on_its_cpu_kind_only():
-    values = {"SCENARIO": "http:70 db:20 cpu:10", "DELAY_MS": 200, "CPU_MS": 20}
+    values = run_params(scenario="http:70 db:20 cpu:10", delay_ms=200, cpu_ms=20)
     resolved = json.loads(base64.b64decode(scenario_mix.as_mix(values).property_value()))
     kinds = resolved["kinds"]
     assert [(k["name"], k["hundredths"], k["method"], k["path"], k["label"]) for k in kinds] == [
@@ -105,6 +106,6 @@ def test_the_simulation_gets_the_mix_and_a_single_scenario_gets_none(tmp_path):
     assert [k["name"] for k in kinds] == ["http", "db", "cpu"] and mixed["scenario"] == "http"
     # before any load, every kind's endpoint once; PostgreSQL because a kind is db
     assert scenario.smoke_paths("http:70 db:20 cpu:10") == ["/forward?ms=1", "/db?ms=1", "/cpu?cpuMs=1"]
-    assert scenario.needs_database({"SCENARIO": "http:70 db:20 cpu:10"})
-    assert not scenario.needs_database({"SCENARIO": "http:70 cpu:30"})
-    assert scenario.thread_service_args({"SCENARIO": "cpu:1 db:1", "DB_POOL": 4, "DELAY_MS": 100, "CPU_MS": 5}, "h")
+    assert scenario.needs_database(run_params(scenario="http:70 db:20 cpu:10"))
+    assert not scenario.needs_database(run_params(scenario="http:70 cpu:30"))
+    assert scenario.thread_service_args(run_params(scenario="cpu:1 db:1", db_pool=4, delay_ms=100, cpu_ms=5), "h")

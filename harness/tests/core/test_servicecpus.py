@@ -11,13 +11,13 @@ def parse(**env):
 
 
 def test_empty_shares_the_machine_as_before():
-    assert parse()["SERVICE_CPUS"] is None
+    assert parse().service_cpus is None
 
 
 @pytest.mark.parametrize("raw,value", [("1", 1), ("0.5", 0.5), (" 0.25 ", 0.25)])
 def test_whole_cores_or_a_share_of_one(raw, value, monkeypatch):
     monkeypatch.setattr(servicecpus, "machine_cpus", lambda: (0, 1))
-    assert parse(SERVICE_CPUS=raw)["SERVICE_CPUS"] == value
+    assert parse(SERVICE_CPUS=raw).service_cpus == value
 
 
 @pytest.mark.parametrize("raw", ["0", "-1", "abc", "0.05", "0.333", "nan", "inf"])
@@ -40,7 +40,7 @@ def test_a_share_that_leaves_the_other_roles_no_core_is_refused(raw, monkeypatch
 
 def test_aws_is_not_refused_for_this_machines_cores(monkeypatch):
     monkeypatch.setattr(servicecpus, "machine_cpus", lambda: (0, 1))
-    assert parse(SERVICE_CPUS=8, TARGET="aws")["SERVICE_CPUS"] == 8
+    assert parse(SERVICE_CPUS=8, TARGET="aws").service_cpus == 8
 
 
 def test_the_service_gets_the_last_cores_and_a_fraction_a_quota():

@@ -3,6 +3,7 @@ injector waits longer than the thread-service, which waits longer than the slowe
 healthy, which is longer than what a request should take. Where a cap cannot follow, the parameters say so first."""
 
 import pytest
+from builders import run_params
 
 from loadlab.core import params, timeouts
 from loadlab.core.thresholds import Thresholds
@@ -14,7 +15,7 @@ def ordered(values, thresholds=None):
         lim.injector_request_timeout_ms > lim.thread_service_timeout_ms > lim.healthy_max_ms >= lim.expected_ms + 100
         and lim.injector_connect_timeout_ms > lim.thread_service_connect_timeout_ms > lim.healthy_max_ms
         and lim.database_timeout_ms == lim.thread_service_timeout_ms
-        and lim.delay_probe_timeout_ms > values["DELAY_MS"]
+        and lim.delay_probe_timeout_ms > values.delay_ms
         and lim.injector_request_timeout_ms <= timeouts.GATLING_MAX_TIMEOUT_MS
     )
 
@@ -22,14 +23,14 @@ def ordered(values, thresholds=None):
 def test_every_allowed_delay_gives_injector_over_service_over_expected():
     lo, hi = 1, 60000
     assert params.BY_NAME["DELAY_MS"].allowed.startswith(f"{lo}..{hi}")
-    bad = [d for d in range(lo, hi + 1) if not ordered({"DELAY_MS": d})]
+    bad = [d for d in range(lo, hi + 1) if not ordered(run_params(delay_ms=d))]
     assert bad == []
 
 
 @pytest.mark.parametrize("cpu_ms", [1, 50, 2000])
 def test_cpu_work_counts_as_part_of_a_request(cpu_ms):
     for delay in (1, 200, 11000, 60000):
-        values = {"DELAY_MS": delay, "CPU_MS": cpu_ms}
+        values = run_params(delay_ms=delay, cpu_ms=cpu_ms)
         assert ordered(values)
         lim = timeouts.derive(values)
         assert lim.expected_ms == delay + cpu_ms
@@ -39,13 +40,13 @@ def test_cpu_work_counts_as_part_of_a_request(cpu_ms):
 
 def test_the_health_rule_thresholds_move_the_limits():
     th = Thresholds(p99_factor=1.2, p99_slack_ms=50)
-    strict = timeouts.derive({"DELAY_MS": 1000}, th)
-    assert strict.healthy_max_ms == 1200 and ordered({"DELAY_MS": 1000}, th)
-    assert timeouts.derive({"DELAY_MS": 200}).healthy_max_ms == Thresholds().p99_limit_ms(200)
+    strict = timeouts.derive(run_params(delay_ms=1000), th)
+    assert strict.healthy_max_ms == 1200 and ordered(run_params(delay_ms=1000), th)
+    assert timeouts.derive(run_params(delay_ms=200)).healthy_max_ms == Thresholds().p99_limit_ms(200)
 
 
 def test_an_11_s_request_is_not_cut_by_any_limit():
-    lim = timeouts.derive({"DELAY_MS": 11000})
+    lim = timeouts.derive(run_params(delay_ms=11000))
     assert lim.injector_request_timeout_ms == 25000 and lim.thread_service_timeout_ms == 23000
     assert timeouts.injector_props(lim) == {"requestTimeoutMs": 25000, "connectTimeoutMs": 25000, "maxInflight": 5000}
     assert timeouts.thread_service_args(lim) == [
@@ -67,7 +68,7 @@ def test_a_healthy_level_that_would_trip_the_injectors_safety_cap_is_refused_bef
     assert line.startswith("PEAK_RPS=3000 with requests of 2000 ms keeps 6000 requests in flight per injector")
     assert "allowed: PEAK_RPS <= 1250 at DELAY_MS=2000 with INJECTORS=1" in line
     # the same rate split over more injectors fits
-    assert params.parse({"DELAY_MS": "2000", "INJECTORS": "3"})["DELAY_MS"] == 2000
+    assert params.parse({"DELAY_MS": "2000", "INJECTORS": "3"}).delay_ms == 2000
     # the issue's long-delay run fits
-    assert params.parse({"DELAY_MS": "11000", "START_RPS": "2", "PEAK_RPS": "4"})["DELAY_MS"] == 11000
+    assert params.parse({"DELAY_MS": "11000", "START_RPS": "2", "PEAK_RPS": "4"}).delay_ms == 11000
     assert "PEAK_RPS / INJECTORS x (mean delay + CPU_MS) / 1000 <= 2500" in params.BY_NAME["DELAY_MS"].allowed

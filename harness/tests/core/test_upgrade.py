@@ -34,7 +34,7 @@ def test_a_format_0_folder_is_judged_with_what_it_ran_and_renders(tmp_path):
 def test_a_format_0_record_keeps_what_it_did_record():
     doc = {"params": {"TARGET": "netns", "REFINE": 1}, "limits": {"injector_request_timeout_ms": 3400}}
     record = runrecord.from_doc(doc)
-    assert (record.target, record.params["REFINE"], record.limits) == ("netns", 1, doc["limits"])
+    assert (record.target, record.params.refine, record.limits) == ("netns", 1, doc["limits"])
     assert record.refine_skipped == {} and doc == {
         "params": {"TARGET": "netns", "REFINE": 1},
         "limits": {"injector_request_timeout_ms": 3400},
@@ -46,12 +46,16 @@ def test_a_current_record_is_read_as_written(tmp_path):
     doc = json.loads((tmp_path / "params.json").read_text())
     assert doc["format"] == runrecord.FORMAT and upgrade.upgrade(doc) == doc
     record = runrecord.load(tmp_path)
-    assert record.found and record.params == doc["params"] and record.crash_of("virtual") == {"role": "delay-service"}
+    assert (
+        record.found
+        and record.params.to_json() == doc["params"]
+        and record.crash_of("virtual") == {"role": "delay-service"}
+    )
 
 
 def test_a_folder_without_params_json_is_read_as_a_format_0_run(tmp_path):
     record = runrecord.load(tmp_path)
-    assert not record.found and record.limits == upgrade.FORMAT_0_LIMITS and record.params["SCENARIO"] == "http"
+    assert not record.found and record.limits == upgrade.FORMAT_0_LIMITS and record.params.scenario == "http"
 
 
 def test_a_repetition_sees_its_own_modes_under_their_plain_labels():

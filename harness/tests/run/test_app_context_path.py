@@ -4,13 +4,15 @@ and its own connection pool can never be named as its limit (seen on the real ap
 
 from types import SimpleNamespace
 
+from builders import run_params
+
 from loadlab.core import app
 from loadlab.run import appservice
 
 
 def app_run(path: str):
     return SimpleNamespace(
-        values={"APP": "/apps/spring-petclinic-rest.jar", "APP_PATH": path},
+        values=run_params(app="/apps/spring-petclinic-rest.jar", app_path=path),
         topo=SimpleNamespace(thread=SimpleNamespace(address="127.0.0.1")),
     )
 

@@ -4,15 +4,17 @@ builds them: a fine pass with the default REFINE=1 reaches this on every APP run
 
 from types import SimpleNamespace
 
+from builders import run_params
+
 from loadlab.core import timeouts
 from loadlab.run import appservice, drain
 
 
 def app_run():
     return SimpleNamespace(
-        values={"APP": "/apps/orders.jar", "APP_PATH": "/orders/1", "DELAY_MS": 200},
+        values=run_params(app="/apps/orders.jar", app_path="/orders/1", delay_ms=200),
         topo=SimpleNamespace(thread=SimpleNamespace(address="127.0.0.1")),
-        limits=timeouts.derive({"DELAY_MS": 200}),
+        limits=timeouts.derive(run_params(delay_ms=200)),
         meta={},
     )
 

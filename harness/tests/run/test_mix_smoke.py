@@ -8,6 +8,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import SimpleNamespace
 
 import pytest
+from builders import run_params
 
 from loadlab.core.errors import ExitCode
 from loadlab.run import appservice
@@ -55,7 +56,7 @@ def run_with(tmp_path, monkeypatch, port, rows):
     host = LocalHost("local", "127.0.0.1", state_dir=str(tmp_path / "state"), app_dir=str(tmp_path / "app"))
     monkeypatch.setattr(appservice, "url", lambda run, path: f"http://127.0.0.1:{port}{path}")
     monkeypatch.setattr(appservice.time, "sleep", lambda s: None)
-    values = {"APP": "/apps/shop.jar", "APP_PATH": "/", "APP_REQUESTS": str(tmp_path / "mix.csv")}
+    values = run_params(app="/apps/shop.jar", app_path="/", app_requests=str(tmp_path / "mix.csv"))
     return SimpleNamespace(
         values=values, topo=SimpleNamespace(thread=host), limits=SimpleNamespace(injector_request_timeout_ms=2000)
     )

@@ -16,13 +16,14 @@ import shutil
 import socket
 import subprocess
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
 from conftest import REPO, make
 
 from loadlab.core import metrics, params
+from loadlab.core.run_params import RunParams
 from loadlab.run import bench, java, preflight
 
 TINY = {
@@ -214,25 +215,23 @@ def test_every_problem_is_reported_at_once(tmp_path):
 # ---- checks that need the scenarios/JDKS parameters of other issues, at the function level ----
 
 
-def values(**extra) -> dict:
+def values(**extra) -> RunParams:
     """Validated parameters as bench gets them (every parameter, defaults for the rest), with these changes."""
-    v = params.parse({**TINY, "RESULTS_DIR": "results"})
-    v.update(extra)
-    return v
+    return replace(params.parse({**TINY, "RESULTS_DIR": "results"}), **extra)
 
 
 def test_the_db_scenario_needs_postgresql_or_a_way_to_install_it(monkeypatch):
     monkeypatch.setattr(preflight, "PG_CTL_GLOB", "/nonexistent/postgresql/*/bin/pg_ctl")
-    pf = preflight.Preflight(values(SCENARIO="db"))
+    pf = preflight.Preflight(values(scenario="db"))
     monkeypatch.setattr(preflight.os, "geteuid", lambda: 1000)  # not root: bench could not install it
     assert preflight.check_postgresql(pf) == [
         "SCENARIO=db needs PostgreSQL's server binaries (/nonexistent/postgresql/*/bin/pg_ctl), none found and this "
         "is not root with apt-get to install them: install them (apt-get install postgresql) or choose another "
         "SCENARIO"
     ]
-    assert preflight.check_postgresql(preflight.Preflight(values(SCENARIO="http"))) == []
+    assert preflight.check_postgresql(preflight.Preflight(values(scenario="http"))) == []
     # a mix names what asked for the database: its db kind, not a SCENARIO=db the user never typed
-    (mixed,) = preflight.check_postgresql(preflight.Preflight(values(SCENARIO="http:70 db:30")))
+    (mixed,) = preflight.check_postgresql(preflight.Preflight(values(scenario="http:70 db:30")))
     assert mixed.startswith("SCENARIO='http:70 db:30' (its db kind) needs PostgreSQL's server binaries"), mixed
     monkeypatch.setattr(preflight.os, "geteuid", lambda: 0)
     monkeypatch.setattr(preflight.shutil, "which", lambda tool: "/usr/bin/apt-get")
@@ -244,7 +243,7 @@ def test_postgresql_installed_here_is_found():
 
     if not glob.glob(preflight.PG_CTL_GLOB):
         pytest.skip("PostgreSQL's server binaries are not installed on this machine")
-    assert preflight.check_postgresql(preflight.Preflight(values(SCENARIO="db"))) == []
+    assert preflight.check_postgresql(preflight.Preflight(values(scenario="db"))) == []
 
 
 def test_each_runtime_of_jdks_is_looked_up(monkeypatch):
@@ -253,7 +252,7 @@ def test_each_runtime_of_jdks_is_looked_up(monkeypatch):
             raise java.JdkNotFound("no JDK 21 found: install one (e.g. Temurin 21) or leave 21 out of JDKS")
         return None if major == 17 else Path("/usr/lib/jvm/temurin-25-jdk-amd64")
 
-    pf = preflight.Preflight(values(JDKS="21 25 17"))
+    pf = preflight.Preflight(values(jdks=(21, 25, 17)))
     monkeypatch.setattr(java, "find_runtime", find_runtime, raising=False)
     monkeypatch.setattr(java, "PROJECT_RUNTIMES", {}, raising=False)
     assert preflight.check_jdk_runtimes(pf) == [
@@ -269,26 +268,26 @@ def test_the_disk_estimate_grows_with_the_schedule():
     small = preflight.run_bytes(values())
     default = preflight.run_bytes(
         values(
-            START_RPS=300, PEAK_RPS=3000, STEPS=10, STEP_SECONDS=10, WARMUP_SECONDS=30, MODES=["platform", "virtual"]
+            start_rps=300, peak_rps=3000, steps=10, step_seconds=10, warmup_seconds=30, modes=("platform", "virtual")
         )
     )
     # the default run: ~33 MB, mostly Gatling's simulation.log (48 B per request); the bound assumes every fine pass
     # runs to its end through its unhealthy rate, after a first one that did not reproduce a climb through the stairs
     # above it, and a third one measuring the climb's unhealthy rate again
     assert small < default < 80e6
-    assert preflight.run_bytes(values(JDKS="21 25", REPEAT=3)) > 5 * (small - preflight.BYTES_PER_RUN)
+    assert preflight.run_bytes(values(jdks=(21, 25), repeat=3)) > 5 * (small - preflight.BYTES_PER_RUN)
 
 
 def test_the_disk_estimate_counts_every_pool_of_a_sweep_as_a_column():
-    one = preflight.run_bytes(values(MODES=["platform", "virtual"], PLATFORM_THREADS=[200])) - preflight.BYTES_PER_RUN
-    sweep = preflight.run_bytes(values(MODES=["platform", "virtual"], PLATFORM_THREADS=[200, 1000, 4000]))
+    one = preflight.run_bytes(values(modes=("platform", "virtual"), platform_threads=(200,))) - preflight.BYTES_PER_RUN
+    sweep = preflight.run_bytes(values(modes=("platform", "virtual"), platform_threads=(200, 1000, 4000)))
     assert sweep - preflight.BYTES_PER_RUN == pytest.approx(2 * one)  # 4 columns instead of 2
 
 
 def test_the_disk_estimate_counts_the_refinement_passes_of_every_repetition():
-    schedule = dict(START_RPS=300, PEAK_RPS=3000, STEPS=10, STEP_SECONDS=10, WARMUP_SECONDS=30, INJECTORS=1)
-    coarse = preflight.run_bytes(values(**schedule, REFINE=0))
-    refined = preflight.run_bytes(values(**schedule, REFINE=1))
+    schedule = dict(start_rps=300, peak_rps=3000, steps=10, step_seconds=10, warmup_seconds=30, injectors=1)
+    coarse = preflight.run_bytes(values(**schedule, refine=0))
+    refined = preflight.run_bytes(values(**schedule, refine=1))
     # the worst case: the first bracket, 300-600 rps, in 9 levels through 604 rps, all healthy (600 did not
     # reproduce); a climb through the 8 coarse rates above, up to 3,000; the top bracket in 4 levels through 3,105.
     # Each level 10 s, each pass after a 15 s warm-up at half its top rate, and a Gatling report per pass.
@@ -296,7 +295,7 @@ def test_the_disk_estimate_counts_the_refinement_passes_of_every_repetition():
     requests = sum(n * 10 * top + 15 * top / 2 for n, top in ((9, 604), (8, 3000), (4, 3105)))
     expected = requests * preflight.BYTES_PER_REQUEST + 3 * one_pass + (21 * 10) * preflight.RAW_BYTES_PER_SECOND
     assert refined - coarse == pytest.approx(expected, abs=2)
-    three = preflight.run_bytes(values(**schedule, REFINE=1, REPEAT=3))
+    three = preflight.run_bytes(values(**schedule, refine=1, repeat=3))
     assert three - preflight.BYTES_PER_RUN == 3 * (refined - preflight.BYTES_PER_RUN)
 
 
@@ -349,7 +348,7 @@ def test_make_bench_with_a_busy_port_leaves_no_run(tmp_path):
 def test_a_port_taken_after_the_preflight_keeps_latest(tmp_path):
     """The race the preflight cannot close: bench's own check refuses; the folder exists, `latest` does not move."""
     results = with_previous_run(tmp_path / "results")
-    v = {**values(), "RESULTS_DIR": str(results)}
+    v = values(results_dir=str(results))
     with listening(8081):
         rc = bench.bench(v)  # bench itself, without cli's preflight: as if 8081 was taken in between
     assert rc == 2

@@ -4,6 +4,8 @@ steps) failed at 840 rps right after a 2.8× step, held 844 when measured again 
 ratio's bound said "platform held the top of the stairs", the page's first line gave 0.9× as a measure, and its
 headline put platform's "knee" where the machine ran out of CPU."""
 
+from builders import run_params
+
 from loadlab.report.answer import answer
 from loadlab.report.headline import headline
 from loadlab.summary import ratio
@@ -31,7 +33,7 @@ def virtual_broke() -> dict:
 def summary() -> RunSummary:
     modes = {"platform": platform_unplaced(), "virtual": virtual_broke()}
     records = {label: ModeRecord.from_mapping(m) for label, m in modes.items()}
-    fields = ratio.ratio_fields(records, {"MODES": "platform virtual", "PLATFORM_THREADS": [200]})
+    fields = ratio.ratio_fields(records, run_params(modes=("platform", "virtual"), platform_threads=(200,)))
     return RunSummary.from_mapping(
         {"modes": modes, "params": {"PLATFORM_THREADS": 200, "APP": "/a/petclinic.jar"}, **fields}
     )

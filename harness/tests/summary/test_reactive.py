@@ -66,9 +66,9 @@ def test_what_has_no_reactive_form_is_refused_in_one_line(tmp_path, env, expecte
 
 
 def test_reactive_joins_modes_and_the_default_stays_platform_and_virtual():
-    assert params.parse({})["MODES"] == ["platform", "virtual"]
-    assert params.parse({"MODES": "platform virtual reactive"})["MODES"] == list(MODES)
-    assert params.parse({"MODES": "reactive", "SCENARIO": "db"})["MODES"] == ["reactive"]
+    assert params.parse({}).modes == ("platform", "virtual")
+    assert params.parse({"MODES": "platform virtual reactive"}).modes == tuple(MODES)
+    assert params.parse({"MODES": "reactive", "SCENARIO": "db"}).modes == ("reactive",)
 
 
 def test_three_judged_columns_and_virtual_over_reactive_beside_virtual_over_platform(tmp_path):

@@ -5,18 +5,20 @@ import json
 import re
 
 import synthrun
+from builders import run_params
 from conftest import summarised
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec, stairs
 
 from loadlab import report
+from loadlab.core import params
 from loadlab.summary import labels
 
 
 def test_base_mode_and_jdk_of_a_label():
     assert labels.base_mode("virtual-jdk21") == "virtual" and labels.base_mode("platform") == "platform"
-    assert labels.mode_jdk("virtual-jdk21", {"JDKS": [21, 25]}) == 21
-    assert labels.mode_jdk("virtual", {"JDKS": [25]}) == 25
-    assert labels.mode_jdk("virtual", {}) is None
+    assert labels.mode_jdk("virtual-jdk21", run_params(jdks=(21, 25))) == 21
+    assert labels.mode_jdk("virtual", run_params(jdks=(25,))) == 25
+    assert labels.mode_jdk("virtual", params.from_json({})) is None  # a run from before JDKS
 
 
 def test_several_jdks_give_four_columns_ratios_per_jdk_and_the_headline_on_the_newest(tmp_path):

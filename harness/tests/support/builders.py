@@ -1,11 +1,15 @@
 """A measured level as the analysis reads it (analysis.levels.Level), and stairs of them: healthy and quiet unless a
 test says otherwise, every figure known in advance. (A synthetic run's levels, written to files as the bench writes
-them, are synthrun.stairs.)"""
+them, are synthrun.stairs.) And a run's parameters (run_params)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from loadlab.analysis.hlog import LatencyStats
 from loadlab.analysis.levels import Evidence, Level
+from loadlab.core import params
+from loadlab.core.run_params import RunParams
 
 # What the hosts sampled over a quiet level: every role well under its cores, the downstream and its probe on time.
 QUIET = dict(
@@ -36,3 +40,9 @@ def stairs(*changes, n=6, step=100):
     level at that position."""
     overrides = dict(changes)
     return [level(i, step * (i + 1), **overrides.get(i, {})) for i in range(n)]
+
+
+def run_params(**overrides) -> RunParams:
+    """Every parameter at its default but the fields given (lower-case names: delay_ms=100, modes=("virtual",)),
+    not checked against one another: a test of one rule sets just what that rule reads."""
+    return replace(params.defaults(), **overrides)

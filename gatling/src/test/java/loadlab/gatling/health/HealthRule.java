@@ -110,7 +110,9 @@ public record HealthRule(double okRatio, double maxErrorRatio, double p99Factor,
             broken.add("no successful response");
         } else {
             String tail = tailReason(level, by, limit, baselineP50Ms);
-            String median = medianReason(level, by, p50LimitMs(baselineP50Ms), baselineP50Ms);
+            // a median past a limit no tighter than the p99's has its p99 past it: said once, by the p99
+            double medianLimit = p50LimitMs(baselineP50Ms);
+            String median = medianLimit < limit ? medianReason(level, by, medianLimit, baselineP50Ms) : null;
             for (String reason : new String[] {tail, median}) {
                 if (reason != null) {
                     broken.add(reason);
