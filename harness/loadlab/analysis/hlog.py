@@ -9,7 +9,7 @@ from __future__ import annotations
 import binascii
 import math
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -169,16 +169,20 @@ def resolved(percentile: float, count: int) -> bool:
 
 def count_above(histogram: HdrHistogram, ms: float) -> int:
     """How many recorded values were above ms: each bucket at its highest equivalent value, as hdrh's recorded
-    iterator and a percentile report it (so a p99 above ms means more values above it than the p99's rank leaves).
-    Read from the counts array directly: that iterator's Python steps through every empty bucket too, and took most
-    of judging a run with a served log (0.23 s a level against 0.01 s)."""
+    iterator and a percentile report it (so a p99 above ms means more values above it than the p99's rank leaves)."""
+    return sum(count for value, count in buckets(histogram) if value > ms)
+
+
+def buckets(histogram: HdrHistogram) -> Iterator[tuple[int, int]]:
+    """Each non-empty bucket as (its highest equivalent value, its count): what hdrh's recorded iterator gives, read
+    from the counts array directly. That iterator's Python steps through every empty bucket too: it took most of
+    judging a run with a served log (0.23 s a level against 0.01 s), and 10 of 11 s of summarising a mode of
+    requests of seconds split by send second (send_seconds.split)."""
     # a decoded (read-only) histogram may hold a shorter counts array than its layout (hdrh's get_count_at_index)
     filled = histogram.counts[: min(histogram.counts_len, histogram.encoder.payload.counts_len)]
-    return sum(
-        count
-        for index, count in enumerate(filled)
-        if count and histogram.get_highest_equivalent_value(histogram.get_value_from_index(index)) > ms
-    )
+    for index, count in enumerate(filled):
+        if count:
+            yield histogram.get_highest_equivalent_value(histogram.get_value_from_index(index)), count
 
 
 def mean(histogram: HdrHistogram) -> float:

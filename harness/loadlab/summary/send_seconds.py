@@ -33,11 +33,7 @@ def split(second: int, histogram: HdrHistogram | None) -> dict[int, HdrHistogram
     parts: dict[int, HdrHistogram] = {}
     if histogram is None or not histogram.get_total_count():
         return parts
-    for item in histogram.get_recorded_iterator():
-        count = item.count_added_in_this_iter_step
-        if not count:
-            continue
-        value = item.value_iterated_to
+    for value, count in hlog.buckets(histogram):
         sent = math.floor(second + 0.5 - value / 1000.0)
         if sent not in parts:
             parts[sent] = HdrHistogram(
