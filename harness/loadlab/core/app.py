@@ -217,7 +217,9 @@ def db_max_connections(args: list[str], headroom: int) -> int:
     return max([APP_DB_CONNECTIONS, *(n + headroom for n in sizes)])
 
 
-def placeholder_values(delay_address: str, delay_port: int, delay_ms: int, db_address: str, db_port: int, db: str):
+def placeholder_values(
+    delay_address: str, delay_port: int, delay_ms: int, db_address: str, db_port: int, db: str
+) -> dict[str, str]:
     """What each placeholder becomes: the delay-service's URL with DELAY_MS (a downstream of known latency), its base
     URL (any path, the run's delay), and the run's PostgreSQL as a JDBC URL that carries its user (trusted, no
     password)."""

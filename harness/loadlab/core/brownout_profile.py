@@ -108,18 +108,19 @@ class Model:
 
     def peak_inflight(self) -> float:
         """Little's law at the brownout's delay; a full pool holds its threads plus the backlog queued behind it."""
-        if self.backlog() > 0:
+        if self.pool is not None and self.backlog() > 0:
             return self.pool + self.backlog()
-        if self.sheds:
+        if self.pool is not None and self.sheds:
             return min(float(self.pool), self.rate * self.brownout_s)
         return self.rate * self.brownout_s
 
     def drain_s(self) -> float | None:
         """Seconds after the brownout until its backlog is gone: the answers still under way at its delay, then the
         queue served at the pool's normal ceiling less the arrivals; None when the pool cannot drain at all."""
-        if self.backlog() == 0:
+        top = self.ceiling(self.normal_s)
+        if top is None or self.backlog() == 0:  # no pool: no backlog
             return self.brownout_s
-        spare = self.ceiling(self.normal_s) - self.rate
+        spare = top - self.rate
         return None if spare <= 0 else self.brownout_s + self.backlog() / spare
 
 

@@ -21,6 +21,7 @@ import statistics
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Protocol
 
 from loadlab.core import hgrm_points, stubs
 from loadlab.core.errors import DownstreamError
@@ -57,7 +58,7 @@ class Distribution:
 
     @property
     def sigma(self) -> float:
-        return math.log(self.p99_ms / self.median_ms) / Z99
+        return math.log(_given(self.p99_ms, "DELAY_P99_MS") / self.median_ms) / Z99
 
     def quantile_ms(self, q: float) -> float:
         """The delay below which a share q (0..1) of the answers fall."""
@@ -65,10 +66,10 @@ class Distribution:
             q = min(max(q, 1e-12), 1 - 1e-12)
             return self.median_ms * math.exp(self.sigma * statistics.NormalDist().inv_cdf(q))
         if self.kind == BIMODAL:
-            slow = self.slow_pct / 100
-            if self.slow_ms >= self.median_ms:
-                return self.median_ms if q < 1 - slow else self.slow_ms
-            return self.slow_ms if q < slow else self.median_ms
+            slow, slow_ms = _given(self.slow_pct, "DELAY_SLOW_PCT") / 100, _given(self.slow_ms, "DELAY_SLOW_MS")
+            if slow_ms >= self.median_ms:
+                return self.median_ms if q < 1 - slow else slow_ms
+            return slow_ms if q < slow else self.median_ms
         if self.kind == "recorded":
             return _inverse(self.points, q)
         return self.median_ms
@@ -77,8 +78,8 @@ class Distribution:
         if self.kind == LOGNORMAL:
             return self.median_ms * math.exp(self.sigma**2 / 2)
         if self.kind == BIMODAL:
-            p = self.slow_pct / 100
-            return (1 - p) * self.median_ms + p * self.slow_ms
+            p = _given(self.slow_pct, "DELAY_SLOW_PCT") / 100
+            return (1 - p) * self.median_ms + p * _given(self.slow_ms, "DELAY_SLOW_MS")
         if self.kind == "recorded":
             pts = self.points
             return sum((q1 - q0) * (v0 + v1) / 2 for (q0, v0), (q1, v1) in zip(pts, pts[1:]))
@@ -106,7 +107,8 @@ class Distribution:
         if self.kind == CONSTANT:
             return f"constant {_ms(self.median_ms)}"
         if self.kind == BIMODAL:
-            return f"bimodal: {_ms(self.slow_ms)} for {self.slow_pct:g}%, {_ms(self.median_ms)} for the rest; {figures}"
+            slow = _ms(_given(self.slow_ms, "DELAY_SLOW_MS"))
+            return f"bimodal: {slow} for {self.slow_pct:g}%, {_ms(self.median_ms)} for the rest; {figures}"
         if self.kind == "recorded":
             return f"recorded ({Path(self.source).name}): {figures}"
         return f"lognormal: {figures}"
@@ -118,7 +120,7 @@ class Distribution:
         name = {"recorded": "recorded", BIMODAL: "bimodal"}.get(self.kind, "lognormal")
         return f"(median {_s(self.p50_ms())}, {name} p99 {_s(self.p99_high_ms())})"
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         """params.json's `downstream.distribution`: enough to judge the run again without the hgrm file."""
         return {
             "kind": self.kind,
@@ -138,14 +140,15 @@ class Distribution:
         }
 
     @classmethod
-    def from_dict(cls, d: Mapping) -> Distribution:
+    def from_dict(cls, d: Mapping[str, object]) -> Distribution:
+        points = d.get("points")
         return cls(
             kind=str(d["kind"]),
-            median_ms=float(d["median_ms"]),
-            p99_ms=d.get("p99_ms"),
-            slow_ms=d.get("slow_ms"),
-            slow_pct=d.get("slow_pct"),
-            points=tuple((float(q), float(v)) for q, v in d.get("points") or ()),
+            median_ms=_float(d["median_ms"]),
+            p99_ms=_number_or_none(d.get("p99_ms")),
+            slow_ms=_number_or_none(d.get("slow_ms")),
+            slow_pct=_number_or_none(d.get("slow_pct")),
+            points=tuple((float(q), float(v)) for q, v in points) if isinstance(points, (list, tuple)) else (),
             source=str(d.get("source") or ""),
         )
 
@@ -172,6 +175,36 @@ def share_above(quantile_ms: Callable[[float], float], ms: float) -> float:
         mid = (low + high) / 2
         low, high = (mid, high) if quantile_ms(mid) <= ms else (low, mid)
     return 1.0 - low
+
+
+class Figures(Protocol):
+    """What the health rule reads of a request's wait: a Distribution, or fanout.SlowestOf (the slowest of calls)."""
+
+    @property
+    def is_constant(self) -> bool: ...
+
+    def p50_ms(self) -> float: ...
+
+    def p99_high_ms(self) -> float: ...
+
+
+def _given(value: float | None, name: str) -> float:
+    """A figure its kind needs (a lognormal's p99, a bimodal's slow delay and share): the checked parameters hold it
+    (cross_checks), so None here is a distribution built without it."""
+    if value is None:
+        raise DownstreamError(f"the distribution needs {name}; it has none")
+    return value
+
+
+def _float(value: object) -> float:
+    if isinstance(value, (int, float, str)):
+        return float(value)
+    raise TypeError(f"{value!r} is not a number")
+
+
+def _number_or_none(value: object) -> float | None:
+    """A recorded figure as it was written (a whole number stays one), or None when it is not a number."""
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 def _ms(ms: float) -> str:
@@ -233,9 +266,12 @@ def distribution(values: RunParams) -> Distribution:
     dist = values.delay_dist
     median = float(values.delay_ms)
     if dist == LOGNORMAL:
-        return Distribution(LOGNORMAL, median, p99_ms=float(values.delay_p99_ms))
+        return Distribution(LOGNORMAL, median, p99_ms=float(_given(values.delay_p99_ms, "DELAY_P99_MS")))
     if dist == BIMODAL:
-        return Distribution(BIMODAL, median, slow_ms=float(values.delay_slow_ms), slow_pct=float(values.delay_slow_pct))
+        slow_ms = float(_given(values.delay_slow_ms, "DELAY_SLOW_MS"))
+        return Distribution(
+            BIMODAL, median, slow_ms=slow_ms, slow_pct=float(_given(values.delay_slow_pct, "DELAY_SLOW_PCT"))
+        )
     if dist.startswith(HGRM):
         path = dist[len(HGRM) :]
         points = hgrm_points.read(Path(path), DIST_ALLOWED)
@@ -243,15 +279,16 @@ def distribution(values: RunParams) -> Distribution:
     return Distribution(CONSTANT, median)
 
 
-def of_run(params: RunParams, recorded: Mapping | None) -> Distribution:
+def of_run(params: RunParams, recorded: Mapping[str, object] | None) -> Distribution:
     """The distribution a finished run had: params.json's `downstream.distribution` (it holds a recorded one's points,
     so the hgrm file need not exist any more); a run from before DELAY_DIST had a constant DELAY_MS."""
-    if recorded and isinstance(recorded.get("distribution"), Mapping):
-        return Distribution.from_dict(recorded["distribution"])
+    given = recorded.get("distribution") if recorded else None
+    if isinstance(given, Mapping):
+        return Distribution.from_dict(given)
     return Distribution(CONSTANT, float(params.delay_ms))
 
 
-def record(values: RunParams, served_log: str) -> dict:
+def record(values: RunParams, served_log: str) -> dict[str, object]:
     """params.json's `downstream`: the distribution with its figures, the injected failures, where the served delay
     went (relative to the run folder)."""
     return {
@@ -260,44 +297,6 @@ def record(values: RunParams, served_log: str) -> dict:
         "resets_pct": values.downstream_resets,
         "served_log": served_log,
     }
-
-
-def cross_checks(v: RunParams) -> list[str]:
-    """Combinations that cannot be drawn or would not be used, one line each."""
-    dist = v.delay_dist
-    errors = []
-    if dist == LOGNORMAL:
-        if v.delay_p99_ms is None:
-            errors.append(
-                "DELAY_DIST=lognormal needs DELAY_P99_MS (the 99th percentile); allowed: DELAY_P99_MS > DELAY_MS"
-            )
-        elif v.delay_p99_ms <= v.delay_ms:
-            errors.append(
-                f"DELAY_P99_MS={v.delay_p99_ms} is not above the median DELAY_MS={v.delay_ms}; allowed: "
-                f"DELAY_P99_MS > {v.delay_ms}"
-            )
-    elif v.delay_p99_ms is not None:
-        errors.append(
-            f"DELAY_P99_MS={v.delay_p99_ms} has no effect with DELAY_DIST={dist}; allowed: empty, or "
-            "DELAY_DIST=lognormal"
-        )
-    slow = (("DELAY_SLOW_MS", v.delay_slow_ms), ("DELAY_SLOW_PCT", v.delay_slow_pct))
-    if dist == BIMODAL:
-        for name, given in slow:
-            if given is None:
-                errors.append(f"DELAY_DIST=bimodal needs {name}; allowed: DELAY_SLOW_MS in ms, DELAY_SLOW_PCT 0..100")
-    else:
-        errors += [
-            f"{name}={given} has no effect with DELAY_DIST={dist}; allowed: empty, or DELAY_DIST=bimodal"
-            for name, given in slow
-            if given is not None
-        ]
-    if v.downstream_errors + v.downstream_resets > 100:
-        errors.append(
-            f"DOWNSTREAM_ERRORS={v.downstream_errors} and DOWNSTREAM_RESETS={v.downstream_resets} add up "
-            "to more than 100%; allowed: a sum of at most 100"
-        )
-    return errors
 
 
 def injects_failures(values: RunParams) -> bool:
@@ -327,7 +326,7 @@ def delay_service_args(values: RunParams, served_log: str) -> list[str]:
     ]
 
 
-def health_thresholds(dist: Distribution, base: Thresholds | None = None) -> Thresholds:
+def health_thresholds(dist: Figures, base: Thresholds | None = None) -> Thresholds:
     """The health rule for a run on this distribution. Constant: the contract's rule. Otherwise an idle service's p99
     is the distribution's, not twice its median: the slack grows so that, at a baseline p50 of the median, the limit
     is what the contract's rule gives a constant delay of the distribution's p99 (max(2 x p99, p99 + 100 ms))."""

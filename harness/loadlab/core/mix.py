@@ -62,7 +62,7 @@ class Feeder:
         """The value the smoke request uses: the range's low end (Zipf's most asked), the file's first value."""
         return self.values[0] if self.values else str(self.low)
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, object]:
         if self.values:
             return {"attr": self.attr, "values": list(self.values)}
         return {"attr": self.attr, "from": self.low, "to": self.high, "zipf": self.zipf}
@@ -106,7 +106,7 @@ class Mix:
             shares[i] += 1
         return shares
 
-    def resolved(self) -> dict:
+    def resolved(self) -> dict[str, object]:
         """What the simulation gets (Mix.java): nothing left to parse."""
         kinds = [
             {
@@ -144,7 +144,7 @@ def load(raw: str) -> Mix:
     if not rows or tuple(c.strip() for c in rows[0]) != HEADER:
         raise MixError(f"{shown} line 1 is not the header {','.join(HEADER)}; allowed: {ALLOWED}")
     placeholders: dict[str, Feeder] = {}
-    kinds = []
+    kinds: list[Kind] = []
     for number, row in enumerate(rows[1:], start=2):
         if not any(c.strip() for c in row):
             continue
@@ -214,7 +214,7 @@ def _body(folder: Path, body_file: str) -> str:
 
 
 def _resolve(
-    folder: Path, text: str, placeholders: dict[str, Feeder], pattern: re.Pattern, escape: bool = False
+    folder: Path, text: str, placeholders: dict[str, Feeder], pattern: re.Pattern[str], escape: bool = False
 ) -> tuple[str, str]:
     """(text for Gatling with #{pN}, text with each placeholder's first value); placeholders are shared by spelling:
     the same {id:1..1000} in two kinds is one feeder."""

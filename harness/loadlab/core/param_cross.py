@@ -6,7 +6,6 @@ from __future__ import annotations
 from loadlab.core import (
     app,
     client,
-    downstream,
     downstream_use,
     fanout,
     guards,
@@ -43,7 +42,7 @@ def cross_checks(v: RunParams, defaults: RunParams) -> list[str]:
     errors.extend(app.cross_checks(v, defaults))
     errors.extend(reactive.cross_checks(v))
     errors.extend(client.cross_checks(v))
-    drawn = downstream.cross_checks(v)
+    drawn = downstream_use.distribution_checks(v)
     errors.extend(drawn)
     errors.extend(downstream_use.cross_checks(v))
     measured = v.measured_seconds

@@ -64,8 +64,8 @@ def numbers_each_once(
     for word in words:
         if not word.isdigit():
             problem = f"{word!r} is {not_a_number}"
-        elif out_of_range(int(word)):
-            problem = out_of_range(int(word))
+        elif wrong := out_of_range(int(word)):
+            problem = wrong
         elif int(word) in numbers:
             problem = f"{int(word)} is given twice"
         else:

@@ -85,42 +85,42 @@ PARAMS: tuple[Param, ...] = (
         "the delay-service's latency, drawn per answer: constant (DELAY_MS), lognormal (median DELAY_MS, 99th "
         "percentile DELAY_P99_MS), bimodal (DELAY_SLOW_MS for DELAY_SLOW_PCT % of answers, DELAY_MS for the rest), "
         "hgrm:<file> (a recorded distribution, HdrHistogram percentile text)",
-        checked_by(lambda raw: downstream.parse_dist("DELAY_DIST", raw), downstream.DownstreamError),
+        checked_by(lambda raw: downstream.parse_dist("DELAY_DIST", raw), DownstreamError),
         downstream.DIST_ALLOWED,
     ),
     Param(
         "DELAY_P99_MS",
         "",
         "with DELAY_DIST=lognormal: the 99th percentile of the delay (ms), above DELAY_MS",
-        checked_by(lambda raw: downstream.parse_optional_ms("DELAY_P99_MS", raw), downstream.DownstreamError),
+        checked_by(lambda raw: downstream.parse_optional_ms("DELAY_P99_MS", raw), DownstreamError),
         "empty, or DELAY_MS+1..3600000",
     ),
     Param(
         "DELAY_SLOW_MS",
         "",
         "with DELAY_DIST=bimodal: the slow answers' delay (ms)",
-        checked_by(lambda raw: downstream.parse_optional_ms("DELAY_SLOW_MS", raw), downstream.DownstreamError),
+        checked_by(lambda raw: downstream.parse_optional_ms("DELAY_SLOW_MS", raw), DownstreamError),
         "empty, or 1..3600000",
     ),
     Param(
         "DELAY_SLOW_PCT",
         "",
         "with DELAY_DIST=bimodal: the share of slow answers (%)",
-        checked_by(lambda raw: downstream.parse_pct("DELAY_SLOW_PCT", raw), downstream.DownstreamError),
+        checked_by(lambda raw: downstream.parse_pct("DELAY_SLOW_PCT", raw), DownstreamError),
         "empty, or 0..100",
     ),
     Param(
         "DOWNSTREAM_ERRORS",
         "0",
         "share of the delay-service's answers that are a 503 after their delay (%), drawn per request",
-        checked_by(lambda raw: downstream.parse_pct("DOWNSTREAM_ERRORS", raw), downstream.DownstreamError),
+        checked_by(lambda raw: downstream.parse_pct("DOWNSTREAM_ERRORS", raw), DownstreamError),
         downstream.PCT_ALLOWED,
     ),
     Param(
         "DOWNSTREAM_RESETS",
         "0",
         "share of the delay-service's connections reset instead of answered, after their delay (%)",
-        checked_by(lambda raw: downstream.parse_pct("DOWNSTREAM_RESETS", raw), downstream.DownstreamError),
+        checked_by(lambda raw: downstream.parse_pct("DOWNSTREAM_RESETS", raw), DownstreamError),
         downstream.PCT_ALLOWED,
     ),
     Param(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +90,8 @@ class RunParams:
         """to_json's mapping read back: a parameter it does not hold (a run older than it, RESULTS_DIR in params.json)
         is the default's, and stays left out when written again (`absent`). Not checked again: a finished run's files
         (APP's jar, DELAY_DIST's hgrm) need not exist any more."""
-        given = {n: _typed(n, recorded[n.upper()]) for n in cls.names() if n.upper() in recorded}
+        # Any: params.json's values as the record holds them, its own to_json's (each field's type), not checked again.
+        given: dict[str, Any] = {n: _typed(n, recorded[n.upper()]) for n in cls.names() if n.upper() in recorded}
         return replace(defaults, **given, absent=frozenset(cls.names()) - set(given))
 
     def as_recorded(self) -> RunParams:
@@ -125,5 +127,11 @@ def _typed(name: str, value: object) -> object:
         return pool_sizes(value)
     if name in ("modes", "jdks"):
         words = value.split() if isinstance(value, str) else value if isinstance(value, (list, tuple)) else [value]
-        return tuple(int(w) if name == "jdks" else str(w) for w in words)
+        return tuple(_whole(w) if name == "jdks" else str(w) for w in words)
     return value
+
+
+def _whole(word: object) -> int:
+    if isinstance(word, (int, float, str)):
+        return int(word)
+    raise TypeError(f"{word!r} is not a whole number")

@@ -3,6 +3,7 @@ pool size) and the offered rate of each level."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from loadlab.core.modelabel import ModeLabel
@@ -20,7 +21,7 @@ class ModeRun:
     threads: int | None = None  # the platform pool's size; None for virtual threads
 
 
-def mode_runs(modes: list[str], jdks: list[int], sizes: tuple[int, ...] = ()) -> list[ModeRun]:
+def mode_runs(modes: Sequence[str], jdks: Sequence[int], sizes: Sequence[int] = ()) -> list[ModeRun]:
     """Every mode on every JDK, JDK by JDK in the order given, so one JDK's columns stand together; platform once
     per pool size in `sizes` (PLATFORM_THREADS), in its order, one column each when there are several. The label
     (modelabel.py) names the JDK only when there are several, the pool size only in a sweep."""

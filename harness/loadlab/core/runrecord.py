@@ -7,15 +7,19 @@ that judges a run never asks whether a field exists or what an old run meant.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
+from typing import TypeVar
 
 from loadlab.core.params import defaults, from_json
 from loadlab.core.run_params import RunParams
-from loadlab.core.upgrade import FORMAT, upgrade
+from loadlab.core.upgrade import FORMAT, Doc, upgrade
 
 __all__ = ["FORMAT", "RunRecord", "from_doc", "load"]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -26,19 +30,19 @@ class RunRecord:
     run_id: str | None = None
     target: str | None = None
     params: RunParams = field(default_factory=defaults)  # as validated (params.py); RESULTS_DIR is absent
-    thresholds: dict = field(default_factory=dict)  # the health rule's (thresholds.Thresholds)
-    limits: dict = field(default_factory=dict)  # the request chain's, in ms (limits.Limits.as_dict)
-    hosts: dict = field(default_factory=dict)  # role -> {host, address, description}
+    thresholds: Doc = field(default_factory=dict)  # the health rule's (thresholds.Thresholds)
+    limits: Doc = field(default_factory=dict)  # the request chain's, in ms (limits.Limits.as_dict)
+    hosts: Doc = field(default_factory=dict)  # role -> {host, address, description}
     machine: str | None = None
     # The modes whose load ended; None: not to be checked (a mode bench is still running, or a record without it).
     modes_completed: list[str] | None = None
     mode_problems: dict[str, list[str]] = field(default_factory=dict)
     refine_skipped: dict[str, str] = field(default_factory=dict)  # why bench did not refine a mode
-    crashes: dict[str, dict] = field(default_factory=dict)  # a role that died: watch.Crash.as_dict()
-    evidence_lost: dict[str, list[dict]] = field(default_factory=dict)  # samplers that died or froze (watch.py)
+    crashes: dict[str, Doc] = field(default_factory=dict)  # a role that died: watch.Crash.as_dict()
+    evidence_lost: dict[str, list[Doc]] = field(default_factory=dict)  # samplers that died or froze (watch.py)
     test_fault: str | None = None  # LOADLAB_FAULT_CPU_QUOTA of a test that starved the run on purpose
     # The delay-service's policy: distribution (downstream.Distribution.as_dict), failures, served_log; {} before it.
-    downstream: dict = field(default_factory=dict)
+    downstream: Doc = field(default_factory=dict)
     # whether the service under test ran with the wait agent (infra/host/lib/roles.bash wait_agent): a mode without
     # its file is then missing evidence; a run from before it, or with LOADLAB_WAIT_PROFILE=off, has none to miss
     wait_profile: bool = False
@@ -48,19 +52,21 @@ class RunRecord:
     @property
     def minutes(self) -> float | None:
         """How long the run took, start to finish; None when either end is not recorded."""
+        if self.finished_utc is None or self.started_utc is None:
+            return None
         try:
-            took = datetime.fromisoformat(self.finished_utc) - datetime.fromisoformat(self.started_utc)  # type: ignore[arg-type]
+            took = datetime.fromisoformat(self.finished_utc) - datetime.fromisoformat(self.started_utc)
         except (TypeError, ValueError):
             return None
         return took.total_seconds() / 60
 
-    def crash_of(self, mode: str) -> dict | None:
+    def crash_of(self, mode: str) -> Doc | None:
         return self.crashes.get(mode)
 
     def for_repetition(self, prefix: str) -> RunRecord:
         """The record as one repetition (`rep-<k>/`) sees it: its own modes, keyed by their plain label."""
 
-        def own(entries: dict) -> dict:
+        def own(entries: Mapping[str, T]) -> dict[str, T]:
             return {m.removeprefix(prefix): v for m, v in entries.items() if m.startswith(prefix)}
 
         completed = self.modes_completed
@@ -85,18 +91,18 @@ def load(run_dir: Path) -> RunRecord:
     return from_doc(doc)
 
 
-def from_doc(doc: dict) -> RunRecord:
+def from_doc(doc: Doc) -> RunRecord:
     """A record from params.json's content (or bench's copy of it while the run goes on)."""
     doc = upgrade(doc)
     return RunRecord(
         found=True,
-        run_id=doc.get("run_id"),
-        target=doc["target"],
-        params=from_json(doc["params"]),
+        run_id=_text(doc.get("run_id")),
+        target=_text(doc["target"]),
+        params=from_json(_mapping(doc["params"])),
         thresholds=_mapping(doc.get("thresholds")),
-        limits=doc["limits"],
+        limits=_mapping(doc["limits"]),
         hosts=_mapping(doc.get("hosts")),
-        machine=doc.get("machine"),
+        machine=_text(doc.get("machine")),
         modes_completed=_list_or_none(doc.get("modes_completed")),
         mode_problems={
             str(m): [str(p) for p in (v if isinstance(v, list) else [v])]
@@ -113,14 +119,18 @@ def from_doc(doc: dict) -> RunRecord:
         test_fault=str(doc["test_fault"]) if doc.get("test_fault") else None,
         downstream=_mapping(doc.get("downstream")),
         wait_profile=bool(doc.get("wait_profile")),
-        started_utc=doc.get("started_utc"),
-        finished_utc=doc.get("finished_utc"),
+        started_utc=_text(doc.get("started_utc")),
+        finished_utc=_text(doc.get("finished_utc")),
     )
 
 
-def _list_or_none(value) -> list[str] | None:
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _list_or_none(value: object) -> list[str] | None:
     return [str(v) for v in value] if isinstance(value, list) else None
 
 
-def _mapping(value) -> dict:
+def _mapping(value: object) -> Doc:
     return value if isinstance(value, dict) else {}

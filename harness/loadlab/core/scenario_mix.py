@@ -72,7 +72,7 @@ def parse(raw: str) -> tuple[Share, ...]:
             why = f"{word!r} has a weight out of 1..{WEIGHT_MAX}"
         elif any(s.name == m.group(1) for s in shares):
             why = f"{m.group(1)!r} is named twice"
-        if why:
+        if m is None or why:
             raise ScenarioMixError(f"SCENARIO={raw!r} is not allowed ({why}); allowed: {ALLOWED}")
         shares.append(Share(m.group(1), int(m.group(2))))
     if len(shares) < 2:

@@ -57,7 +57,7 @@ class CpuSplit:
             f"every other role on core(s) {_cpulist(self.others_set)}"
         )
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         return {
             "service_cpus": self.service_cpus,
             "service_set": list(self.service_set),
@@ -111,7 +111,7 @@ def split(service_cpus: float, cpus: tuple[int, ...], name: str = "SERVICE_CPUS"
 def of_run(service_cpus: object, cores: float | None) -> CpuSplit | None:
     """The split a finished run had, from its recorded SERVICE_CPUS and the machine's core count; None when the
     service shared the machine (or the record cannot say)."""
-    if service_cpus in (None, "") or not cores:
+    if not isinstance(service_cpus, (int, float, str)) or service_cpus == "" or not cores:
         return None
     try:
         return split(float(service_cpus), tuple(range(int(cores))))

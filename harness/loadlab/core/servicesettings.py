@@ -43,6 +43,6 @@ def mismatches(live: Mapping[str, object], params: RunParams) -> list[str]:
 
 def _number(value: object) -> float | None:
     try:
-        return None if value is None or isinstance(value, bool) else float(value)
+        return float(value) if isinstance(value, (int, float, str)) and not isinstance(value, bool) else None
     except (TypeError, ValueError):
         return None

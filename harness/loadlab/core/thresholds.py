@@ -36,9 +36,9 @@ class Thresholds:
     p50_slack_ms: float = 100.0
 
     @classmethod
-    def from_mapping(cls, values: Mapping | None) -> Thresholds:
+    def from_mapping(cls, values: Mapping[str, object] | None) -> Thresholds:
         """params.json's `thresholds`; a missing or non-numeric entry keeps its default."""
-        known = {}
+        known: dict[str, float] = {}
         for f in fields(cls):
             value = (values or {}).get(f.name)
             if isinstance(value, (int, float)) and not isinstance(value, bool):

@@ -64,7 +64,7 @@ class Limits:
     delay_probe_timeout_ms: int
     injector_max_inflight: int
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, int]:
         return asdict(self)
 
 

@@ -6,6 +6,9 @@ a field its simulation did not write yet is filled in from what that simulation 
 
 from __future__ import annotations
 
+# params.json and meta.json as read: JSON objects whose values are narrowed where they are used.
+Doc = dict[str, object]
+
 # The layout bench writes today. 1: `format` itself, `limits`, `target`, SCENARIO and REFINE always present.
 FORMAT = 1
 
@@ -22,21 +25,22 @@ KNOWN_KIND_MEANINGS = {
 }
 
 
-def upgrade(doc: dict) -> dict:
+def upgrade(doc: Doc) -> Doc:
     """params.json's content brought up to FORMAT, one version at a time; the document given is not changed."""
     doc = dict(doc)
-    version = doc.get("format") if isinstance(doc.get("format"), int) else 0
+    given = doc.get("format")
+    version = given if isinstance(given, int) else 0
     if version < 1:
         doc = _format_0_to_1(doc)
     return doc
 
 
-def _format_0_to_1(doc: dict) -> dict:
+def _format_0_to_1(doc: Doc) -> Doc:
     params = dict(_mapping(doc.get("params")))
     params.setdefault("SCENARIO", FORMAT_0_SCENARIO)
     if "REFINE" not in params:
         params["REFINE"] = 0
-        modes = [str(m) for m in doc.get("modes_completed") or []]
+        modes = [str(m) for m in _list(doc.get("modes_completed"))]
         doc["refine_skipped"] = {**dict.fromkeys(modes, FORMAT_0_NOT_REFINED), **_mapping(doc.get("refine_skipped"))}
     limits = doc.get("limits")
     return {
@@ -48,16 +52,13 @@ def _format_0_to_1(doc: dict) -> dict:
     }
 
 
-def injector_meta(meta: dict) -> dict:
+def injector_meta(meta: Doc) -> Doc:
     """An injector's meta.json with what older simulations did not write: its request timeout under `timeouts`
     (they gave it only among their properties) and the meaning of the kinds a timeout causes."""
     meta = dict(meta)
-    timeouts = meta.get("timeouts") if isinstance(meta.get("timeouts"), dict) else {}
-    said = (
-        (meta.get("properties") or {}).get("loadlab.requestTimeoutMs")
-        if isinstance(meta.get("properties"), dict)
-        else None
-    )
+    timeouts = _mapping(meta.get("timeouts"))
+    properties = meta.get("properties")
+    said = properties.get("loadlab.requestTimeoutMs") if isinstance(properties, dict) else None
     if timeouts.get("request_ms") is None and said is not None:
         meta["timeouts"] = {**timeouts, "request_ms": said}
     if not meta.get("error_kind_meanings"):
@@ -65,5 +66,9 @@ def injector_meta(meta: dict) -> dict:
     return meta
 
 
-def _mapping(value) -> dict:
+def _mapping(value: object) -> Doc:
     return value if isinstance(value, dict) else {}
+
+
+def _list(value: object) -> list[object]:
+    return value if isinstance(value, list) else []

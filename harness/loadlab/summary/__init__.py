@@ -26,7 +26,7 @@ from loadlab.summary.ratio import ratio_fields
 from loadlab.summary.records import ModeRecord, RunSummary
 
 
-def write(run_dir: str | os.PathLike) -> list[tuple[Path, RunSummary]]:
+def write(run_dir: str | os.PathLike[str]) -> list[tuple[Path, RunSummary]]:
     """Writes every derived file of a run folder but the pages; returns each folder's summary as the typed record
     summary.json is written from (records.py), the run folder's own last.
 

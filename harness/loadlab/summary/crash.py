@@ -17,9 +17,10 @@ from pathlib import Path
 from loadlab.analysis.knee_words import level_number
 from loadlab.core import metrics
 from loadlab.core.app import THREAD_SERVICE
+from loadlab.core.upgrade import Doc
 from loadlab.summary.detail_records import CrashRecord
 from loadlab.summary.jsonform import plain_number
-from loadlab.summary.raw import Injector, RawMode
+from loadlab.summary.raw import Injector, RawMode, Rows
 from loadlab.summary.seconds import Tables
 from loadlab.summary.values import as_float
 
@@ -37,20 +38,20 @@ class Place:
         return self.cutoff if pass_name == self.pass_name else None
 
 
-def cutoff_second(crash: dict | None) -> int | None:
+def cutoff_second(crash: Doc | None) -> int | None:
     """The epoch second a role was last seen alive in: nothing of its pass counts from there on."""
     alive = as_float((crash or {}).get("alive_until_epoch_ms"))
     return None if alive is None else math.floor(alive / 1000)
 
 
-def second_of_phase(crash: dict, measure_start_s: int | None) -> int | None:
+def second_of_phase(crash: Doc, measure_start_s: int | None) -> int | None:
     """`crashed.second`: the second of the measured phase (starting at epoch second measure_start_s) a role was last
     seen alive in; negative in the warm-up. The one computation for the verdict and bench's console line."""
     cutoff = cutoff_second(crash)
     return None if cutoff is None or measure_start_s is None else cutoff - measure_start_s
 
 
-def locate(crash: dict | None, passes: list[tuple[str, RawMode]]) -> Place | None:
+def locate(crash: Doc | None, passes: list[tuple[str, RawMode]]) -> Place | None:
     """The pass the crash happened in: the last one (in the order they ran) that had begun by then. A crash before
     anything began is the coarse pass's (its warm-up)."""
     cutoff = cutoff_second(crash)
@@ -72,7 +73,7 @@ def _first_second(mode_raw: RawMode) -> int | None:
     return min(firsts) if firsts else None
 
 
-def summary(crash: dict | None, place: Place | None, tables: Tables) -> dict | None:
+def summary(crash: Doc | None, place: Place | None, tables: Tables) -> Doc | None:
     """The contract's `crashed`: {role, host, second, exit, cause} (+ signal), and where: `pass` (`coarse` or the
     fine pass), `second` counted from the start of that pass's measured phase (negative: in its warm-up), `level`
     (that pass's level under way, or null) and its `level_rps`. tables: the dying pass's."""
@@ -92,10 +93,11 @@ def summary(crash: dict | None, place: Place | None, tables: Tables) -> dict | N
     }
 
 
-def of(crashed: Mapping) -> CrashRecord:
+def of(crashed: Mapping[str, object]) -> CrashRecord:
     """A crash as the summary records it, from a mapping that may carry more (params.json's, with its instants)."""
     names = set(CrashRecord.names()) | set(CrashRecord.RENAMED)
-    return CrashRecord.from_mapping({k: v for k, v in crashed.items() if k in names})
+    record: CrashRecord = CrashRecord.from_mapping({k: v for k, v in crashed.items() if k in names})
+    return record
 
 
 def when(crashed: CrashRecord, name_the_pass: bool = True) -> str:
@@ -120,13 +122,13 @@ def when(crashed: CrashRecord, name_the_pass: bool = True) -> str:
     return text
 
 
-def peak_inflight(service: dict[int, dict], injectors: list[Injector], cutoff: int) -> dict:
+def peak_inflight(service: Rows, injectors: list[Injector], cutoff: int) -> dict[str, int | None]:
     """The most requests in flight up to the second a role was last seen alive: `service`, as the service counted
     them (its sampler's inflight_requests, through every pass of the mode), and `injectors`, sent and not answered
     (the dying pass's injectors together; it counts what waited in the accept queue too). None where nothing was
     recorded. What a memory crash is read with: how much the service had admitted when it ran out."""
-    own = [as_float(row.get(metrics.INFLIGHT_REQUESTS)) for s, row in service.items() if s <= cutoff]
-    own = [v for v in own if v is not None and v >= 0]
+    counted = [as_float(row.get(metrics.INFLIGHT_REQUESTS)) for s, row in service.items() if s <= cutoff]
+    own = [v for v in counted if v is not None and v >= 0]
     sent: dict[int, float] = {}
     for inj in injectors:
         for s, row in inj.seconds.items():
@@ -146,7 +148,7 @@ def service_log(mode_dir: Path) -> Path:
     return root / "logs" / f"{str(mode_dir.relative_to(root)).replace('/', '-')}-{THREAD_SERVICE}.log"
 
 
-def log_afterwards(crashed: dict, log: Path) -> None:
+def log_afterwards(crashed: Doc, log: Path) -> None:
     """A JVM whose heap fills up can stop answering (GC back to back) before it gives up with an OutOfMemoryError;
     the watcher then names the death by its silence. The service's log, read once the run is over, says what came
     next: its memory error is added to the cause, as the log's words."""
@@ -167,7 +169,7 @@ def log_afterwards(crashed: dict, log: Path) -> None:
 OOM_KILLED = "killed by the kernel's OOM killer"
 
 
-def out_of_memory(crashed: dict) -> bool:
+def out_of_memory(crashed: Mapping[str, object]) -> bool:
     """A death the JVM or the kernel put down to memory: the JVM's OutOfMemoryError (its heap; never the thread
     limit, which names itself) or the kernel's OOM killer in the service's memory cgroup (loadlab-host log-cause)."""
     cause = str(crashed.get("cause") or "")
@@ -229,7 +231,7 @@ def dropped_text(dropped: list[int], owner: str = "") -> str:
     )
 
 
-def why_pass_not_used(crashed: dict | None, pass_name: str) -> str | None:
+def why_pass_not_used(crashed: Mapping[str, object] | None, pass_name: str) -> str | None:
     """A fine pass a role died in narrows nothing: its last levels may be the dying process, not the service."""
     if crashed is None or of(crashed).pass_name != pass_name:
         return None

@@ -12,12 +12,12 @@ instead of judging it (validity.py).
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 
 from loadlab.analysis.levels import Evidence, Level
 from loadlab.core.sampling import SILENCE_S
-from loadlab.summary.detail_records import EvidenceGapRecord
-from loadlab.summary.raw import RawMode
+from loadlab.core.upgrade import Doc
+from loadlab.summary.gaps import Gap
+from loadlab.summary.raw import RawMode, Rows
 from loadlab.summary.seconds import Tables
 from loadlab.summary.values import as_float
 
@@ -29,36 +29,7 @@ CARRIES = {
 }
 
 
-@dataclass(frozen=True)
-class Gap:
-    role: str  # whose sampler: thread-service, delay-service, injector-<i>
-    first_second: int  # measured seconds (0: the first second of the measured phase), inclusive
-    last_second: int
-    cause: str  # died | stalled | never started
-    detail: str  # the sampler, how it ended, and what its rows would have said
-    fine_pass: str | None = None  # the fine pass these seconds belong to (None: the coarse pass)
-
-    @property
-    def seconds(self) -> int:
-        return self.last_second - self.first_second + 1
-
-    def sentence(self) -> str:
-        where = f"{self.fine_pass}'s " if self.fine_pass else ""
-        return f"no server evidence for {where}measured seconds {self.first_second}–{self.last_second}: {self.detail}"
-
-    def record(self) -> EvidenceGapRecord:
-        return EvidenceGapRecord(
-            role=self.role,
-            pass_name=self.fine_pass or "coarse",
-            first_second=self.first_second,
-            last_second=self.last_second,
-            seconds=self.seconds,
-            cause=self.cause,
-            detail=self.detail,
-        )
-
-
-def apply(tables: Tables, raw: RawMode, events: list[dict], fine_pass: str | None = None) -> None:
+def apply(tables: Tables, raw: RawMode, events: list[Doc], fine_pass: str | None = None) -> None:
     """Finds the pass's gaps (tables.evidence_gaps) and takes the evidence away from the levels they touch."""
     if tables.t0 is None or not tables.timeline:
         return
@@ -67,7 +38,7 @@ def apply(tables: Tables, raw: RawMode, events: list[dict], fine_pass: str | Non
     tables.levels = [without_evidence(lv, tables.evidence_gaps) for lv in tables.levels]
 
 
-def find_gaps(raw: RawMode, t0: int, t_end: int, events: list[dict], fine_pass: str | None = None) -> list[Gap]:
+def find_gaps(raw: RawMode, t0: int, t_end: int, events: list[Doc], fine_pass: str | None = None) -> list[Gap]:
     """Every run of at least SILENCE_S seconds in [t0, t_end] (epoch seconds) in which a sampler wrote no row."""
     sources = [("thread-service", raw.thread_samples), ("delay-service", raw.delay_samples)]
     sources += [(inj.name, inj.samples) for inj in raw.injectors]
@@ -97,7 +68,7 @@ def without_evidence(level: Level, gaps: list[Gap]) -> Level:
     return dataclasses.replace(level, evidence=Evidence(), no_server_evidence=why)
 
 
-def _cause(role: str, rows: dict, last_epoch: int, events: list[dict], fine_pass: str | None) -> tuple[str, str]:
+def _cause(role: str, rows: Rows, last_epoch: int, events: list[Doc], fine_pass: str | None) -> tuple[str, str]:
     carries = CARRIES["injector" if role.startswith("injector-") else role] + " and its host's CPU"
     seen = [
         e
@@ -120,7 +91,7 @@ def _cause(role: str, rows: dict, last_epoch: int, events: list[dict], fine_pass
     return "stalled", f"the {role}'s sampler wrote no row and nothing was seen of it ending: it stalled, {lost}"
 
 
-def _exit(event: dict) -> str:
+def _exit(event: Doc) -> str:
     if event.get("exit") is None:
         return "no exit code"
     return f"exit {event['exit']}" + (f", {event['signal']}" if event.get("signal") else "")

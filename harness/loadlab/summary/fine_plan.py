@@ -16,6 +16,7 @@ from loadlab.analysis.knee import Knee
 from loadlab.core import runplan, runrecord
 from loadlab.core.run_params import RunParams
 from loadlab.core.thresholds import Thresholds
+from loadlab.core.upgrade import Doc
 from loadlab.summary import appcheck
 from loadlab.summary.judging import judge_mode
 
@@ -33,7 +34,7 @@ class FineStep:
     set_aside: bool = False
 
 
-def next_fine_pass(run_dir: Path, folder: str, run: dict) -> FineStep:
+def next_fine_pass(run_dir: Path, folder: str, run: Doc) -> FineStep:
     """folder: the mode's folder in the run (`platform`, `rep-2/virtual`); run: params.json's content so far."""
     record = runrecord.from_doc(run)
     thresholds = Thresholds.from_mapping(record.thresholds)
@@ -64,7 +65,7 @@ def next_fine_pass(run_dir: Path, folder: str, run: dict) -> FineStep:
         )
         return FineStep(reason=f"{last.name} was not used ({last.why_not_used}): {stands}")
     if knee.interval is None and knee.suspect is not None:
-        return _below_set_aside(knee)
+        return _below_set_aside(knee, knee.suspect)
     if knee.interval is None and knee.bound is not None and not knee.passes:
         return FineStep()  # the levels set aside above the highest rate held were all healthy: nothing to look for
     if knee.interval is None:
@@ -77,10 +78,10 @@ def next_fine_pass(run_dir: Path, folder: str, run: dict) -> FineStep:
     return FineStep(rates, knee.interval, knee.baseline_p50_ms, round(refine.warmup_rate(rates[0]), 3))
 
 
-def _below_set_aside(knee: Knee) -> FineStep:
+def _below_set_aside(knee: Knee, suspect: float) -> FineStep:
     """A bound: no trusted level was unhealthy, but one set aside above the highest rate held was (its instrument was
     saturated). A fine pass between the two, judged level by level, places the knee or raises the bound."""
-    bracket = Bracket(knee.sustained_rps, knee.suspect)
+    bracket = Bracket(knee.sustained_rps, suspect)
     rates = refine.fine_rates(bracket)
     if not rates:
         return FineStep(reason=f"no fine pass below the level set aside: {knee.bound}")

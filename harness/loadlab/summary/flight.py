@@ -27,6 +27,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from loadlab.core.upgrade import Doc
+
 FLIGHT_JSON = "flight.json"  # beside the recording, in <mode>/raw/thread/ (written by loadlab-host pinned)
 MB = 1024 * 1024
 THREAD_STACK = "Thread Stack"  # NMT's category of the threads' stacks, as jdk.NativeMemoryUsage names it
@@ -62,7 +64,7 @@ def _hms(text: str) -> tuple[int, int, int]:
     return int(h), int(m), int(s)
 
 
-def duration_ms(value) -> float:
+def duration_ms(value: object) -> float:
     """jfr print --json writes a timespan as an ISO-8601 duration (`PT0.012345S`) or as nanoseconds."""
     if isinstance(value, (int, float)):
         return value / 1e6
@@ -74,17 +76,17 @@ def duration_ms(value) -> float:
     return 0.0
 
 
-def read_events(path: Path) -> list[dict] | None:
+def read_events(path: Path) -> list[Doc] | None:
     """The events of a flight.json, or None when there is none or it cannot be read (a JVM killed before its dump)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     events = data.get("recording", {}).get("events") if isinstance(data, dict) else None
-    return events if isinstance(events, list) else None
+    return [e for e in events if isinstance(e, dict)] if isinstance(events, list) else None
 
 
-def per_second(events: list[dict]) -> dict[int, FlightSecond]:
+def per_second(events: list[Doc]) -> dict[int, FlightSecond]:
     """One FlightSecond per epoch second that had an event, keyed by that second."""
     rows: dict[int, FlightSecond] = {}
     heap: list[tuple[float, str, float]] = []  # (time, kind, bytes used) for heap_walk
@@ -94,7 +96,8 @@ def per_second(events: list[dict]) -> dict[int, FlightSecond]:
         return rows.setdefault(second, FlightSecond(second))
 
     for event in events:
-        kind, values = event.get("type"), event.get("values") or {}
+        kind, given = event.get("type"), event.get("values")
+        values = given if isinstance(given, dict) else {}
         t = epoch_seconds(values.get("startTime", ""))
         if t is None:
             continue
@@ -147,9 +150,9 @@ def load(thread_raw: Path) -> dict[int, FlightSecond] | None:
     return None if events is None else per_second(events)
 
 
-def _mb(value) -> float | None:
+def _mb(value: object) -> float | None:
     return value / MB if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def _int(value) -> int | None:
+def _int(value: object) -> int | None:
     return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from loadlab.analysis.gc_bound import WITH_THE_CRASH, is_gc_bound
 from loadlab.analysis.knee_words import COARSE, level_words
 from loadlab.analysis.levels import Level
+from loadlab.core.upgrade import Doc
 from loadlab.summary import server_columns as col
 from loadlab.summary.flight import FlightSecond
 from loadlab.summary.seconds import Tables
@@ -49,7 +50,7 @@ class GcBound:
             "crash, not as the service's collapse at that rate"
         )
 
-    def as_json(self, pass_name: str) -> dict:
+    def as_json(self, pass_name: str) -> dict[str, object]:
         return {
             "pass": pass_name,
             "level": self.level.index,
@@ -67,7 +68,7 @@ class GcBound:
         return "the out-of-memory kill followed" + ("" if after is None else f" {after} s later")
 
 
-def before_crash(crashed: dict | None, tables: Tables, flights: dict[int, FlightSecond] | None) -> list[GcBound]:
+def before_crash(crashed: Doc | None, tables: Tables, flights: dict[int, FlightSecond] | None) -> list[GcBound]:
     """The GC-bound levels that end the dying pass (tables: its own, cut at the crash), last one first, when the
     death was one of memory; [] otherwise. Only the run of them right before the death: a level that was not GC-bound
     between them and the death says the heap still coped there."""
@@ -77,7 +78,7 @@ def before_crash(crashed: dict | None, tables: Tables, flights: dict[int, Flight
     for position in range(len(tables.levels) - 1, -1, -1):
         level = tables.levels[position]
         share, source = pause_share(level, tables, flights or {})
-        if not is_gc_bound(share):
+        if share is None or not is_gc_bound(share):
             break
         found.append(GcBound(position, level, share, source, _after(crashed, level)))
     return found
@@ -93,17 +94,17 @@ def pause_share(level: Level, tables: Tables, flights: dict[int, FlightSecond]) 
     recorded = [flights[tables.t0 + s] for s in seconds if tables.t0 + s in flights]
     if recorded:
         shares.append((sum(r.gc_pause_ms for r in recorded) / wall_ms, FLIGHT))
-    counted = [as_float(row.get(col.GC_PAUSE_MS)) for row in tables.server if row.get(col.SECOND) in seconds]
-    counted = [v for v in counted if v is not None]
+    read = [as_float(row.get(col.GC_PAUSE_MS)) for row in tables.server if row.get(col.SECOND) in seconds]
+    counted = [v for v in read if v is not None]
     if counted:  # ms paused per second, each reading spread over the seconds since the one before
         shares.append((sum(counted) / len(counted) / 1000.0, COUNTER))
     return max(shares, default=(None, ""))
 
 
-def _after(crashed: dict, level: Level) -> int | None:
+def _after(crashed: Doc, level: Level) -> int | None:
     """Whole seconds from the level's end to the death: the second after the last one the service was seen alive."""
     second = crashed.get("second")
-    if second is None or level.first_second is None:
+    if not isinstance(second, int) or level.first_second is None:
         return None
     return max(0, int(second) + 1 - (level.first_second + level.seconds))
 

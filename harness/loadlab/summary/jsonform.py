@@ -68,7 +68,7 @@ def evidence_of(evidence: Evidence) -> Evidence:
     return replace(evidence, **{f.name: rounded(getattr(evidence, f.name), 1) for f in fields(evidence)})
 
 
-def interval(bracket: Bracket | None) -> list | None:
+def interval(bracket: Bracket | None) -> list[float | int | None] | None:
     """[last healthy, first unhealthy] rate, to 0.1 rps; a healthy side of 0 (none) as null."""
     if bracket is None:
         return None

@@ -5,6 +5,7 @@ next fine pass from the same values (plan.py), so the pass it runs is the one th
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from loadlab.core.reactive import REACTIVE
 from loadlab.core.run_params import RunParams
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.thresholds import Thresholds
+from loadlab.core.upgrade import Doc
 from loadlab.summary import (
     appcheck,
     crash,
@@ -57,7 +59,7 @@ class JudgedMode:
     verdict: Verdict  # the coarse pass's
     ctx: ValidityContext
     knee: Knee
-    crashed: dict | None  # crash.summary: where a role died
+    crashed: Doc | None  # crash.summary: where a role died
     crash_tables: Tables  # the tables of the pass it died in (the coarse pass's when none died)
     crash_reason: str | None
     # fewer than MIN_LEVELS rates measured on trusted levels, coarse and fine (validity.too_few_levels): a fine pass
@@ -94,7 +96,7 @@ def judge_mode(
     fine_raws = [(name, raw.load_mode(mode_dir, name)) for name in raw.fine_passes(mode_dir)]
     died = run.crash_of(label)
     place = crash.locate(died, fine_raws)
-    tables = seconds.build_tables(mode_raw, lag_s=lag_s, cutoff=place and place.cutoff_for(crash.COARSE))
+    tables = seconds.build_tables(mode_raw, lag_s=lag_s, cutoff=place.cutoff_for(crash.COARSE) if place else None)
     lost = run.evidence_lost.get(label, [])
     evidence.apply(tables, mode_raw, lost)
     crash_tables = tables
@@ -102,7 +104,7 @@ def judge_mode(
         _write_tables(mode_dir, tables)
     fine = []
     for name, fine_raw in fine_raws:
-        fine_tables = seconds.build_tables(fine_raw, lag_s=lag_s, cutoff=place and place.cutoff_for(name))
+        fine_tables = seconds.build_tables(fine_raw, lag_s=lag_s, cutoff=place.cutoff_for(name) if place else None)
         evidence.apply(fine_tables, fine_raw, lost, name)
         if place and place.pass_name == name:
             crash_tables = fine_tables
@@ -125,8 +127,8 @@ def judge_mode(
         crashed["out_of_memory"] = crash.out_of_memory(crashed)
         crashed["memory_limit_mb"] = mode_raw.host_limits.service_memory_max_mb if mode_raw.host_limits else None
     gc_bound = gc_crash.before_crash(crashed, crash_tables, mode_raw.flight)
-    if crashed is not None:
-        crashed["gc_bound"] = [bound.as_json(crashed["pass"]) for bound in reversed(gc_bound)]
+    if crashed is not None and place is not None:  # crash.summary: a crash placed in its pass
+        crashed["gc_bound"] = [bound.as_json(place.pass_name) for bound in reversed(gc_bound)]
     # the coarse pass's are set aside from its knee; a fine pass a role died in narrows nothing anyway
     with_crash = {bound.position: bound.reason() for bound in gc_bound} if crash_tables is tables else {}
     for passed in (tables, *(f.tables for f in fine)):  # the stand-in's own record: served delay, injected failures
@@ -139,10 +141,10 @@ def judge_mode(
     knee = refined_knee(tables.levels, verdict, fine, thresholds, ctx, crashed)
     trusted = len(trusted_rates(tables.levels, verdict, knee))
     short = too_few_levels(trusted, set_aside_words(tables.levels, verdict), ctx.min_rates)
-    passes = [(hgrm_files.COARSE, mode_raw, tables.levels), *((f.name, f.raw, f.tables.levels) for f in fine)]
+    raw_passes = [(hgrm_files.COARSE, mode_raw, tables.levels), *((f.name, f.raw, f.tables.levels) for f in fine)]
     aside = {(hgrm_files.COARSE, tables.levels[i].index) for i in verdict.set_aside}
     aside |= {(o.name, o.levels[i].index) for o in knee.passes for i in o.verdict.set_aside}
-    mix_kinds = kinds.records(mode_dir, passes, lag_s, thresholds, write, frozenset(aside))
+    mix_kinds = kinds.records(mode_dir, raw_passes, lag_s, thresholds, write, frozenset(aside))
     knee_rps = knee.closing.target_rps if knee.collapsed and knee.closing else None
     return JudgedMode(
         label=label,
@@ -160,7 +162,7 @@ def judge_mode(
         kind_first=kinds.went_first(mix_kinds, knee_rps),
         no_wait_profile=no_profile,
         wait_agent_stopped=agent.stopped if agent is not None else None,
-        crash_notes=gc_crash.words(gc_bound, crashed["pass"]) if crashed else [],
+        crash_notes=gc_crash.words(gc_bound, place.pass_name) if crashed and place else [],
         invalid_reasons=[*short, *pass_reasons(tables.levels, verdict, ctx)]
         + [r for r in [warmup.backlog_reason(mode_raw, tables.levels, verdict, ctx.healthy_max_ms)] if r],
         config_mismatches=live_config_mismatches(label, mode_raw.live_config, params)
@@ -254,11 +256,12 @@ def completion_lag_s(params: RunParams) -> int:
     return timeouts.completion_lag_s(expected_ms(params))
 
 
-def limits_in_force(mode_raw: RawMode, recorded: dict, params: RunParams) -> tuple[HarnessLimit, ...]:
+def limits_in_force(mode_raw: RawMode, recorded: Mapping[str, object], params: RunParams) -> tuple[HarnessLimit, ...]:
     """Each limit that cuts a request, as it was in force (recorded: params.json's `limits`): the injectors say their
     own timeout in meta.json."""
-    said = [as_float((inj.meta.get("timeouts") or {}).get("request_ms")) for inj in mode_raw.injectors]
-    said = [x for x in said if x is not None]
+    stated = [inj.meta.get("timeouts") for inj in mode_raw.injectors]
+    read = [as_float(t.get("request_ms")) if isinstance(t, dict) else None for t in stated]
+    said = [x for x in read if x is not None]
     injector = max(said) if said else as_float(recorded.get("injector_request_timeout_ms"))
     found = []
     if injector is not None:
@@ -275,7 +278,7 @@ def limits_in_force(mode_raw: RawMode, recorded: dict, params: RunParams) -> tup
     return tuple(found)
 
 
-def live_config_mismatches(mode: str, live: dict, params: RunParams) -> list[str]:
+def live_config_mismatches(mode: str, live: Mapping[str, object], params: RunParams) -> list[str]:
     """Reasons the mode did not run what was asked, from what the service itself reported at start."""
     reasons = []
     wanted_mode = base_mode(mode)

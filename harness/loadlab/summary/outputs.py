@@ -6,9 +6,8 @@ import csv
 import io
 import math
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
 
 from loadlab.summary import server_columns
 
@@ -16,7 +15,7 @@ TIMELINE_COLUMNS = ["second", "offered_rps", "ok", "ko", "p50_ms", "p95_ms", "p9
 SERVER_COLUMNS = server_columns.COLUMNS  # named in server_columns.py
 
 
-def write_csv(path: Path, columns: list[str], rows: Iterable[dict]) -> None:
+def write_csv(path: Path, columns: list[str], rows: Iterable[Mapping[str, object]]) -> None:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
@@ -32,7 +31,7 @@ def write_text(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def cell(value: Any) -> str:
+def cell(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, float):

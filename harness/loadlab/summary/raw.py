@@ -10,9 +10,11 @@ import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from loadlab.analysis import hlog, threadlimits
 from loadlab.core import upgrade
+from loadlab.core.upgrade import Doc
 from loadlab.summary import flight
 from loadlab.summary.detail_records import StopCapRecord
 from loadlab.summary.values import as_float, natural
@@ -24,16 +26,21 @@ from loadlab.summary.values import as_float, natural
 TIMEOUT_INJECTOR = "timeout_injector"
 STATUS_504 = "status_504"
 
+# A CSV row of a sampler or an injector, by its header's names; a file's rows keyed by their epoch second.
+Row = dict[str, str]
+Rows = dict[int, Row]
+T = TypeVar("T")
+
 # --- Reading the raw files -----------------------------------------------------------------------------------------
 
 
 @dataclass
 class Injector:
     name: str
-    seconds: dict[int, dict]
-    meta: dict
+    seconds: Rows
+    meta: Doc
     ok_payloads: dict[int, list[str]]
-    samples: dict[int, dict]
+    samples: Rows
     # Failed requests' latencies per completion second: failures that all end at one limit were cut by it.
     ko_payloads: dict[int, list[str]] = field(default_factory=dict)
     # Failed requests per completion second and kind (errors.csv); empty for runs before it was written.
@@ -43,23 +50,23 @@ class Injector:
 @dataclass
 class RawMode:
     injectors: list[Injector]
-    thread_samples: dict[int, dict]
-    jvm: dict[int, dict]
-    delay_samples: dict[int, dict]
+    thread_samples: Rows
+    jvm: Rows
+    delay_samples: Rows
     pinned: int | None
     missing: list[str] = field(default_factory=list)
     # What the thread-service said it runs with (liveconfig.record_live_config); empty for older runs.
-    live_config: dict = field(default_factory=dict)
+    live_config: Doc = field(default_factory=dict)
     # The service's flight recording per second (flight.py; None: none written) and the thread host's limits it ran
     # under (threadlimits.py; None for older runs).
-    flight: dict | None = None
+    flight: dict[int, flight.FlightSecond] | None = None
     host_limits: threadlimits.HostLimits | None = None
     # An application under test (APP, summary/appcheck.py): Tomcat's platform request threads as the host saw them,
     # its own Actuator gauges when it exposes them, and its flight recording's counts (pinned.json); empty when not
     # recorded.
-    request_pool: dict[int, dict] = field(default_factory=dict)
-    actuator: dict[int, dict] = field(default_factory=dict)
-    jfr: dict = field(default_factory=dict)
+    request_pool: Rows = field(default_factory=dict)
+    actuator: Rows = field(default_factory=dict)
+    jfr: Doc = field(default_factory=dict)
 
 
 def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
@@ -71,7 +78,7 @@ def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
     injectors_dir = mode_dir / fine_pass / "raw" if fine_pass else raw_dir
     report_prefix = f"{fine_pass}-" if fine_pass else ""
 
-    def rows(path: Path) -> dict[int, dict]:
+    def rows(path: Path) -> Rows:
         found = read_rows(path)
         if found is None:
             missing.append(str(path.relative_to(mode_dir.parent)))
@@ -115,7 +122,7 @@ def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
 
 
 def read_injector(
-    folder: Path, name: str, meta: dict, shown_from: Path, missing: list[str], sampled: bool = True
+    folder: Path, name: str, meta: Doc, shown_from: Path, missing: list[str], sampled: bool = True
 ) -> Injector:
     """An injector's per-second files (seconds.csv, latency.hlog, errors.csv, samples.csv): its own folder, or the
     folder of one kind of APP_REQUESTS's mix inside it (kinds/<name>/, which has the same files and the injector's
@@ -190,17 +197,17 @@ def error_kind_meanings(injectors: list[Injector]) -> dict[str, str]:
 def inflight_cap_stop(injectors: list[Injector]) -> StopCapRecord | None:
     """{inflight, max_inflight} when the simulation's in-flight cap stopped an injector's load (meta.json
     `stop_inflight_cap`; the most loaded one when several did), else None."""
-    caps = [inj.meta.get("stop_inflight_cap") for inj in injectors]
-    caps = [c for c in caps if isinstance(c, dict) and as_float(c.get("inflight")) is not None]
+    stops = [inj.meta.get("stop_inflight_cap") for inj in injectors]
+    caps = [
+        (inflight, c) for c in stops if isinstance(c, dict) and (inflight := as_float(c.get("inflight"))) is not None
+    ]
     if not caps:
         return None
-    worst = max(caps, key=lambda c: as_float(c.get("inflight")))
-    return StopCapRecord(
-        inflight=int(as_float(worst["inflight"])), max_inflight=int(as_float(worst.get("max_inflight")) or 0)
-    )
+    inflight, worst = max(caps, key=lambda cap: cap[0])
+    return StopCapRecord(inflight=int(inflight), max_inflight=int(as_float(worst.get("max_inflight")) or 0))
 
 
-def _first_meta(injectors: list[Injector], key: str, kind: type):
+def _first_meta(injectors: list[Injector], key: str, kind: type[T]) -> T | None:
     """The first non-empty value of this type that an injector's meta.json holds under key (they all write the same)."""
     for inj in injectors:
         value = inj.meta.get(key)
@@ -220,7 +227,7 @@ def fine_passes(mode_dir: Path) -> list[str]:
     return sorted(found, key=lambda name: int(name.removeprefix("refine-")))
 
 
-def read_json(path: Path) -> dict:
+def read_json(path: Path) -> Doc:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -228,13 +235,13 @@ def read_json(path: Path) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def read_rows(path: Path) -> dict[int, dict] | None:
+def read_rows(path: Path) -> Rows | None:
     """Rows keyed by their epoch second; a row cut short by an interrupted writer is dropped."""
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
-    rows: dict[int, dict] = {}
+    rows: Rows = {}
     reader = csv.DictReader(io.StringIO(text))
     width = len(reader.fieldnames or [])
     for row in reader:

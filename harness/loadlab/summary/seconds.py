@@ -7,30 +7,37 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from hdrh.histogram import HdrHistogram  # type: ignore[import-untyped]  # hdrhistogram ships no type information
+
 from loadlab.analysis import hlog
 from loadlab.analysis.levels import Level, LevelBuilder
 from loadlab.core import metrics
 from loadlab.summary import send_seconds
 from loadlab.summary import server_columns as col
-from loadlab.summary.raw import Injector, RawMode
+from loadlab.summary.gaps import Gap
+from loadlab.summary.raw import Injector, RawMode, Row, Rows
 from loadlab.summary.values import as_float, as_int, int_or_none, max_known, ratio_of
 
 # A sampler that skipped a few seconds still gives a usable per-second rate; a longer gap is a restart.
 MAX_COUNTER_GAP_S = 5
 
+# A second of timeline.csv, percentiles.csv or server.csv, or a level's sampled evidence: numbers by column, None where
+# unknown.
+SecondRow = dict[str, float | None]
+
 
 @dataclass
 class Tables:
-    timeline: list[dict] = field(default_factory=list)
-    percentiles: list[dict] = field(default_factory=list)  # percentiles.csv: hlog.OVER_TIME per second, and max
-    server: list[dict] = field(default_factory=list)
+    timeline: list[SecondRow] = field(default_factory=list)
+    percentiles: list[SecondRow] = field(default_factory=list)  # percentiles.csv: hlog.OVER_TIME per second, and max
+    server: list[SecondRow] = field(default_factory=list)
     levels: list[Level] = field(default_factory=list)
     requests: int = 0
     errors: int = 0
     t0: int | None = None  # the epoch second the measured phase began
     dropped_levels: list[int] = field(default_factory=list)  # levels a crash interrupted (begun, not ended)
     targets: dict[int, float] = field(default_factory=dict)  # each level's offered rate, by index
-    evidence_gaps: list = field(default_factory=list)  # seconds without a sampler's rows (evidence.Gap)
+    evidence_gaps: list[Gap] = field(default_factory=list)  # seconds without a sampler's rows (evidence.py)
 
 
 @dataclass(frozen=True)
@@ -71,7 +78,7 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
             builders[level] = LevelBuilder(level, targets.get(level, 0.0))
         return builders[level]
 
-    def rows_at(s: int) -> list[dict]:
+    def rows_at(s: int) -> list[Row]:
         return [inj.seconds[s] for inj in raw.injectors if s in inj.seconds]
 
     whole = [(b.index, _whole_second(b.start_ms), _whole_second(b.end_ms)) for b in bounds]
@@ -88,10 +95,10 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
                 "offered_rps": sent,
                 "ok": ok,
                 "ko": ko,
-                "p50_ms": stats and stats.p50_ms,
-                "p95_ms": stats and stats.p95_ms,
-                "p99_ms": stats and stats.p99_ms,
-                "max_ms": stats and stats.max_ms,
+                "p50_ms": stats.p50_ms if stats else None,
+                "p95_ms": stats.p95_ms if stats else None,
+                "p99_ms": stats.p99_ms if stats else None,
+                "max_ms": stats.max_ms if stats else None,
             }
         )
         tables.percentiles.append(percentile_row(s - t0, ok, ko, latency))
@@ -164,7 +171,7 @@ def percentile_column(percentile: float) -> str:
 PERCENTILE_COLUMNS = ["second", "ok", "ko", *(percentile_column(p) for p in hlog.OVER_TIME), "max_ms"]
 
 
-def percentile_row(second: int, ok: int, ko: int, latency) -> dict:
+def percentile_row(second: int, ok: int, ko: int, latency: HdrHistogram) -> SecondRow:
     """One second of percentiles.csv: the exact percentiles of that second's merged histogram (blank without one)."""
     values = hlog.percentiles(latency, hlog.OVER_TIME) or {}
     return {
@@ -202,7 +209,8 @@ def _measured_window(injectors: list[Injector]) -> tuple[int, int] | None:
 def _level_bounds(injectors: list[Injector]) -> list[Bound]:
     merged: dict[int, list[float]] = {}
     for inj in injectors:
-        for level in inj.meta.get("levels") or []:
+        scheduled = inj.meta.get("levels")
+        for level in scheduled if isinstance(scheduled, list) else []:
             if not isinstance(level, dict) or int_or_none(level.get("index")) is None:
                 continue
             start = as_float(level.get("start_epoch_ms"))
@@ -230,7 +238,7 @@ def _targets_from_seconds(injectors: list[Injector]) -> dict[int, float]:
     return {level: round(rps, 3) for level, rps in targets.items()}
 
 
-def _level_of(second: int, bounds: list[Bound], rows: list[dict], draining: bool) -> int | None:
+def _level_of(second: int, bounds: list[Bound], rows: list[Row], draining: bool) -> int | None:
     """The level of meta.json's schedule that holds this second; the seconds.csv column only without a schedule.
 
     Bounds are floored to whole seconds as the simulation does for its own labels, so both agree. The schedule also
@@ -242,8 +250,8 @@ def _level_of(second: int, bounds: list[Bound], rows: list[dict], draining: bool
         return next((b.index for b in bounds if _whole_second(b.start_ms) <= second < _whole_second(b.end_ms)), None)
     if draining:
         return None
-    levels = [int_or_none(r.get("level")) for r in rows if r.get("phase") == "measure"]
-    levels = [lv for lv in levels if lv is not None and lv >= 0]
+    given = [int_or_none(r.get("level")) for r in rows if r.get("phase") == "measure"]
+    levels = [lv for lv in given if lv is not None and lv >= 0]
     return max(levels) if levels else None
 
 
@@ -251,12 +259,12 @@ def _whole_second(epoch_ms: float) -> float:
     return epoch_ms if math.isinf(epoch_ms) else math.floor(epoch_ms / 1000)
 
 
-def _server_second(raw: RawMode, s: int) -> tuple[dict, dict, tuple[float, float] | None]:
+def _server_second(raw: RawMode, s: int) -> tuple[SecondRow, SecondRow, tuple[float, float] | None]:
     thread = raw.thread_samples.get(s, {})
     delay = raw.delay_samples.get(s, {})
     jvm = raw.jvm.get(s, {})
     injector = [inj.samples[s] for inj in raw.injectors if s in inj.samples]
-    busiest = max(injector, key=lambda r: ratio_of(r, "proc_cpu_pct", "host_cores"), default={})
+    busiest: Row = max(injector, key=lambda r: ratio_of(r, "proc_cpu_pct", "host_cores"), default={})
 
     gc_elapsed = _counter_delta(raw.jvm, s, metrics.GC_PAUSE_MS_TOTAL)
     calls = _counter_delta(raw.jvm, s, metrics.DOWNSTREAM_CALLS_TOTAL)
@@ -268,7 +276,7 @@ def _server_second(raw: RawMode, s: int) -> tuple[dict, dict, tuple[float, float
 
     host_cpus = [as_float(r.get("host_cpu_pct")) for r in [thread, delay, *injector]]
     injector_host = max_known(as_float(r.get("host_cpu_pct")) for r in injector)
-    server = {
+    server: SecondRow = {
         col.THREAD_CPU_PCT: as_float(thread.get("proc_cpu_pct")),
         **{name: as_float(jvm.get(name)) for name in col.copied_gauges()},
         **{name + col.RATE_SUFFIX: _rate(raw.jvm, s, name) for name in col.rated_counters()},
@@ -283,7 +291,7 @@ def _server_second(raw: RawMode, s: int) -> tuple[dict, dict, tuple[float, float
         col.DELAY_PROBE_MS: as_float(delay.get("probe_ms")),
     }
     probe_failed = as_float(delay.get("probe_failed"))
-    evidence = {
+    evidence: SecondRow = {
         "thread_cpu_pct": server[col.THREAD_CPU_PCT],
         "delay_cpu_pct": server[col.DELAY_CPU_PCT],
         "delay_cores": as_float(delay.get("host_cores")),
@@ -303,7 +311,7 @@ def _server_second(raw: RawMode, s: int) -> tuple[dict, dict, tuple[float, float
     return server, evidence, downstream
 
 
-def _rate(rows: dict[int, dict], s: int, column: str) -> float | None:
+def _rate(rows: Rows, s: int, column: str) -> float | None:
     delta = _counter_delta(rows, s, column)
     return delta[0] / delta[1] if delta else None
 
@@ -313,7 +321,7 @@ def _sum_known(values: list[float | None]) -> float | None:
     return sum(known) if known else None
 
 
-def _counter_delta(rows: dict[int, dict], s: int, column: str) -> tuple[float, int] | None:
+def _counter_delta(rows: Rows, s: int, column: str) -> tuple[float, int] | None:
     """(increase, seconds elapsed) of a cumulative counter since its previous reading; None across a restart."""
     now = as_float(rows.get(s, {}).get(column))
     if now is None:

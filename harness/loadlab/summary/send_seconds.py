@@ -19,13 +19,16 @@ sent over its whole length, read from its window shifted by the lag.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from hdrh.histogram import HdrHistogram
+from hdrh.histogram import HdrHistogram  # type: ignore[import-untyped]  # hdrhistogram ships no type information
 
 from loadlab.analysis import hlog
 from loadlab.analysis.levels import LevelBuilder
+
+# A completion second's requests: ok and failed counts, their histograms, and the failures' counts by kind.
+Completions = tuple[int, int, HdrHistogram, HdrHistogram, dict[str, int]]
 
 
 def split(second: int, histogram: HdrHistogram | None) -> dict[int, HdrHistogram]:
@@ -84,9 +87,9 @@ class Steady:
         s: int,
         offset: int,
         sent: int,
-        completions: tuple,
-        evidence: dict,
-        downstream,
+        completions: Completions,
+        evidence: Mapping[str, float | None],
+        downstream: tuple[float, float] | None,
         builder: Callable[[int], LevelBuilder],
     ) -> None:
         """One measured second: its sends, its evidence, and its completions (ok, ko, their histograms and the
@@ -107,10 +110,17 @@ class Steady:
             return
         self._add_by_send_second(s, ok_latency, ko_latency, kinds, builder)
 
-    def _add_by_send_second(self, s: int, ok_latency, ko_latency, kinds: dict[str, int], builder) -> None:
+    def _add_by_send_second(
+        self,
+        s: int,
+        ok_latency: HdrHistogram,
+        ko_latency: HdrHistogram,
+        kinds: dict[str, int],
+        builder: Callable[[int], LevelBuilder],
+    ) -> None:
         """Failures' kinds are counted per completion second, without a latency: shared in proportion to each
         level's failures in that second."""
-        by_level: dict[int, list] = {}
+        by_level: dict[int, list[HdrHistogram | None]] = {}
         for parts, slot in ((split(s, ok_latency), 0), (split(s, ko_latency), 1)):
             for sent_s, part in parts.items():
                 level = self.sending(sent_s)

@@ -67,7 +67,7 @@ def _outside_brownout(by_second: dict[int, list[str]], t0: int | None, params: R
     return {second: p for second, p in by_second.items() if second not in shaped}
 
 
-def overview(run: RunRecord, params: RunParams) -> dict | None:
+def overview(run: RunRecord, params: RunParams) -> dict[str, object] | None:
     """summary.json's `downstream`: the configured distribution in words and its figures, the injected failures;
     None for a run from before the delay-service recorded its policy."""
     if not run.downstream:

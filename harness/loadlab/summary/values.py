@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import SupportsFloat
+
+# What float() reads: text, or a number of any kind (the checks try the common ones first).
+NUMBER_LIKE = (str, int, float, SupportsFloat)
 
 
-def as_float(value: Any) -> float | None:
+def as_float(value: object) -> float | None:
     """A number, or None for blanks, text and the -1 the samplers write for 'unavailable'."""
-    if value is None or isinstance(value, bool):
+    if value is None or isinstance(value, bool) or not isinstance(value, NUMBER_LIKE):
         return None
     try:
         number = float(value)
@@ -19,12 +22,14 @@ def as_float(value: Any) -> float | None:
     return number if math.isfinite(number) and number >= 0 else None
 
 
-def as_int(value: Any) -> int:
+def as_int(value: object) -> int:
     number = as_float(value)
     return int(number) if number is not None else 0
 
 
-def int_or_none(value: Any) -> int | None:
+def int_or_none(value: object) -> int | None:
+    if not isinstance(value, NUMBER_LIKE):
+        return None
     try:
         return int(float(value))
     except (TypeError, ValueError):
@@ -36,11 +41,11 @@ def max_known(values: Iterable[float | None]) -> float | None:
     return max(known) if known else None
 
 
-def ratio_of(row: dict, numerator: str, denominator: str) -> float:
+def ratio_of(row: Mapping[str, object], numerator: str, denominator: str) -> float:
     top, bottom = as_float(row.get(numerator)), as_float(row.get(denominator))
     return top / bottom if top is not None and bottom else -1.0
 
 
-def natural(path: Path) -> tuple:
+def natural(path: Path) -> tuple[str, int]:
     head, _, tail = path.name.rpartition("-")
     return (head, int(tail)) if tail.isdigit() else (path.name, -1)

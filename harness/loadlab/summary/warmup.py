@@ -21,12 +21,12 @@ MIN_BACKLOG = 10
 
 def inflight_at_end(raw: RawMode) -> float | None:
     """Requests in flight at the last second of the warm-up, all injectors together; None without warm-up rows."""
-    found = []
+    read = []
     for inj in raw.injectors:
         warm = [s for s, row in inj.seconds.items() if row.get("phase") == WARMUP_PHASE]
         if warm:
-            found.append(as_float(inj.seconds[max(warm)].get("inflight")))
-    found = [x for x in found if x is not None]
+            read.append(as_float(inj.seconds[max(warm)].get("inflight")))
+    found = [x for x in read if x is not None]
     return sum(found) if found else None
 
 
