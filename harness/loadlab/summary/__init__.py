@@ -99,8 +99,8 @@ def _combine_repetitions(run_dir: Path, run: RunRecord, per_rep: list[tuple[int,
     agg = repeats.aggregate(per_rep)
     by_k = dict(per_rep)
     modes = {}
-    for label, stats in agg["modes"].items():
-        k = stats["median_repetition"]
+    for label, stats in (agg.modes or {}).items():
+        k = stats.median_repetition
         if k is not None:
             modes[label] = by_k[k].modes[label].with_fields(repetition=k, folder=f"rep-{k}/{label}")
     first = per_rep[0][1]

@@ -100,7 +100,7 @@ def pool_ratio(modes: Modes, columns: JdkColumns, platform: str) -> Ratio:
     return ratio(virtual, modes.get(platform), (columns.virtual or "virtual", platform))
 
 
-def ratio_fields(modes: Modes, params: RunParams) -> dict:
+def ratio_fields(modes: Modes, params: RunParams) -> dict[str, object]:
     """Every ratio field of summary.json (see the module's docstring)."""
     if params.profile == BROWNOUT_PROFILE:
         return no_knees(params)
@@ -108,7 +108,7 @@ def ratio_fields(modes: Modes, params: RunParams) -> dict:
     headline_jdk = max((j for j in by_jdk if j is not None), default=None)
     headline = columns = by_jdk.get(headline_jdk, JdkColumns())
     (value, reason), basis = jdk_ratio(modes, columns)
-    out: dict = {
+    out: dict[str, object] = {
         "virtual_over_platform": value,
         "virtual_over_platform_interval": interval_of(modes, columns.virtual, basis, value),
         "virtual_over_platform_reason": reason,
@@ -142,23 +142,23 @@ def ratio_fields(modes: Modes, params: RunParams) -> dict:
     return out
 
 
-def no_knees(params: RunParams) -> dict:
+def no_knees(params: RunParams) -> dict[str, object]:
     """PROFILE=brownout holds one rate: no knee, so no ratio of knees; each mode's `brownout` is the comparison."""
     why = "PROFILE=brownout holds one rate, so there is no knee to compare: each mode's brownout figures compare them"
-    out: dict = {"virtual_over_platform": None, "virtual_over_platform_reason": why}
+    out: dict[str, object] = {"virtual_over_platform": None, "virtual_over_platform_reason": why}
     if REACTIVE in params.modes:
         out.update(virtual_over_reactive=None, virtual_over_reactive_reason=why)
     return out
 
 
-def interval_of(modes: Modes, virtual: str | None, divisor: str | None, value: float | None) -> list | None:
+def interval_of(modes: Modes, virtual: str | None, divisor: str | None, value: float | None) -> list[float] | None:
     """The interval of a ratio that was claimed (value not None) between these two columns, else None."""
     if value is None or not virtual or not divisor:
         return None
     return interval(modes.get(virtual), modes.get(divisor))
 
 
-def interval(virtual: ModeRecord | None, divisor: ModeRecord | None) -> list | None:
+def interval(virtual: ModeRecord | None, divisor: ModeRecord | None) -> list[float] | None:
     """[low, high] the two knees' brackets allow (analysis/ratio_interval.py); None on an open side."""
     if virtual is None or divisor is None:
         return None
@@ -175,6 +175,7 @@ def ratio(
     """virtual / platform (or reactive) sustained throughput, or None with the reason no ratio can be claimed: a mode
     missing, crashed or invalid (a ratio from a run that cannot be trusted is not a result), or without a sustained
     level."""
+    usable: list[tuple[ModeRecord, float]] = []
     for name, mode in ((labels[1], platform), (labels[0], virtual)):
         if mode is None:
             return None, f"{name} was not measured"
@@ -185,9 +186,10 @@ def ratio(
             return None, f"{name} is invalid: {first}"
         if not mode.sustained_rps:
             return None, f"{name} sustained no level"
-    # the loop above returned unless both modes are there, valid and with a sustained rate
-    if not virtual.collapsed and not platform.collapsed:
-        unplaced = [name for name, m in ((labels[1], platform), (labels[0], virtual)) if _not_reproduced(m)]
+        usable.append((mode, float(mode.sustained_rps)))
+    (platform_mode, platform_rps), (virtual_mode, virtual_rps) = usable
+    if not virtual_mode.collapsed and not platform_mode.collapsed:
+        unplaced = [name for name, m in ((labels[1], platform_mode), (labels[0], virtual_mode)) if _not_reproduced(m)]
         if unplaced:
             return None, (
                 "neither mode reached a knee that reproduced: the unhealthy level of "
@@ -195,12 +197,12 @@ def ratio(
                 "highest rate measured healthy and a ratio would measure where the stairs stopped, not the modes; "
                 "measure again in smaller steps"
             )
-        top = max(virtual.sustained_rps, platform.sustained_rps)
+        top = max(virtual_rps, platform_rps)
         return None, (
             f"neither mode reached its knee: {labels[1]} and {labels[0]} both held the top of the stairs "
             f"({top:,.0f} rps), so a ratio would measure PEAK_RPS, not the modes; raise PEAK_RPS"
         )
-    return round(virtual.sustained_rps / platform.sustained_rps, 2), None
+    return round(virtual_rps / platform_rps, 2), None
 
 
 def bound(virtual: ModeRecord | None, platform: ModeRecord | None) -> str | None:

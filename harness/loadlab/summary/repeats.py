@@ -12,30 +12,36 @@ from __future__ import annotations
 import statistics
 
 from loadlab.analysis import ratio_interval
+from loadlab.summary.detail_records import (
+    ModeSpreadRecord,
+    RatioSpreadRecord,
+    RatioValueRecord,
+    RepeatsRecord,
+    RepetitionRow,
+)
 from loadlab.summary.records import ModeRecord, RunSummary
 
 # A spread (max − min) above this share of the median is named as noise on the page.
 NOISE_SPREAD = 0.10
 
 
-def aggregate(repetitions: list[tuple[int, RunSummary]]) -> dict:
+def aggregate(repetitions: list[tuple[int, RunSummary]]) -> RepeatsRecord:
     """repetitions: (k, that repetition's summary) in order; returns summary.json's `repeats`."""
     labels: list[str] = []
     for _, rep in repetitions:
         labels += [label for label in rep.modes if label not in labels]
-    modes = {label: _mode(label, repetitions) for label in labels}
     ratios = [(k, rep.virtual_over_platform) for k, rep in repetitions]
-    known = [r for _, r in ratios if isinstance(r, (int, float))]
-    return {
-        "n": len(repetitions),
-        "noise_threshold": NOISE_SPREAD,
-        "modes": modes,
-        "ratio": {
-            "median": _round(statistics.median(known), 2) if known else None,
-            "min": min(known, default=None),
-            "max": max(known, default=None),
+    known = [float(r) for _, r in ratios if isinstance(r, (int, float))]
+    return RepeatsRecord(
+        n=len(repetitions),
+        noise_threshold=NOISE_SPREAD,
+        modes={label: _mode(label, repetitions) for label in labels},
+        ratio=RatioSpreadRecord(
+            median=_round(statistics.median(known), 2) if known else None,
+            min=min(known, default=None),
+            max=max(known, default=None),
             # the repetitions whose ratio is a bound (a mode held the top of the stairs): their spread is no measure
-            "bounds": {
+            bounds={
                 str(k): kind
                 for k, rep in repetitions
                 if rep.virtual_over_platform is not None
@@ -43,16 +49,16 @@ def aggregate(repetitions: list[tuple[int, RunSummary]]) -> dict:
             },
             # each repetition's ratio with its own interval (its knees' brackets): the spread across repetitions
             # (min, max) beside what each one could tell
-            "values": [
-                {
-                    "repetition": k,
-                    "virtual_over_platform": rep.virtual_over_platform,
-                    "virtual_over_platform_interval": rep.virtual_over_platform_interval,
-                }
+            values=[
+                RatioValueRecord(
+                    repetition=k,
+                    virtual_over_platform=rep.virtual_over_platform,
+                    virtual_over_platform_interval=rep.virtual_over_platform_interval,
+                )
                 for k, rep in repetitions
             ],
-        },
-    }
+        ),
+    )
 
 
 def median_repetition(label: str, repetitions: list[tuple[int, RunSummary]]) -> int | None:
@@ -65,55 +71,52 @@ def median_repetition(label: str, repetitions: list[tuple[int, RunSummary]]) -> 
     return ordered[(len(ordered) - 1) // 2][0]
 
 
-def _mode(label: str, repetitions: list[tuple[int, RunSummary]]) -> dict:
-    rows = []
-    for k, rep in repetitions:
-        m = rep.modes.get(label)
-        if m is None:
-            continue
-        rows.append(
-            {
-                "repetition": k,
-                "sustained_rps": m.sustained_rps,
-                "collapsed": m.collapsed,
-                "knee_interval_rps": m.knee_interval_rps,
-                "valid": bool(m.valid),
-                "invalid_reasons": list(m.invalid_reasons or []),
-                "host_cpu_pct_at_sustained": host_cpu_at(m, m.sustained_rps, healthy=True),
-                "host_cpu_pct_at_knee": host_cpu_at(m, (m.knee_interval_rps or [None, None])[1], healthy=False),
-            }
+def _mode(label: str, repetitions: list[tuple[int, RunSummary]]) -> ModeSpreadRecord:
+    rows = [
+        RepetitionRow(
+            repetition=k,
+            sustained_rps=m.sustained_rps,
+            collapsed=m.collapsed,
+            knee_interval_rps=m.knee_interval_rps,
+            valid=bool(m.valid),
+            invalid_reasons=list(m.invalid_reasons or []),
+            host_cpu_pct_at_sustained=host_cpu_at(m, m.sustained_rps, healthy=True),
+            host_cpu_pct_at_knee=host_cpu_at(m, (m.knee_interval_rps or [None, None])[1], healthy=False),
         )
-    used = [r for r in rows if r["valid"] and isinstance(r["sustained_rps"], (int, float))]
-    values = [r["sustained_rps"] for r in used]
+        for k, rep in repetitions
+        if (m := rep.modes.get(label)) is not None
+    ]
+    used = [r for r in rows if r.valid and isinstance(r.sustained_rps, (int, float))]
+    values = [float(r.sustained_rps) for r in used if r.sustained_rps is not None]
     if not values:
-        return {
-            "median": None,
-            "min": None,
-            "max": None,
-            "spread_ratio": None,
-            "noise": None,
-            "repetitions_used": 0,
-            "repetitions": rows,
-            "median_repetition": median_repetition(label, repetitions),
-            "evidence": "no valid repetition of this mode",
-        }
+        return ModeSpreadRecord(
+            median=None,
+            min=None,
+            max=None,
+            spread_ratio=None,
+            noise=None,
+            repetitions_used=0,
+            repetitions=rows,
+            median_repetition=median_repetition(label, repetitions),
+            evidence="no valid repetition of this mode",
+        )
     median = statistics.median(values)
     spread = (max(values) - min(values)) / median if median else None
     noise = spread is not None and spread > NOISE_SPREAD
-    return {
-        "median": _round(median, 1),
-        "min": min(values),
-        "max": max(values),
-        "spread_ratio": None if spread is None else round(spread, 3),
-        "noise": noise,
-        "repetitions_used": len(values),
-        "repetitions": rows,
-        "median_repetition": median_repetition(label, repetitions),
-        "evidence": _evidence(used, spread, noise),
-    }
+    return ModeSpreadRecord(
+        median=_round(median, 1),
+        min=min(values),
+        max=max(values),
+        spread_ratio=None if spread is None else round(spread, 3),
+        noise=noise,
+        repetitions_used=len(values),
+        repetitions=rows,
+        median_repetition=median_repetition(label, repetitions),
+        evidence=_evidence(used, values, spread, noise),
+    )
 
 
-def host_cpu_at(mode: ModeRecord, rate, healthy: bool) -> float | None:
+def host_cpu_at(mode: ModeRecord, rate: float | None, healthy: bool) -> float | None:
     """The machine's CPU (host_cpu_pct) at the level of this rate — coarse or fine — healthy or not as asked."""
     if rate is None:
         return None
@@ -123,10 +126,9 @@ def host_cpu_at(mode: ModeRecord, rate, healthy: bool) -> float | None:
     return None
 
 
-def _evidence(rows: list[dict], spread: float | None, noise: bool) -> str:
-    values = [r["sustained_rps"] for r in rows]
-    cpus = [r["host_cpu_pct_at_sustained"] for r in rows if r["host_cpu_pct_at_sustained"] is not None]
-    knees = [r["host_cpu_pct_at_knee"] for r in rows if r["host_cpu_pct_at_knee"] is not None]
+def _evidence(rows: list[RepetitionRow], values: list[float], spread: float | None, noise: bool) -> str:
+    cpus = [r.host_cpu_pct_at_sustained for r in rows if r.host_cpu_pct_at_sustained is not None]
+    knees = [r.host_cpu_pct_at_knee for r in rows if r.host_cpu_pct_at_knee is not None]
     text = (
         f"sustained {min(values):,.0f}–{max(values):,.0f} rps over {len(values)} valid repetition"
         f"{'s' if len(values) > 1 else ''}, a spread of {spread or 0:.0%} of the median"

@@ -104,15 +104,16 @@ def repetitions(virtual_brackets):
 def test_the_repetitions_give_each_ratio_its_own_interval_beside_the_spread(capsys):
     reps = repetitions([(2100, 2205), (1890, 2000), (2400, 2505)])
     agg = repeats.aggregate(reps)
-    spread = agg["ratio"]
-    assert (spread["min"], spread["median"], spread["max"]) == (1.91, 2.12, 2.42) and spread["bounds"] == {}
-    assert [v["virtual_over_platform_interval"] for v in spread["values"]] == [
+    spread = agg.ratio
+    assert spread is not None and spread.values is not None
+    assert (spread.min, spread.median, spread.max) == (1.91, 2.12, 2.42) and spread.bounds == {}
+    assert [v.virtual_over_platform_interval for v in spread.values] == [
         [2.03, 2.23],
         [1.83, 2.02],
         [2.32, 2.53],
     ]
     # the run's own ratio (the median repetitions) with its interval, then the spread across repetitions
-    combined = {**reps[0][1].as_json(), "repeats": agg}
+    combined = {**reps[0][1].as_json(), "repeats": agg.as_json()}
     console.table(RunSummary.from_mapping(combined), Path("run"))
     out = capsys.readouterr().out
     assert (
@@ -122,8 +123,8 @@ def test_the_repetitions_give_each_ratio_its_own_interval_beside_the_spread(caps
 
 def test_a_repetition_whose_ratio_is_a_bound_is_named_beside_the_spread(capsys):
     agg = repeats.aggregate(repetitions([(2100, 2205), (3000, None)]))
-    assert agg["ratio"]["bounds"] == {"2": "lower"}
-    combined = {**repetitions([(2100, 2205)])[0][1].as_json(), "repeats": agg}
+    assert agg.ratio is not None and agg.ratio.bounds == {"2": "lower"}
+    combined = {**repetitions([(2100, 2205)])[0][1].as_json(), "repeats": agg.as_json()}
     console.table(RunSummary.from_mapping(combined), Path("run"))
     assert "(median 2.58×; 1 of them lower bound)" in capsys.readouterr().out
 
