@@ -1,7 +1,8 @@
 """Every figure summary.json gives as a line fitted or a formula with its interval, one record per kind: a model's
-prediction (PredictionRecord), the CPU ceiling (CpuCeilingRecord) with each role's CPU line (RoleCpuRecord), a cost
-per request (CostSlopeRecord); and the mode's costs (CostsRecord). Each is built by its constructor from the
-analysis object it spells (summary/mode_predictions.py, summary/cost_fits.py)."""
+prediction (PredictionRecord) and the one its mode is judged on (PredictedRecord), the CPU ceiling (CpuCeilingRecord)
+with each role's CPU line (RoleCpuRecord), a cost per request (CostSlopeRecord); and the mode's costs (CostsRecord).
+Each is built by its constructor from the analysis object it spells (summary/mode_predictions.py,
+summary/cost_fits.py)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,38 @@ class PredictionRecord(Fields):
     # an interval that starts far above every rate the run offered (prediction.FAR_ABOVE_RUN): "no limit below" its
     # low end, never the mode's prediction
     beyond_run: bool | None = None
+
+
+@dataclass(frozen=True)
+class PredictedRecord(Fields):
+    """A mode's prediction, the lowest limit within the run (summary/mode_predictions.py), and how its measured
+    knee compares with it. summary.json spells it inline in the mode, as its flat `predicted_*`/`prediction_*` keys
+    (ModeRecord.predicted, record_fields.Fields.FLAT); without a prediction every figure is None."""
+
+    rps: int | None = None
+    # None when the inputs gave no spread (one value): a point is never written as an interval
+    interval_rps: list | None = None
+    fitted_on_rps: list | None = None
+    r2: float | None = None
+    quality: str | None = None
+    predicted_by: str | None = None
+    formula: str | None = None
+    # the measured knee against it: agrees (None: not judged), the verdict's word, the sentence that explains it
+    agrees: bool | None = None
+    verdict: str | None = None
+    check: str | None = None
+    RENAMED: ClassVar = {
+        "predicted_rps": "rps",
+        "predicted_interval_rps": "interval_rps",
+        "predicted_fitted_on_rps": "fitted_on_rps",
+        "predicted_r2": "r2",
+        "prediction_quality": "quality",
+        "prediction": "formula",
+        "prediction_agrees": "agrees",
+        "prediction_verdict": "verdict",
+        "prediction_check": "check",
+    }
+    DECLARED_ORDER: ClassVar = True
 
 
 @dataclass(frozen=True)

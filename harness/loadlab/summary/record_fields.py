@@ -29,8 +29,11 @@ class Fields:
     OPTIONAL: ClassVar[dict[str, str]] = {}
     # field name → (ONE | LIST | MAP, the record class its mapping(s) become)
     NESTED: ClassVar[dict[str, tuple[str, type]]] = {}
-    # summary.json key → field name, where the key is no Python name (`pass`)
+    # summary.json key → field name, where the key is no Python name (`pass`) or names the record it is in
     RENAMED: ClassVar[dict[str, str]] = {}
+    # field name → the record class it holds, spelled inline: its keys among this record's own, where the field
+    # stands (ModeRecord.predicted: summary.json's flat `predicted_rps`, `prediction_check`, ...)
+    FLAT: ClassVar[dict[str, type[Fields]]] = {}
     DECLARED_ORDER: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
@@ -48,8 +51,14 @@ class Fields:
         return [f.name for f in fields(cls) if f.name not in ("absent", "order")]  # type: ignore[arg-type]
 
     @classmethod
+    def keys(cls) -> list[str]:
+        """summary.json's keys for this record's fields, in the order they are declared (a FLAT field's own keys)."""
+        spelled = {v: k for k, v in cls.RENAMED.items()}
+        return [k for n in cls.names() for k in (cls.FLAT[n].keys() if n in cls.FLAT else [spelled.get(n, n)])]
+
+    @classmethod
     def from_mapping(cls, values: Mapping[str, Any]):
-        named = {cls.RENAMED.get(k, k): v for k, v in values.items()}
+        named = {cls.RENAMED.get(k, k): v for k, v in _gathered(cls.FLAT, values).items()}
         names = cls.names()
         unknown = set(named) - set(names)
         if unknown:
@@ -66,7 +75,28 @@ class Fields:
     def as_json(self) -> dict[str, Any]:
         keys = self.names() if self.DECLARED_ORDER or not self.order else list(self.order)
         spelled = {v: k for k, v in self.RENAMED.items()}
-        return {spelled.get(k, k): plain(getattr(self, k)) for k in keys if k not in self.absent}
+        written: dict[str, Any] = {}
+        for k in keys:
+            if k in self.absent:
+                continue
+            if k in self.FLAT:
+                written.update(getattr(self, k).as_json())
+            else:
+                written[spelled.get(k, k)] = plain(getattr(self, k))
+        return written
+
+
+def _gathered(flat: Mapping[str, type[Fields]], values: Mapping[str, Any]) -> dict[str, Any]:
+    """A mapping with each FLAT field's keys gathered into that field's own mapping, where its first key stood."""
+    owner = {key: name for name, record in flat.items() for key in record.keys()}
+    gathered: dict[str, Any] = {}
+    for key, value in values.items():
+        name = owner.get(key)
+        if name is None:
+            gathered[key] = value
+        else:
+            gathered.setdefault(name, {})[key] = value
+    return {k: flat[k].from_mapping(v) if k in flat else v for k, v in gathered.items()}
 
 
 def _typed(spec: tuple[str, type] | None, value: Any) -> Any:

@@ -35,7 +35,7 @@ from loadlab.summary.detail_records import (
     ThresholdsRecord,
 )
 from loadlab.summary.fanout_record import FanoutRecord
-from loadlab.summary.fit_records import CostsRecord, CpuCeilingRecord, PredictionRecord
+from loadlab.summary.fit_records import CostsRecord, CpuCeilingRecord, PredictedRecord, PredictionRecord
 from loadlab.summary.kinds import KindRecord
 from loadlab.summary.level_records import LevelRecord, RefineRecord, fitted_by_pass
 from loadlab.summary.record_fields import LIST, MAP, ONE, Fields
@@ -49,16 +49,9 @@ class ModeRecord(Fields):
 
     sustained_rps: float | None = None
     collapsed: bool | None = None
-    predicted_rps: int | None = None
-    predicted_interval_rps: list | None = None
-    predicted_fitted_on_rps: list | None = None
-    predicted_r2: float | None = None
-    prediction_quality: str | None = None
-    predicted_by: str | None = None
-    prediction: str | None = None
-    prediction_agrees: bool | None = None
-    prediction_verdict: str | None = None
-    prediction_check: str | None = None
+    # the lowest limit within the run and the knee's verdict on it: summary.json's flat `predicted_rps`,
+    # `predicted_by`, ..., `prediction_check`, spelled where this field stands (FLAT)
+    predicted: PredictedRecord = field(default_factory=PredictedRecord)
     cpu_ceiling_rps: int | None = None
     cpu_ceiling: CpuCeilingRecord | None = None
     predictions: list[PredictionRecord] | None = None
@@ -115,6 +108,7 @@ class ModeRecord(Fields):
         **{name: name for name in ("app_evidence", "kinds", "brownout", "fanout", "repetition", "folder")},
         "kind_first": "kinds",
     }
+    FLAT: ClassVar = {"predicted": PredictedRecord}
     NESTED: ClassVar = {
         "levels": (LIST, LevelRecord),
         "refine": (ONE, RefineRecord),
