@@ -104,8 +104,8 @@ class ThreadlocalRecord(Fields):
 
 @dataclass(frozen=True)
 class AppEvidenceRecord(Fields):
-    """`app_evidence`: what an APP's own JVM showed (summary/appcheck.py), and what a knee below every prediction
-    points to."""
+    """`app_evidence`: what an APP's own JVM showed over the whole mode (summary/appcheck.evidence; None: not
+    measured), and what a knee below every prediction points to (appcheck.app_evidence)."""
 
     virtual_threads_started: int | None = None
     pinned_events: int | None = None
@@ -113,8 +113,8 @@ class AppEvidenceRecord(Fields):
     gc_count: int | None = None
     gc_pause_total_ms: float | None = None
     gc_pause_max_ms: float | None = None
-    request_pool_threads_max: float | None = None
-    tomcat_threads_max: float | None = None
+    request_pool_threads_max: float | None = None  # Tomcat's platform request threads seen (request_pool.csv)
+    tomcat_threads_max: float | None = None  # the app's own gauge tomcat.threads.config.max (platform mode)
     tomcat_busy_max: float | None = None
     hikari_pending_max: float | None = None
     hikari_max: float | None = None

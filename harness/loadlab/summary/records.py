@@ -183,11 +183,36 @@ class RunSummary(Fields):
     missing_modes: list[str] | None = None
     missing: list[str] | None = None
     problems: dict | None = None
-    test_fault: Any = None
+    test_fault: str | None = None  # LOADLAB_FAULT_CPU_QUOTA of a test that starved the run on purpose
     # The delay-service's configured distribution and failures (summary/served_check.overview); each level's
     # `served_ms` says what it served.
     downstream: DownstreamRecord | None = None
     repetition: int | None = None  # a repetition's own summary: which one
+    # the parts only some runs have, left out of a summary built without them; the ratios are written as
+    # ratio.ratio_fields gives them (`with_fields`), which of them a run has its modes' (a brownout has no interval)
+    OPTIONAL: ClassVar = {
+        name: name
+        for name in (
+            "virtual_over_platform",
+            "virtual_over_platform_interval",
+            "virtual_over_platform_reason",
+            "virtual_over_platform_basis",
+            "virtual_over_platform_bound",
+            "virtual_over_reactive",
+            "virtual_over_reactive_interval",
+            "virtual_over_reactive_reason",
+            "virtual_over_reactive_bound",
+            "ratios",
+            "ratios_intervals",
+            "ratios_by_pool",
+            "ratios_by_pool_intervals",
+            "ratios_by_pool_reasons",
+            "repeats",
+            "repetitions",
+            "test_fault",
+            "repetition",
+        )
+    }
     NESTED: ClassVar = {
         "modes": (MAP, ModeRecord),
         "repeats": (ONE, RepeatsRecord),
