@@ -81,12 +81,20 @@ def ceiling_cell(m: ModeRecord) -> str:
     utilization = ceiling.knee_utilization if ceiling.knee_utilization is not None else 0.9
     return (
         f'{escape(figure(ceiling.rps, bound))} <span class="muted">every core busy (the bound)</span>'
-        + _small(f"interval {interval_text(*bound)}" if bound else "no interval: too few levels to judge the line")
+        + _small(
+            f"interval {words}"
+            if (words := prediction_text.interval_words(bound))
+            else "no interval: too few levels to judge the line"
+        )
         + (
             _small(
                 f"knee: {ceiling.knee_read_off} at {utilization:.0%} of the cores "
                 f"at {figure(knee, knee_interval)} rps"
-                + (f" ({interval_text(*knee_interval)})" if carried(knee_interval) and knee_interval else "")
+                + (
+                    f" ({prediction_text.interval_words(knee_interval)})"
+                    if carried(knee_interval) and knee_interval
+                    else ""
+                )
             )
             if knee is not None
             else ""

@@ -38,18 +38,18 @@ RECORDING_NOT_READ = "the app's flight recording was not read, so nothing shows 
 GC_PAUSE_SHARE = 0.02
 
 
-def _max(rows: dict[int, dict], column: str) -> float | None:
+def _max(rows: dict[int, dict[str, object]], column: str) -> float | None:
     values = [v for v in (as_float(r.get(column)) for r in rows.values()) if v is not None and v >= 0]
     return max(values, default=None)
 
 
-def request_pool_max(rows: dict[int, dict]) -> float | None:
+def request_pool_max(rows: dict[int, dict[str, object]]) -> float | None:
     """The most platform request threads Tomcat ran: its connector's threads less its own two (app.py)."""
     named = _max(rows, "named_threads")
     return None if named is None else max(0.0, named - app.TOMCAT_NIO_OWN_THREADS)
 
 
-def _count(counts: dict, event: str) -> int | None:
+def _count(counts: object, event: str) -> int | None:
     if not isinstance(counts, dict):
         return None  # no recording read: not measured (an empty dict means none of the events happened)
     value = as_float(counts.get(event, 0))

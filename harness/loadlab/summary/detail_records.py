@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from loadlab.summary.record_fields import LIST, MAP, ONE, Fields
+from loadlab.summary.record_fields import LIST, MAP, ONE, Fields, Interval
 
 _PASS = {"pass": "pass_name"}  # summary.json's `pass`: no Python name
 
@@ -26,11 +26,11 @@ class CrashRecord(Fields):
     level: int | None = None
     level_rps: float | None = None
     # a death of memory (SERVICE_MEMORY_MB): the most requests in flight before it (`service`, `injectors`)
-    peak_inflight: dict | None = None
+    peak_inflight: dict[str, int | None] | None = None
     out_of_memory: bool | None = None
     memory_limit_mb: int | None = None
     # the GC-bound levels right before a death of memory, counted with it (summary/gc_crash.GcBound.as_json)
-    gc_bound: list[dict] | None = None
+    gc_bound: list[dict[str, object]] | None = None
     RENAMED: ClassVar = _PASS
 
 
@@ -129,7 +129,7 @@ class RepetitionRow(Fields):
     repetition: int | None = None
     sustained_rps: float | None = None
     collapsed: bool | None = None
-    knee_interval_rps: list | None = None
+    knee_interval_rps: Interval | None = None
     valid: bool | None = None
     invalid_reasons: list[str] | None = None
     host_cpu_pct_at_sustained: float | None = None
@@ -158,7 +158,7 @@ class RatioValueRecord(Fields):
 
     repetition: int | None = None
     virtual_over_platform: float | None = None
-    virtual_over_platform_interval: list | None = None
+    virtual_over_platform_interval: Interval | None = None
 
 
 @dataclass(frozen=True)
@@ -168,7 +168,7 @@ class RatioSpreadRecord(Fields):
     median: float | None = None
     min: float | None = None
     max: float | None = None
-    bounds: dict | None = None
+    bounds: dict[str, str] | None = None
     values: list[RatioValueRecord] | None = None
     NESTED: ClassVar = {"values": (LIST, RatioValueRecord)}
 
@@ -192,8 +192,8 @@ class RepetitionRecord(Fields):
     folder: str | None = None
     valid: bool | None = None
     virtual_over_platform: float | None = None
-    virtual_over_platform_interval: list | None = None
-    sustained_rps: dict | None = None  # mode label → its sustained rate
+    virtual_over_platform_interval: Interval | None = None
+    sustained_rps: dict[str, float | None] | None = None  # mode label → its sustained rate
 
 
 @dataclass(frozen=True)
@@ -201,7 +201,7 @@ class DownstreamRecord(Fields):
     """`downstream`: the delay-service's configured distribution and failures (summary/served_check.overview)."""
 
     distribution: str | None = None
-    configured_ms: dict | None = None  # `mean`, `p50`, … → ms
+    configured_ms: dict[str, float] | None = None  # `mean`, `p50`, … → ms
     errors_pct: float | None = None
     resets_pct: float | None = None
     served_log: str | None = None

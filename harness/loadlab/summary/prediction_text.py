@@ -4,6 +4,7 @@ terminal and on the page, so "agrees", "fuzzy" and "rough" mean one thing wherev
 from __future__ import annotations
 
 from loadlab.analysis.prediction import carried, figure, interval_text, range_text, rate_text
+from loadlab.summary.record_fields import Interval
 from loadlab.summary.records import ModeRecord
 
 # prediction_verdict → (the console's "agrees" column and the page's cell, the start of the sentence that explains it).
@@ -34,14 +35,17 @@ def _words(m: ModeRecord) -> tuple[str, str]:
     if verdict in VERDICT_WORDS:
         return VERDICT_WORDS[verdict]
     # A summary written before prediction_verdict existed: its yes/no only.
-    return {True: VERDICT_WORDS["agrees"], False: VERDICT_WORDS["disagrees"]}.get(
-        m.predicted.agrees, VERDICT_WORDS["no model"]
-    )
+    agrees = m.predicted.agrees
+    return VERDICT_WORDS["no model" if agrees is None else "agrees" if agrees else "disagrees"]
 
 
 def interval_of(m: ModeRecord) -> str | None:
     """`2,100–2,370 rps` from predicted_interval_rps; None without one."""
-    interval = m.predicted.interval_rps
+    return interval_words(m.predicted.interval_rps)
+
+
+def interval_words(interval: Interval | None) -> str | None:
+    """`2,100–2,370 rps`, `≥ 400 rps` (no upper end); None without an interval or its low end."""
     if not interval or interval[0] is None:
         return None
     return interval_text(interval[0], interval[1])
@@ -54,8 +58,8 @@ def predicted(m: ModeRecord) -> str:
         return "-"
     inside = [m.predicted.predicted_by] if m.predicted.predicted_by else []
     interval = m.predicted.interval_rps
-    if interval and interval[0] is not None and carried(interval):
-        inside.insert(0, range_text(*interval))
+    if interval and (low := interval[0]) is not None and (high := interval[1]) is not None and carried(interval):
+        inside.insert(0, range_text(low, high))
     text = figure(m.predicted.rps, interval) + (f" ({', '.join(inside)})" if inside else "")
     return text + (" rough" if m.predicted.quality else "")
 

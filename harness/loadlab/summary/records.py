@@ -38,7 +38,7 @@ from loadlab.summary.fanout_record import FanoutRecord
 from loadlab.summary.fit_records import CostsRecord, CpuCeilingRecord, PredictedRecord, PredictionRecord
 from loadlab.summary.kinds import KindRecord
 from loadlab.summary.level_records import LevelRecord, RefineRecord, fitted_by_pass
-from loadlab.summary.record_fields import LIST, MAP, ONE, Fields
+from loadlab.summary.record_fields import LIST, MAP, ONE, Fields, Interval
 
 SUMMARY_JSON = "summary.json"
 
@@ -59,7 +59,7 @@ class ModeRecord(Fields):
     evidence_at_knee: str | None = None
     # where the requests waited at the knee, by the wait profile, or why it cannot say (summary/wait_knee.py)
     waits_at_knee: str | None = None
-    knee_interval_rps: list | None = None
+    knee_interval_rps: Interval | None = None
     refine: RefineRecord | None = None
     knee_bound: str | None = None
     set_aside_levels: list[SetAsideRecord] | None = None
@@ -90,11 +90,11 @@ class ModeRecord(Fields):
     stop_reason: str | None = None
     stop_inflight_cap: StopCapRecord | None = None
     missing: list[str] | None = None
-    live_config: dict | None = None
+    live_config: dict[str, object] | None = None
     error_kinds: list[str] | None = None
-    error_kind_meanings: dict | None = None
+    error_kind_meanings: dict[str, str] | None = None
     crashed: CrashRecord | None = None
-    levels_dropped_after_crash: list | None = None
+    levels_dropped_after_crash: list[int] | None = None
     evidence_gaps: list[EvidenceGapRecord] | None = None
     app_evidence: AppEvidenceRecord | None = None
     kinds: list[KindRecord] | None = None  # APP_REQUESTS: each kind of the mix on its own (summary/kinds.py)
@@ -161,28 +161,28 @@ class RunSummary(Fields):
     params: RunParams = field(default_factory=defaults)
     modes: dict[str, ModeRecord] = field(default_factory=dict)
     virtual_over_platform: float | None = None
-    virtual_over_platform_interval: list | None = None
+    virtual_over_platform_interval: Interval | None = None
     virtual_over_platform_reason: str | None = None
     virtual_over_platform_basis: str | None = None
     virtual_over_platform_bound: str | None = None
     virtual_over_reactive: float | None = None
-    virtual_over_reactive_interval: list | None = None
+    virtual_over_reactive_interval: Interval | None = None
     virtual_over_reactive_reason: str | None = None
     virtual_over_reactive_bound: str | None = None
-    ratios: dict | None = None
-    ratios_intervals: dict | None = None
-    ratios_by_pool: dict | None = None
-    ratios_by_pool_intervals: dict | None = None
-    ratios_by_pool_reasons: dict | None = None
+    ratios: dict[str, float | None] | None = None  # JDK → its ratio
+    ratios_intervals: dict[str, Interval | None] | None = None
+    ratios_by_pool: dict[str, float | None] | None = None  # platform column → virtual over it
+    ratios_by_pool_intervals: dict[str, Interval | None] | None = None
+    ratios_by_pool_reasons: dict[str, str] | None = None
     repeats: RepeatsRecord | None = None
     repetitions: list[RepetitionRecord] | None = None
     thresholds: ThresholdsRecord | None = None
-    limits: dict | None = None
+    limits: dict[str, object] | None = None  # the request chain's, in ms (core/limits.py)
     machine: str | None = None
     hosts: dict[str, HostRecord] | None = None
     missing_modes: list[str] | None = None
     missing: list[str] | None = None
-    problems: dict | None = None
+    problems: dict[str, list[str]] | None = None  # mode → what bench saw go wrong
     test_fault: str | None = None  # LOADLAB_FAULT_CPU_QUOTA of a test that starved the run on purpose
     # The delay-service's configured distribution and failures (summary/served_check.overview); each level's
     # `served_ms` says what it served.

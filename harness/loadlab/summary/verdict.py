@@ -116,11 +116,12 @@ def mode_summary(
     if brownout.is_brownout(params) and mode_dir is not None:  # the mode through the brownout (brownout_figures.py)
         through = brownout_record.record(judged, mode_dir, run, params)
         # An instrument that failed through the brownout (brownout_figures.py: recovery not judged) voids the mode too.
-        reasons = reasons + [why for why in through.instrument_problems if why not in reasons]
+        problems = through.instrument_problems if through is not None else []
+        reasons = reasons + [why for why in problems if why not in reasons]
     evidence = None
     if params.app:  # an application under test: the evidence its live-config check read (judging.py)
         out_of_cpu = knee.collapsed and knee.closing is not None and cpu_ran_out(knee.closing, ctx)
-        predicted = [r.rps for r in pred.predictions]
+        predicted = [r.rps for r in pred.predictions if r.rps is not None]
         evidence = appcheck.app_evidence(
             raw, mode, params, predicted, sustained, knee.collapsed, limit_met_first, out_of_cpu
         )

@@ -96,7 +96,7 @@ def fine_levels(ax: Axes, mode: ModeRecord) -> None:
         ax.scatter(x, y, marker="D", s=16, color=COLORS["fine"], zorder=3, label="OK/s, fine levels")
         _crosses(ax, [(a, b) for lv, a, b in zip(fine, x, y) if not lv.healthy], zorder=4)
     interval = mode.knee_interval_rps
-    if mode.collapsed and interval and interval[0]:
+    if mode.collapsed and interval and interval[0] and interval[1] is not None:
         ax.axvspan(
             interval[0],
             interval[1],
