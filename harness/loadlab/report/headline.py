@@ -51,7 +51,7 @@ def headline(summary: RunSummary) -> str:
     text = f"{subject(summary)}: " + (", ".join(phrases) or "no mode was measured")
     if scenario in NOT_EXPECTED_TO_WIN:
         text += f"; {NOT_EXPECTED_TO_WIN[scenario]}"
-    shared = {m.predicted_by or "" for m in modes.values()}
+    shared = {m.predicted.predicted_by or "" for m in modes.values()}
     if scenario_mix.is_mix(scenario) and len(modes) > 1 and len(shared) == 1 and shared <= set(MIX_NOT_EXPECTED):
         # A mix whose lowest limit is, in every mode, one the modes share: its db kind's pool or the cores.
         text += f"; {MIX_NOT_EXPECTED[shared.pop()]}"

@@ -19,42 +19,42 @@ AGREEMENT_LABEL = "knee meets the prediction's interval"
 
 def headline_phrase(m: ModeRecord) -> str:
     """` (cpu predicted 2,110, 2,100–2,370 rps; knee agrees)` for the headline; "" without a prediction."""
-    if m.predicted_rps is None:
+    if m.predicted.rps is None:
         return ""
-    text = f" ({m.predicted_by or 'model'} predicted {figure(m.predicted_rps, m.predicted_interval_rps)}"
+    text = f" ({m.predicted.predicted_by or 'model'} predicted {figure(m.predicted.rps, m.predicted.interval_rps)}"
     interval = prediction_text.interval_of(m)
-    if interval and carried(m.predicted_interval_rps):
+    if interval and carried(m.predicted.interval_rps):
         text += f", {interval}"
-    if m.prediction_quality:
+    if m.predicted.quality:
         text += ", rough"
     word = {"agrees": "knee agrees", "disagrees": "knee does not agree", "contradicted": "contradicted by the run"}
-    verdict = m.prediction_verdict
+    verdict = m.predicted.verdict
     if verdict is None:
-        verdict = None if m.prediction_agrees is None else "agrees" if m.prediction_agrees else "disagrees"
+        verdict = None if m.predicted.agrees is None else "agrees" if m.predicted.agrees else "disagrees"
     other = {"fuzzy": "the knee is fuzzy", "no upper end": "no upper end, so it excludes nothing"}
     extra = (word.get(verdict) or other.get(verdict, "")) if verdict else ""
     return text + (f"; {extra}" if extra else "") + ")"
 
 
 def predicted_cell(m: ModeRecord) -> str:
-    if m.predicted_rps is None:
+    if m.predicted.rps is None:
         beyond = prediction_text.beyond_run(m)  # no prediction: each model beyond the run, said as a floor
         return '<span class="muted">none within the run</span>' + _small("; ".join(beyond)) if beyond else "—"
     interval = prediction_text.interval_of(m)
     return (
-        escape(figure(m.predicted_rps, m.predicted_interval_rps))
-        + _small(f"interval {interval}{_fit(m.predicted_fitted_on_rps, m.predicted_r2)}" if interval else None)
-        + _rough(m.prediction_quality)
+        escape(figure(m.predicted.rps, m.predicted.interval_rps))
+        + _small(f"interval {interval}{_fit(m.predicted.fitted_on_rps, m.predicted.r2)}" if interval else None)
+        + _rough(m.predicted.quality)
     )
 
 
 def agreement_cell(m: ModeRecord) -> str:
     word = prediction_text.verdict_word(m)  # the terminal's words (summary/prediction_text.py)
     cls = {"yes": "yes", "NO": "no", "NO: contradicted": "no"}.get(word, "muted")
-    evidence = m.evidence_at_knee if m.prediction_agrees is False else None
+    evidence = m.evidence_at_knee if m.predicted.agrees is False else None
     return (
         f'<span class="{cls}">{escape(word)}</span>'
-        + _small(m.prediction_check)
+        + _small(m.predicted.check)
         + _small(evidence and f"evidence {evidence}")
     )
 
@@ -81,12 +81,20 @@ def ceiling_cell(m: ModeRecord) -> str:
     utilization = ceiling.knee_utilization if ceiling.knee_utilization is not None else 0.9
     return (
         f'{escape(figure(ceiling.rps, bound))} <span class="muted">every core busy (the bound)</span>'
-        + _small(f"interval {interval_text(*bound)}" if bound else "no interval: too few levels to judge the line")
+        + _small(
+            f"interval {words}"
+            if (words := prediction_text.interval_words(bound))
+            else "no interval: too few levels to judge the line"
+        )
         + (
             _small(
                 f"knee: {ceiling.knee_read_off} at {utilization:.0%} of the cores "
                 f"at {figure(knee, knee_interval)} rps"
-                + (f" ({interval_text(*knee_interval)})" if carried(knee_interval) and knee_interval else "")
+                + (
+                    f" ({prediction_text.interval_words(knee_interval)})"
+                    if carried(knee_interval) and knee_interval
+                    else ""
+                )
             )
             if knee is not None
             else ""

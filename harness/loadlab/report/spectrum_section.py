@@ -85,9 +85,11 @@ def section(run_dir: Path, summary: RunSummary, folders: dict[str, str]) -> str:
 def around_knee(mode: str, result: ModeRecord, folder: Path, shared: dict[float, list[Place]]) -> str:
     """A mode's own spectrum on both sides of its knee, when no other mode ran its first unhealthy rate: virtual
     threads' tail near a CPU knee shows here (no time slicing between them), where no equal-load chart reaches."""
-    bracket = result.knee_interval_rps or []
-    if not result.collapsed or len(bracket) != 2 or None in bracket or float(bracket[1]) in shared:
+    known = result.knee_interval_rps or []
+    low, high = known if len(known) == 2 else (None, None)
+    if not result.collapsed or low is None or high is None or float(high) in shared:
         return ""
+    bracket = [low, high]
     found = places(result, "", folder)
     sides = [p for rate in bracket if (p := found.get(float(rate))) is not None]
     if len(sides) != 2:

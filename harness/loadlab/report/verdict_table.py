@@ -44,7 +44,7 @@ def section(summary: RunSummary) -> str:
         *([("repetition shown (the median)", lambda label, m: num(m.repetition))] if summary.repeats else []),
         *knee_rows(
             ("prediction (rps)", _of_mode(prediction_cells.predicted_cell)),
-            ("predicted by", lambda label, m: escape(m.prediction or _no_model(m))),
+            ("predicted by", lambda label, m: escape(m.predicted.formula or _no_model(m))),
             (prediction_cells.AGREEMENT_LABEL, _of_mode(prediction_cells.agreement_cell)),
             ("every prediction (rps)", _of_mode(prediction_cells.predictions_cell)),
             ("limit met first", lambda label, m: escape(m.limit_met_first or "—")),
@@ -184,4 +184,4 @@ def _limit_cell(m: ModeRecord) -> str:
 
 def _no_model(m: ModeRecord) -> str:
     """Why a mode has no prediction: no model at all, or every one beyond the run (prediction.FAR_ABOVE_RUN)."""
-    return "no model limits this mode within the run" if m.prediction_verdict == BEYOND else "no model limits this mode"
+    return "no model limits this mode within the run" if m.predicted.verdict == BEYOND else "no model limits this mode"

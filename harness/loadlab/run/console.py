@@ -178,7 +178,7 @@ def _mode_notes(mode: str, m: ModeRecord) -> None:
 
     for line in prediction_text.lines(mode, m):
         _print(f"  {line}")
-    if m.prediction_agrees is False and m.evidence_at_knee:
+    if m.predicted.agrees is False and m.evidence_at_knee:
         _print(f"  {mode}: the first unhealthy level, {m.evidence_at_knee}")
     for gap in m.evidence_gaps or []:
         where = "" if gap.pass_name == "coarse" else f"{gap.pass_name}'s "

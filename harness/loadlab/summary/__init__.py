@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import sys
 import traceback
+from collections.abc import Mapping
 from pathlib import Path
 
 from loadlab.core import runplan, runrecord
@@ -22,6 +23,12 @@ from loadlab.core.run_params import RunParams
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import judging, outputs, raw, records, repeats, served_check, verdict
+from loadlab.summary.detail_records import (
+    DownstreamRecord,
+    HostRecord,
+    RepetitionRecord,
+    ThresholdsRecord,
+)
 from loadlab.summary.ratio import ratio_fields
 from loadlab.summary.records import ModeRecord, RunSummary
 
@@ -65,25 +72,28 @@ def _summarise(folder: Path, run: RunRecord, run_id: str) -> RunSummary:
     for mode in present:
         modes[mode] = mode_result(folder / mode, Path(mode).name, run, params, thresholds, target)
 
-    summary = {
-        "run_id": run.run_id or run_id,
-        "target": target,
-        "scenario": params.scenario,
-        "params": params,
-        "modes": modes,
-        **ratio_fields(modes, params),
-        "thresholds": thresholds.as_dict(),
-        "limits": run.limits,
-        "machine": run.machine,
-        "hosts": run.hosts,
-        "missing_modes": [m for m in wanted if m not in modes],
-        "missing": [] if run.found else ["params.json"],
-        "problems": run.mode_problems,
-        "downstream": served_check.overview(run, params),
-    }
-    if run.test_fault:
-        summary["test_fault"] = run.test_fault
-    return RunSummary.from_mapping(summary)
+    summary = RunSummary(
+        run_id=run.run_id or run_id,
+        target=target,
+        scenario=params.scenario,
+        params=params,
+        modes=modes,
+        thresholds=ThresholdsRecord.of(thresholds),
+        limits=run.limits,
+        machine=run.machine,
+        hosts={role: HostRecord.from_mapping(host) for role, host in run.hosts.items() if isinstance(host, Mapping)},
+        missing_modes=[m for m in wanted if m not in modes],
+        missing=[] if run.found else ["params.json"],
+        problems=run.mode_problems,
+        downstream=_downstream(run, params),
+        test_fault=run.test_fault,
+    )
+    return summary.with_fields(**ratio_fields(modes, params))
+
+
+def _downstream(run: RunRecord, params: RunParams) -> DownstreamRecord | None:
+    overview = served_check.overview(run, params)
+    return None if overview is None else DownstreamRecord.from_mapping(overview)
 
 
 def _repetitions(run_dir: Path) -> list[int]:
@@ -96,45 +106,43 @@ def _combine_repetitions(run_dir: Path, run: RunRecord, per_rep: list[tuple[int,
     """The run's summary with REPEAT > 1: each mode as its median repetition, `repeats` with the spread, and every
     repetition's own verdict (its folder has the full summary)."""
     params = run.params
-    agg = repeats.aggregate(per_rep)
+    spread = repeats.aggregate(per_rep)
     by_k = dict(per_rep)
     modes = {}
-    for label, stats in (agg.modes or {}).items():
+    for label, stats in (spread.modes or {}).items():
         k = stats.median_repetition
         if k is not None:
             modes[label] = by_k[k].modes[label].with_fields(repetition=k, folder=f"rep-{k}/{label}")
     first = per_rep[0][1]
-    summary = {
-        "run_id": run.run_id or run_dir.name,
-        "target": first.target,
-        "scenario": first.scenario,
-        "params": params,
-        "modes": modes,
-        **ratio_fields(modes, params),
-        "repeats": agg,
-        "repetitions": [
-            {
-                "repetition": k,
-                "folder": f"rep-{k}",
-                "valid": bool(rep.modes) and all(m.valid for m in rep.modes.values()) and not rep.missing_modes,
-                "virtual_over_platform": rep.virtual_over_platform,
-                "virtual_over_platform_interval": rep.virtual_over_platform_interval,
-                "sustained_rps": {label: m.sustained_rps for label, m in rep.modes.items()},
-            }
+    summary = RunSummary(
+        run_id=run.run_id or run_dir.name,
+        target=first.target,
+        scenario=first.scenario,
+        params=params,
+        modes=modes,
+        repeats=spread,
+        repetitions=[
+            RepetitionRecord(
+                repetition=k,
+                folder=f"rep-{k}",
+                valid=bool(rep.modes) and all(m.valid for m in rep.modes.values()) and not rep.missing_modes,
+                virtual_over_platform=rep.virtual_over_platform,
+                virtual_over_platform_interval=rep.virtual_over_platform_interval,
+                sustained_rps={label: m.sustained_rps for label, m in rep.modes.items()},
+            )
             for k, rep in per_rep
         ],
-        "thresholds": first.thresholds,
-        "limits": first.limits,
-        "machine": run.machine,
-        "hosts": first.hosts,
-        "missing_modes": [m for m in _modes_wanted(params) if m not in modes],
-        "missing": [] if run.found else ["params.json"],
-        "problems": {f"rep-{k}/{mode}": p for k, rep in per_rep for mode, p in (rep.problems or {}).items()},
-        "downstream": served_check.overview(run, params),
-    }
-    if run.test_fault:
-        summary["test_fault"] = run.test_fault
-    return RunSummary.from_mapping(summary)
+        thresholds=first.thresholds,
+        limits=first.limits,
+        machine=run.machine,
+        hosts=first.hosts,
+        missing_modes=[m for m in _modes_wanted(params) if m not in modes],
+        missing=[] if run.found else ["params.json"],
+        problems={f"rep-{k}/{mode}": p for k, rep in per_rep for mode, p in (rep.problems or {}).items()},
+        downstream=_downstream(run, params),
+        test_fault=run.test_fault,
+    )
+    return summary.with_fields(**ratio_fields(modes, params))
 
 
 def mode_result(

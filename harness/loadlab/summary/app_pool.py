@@ -124,10 +124,11 @@ def at_knee(raw: RawMode, t0: int | None, level: Level | None) -> PoolAtKnee | N
     if level is None:
         return None
     rows = [raw.actuator[s] for s in _seconds(t0, level) if s in raw.actuator]
-    sampled = [
-        (as_float(r.get(HIKARI_ACTIVE)), as_float(r.get(HIKARI_PENDING)), as_float(r.get(HIKARI_MAX))) for r in rows
-    ]
-    sampled = [(a, p, m) for a, p, m in sampled if a is not None and p is not None and m]
+    sampled: list[tuple[float, float, float]] = []
+    for r in rows:
+        a, p, m = (as_float(r.get(column)) for column in (HIKARI_ACTIVE, HIKARI_PENDING, HIKARI_MAX))
+        if a is not None and p is not None and m:
+            sampled.append((a, p, m))
     if not sampled:
         return None
     full = [p for a, p, m in sampled if a >= m and p > 0]

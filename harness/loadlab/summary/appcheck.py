@@ -10,7 +10,8 @@ missing one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
+from dataclasses import replace
 
 from loadlab.core import app
 from loadlab.core.app import HIKARI_MAX, HIKARI_PENDING, TOMCAT_BUSY, TOMCAT_MAX
@@ -38,59 +39,44 @@ RECORDING_NOT_READ = "the app's flight recording was not read, so nothing shows 
 GC_PAUSE_SHARE = 0.02
 
 
-@dataclass(frozen=True)
-class AppEvidence:
-    """Whole-mode readings (None: not measured)."""
-
-    virtual_threads_started: int | None
-    pinned_events: int | None
-    monitor_waits: int | None
-    gc_count: int | None
-    gc_pause_total_ms: float | None
-    gc_pause_max_ms: float | None
-    request_pool_threads_max: float | None  # Tomcat's platform request threads seen (request_pool.csv)
-    tomcat_threads_max: float | None  # the app's own gauge tomcat.threads.config.max (platform mode)
-    tomcat_busy_max: float | None
-    hikari_pending_max: float | None
-    hikari_max: float | None
-
-
-def _max(rows: dict[int, dict], column: str) -> float | None:
+def _max(rows: Mapping[int, Mapping[str, object]], column: str) -> float | None:
     values = [v for v in (as_float(r.get(column)) for r in rows.values()) if v is not None and v >= 0]
     return max(values, default=None)
 
 
-def request_pool_max(rows: dict[int, dict]) -> float | None:
+def request_pool_max(rows: Mapping[int, Mapping[str, object]]) -> float | None:
     """The most platform request threads Tomcat ran: its connector's threads less its own two (app.py)."""
     named = _max(rows, "named_threads")
     return None if named is None else max(0.0, named - app.TOMCAT_NIO_OWN_THREADS)
 
 
-def _count(counts: dict, event: str) -> int | None:
+def _count(counts: object, event: str) -> int | None:
     if not isinstance(counts, dict):
         return None  # no recording read: not measured (an empty dict means none of the events happened)
     value = as_float(counts.get(event, 0))
     return None if value is None else int(value)
 
 
-def evidence(raw: RawMode) -> AppEvidence:
+def evidence(raw: RawMode) -> AppEvidenceRecord:
+    """The whole-mode readings (None: not measured), whole numbers as summary.json writes them; what they point to
+    is app_evidence's."""
     counts = raw.jfr.get("event_counts")
-    return AppEvidence(
+    return AppEvidenceRecord(
         virtual_threads_started=_count(counts, VIRTUAL_THREAD_START),
         pinned_events=raw.pinned,
         monitor_waits=_count(counts, MONITOR_ENTER),
         gc_count=_count(counts, GC),
-        gc_pause_total_ms=as_float(raw.jfr.get("gc_pause_total_ms")),
-        gc_pause_max_ms=as_float(raw.jfr.get("gc_pause_max_ms")),
-        request_pool_threads_max=request_pool_max(raw.request_pool),
-        tomcat_threads_max=_max(raw.actuator, TOMCAT_MAX),
-        tomcat_busy_max=_max(raw.actuator, TOMCAT_BUSY),
-        hikari_pending_max=_max(raw.actuator, HIKARI_PENDING),
-        hikari_max=_max(raw.actuator, HIKARI_MAX),
+        gc_pause_total_ms=_plain(as_float(raw.jfr.get("gc_pause_total_ms"))),
+        gc_pause_max_ms=_plain(as_float(raw.jfr.get("gc_pause_max_ms"))),
+        request_pool_threads_max=_plain(request_pool_max(raw.request_pool)),
+        tomcat_threads_max=_plain(_max(raw.actuator, TOMCAT_MAX)),
+        tomcat_busy_max=_plain(_max(raw.actuator, TOMCAT_BUSY)),
+        hikari_pending_max=_plain(_max(raw.actuator, HIKARI_PENDING)),
+        hikari_max=_plain(_max(raw.actuator, HIKARI_MAX)),
     )
 
 
-def config_mismatches(label: str, ev: AppEvidence, requests: int, params: RunParams) -> list[str]:
+def config_mismatches(label: str, ev: AppEvidenceRecord, requests: int, params: RunParams) -> list[str]:
     """Why the app did not run the mode asked for; the live-config check of an app without /actuator/loadlab.
 
     Virtual: its requests must have started virtual threads (the recording counts them) and none may have run on
@@ -139,7 +125,7 @@ def config_mismatches(label: str, ev: AppEvidence, requests: int, params: RunPar
     return reasons
 
 
-def pointers(ev: AppEvidence, asked: float | None, wall_s: float | None) -> list[str]:
+def pointers(ev: AppEvidenceRecord, asked: float | None, wall_s: float | None) -> list[str]:
     """What the evidence points to, each a short phrase (empty when nothing stands out); asked: the platform pool."""
     found = []
     if ev.tomcat_busy_max is not None and ev.tomcat_threads_max and ev.tomcat_busy_max >= ev.tomcat_threads_max:
@@ -215,10 +201,8 @@ def app_evidence(
     ev = evidence(raw)
     wall_s = float(len(raw.thread_samples)) or None  # the sampler's rows: one per second of the app's life
     seen = pointers(ev, as_float(mode_threads(label, params)), wall_s)
-    return AppEvidenceRecord(
-        **{f.name: _plain(getattr(ev, f.name)) for f in fields(ev)},
-        points_to=seen,
-        unexplained_limit=unexplained_limit(predicted, knee, collapsed, met_first, seen, out_of_cpu),
+    return replace(
+        ev, points_to=seen, unexplained_limit=unexplained_limit(predicted, knee, collapsed, met_first, seen, out_of_cpu)
     )
 
 

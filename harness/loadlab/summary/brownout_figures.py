@@ -8,6 +8,7 @@ named in `instrument_problems`, and recovery is then not claimed for the mode.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from loadlab.analysis import brownout_judge as judge
@@ -23,7 +24,7 @@ from loadlab.summary.brownout_record import BrownoutPrediction, BrownoutRecord
 from loadlab.summary.cost_fits import inflight_at
 from loadlab.summary.judging import JudgedMode
 from loadlab.summary.labels import base_mode, mode_threads
-from loadlab.summary.raw import inflight_cap_stop
+from loadlab.summary.raw import RawMode, inflight_cap_stop
 from loadlab.summary.served_check import run_folder
 from loadlab.summary.values import as_float
 
@@ -36,12 +37,13 @@ BROWNOUT_TAG = "brownout"  # the served log's tag of the answers a brownout dela
 BEHIND_SHARE, BEHIND_WINDOW_S = 0.9, 3
 
 
-def window_record(mode_dir: Path) -> dict | None:
+def window_record(mode_dir: Path) -> dict[str, object] | None:
     path = mode_dir / "raw" / RECORD
     try:
-        return json.loads(path.read_text())
+        found = json.loads(path.read_text())
     except (OSError, ValueError):
         return None
+    return found if isinstance(found, dict) else None
 
 
 def record(judged: JudgedMode, mode_dir: Path, run: RunRecord, params: RunParams) -> BrownoutRecord | None:
@@ -72,7 +74,7 @@ def record(judged: JudgedMode, mode_dir: Path, run: RunRecord, params: RunParams
         rate_rps=plan.rate,
         brownout_ms=plan.ms,
         window_s=[plan.start_s, plan.end_s],
-        window_epoch_ms=[window["from_epoch_ms"], window["to_epoch_ms"]] if window else None,
+        window_epoch_ms=_epoch_window(window),
         goodput_rps=_round(judge.goodput_rps(seconds, plan.start_s, plan.end_s, plan.settle_s), 1),
         error_share=_round(judge.error_share(seconds, plan.start_s, plan.total_s), 4),
         peak_inflight=judge.peak_inflight(seconds),
@@ -91,13 +93,20 @@ def record(judged: JudgedMode, mode_dir: Path, run: RunRecord, params: RunParams
     )
 
 
-def _second(row: dict, raw, t0: int) -> judge.Second:
+def _epoch_window(window: dict[str, object] | None) -> list[int] | None:
+    """[from, to) of the brownout as scheduled on the delay-service, in epoch ms (run/brownout_switch.py)."""
+    if window is None:
+        return None
+    return [e for e in (window["from_epoch_ms"], window["to_epoch_ms"]) if isinstance(e, int)]
+
+
+def _second(row: Mapping[str, float | None], raw: RawMode, t0: int) -> judge.Second:
     """A timeline row with the injectors' requests in flight and the second's OK answers merged (every injector)."""
-    epoch = t0 + int(row["second"])
-    counts = (int(row[name] or 0) for name in ("offered_rps", "ok", "ko"))
-    inflight = inflight_at(raw, epoch)
-    merged = hlog.merge_payloads(p for inj in raw.injectors for p in inj.ok_payloads.get(epoch, ()))
-    return judge.Second(int(row["second"]), *counts, row["p99_ms"], None if inflight is None else int(inflight), merged)
+    second = int(row["second"] or 0)
+    sent, ok, ko = (int(row[name] or 0) for name in ("offered_rps", "ok", "ko"))
+    inflight = inflight_at(raw, t0 + second)
+    merged = hlog.merge_payloads(p for inj in raw.injectors for p in inj.ok_payloads.get(t0 + second, ()))
+    return judge.Second(second, sent, ok, ko, row["p99_ms"], None if inflight is None else int(inflight), merged)
 
 
 def _p99_limit(judged: JudgedMode, thresholds: Thresholds) -> float | None:
@@ -112,12 +121,19 @@ def _baseline_p50_ms(judged: JudgedMode) -> float | None:
     return None if first is None or first.latency is None else first.latency.p50_ms
 
 
-def _row(s: judge.Second) -> dict:
+def _row(s: judge.Second) -> dict[str, float | None]:
     values = (s.second, s.sent, s.ok, s.ko, s.p99_ms, s.inflight)
     return dict(zip(SERIES_COLUMNS, values))
 
 
-def _switch(mode_dir, run, window, t0, plan, seconds):
+def _switch(
+    mode_dir: Path,
+    run: RunRecord,
+    window: dict[str, object] | None,
+    t0: int,
+    plan: brownout.Schedule,
+    seconds: list[judge.Second],
+) -> judge.SwitchCheck | None:
     log = run.downstream.get("served_log")
     if not log or window is None or not any(s.sent for s in seconds if s.second >= plan.start_s):
         return None  # no record to check, or the load ended before the brownout began: nothing to switch for
@@ -142,7 +158,14 @@ def _died_words(judged: JudgedMode) -> str | None:
     return f"not judged: the {role} died{memory} {crash.when(crash.of(judged.crashed))}"
 
 
-def _instrument_problems(window, switch, seconds, plan, judged: JudgedMode, died: int | None) -> list[str]:
+def _instrument_problems(
+    window: dict[str, object] | None,
+    switch: judge.SwitchCheck | None,
+    seconds: list[judge.Second],
+    plan: brownout.Schedule,
+    judged: JudgedMode,
+    died: int | None,
+) -> list[str]:
     """What failed around the mode. A role that died stops answering and the load behind it: a switch not yet seen
     or injectors that fell behind from the second it died on are the death's doing (named by the crash), not the
     instrument's."""
@@ -165,8 +188,8 @@ def _instrument_problems(window, switch, seconds, plan, judged: JudgedMode, died
     stop = inflight_cap_stop(judged.raw.injectors)
     if stop:
         problems.append(
-            f"the injectors' in-flight cap stopped the load at {stop['inflight']} requests in flight (cap "
-            f"{stop['max_inflight']}): a limit of the lab, not of the service"
+            f"the injectors' in-flight cap stopped the load at {stop.inflight} requests in flight (cap "
+            f"{stop.max_inflight}): a limit of the lab, not of the service"
         )
     levels = {lv.index: lv for lv in judged.tables.levels}
     for i, why in sorted(judged.verdict.set_aside.items()):
@@ -176,7 +199,7 @@ def _instrument_problems(window, switch, seconds, plan, judged: JudgedMode, died
     return problems
 
 
-def _behind(seconds, plan) -> tuple[int, int, int] | None:
+def _behind(seconds: list[judge.Second], plan: brownout.Schedule) -> tuple[int, int, int] | None:
     """The first BEHIND_WINDOW_S seconds from the brownout on in which the injectors sent less than BEHIND_SHARE of
     the schedule (first second, sent, scheduled), or None: a one-second lag they made up is not a stall."""
     sent = {s.second: s.sent for s in seconds}
@@ -189,7 +212,9 @@ def _behind(seconds, plan) -> tuple[int, int, int] | None:
     return None
 
 
-def _model(judged: JudgedMode, params: RunParams, plan: brownout.Schedule) -> tuple[dict | None, str]:
+def _model(
+    judged: JudgedMode, params: RunParams, plan: brownout.Schedule
+) -> tuple[dict[str, judge.Predicted] | None, str]:
     """The predictions for the mode's column: a platform pool's, or no pool (virtual, reactive); another mode has no
     model here and says so."""
     mode, sheds = base_mode(judged.label), False
@@ -215,7 +240,13 @@ def _model(judged: JudgedMode, params: RunParams, plan: brownout.Schedule) -> tu
     return judge.predictions(model, overhead), note
 
 
-def _recovery_words(recovered, problems, plan, limit, unhealthy_before) -> str:
+def _recovery_words(
+    recovered: int | None,
+    problems: list[str],
+    plan: brownout.Schedule,
+    limit: float | None,
+    unhealthy_before: str | None,
+) -> str:
     if problems:
         many = "s" if len(problems) > 1 else ""
         return f"not judged: the instrument failed ({len(problems)} problem{many}, named below)"
@@ -228,11 +259,11 @@ def _recovery_words(recovered, problems, plan, limit, unhealthy_before) -> str:
     return f"recovered {recovered} s after the brownout ended"
 
 
-def _peak(rows: list[dict], column: str) -> float | None:
+def _peak(rows: Sequence[Mapping[str, object]], column: str) -> float | None:
     values = [as_float(r.get(column)) for r in rows]
     known = [v for v in values if v is not None]
     return _round(max(known), 1) if known else None
 
 
-def _round(x, digits):
+def _round(x: float | None, digits: int) -> float | None:
     return None if x is None else round(x, digits)

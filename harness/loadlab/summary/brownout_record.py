@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 
 from loadlab.analysis.brownout_judge import Predicted
+from loadlab.summary.record_fields import Interval, construct
 
 
 @dataclass(frozen=True)
@@ -15,7 +16,7 @@ class BrownoutPrediction:
     the interval to the figure at the holds the service measured, and the formula in words."""
 
     value: float | None  # None: the model has no figure (a pool that cannot drain at this rate)
-    interval: list  # [low, high], either None
+    interval: Interval  # [low, high], either None
     formula: str
 
     @classmethod
@@ -32,8 +33,8 @@ class BrownoutRecord:
 
     rate_rps: float
     brownout_ms: int
-    window_s: list  # [start, end) in seconds of the measured phase
-    window_epoch_ms: list | None  # as scheduled on the delay-service
+    window_s: list[int]  # [start, end) in seconds of the measured phase
+    window_epoch_ms: list[int] | None  # as scheduled on the delay-service
     goodput_rps: float | None
     error_share: float | None
     peak_inflight: int | None  # sent, not yet answered, as the injectors saw it
@@ -45,15 +46,19 @@ class BrownoutRecord:
     recovery: str  # in words, always
     predicted: dict[str, BrownoutPrediction] | None  # by figure: inflight_peak, goodput_rps, recovery_s
     prediction_note: str
-    served_slow_s: list | None  # the seconds the delay-service's answers were the brownout's, by its own record
+    # the seconds the delay-service's answers were the brownout's, by its own record
+    served_slow_s: list[int | None] | None
     instrument_problems: list[str] = field(default_factory=list)
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, object]:
         return asdict(self)
 
     @classmethod
-    def from_mapping(cls, values: Mapping) -> BrownoutRecord:
-        predicted = values.get("predicted")
-        if predicted is not None:
-            predicted = {name: BrownoutPrediction(**p) for name, p in predicted.items()}
-        return cls(**{**values, "predicted": predicted})
+    def from_mapping(cls, values: Mapping[str, object]) -> BrownoutRecord:
+        found = values.get("predicted")
+        predicted = (
+            {str(name): construct(BrownoutPrediction, p) for name, p in found.items() if isinstance(p, Mapping)}
+            if isinstance(found, Mapping)
+            else None
+        )
+        return construct(cls, {**values, "predicted": predicted})

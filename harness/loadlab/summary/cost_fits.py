@@ -19,10 +19,11 @@ flight, one point per GC inside a healthy level; the RSS and thread-stack slopes
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from loadlab.analysis import threadlimits
+from loadlab.analysis.prediction import Prediction
 from loadlab.summary import flight
 from loadlab.summary.fit_records import CostSlopeRecord, CostsRecord
 from loadlab.summary.level_records import COARSE, LevelCostsRecord, LevelRecord, fitted_by_pass, healthy_prefix
@@ -57,18 +58,21 @@ def inflight_at(raw: RawMode, second: int) -> float | None:
     return sum(known) if known else None
 
 
-def process_switch_rate(samples: dict[int, dict], seconds: list[int]) -> float | None:
+def process_switch_rate(samples: Mapping[int, Mapping[str, object]], seconds: list[int]) -> float | None:
     """Context switches per second over the level from the sampler's cumulative count (taken every few seconds when
     the process has thousands of threads): the first and last counts inside the level."""
-    counted = [(s, as_float(samples.get(s, {}).get("context_switches"))) for s in seconds]
-    counted = [(s, c) for s, c in counted if c is not None]
+    counted = [(s, c) for s in seconds if (c := as_float(samples.get(s, {}).get("context_switches"))) is not None]
     if len(counted) < 2 or counted[-1][0] == counted[0][0] or counted[-1][1] < counted[0][1]:
         return None
     return (counted[-1][1] - counted[0][1]) / (counted[-1][0] - counted[0][0])
 
 
 def level_costs(
-    raw: RawMode, t0: int, level: LevelRecord, flights: dict[int, flight.FlightSecond], samples: dict[int, dict]
+    raw: RawMode,
+    t0: int,
+    level: LevelRecord,
+    flights: dict[int, flight.FlightSecond],
+    samples: Mapping[int, Mapping[str, object]],
 ) -> LevelCostsRecord:
     """Means over a level's seconds (None where nothing was recorded)."""
     seconds = level_seconds(t0, level)
@@ -157,19 +161,19 @@ def mode_costs(
     if t0 is None:
         return ModeCosts(levels, None, None, None, CostsRecord.only(missing=["no measured phase"]))
     per_level = {lv.index: level_costs(raw, t0, lv, flights or {}, samples) for lv in levels if lv.index is not None}
-    levels = [_with_costs(lv, per_level.get(lv.index)) for lv in levels]
-    usable = [f for f in fine if f.t0 is not None]
-    chosen = fitted_by_pass(levels, [(f.name, f.levels) for f in usable])
+    levels = [_with_costs(lv, per_level.get(lv.index) if lv.index is not None else None) for lv in levels]
+    usable = [(f, f.t0) for f in fine if f.t0 is not None]
+    chosen = fitted_by_pass(levels, [(f.name, f.levels) for f, _ in usable])
     fitted = chosen[COARSE]
     healthy = [per_level[lv.index] for lv in fitted if lv.index in per_level]
     sources = [(raw, t0, fitted)]
-    fitted_on = {COARSE: [lv.index for lv in fitted]}
+    fitted_on = {COARSE: _indices(fitted)}
     rates = {COARSE: [float(lv.target_rps or 0) for lv in fitted]}
-    for fine_pass in usable:
+    for fine_pass, fine_t0 in usable:
         kept = chosen[fine_pass.name]
-        sources.append((fine_pass.raw, fine_pass.t0, kept))
-        healthy += [level_costs(fine_pass.raw, fine_pass.t0, lv, flights or {}, samples) for lv in kept]
-        fitted_on[fine_pass.name] = [lv.index for lv in kept]
+        sources.append((fine_pass.raw, fine_t0, kept))
+        healthy += [level_costs(fine_pass.raw, fine_t0, lv, flights or {}, samples) for lv in kept]
+        fitted_on[fine_pass.name] = _indices(kept)
         rates[fine_pass.name] = [float(lv.target_rps or 0) for lv in kept]
     memory = fit([pt for r, t, lvs in sources for pt in memory_points(r, t, lvs, flights or {})])
     heap = fit([pt for r, t, lvs in sources for pt in memory_points(r, t, lvs, flights or {}, stacks_too=False)])
@@ -212,6 +216,10 @@ def mode_costs(
     )
 
 
+def _indices(levels: list[LevelRecord]) -> list[int]:
+    return [lv.index for lv in levels if lv.index is not None]
+
+
 def _with_costs(level: LevelRecord, costs: LevelCostsRecord | None) -> LevelRecord:
     if costs is None:
         return level
@@ -226,7 +234,7 @@ def _fit_record(fitted: Fit | None, digits: int, min_x_span: float = 0.0, x_what
     return None if fitted is None else fitted.record(digits, min_x_span, x_what)
 
 
-def _missing(flights: dict | None, memory: Fit | None) -> list[str]:
+def _missing(flights: dict[int, flight.FlightSecond] | None, memory: Fit | None) -> list[str]:
     missing = []
     if flights is None:
         missing.append(
@@ -241,7 +249,9 @@ def _missing(flights: dict | None, memory: Fit | None) -> list[str]:
     return missing
 
 
-def memory_ceiling(raw: RawMode, costs: CostsRecord, levels: list[LevelRecord], baseline_ms: float | None):
+def memory_ceiling(
+    raw: RawMode, costs: CostsRecord, levels: list[LevelRecord], baseline_ms: float | None
+) -> Prediction | None:
     """The lower of the two memory ceilings (threadlimits.memory_ceiling) from the lightest healthy level: the
     cgroup's memory against the resident memory and live heap + stacks per request in flight; the heap's maximum
     against the live heap and its own slope. None where neither was measured."""
@@ -252,11 +262,11 @@ def memory_ceiling(raw: RawMode, costs: CostsRecord, levels: list[LevelRecord], 
     lightest = fitted[0].costs or LevelCostsRecord()
     heap_max = max((r.heap_max_mb for r in (raw.flight or {}).values() if r.heap_max_mb), default=None)
     limits = raw.host_limits
-    found = []
+    found: list[Prediction] = []
     for slope, room, room_what, base, base_what in (
         (
             costs.memory_per_inflight,
-            limits and limits.service_memory_max_mb,
+            limits.service_memory_max_mb if limits else None,
             f"({limits.service_memory_max_by})" if limits else "",
             fitted[0].rss_mb,
             "resident at the lightest level",
@@ -271,19 +281,17 @@ def memory_ceiling(raw: RawMode, costs: CostsRecord, levels: list[LevelRecord], 
     ):
         if not slope or slope.not_a_figure:
             continue  # a cost the data cannot carry is no ceiling's input
-        found.append(
-            threadlimits.memory_ceiling(
-                room,
-                room_what,
-                base,
-                base_what,
-                slope.slope,
-                tuple(slope.interval) if slope.interval else None,
-                (min(rates), max(rates)),
-                slope.r2,
-                len(fitted),
-                baseline_ms,
-            )
+        ceiling = threadlimits.memory_ceiling(
+            room,
+            room_what,
+            base,
+            base_what,
+            slope.slope,
+            (slope.interval[0], slope.interval[1]) if slope.interval else None,
+            (min(rates), max(rates)),
+            slope.r2,
+            len(fitted),
+            baseline_ms,
         )
-    found = [p for p in found if p is not None]
+        found += [ceiling] if ceiling is not None else []
     return min(found, key=lambda p: p.rps) if found else None

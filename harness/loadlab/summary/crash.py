@@ -13,6 +13,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from loadlab.analysis.knee_words import level_number
 from loadlab.core import metrics
@@ -25,6 +26,7 @@ from loadlab.summary.seconds import Tables
 from loadlab.summary.values import as_float
 
 COARSE = "coarse"
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -94,10 +96,30 @@ def summary(crash: Doc | None, place: Place | None, tables: Tables) -> Doc | Non
 
 
 def of(crashed: Mapping[str, object]) -> CrashRecord:
-    """A crash as the summary records it, from a mapping that may carry more (params.json's, with its instants)."""
-    names = set(CrashRecord.names()) | set(CrashRecord.RENAMED)
-    record: CrashRecord = CrashRecord.from_mapping({k: v for k, v in crashed.items() if k in names})
-    return record
+    """A crash as the summary records it, from the mapping `summary` made and judging.py completed (or the watcher's,
+    params.json's, with its instants): each value of the type its field holds, else None."""
+    peak, gc_bound = crashed.get("peak_inflight"), crashed.get("gc_bound")
+    return CrashRecord(
+        role=_of_type(crashed.get("role"), str),
+        host=_of_type(crashed.get("host"), str),
+        second=_of_type(crashed.get("second"), int),
+        exit=_of_type(crashed.get("exit"), int),
+        signal=_of_type(crashed.get("signal"), str),
+        cause=_of_type(crashed.get("cause"), str),
+        pass_name=_of_type(crashed.get("pass"), str),
+        level=_of_type(crashed.get("level"), int),
+        level_rps=_of_type(crashed.get("level_rps"), (int, float)),
+        peak_inflight=dict(peak) if isinstance(peak, Mapping) else None,
+        out_of_memory=_of_type(crashed.get("out_of_memory"), bool),
+        memory_limit_mb=_of_type(crashed.get("memory_limit_mb"), int),
+        gc_bound=[dict(b) for b in gc_bound if isinstance(b, Mapping)] if isinstance(gc_bound, list) else None,
+    )
+
+
+def _of_type(value: object, kind: type[T] | tuple[type[T], ...]) -> T | None:
+    """The value where it is of this kind (never a bool for a number), else None."""
+    is_bool = isinstance(value, bool) and kind is not bool
+    return value if isinstance(value, kind) and not is_bool else None
 
 
 def when(crashed: CrashRecord, name_the_pass: bool = True) -> str:

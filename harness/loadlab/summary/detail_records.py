@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from loadlab.summary.record_fields import LIST, MAP, ONE, Fields
+from loadlab.core.thresholds import Thresholds
+from loadlab.summary.record_fields import LIST, MAP, ONE, Fields, Interval
 
 _PASS = {"pass": "pass_name"}  # summary.json's `pass`: no Python name
 
@@ -26,11 +27,11 @@ class CrashRecord(Fields):
     level: int | None = None
     level_rps: float | None = None
     # a death of memory (SERVICE_MEMORY_MB): the most requests in flight before it (`service`, `injectors`)
-    peak_inflight: dict | None = None
+    peak_inflight: dict[str, int | None] | None = None
     out_of_memory: bool | None = None
     memory_limit_mb: int | None = None
     # the GC-bound levels right before a death of memory, counted with it (summary/gc_crash.GcBound.as_json)
-    gc_bound: list[dict] | None = None
+    gc_bound: list[dict[str, object]] | None = None
     RENAMED: ClassVar = _PASS
 
 
@@ -104,8 +105,8 @@ class ThreadlocalRecord(Fields):
 
 @dataclass(frozen=True)
 class AppEvidenceRecord(Fields):
-    """`app_evidence`: what an APP's own JVM showed (summary/appcheck.py), and what a knee below every prediction
-    points to."""
+    """`app_evidence`: what an APP's own JVM showed over the whole mode (summary/appcheck.evidence; None: not
+    measured), and what a knee below every prediction points to (appcheck.app_evidence)."""
 
     virtual_threads_started: int | None = None
     pinned_events: int | None = None
@@ -113,8 +114,8 @@ class AppEvidenceRecord(Fields):
     gc_count: int | None = None
     gc_pause_total_ms: float | None = None
     gc_pause_max_ms: float | None = None
-    request_pool_threads_max: float | None = None
-    tomcat_threads_max: float | None = None
+    request_pool_threads_max: float | None = None  # Tomcat's platform request threads seen (request_pool.csv)
+    tomcat_threads_max: float | None = None  # the app's own gauge tomcat.threads.config.max (platform mode)
     tomcat_busy_max: float | None = None
     hikari_pending_max: float | None = None
     hikari_max: float | None = None
@@ -129,7 +130,7 @@ class RepetitionRow(Fields):
     repetition: int | None = None
     sustained_rps: float | None = None
     collapsed: bool | None = None
-    knee_interval_rps: list | None = None
+    knee_interval_rps: Interval | None = None
     valid: bool | None = None
     invalid_reasons: list[str] | None = None
     host_cpu_pct_at_sustained: float | None = None
@@ -158,7 +159,7 @@ class RatioValueRecord(Fields):
 
     repetition: int | None = None
     virtual_over_platform: float | None = None
-    virtual_over_platform_interval: list | None = None
+    virtual_over_platform_interval: Interval | None = None
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,7 @@ class RatioSpreadRecord(Fields):
     median: float | None = None
     min: float | None = None
     max: float | None = None
-    bounds: dict | None = None
+    bounds: dict[str, str] | None = None
     values: list[RatioValueRecord] | None = None
     NESTED: ClassVar = {"values": (LIST, RatioValueRecord)}
 
@@ -192,8 +193,8 @@ class RepetitionRecord(Fields):
     folder: str | None = None
     valid: bool | None = None
     virtual_over_platform: float | None = None
-    virtual_over_platform_interval: list | None = None
-    sustained_rps: dict | None = None  # mode label → its sustained rate
+    virtual_over_platform_interval: Interval | None = None
+    sustained_rps: dict[str, float | None] | None = None  # mode label → its sustained rate
 
 
 @dataclass(frozen=True)
@@ -201,7 +202,7 @@ class DownstreamRecord(Fields):
     """`downstream`: the delay-service's configured distribution and failures (summary/served_check.overview)."""
 
     distribution: str | None = None
-    configured_ms: dict | None = None  # `mean`, `p50`, … → ms
+    configured_ms: dict[str, float] | None = None  # `mean`, `p50`, … → ms
     errors_pct: float | None = None
     resets_pct: float | None = None
     served_log: str | None = None
@@ -216,6 +217,18 @@ class ThresholdsRecord(Fields):
     p99_factor: float | None = None
     p99_slack_ms: float | None = None
     p50_slack_ms: float | None = None
+
+    @classmethod
+    def of(cls, thresholds: Thresholds) -> ThresholdsRecord:
+        """The thresholds as params.json spells them: whole numbers as ints (100, not 100.0)."""
+        plain = thresholds.as_dict()
+        return cls(
+            ok_ratio=plain["ok_ratio"],
+            max_error_ratio=plain["max_error_ratio"],
+            p99_factor=plain["p99_factor"],
+            p99_slack_ms=plain["p99_slack_ms"],
+            p50_slack_ms=plain["p50_slack_ms"],
+        )
 
 
 @dataclass(frozen=True)

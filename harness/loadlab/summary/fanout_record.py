@@ -19,7 +19,7 @@ from loadlab.core import fanout, metrics
 from loadlab.core.downstream import Distribution
 from loadlab.core.run_params import RunParams
 from loadlab.summary.labels import base_mode, mode_threads
-from loadlab.summary.record_fields import LIST, Fields
+from loadlab.summary.record_fields import LIST, Fields, Interval
 from loadlab.summary.values import as_float
 
 
@@ -30,8 +30,8 @@ class TailRecord(Fields):
 
     percentile: float | None = None
     measured_ms: float | None = None
-    measured_interval_ms: list | None = None
-    predicted_interval_ms: list | None = None
+    measured_interval_ms: Interval | None = None
+    predicted_interval_ms: Interval | None = None
     agrees: bool | None = None
     cut_by_deadline: bool | None = None  # the requests there answered at a partial deadline: not judged
     DECLARED_ORDER: ClassVar = True
@@ -46,7 +46,7 @@ class FanoutLevelRecord(Fields):
     target_rps: float | None = None
     answered: int | None = None
     p50_ms: float | None = None
-    own_ms_interval: list | None = None
+    own_ms_interval: Interval | None = None
     tail: list[TailRecord] | None = None
     orphaned_calls: int | None = None
     cancelled_calls: int | None = None
@@ -75,7 +75,7 @@ class FanoutRecord(Fields):
     DECLARED_ORDER: ClassVar = True
 
 
-def shape(label: str, live: dict, params: RunParams, call: Distribution) -> FanoutShape | None:
+def shape(label: str, live: dict[str, object], params: RunParams, call: Distribution) -> FanoutShape | None:
     """The models' view (analysis/fanout_model.py); None outside SCENARIO=fanout. Platform's executor as the service
     reported it, else as the harness asked (FANOUT_POOL, or Tomcat's threads x FANOUT)."""
     if not fanout.is_fanout(params):
@@ -89,7 +89,12 @@ def shape(label: str, live: dict, params: RunParams, call: Distribution) -> Fano
 
 
 def record(
-    label: str, live: dict, params: RunParams, call: Distribution, levels: list[Level], healthy: list[Level]
+    label: str,
+    live: dict[str, object],
+    params: RunParams,
+    call: Distribution,
+    levels: list[Level],
+    healthy: list[Level],
 ) -> FanoutRecord | None:
     """levels: the coarse pass's measured levels (their calls left behind); healthy: the levels the knee stands on,
     where the tail is checked."""

@@ -1,14 +1,15 @@
 """Every figure summary.json gives as a line fitted or a formula with its interval, one record per kind: a model's
-prediction (PredictionRecord), the CPU ceiling (CpuCeilingRecord) with each role's CPU line (RoleCpuRecord), a cost
-per request (CostSlopeRecord); and the mode's costs (CostsRecord). Each is built by its constructor from the
-analysis object it spells (summary/mode_predictions.py, summary/cost_fits.py)."""
+prediction (PredictionRecord) and the one its mode is judged on (PredictedRecord), the CPU ceiling (CpuCeilingRecord)
+with each role's CPU line (RoleCpuRecord), a cost per request (CostSlopeRecord); and the mode's costs (CostsRecord).
+Each is built by its constructor from the analysis object it spells (summary/mode_predictions.py,
+summary/cost_fits.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import ClassVar
 
-from loadlab.summary.record_fields import LIST, ONE, Fields
+from loadlab.summary.record_fields import LIST, ONE, Fields, Interval, Range
 
 
 @dataclass(frozen=True)
@@ -18,8 +19,8 @@ class PredictionRecord(Fields):
 
     predicted_by: str | None = None
     rps: float | None = None
-    interval_rps: list | None = None  # [low, high]; high None: no upper end
-    fitted_on_rps: list | None = None
+    interval_rps: Interval | None = None  # [low, high]; high None: no upper end
+    fitted_on_rps: Range | None = None
     r2: float | None = None
     levels: int | None = None  # a fitted line's levels
     measured_levels: int | None = None  # the healthy levels a formula's inputs were read at
@@ -28,6 +29,38 @@ class PredictionRecord(Fields):
     # an interval that starts far above every rate the run offered (prediction.FAR_ABOVE_RUN): "no limit below" its
     # low end, never the mode's prediction
     beyond_run: bool | None = None
+
+
+@dataclass(frozen=True)
+class PredictedRecord(Fields):
+    """A mode's prediction, the lowest limit within the run (summary/mode_predictions.py), and how its measured
+    knee compares with it. summary.json spells it inline in the mode, as its flat `predicted_*`/`prediction_*` keys
+    (ModeRecord.predicted, record_fields.Fields.FLAT); without a prediction every figure is None."""
+
+    rps: int | None = None
+    # None when the inputs gave no spread (one value): a point is never written as an interval
+    interval_rps: Interval | None = None
+    fitted_on_rps: Range | None = None
+    r2: float | None = None
+    quality: str | None = None
+    predicted_by: str | None = None
+    formula: str | None = None
+    # the measured knee against it: agrees (None: not judged), the verdict's word, the sentence that explains it
+    agrees: bool | None = None
+    verdict: str | None = None
+    check: str | None = None
+    RENAMED: ClassVar = {
+        "predicted_rps": "rps",
+        "predicted_interval_rps": "interval_rps",
+        "predicted_fitted_on_rps": "fitted_on_rps",
+        "predicted_r2": "r2",
+        "prediction_quality": "quality",
+        "prediction": "formula",
+        "prediction_agrees": "agrees",
+        "prediction_verdict": "verdict",
+        "prediction_check": "check",
+    }
+    DECLARED_ORDER: ClassVar = True
 
 
 @dataclass(frozen=True)
@@ -40,7 +73,7 @@ class RoleCpuRecord(Fields):
     fixed_cores: float | None = None
     levels: int | None = None
     r2: float | None = None
-    points: list | None = None
+    points: list[list[float]] | None = None
 
 
 @dataclass(frozen=True)
@@ -49,20 +82,20 @@ class CpuCeilingRecord(Fields):
     knee read off the busy line below it."""
 
     rps: float | None = None
-    interval_rps: list | None = None
+    interval_rps: Interval | None = None
     host: str | None = None
     cores: float | None = None
     ms_per_request: float | None = None
     fixed_cores: float | None = None
     levels: int | None = None
-    fitted_on_rps: list | None = None
+    fitted_on_rps: Range | None = None
     r2: float | None = None
     r2_min: float | None = None
     roles: list[RoleCpuRecord] | None = None
     formula: str | None = None
     knee_utilization: float | None = None
     knee_rps: float | None = None
-    knee_interval_rps: list | None = None
+    knee_interval_rps: Interval | None = None
     knee_read_off: str | None = None
     NESTED: ClassVar = {"roles": (LIST, RoleCpuRecord)}
 
@@ -74,10 +107,10 @@ class CostSlopeRecord(Fields):
 
     not_a_figure: str | None = None
     slope: float | None = None
-    interval: list | None = None
+    interval: Range | None = None
     r2: float | None = None
     points: int | None = None
-    range: list | None = None  # the x it was fitted on, [low, high]
+    range: Range | None = None  # the x it was fitted on, [low, high]
 
 
 @dataclass(frozen=True)
@@ -93,7 +126,7 @@ class CostsRecord(Fields):
     context_switches_source: str | None = None
     bytes_allocated_per_request: CostSlopeRecord | None = None
     levels_fitted: list[int] | None = None
-    fitted_on: dict | None = None  # pass name → the indices of its levels fitted on
+    fitted_on: dict[str, list[int]] | None = None  # pass name → the indices of its levels fitted on
     fitted_on_text: str | None = None
     missing: list[str] | None = None
     OPTIONAL: ClassVar = {"missing": "missing"}

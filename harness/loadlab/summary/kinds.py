@@ -7,6 +7,7 @@ applied to its own baseline (its p50 at the first level), since a cheap read and
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from loadlab.analysis.levels import Level
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import hgrm_files, raw, seconds
 from loadlab.summary.raw import RawMode
+from loadlab.summary.record_fields import construct
 from loadlab.summary.values import as_float
 
 FOLDER = "kinds"  # KindOutputs.FOLDER: <injector>/kinds/<name>/, and <mode>/kinds/<name>/hgrm/ for its .hgrm files
@@ -51,18 +53,23 @@ class KindRecord:
     p99_limit_ms: int | None  # the health rule on its own baseline
     levels: tuple[KindLevel, ...] = ()
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, object]:
         return {**asdict(self), "levels": [asdict(lv) for lv in self.levels]}
 
     @classmethod
-    def from_mapping(cls, values: dict) -> KindRecord:
+    def from_mapping(cls, values: Mapping[str, object]) -> KindRecord:
         names = {f.name for f in fields(KindLevel)}
-        levels = tuple(KindLevel(**{k: v for k, v in lv.items() if k in names}) for lv in values.get("levels") or [])
+        found = values.get("levels")
+        levels = tuple(
+            construct(KindLevel, {k: v for k, v in lv.items() if k in names})
+            for lv in (found if isinstance(found, list) else [])
+            if isinstance(lv, Mapping)
+        )
         own = {f.name for f in fields(cls)} - {"levels"}
-        return cls(**{k: v for k, v in values.items() if k in own}, levels=levels)
+        return construct(cls, {**{k: v for k, v in values.items() if k in own}, "levels": levels})
 
 
-def listed(mode_raw: RawMode) -> list[dict]:
+def listed(mode_raw: RawMode) -> list[dict[str, object]]:
     """The kinds the simulation ran (meta.json `kinds`: name, line, label, hundredths); [] without a mix."""
     for inj in mode_raw.injectors:
         kinds = inj.meta.get("kinds")
@@ -109,10 +116,13 @@ def records(
 
 
 def _record(
-    kind: dict, judged: list[tuple[str, Level, Level | None]], thresholds: Thresholds, aside: frozenset
+    kind: dict[str, object],
+    judged: list[tuple[str, Level, Level | None]],
+    thresholds: Thresholds,
+    aside: frozenset[tuple[str, int]],
 ) -> KindRecord:
-    first = next((lv for p, lv, _ in judged if not p and lv.latency), None)
-    baseline = first.latency.p50_ms if first else None
+    first = next((lv.latency for p, lv, _ in judged if not p and lv.latency), None)
+    baseline = first.p50_ms if first else None
     limit = thresholds.p99_limit_ms(baseline) if baseline is not None else None
     levels = tuple(_level(p, lv, whole, limit, thresholds, (p, lv.index) in aside) for p, lv, whole in judged)
     sent = sum(lv.sent for _, lv, _ in judged)
@@ -196,7 +206,7 @@ def holds(kinds: list[KindRecord], shares: dict[str, float], held: set[tuple[str
         if kind.name not in shares or kind.baseline_p50_ms is None:
             return ()
         used = [lv for lv in kind.levels if lv.p50_ms is not None and (lv.pass_name, lv.level) in held]
-        p50s = [float(lv.p50_ms) for lv in used] + [float(kind.baseline_p50_ms)]
+        p50s = [float(p50) for lv in used if (p50 := lv.p50_ms) is not None] + [float(kind.baseline_p50_ms)]
         rates = [lv.mix_rps for lv in used]
         hold = HoldTime(
             float(kind.baseline_p50_ms),

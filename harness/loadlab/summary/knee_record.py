@@ -51,7 +51,7 @@ def refined_knee(
     passes: list[FinePass],
     thresholds: Thresholds,
     ctx: ValidityContext,
-    crashed: dict | None = None,
+    crashed: dict[str, object] | None = None,
 ) -> Knee:
     """The mode's knee from its coarse levels and its fine passes (in the order they ran), each judged with the
     coarse pass's rule and baseline. crashed: where a role died (crash.summary); its pass narrows nothing."""
@@ -70,7 +70,7 @@ def refined_knee(
     return knee
 
 
-def _distrust(fine: FinePass, verdict: Verdict, ctx: ValidityContext, crashed: dict | None) -> str | None:
+def _distrust(fine: FinePass, verdict: Verdict, ctx: ValidityContext, crashed: dict[str, object] | None) -> str | None:
     """Why a fine pass cannot be used at all: a crash, or what is about the whole pass (validity.pass_reasons). Not
     its number of levels: a fine pass stopped at its first level is still evidence (it contradicts the earlier pass,
     or closes the bracket), it has the coarse levels below it."""
@@ -209,7 +209,7 @@ def limit_met_first(
         return "no model gives this mode a limit"
     ahead = ", ".join(f"{_name(p)} at {p.rps:,.0f} rps" for p in ordered)
     if not collapsed:
-        passed = [p for p in ordered if p.bounded and (peak or 0) > p.band()[1]]
+        passed = [p for p in ordered if (high := p.band()[1]) is not None and (peak or 0) > high]
         if passed:
             names = ", ".join(f"{_name(p)} at {p.rps:,.0f} rps" for p in passed)
             return f"none within this run: it held {peak or 0:,.0f} rps, beyond the whole interval of {names}"
@@ -219,7 +219,7 @@ def limit_met_first(
     met = [p for p in ordered if bracket is not None and met_by_knee(p, bracket.healthy, bracket.unhealthy, ok_ratio)]
     bounded = [p for p in ordered if p.bounded]
     matching = [p for p in met if p.bounded] if bounded else met
-    if matching:
+    if matching and bracket is not None:  # a prediction met: the knee has its bracket
         first = matching[0]
         text = f"{_name(first)}: {the_knee(knee)} meets its predicted {interval_text(*first.band())}"
         if not first.overlaps(bracket.healthy or None, bracket.unhealthy):

@@ -4,11 +4,11 @@ records the page and `make plan` read by attribute. The rule of which levels a f
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import ClassVar
 
 from loadlab.analysis.levels import Evidence
-from loadlab.summary.record_fields import LIST, ONE, Fields
+from loadlab.summary.record_fields import LIST, ONE, Fields, Interval, replaced
 
 COARSE = "coarse"
 
@@ -31,7 +31,7 @@ class LevelCostsRecord(Fields):
 
     def rounded(self) -> LevelCostsRecord:
         """Its means to 0.1, as summary.json gives them."""
-        return replace(self, **{k: round(v, 1) for k in self.names() if isinstance(v := getattr(self, k), float)})
+        return replaced(self, {k: round(v, 1) for k in self.names() if isinstance(v := getattr(self, k), float)})
 
 
 @dataclass(frozen=True)
@@ -72,11 +72,11 @@ class LevelRecord(Fields):
     p99_ms: float | None = None
     max_ms: float | None = None
     ok: int | None = None
-    percentiles_ms: dict | None = None  # percentile ("99.9") → ms
+    percentiles_ms: dict[str, int] | None = None  # percentile ("99.9") → ms
     ko_p50_ms: float | None = None
-    errors_by_kind: dict | None = None  # error kind → count
+    errors_by_kind: dict[str, int] | None = None  # error kind → count
     downstream_injected: int | None = None
-    served_ms: dict | None = None  # `answers` and percentile (`p99`) → ms, as the delay-service served them
+    served_ms: dict[str, float] | None = None  # `answers` and percentile (`p99`) → ms, as the delay-service served them
     seconds: int | None = None
     healthy: bool | None = None
     unhealthy_reasons: list[str] | None = None
@@ -118,9 +118,9 @@ class PassRecord(Fields):
     used it, its levels."""
 
     name: str | None = None
-    rates: list | None = None
-    interval_before_rps: list | None = None
-    interval_after_rps: list | None = None
+    rates: list[float] | None = None
+    interval_before_rps: Interval | None = None
+    interval_after_rps: Interval | None = None
     used: bool | None = None
     why_not_used: str | None = None
     levels: list[LevelRecord] | None = None
@@ -141,7 +141,7 @@ class RefineRecord(Fields):
     resolution: float | None = None
     localised: bool | None = None
     width_ratio: float | None = None
-    coarse_interval_rps: list | None = None
+    coarse_interval_rps: Interval | None = None
     not_reproduced: str | None = None
     transients: list[str] | None = None
     confirmed: bool | None = None

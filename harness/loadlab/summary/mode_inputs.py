@@ -17,7 +17,7 @@ from loadlab.summary.raw import RawMode
 from loadlab.summary.values import as_float
 
 
-def connection_cap(live: dict, params: RunParams) -> float | None:
+def connection_cap(live: dict[str, object], params: RunParams) -> float | None:
     """The service's connection cap as it reported it; -1 means it has none (Netty, MODES=reactive): no connections
     model then. A run from before the field existed falls back to what MAX_CONNECTIONS asked."""
     if live.get(metrics.TOMCAT_MAX_CONNECTIONS) is None:
@@ -47,8 +47,8 @@ def model_inputs(
         at = levels[verdict.sustained_position]
         others = cpu_ms_per_request(at.evidence.other_roles_cpu_pct, at.ok_rps)
     # the level the baseline was read on (baseline.py): not one set aside, nor a first level that broke
-    at = verdict.baseline.position if verdict.baseline else None
-    first = levels[at] if at is not None else next(iter(verdict.trusted(levels)), None)
+    position = verdict.baseline.position if verdict.baseline else None
+    first = levels[position] if position is not None else next(iter(verdict.trusted(levels)), None)
     return models.Inputs(
         mode=base_mode(label),
         scenario=params.scenario,
@@ -61,14 +61,14 @@ def model_inputs(
         cores=cores,
         others_cpu_ms_per_request=others,
         carriers=as_float(live.get(metrics.VIRTUAL_SCHEDULER_PARALLELISM)),
-        host_request_threads=raw.host_limits and raw.host_limits.request_threads,
+        host_request_threads=raw.host_limits.request_threads if raw.host_limits else None,
         host_threads_limit=raw.host_limits.describe_threads() if raw.host_limits else "",
         max_connections=connection_cap(live, params),
         # The utilization law on this mode's own healthy levels (cpufit.py): a CPU-bound mode's knee.
         cpu_ceiling=None if ceiling is None else ceiling.prediction(),
-        baseline_rps=first and first.ok_rps,
-        baseline_mean_ms=first and first.latency and first.latency.mean_ms,
-        downstream_ms=first and first.evidence.downstream_ms_mean,
+        baseline_rps=first.ok_rps if first else None,
+        baseline_mean_ms=first.latency.mean_ms if first and first.latency else None,
+        downstream_ms=first.evidence.downstream_ms_mean if first else None,
         concurrency_limit=concurrency_limit(label, live, params),
         client_pool=client.pool(base_mode(label), live, params, cores),
     )
@@ -87,7 +87,7 @@ def mix_holds(judged: JudgedMode, params: RunParams) -> tuple[models.KindHold, .
     return kinds.holds(judged.kinds, scenario_mix.fractions(scenario), held)
 
 
-def concurrency_limit(label: str, live: dict, params: RunParams) -> float | None:
+def concurrency_limit(label: str, live: dict[str, object], params: RunParams) -> float | None:
     """virtual-limited's limit as the service reported it (-1: none), else as asked (VIRTUAL_LIMIT); None elsewhere."""
     if base_mode(label) != guards.VIRTUAL_LIMITED:
         return None

@@ -22,24 +22,14 @@ from loadlab.analysis.validity import ValidityContext
 from loadlab.core.app import THREAD_SERVICE
 from loadlab.summary import knee_record
 from loadlab.summary.app_pool import PoolAtKnee
-from loadlab.summary.fit_records import CpuCeilingRecord, PredictionRecord, RoleCpuRecord
+from loadlab.summary.fit_records import CpuCeilingRecord, PredictedRecord, PredictionRecord, RoleCpuRecord
 
 
 @dataclass(frozen=True)
 class ModePredictions:
     """A mode's predictions as its record holds them (records.ModeRecord's fields of the same names)."""
 
-    predicted_rps: int | None
-    # None when the inputs gave no spread (one value): a point is never written as an interval
-    predicted_interval_rps: list | None
-    predicted_fitted_on_rps: list | None
-    predicted_r2: float | None
-    prediction_quality: str | None
-    predicted_by: str | None
-    prediction: str | None
-    prediction_agrees: bool | None
-    prediction_verdict: str
-    prediction_check: str
+    predicted: PredictedRecord
     cpu_ceiling_rps: int | None
     cpu_ceiling: CpuCeilingRecord | None
     predictions: list[PredictionRecord]
@@ -82,16 +72,18 @@ def predicted(
         floors = ", ".join(no_limit_text(p) for p in found if p not in within)
         met_first += f"; beyond the run, naming no limit: {floors}"
     return ModePredictions(
-        predicted_rps=None if prediction is None else round(prediction.rps),
-        predicted_interval_rps=None if prediction is None else interval_list(prediction.interval),
-        predicted_fitted_on_rps=None if prediction is None else interval_list(prediction.fitted_on),
-        predicted_r2=None if prediction is None or prediction.r2 is None else round(prediction.r2, 3),
-        prediction_quality=prediction and prediction.quality(),
-        predicted_by=prediction and prediction.predicted_by,
-        prediction=prediction and prediction.formula,
-        prediction_agrees=judged.agrees,
-        prediction_verdict=judged.verdict,
-        prediction_check=judged.words,
+        predicted=PredictedRecord(
+            rps=None if prediction is None else round(prediction.rps),
+            interval_rps=None if prediction is None else interval_list(prediction.interval),
+            fitted_on_rps=None if prediction is None else interval_list(prediction.fitted_on),
+            r2=None if prediction is None else _rounded(prediction.r2, 3),
+            quality=None if prediction is None else prediction.quality(),
+            predicted_by=None if prediction is None else prediction.predicted_by,
+            formula=None if prediction is None else prediction.formula,
+            agrees=judged.agrees,
+            verdict=judged.verdict,
+            check=judged.words,
+        ),
         cpu_ceiling_rps=None if ceiling is None else round(ceiling.rps),
         cpu_ceiling=None if ceiling is None else ceiling_record(ceiling),
         predictions=[prediction_record(p, p not in within) for p in sorted(found, key=lambda p: p.rps)],
@@ -126,11 +118,11 @@ def ceiling_record(ceiling: cpufit.CpuCeiling) -> CpuCeilingRecord:
         fixed_cores=round(ceiling.fixed_cores, 3),
         levels=ceiling.levels,
         fitted_on_rps=interval_list(ceiling.fitted_on),
-        r2=_rounded(ceiling.total and ceiling.total.r2, 3),
+        r2=_rounded(ceiling.total.r2 if ceiling.total else None, 3),
         r2_min=_rounded(ceiling.r2_min, 3),
         roles=[role_record(r) for r in ceiling.roles],
         formula=ceiling.formula(),
-        knee_utilization=cpufit.CPU_KNEE_UTILIZATION,
+        knee_utilization=models.CPU_KNEE_UTILIZATION,
         knee_rps=None if knee is None else round(knee[0]),
         knee_interval_rps=None if knee is None else interval_list(knee[1]),
         knee_read_off=None if ceiling.busy is None else ceiling.busy.what,

@@ -4,6 +4,7 @@ terminal and on the page, so "agrees", "fuzzy" and "rough" mean one thing wherev
 from __future__ import annotations
 
 from loadlab.analysis.prediction import carried, figure, interval_text, range_text, rate_text
+from loadlab.summary.record_fields import Interval
 from loadlab.summary.records import ModeRecord
 
 # prediction_verdict → (the console's "agrees" column and the page's cell, the start of the sentence that explains it).
@@ -26,22 +27,25 @@ def verdict_word(m: ModeRecord) -> str:
 
 def verdict_sentence(m: ModeRecord) -> str:
     """`the knee agrees: the knee 2,100–2,205 rps meets the predicted 2,100–2,370 rps`."""
-    return f"{_words(m)[1]}: {m.prediction_check or 'no model limits this mode'}"
+    return f"{_words(m)[1]}: {m.predicted.check or 'no model limits this mode'}"
 
 
 def _words(m: ModeRecord) -> tuple[str, str]:
-    verdict = m.prediction_verdict
+    verdict = m.predicted.verdict
     if verdict in VERDICT_WORDS:
         return VERDICT_WORDS[verdict]
     # A summary written before prediction_verdict existed: its yes/no only.
-    return {True: VERDICT_WORDS["agrees"], False: VERDICT_WORDS["disagrees"]}.get(
-        m.prediction_agrees, VERDICT_WORDS["no model"]
-    )
+    agrees = m.predicted.agrees
+    return VERDICT_WORDS["no model" if agrees is None else "agrees" if agrees else "disagrees"]
 
 
 def interval_of(m: ModeRecord) -> str | None:
     """`2,100–2,370 rps` from predicted_interval_rps; None without one."""
-    interval = m.predicted_interval_rps
+    return interval_words(m.predicted.interval_rps)
+
+
+def interval_words(interval: Interval | None) -> str | None:
+    """`2,100–2,370 rps`, `≥ 400 rps` (no upper end); None without an interval or its low end."""
     if not interval or interval[0] is None:
         return None
     return interval_text(interval[0], interval[1])
@@ -50,14 +54,14 @@ def interval_of(m: ModeRecord) -> str | None:
 def predicted(m: ModeRecord) -> str:
     """The prediction in the console's column: `995 (978–995, little)`, `≥ 400 (cpu) rough` (no upper end: the low
     end only); "-" without one."""
-    if m.predicted_rps is None:
+    if m.predicted.rps is None:
         return "-"
-    inside = [m.predicted_by] if m.predicted_by else []
-    interval = m.predicted_interval_rps
-    if interval and interval[0] is not None and carried(interval):
-        inside.insert(0, range_text(*interval))
-    text = figure(m.predicted_rps, interval) + (f" ({', '.join(inside)})" if inside else "")
-    return text + (" rough" if m.prediction_quality else "")
+    inside = [m.predicted.predicted_by] if m.predicted.predicted_by else []
+    interval = m.predicted.interval_rps
+    if interval and (low := interval[0]) is not None and (high := interval[1]) is not None and carried(interval):
+        inside.insert(0, range_text(low, high))
+    text = figure(m.predicted.rps, interval) + (f" ({', '.join(inside)})" if inside else "")
+    return text + (" rough" if m.predicted.quality else "")
 
 
 def beyond_run(m: ModeRecord) -> list[str]:
@@ -73,21 +77,21 @@ def beyond_run(m: ModeRecord) -> list[str]:
 def lines(mode: str, m: ModeRecord) -> list[str]:
     """The terminal's lines under the table for one mode's prediction, then each model beyond the run."""
     beyond = [f"{mode}: beyond the run, not a prediction: {text}" for text in beyond_run(m)]
-    if not m.prediction:
+    if not m.predicted.formula:
         return beyond + ([f"{mode}: {verdict_sentence(m)}"] if beyond else [])
-    found = [f"{mode}: {m.prediction}"]
+    found = [f"{mode}: {m.predicted.formula}"]
     interval = interval_of(m)
     if interval:
         found.append(f"{mode}: predicted {interval}" + _fitted(m))
-    if m.prediction_quality:
-        found.append(f"{mode}: {m.prediction_quality}")
+    if m.predicted.quality:
+        found.append(f"{mode}: {m.predicted.quality}")
     found.append(f"{mode}: {verdict_sentence(m)}")
     return found + beyond
 
 
 def _fitted(m: ModeRecord) -> str:
     """`, measured at 300–990 rps` (a formula on inputs read at those levels), `, fitted on 300–2,093 rps, R² 0.94`."""
-    on, r2 = m.predicted_fitted_on_rps, m.predicted_r2
+    on, r2 = m.predicted.fitted_on_rps, m.predicted.r2
     if not on:
         return ""
     if r2 is None:

@@ -35,10 +35,10 @@ from loadlab.summary.detail_records import (
     ThresholdsRecord,
 )
 from loadlab.summary.fanout_record import FanoutRecord
-from loadlab.summary.fit_records import CostsRecord, CpuCeilingRecord, PredictionRecord
+from loadlab.summary.fit_records import CostsRecord, CpuCeilingRecord, PredictedRecord, PredictionRecord
 from loadlab.summary.kinds import KindRecord
 from loadlab.summary.level_records import LevelRecord, RefineRecord, fitted_by_pass
-from loadlab.summary.record_fields import LIST, MAP, ONE, Fields
+from loadlab.summary.record_fields import LIST, MAP, ONE, Fields, Interval
 
 SUMMARY_JSON = "summary.json"
 
@@ -49,16 +49,9 @@ class ModeRecord(Fields):
 
     sustained_rps: float | None = None
     collapsed: bool | None = None
-    predicted_rps: int | None = None
-    predicted_interval_rps: list | None = None
-    predicted_fitted_on_rps: list | None = None
-    predicted_r2: float | None = None
-    prediction_quality: str | None = None
-    predicted_by: str | None = None
-    prediction: str | None = None
-    prediction_agrees: bool | None = None
-    prediction_verdict: str | None = None
-    prediction_check: str | None = None
+    # the lowest limit within the run and the knee's verdict on it: summary.json's flat `predicted_rps`,
+    # `predicted_by`, ..., `prediction_check`, spelled where this field stands (FLAT)
+    predicted: PredictedRecord = field(default_factory=PredictedRecord)
     cpu_ceiling_rps: int | None = None
     cpu_ceiling: CpuCeilingRecord | None = None
     predictions: list[PredictionRecord] | None = None
@@ -66,7 +59,7 @@ class ModeRecord(Fields):
     evidence_at_knee: str | None = None
     # where the requests waited at the knee, by the wait profile, or why it cannot say (summary/wait_knee.py)
     waits_at_knee: str | None = None
-    knee_interval_rps: list | None = None
+    knee_interval_rps: Interval | None = None
     refine: RefineRecord | None = None
     knee_bound: str | None = None
     set_aside_levels: list[SetAsideRecord] | None = None
@@ -97,11 +90,11 @@ class ModeRecord(Fields):
     stop_reason: str | None = None
     stop_inflight_cap: StopCapRecord | None = None
     missing: list[str] | None = None
-    live_config: dict | None = None
+    live_config: dict[str, object] | None = None
     error_kinds: list[str] | None = None
-    error_kind_meanings: dict | None = None
+    error_kind_meanings: dict[str, str] | None = None
     crashed: CrashRecord | None = None
-    levels_dropped_after_crash: list | None = None
+    levels_dropped_after_crash: list[int] | None = None
     evidence_gaps: list[EvidenceGapRecord] | None = None
     app_evidence: AppEvidenceRecord | None = None
     kinds: list[KindRecord] | None = None  # APP_REQUESTS: each kind of the mix on its own (summary/kinds.py)
@@ -115,6 +108,7 @@ class ModeRecord(Fields):
         **{name: name for name in ("app_evidence", "kinds", "brownout", "fanout", "repetition", "folder")},
         "kind_first": "kinds",
     }
+    FLAT: ClassVar = {"predicted": PredictedRecord}
     NESTED: ClassVar = {
         "levels": (LIST, LevelRecord),
         "refine": (ONE, RefineRecord),
@@ -167,33 +161,58 @@ class RunSummary(Fields):
     params: RunParams = field(default_factory=defaults)
     modes: dict[str, ModeRecord] = field(default_factory=dict)
     virtual_over_platform: float | None = None
-    virtual_over_platform_interval: list | None = None
+    virtual_over_platform_interval: Interval | None = None
     virtual_over_platform_reason: str | None = None
     virtual_over_platform_basis: str | None = None
     virtual_over_platform_bound: str | None = None
     virtual_over_reactive: float | None = None
-    virtual_over_reactive_interval: list | None = None
+    virtual_over_reactive_interval: Interval | None = None
     virtual_over_reactive_reason: str | None = None
     virtual_over_reactive_bound: str | None = None
-    ratios: dict | None = None
-    ratios_intervals: dict | None = None
-    ratios_by_pool: dict | None = None
-    ratios_by_pool_intervals: dict | None = None
-    ratios_by_pool_reasons: dict | None = None
+    ratios: dict[str, float | None] | None = None  # JDK → its ratio
+    ratios_intervals: dict[str, Interval | None] | None = None
+    ratios_by_pool: dict[str, float | None] | None = None  # platform column → virtual over it
+    ratios_by_pool_intervals: dict[str, Interval | None] | None = None
+    ratios_by_pool_reasons: dict[str, str] | None = None
     repeats: RepeatsRecord | None = None
     repetitions: list[RepetitionRecord] | None = None
     thresholds: ThresholdsRecord | None = None
-    limits: dict | None = None
+    limits: dict[str, object] | None = None  # the request chain's, in ms (core/limits.py)
     machine: str | None = None
     hosts: dict[str, HostRecord] | None = None
     missing_modes: list[str] | None = None
     missing: list[str] | None = None
-    problems: dict | None = None
-    test_fault: Any = None
+    problems: dict[str, list[str]] | None = None  # mode → what bench saw go wrong
+    test_fault: str | None = None  # LOADLAB_FAULT_CPU_QUOTA of a test that starved the run on purpose
     # The delay-service's configured distribution and failures (summary/served_check.overview); each level's
     # `served_ms` says what it served.
     downstream: DownstreamRecord | None = None
     repetition: int | None = None  # a repetition's own summary: which one
+    # the parts only some runs have, left out of a summary built without them; the ratios are written as
+    # ratio.ratio_fields gives them (`with_fields`), which of them a run has its modes' (a brownout has no interval)
+    OPTIONAL: ClassVar = {
+        name: name
+        for name in (
+            "virtual_over_platform",
+            "virtual_over_platform_interval",
+            "virtual_over_platform_reason",
+            "virtual_over_platform_basis",
+            "virtual_over_platform_bound",
+            "virtual_over_reactive",
+            "virtual_over_reactive_interval",
+            "virtual_over_reactive_reason",
+            "virtual_over_reactive_bound",
+            "ratios",
+            "ratios_intervals",
+            "ratios_by_pool",
+            "ratios_by_pool_intervals",
+            "ratios_by_pool_reasons",
+            "repeats",
+            "repetitions",
+            "test_fault",
+            "repetition",
+        )
+    }
     NESTED: ClassVar = {
         "modes": (MAP, ModeRecord),
         "repeats": (ONE, RepeatsRecord),

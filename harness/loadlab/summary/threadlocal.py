@@ -62,11 +62,12 @@ def use_of(raw: RawMode, tables: Tables, params: RunParams) -> ThreadLocalUse | 
     if not kb or tables.t0 is None or not tables.timeline:
         return None
     end = tables.t0 + len(tables.timeline) - 1
-    inside = sorted(s for s in raw.jvm if tables.t0 <= s <= end and counters_at(raw, s) is not None)
+    counters = {s: found for s in sorted(raw.jvm) if (found := counters_at(raw, s)) is not None}
+    inside = [s for s in counters if tables.t0 <= s <= end]
     if len(inside) < 2:
         return None
-    (b0, r0), (b1, r1) = counters_at(raw, inside[0]), counters_at(raw, inside[-1])
-    last = counters_at(raw, max(s for s in raw.jvm if counters_at(raw, s) is not None))
+    (b0, r0), (b1, r1) = counters[inside[0]], counters[inside[-1]]
+    last = counters[max(counters)]
     return ThreadLocalUse(kb, b1 - b0, r1 - r0, last[0], last[1])
 
 

@@ -37,6 +37,7 @@ from loadlab.summary import (
 )
 from loadlab.summary import brownout_figures as brownout_record
 from loadlab.summary.detail_records import DbPoolRecord
+from loadlab.summary.fit_records import PredictedRecord
 from loadlab.summary.judging import JudgedMode, thread_cores
 from loadlab.summary.labels import mode_jdk
 from loadlab.summary.mode_inputs import level_holds, mix_holds, model_inputs
@@ -115,11 +116,12 @@ def mode_summary(
     if brownout.is_brownout(params) and mode_dir is not None:  # the mode through the brownout (brownout_figures.py)
         through = brownout_record.record(judged, mode_dir, run, params)
         # An instrument that failed through the brownout (brownout_figures.py: recovery not judged) voids the mode too.
-        reasons = reasons + [why for why in through.instrument_problems if why not in reasons]
+        problems = through.instrument_problems if through is not None else []
+        reasons = reasons + [why for why in problems if why not in reasons]
     evidence = None
     if params.app:  # an application under test: the evidence its live-config check read (judging.py)
         out_of_cpu = knee.collapsed and knee.closing is not None and cpu_ran_out(knee.closing, ctx)
-        predicted = [r.rps for r in pred.predictions]
+        predicted = [r.rps for r in pred.predictions if r.rps is not None]
         evidence = appcheck.app_evidence(
             raw, mode, params, predicted, sustained, knee.collapsed, limit_met_first, out_of_cpu
         )
@@ -127,16 +129,7 @@ def mode_summary(
     return ModeRecord(
         sustained_rps=sustained,
         collapsed=knee.collapsed,  # the coarse verdict's, unless a fine pass did not reproduce its knee
-        predicted_rps=pred.predicted_rps,
-        predicted_interval_rps=pred.predicted_interval_rps,
-        predicted_fitted_on_rps=pred.predicted_fitted_on_rps,
-        predicted_r2=pred.predicted_r2,
-        prediction_quality=pred.prediction_quality,
-        predicted_by=pred.predicted_by,
-        prediction=pred.prediction,
-        prediction_agrees=pred.prediction_agrees,
-        prediction_verdict=pred.prediction_verdict,
-        prediction_check=pred.prediction_check,
+        predicted=pred.predicted,
         cpu_ceiling_rps=pred.cpu_ceiling_rps,
         cpu_ceiling=pred.cpu_ceiling,
         predictions=pred.predictions,
@@ -235,11 +228,8 @@ def failed_mode(reason: str) -> ModeRecord:
     return ModeRecord.only(
         sustained_rps=0,
         collapsed=False,
-        predicted_rps=None,
-        predicted_interval_rps=None,
-        predicted_by=None,
-        prediction=None,
-        prediction_agrees=None,
+        # the prediction's figures it always wrote, none known
+        predicted=PredictedRecord.only(rps=None, interval_rps=None, predicted_by=None, formula=None, agrees=None),
         baseline_p50_ms=None,
         p99_ms_at_sustained=None,
         requests=0,

@@ -2,6 +2,7 @@
 interval; a run that holds above the whole interval contradicts it; a knee that moved between passes is fuzzy."""
 
 from loadlab.analysis.prediction import MeasuredKnee, Prediction, agreement
+from loadlab.summary.fit_records import PredictedRecord
 from loadlab.summary.records import ModeRecord
 
 LITTLE = Prediction(995, "little", "little: …", interval=(978, 995), fitted_on=(100, 100))
@@ -139,7 +140,7 @@ def test_a_prediction_is_printed_only_as_far_as_its_interval_carries_it():
     assert figure(5149, [2358, None]) == "≥ 2,358"
     assert figure(341, [0, 770]) == "no figure (its interval reaches 0 rps)"
     assert figure(990, None) == "990"
-    unbounded = ModeRecord(predicted_rps=5149, predicted_interval_rps=[2358, None], predicted_by="cpu")
+    unbounded = ModeRecord(predicted=PredictedRecord(rps=5149, interval_rps=[2358, None], predicted_by="cpu"))
     assert predicted(unbounded).startswith("≥ 2,358 (cpu)") and "5,149" not in predicted(unbounded)
 
 

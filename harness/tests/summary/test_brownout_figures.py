@@ -56,3 +56,14 @@ def test_a_living_service_keeps_every_instrument_problem():
     alive = mode(None)
     assert figures._died_at(alive) is None and figures._died_words(alive) is None
     assert len(figures._instrument_problems(WINDOW, LATE, seconds(20), PLAN, alive, None)) == 2
+
+
+def test_a_load_the_in_flight_cap_stopped_is_named_with_its_cap():
+    """The cap's record is raw.inflight_cap_stop's StopCapRecord, read by attribute (it was read by key and raised)."""
+    capped = mode(None)
+    capped.raw.injectors = [SimpleNamespace(meta={"stop_inflight_cap": {"inflight": 5000, "max_inflight": 5000}})]
+    problems = figures._instrument_problems(WINDOW, None, seconds(80), PLAN, capped, None)
+    assert problems == [
+        "the injectors' in-flight cap stopped the load at 5000 requests in flight (cap 5000): a limit of the lab, "
+        "not of the service"
+    ]

@@ -10,6 +10,7 @@ from conftest import REPO, summarised
 
 from loadlab.report import costs_table
 from loadlab.summary import records, verdict
+from loadlab.summary.fit_records import PredictedRecord
 from loadlab.summary.level_records import LevelRecord, healthy_prefix
 from loadlab.summary.records import ModeRecord, RunSummary
 
@@ -38,6 +39,34 @@ def test_a_failed_mode_keeps_its_shorter_shape():
     assert ModeRecord.from_mapping(record.as_json()) == record
     assert record.refine is None and "refine" not in record.as_json()
     assert record.invalid_reasons == ["the analysis of this mode failed: boom"]
+
+
+def test_the_prediction_is_one_record_spelled_as_the_modes_flat_keys():
+    """ModeRecord.predicted (record_fields.Fields.FLAT): summary.json's `predicted_*`/`prediction_*` keys, where the
+    mode has them, gathered into one record and spelled back as they were."""
+    flat = {
+        "sustained_rps": 200,
+        "predicted_rps": 995,
+        "predicted_interval_rps": [978, 995],
+        "predicted_by": "little",
+        "prediction": "little: 200 threads / 0.201 s = 995 rps",
+        "prediction_agrees": True,
+        "prediction_verdict": "agrees",
+        "collapsed": True,
+    }
+    mode = ModeRecord.from_mapping(flat)
+    assert mode.predicted == PredictedRecord(
+        rps=995,
+        interval_rps=[978, 995],
+        predicted_by="little",
+        formula="little: 200 threads / 0.201 s = 995 rps",
+        agrees=True,
+        verdict="agrees",
+    )
+    assert mode.as_json() == flat and list(mode.as_json()) == ["sustained_rps", "collapsed", *list(flat)[1:7]]
+    assert "predicted_r2" not in mode.as_json() and "prediction_check" not in mode.as_json()
+    assert ModeRecord.from_mapping({"sustained_rps": 1}).predicted == PredictedRecord()  # no key: nothing known
+    assert list(ModeRecord.from_mapping({"sustained_rps": 1}).as_json()) == ["sustained_rps"]
 
 
 def test_a_field_no_record_declares_is_refused():

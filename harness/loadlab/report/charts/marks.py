@@ -36,19 +36,19 @@ def log_y(ax: Axes) -> None:
 def knee_and_prediction(ax: Axes, mode: ModeRecord) -> None:
     if mode.collapsed and mode.sustained_rps:
         knee_line(ax, mode.sustained_rps, f"knee: sustained {mode.sustained_rps:g} rps")
-    by = mode.predicted_by or "model"
-    band = mode.predicted_interval_rps
+    by = mode.predicted.predicted_by or "model"
+    band = mode.predicted.interval_rps
     if band and band[0] is not None and band[0] <= 0:
         # no figure at all (the project's rule): its words only
         ax.plot([], [], linestyle="none", label=f"{by} prediction: its interval reaches zero, no figure")
         return
-    if mode.predicted_rps:
+    if mode.predicted.rps:
         ax.axvline(
-            mode.predicted_rps,
+            mode.predicted.rps,
             color=COLORS["prediction"],
             linestyle=":",
             linewidth=1.2,
-            label=f"{by} prediction {mode.predicted_rps:g} rps",
+            label=f"{by} prediction {mode.predicted.rps:g} rps",
         )
         prediction_interval(ax, band, by)
 
@@ -96,7 +96,7 @@ def fine_levels(ax: Axes, mode: ModeRecord) -> None:
         ax.scatter(x, y, marker="D", s=16, color=COLORS["fine"], zorder=3, label="OK/s, fine levels")
         _crosses(ax, [(a, b) for lv, a, b in zip(fine, x, y) if not lv.healthy], zorder=4)
     interval = mode.knee_interval_rps
-    if mode.collapsed and interval and interval[0]:
+    if mode.collapsed and interval and interval[0] and interval[1] is not None:
         ax.axvspan(
             interval[0],
             interval[1],
