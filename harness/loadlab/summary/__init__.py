@@ -22,6 +22,7 @@ from loadlab.core.run_params import RunParams
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import judging, outputs, raw, records, repeats, served_check, verdict
+from loadlab.summary.level_upgrade import LEVELS_COUNTED_FROM
 from loadlab.summary.ratio import ratio_fields
 from loadlab.summary.records import ModeRecord, RunSummary
 
@@ -69,6 +70,7 @@ def _summarise(folder: Path, run: RunRecord, run_id: str) -> RunSummary:
         "run_id": run.run_id or run_id,
         "target": target,
         "scenario": params.scenario,
+        "levels_counted_from": LEVELS_COUNTED_FROM,
         "params": params,
         "modes": modes,
         **ratio_fields(modes, params),
@@ -108,6 +110,7 @@ def _combine_repetitions(run_dir: Path, run: RunRecord, per_rep: list[tuple[int,
         "run_id": run.run_id or run_dir.name,
         "target": first.target,
         "scenario": first.scenario,
+        "levels_counted_from": LEVELS_COUNTED_FROM,
         "params": params,
         "modes": modes,
         **ratio_fields(modes, params),
