@@ -11,16 +11,19 @@ if TYPE_CHECKING:  # words only: no level model is built here
 COARSE = "coarse"
 
 
-def level_number(index: int) -> int:
-    """A level's number as a person reads it, counted from 1 (summary.json's `index` and the raw files count from 0,
-    the simulation's progress lines from 1)."""
-    return index + 1
+def level_number(position: int) -> int:
+    """A level's number, counted from 1, from its position in its pass, counted from 0: the one conversion. The
+    number is what a person or a file name sees (summary.json's `index`, `first_unhealthy_level`, a crash's and a
+    set-aside's `level`, `level-01-900rps.hgrm`, `level-01.folded`, the page, the console, as the simulation's progress
+    lines count); the position is what Python lists and the simulation's raw files (seconds.csv's `level`, meta.json's
+    `levels[].index`) hold."""
+    return position + 1
 
 
 def level_words(level: Level, pass_name: str = COARSE) -> str:
     """A level as a person reads it: the coarse stairs' counted from 1, a fine pass's by its rate."""
     if pass_name == COARSE:
-        return f"level {level_number(level.index)} ({rate_words(level.target_rps)} rps)"
+        return f"level {level_number(level.position)} ({rate_words(level.target_rps)} rps)"
     return f"{pass_name}'s level at {rate_words(level.target_rps)} rps"
 
 

@@ -38,7 +38,9 @@ class Evidence:
 
 @dataclass
 class Level:
-    index: int
+    # Where the level stands in its pass, counted from 0 as the simulation's raw files count it; what a person or a
+    # file name sees is its number, knee_words.level_number(position), counted from 1.
+    position: int
     target_rps: float
     seconds: int
     sent: int
@@ -113,8 +115,8 @@ class Level:
 class LevelBuilder:
     """Accumulates the seconds assigned to one level: counts, the ok histogram, and the sampled evidence."""
 
-    def __init__(self, index: int, target_rps: float):
-        self.index, self.target_rps = index, target_rps
+    def __init__(self, position: int, target_rps: float):
+        self.position, self.target_rps = position, target_rps
         self.seconds = self.sent = self.ok = self.ko = 0
         self.first_second: int | None = None
         self._latency: HdrHistogram | None = None
@@ -192,7 +194,7 @@ class LevelBuilder:
         latency = hlog.stats(self._latency) if self._latency is not None else None
         ko_latency = hlog.stats(self._ko_latency) if self._ko_latency is not None else None
         return Level(
-            self.index,
+            self.position,
             self.target_rps,
             self.seconds,
             self.sent,

@@ -29,7 +29,7 @@ def service_saturated(level: Level, split: CpuSplit, ratio: float) -> str | None
     if used is None or used < ratio * split.service_cpus * 100:
         return None
     return (
-        f"the service used {used:.0f}% of one core at the first unhealthy level {level_number(level.index)} "
+        f"the service used {used:.0f}% of one core at the first unhealthy level {level_number(level.position)} "
         f"({level.target_rps:.0f} rps), {used / split.service_cpus:.0f}% of the {split.service_cpus:g} core(s) of "
         f"its own: this knee is the service's own CPU, the other roles had cores of their own"
     )

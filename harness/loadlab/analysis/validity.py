@@ -145,7 +145,7 @@ def pass_reasons(levels: list[Level], verdict: Verdict, ctx: ValidityContext) ->
         if hits:
             level, text = hits[0]
             more = f" (and {len(hits) - 1} more level{'s' if len(hits) > 2 else ''})" if len(hits) > 1 else ""
-            reasons.append(f"{text} at level {level_number(level.index)} ({level.target_rps:.0f} rps){more}")
+            reasons.append(f"{text} at level {level_number(level.position)} ({level.target_rps:.0f} rps){more}")
 
     first(
         [
@@ -211,7 +211,7 @@ def notes(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> list[s
         busy = [lv for lv in levels[: verdict.first_unhealthy] if machine_saturated(lv, ctx)]
         if busy:
             return [
-                f"the machine was saturated from level {level_number(busy[0].index)} ({busy[0].target_rps:.0f} rps, "
+                f"the machine was saturated from level {level_number(busy[0].position)} ({busy[0].target_rps:.0f} rps, "
                 f"host CPU {busy[0].evidence.host_cpu_pct:.0f}%): in the cpu scenario the cores are the limit the "
                 "model predicts, so this is the scenario at work, not a distorted run"
             ]
@@ -223,9 +223,9 @@ def notes(levels: list[Level], verdict: Verdict, ctx: ValidityContext) -> list[s
     if not machine_saturated(lv, ctx):
         return []
     return [
-        f"the machine was saturated at the first unhealthy level {level_number(lv.index)} ({lv.target_rps:.0f} rps): "
-        "host CPU "
-        f"averaged {lv.evidence.host_cpu_pct:.0f}%, so this knee is where this machine ran out of CPU, with "
+        f"the machine was saturated at the first unhealthy level {level_number(lv.position)} "
+        f"({lv.target_rps:.0f} rps): host CPU averaged {lv.evidence.host_cpu_pct:.0f}%, so this knee is where this "
+        "machine ran out of CPU, with "
         f"every role on the same cores{_role_symptoms(lv, ctx)}"
     ]
 

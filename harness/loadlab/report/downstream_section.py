@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from html import escape
 
-from loadlab.analysis.knee_words import level_number
 from loadlab.report.formats import num, rps
 from loadlab.summary.records import RunSummary
 
@@ -34,7 +33,7 @@ def section(summary: RunSummary) -> str:
             served = lv.served_ms
             if served:
                 rows.append(
-                    f"<tr><td>{escape(label)} {num(level_number(lv.index or 0))}</td><td>{rps(lv.target_rps)}</td>"
+                    f"<tr><td>{escape(label)} {num(lv.index)}</td><td>{rps(lv.target_rps)}</td>"
                     f"<td>{num(served.get(ANSWERS))}</td>"
                     + "".join(f"<td>{num(served.get(p))}</td>" for p in PERCENTILES)
                     + "</tr>"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from html import escape
 
-from loadlab.analysis.knee_words import level_number
 from loadlab.report.error_kinds import error_kinds
 from loadlab.report.formats import num, rps
 from loadlab.summary.records import RunSummary
@@ -31,7 +30,7 @@ def section(summary: RunSummary) -> str:
             + "</tr>"
         )
         rows = "".join(
-            f"<tr><td>{num(level_number(lv.index or 0))}</td><td>{rps(lv.target_rps)}</td>"
+            f"<tr><td>{num(lv.index)}</td><td>{rps(lv.target_rps)}</td>"
             + "".join(f"<td>{num(lv.errors_of(k))}</td>" for k in kinds)
             + (f"<td>{num(lv.downstream_injected or 0)}</td>" if injected else "")
             + "</tr>"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from html import escape
 
-from loadlab.analysis.knee_words import level_number
 from loadlab.report.formats import bracket_text, class_attr, num, pct, rps
 from loadlab.summary.level_records import LevelRecord, PassRecord
 from loadlab.summary.records import RunSummary
@@ -50,7 +49,7 @@ def _level_row(lv: LevelRecord, sustained: float | None) -> str:
         # measured, but not the service's: the knee is placed on the other levels
         verdict = f'<span class="muted">SET ASIDE: {escape(lv.set_aside)}</span> (as measured: {verdict})'
     return (
-        f"<tr{class_attr(classes)}><td>{num(level_number(lv.index or 0))}</td><td>{rps(lv.target_rps)}</td>"
+        f"<tr{class_attr(classes)}><td>{num(lv.index)}</td><td>{rps(lv.target_rps)}</td>"
         f"<td>{rps(lv.offered_rps)}</td><td>{rps(lv.ok_rps)}</td>"
         f"<td>{pct(lv.error_ratio)}</td><td>{num(lv.p50_ms)}</td><td>{num(lv.p95_ms)}</td>"
         f"<td>{num(lv.p99_ms)}</td><td>{num(lv.max_ms)}</td><td>{num(lv.seconds)}</td>"

@@ -6,7 +6,6 @@ from collections.abc import Callable
 from html import escape
 
 from loadlab.analysis import ratio_interval
-from loadlab.analysis.knee_words import level_number
 from loadlab.analysis.prediction import BEYOND
 from loadlab.core import metrics
 from loadlab.core.reactive import REACTIVE
@@ -152,7 +151,7 @@ def _pool_cell(m: ModeRecord) -> str:
     if not pool:
         return "—"
     first = pool.first_level_with_pending
-    waited = "" if first is None else small(f"requests waited for a connection from level {level_number(first)}")
+    waited = "" if first is None else small(f"requests waited for a connection from level {first}")
     return f"{num(pool.size)} / {num(pool.active_max)} / {num(pool.pending_max)}{waited}"
 
 

@@ -29,6 +29,7 @@ from loadlab.summary.detail_records import (
     RepetitionRecord,
     ThresholdsRecord,
 )
+from loadlab.summary.level_upgrade import LEVELS_COUNTED_FROM
 from loadlab.summary.ratio import ratio_fields
 from loadlab.summary.records import ModeRecord, RunSummary
 
@@ -76,6 +77,7 @@ def _summarise(folder: Path, run: RunRecord, run_id: str) -> RunSummary:
         run_id=run.run_id or run_id,
         target=target,
         scenario=params.scenario,
+        levels_counted_from=LEVELS_COUNTED_FROM,
         params=params,
         modes=modes,
         thresholds=ThresholdsRecord.of(thresholds),
@@ -118,6 +120,7 @@ def _combine_repetitions(run_dir: Path, run: RunRecord, per_rep: list[tuple[int,
         run_id=run.run_id or run_dir.name,
         target=first.target,
         scenario=first.scenario,
+        levels_counted_from=LEVELS_COUNTED_FROM,
         params=params,
         modes=modes,
         repeats=spread,

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from loadlab.analysis import brownout_judge as judge
 from loadlab.analysis import hlog, served
+from loadlab.analysis.knee_words import level_number
 from loadlab.core import brownout_profile as brownout
 from loadlab.core import guards, metrics
 from loadlab.core.run_params import RunParams
@@ -117,7 +118,7 @@ def _p99_limit(judged: JudgedMode, thresholds: Thresholds) -> float | None:
 
 
 def _baseline_p50_ms(judged: JudgedMode) -> float | None:
-    first = next((lv for lv in judged.tables.levels if lv.index == 0), None)
+    first = next((lv for lv in judged.tables.levels if lv.position == 0), None)
     return None if first is None or first.latency is None else first.latency.p50_ms
 
 
@@ -191,10 +192,11 @@ def _instrument_problems(
             f"the injectors' in-flight cap stopped the load at {stop.inflight} requests in flight (cap "
             f"{stop.max_inflight}): a limit of the lab, not of the service"
         )
-    levels = {lv.index: lv for lv in judged.tables.levels}
+    levels = judged.tables.levels  # the verdict's set-aside levels are by their place in this list
     for i, why in sorted(judged.verdict.set_aside.items()):
-        first = levels[i].first_second if i in levels else None
-        where = f"seconds {first}–{first + levels[i].seconds}" if first is not None else f"level {i + 1}"
+        first = levels[i].first_second
+        span = None if first is None else f"seconds {first}–{first + levels[i].seconds}"
+        where = span or f"level {level_number(levels[i].position)}"
         problems.append(f"{where} were set aside, their instrument saturated: {why}")
     return problems
 

@@ -78,10 +78,11 @@ def _first_second(mode_raw: RawMode) -> int | None:
 def summary(crash: Doc | None, place: Place | None, tables: Tables) -> Doc | None:
     """The contract's `crashed`: {role, host, second, exit, cause} (+ signal), and where: `pass` (`coarse` or the
     fine pass), `second` counted from the start of that pass's measured phase (negative: in its warm-up), `level`
-    (that pass's level under way, or null) and its `level_rps`. tables: the dying pass's."""
+    (that pass's level under way, its number counted from 1, or null) and its `level_rps`. tables: the dying
+    pass's."""
     if crash is None or place is None:
         return None
-    level = tables.dropped_levels[0] if tables.dropped_levels else None
+    position = tables.dropped_levels[0] if tables.dropped_levels else None
     return {
         "role": crash.get("role"),
         "host": crash.get("host"),
@@ -90,8 +91,8 @@ def summary(crash: Doc | None, place: Place | None, tables: Tables) -> Doc | Non
         "signal": crash.get("signal"),
         "cause": crash.get("cause"),
         "pass": place.pass_name,
-        "level": level,
-        "level_rps": plain_number(tables.targets[level]) if level in tables.targets else None,
+        "level": None if position is None else level_number(position),
+        "level_rps": plain_number(tables.targets[position]) if position in tables.targets else None,
     }
 
 
@@ -124,7 +125,7 @@ def _of_type(value: object, kind: type[T] | tuple[type[T], ...]) -> T | None:
 
 def when(crashed: CrashRecord, name_the_pass: bool = True) -> str:
     """`at second 23 of the measured phase`, `in fine pass refine-1, at second 2 of its measured phase, in its level
-    0 (300 rps)`: when a role died, in the words of its pass."""
+    1 (300 rps)`: when a role died, in the words of its pass."""
     second, name = crashed.second, crashed.pass_name or COARSE
     fine = name != COARSE
     phase = "its measured phase" if fine else "the measured phase"
@@ -138,9 +139,7 @@ def when(crashed: CrashRecord, name_the_pass: bool = True) -> str:
         text = f"in fine pass {name}, {text}"
     if fine and crashed.level is not None:
         rps = crashed.level_rps
-        text += f", in its level {level_number(crashed.level)}" + (
-            f" ({plain_number(rps):,} rps)" if rps is not None else ""
-        )
+        text += f", in its level {crashed.level}" + (f" ({plain_number(rps):,} rps)" if rps is not None else "")
     return text
 
 
@@ -244,9 +243,10 @@ def reason(crashed: CrashRecord, tables: Tables) -> str:
 
 
 def dropped_text(dropped: list[int], owner: str = "") -> str:
+    """The levels a crash interrupted (dropped: their positions) in words, each by its number."""
     if not dropped:
         return "every level had ended before it"
-    names = ", ".join(str(level_number(i)) for i in dropped)
+    names = ", ".join(str(level_number(position)) for position in dropped)
     return (
         f"{owner}level{'s' if len(dropped) > 1 else ''} {names}, under way, {'are' if len(dropped) > 1 else 'is'} "
         "not counted, nor anything after it: a dead process is not a collapse"

@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from loadlab.analysis import fanout_tail
 from loadlab.analysis.fanout_model import FanoutShape
+from loadlab.analysis.knee_words import level_number
 from loadlab.analysis.levels import Level
 from loadlab.core import fanout, metrics
 from loadlab.core.downstream import Distribution
@@ -138,7 +139,7 @@ def record(
 def _level(level: Level, wait: fanout.SlowestOf | None, cap_ms: float | None) -> FanoutLevelRecord:
     tail = fanout_tail.check(level.histogram, wait, cap_ms) if wait is not None and level.histogram else None
     return FanoutLevelRecord(
-        level=level.index + 1,
+        level=level_number(level.position),
         target_rps=level.target_rps,
         answered=level.ok,
         p50_ms=tail.median.ms if tail else None,

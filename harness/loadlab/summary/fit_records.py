@@ -125,8 +125,8 @@ class CostsRecord(Fields):
     context_switches_per_request: CostSlopeRecord | None = None
     context_switches_source: str | None = None
     bytes_allocated_per_request: CostSlopeRecord | None = None
-    levels_fitted: list[int] | None = None
-    fitted_on: dict[str, list[int]] | None = None  # pass name → the indices of its levels fitted on
+    levels_fitted: list[int] | None = None  # the coarse levels fitted on, by number (from 1)
+    fitted_on: dict[str, list[int]] | None = None  # pass name → the numbers (from 1) of its levels fitted on
     fitted_on_text: str | None = None
     missing: list[str] | None = None
     OPTIONAL: ClassVar = {"missing": "missing"}

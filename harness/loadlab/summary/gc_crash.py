@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from loadlab.analysis.gc_bound import WITH_THE_CRASH, is_gc_bound
-from loadlab.analysis.knee_words import COARSE, level_words
+from loadlab.analysis.knee_words import COARSE, level_number, level_words
 from loadlab.analysis.levels import Level
 from loadlab.core.upgrade import Doc
 from loadlab.summary import server_columns as col
@@ -53,7 +53,7 @@ class GcBound:
     def as_json(self, pass_name: str) -> dict[str, object]:
         return {
             "pass": pass_name,
-            "level": self.level.index,
+            "level": level_number(self.level.position),
             "level_rps": self.level.target_rps,
             "gc_pause_share": round(self.share, 3),
             "read_from": self.source,

@@ -8,6 +8,7 @@ from dataclasses import fields, replace
 from loadlab.analysis import health, hlog
 from loadlab.analysis.bracket import Bracket
 from loadlab.analysis.knee import Verdict
+from loadlab.analysis.knee_words import level_number
 from loadlab.analysis.levels import Evidence, Level, cpu_ms_per_request
 from loadlab.summary import waits
 from loadlab.summary.level_records import LevelRecord
@@ -21,10 +22,15 @@ def level_records(levels: list[Level], verdict: Verdict) -> list[LevelRecord]:
     ]
 
 
+def first_unhealthy_level(levels: list[Level], verdict: Verdict) -> int | None:
+    """The number, counted from 1, of a pass's first unhealthy level (summary.json's `first_unhealthy_level`)."""
+    return None if verdict.first_unhealthy is None else level_number(levels[verdict.first_unhealthy].position)
+
+
 def level_record(level: Level, healthy: bool, reasons: list[str], set_aside: str | None = None) -> LevelRecord:
     latency = level.latency
     return LevelRecord(
-        index=level.index,
+        index=level_number(level.position),  # its number, counted from 1
         target_rps=plain_number(level.target_rps),
         offered_rps=rounded(level.offered_rps, 1),
         ok_rps=rounded(level.ok_rps, 1),

@@ -142,8 +142,8 @@ def judge_mode(
     trusted = len(trusted_rates(tables.levels, verdict, knee))
     short = too_few_levels(trusted, set_aside_words(tables.levels, verdict), ctx.min_rates)
     raw_passes = [(hgrm_files.COARSE, mode_raw, tables.levels), *((f.name, f.raw, f.tables.levels) for f in fine)]
-    aside = {(hgrm_files.COARSE, tables.levels[i].index) for i in verdict.set_aside}
-    aside |= {(o.name, o.levels[i].index) for o in knee.passes for i in o.verdict.set_aside}
+    aside = {(hgrm_files.COARSE, tables.levels[i].position) for i in verdict.set_aside}
+    aside |= {(o.name, o.levels[i].position) for o in knee.passes for i in o.verdict.set_aside}
     mix_kinds = kinds.records(mode_dir, raw_passes, lag_s, thresholds, write, frozenset(aside))
     knee_rps = knee.closing.target_rps if knee.collapsed and knee.closing else None
     return JudgedMode(

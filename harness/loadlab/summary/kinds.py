@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 from loadlab.analysis.holds import HoldTime, KindHold
+from loadlab.analysis.knee_words import level_number
 from loadlab.analysis.levels import Level
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import hgrm_files, raw, seconds
@@ -27,7 +28,7 @@ class KindLevel:
     """One kind at one level of the mix (a coarse level, or a fine pass's: `pass_name` refine-<k>)."""
 
     pass_name: str
-    level: int
+    level: int  # its number in its pass, counted from 1
     mix_rps: float  # the mix's offered rate at this level: the stairs' rate is the mix's total
     sent: int
     share_pct: float | None  # of the mix's requests sent in this level
@@ -97,7 +98,7 @@ def records(
     set_aside: frozenset[tuple[str, int]] = frozenset(),
 ) -> list[KindRecord]:
     """Every kind of the mix, judged per level of every pass (pass name, its raw files, the mix's levels);
-    set_aside: the mix's levels set aside (pass name, level index); write: also each kind's .hgrm files."""
+    set_aside: the mix's levels set aside (pass name, level position); write: also each kind's .hgrm files."""
     kinds = listed(passes[0][1]) if passes else []
     out = []
     for kind in kinds:
@@ -106,8 +107,8 @@ def records(
         for pass_name, pass_raw, mix_levels in passes:
             injectors_dir = mode_dir / pass_name / "raw" if pass_name else mode_dir / "raw"
             own = seconds.build_tables(kind_raw(injectors_dir, pass_raw, name, mode_dir.parent), lag_s=lag_s).levels
-            by_index = {lv.index: lv for lv in mix_levels}
-            judged += [(pass_name, lv, by_index.get(lv.index)) for lv in own]
+            by_position = {lv.position: lv for lv in mix_levels}
+            judged += [(pass_name, lv, by_position.get(lv.position)) for lv in own]
         if write:
             passes_levels = [(p, [lv for q, lv, _ in judged if q == p]) for p, _, _ in passes]
             hgrm_files.write(mode_dir / FOLDER / name, passes_levels)
@@ -124,7 +125,7 @@ def _record(
     first = next((lv.latency for p, lv, _ in judged if not p and lv.latency), None)
     baseline = first.p50_ms if first else None
     limit = thresholds.p99_limit_ms(baseline) if baseline is not None else None
-    levels = tuple(_level(p, lv, whole, limit, thresholds, (p, lv.index) in aside) for p, lv, whole in judged)
+    levels = tuple(_level(p, lv, whole, limit, thresholds, (p, lv.position) in aside) for p, lv, whole in judged)
     sent = sum(lv.sent for _, lv, _ in judged)
     whole_sent = sum(whole.sent for _, _, whole in judged if whole)
     return KindRecord(
@@ -150,7 +151,7 @@ def _level(
         crossed.append(f"errors crossed the limit ({100 * lv.error_ratio:.1f}% > {100 * t.max_error_ratio:g}%)")
     return KindLevel(
         pass_name=pass_name,
-        level=lv.index,
+        level=level_number(lv.position),
         mix_rps=lv.target_rps,
         sent=lv.sent,
         share_pct=round(100 * lv.sent / whole.sent, 1) if whole and whole.sent else None,
@@ -199,7 +200,7 @@ def went_first(kinds: list[KindRecord], knee_rps: float | None) -> str | None:
 def holds(kinds: list[KindRecord], shares: dict[str, float], held: set[tuple[str, int]]) -> tuple[KindHold, ...]:
     """A SCENARIO mix's kinds for its prediction (models.weighted_hold): each kind's share as asked and how long one
     of its requests holds a thread — its own baseline p50, between its lowest and highest p50 at the levels the knee
-    stands on (held: the mix's healthy levels as (pass name, level index), none set aside); () when a kind has no
+    stands on (held: the mix's healthy levels as (pass name, level number), none set aside); () when a kind has no
     baseline (no prediction is better than a wrong one)."""
     out = []
     for kind in kinds:

@@ -111,7 +111,7 @@ def pass_record(outcome: PassOutcome, fine: FinePass) -> PassRecord:
         used=outcome.used,
         why_not_used=outcome.why_not_used,
         levels=jsonform.level_records(levels, verdict),
-        first_unhealthy_level=levels[verdict.first_unhealthy].index if verdict.first_unhealthy is not None else None,
+        first_unhealthy_level=jsonform.first_unhealthy_level(levels, verdict),
         requests=fine.tables.requests,
         errors=fine.tables.errors,
         stopped_early=any(bool(m.get("stopped_early")) for m in stops),

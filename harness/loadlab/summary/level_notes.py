@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from loadlab.analysis.downstream_calls import calls_note
 from loadlab.analysis.gc_bound import counted_with_the_crash
-from loadlab.analysis.knee_words import COARSE, level_words
+from loadlab.analysis.knee_words import COARSE, level_number, level_words
 from loadlab.core.run_params import RunParams
 from loadlab.summary import jsonform, service_count
 from loadlab.summary.detail_records import SetAsideRecord
@@ -52,7 +52,7 @@ def set_aside_levels(judged: JudgedMode) -> list[SetAside]:
         SetAside(
             SetAsideRecord(
                 pass_name=name,
-                level=i + 1,
+                level=level_number(levels[i].position),
                 target_rps=jsonform.plain_number(round(levels[i].target_rps, 1)),
                 reason=why,
             ),

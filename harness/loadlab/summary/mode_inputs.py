@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from loadlab.analysis import cpufit, models
 from loadlab.analysis.knee import Verdict
+from loadlab.analysis.knee_words import level_number
 from loadlab.analysis.levels import Level, cpu_ms_per_request
 from loadlab.analysis.validity import shares_one_machine
 from loadlab.core import client, guards, metrics, scenario_mix
@@ -83,7 +84,7 @@ def mix_holds(judged: JudgedMode, params: RunParams) -> tuple[models.KindHold, .
         return ()
     fit = {id(lv) for lv in judged.knee.fit_levels}
     passes = [(hgrm_files.COARSE, judged.tables.levels), *((fine.name, fine.tables.levels) for fine in judged.fine)]
-    held = {(name, lv.index) for name, levels in passes for lv in levels if id(lv) in fit}
+    held = {(name, level_number(lv.position)) for name, levels in passes for lv in levels if id(lv) in fit}
     return kinds.holds(judged.kinds, scenario_mix.fractions(scenario), held)
 
 

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from loadlab.core.params import defaults, from_json
 from loadlab.core.run_params import RunParams
+from loadlab.summary import level_upgrade
 from loadlab.summary.brownout_record import BrownoutRecord
 from loadlab.summary.detail_records import (
     AppEvidenceRecord,
@@ -158,6 +159,8 @@ class RunSummary(Fields):
     run_id: str | None = None
     target: str | None = None
     scenario: str | None = None
+    # every level number in it counts from this (level_upgrade.py); absent: an older summary, read as from 1
+    levels_counted_from: int | None = None
     params: RunParams = field(default_factory=defaults)
     modes: dict[str, ModeRecord] = field(default_factory=dict)
     virtual_over_platform: float | None = None
@@ -250,4 +253,4 @@ def read(folder: str | Path) -> RunSummary:
     values = json.loads((Path(folder) / SUMMARY_JSON).read_text(encoding="utf-8"))
     if not isinstance(values, dict) or not isinstance(values.get("modes"), dict):
         raise NoModes(f"{SUMMARY_JSON} has no modes")
-    return RunSummary.from_mapping(values)
+    return RunSummary.from_mapping(level_upgrade.upgrade(values))

@@ -35,14 +35,14 @@ class Tables:
     requests: int = 0
     errors: int = 0
     t0: int | None = None  # the epoch second the measured phase began
-    dropped_levels: list[int] = field(default_factory=list)  # levels a crash interrupted (begun, not ended)
-    targets: dict[int, float] = field(default_factory=dict)  # each level's offered rate, by index
+    dropped_levels: list[int] = field(default_factory=list)  # positions of levels a crash cut (begun, not ended)
+    targets: dict[int, float] = field(default_factory=dict)  # each level's offered rate, by position
     evidence_gaps: list[Gap] = field(default_factory=list)  # seconds without a sampler's rows (evidence.py)
 
 
 @dataclass(frozen=True)
 class Bound:
-    index: int
+    position: int  # meta.json's `index`: counted from 0, as the simulation numbers its levels
     target_rps: float
     start_ms: float
     end_ms: float
@@ -65,7 +65,7 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
     t0, t_end = window
     tables.t0 = t0
     bounds = _level_bounds(raw.injectors)
-    targets = {b.index: b.target_rps for b in bounds} or _targets_from_seconds(raw.injectors)
+    targets = {b.position: b.target_rps for b in bounds} or _targets_from_seconds(raw.injectors)
     tables.targets = targets
     builders: dict[int, LevelBuilder] = {}
     last_send = max(
@@ -73,15 +73,15 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
         default=t_end,
     )
 
-    def builder(level: int) -> LevelBuilder:
-        if level not in builders:
-            builders[level] = LevelBuilder(level, targets.get(level, 0.0))
-        return builders[level]
+    def builder(position: int) -> LevelBuilder:
+        if position not in builders:
+            builders[position] = LevelBuilder(position, targets.get(position, 0.0))
+        return builders[position]
 
     def rows_at(s: int) -> list[Row]:
         return [inj.seconds[s] for inj in raw.injectors if s in inj.seconds]
 
-    whole = [(b.index, _whole_second(b.start_ms), _whole_second(b.end_ms)) for b in bounds]
+    whole = [(b.position, _whole_second(b.start_ms), _whole_second(b.end_ms)) for b in bounds]
     steady = send_seconds.steady(whole, lag_s) if lag_s and bounds else None
 
     for s in range(t0, t_end + 1):
@@ -137,14 +137,14 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
         lv.window_shift_s = lag_s
         # The allowance for requests in flight at a level's end (health.py); none are when counted by send second.
         if steady is None:
-            lv.previous_target_rps = targets.get(lv.index - 1) if lv.index > 0 else warmup_rps
+            lv.previous_target_rps = targets.get(lv.position - 1) if lv.position > 0 else warmup_rps
     if cutoff is not None:
-        kept = [lv for lv in levels if _ended_before(lv.index, bounds, lag_s, cutoff, levels)]
+        kept = [lv for lv in levels if _ended_before(lv.position, bounds, lag_s, cutoff, levels)]
         # The levels the crash interrupted: begun by it (a level begins on a whole second, so one whose first second
         # is the cutoff had begun while the role was still seen alive), not ended. Levels never begun are simply not
         # run, nor is a level an early stop cut before its first whole second (meta.json lists it, it has no second).
-        begun = {b.index for b in bounds if _began_by(b, cutoff)} | {lv.index for lv in levels}
-        tables.dropped_levels = sorted(begun - {lv.index for lv in kept})
+        begun = {b.position for b in bounds if _began_by(b, cutoff)} | {lv.position for lv in levels}
+        tables.dropped_levels = sorted(begun - {lv.position for lv in kept})
         levels = kept
     tables.levels = levels
     return tables
@@ -183,13 +183,13 @@ def percentile_row(second: int, ok: int, ko: int, latency: HdrHistogram) -> Seco
     }
 
 
-def _ended_before(index: int, bounds: list[Bound], lag_s: int, cutoff: int, levels: list[Level]) -> bool:
+def _ended_before(position: int, bounds: list[Bound], lag_s: int, cutoff: int, levels: list[Level]) -> bool:
     """Whether every second of a level (its completions included) came before the cutoff second."""
-    bound = next((b for b in bounds if b.index == index), None)
+    bound = next((b for b in bounds if b.position == position), None)
     if bound is not None:
         return _whole_second(bound.end_ms) + lag_s <= cutoff
     # Without a schedule, a level has ended when a later one began before the cutoff.
-    return any(lv.index > index for lv in levels)
+    return any(lv.position > position for lv in levels)
 
 
 def _measured_window(injectors: list[Injector]) -> tuple[int, int] | None:
@@ -247,7 +247,7 @@ def _level_of(second: int, bounds: list[Bound], rows: list[Row], draining: bool)
     recognised as the seconds after the last one that sent anything.
     """
     if bounds:
-        return next((b.index for b in bounds if _whole_second(b.start_ms) <= second < _whole_second(b.end_ms)), None)
+        return next((b.position for b in bounds if _whole_second(b.start_ms) <= second < _whole_second(b.end_ms)), None)
     if draining:
         return None
     given = [int_or_none(r.get("level")) for r in rows if r.get("phase") == "measure"]

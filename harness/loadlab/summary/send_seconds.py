@@ -61,7 +61,7 @@ def shares(total: int, weights: dict[int, int]) -> dict[int, int]:
 
 @dataclass(frozen=True)
 class _Span:
-    index: int
+    position: int  # the level's, counted from 0
     send_from: float  # whole seconds, the end excluded
     send_to: float
     judge_from: float
@@ -75,12 +75,13 @@ class Steady:
         self._spans, self._lag_s = tuple(spans), lag_s
 
     def sending(self, s: int) -> int | None:
-        """The level whose judged requests were sent in second s (None: a steady part's edge, or no level)."""
-        return next((p.index for p in self._spans if p.send_from <= s < p.send_to), None)
+        """The position of the level whose judged requests were sent in second s (None: a steady part's edge, or no
+        level)."""
+        return next((p.position for p in self._spans if p.send_from <= s < p.send_to), None)
 
     def judging(self, s: int) -> int | None:
-        """The level whose evidence second s is."""
-        return next((p.index for p in self._spans if p.judge_from <= s < p.judge_to), None)
+        """The position of the level whose evidence second s is."""
+        return next((p.position for p in self._spans if p.judge_from <= s < p.judge_to), None)
 
     def add_second(
         self,
@@ -137,11 +138,11 @@ class Steady:
 
 
 def steady(levels: Sequence[tuple[int, float, float]], lag_s: int) -> Steady:
-    """levels: (index, first second, end second) of each level, in whole seconds (the end excluded, inf: none)."""
+    """levels: (position, first second, end second) of each level, in whole seconds (the end excluded, inf: none)."""
     spans = []
-    for index, start, end in levels:
+    for position, start, end in levels:
         if end - start > lag_s:
-            spans.append(_Span(index, start, end - lag_s, start + lag_s, end))
+            spans.append(_Span(position, start, end - lag_s, start + lag_s, end))
         else:
-            spans.append(_Span(index, start, end, start + lag_s, end + lag_s))
+            spans.append(_Span(position, start, end, start + lag_s, end + lag_s))
     return Steady(spans, lag_s)

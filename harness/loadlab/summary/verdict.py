@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from loadlab.analysis import cpufit, split_checks
+from loadlab.analysis.knee_words import level_number
 from loadlab.analysis.levels import Level
 from loadlab.analysis.refine import why_not_refined
 from loadlab.analysis.validity import (
@@ -100,7 +101,7 @@ def mode_summary(
     thresholds = Thresholds.from_mapping(run.thresholds)
     stops = [inj.meta for inj in raw.injectors]
     stop_reasons = sorted({str(m["stop_reason"]) for m in stops if m.get("stop_reason")})
-    first_bad = levels[verdict.first_unhealthy].index if verdict.first_unhealthy is not None else None
+    first_bad = jsonform.first_unhealthy_level(levels, verdict)  # its number, as the levels' records count
     rejected = shedding.rejections(mode, params, cost.levels, knee.collapsed, first_bad)
     notes.extend(filter(None, [shedding.words(rejected)]))
     trusted = verdict.trusted(levels)  # the highest rate held is read on these: a level set aside proves nothing
@@ -170,7 +171,7 @@ def mode_summary(
         error_kinds=error_kind_order(raw.injectors),
         error_kind_meanings=guards.kind_meanings(error_kind_meanings(raw.injectors), mode, params),
         crashed=None if judged.crashed is None else crash.of(judged.crashed),
-        levels_dropped_after_crash=judged.crash_tables.dropped_levels,
+        levels_dropped_after_crash=[level_number(p) for p in judged.crash_tables.dropped_levels],
         evidence_gaps=[g.record() for g in gaps],
         app_evidence=evidence,
         # APP_REQUESTS: each kind of the mix on its own (kinds.py)
@@ -214,7 +215,7 @@ def pool_evidence(raw: RawMode, levels: list[Level], params: RunParams) -> DbPoo
     active = [as_float(r.get(metrics.DB_POOL_ACTIVE)) for r in raw.jvm.values()]
     pending = [as_float(r.get(metrics.DB_POOL_PENDING)) for r in raw.jvm.values()]
     size = next((v for v in (as_float(r.get(metrics.DB_POOL_MAX)) for r in raw.jvm.values()) if v), None)
-    waited = next((lv.index for lv in levels if (lv.evidence.db_pool_pending or 0) >= 1), None)
+    waited = next((level_number(lv.position) for lv in levels if (lv.evidence.db_pool_pending or 0) >= 1), None)
     return DbPoolRecord(
         size=size or as_float(raw.live_config.get(metrics.DB_POOL_MAX)) or float(params.db_pool),
         active_max=max((v for v in active if v is not None), default=None),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from loadlab.analysis.knee_words import level_number
 from loadlab.analysis.levels import Level
 from loadlab.analysis.wait_profile import LevelWaits, SecondSamples, profile
 from loadlab.analysis.wait_sites import Sample
@@ -95,10 +96,11 @@ def _inflight(raw: RawMode, window: range) -> dict[int, float]:
     return per_second
 
 
-def file_name(pass_name: str, level_index: int) -> str:
-    """`level-01.folded` for the coarse pass's first level, `refine-1-level-02.folded` for a fine pass's second."""
+def file_name(pass_name: str, number: int) -> str:
+    """`level-01.folded` for the coarse pass's first level (its number, counted from 1), `refine-1-level-02.folded`
+    for a fine pass's second."""
     prefix = f"{pass_name}-" if pass_name else ""
-    return f"{prefix}level-{level_index + 1:02d}.folded"
+    return f"{prefix}level-{number:02d}.folded"
 
 
 def write_folded(mode_dir: Path, passes: list[tuple[str, list[Level]]]) -> None:
@@ -110,7 +112,7 @@ def write_folded(mode_dir: Path, passes: list[tuple[str, list[Level]]]) -> None:
             if level.waits is None or not level.waits.folded:
                 continue
             folder.mkdir(parents=True, exist_ok=True)
-            name = file_name(pass_name, level.index)
+            name = file_name(pass_name, level_number(level.position))
             lines = (f"{stack} {count}" for stack, count in sorted(level.waits.folded.items()))
             outputs.write_text(folder / name, "\n".join(lines) + "\n")
             written.add(name)

@@ -56,7 +56,7 @@ def _level(spec: dict, index: int, latencies: list) -> Level:
     for value, count in latencies:
         histogram.record_value(value, count)
     return Level(
-        index=index,
+        position=index,
         target_rps=spec["target_rps"],
         seconds=spec["seconds"],
         sent=spec["ok"] + spec["ko"],

@@ -123,7 +123,7 @@ def test_a_short_level_is_judged_on_the_percentile_its_answers_resolve(tmp_path)
     by_second = {10: [synthrun.encode([(600, 60)])]}
     from loadlab.analysis.levels import Level
 
-    level = Level(index=0, target_rps=20, seconds=3, sent=60, ok=60, ko=0, latency=None, first_second=0)
+    level = Level(position=0, target_rps=20, seconds=3, sent=60, ok=60, ko=0, latency=None, first_second=0)
     ((_, text),) = served.level_problems([level], 10, by_second, Distribution("constant", 100))
     assert "p90 600 ms over 60 answers against 100 ms" in text and "limit 140 ms" in text
     assert "60 of them past the limit" in text
@@ -136,7 +136,7 @@ def test_a_heavy_tails_sampled_p99_is_not_a_late_stand_in():
 
     answers = [(100, 80), (200, 30), (330, 12), (450, 6), (761, 1), (876, 1)]
     by_second = {10: [synthrun.encode(answers)]}
-    level = Level(index=0, target_rps=30, seconds=4, sent=130, ok=130, ko=0, latency=None, first_second=0)
+    level = Level(position=0, target_rps=30, seconds=4, sent=130, ok=130, ko=0, latency=None, first_second=0)
     assert not served.level_problems([level], 10, by_second, Distribution("lognormal", 100, p99_ms=500))
 
 
@@ -145,7 +145,7 @@ def test_a_starved_stand_ins_tail_is_late_even_on_a_short_level():
     from loadlab.analysis.levels import Level
 
     by_second = {10: [synthrun.encode([(100, 23), (763, 8)])]}
-    level = Level(index=0, target_rps=10, seconds=3, sent=31, ok=31, ko=0, latency=None, first_second=0)
+    level = Level(position=0, target_rps=10, seconds=3, sent=31, ok=31, ko=0, latency=None, first_second=0)
     ((_, text),) = served.level_problems([level], 10, by_second, Distribution("constant", 100))
     assert "8 of them past the limit" in text, text
 
@@ -207,7 +207,7 @@ def test_a_stand_in_starved_to_a_few_answers_is_still_judged_on_them():
     their median is quoted. One answer past the limit is what chance may give, and is not called late."""
     from loadlab.analysis.levels import Level
 
-    level = Level(index=0, target_rps=20, seconds=3, sent=60, ok=5, ko=0, latency=None, first_second=0)
+    level = Level(position=0, target_rps=20, seconds=3, sent=60, ok=5, ko=0, latency=None, first_second=0)
     by_second = {10: [synthrun.encode([(988, 8)])]}
     ((_, text),) = served.level_problems([level], 10, by_second, Distribution("constant", 100))
     assert "p50 988 ms over 8 answers against 100 ms" in text and "8 of them past the limit" in text, text
@@ -220,7 +220,7 @@ def test_a_body_served_late_under_a_tail_on_time_is_late():
     from loadlab.analysis.levels import Level
 
     bimodal = Distribution("bimodal", 100, slow_ms=1000, slow_pct=5)
-    level = Level(index=0, target_rps=1800, seconds=1, sent=1800, ok=1800, ko=0, latency=None, first_second=0)
+    level = Level(position=0, target_rps=1800, seconds=1, sent=1800, ok=1800, ko=0, latency=None, first_second=0)
     slipped = {10: [synthrun.encode([(102, 1350), (289, 360), (1001, 90)])]}
     ((_, text),) = served.level_problems([level], 10, slipped, bimodal)
     assert "p90 289 ms over 1800 answers against 100 ms" in text and "limit 140 ms" in text, text
@@ -236,6 +236,6 @@ def test_a_median_a_few_ms_late_over_thousands_of_answers_is_not_a_late_stand_in
     from loadlab.analysis.levels import Level
 
     lognormal = Distribution("lognormal", 100, p99_ms=1000)
-    level = Level(index=0, target_rps=2000, seconds=9, sent=18000, ok=18000, ko=0, latency=None, first_second=0)
+    level = Level(position=0, target_rps=2000, seconds=9, sent=18000, ok=18000, ko=0, latency=None, first_second=0)
     late_by_10 = [(round(lognormal.quantile_ms((i + 0.5) / 1000)) + 10, 18) for i in range(1000)]
     assert not served.level_problems([level], 10, {10: [synthrun.encode(late_by_10)]}, lognormal)

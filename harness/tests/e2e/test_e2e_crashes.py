@@ -134,11 +134,11 @@ def test_a_killed_service_crashes_its_mode_only_and_a_long_delay_stays_healthy(t
     assert crashed["out_of_memory"] is False and "OUT OF MEMORY" not in out, crashed
     # named in the level the kill interrupted, from the measured phase on (not the warm-up): how soon the watcher
     # noticed is the machine's speed, not something a user reads
-    assert crashed["level"] == 0 and crashed["second"] >= 0, crashed
+    assert crashed["level"] == 1 and crashed["second"] >= 0, crashed  # its first level, counted from 1
     assert reactive["valid"] is False and reactive["collapsed"] is False, reactive
     assert reactive["invalid_reasons"][0].startswith("the thread-service on local died at second"), reactive
     # requests of 11 s: the first level had not ended when it died, so nothing is counted
-    assert reactive["levels"] == [] and reactive["levels_dropped_after_crash"] == [0], reactive
+    assert reactive["levels"] == [] and reactive["levels_dropped_after_crash"] == [1], reactive
     # the next mode ran, and 11 s requests are healthy at 2-4 rps: valid, p99 near the delay
     assert virtual["crashed"] is None and virtual["valid"] is True, virtual
     assert virtual["collapsed"] is False and virtual["sustained_rps"] == 4, virtual
@@ -169,13 +169,14 @@ def test_a_killed_delay_service_or_injector_stops_the_run(tmp_path, name, role, 
     virtual = summary["modes"]["virtual"]
     crashed = virtual["crashed"]
     assert crashed["role"] == role and crashed["signal"] == "SIGKILL", crashed
-    # named in the level the kill interrupted, not before that level began (levels of STEP_SECONDS each)
-    assert crashed["level"] == at_level and crashed["second"] >= int(TINY["STEP_SECONDS"]) * at_level, crashed
+    # named in the level the kill interrupted, not before that level began (levels of STEP_SECONDS each); at_level
+    # is its position as the simulation counts, from 0, summary.json its number, from 1
+    assert crashed["level"] == at_level + 1 and crashed["second"] >= int(TINY["STEP_SECONDS"]) * at_level, crashed
     assert virtual["valid"] is False and virtual["collapsed"] is False, virtual
     # the levels that had ended before the kill are kept; the level it interrupted is not counted
-    assert [lv["index"] for lv in virtual["levels"]] == list(range(at_level)), virtual
+    assert [lv["index"] for lv in virtual["levels"]] == list(range(1, at_level + 1)), virtual
     assert all(lv["healthy"] for lv in virtual["levels"]), virtual
-    assert virtual["levels_dropped_after_crash"] == [at_level], virtual
+    assert virtual["levels_dropped_after_crash"] == [at_level + 1], virtual
     if samplers_at is not None:
         lost = json.loads((run_dir / "params.json").read_text())["evidence_lost"]["virtual"]
         assert {(e["sampler"], e["what"], e["signal"]) for e in lost} == {(s, "died", "SIGKILL") for s in SAMPLERS}

@@ -314,10 +314,12 @@ def other_work_on_the_machine(summary: dict) -> str:
     return "; ".join(seen)
 
 
-def level_windows(run_dir, folder: str, indices) -> list[tuple[float, float]]:
-    """The epoch seconds (start, end) of a pass's levels, from the injector's own meta.json."""
+def level_windows(run_dir, folder: str, numbers) -> list[tuple[float, float]]:
+    """The epoch seconds (start, end) of a pass's levels (summary.json's `index`, counted from 1), from the injector's
+    own meta.json (its `index` counts from 0, as the simulation numbers its levels)."""
     meta = json.loads((run_dir / folder / "raw" / "injector-0" / "meta.json").read_text())
-    return [(lv["start_epoch_ms"] / 1000, lv["end_epoch_ms"] / 1000) for lv in meta["levels"] if lv["index"] in indices]
+    levels = meta["levels"]
+    return [(lv["start_epoch_ms"] / 1000, lv["end_epoch_ms"] / 1000) for lv in levels if lv["index"] + 1 in numbers]
 
 
 def pass_window(run_dir, mode: str, name: str) -> list[tuple[float, float]]:

@@ -178,8 +178,8 @@ def test_a_small_pool_whose_only_healthy_coarse_level_is_the_first_gets_its_cost
     write_costs(run, "platform", lambda s: rate.get(s, 0) // 5, lambda s: rate.get(s, 0), sorted(rate))
     mode = report.rebuild(run).as_json()["modes"]["platform"]
     costs = mode["costs"]
-    assert costs["levels_fitted"] == [0]  # one healthy coarse level: no slope from it alone
-    assert costs["fitted_on"] == {"coarse": [0], "refine-1": [0, 1, 2, 3, 4]}
+    assert costs["levels_fitted"] == [1]  # one healthy coarse level: no slope from it alone
+    assert costs["fitted_on"] == {"coarse": [1], "refine-1": [1, 2, 3, 4, 5]}
     assert costs["fitted_on_text"] == "1 coarse level (100 rps) and 5 fine (refine-1) levels (100–152 rps)"
     assert mode["memory_per_inflight_kb"] == pytest.approx(STACK_KB_PER_INFLIGHT + HEAP_KB_PER_INFLIGHT, abs=0.5)
     assert mode["context_switches_per_request"] == pytest.approx(SWITCHES_PER_REQUEST, abs=0.05)

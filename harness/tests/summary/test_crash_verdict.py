@@ -37,7 +37,7 @@ def test_a_crash_is_not_a_collapse_and_nothing_after_it_counts(tmp_path):
         "signal": "SIGKILL",
         "cause": "ended by SIGKILL, nothing in its log says why",
         "pass": "coarse",
-        "level": 2,
+        "level": 3,  # counted from 1: the raw files' level 2
         "level_rps": 300,
         # the most the service held before it died (its own count, level 1's 200 rps / 5 in the synthetic samples)
         "peak_inflight": {"service": 60, "injectors": 0},
@@ -46,8 +46,8 @@ def test_a_crash_is_not_a_collapse_and_nothing_after_it_counts(tmp_path):
         "gc_bound": [],  # no GC-bound level before it (summary/gc_crash.py): a kill nothing puts down to memory
     }
     assert platform["collapsed"] is False
-    assert [lv["index"] for lv in platform["levels"]] == [0, 1]
-    assert platform["levels_dropped_after_crash"] == [2]
+    assert [lv["index"] for lv in platform["levels"]] == [1, 2]
+    assert platform["levels_dropped_after_crash"] == [3]
     assert platform["sustained_rps"] == 200
     assert platform["valid"] is False
     assert platform["invalid_reasons"] == [
@@ -124,16 +124,16 @@ def test_the_host_script_names_an_oom_kill_in_the_words_the_verdict_reads():
 def test_a_crash_in_the_first_second_of_a_level_names_that_level(tmp_path):
     """Last seen alive in a level's first second (the watcher's poll came early in it): that level was under way."""
     platform = rebuild_with_crash(tmp_path, ModeSpec(stairs()), level=2, second=0)["modes"]["platform"]
-    assert (platform["crashed"]["level"], platform["crashed"]["second"]) == (2, 6), platform["crashed"]
-    assert platform["levels_dropped_after_crash"] == [2]
-    assert [lv["index"] for lv in platform["levels"]] == [0, 1]
+    assert (platform["crashed"]["level"], platform["crashed"]["second"]) == (3, 6), platform["crashed"]
+    assert platform["levels_dropped_after_crash"] == [3]
+    assert [lv["index"] for lv in platform["levels"]] == [1, 2]
 
 
 def test_a_collapse_before_the_crash_is_still_a_collapse(tmp_path):
     spec = ModeSpec(stairs(l1=dict(latency=SLOW_TAIL), l3=dict(ok_share=0, ko_share=1)))
     platform = rebuild_with_crash(tmp_path, spec, level=3, second=1)["modes"]["platform"]
     assert platform["collapsed"] is True and platform["sustained_rps"] == 100
-    assert platform["levels_dropped_after_crash"] == [3]
+    assert platform["levels_dropped_after_crash"] == [4]
     assert platform["crashed"]["second"] == 10
 
 
@@ -156,7 +156,7 @@ def test_a_crash_in_a_fine_pass_names_the_pass_and_its_level_and_keeps_the_coars
         "signal": "SIGKILL",
         "cause": "ended by SIGKILL, nothing in its log says why",
         "pass": "refine-1",
-        "level": 1,
+        "level": 2,
         "level_rps": 315,
         "peak_inflight": {"service": 100, "injectors": 0},
         "out_of_memory": False,
@@ -165,8 +165,8 @@ def test_a_crash_in_a_fine_pass_names_the_pass_and_its_level_and_keeps_the_coars
     }
     assert platform["collapsed"] is True and platform["sustained_rps"] == 300
     assert platform["knee_interval_rps"] == [300, 400]
-    assert [lv["index"] for lv in platform["levels"]] == [0, 1, 2, 3]
-    assert platform["levels_dropped_after_crash"] == [1]
+    assert [lv["index"] for lv in platform["levels"]] == [1, 2, 3, 4]
+    assert platform["levels_dropped_after_crash"] == [2]
     assert platform["invalid_reasons"] == [
         "the thread-service on local died in fine pass refine-1, at second 5 of its measured phase, in its level 2 "
         "(315 rps) (exit 137, SIGKILL): ended by SIGKILL, nothing in its log says why; refine-1's level 2, under "

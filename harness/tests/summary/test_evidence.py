@@ -65,8 +65,8 @@ def rebuild(tmp_path, levels, cuts=(), events=None, capsys=None, pages=False):
     return result["modes"]["virtual"]
 
 
-def test_samplers_killed_at_level_3_leave_the_rest_unjudged_and_the_mode_invalid(tmp_path, capsys, monkeypatch):
-    """The reported case: every sampler killed 1 s into level 3 of 8, the mode held every level."""
+def test_samplers_killed_at_level_4_leave_the_rest_unjudged_and_the_mode_invalid(tmp_path, capsys, monkeypatch):
+    """The reported case: every sampler killed 1 s into level 4 of 8 (position 3), the mode held every level."""
     at = epoch(3, 1)
     events = [killed("thread-service", at, "sampler-thread"), killed("delay-service", at, "sampler-delay")]
     events.append(killed("injector-0", at, "sampler-injector-0"))
@@ -95,7 +95,7 @@ def test_samplers_killed_at_level_3_leave_the_rest_unjudged_and_the_mode_invalid
     )
     # the levels it touched carry no evidence at all; the ones before keep theirs
     without = [lv["index"] for lv in mode["levels"] if lv["no_server_evidence"]]
-    assert without == [3, 4, 5, 6, 7]
+    assert without == [4, 5, 6, 7, 8]  # numbers, counted from 1
     assert all(v is None for lv in mode["levels"][3:] for v in lv["evidence"].values())
     assert mode["levels"][2]["evidence"]["thread_cpu_pct"] is not None
     # the CPU fit used the levels with evidence only
@@ -112,12 +112,12 @@ def test_samplers_killed_at_level_3_leave_the_rest_unjudged_and_the_mode_invalid
 
 
 def test_a_frozen_sampler_is_a_gap_of_its_own_seconds_only(tmp_path):
-    """The thread-service's sampler alive but silent for 5 s in level 2, then writing again: level 2 alone is
-    unjudged; nothing was seen of it dying, so its cause is a stall."""
+    """The thread-service's sampler alive but silent for 5 s in level 3 (position 2), then writing again: the levels
+    those seconds touch are unjudged; nothing was seen of it dying, so its cause is a stall."""
     mode = rebuild(tmp_path, climbing(), [("raw/thread/samples.csv", epoch(2, 0), epoch(2, 3) + 1)])
     (gap,) = mode["evidence_gaps"]
     assert (gap["role"], gap["cause"], gap["first_second"], gap["last_second"]) == ("thread-service", "stalled", 8, 12)
-    assert [lv["index"] for lv in mode["levels"] if lv["no_server_evidence"]] == [2, 3]
+    assert [lv["index"] for lv in mode["levels"] if lv["no_server_evidence"]] == [3, 4]
     assert not mode["valid"] and mode["invalid_reasons"][0].startswith(
         "no server evidence (the thread-service's sampler stalled)"
     )

@@ -33,7 +33,7 @@ def test_a_gc_bound_level_before_an_out_of_memory_kill_is_counted_with_the_crash
     assert platform["crashed"]["gc_bound"] == [
         {
             "pass": "coarse",
-            "level": 2,
+            "level": 3,
             "level_rps": 300,
             "gc_pause_share": 0.72,
             "read_from": "the JVM's GC pause counter (server.csv)",

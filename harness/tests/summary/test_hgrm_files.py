@@ -87,7 +87,7 @@ def test_several_injectors_are_merged_into_one_file(tmp_path):
     levels = [synthrun.LevelSpec(100), synthrun.LevelSpec(200, latency=synthrun.SLOW_TAIL)]
     synthrun.write_mode(tmp_path, "platform", synthrun.ModeSpec(levels, injectors=2))
     summarised(tmp_path)
-    read = hgrm.read(tmp_path / "platform/hgrm/level-01-200rps.hgrm")
+    read = hgrm.read(tmp_path / "platform/hgrm/level-02-200rps.hgrm")  # the second level, counted from 1
     # 200 rps for 3 s over two injectors: every request once, the slow tail's p95 and p99 exact.
     assert read.total_count == 600
     level = json.loads((tmp_path / "summary.json").read_text())["modes"]["platform"]["levels"][1]

@@ -121,7 +121,7 @@ def test_each_kind_is_read_from_its_own_files_and_its_limit_from_its_own_baselin
     assert not any(lv["crossed"] for lv in reads["levels"]) and reads["sent_pct"] == carts["sent_pct"] == 50
     first = mode["kind_first"]
     assert first.startswith("`POST /carts`'s p99 crossed its limit (") and "at 300 rps" in first, first
-    assert (tmp_path / "virtual" / "kinds" / "carts" / "hgrm" / "level-02-300rps.hgrm").is_file()
+    assert (tmp_path / "virtual" / "kinds" / "carts" / "hgrm" / "level-03-300rps.hgrm").is_file()
 
 
 def test_a_scenario_mix_is_predicted_on_its_kinds_own_holds_weighted_by_their_shares(tmp_path):

@@ -89,7 +89,7 @@ def test_db_run_predicts_the_pool_for_both_modes_and_shows_its_evidence(tmp_path
     for mode in ("platform", "virtual"):
         m = result["modes"][mode]
         assert (m["predicted_by"], m["predicted_rps"], m["sustained_rps"]) == ("pool", 10, 20)
-        assert m["db_pool"] == {"size": 2, "active_max": 2, "pending_max": 30, "first_level_with_pending": 2}
+        assert m["db_pool"] == {"size": 2, "active_max": 2, "pending_max": 30, "first_level_with_pending": 3}
         assert [lv["evidence"]["db_pool_pending"] for lv in m["levels"]] == [0, 0, 30, 30]
     assert result["modes"]["platform"]["prediction"].startswith("pool: min(200 threads, 2 connections) / 0.201 s")
     server = (tmp_path / "virtual" / "server.csv").read_text().splitlines()

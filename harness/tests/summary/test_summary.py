@@ -305,7 +305,7 @@ def test_levels_after_an_early_stop_are_left_out(tmp_path, omit):
     mode = summarised(tmp_path)["modes"]["platform"]
     # the cut level keeps the seconds it really sent in; the labelled but silent seconds after the stop count for
     # nothing, with meta.json's schedule or, without it, as trailing seconds that sent nothing
-    assert [(lv["index"], lv["seconds"]) for lv in mode["levels"]] == [(0, 3), (1, 3), (2, 3), (3, 2)]
+    assert [(lv["index"], lv["seconds"]) for lv in mode["levels"]] == [(1, 3), (2, 3), (3, 3), (4, 2)]
     assert (mode["sustained_rps"], mode["valid"]) == (200, True)
 
 

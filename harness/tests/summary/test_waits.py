@@ -41,13 +41,13 @@ def test_folded_stacks_are_written_per_level_numbered_from_one(tmp_path):
     agent, _ = waits.read(mode)
 
     class Lv:
-        def __init__(self, index, window):
-            self.index, self.waits = index, profile(agent.seconds[s] for s in window)
+        def __init__(self, position, window):
+            self.position, self.waits = position, profile(agent.seconds[s] for s in window)
 
     waits.write_folded(mode, [("", [Lv(0, LEVEL_1), Lv(1, LEVEL_2)]), ("refine-1", [Lv(0, LEVEL_2)])])
     names = sorted(p.name for p in (mode / "waits").iterdir())
     assert names == ["level-01.folded", "level-02.folded", "refine-1-level-01.folded"]
-    assert waits.file_name("", 0) == f"level-{level_number(0):02d}.folded"
+    assert waits.file_name("", level_number(0)) == "level-01.folded"
     line = (mode / "waits" / "level-02.folded").read_text().splitlines()[0]
     assert re.fullmatch(r"\S+;\[[^]]+\] \d+", line), line  # frame;frame;[category] count: what flame graphs read
 

@@ -31,7 +31,7 @@ class Segment:
     series: dict[str, list[float | None]]
     levels: list[LevelRecord]
     offset: int
-    first_unhealthy: int | None  # the index of its first unhealthy level
+    first_unhealthy: int | None  # the number of its first unhealthy level (its `index`, counted from 1)
     stopped_early: bool
     brownout_window: Sequence[float] | None = None  # PROFILE=brownout: [start, end) seconds of the pass, shaded
 
@@ -78,7 +78,7 @@ def _draw_segment(top: Axes, bottom: Axes, segment: Segment, first: bool) -> Non
         start, width = segment.offset + (level.first_second or 0), level.seconds or 0
         color = COLORS["knee_band"] if not level.healthy else COLORS["level_band"]
         for ax in (top, bottom):
-            ax.axvspan(start, start + width, color=color, alpha=0.35 if (level.index or 0) % 2 else 0.18, lw=0)
+            ax.axvspan(start, start + width, color=color, alpha=0.18 if (level.index or 1) % 2 else 0.35, lw=0)
         # The rate under the band, in the errors panel: the latency panel's top is the legend's and the tail's.
         bottom.text(
             start + width / 2,
