@@ -94,9 +94,15 @@ def figure(value: float, span: Sequence | None) -> str:
     A bound's point (the ratio of the last healthy levels, summary.json's value) is no bound: with platform's knee
     between 25 and 70 rps and virtual holding 250, 250 / 25 = 10× is what platform's last healthy level gives, but
     its knee may lie up to 70, so the data carry only 250 / 70 = 3.57×."""
+    sign = {"lower": "≥ ", "upper": "≤ "}.get(bound_of(span) or "", "")
+    return f"{sign}{quotable(value, span):.{DIGITS}f}×"
+
+
+def quotable(value: float, span: Sequence | None) -> float:
+    """The number figure() writes: the point of a closed interval (or of none), the end a bound's brackets carry."""
     kind = bound_of(span)
-    if kind == "lower":
-        return f"≥ {span[0]:.{DIGITS}f}×"
-    if kind == "upper":
-        return f"≤ {span[1]:.{DIGITS}f}×"
-    return f"{value:.{DIGITS}f}×"
+    if kind == "lower" and span is not None:
+        return float(span[0])
+    if kind == "upper" and span is not None:
+        return float(span[1])
+    return value

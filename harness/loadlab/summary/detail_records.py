@@ -164,7 +164,8 @@ class RatioValueRecord(Fields):
 
 @dataclass(frozen=True)
 class RatioSpreadRecord(Fields):
-    """The ratio across repetitions; `bounds`: repetition → `lower`/`upper` where its ratio is a bound."""
+    """The ratio across repetitions: the median and range of each repetition's quotable figure (a bound's is the end
+    its brackets carry, ratio_interval.quotable); `bounds`: repetition → `lower`/`upper` where its ratio is a bound."""
 
     median: float | None = None
     min: float | None = None

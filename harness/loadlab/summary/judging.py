@@ -144,7 +144,9 @@ def judge_mode(
     raw_passes = [(hgrm_files.COARSE, mode_raw, tables.levels), *((f.name, f.raw, f.tables.levels) for f in fine)]
     aside = {(hgrm_files.COARSE, tables.levels[i].position) for i in verdict.set_aside}
     aside |= {(o.name, o.levels[i].position) for o in knee.passes for i in o.verdict.set_aside}
-    mix_kinds = kinds.records(mode_dir, raw_passes, lag_s, thresholds, write, frozenset(aside))
+    at = verdict.baseline.position if verdict.baseline else None
+    baseline_at = tables.levels[at].position if at is not None else None
+    mix_kinds = kinds.records(mode_dir, raw_passes, lag_s, thresholds, write, frozenset(aside), baseline_at)
     knee_rps = knee.closing.target_rps if knee.collapsed and knee.closing else None
     return JudgedMode(
         label=label,

@@ -2,7 +2,8 @@
 folder, the same three files as the injector's, KindOutputs.java), never derived from the mix's: its share actually
 sent, its p50/p99 and errors per level from its own histograms, its .hgrm files, and which kind crossed its limit
 first. The knee and the health rule stay the whole mix's (what a caller sees); a kind's limit is the health rule's
-applied to its own baseline (its p50 at the first level), since a cheap read and a slow write share no latency.
+applied to its own baseline (its p50 at the level the mix's baseline was read on), since a cheap read and a slow write
+share no latency; its tail is judged as far as its own answers resolve it (a few a level: by their count past it).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
+from loadlab.analysis.health import tail_judged_by, tail_reason
 from loadlab.analysis.holds import HoldTime, KindHold
 from loadlab.analysis.knee_words import level_number
 from loadlab.analysis.levels import Level
@@ -96,6 +98,7 @@ def records(
     thresholds: Thresholds,
     write: bool,
     set_aside: frozenset[tuple[str, int]] = frozenset(),
+    baseline_position: int | None = 0,
 ) -> list[KindRecord]:
     """Every kind of the mix, judged per level of every pass (pass name, its raw files, the mix's levels);
     set_aside: the mix's levels set aside (pass name, level position); write: also each kind's .hgrm files."""
@@ -112,17 +115,20 @@ def records(
         if write:
             passes_levels = [(p, [lv for q, lv, _ in judged if q == p]) for p, _, _ in passes]
             hgrm_files.write(mode_dir / FOLDER / name, passes_levels)
-        out.append(_record(kind, judged, thresholds, set_aside))
+        out.append(kind_record(kind, judged, thresholds, set_aside, baseline_position))
     return out
 
 
-def _record(
+def kind_record(
     kind: dict[str, object],
     judged: list[tuple[str, Level, Level | None]],
     thresholds: Thresholds,
     aside: frozenset[tuple[str, int]],
+    baseline_position: int | None,
 ) -> KindRecord:
-    first = next((lv.latency for p, lv, _ in judged if not p and lv.latency), None)
+    # the kind's own p50 at the level the mode's baseline was read on (analysis/baseline.py): never a first level
+    # that broke or was set aside; none when no level of the coarse pass kept up
+    first = next((lv.latency for p, lv, _ in judged if not p and lv.position == baseline_position and lv.latency), None)
     baseline = first.p50_ms if first else None
     limit = thresholds.p99_limit_ms(baseline) if baseline is not None else None
     levels = tuple(_level(p, lv, whole, limit, thresholds, (p, lv.position) in aside) for p, lv, whole in judged)
@@ -145,8 +151,13 @@ def _level(
 ) -> KindLevel:
     p99 = lv.latency.p99_ms if lv.latency else None
     crossed = []
-    if p99 is not None and limit is not None and p99 > limit:
-        crossed.append(f"p99 crossed its limit ({p99} ms > {limit:.0f} ms)")
+    # judged as far as the kind's own answers resolve its tail, as the mix's levels are (health.tail_reason): a kind
+    # of a few requests a level has its slowest answer as its p99
+    if (tail := tail_reason(lv, limit)) is not None and limit is not None:
+        by_count = tail_judged_by(lv) == "count"
+        crossed.append(
+            f"tail crossed its limit ({tail})" if by_count else f"p99 crossed its limit ({p99} ms > {limit:.0f} ms)"
+        )
     if lv.error_ratio > t.max_error_ratio:
         crossed.append(f"errors crossed the limit ({100 * lv.error_ratio:.1f}% > {100 * t.max_error_ratio:g}%)")
     return KindLevel(

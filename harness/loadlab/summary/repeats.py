@@ -30,8 +30,12 @@ def aggregate(repetitions: list[tuple[int, RunSummary]]) -> RepeatsRecord:
     labels: list[str] = []
     for _, rep in repetitions:
         labels += [label for label in rep.modes if label not in labels]
-    ratios = [(k, rep.virtual_over_platform) for k, rep in repetitions]
-    known = [float(r) for _, r in ratios if isinstance(r, (int, float))]
+    # a bound's figure is the end its brackets carry, never its point (ratio_interval.figure): the spread is of those
+    known = [
+        ratio_interval.quotable(float(rep.virtual_over_platform), rep.virtual_over_platform_interval)
+        for _, rep in repetitions
+        if isinstance(rep.virtual_over_platform, (int, float))
+    ]
     return RepeatsRecord(
         n=len(repetitions),
         noise_threshold=NOISE_SPREAD,

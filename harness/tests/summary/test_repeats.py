@@ -47,8 +47,11 @@ def test_the_median_spread_and_ratio_over_the_repetitions(repeated):
     assert "host CPU at the sustained level 50–80%" in platform["evidence"]
     virtual = result["repeats"]["modes"]["virtual"]
     assert (virtual["median"], virtual["spread_ratio"], virtual["noise"]) == (500, 0, False)
+    # virtual held 500 every time: each ratio a lower bound, carried to 500 over platform's first unhealthy level
+    # (500 / 400, 500 / 300, 500 / 400), never the points 500 / 300 and 500 / 200 its last healthy levels give
     ratio = result["repeats"]["ratio"]
-    assert (ratio["median"], ratio["min"], ratio["max"]) == (1.67, 1.67, 2.5)
+    assert (ratio["median"], ratio["min"], ratio["max"]) == (1.25, 1.25, 1.67)
+    assert set(ratio["bounds"].values()) == {"lower"}
 
 
 def test_the_modes_shown_are_the_median_repetition(repeated):
