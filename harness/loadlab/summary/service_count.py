@@ -80,13 +80,31 @@ def notes(judged: JudgedMode, params: RunParams) -> list[str]:
         if o.name in fine
     ]
     calls = calls_per_request(params)
-    said = []
+    found = []
     for name, raw, t0, levels, verdict in passes:
         for level in verdict.counted(levels):
             why = behind(raw, t0, level, calls)
             if why:
-                said.append(
-                    f"{level_words(level, name)} was read healthy, but {why}, inside the health rule's latency limit; "
-                    "the knee may lie at or below this rate"
-                )
+                found.append((level.target_rps, level_words(level, name), why))
+    return said_by_rate(found)
+
+
+def said_by_rate(found: list[tuple[float, str, str]]) -> list[str]:
+    """The notes for the levels found behind ((rate, the level in words, why)): one per rate, since fine passes climb
+    through the same rates again, naming every level read there and the first one's figures."""
+    by_rate: dict[float, list[tuple[str, str]]] = {}
+    for rate, words, why in found:
+        by_rate.setdefault(rate, []).append((words, why))
+    said = []
+    for found_at in by_rate.values():
+        (words, why), others = found_at[0], [w for w, _ in found_at[1:]]
+        again = f"; {_listed(others)}, at the same rate, read the same way" if others else ""
+        said.append(
+            f"{words} was read healthy, but {why}, inside the health rule's latency limit; the knee may lie at or "
+            f"below this rate{again}"
+        )
     return said
+
+
+def _listed(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"

@@ -25,3 +25,20 @@ def test_no_counter_no_figure():
     lv = level(2, 140, seconds=6)  # its first second: 2 x 6 = 12
     assert service_count.started_rps(raw_started(90, seconds=5), T0, lv) is None
     assert service_count.started_rps(raw_started(90), None, lv) is None
+
+
+def test_the_levels_read_at_one_rate_by_several_passes_are_one_note_naming_each():
+    why = "the service's threads started only 160 requests a second there"
+    found = [
+        (250, "level 4 (250 rps)", why),
+        (200, "refine-1's level at 200 rps", why),
+        (250, "refine-1's level at 250 rps", why),
+        (250, "refine-2's level at 250 rps", why),
+    ]
+    notes = service_count.said_by_rate(found)
+    assert len(notes) == 2
+    assert notes[0].startswith(f"level 4 (250 rps) was read healthy, but {why}")
+    assert notes[0].endswith(
+        "; refine-1's level at 250 rps and refine-2's level at 250 rps, at the same rate, read the same way"
+    )
+    assert notes[1].startswith("refine-1's level at 200 rps was read healthy") and "same rate" not in notes[1]
