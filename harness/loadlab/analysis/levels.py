@@ -76,6 +76,11 @@ class Level:
     # how many of its requests a service keeping up still has in flight at its end (health.py).
     previous_target_rps: float | None = None
     window_shift_s: int = 0
+    # A level counted by the seconds its requests were sent in (summary/send_seconds.py): the OK answers that
+    # completed in its evidence seconds, whoever sent them, and the rate offered before it (health.py: whether the
+    # service answered at its rate, not only eventually). None: counted by the second its requests completed in.
+    completed_ok: int | None = None
+    completed_from_rps: float | None = None
     # Where its requests waited, from the wait agent's samples over its seconds (summary/waits.py); None: no profile.
     waits: LevelWaits | None = field(default=None, compare=False)
 
@@ -118,6 +123,7 @@ class LevelBuilder:
     def __init__(self, position: int, target_rps: float):
         self.position, self.target_rps = position, target_rps
         self.seconds = self.sent = self.ok = self.ko = 0
+        self.completed_ok: int | None = None
         self.first_second: int | None = None
         self._latency: HdrHistogram | None = None
         self._ko_latency: HdrHistogram | None = None
@@ -168,6 +174,10 @@ class LevelBuilder:
         self.add_ko_latency(ko_latency)
         self.add_error_kinds(kinds)
 
+    def add_completed(self, ok: int) -> None:
+        """OK answers that completed in one of the level's evidence seconds, whichever level sent them."""
+        self.completed_ok = (self.completed_ok or 0) + ok
+
     def add_sent(self, sent: int) -> None:
         """Requests sent in one of the level's seconds, when its completions are read from other seconds (a lag)."""
         self.sent += sent
@@ -206,6 +216,7 @@ class LevelBuilder:
             ko_latency,
             dict(self._kinds),
             histogram=self._latency,
+            completed_ok=self.completed_ok,
         )
 
 

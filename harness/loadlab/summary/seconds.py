@@ -136,8 +136,11 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
     for lv in levels:
         lv.window_shift_s = lag_s
         # The allowance for requests in flight at a level's end (health.py); none are when counted by send second.
+        previous = targets.get(lv.position - 1) if lv.position > 0 else warmup_rps
         if steady is None:
-            lv.previous_target_rps = targets.get(lv.position - 1) if lv.position > 0 else warmup_rps
+            lv.previous_target_rps = previous
+        elif lv.completed_ok is not None:
+            lv.completed_from_rps = previous  # the rate its first evidence seconds still complete answers of
     if cutoff is not None:
         kept = [lv for lv in levels if _ended_before(lv.position, bounds, lag_s, cutoff, levels)]
         # The levels the crash interrupted: begun by it (a level begins on a whole second, so one whose first second

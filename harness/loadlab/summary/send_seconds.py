@@ -66,6 +66,7 @@ class _Span:
     send_to: float
     judge_from: float
     judge_to: float
+    steady: bool  # longer than the lag: judged on its steady part, its evidence inside its own seconds
 
 
 class Steady:
@@ -78,6 +79,11 @@ class Steady:
         """The position of the level whose judged requests were sent in second s (None: a steady part's edge, or no
         level)."""
         return next((p.position for p in self._spans if p.send_from <= s < p.send_to), None)
+
+    def steady_part(self, position: int) -> bool:
+        """Whether the level is longer than the lag: its evidence seconds then lie inside its own, where only its own
+        requests and the previous level's complete, never the next level's."""
+        return any(p.position == position and p.steady for p in self._spans)
 
     def judging(self, s: int) -> int | None:
         """The position of the level whose evidence second s is."""
@@ -102,6 +108,8 @@ class Steady:
         level = self.judging(s)
         if level is not None:
             builder(level).add_second(offset, 0, 0, 0, None, evidence, downstream)
+            if self.steady_part(level):
+                builder(level).add_completed(ok)
         if ok_latency.get_total_count() != ok or ko_latency.get_total_count() != ko:
             # A second whose histograms miss some completions (no failures' histograms in older runs): all of it to
             # the second its requests were sent in at the healthy latency.
@@ -142,7 +150,7 @@ def steady(levels: Sequence[tuple[int, float, float]], lag_s: int) -> Steady:
     spans = []
     for position, start, end in levels:
         if end - start > lag_s:
-            spans.append(_Span(position, start, end - lag_s, start + lag_s, end))
+            spans.append(_Span(position, start, end - lag_s, start + lag_s, end, True))
         else:
-            spans.append(_Span(position, start, end, start + lag_s, end + lag_s))
+            spans.append(_Span(position, start, end, start + lag_s, end + lag_s, False))
     return Steady(spans, lag_s)

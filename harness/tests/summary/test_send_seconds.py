@@ -69,3 +69,22 @@ def test_a_level_is_judged_on_the_requests_whose_whole_life_lies_inside_it():
 def test_a_level_no_longer_than_the_lag_is_read_from_its_shifted_window():
     steady = send_seconds.steady([(0, 100, 101)], lag_s=1)
     assert (steady.sending(100), steady.judging(101)) == (0, 0)
+
+
+def test_a_steady_level_counts_every_answer_completed_in_its_evidence_seconds_whoever_sent_it():
+    steady = send_seconds.steady([(0, 100, 108), (1, 108, 116)], lag_s=1)
+    builders = {}
+
+    def builder(index):
+        return builders.setdefault(index, LevelBuilder(index, 40))
+
+    ok = hlog.new_histogram()
+    ok.record_value(2400, 22)  # sent under level 0
+    ok.record_value(1004, 38)  # sent under level 1
+    steady.add_second(109, 9, 40, (60, 0, ok, hlog.new_histogram(), {}), {}, None, builder)
+    assert builders[1].completed_ok == 60 and (0 not in builders or builders[0].completed_ok is None)
+    # a level no longer than the lag is judged from its shifted window, where the next level's answers land too
+    short = send_seconds.steady([(0, 100, 101)], lag_s=1)
+    builders.clear()
+    short.add_second(101, 1, 0, (40, 0, ok, hlog.new_histogram(), {}), {}, None, builder)
+    assert builders[0].completed_ok is None
