@@ -89,6 +89,14 @@ def rebuilt_copy(tmp_path_factory, data: Path) -> tuple[Path, dict]:
     return run, report.rebuild(run).as_json()
 
 
+def summarised_copy(tmp: Path, name: str) -> tuple[Path, dict]:
+    """A real run kept under data/<name>, copied into tmp (summarising writes into its folder), and what summarised
+    gives for it."""
+    run = tmp / name
+    shutil.copytree(Path(__file__).parent / "data" / name, run)
+    return run, summarised(run)
+
+
 def summarised(run_dir: Path) -> dict:
     """What report.rebuild returns (summary.json's content, every derived file written) without drawing the pages:
     for a test that asserts the numbers only. report.rebuild draws each page from this same record and never fails

@@ -9,20 +9,13 @@ within 9.8 s: the p99 rule alone read 250 rps healthy and put the knee above it.
 the samplers' as written; the fine passes (run at the time above 250), the flight recording, the wait agent's dumps,
 the virtual and reactive columns and the page are left out."""
 
-import shutil
-from pathlib import Path
-
-from conftest import summarised
-
-DATA = Path(__file__).parents[1] / "data" / "fanout_tail_queue"
+from conftest import summarised_copy
 
 
 def test_a_queue_inside_a_tail_of_seconds_is_caught_by_the_median_and_the_completions_and_the_knee_brackets_littles_law(
     tmp_path,
 ):
-    run = tmp_path / "run"
-    shutil.copytree(DATA, run)
-    platform = summarised(run)["modes"]["platform"]
+    platform = summarised_copy(tmp_path, "fanout_tail_queue")[1]["modes"]["platform"]
     by_rate = {level["target_rps"]: level for level in platform["levels"]}
     queued = by_rate[250]
     assert not queued["healthy"]

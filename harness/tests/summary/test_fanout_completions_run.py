@@ -10,23 +10,16 @@ in 8 s while its threads started 165 requests a second and Tomcat's queue held 1
 The simulation's and the samplers' files as written; the flight recording, the wait agent's stacks, the page and
 Gatling's reports are left out."""
 
-import shutil
-from pathlib import Path
-
 import pytest
-from conftest import summarised
+from conftest import summarised_copy
 
 from loadlab.run import console
 from loadlab.summary.records import RunSummary
 
-DATA = Path(__file__).parents[1] / "data" / "fanout_completions"
-
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
-    run = tmp_path_factory.mktemp("runs") / "20261201-194118"
-    shutil.copytree(DATA, run)
-    return run, summarised(run)
+    return summarised_copy(tmp_path_factory.mktemp("runs"), "fanout_completions")
 
 
 def test_a_level_answered_late_is_unhealthy_by_what_it_completed_and_the_knee_meets_littles_law(run):

@@ -9,20 +9,13 @@ pass (the live early stop) and put the knee a stair early; 0.7% of calls at 1 s 
 The simulation's and the samplers' files as written; the flight recording, the wait agent's stacks, the page and
 Gatling's reports are left out."""
 
-import shutil
-from pathlib import Path
-
 import pytest
-from conftest import summarised
-
-DATA = Path(__file__).parents[1] / "data" / "short_levels_tail"
+from conftest import summarised_copy
 
 
 @pytest.fixture(scope="module")
 def summary(tmp_path_factory):
-    run = tmp_path_factory.mktemp("runs") / "20261201-193243"
-    shutil.copytree(DATA, run)
-    return summarised(run)
+    return summarised_copy(tmp_path_factory.mktemp("runs"), "short_levels_tail")[1]
 
 
 @pytest.mark.parametrize("mode", ["platform", "virtual"])
