@@ -2,30 +2,18 @@
 (health.completions_reason): a queue growing through it has every request answered, late, within a heavy tail's
 latency limit of seconds, and only the answers a second show the service fell behind its rate."""
 
-from loadlab.analysis import health, hlog
-from loadlab.analysis.levels import Level
+from builders import measured
+
+from loadlab.analysis import health
 from loadlab.core.thresholds import Thresholds
 
 
 def level(target, completed_per_s, latencies, previous=None, seconds=7, lag=1):
     """A steady part of `seconds` (the level N = seconds + lag s long), its requests' latencies as [ms, count], the
     OK answers a second completed in its own seconds."""
-    histogram = hlog.new_histogram()
-    for value, count in latencies:
-        histogram.record_value(value, count)
-    ok = histogram.get_total_count()
-    return Level(
-        0,
-        target,
-        seconds,
-        ok,
-        ok,
-        0,
-        hlog.stats(histogram),
-        histogram=histogram,
-        window_shift_s=lag,
-        completed_ok=round(completed_per_s * seconds),
-        completed_from_rps=previous,
+    completed = round(completed_per_s * seconds)
+    return measured(
+        0, target, latencies, seconds, window_shift_s=lag, completed_ok=completed, completed_from_rps=previous
     )
 
 

@@ -2,14 +2,14 @@
 stand-in's blame: a level is set aside for the delay-service only on its own evidence (its served record, its probe),
 and calls slow before any load while that evidence says on time are said in a note, nothing set aside."""
 
+import builders
 import synthrun
 from conftest import summarised
 from synthrun import LevelSpec, ModeSpec
 
 from loadlab.analysis import set_aside, validity
 from loadlab.analysis.downstream_calls import calls_note
-from loadlab.analysis.hlog import LatencyStats
-from loadlab.analysis.levels import Evidence, Level
+from loadlab.analysis.levels import Level
 from loadlab.analysis.validity import ValidityContext
 from loadlab.core.thresholds import Thresholds
 
@@ -20,9 +20,9 @@ SERVED_ON_TIME = {"answers": 200, "p50": 101, "p90": 103, "p99": 110, "p99.9": 1
 
 
 def level(index: int, target: int, p50: float, calls_ms: float | None, probe=ON_TIME, served=SERVED_ON_TIME) -> Level:
-    ok = target * 10
-    evidence = Evidence(host_cpu_pct=40, downstream_ms_mean=calls_ms, **probe)
-    lv = Level(index, target, 10, ok, ok, 0, LatencyStats(ok, p50, p50 * 1.2, p50 * 1.2, p50 * 1.3), 0, evidence)
+    """A quiet level (builders.level) whose service saw its calls take calls_ms, the stand-in's probe and record as
+    given."""
+    lv = builders.level(index, target, p50=p50, p99=round(p50 * 1.2), downstream_ms_mean=calls_ms, **probe)
     lv.served_ms = served
     return lv
 

@@ -3,8 +3,8 @@ typed in summary.json and read back the same."""
 
 from dataclasses import replace
 
-from loadlab.analysis import hlog
-from loadlab.analysis.levels import Level
+from builders import measured
+
 from loadlab.core.thresholds import Thresholds
 from loadlab.report import kinds_section
 from loadlab.summary.kinds import KindLevel, KindRecord, kind_record, went_first
@@ -159,22 +159,13 @@ def test_a_scenario_mix_is_predicted_on_its_kinds_own_holds_weighted_by_their_sh
     )
 
 
-def _measured(position: int, rate: int, latencies: list[tuple[int, int]], ko: int = 0) -> Level:
-    """A kind's level as its own files give it: its successful answers ([ms, count] pairs) in its histogram."""
-    histogram = hlog.new_histogram()
-    for value, count in latencies:
-        histogram.record_value(value, count)
-    ok = sum(count for _, count in latencies)
-    return Level(position, rate, 10, ok + ko, ok, ko, hlog.stats(histogram), histogram=histogram)
-
-
 CART = {"name": "carts", "label": "POST /carts", "line": 2, "hundredths": 1000}
 
 
 def test_a_kinds_limit_is_built_on_its_p50_at_the_level_the_mixs_baseline_came_from_not_a_first_level_that_broke():
     # the mix's first level broke (a cold start: the kind's p50 900 ms there); the mix's baseline came from level 2
-    broke = _measured(0, 100, [(900, 200)])
-    steady = [_measured(1, 200, [(50, 300)]), _measured(2, 300, [(60, 300)])]
+    broke = measured(0, 100, [(900, 200)])
+    steady = [measured(1, 200, [(50, 300)]), measured(2, 300, [(60, 300)])]
     judged = [("", lv, None) for lv in (broke, *steady)]
     record = kind_record(CART, judged, Thresholds(), frozenset(), baseline_position=1)
     assert (record.baseline_p50_ms, record.p99_limit_ms) == (50, 150)
@@ -184,9 +175,9 @@ def test_a_kinds_limit_is_built_on_its_p50_at_the_level_the_mixs_baseline_came_f
 
 def test_a_kinds_short_level_is_judged_on_its_count_past_the_limit_never_on_its_slowest_answer():
     # 60 answers of a 10% kind: two slow answers are its p99, and a healthy 1% tail gives two with p = 0.12
-    one_slow = _measured(1, 200, [(50, 58), (1000, 2)])
-    four_slow = _measured(2, 300, [(50, 56), (1000, 4)])
-    judged = [("", _measured(0, 100, [(50, 300)]), None), ("", one_slow, None), ("", four_slow, None)]
+    one_slow = measured(1, 200, [(50, 58), (1000, 2)])
+    four_slow = measured(2, 300, [(50, 56), (1000, 4)])
+    judged = [("", measured(0, 100, [(50, 300)]), None), ("", one_slow, None), ("", four_slow, None)]
     record = kind_record(CART, judged, Thresholds(), frozenset(), baseline_position=0)
     assert record.levels[1].p99_ms >= 1000 and record.levels[1].crossed is None
     assert record.levels[2].crossed.startswith("tail crossed its limit (4 of 60 requests above the 150 ms limit")

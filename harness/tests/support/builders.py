@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from loadlab.analysis import hlog
 from loadlab.analysis.hlog import LatencyStats
 from loadlab.analysis.levels import Evidence, Level
 from loadlab.core import params
@@ -33,6 +34,16 @@ def level(index, target, p50=201, p99=230, ok_share=1.0, ko_share=0.0, sent_shar
     stats = LatencyStats(ok, p50, p99, p99, p99 + 20) if ok else None
     sent = round(target * sent_share * seconds)
     return Level(index, target, seconds, sent, ok, ko, stats, index * seconds, Evidence(**{**QUIET, **evidence}))
+
+
+def measured(index, target, latencies, seconds=10, ko=0, **fields):
+    """Level `index` offered `target` rps whose successful answers are `latencies` ([ms, count] pairs), in its merged
+    histogram as a run's files give it (so its tail can be judged on its count); fields: Level's others."""
+    histogram = hlog.new_histogram()
+    for value, count in latencies:
+        histogram.record_value(value, count)
+    ok = histogram.get_total_count()
+    return Level(index, target, seconds, ok + ko, ok, ko, hlog.stats(histogram), histogram=histogram, **fields)
 
 
 def stairs(*changes, n=6, step=100):
