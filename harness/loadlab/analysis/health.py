@@ -111,8 +111,10 @@ def expected_completions_rps(level: Level) -> float:
     completing at τ were sent before the level began, at p, when L > τ: the window holds t x (N - lag) answers less
     (t - p) x E[(min(L, N) - lag)+], read off the level's own latencies (Little's law on the step; none for a heavy
     tail's short requests, a second or more of its slow ones). A step down, or a level without latencies, is held to
-    its target."""
-    previous, target, window = level.completed_from_rps, level.target_rps, level.seconds
+    its rate. Its rate is what the injectors sent, when that is below the target: a service completes only what it
+    was sent, and an injector behind its schedule is the validity rule's to name (validity.py), never a queue."""
+    previous, window = level.completed_from_rps, level.seconds
+    target = min(level.target_rps, level.offered_rps) if level.sent else level.target_rps
     if previous is None or previous >= target or level.histogram is None or not window:
         return target
     from loadlab.analysis import hlog  # needs hdrh, as a level with a histogram does; knee.py's importers do not
@@ -140,7 +142,7 @@ def completions_reason(level: Level, th: Thresholds) -> str | None:
     done = level.completed_ok / level.seconds
     if done >= th.ok_ratio * expected:
         return None
-    keeping_up = f"{expected:.1f} rps" if expected < level.target_rps else f"its {level.target_rps:.0f} rps"
+    keeping_up = f"{expected:.1f} rps" if expected != level.target_rps else f"its {level.target_rps:.0f} rps"
     return (
         f"it completed {done:.1f} OK answers a second in its own seconds, below {th.ok_ratio:.0%} of the "
         f"{keeping_up} a service keeping up completes there: its requests were answered late (a queue grew)"

@@ -76,9 +76,11 @@ class Level:
     # how many of its requests a service keeping up still has in flight at its end (health.py).
     previous_target_rps: float | None = None
     window_shift_s: int = 0
-    # A level counted by the seconds its requests were sent in (summary/send_seconds.py): the OK answers that
-    # completed in its evidence seconds, whoever sent them, and the rate offered before it (health.py: whether the
-    # service answered at its rate, not only eventually). None: counted by the second its requests completed in.
+    # A level counted by the seconds its requests were sent in and longer than the lag (summary/send_seconds.py): the
+    # OK answers that completed in its evidence seconds, whoever sent them, and the rate offered before it, whose
+    # answers still complete in its first evidence seconds (health.expected_completions_rps: whether the service
+    # answered at its rate, not only eventually). previous_target_rps stays None for it: counted by send second, none
+    # of its own requests are in flight at its end. None: counted by the second its requests completed in.
     completed_ok: int | None = None
     completed_from_rps: float | None = None
     # Where its requests waited, from the wait agent's samples over its seconds (summary/waits.py); None: no profile.

@@ -97,11 +97,12 @@ def records(
     lag_s: int,
     thresholds: Thresholds,
     write: bool,
-    set_aside: frozenset[tuple[str, int]] = frozenset(),
-    baseline_position: int | None = 0,
+    set_aside: frozenset[tuple[str, int]],
+    baseline_position: int | None,
 ) -> list[KindRecord]:
     """Every kind of the mix, judged per level of every pass (pass name, its raw files, the mix's levels);
-    set_aside: the mix's levels set aside (pass name, level position); write: also each kind's .hgrm files."""
+    set_aside: the mix's levels set aside (pass name, level position); baseline_position: the coarse pass's level the
+    mix's baseline was read on (None: no level kept up); write: also each kind's .hgrm files."""
     kinds = listed(passes[0][1]) if passes else []
     out = []
     for kind in kinds:

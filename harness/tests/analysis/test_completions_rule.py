@@ -23,7 +23,7 @@ def test_a_level_answered_late_is_unhealthy_by_what_it_completed_in_its_own_seco
     healthy, reasons = health.level_health(queued, Thresholds(), p99_limit=9800, baseline_p50_ms=980)
     assert not healthy
     assert reasons == [
-        "it completed 165.0 OK answers a second in its own seconds, below 95% of the 186.0 rps a service keeping "
+        "it completed 165.0 OK answers a second in its own seconds, below 95% of the 185.9 rps a service keeping "
         "up completes there: its requests were answered late (a queue grew)"
     ]
     keeping_up = level(187.5, 183, [(1100, 700), (1800, 400), (4500, 212)], previous=175)
@@ -47,3 +47,12 @@ def test_too_few_answers_to_resolve_5_percent_and_levels_counted_by_completion_a
     by_completion = level(187.5, 100, [(150, 1312)])
     by_completion.completed_ok = None
     assert health.completions_reason(by_completion, Thresholds()) is None
+
+
+def test_an_injector_behind_its_schedule_is_never_read_as_the_services_queue():
+    # the injectors sent 90% of 187.5 rps (the validity rule sets such a level aside, naming the injector), and the
+    # service completed every one of them
+    behind = level(187.5, 168.75, [(1100, 1181)])
+    behind.sent = round(0.9 * 187.5 * 7)
+    assert health.completions_reason(behind, Thresholds()) is None
+    assert health.completions_reason(level(187.5, 150, [(1100, 1181)]), Thresholds()) is not None
