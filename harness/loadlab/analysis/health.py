@@ -90,16 +90,17 @@ def _past_limit(
 def expected_answers_rps(level: Level, baseline_p50_ms: float | None) -> float:
     """The answers per second a service keeping up at its baseline latency completes in the level's own seconds.
 
-    Completions are counted in the second they end in. A level that stepped up from a lower rate ends with its last
-    (baseline p50 - window shift) of requests still in flight, while the previous level's, finishing in its first
-    moments, were sent at the lower rate: Little's law on that step, (target - previous) x tail fewer answers than
-    target x seconds, none of them missing. At 8 then 24 rps over 4 s of 214 ms requests that is 3.4 of 96, most of
-    the 5% the rule allows. A step down is not made stricter than the target, nor is a level without a baseline.
+    Completions are counted in the second they end in; a level's first settle_s seconds are not its own. A level that
+    stepped up from a lower rate ends with its last (baseline p50 - window shift - settle) of requests still in
+    flight, while the previous level's, finishing in its first moments, were sent at the lower rate: Little's law
+    on that step, (target - previous) x tail fewer answers than target x seconds, none of them missing. At 8 then 24
+    rps over 4 s of 214 ms requests that is 3.4 of 96, most of the 5% the rule allows. A step down is not made
+    stricter than the target, nor is a level without a baseline.
     """
     previous, target = level.previous_target_rps, level.target_rps
     if previous is None or baseline_p50_ms is None or not level.seconds or target <= previous:
         return target
-    tail_s = min(max(0.0, baseline_p50_ms / 1000.0 - level.window_shift_s), level.seconds)
+    tail_s = min(max(0.0, baseline_p50_ms / 1000.0 - level.window_shift_s - level.settle_s), level.seconds)
     return target - (target - previous) * tail_s / level.seconds
 
 
@@ -119,7 +120,8 @@ def expected_completions_rps(level: Level) -> float:
         return target
     from loadlab.analysis import hlog  # needs hdrh, as a level with a histogram does; knee.py's importers do not
 
-    lag, whole = level.window_shift_s, level.seconds + level.window_shift_s
+    lag = level.window_shift_s + level.settle_s  # the window begins this long after the step
+    whole = level.seconds + lag
     buckets = list(hlog.buckets(level.histogram))
     count = sum(n for _, n in buckets)
     excess = sum(n * max(0.0, min(value / 1000.0, whole) - lag) for value, n in buckets) / count if count else 0.0

@@ -76,6 +76,9 @@ class Level:
     # how many of its requests a service keeping up still has in flight at its end (health.py).
     previous_target_rps: float | None = None
     window_shift_s: int = 0
+    # The whole seconds after the level's step that were left out of it (thresholds.settle_seconds): what a service
+    # keeping up still completes of the previous rate's requests falls in them first.
+    settle_s: int = 0
     # A level counted by the seconds its requests were sent in and longer than the lag (summary/send_seconds.py): the
     # OK answers that completed in its evidence seconds, whoever sent them, and the rate offered before it, whose
     # answers still complete in its first evidence seconds (health.expected_completions_rps: whether the service

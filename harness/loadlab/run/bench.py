@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import signal
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from loadlab.core import downstream, fanout, runplan, runrecord, timeouts
 from loadlab.core.errors import ExitCode
 from loadlab.core.run_params import RunParams
 from loadlab.core.runplan import ModeRun
+from loadlab.core.thresholds import settle_seconds
 from loadlab.run import (
     alignment,
     appservice,
@@ -107,7 +109,10 @@ def bench(values: RunParams) -> int:
     javas = scenario.prepare(values)
     run_dir = make_run_dir(Path(values.results_dir).resolve())  # after the preflight (cli.py) found no problem
     topo = topology.build(values.target, values.injectors, run_dir, java_home)
-    thresholds = downstream.health_thresholds(fanout.request_distribution(values))
+    thresholds = replace(
+        downstream.health_thresholds(fanout.request_distribution(values)),
+        settle_s=settle_seconds(values.profile, values.step_seconds),
+    )
     run = Run(values, topo, run_dir, javas, timeouts.derive(values, thresholds))
     fault = os.environ.get("LOADLAB_FAULT_CPU_QUOTA")  # test-only starvation, see infra/host/loadlab-host
     for h in topo.hosts() if fault else ():

@@ -218,6 +218,9 @@ class ThresholdsRecord(Fields):
     p99_factor: float | None = None
     p99_slack_ms: float | None = None
     p50_slack_ms: float | None = None
+    settle_s: float | None = None  # absent: every second of a level was judged (a run recorded without it)
+
+    OPTIONAL = {"settle_s": "settle_s"}
 
     @classmethod
     def of(cls, thresholds: Thresholds) -> ThresholdsRecord:
@@ -229,6 +232,7 @@ class ThresholdsRecord(Fields):
             p99_factor=plain["p99_factor"],
             p99_slack_ms=plain["p99_slack_ms"],
             p50_slack_ms=plain["p50_slack_ms"],
+            settle_s=plain["settle_s"] or None,
         )
 
 

@@ -96,7 +96,10 @@ def judge_mode(
     fine_raws = [(name, raw.load_mode(mode_dir, name)) for name in raw.fine_passes(mode_dir)]
     died = run.crash_of(label)
     place = crash.locate(died, fine_raws)
-    tables = seconds.build_tables(mode_raw, lag_s=lag_s, cutoff=place.cutoff_for(crash.COARSE) if place else None)
+    settle_s = int(thresholds.settle_s)
+    tables = seconds.build_tables(
+        mode_raw, lag_s=lag_s, cutoff=place.cutoff_for(crash.COARSE) if place else None, settle_s=settle_s
+    )
     lost = run.evidence_lost.get(label, [])
     evidence.apply(tables, mode_raw, lost)
     crash_tables = tables
@@ -104,7 +107,9 @@ def judge_mode(
         _write_tables(mode_dir, tables)
     fine = []
     for name, fine_raw in fine_raws:
-        fine_tables = seconds.build_tables(fine_raw, lag_s=lag_s, cutoff=place.cutoff_for(name) if place else None)
+        fine_tables = seconds.build_tables(
+            fine_raw, lag_s=lag_s, cutoff=place.cutoff_for(name) if place else None, settle_s=settle_s
+        )
         evidence.apply(fine_tables, fine_raw, lost, name)
         if place and place.pass_name == name:
             crash_tables = fine_tables

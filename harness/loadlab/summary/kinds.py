@@ -110,7 +110,8 @@ def records(
         judged: list[tuple[str, Level, Level | None]] = []
         for pass_name, pass_raw, mix_levels in passes:
             injectors_dir = mode_dir / pass_name / "raw" if pass_name else mode_dir / "raw"
-            own = seconds.build_tables(kind_raw(injectors_dir, pass_raw, name, mode_dir.parent), lag_s=lag_s).levels
+            kind_files = kind_raw(injectors_dir, pass_raw, name, mode_dir.parent)
+            own = seconds.build_tables(kind_files, lag_s=lag_s, settle_s=int(thresholds.settle_s)).levels
             by_position = {lv.position: lv for lv in mix_levels}
             judged += [(pass_name, lv, by_position.get(lv.position)) for lv in own]
         if write:

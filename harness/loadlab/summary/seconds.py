@@ -48,12 +48,14 @@ class Bound:
     end_ms: float
 
 
-def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tables:
+def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None, settle_s: int = 0) -> Tables:
     """The per-second tables and the levels.
 
     lag_s: whole seconds a healthy request takes (limits.completion_lag_s). With lag_s > 0 each level is judged on
     its steady part, each request counted in the second it was sent in by its own latency (send_seconds.py); a run
     without a schedule in meta.json (older runs) reads a level's completions from its window shifted by lag_s.
+    settle_s: the whole seconds after each level's step that are not its own (thresholds.settle_seconds): kept in the
+    per-second tables, left out of the level (its requests sent then, and what completed then).
     cutoff: the epoch second from which nothing counts (a role died): levels that had not ended by then are dropped,
     and the requests and errors totals stop there; the per-second tables keep every second, so what happened after
     it stays visible.
@@ -82,7 +84,8 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
         return [inj.seconds[s] for inj in raw.injectors if s in inj.seconds]
 
     whole = [(b.position, _whole_second(b.start_ms), _whole_second(b.end_ms)) for b in bounds]
-    steady = send_seconds.steady(whole, lag_s) if lag_s and bounds else None
+    settled = [(p, start + settle_s if end - start > settle_s else start, end) for p, start, end in whole]
+    steady = send_seconds.steady(settled, lag_s) if lag_s and bounds else None
 
     for s in range(t0, t_end + 1):
         rows = rows_at(s)
@@ -116,11 +119,13 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
             # given to the second it was sent in by its own latency.
             steady.add_second(s, s - t0, sent, (ok, ko, latency, ko_latency, kinds), evidence, downstream, builder)
             continue
-        sent_level = _level_of(s, bounds, rows, draining=s > last_send)
+        sent_level = _settled(_level_of(s, bounds, rows, draining=s > last_send), s, settled)
         done_level = (
             sent_level
             if lag_s == 0
-            else _level_of(s - lag_s, bounds, rows_at(s - lag_s), draining=s - lag_s > last_send)
+            else _settled(
+                _level_of(s - lag_s, bounds, rows_at(s - lag_s), draining=s - lag_s > last_send), s - lag_s, settled
+            )
         )
         if sent_level is not None and lag_s:
             builder(sent_level).add_sent(sent)
@@ -133,8 +138,10 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
 
     levels = [builders[i].build() for i in sorted(builders) if builders[i].seconds]
     warmup_rps = float(sum(as_int(r.get("sent")) for r in rows_at(t0 - 1)))  # the warm-up's last second (0: none)
+    settles = {p: int(start - first) for (p, first, _), (_, start, _) in zip(whole, settled)}
     for lv in levels:
         lv.window_shift_s = lag_s
+        lv.settle_s = settles.get(lv.position, 0)
         # The allowance for requests in flight at a level's end (health.py); none are when counted by send second.
         previous = targets.get(lv.position - 1) if lv.position > 0 else warmup_rps
         if steady is None:
@@ -151,6 +158,14 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None) -> Tab
         levels = kept
     tables.levels = levels
     return tables
+
+
+def _settled(position: int | None, s: int, settled: list[tuple[int, float, float]]) -> int | None:
+    """The level second s counts to: None while that level still settles after its step (its first settle_s)."""
+    if position is None:
+        return None
+    start = next((first for p, first, _ in settled if p == position), None)
+    return None if start is not None and s < start else position
 
 
 def _kinds_at(raw: RawMode, s: int) -> dict[str, int]:

@@ -64,6 +64,7 @@ def _level(spec: dict, index: int, latencies: list) -> Level:
         ko=spec["ko"],
         latency=hlog.stats(histogram),
         previous_target_rps=spec.get("previous_target_rps"),
+        settle_s=spec.get("settle_s", 0),
         histogram=histogram,
     )
 

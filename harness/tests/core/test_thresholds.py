@@ -26,7 +26,14 @@ def test_the_shared_fixture_names_them_as_the_simulation_is_passed_them():
 
 def test_the_simulation_is_passed_every_threshold_under_its_own_name():
     props = Thresholds(ok_ratio=0.9, p99_slack_ms=50).simulation_properties()
-    assert props == {"okRatio": 0.9, "maxErrorRatio": 0.01, "p99Factor": 2, "p99SlackMs": 50, "p50SlackMs": 100}
+    assert props == {
+        "okRatio": 0.9,
+        "maxErrorRatio": 0.01,
+        "p99Factor": 2,
+        "p99SlackMs": 50,
+        "p50SlackMs": 100,
+        "settleSeconds": 0,
+    }
 
 
 def test_params_json_round_trips():

@@ -48,6 +48,7 @@ public record LoadConfig(
         double p99Factor,
         double p99SlackMs,
         double p50SlackMs,
+        double settleSeconds,
         double baselineP50Ms,
         long startAtEpochMs,
         String goFile,
@@ -65,7 +66,7 @@ public record LoadConfig(
      * start naming it. harness/tests/data/health_cases.json holds them under these names for both test suites.
      */
     public static final List<String> REQUIRED = List.of("okRatio", "maxErrorRatio", "p99Factor", "p99SlackMs",
-            "p50SlackMs");
+            "p50SlackMs", "settleSeconds");
     /** Properties another class reads and checks: {@code mix} ({@link Mix}, APP_REQUESTS resolved by the harness). */
     static final List<String> READ_ELSEWHERE = List.of("mix");
 
@@ -153,6 +154,7 @@ public record LoadConfig(
         double p99Factor = p.get("p99Factor", s -> atLeast(s, 1.0), "a number >= 1");
         double p99SlackMs = p.get("p99SlackMs", s -> nonNegative(s), "a number >= 0");
         double p50SlackMs = p.get("p50SlackMs", s -> nonNegative(s), "a number >= 0");
+        double settleSeconds = p.get("settleSeconds", s -> nonNegative(s), "a number >= 0");
         double baselineP50Ms = p.get("baselineP50Ms", s -> nonNegative(s), "a number >= 0 (0: the first level's p50)");
         long startAtEpochMs = p.get("startAtEpochMs", PropertyParser::epochMsOrZero, "epoch milliseconds, or 0");
         String goFile = p.get("goFile", s -> s, "a file path, or empty");
@@ -193,7 +195,8 @@ public record LoadConfig(
         return new LoadConfig(baseUrl, delayMs, scenario, cpuMs, query, path, profile, startRps, peakRps, steps,
                 stepSeconds, warmupSeconds, warmupRps, injectors, injectorIndex, outDir, requestTimeoutMs,
                 connectTimeoutMs, maxInflight, stopOnCollapse, stopAfterUnhealthy, okRatio, maxErrorRatio, p99Factor,
-                p99SlackMs, p50SlackMs, baselineP50Ms, startAtEpochMs, goFile, goTimeoutSeconds, p.effective());
+                p99SlackMs, p50SlackMs, settleSeconds, baselineP50Ms, startAtEpochMs, goFile, goTimeoutSeconds,
+                p.effective());
     }
 
     /**

@@ -44,9 +44,16 @@ public record HealthRule(double okRatio, double maxErrorRatio, double p99Factor,
      *
      * @param previousTargetRps the rate offered just before the level (the previous level's, or the warm-up's for
      *        the first); NaN when unknown
+     * @param settleSeconds the seconds after the level's step left out of it ({@code loadlab.settleSeconds},
+     *        harness/loadlab/core/thresholds.py settle_seconds): {@code seconds} are the ones after them
      */
     public record LevelStats(double targetRps, double previousTargetRps, int seconds, long ok, long ko,
-            Histogram okLatency) {
+            Histogram okLatency, double settleSeconds) {
+        public LevelStats(double targetRps, double previousTargetRps, int seconds, long ok, long ko,
+                Histogram okLatency) {
+            this(targetRps, previousTargetRps, seconds, ok, ko, okLatency, 0);
+        }
+
         public double p50Ms() {
             return valueAtPercentile(okLatency, 50);
         }
@@ -89,7 +96,7 @@ public record HealthRule(double okRatio, double maxErrorRatio, double p99Factor,
         if (Double.isNaN(previous) || Double.isNaN(baselineP50Ms) || level.seconds() <= 0 || target <= previous) {
             return target;
         }
-        double tailSeconds = Math.min(Math.max(0, baselineP50Ms / 1000.0), level.seconds());
+        double tailSeconds = Math.min(Math.max(0, baselineP50Ms / 1000.0 - level.settleSeconds()), level.seconds());
         return target - (target - previous) * tailSeconds / level.seconds();
     }
 

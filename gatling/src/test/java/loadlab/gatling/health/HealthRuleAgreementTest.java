@@ -50,7 +50,8 @@ class HealthRuleAgreementTest {
         HealthRule.LevelStats level = new HealthRule.LevelStats(((Number) c.get("target_rps")).doubleValue(),
                 previous == null ? Double.NaN : previous.doubleValue(),
                 ((Number) c.get("seconds")).intValue(), ((Number) c.get("ok")).longValue(),
-                ((Number) c.get("ko")).longValue(), ok);
+                ((Number) c.get("ko")).longValue(), ok,
+                ((Number) c.getOrDefault("settle_s", 0)).doubleValue());
         HealthRule rule = HealthRule.of(HarnessThresholds.parse(Map.of()));
         if (c.containsKey("p99_slack_ms")) { // a tailed downstream's widened p99 slack
             rule = new HealthRule(rule.okRatio(), rule.maxErrorRatio(), rule.p99Factor(),

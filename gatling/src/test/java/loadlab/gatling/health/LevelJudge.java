@@ -54,12 +54,23 @@ public final class LevelJudge {
             ko = 0;
             okLatency = SecondRecorder.newHistogram();
         }
-        seconds++;
-        ok += s.ok();
-        ko += s.ko();
-        okLatency.add(s.okHistogram());
         Schedule.Level l = schedule.levels().get(levelIndex);
+        if (offset >= l.startSecond() + settleSeconds(l)) {
+            seconds++;
+            ok += s.ok();
+            ko += s.ko();
+            okLatency.add(s.okHistogram());
+        }
         return offset == l.endSecond() - 1 ? judge(l) : null;
+    }
+
+    /**
+     * The level's first seconds after its step, not judged: the run's {@code settleSeconds}, none when the level is
+     * not longer than them (harness/loadlab/summary/seconds.py build_tables, the same rule).
+     */
+    private int settleSeconds(Schedule.Level l) {
+        int settle = (int) cfg.settleSeconds();
+        return l.seconds() > settle ? settle : 0;
     }
 
     /** The verdict of that level, null when it was never judged (not reached, or cut before its last second). */
@@ -79,7 +90,7 @@ public final class LevelJudge {
 
     private Judged judge(Schedule.Level l) {
         HealthRule.LevelStats stats = new HealthRule.LevelStats(l.targetRps(), previousTargetRps(l), seconds, ok, ko,
-                okLatency);
+                okLatency, settleSeconds(l));
         double p50 = stats.p50Ms();
         double p99 = stats.p99Ms();
         // The first level that kept up gives the baseline, never a broken one (a cold start falling behind would lift
