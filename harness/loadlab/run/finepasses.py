@@ -65,7 +65,7 @@ def refine_knee(run: Run, folder: str) -> tuple[list[str], Crash | None]:
 def describe(step: fine_plan.FineStep, step_seconds: int, warmup_seconds: int) -> str:
     """The console line that announces a pass: a fine pass between its bracket's rates, or a climb on above a level
     that did not reproduce."""
-    levels = f"{len(step.rates)} {'' if step.climb else 'fine '}level{'s' if len(step.rates) > 1 else ''}"
+    levels = f"{len(step.rates)} {'' if step.climb or step.again else 'fine '}level{'s' if len(step.rates) > 1 else ''}"
     after = f"after {refine.warmup_seconds(warmup_seconds)} s at {step.warmup_rps:,.1f} rps"
     if step.climb and step.set_aside:
         return (
@@ -77,6 +77,12 @@ def describe(step: fine_plan.FineStep, step_seconds: int, warmup_seconds: int) -
             f"looking for the knee below the level set aside at {step.bracket.unhealthy:,.1f} rps (its instrument was "
             f"saturated), from {step.bracket.healthy:,.1f} rps, the highest rate held: {levels} of {step_seconds} s "
             f"from {step.rates[0]:,.1f} rps, {after}"
+        )
+    if step.again:
+        return (
+            f"measuring the stairs again from their first level: none was healthy, and a service still warming up at "
+            f"the warm-up's end reads unhealthy at rates it holds once warm: {levels} of {step_seconds} s from "
+            f"{step.rates[0]:,.1f} to {step.rates[-1]:,.1f} rps, {after}"
         )
     if step.climb:
         return (

@@ -32,6 +32,9 @@ class FineStep:
     # the pass looks below a level set aside unhealthy (its instrument was saturated); with climb: the stairs go on
     # above a rate set aside that a fine pass held healthy
     set_aside: bool = False
+    # the coarse stairs measured again from their first level: no coarse level was healthy (a service still cold at
+    # the warm-up's end reads unhealthy at rates it holds once warm; two unhealthy readings place the knee below them)
+    again: bool = False
 
 
 def next_fine_pass(run_dir: Path, folder: str, run: Doc) -> FineStep:
@@ -71,6 +74,8 @@ def next_fine_pass(run_dir: Path, folder: str, run: Doc) -> FineStep:
     if knee.interval is None:
         return _climb(knee, record.params)
     if not knee.interval.healthy:
+        if not knee.passes:
+            return _again_from_the_first_level(knee, record.params)
         return FineStep(reason=refine.why_not_refined(knee, requested=True, skipped=None))
     if knee.interval.localised():
         return FineStep(bracket=knee.interval)
@@ -98,3 +103,11 @@ def _climb(knee: Knee, params: RunParams) -> FineStep:
     return FineStep(
         rates, None, knee.baseline_p50_ms, round(refine.warmup_rate(rates[0]), 3), climb=True, set_aside=after_set_aside
     )
+
+
+def _again_from_the_first_level(knee: Knee, params: RunParams) -> FineStep:
+    """No coarse level was healthy: the stairs once more from their first level, on the same service, now warm. Its
+    first level unhealthy again confirms the knee below it; healthy, the first reading did not reproduce and the
+    pass climbs on (knee.py judges it as any pass of the bracket [0, the first unhealthy rate])."""
+    rates = [round(r, 3) for r in runplan.levels(params)]
+    return FineStep(rates, knee.interval, knee.baseline_p50_ms, round(refine.warmup_rate(rates[0]), 3), again=True)

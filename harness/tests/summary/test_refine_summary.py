@@ -247,9 +247,26 @@ def test_no_pass_for_a_mode_that_did_not_collapse_or_cannot_be_trusted(tmp_path)
     # every level set aside: no trusted rate to start a fine pass from, and the reason names what was saturated
     assert step.rates == [] and step.reason.startswith("the coarse pass cannot be trusted (the injector fell behind")
     assert "; no level measured on levels that can be trusted" in step.reason
-    run_with(tmp_path / "first", coarse(first_bad=100))
-    step = _plan(tmp_path / "first")
-    assert step.rates == [] and "first level was already unhealthy" in step.reason
+
+
+def test_stairs_unhealthy_from_their_first_level_are_measured_again_once(tmp_path):
+    """A service still warming up at the warm-up's end reads unhealthy at rates it holds once warm: no coarse level
+    healthy is measured again from the first level before any knee is placed below it."""
+    run_with(tmp_path, coarse(first_bad=100))
+    step = _plan(tmp_path)
+    assert step.again and step.bracket == Bracket(0, 100) and step.rates[0] == 100
+    synthrun.write_fine_pass(tmp_path, "platform", "refine-1", fine(step.rates, first_bad=100))
+    done = _plan(tmp_path)  # unhealthy again: the knee lies below the first level, confirmed
+    assert done.rates == [] and "first level was already unhealthy" in done.reason
+
+
+def test_a_first_level_that_was_only_cold_does_not_end_the_mode_at_zero(tmp_path):
+    run_with(tmp_path, coarse(first_bad=100))
+    step = _plan(tmp_path)
+    synthrun.write_fine_pass(tmp_path, "platform", "refine-1", fine(step.rates, first_bad=400))
+    mode = run_with(tmp_path, coarse(first_bad=100), passes=[fine(step.rates, first_bad=400)])
+    assert mode["sustained_rps"] == 300 and mode["knee_interval_rps"] == [300, 400]
+    assert _plan(tmp_path).bracket == Bracket(300, 400)
 
 
 def test_a_mode_in_a_repetition_is_planned_in_its_own_folder(tmp_path):
