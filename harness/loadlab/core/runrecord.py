@@ -46,6 +46,9 @@ class RunRecord:
     # whether the service under test ran with the wait agent (infra/host/lib/roles.bash wait_agent): a mode without
     # its file is then missing evidence; a run from before it, or with LOADLAB_WAIT_PROFILE=off, has none to miss
     wait_profile: bool = False
+    # JDK (as a string, JSON's key) -> the runtime its java said it is, "Temurin 25.0.3+9" (liveconfig.record_runtimes);
+    # None when it would not say, {} for a run from before it
+    java_runtimes: dict[str, str | None] = field(default_factory=dict)
     started_utc: str | None = None  # ISO 8601, when bench began and ended the run
     finished_utc: str | None = None
 
@@ -119,6 +122,7 @@ def from_doc(doc: Doc) -> RunRecord:
         test_fault=str(doc["test_fault"]) if doc.get("test_fault") else None,
         downstream=_mapping(doc.get("downstream")),
         wait_profile=bool(doc.get("wait_profile")),
+        java_runtimes={str(k): _text(v) for k, v in _mapping(doc.get("java_runtimes")).items()},
         started_utc=_text(doc.get("started_utc")),
         finished_utc=_text(doc.get("finished_utc")),
     )

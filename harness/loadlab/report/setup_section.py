@@ -1,4 +1,4 @@
-"""The run's setup: parameters, the request chain's limits, health thresholds, machine and hosts."""
+"""The run's setup: parameters, the request chain's limits, health thresholds, machine, Java runtimes and hosts."""
 
 from __future__ import annotations
 
@@ -47,6 +47,12 @@ def section(summary: RunSummary) -> str:
         if isinstance(h, HostRecord)
     )
     machine = summary.machine
+    runtimes = {m.jdk: m.java_runtime for m in summary.modes.values() if m.jdk is not None}
+    runtime_rows = "".join(
+        f'<tr><th class="text">JDK {jdk}</th><td class="text">'
+        f"{escape(name) if name else '<span class=muted>not recorded</span>'}</td></tr>"
+        for jdk, name in sorted(runtimes.items())
+    )
     limit_rows = "".join(
         f'<tr><th class="text">{escape(k)}</th><td>{escape(text_of(v))}</td></tr>'
         for k, v in (summary.limits or {}).items()
@@ -59,6 +65,8 @@ def section(summary: RunSummary) -> str:
         f'</p><table id="limits">{limit_rows or none_row(2)}</table></div>'
         f"<div><h3>Health thresholds</h3><table>{threshold_rows or none_row(2)}</table>"
         f"<h3>Machine</h3><p>{escape(str(machine)) if machine else '<span class=muted>not recorded</span>'}</p>"
+        '<h3>Java runtimes</h3><p class="muted">What each JDK\'s java said it is when the run started.</p>'
+        f'<table id="java-runtimes">{runtime_rows or none_row(2)}</table>'
         '<h3>Hosts</h3><table><tr><th class="text">role</th><th class="text">address</th>'
         f'<th class="text">description</th></tr>{host_rows or none_row(3)}</table></div>'
         "</div></section>"

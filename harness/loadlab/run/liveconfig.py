@@ -1,6 +1,7 @@
 """The thread-service's own account of itself, from its GET /actuator/loadlab (fields: metrics.py): one reading on
 demand (the drain polls it), and the live configuration kept once the service is up, for the verdict, which refuses a
-mode whose live settings (thread mode, Tomcat's max threads, JDK) differ from what was asked."""
+mode whose live settings (thread mode, Tomcat's max threads, JDK) differ from what was asked. And, once per run, which
+runtime each JDK of JDKS is, as its java binary says."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import json
 
 from loadlab.core import metrics
 from loadlab.run.context import Run
+from loadlab.run.hosts import HostError
+from loadlab.run.java import NAME_ARGS, name_from_properties
 from loadlab.run.topology import MGMT_PORT
 
 
@@ -32,3 +35,16 @@ def record_live_config(run: Run, folder: str) -> None:
     path = run.run_dir / folder / "raw" / "thread" / "config.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(live, indent=2) + "\n")
+
+
+def record_runtimes(run: Run) -> None:
+    """Which runtime each JDK of JDKS is ("Temurin 25.0.3+9", None when it would not say), as the java binary on the
+    thread-service's host says at the run's start, into params.json's `java_runtimes` (the summary's `java_runtime`)."""
+    names: dict[str, str | None] = {}
+    for jdk, java in sorted(run.javas.items()):
+        try:
+            said = run.topo.thread.run([java, *NAME_ARGS], check=False, timeout=60).stderr
+        except (HostError, OSError):
+            said = ""
+        names[str(jdk)] = name_from_properties(said or "")
+    run.meta["java_runtimes"] = names

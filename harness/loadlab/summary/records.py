@@ -85,6 +85,7 @@ class ModeRecord(Fields):
     pinned_virtual_threads: int | None = None
     threadlocal: ThreadlocalRecord | None = None
     jdk: int | None = None
+    java_runtime: str | None = None  # what the JDK's java said it is at the run's start, "Temurin 25.0.3+9"
     carriers: float | None = None
     db_pool: DbPoolRecord | None = None
     stopped_early: bool | None = None

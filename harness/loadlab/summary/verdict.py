@@ -113,6 +113,7 @@ def mode_summary(
     missing += waits.missing
     limit_met_first = waits.limit_met_first(pred.limit_met_first)
     sustained = jsonform.plain_number(round(knee.sustained_rps, 1))
+    jdk = mode_jdk(mode, params)
     through = None
     if brownout.is_brownout(params) and mode_dir is not None:  # the mode through the brownout (brownout_figures.py)
         through = brownout_record.record(judged, mode_dir, run, params)
@@ -160,7 +161,8 @@ def mode_summary(
         p99_limit_ms=None if verdict.p99_limit_ms is None else round(verdict.p99_limit_ms),
         pinned_virtual_threads=raw.pinned,
         threadlocal=threadlocal.summary_of(raw, tables, params),
-        jdk=mode_jdk(mode, params),
+        jdk=jdk,
+        java_runtime=run.java_runtimes.get(str(jdk)) if jdk is not None else None,
         carriers=as_float(raw.live_config.get(metrics.VIRTUAL_SCHEDULER_PARALLELISM)),
         db_pool=pool_evidence(raw, levels, params),
         stopped_early=any(bool(m.get("stopped_early")) for m in stops),

