@@ -191,6 +191,22 @@ def beyond(found: list[Prediction], top_offered: float) -> Agreement:
     )
 
 
+# What the rates a mode held (it never collapsed) say of each model within the run (summary.json's
+# `predictions[].run_verdict`): only a limit above the highest rate held is still ahead. A figure below a rate the run
+# held healthy is no limit ahead: the run held past it, and when it held above the whole interval (beyond the health
+# rule's resolution, as `agreement` says `contradicted`) the run refuted it.
+AHEAD, HELD_PAST, REFUTED = "ahead", "held past its figure", "refuted by the run"
+
+
+def held_verdict(p: Prediction, peak: float, ok_ratio: float) -> str:
+    """AHEAD, HELD_PAST or REFUTED for a model of a mode that held `peak` healthy without collapsing. A healthy level
+    delivers at least ok_ratio of its rate, so holding `peak` refutes an interval only below peak x ok_ratio."""
+    high = p.band()[1]
+    if high is not None and peak * ok_ratio > high:
+        return REFUTED
+    return HELD_PAST if p.rps < peak else AHEAD
+
+
 def agreement(p: Prediction | None, knee: MeasuredKnee) -> Agreement:
     """Whether the measured knee agrees with the prediction's interval, in one of a few plain verdicts. How rough
     the prediction is (Prediction.quality) is shown beside it, not repeated here."""
@@ -204,7 +220,7 @@ def agreement(p: Prediction | None, knee: MeasuredKnee) -> Agreement:
         peak = knee.peak
         # A healthy level delivers at least ok_ratio of its rate: holding `peak` proves only peak x ok_ratio.
         held = peak * knee.ok_ratio
-        if hi is not None and held > hi:
+        if held_verdict(p, peak, knee.ok_ratio) == REFUTED:
             return Agreement(
                 False,
                 CONTRADICTED,

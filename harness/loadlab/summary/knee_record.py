@@ -9,7 +9,15 @@ from dataclasses import dataclass, replace
 from loadlab.analysis.bracket import KNEE_RESOLUTION
 from loadlab.analysis.knee import Knee, PassOutcome, Verdict, coarse_knee
 from loadlab.analysis.levels import Level
-from loadlab.analysis.prediction import Prediction, interval_text, met_by_knee
+from loadlab.analysis.prediction import (
+    AHEAD,
+    HELD_PAST,
+    REFUTED,
+    Prediction,
+    held_verdict,
+    interval_text,
+    met_by_knee,
+)
 from loadlab.analysis.set_aside import judge_trusted
 from loadlab.analysis.validity import ValidityContext, machine_saturated, pass_reasons
 from loadlab.core.app import THREAD_SERVICE
@@ -207,13 +215,9 @@ def limit_met_first(
             return _pool_named(pool_at_knee, ordered, knee, ok_ratio)
     if not predictions:
         return "no model gives this mode a limit"
-    ahead = ", ".join(f"{_name(p)} at {p.rps:,.0f} rps" for p in ordered)
     if not collapsed:
-        passed = [p for p in ordered if (high := p.band()[1]) is not None and (peak or 0) > high]
-        if passed:
-            names = ", ".join(f"{_name(p)} at {p.rps:,.0f} rps" for p in passed)
-            return f"none within this run: it held {peak or 0:,.0f} rps, beyond the whole interval of {names}"
-        return f"none within this run: it held {peak or 0:,.0f} rps; the limits ahead: {ahead}"
+        return _held(ordered, peak or 0.0, ok_ratio)
+    ahead = ", ".join(f"{_name(p)} at {p.rps:,.0f} rps" for p in ordered)
     bracket = knee.interval
     # the same test as the prediction's "agrees" (prediction.met_by_knee), so the two never contradict each other
     met = [p for p in ordered if bracket is not None and met_by_knee(p, bracket.healthy, bracket.unhealthy, ok_ratio)]
@@ -250,6 +254,25 @@ def limit_met_first(
         f"{the_knee(knee)} meets none of the predicted intervals ({ahead}){also}; "
         f"the first unhealthy level: {evidence_at(knee.closing, service)}{machine}"
     )
+
+
+def _held(ordered: list[Prediction], peak: float, ok_ratio: float) -> str:
+    """A mode that held its stairs: the limits still ahead of the rate it held, and apart, in their own words, the
+    models it held past (prediction.held_verdict): a figure below a rate measured healthy is never said to be ahead."""
+    said = f"none within this run: it held {peak:,.0f} rps"
+    by = {v: [p for p in ordered if held_verdict(p, peak, ok_ratio) == v] for v in (AHEAD, HELD_PAST, REFUTED)}
+    if by[AHEAD]:
+        said += "; the limits ahead: " + ", ".join(f"{_name(p)} at {p.rps:,.0f} rps" for p in by[AHEAD])
+    if by[HELD_PAST]:
+        said += f"; {HELD_PAST}: " + ", ".join(
+            f"{_name(p)} at {p.rps:,.0f} rps (its interval, {interval_text(*p.band())}, reaches above the rate held)"
+            for p in by[HELD_PAST]
+        )
+    if by[REFUTED]:
+        said += f"; {REFUTED}: it held above the whole interval of " + ", ".join(
+            f"{_name(p)} at {p.rps:,.0f} rps ({interval_text(*p.band())})" for p in by[REFUTED]
+        )
+    return said
 
 
 def _pool_named(pool: PoolAtKnee, ordered: list[Prediction], knee: Knee, ok_ratio: float) -> str:
