@@ -175,9 +175,31 @@ def lowest(found: list[Prediction], top_offered: float | None = None) -> Predict
     return min(bounded, key=lambda p: p.rps) if bounded else None
 
 
+# How every sentence names a model's limit (limit_met_first, "no limit below", the terminal and the page): one name
+# per model, and no two alike — Tomcat's pool (Little's law) and the host's thread limit both count threads, and a
+# reader seeing "threads" with one figure as the knee's limit and another beyond the run took them for one model.
+LIMIT_NAMES = {
+    "little": "threads (Tomcat's pool, Little's law)",
+    "threads": "OS threads (the host's thread limit)",
+    "memory": "memory (the service's memory bound)",
+    "cpu": "CPU (utilization law)",
+    "pool": "the database pool",
+    "pinned": "pinned carriers",
+    "connections": "Tomcat's max-connections",
+    "limit": "the concurrency limit (VIRTUAL_LIMIT)",
+    "client_pool": "the HTTP client's connection pool",
+    "executor": "the fan-out's executor (FANOUT_POOL)",
+}
+
+
+def limit_name(predicted_by: str | None) -> str:
+    """A model's name in words (LIMIT_NAMES), its id where none is given."""
+    return LIMIT_NAMES.get(predicted_by or "", predicted_by or "a model")
+
+
 def no_limit_text(p: Prediction) -> str:
-    """`connections: no limit below 76,232 rps`: a model beyond the run, said as what it shows."""
-    return f"{p.predicted_by}: no limit below {rate_text(p.band()[0])} rps"
+    """`Tomcat's max-connections: no limit below 76,232 rps`: a model beyond the run, said as what it shows."""
+    return f"{limit_name(p.predicted_by)}: no limit below {rate_text(p.band()[0])} rps"
 
 
 def beyond(found: list[Prediction], top_offered: float) -> Agreement:

@@ -16,6 +16,7 @@ from loadlab.analysis.prediction import (
     Prediction,
     held_verdict,
     interval_text,
+    limit_name,
     met_by_knee,
 )
 from loadlab.analysis.set_aside import judge_trusted
@@ -29,17 +30,6 @@ from loadlab.summary.level_records import PassRecord, RefineRecord
 from loadlab.summary.raw import RawMode
 from loadlab.summary.seconds import Tables
 
-# How the page names each model's limit.
-LIMIT_NAMES = {
-    "little": "threads (Little's law)",
-    "cpu": "CPU (utilization law)",
-    "pool": "the database pool",
-    "pinned": "pinned carriers",
-    "connections": "Tomcat's max-connections",
-    "limit": "the concurrency limit (VIRTUAL_LIMIT)",
-    "client_pool": "the HTTP client's connection pool",
-    "executor": "the fan-out's executor (FANOUT_POOL)",
-}
 # Error kinds that are an HTTP answer of the service's own (the simulation's ErrorKind ids: status_503, status_4xx, …),
 # and the share of a level's errors they must be for the level to have failed on the service's answers.
 ANSWER_KIND_PREFIX = "status_"
@@ -296,4 +286,4 @@ def the_knee(knee: Knee) -> str:
 
 
 def _name(p: Prediction) -> str:
-    return LIMIT_NAMES.get(p.predicted_by, p.predicted_by)
+    return limit_name(p.predicted_by)
