@@ -175,9 +175,31 @@ def lowest(found: list[Prediction], top_offered: float | None = None) -> Predict
     return min(bounded, key=lambda p: p.rps) if bounded else None
 
 
+# How every sentence names a model's limit (limit_met_first, "no limit below", the terminal and the page): one name
+# per model, and no two alike — Tomcat's pool (Little's law) and the host's thread limit both count threads, and a
+# reader seeing "threads" with one figure as the knee's limit and another beyond the run took them for one model.
+LIMIT_NAMES = {
+    "little": "threads (Tomcat's pool, Little's law)",
+    "threads": "OS threads (the host's thread limit)",
+    "memory": "memory (the service's memory bound)",
+    "cpu": "CPU (utilization law)",
+    "pool": "the database pool",
+    "pinned": "pinned carriers",
+    "connections": "Tomcat's max-connections",
+    "limit": "the concurrency limit (VIRTUAL_LIMIT)",
+    "client_pool": "the HTTP client's connection pool",
+    "executor": "the fan-out's executor (FANOUT_POOL)",
+}
+
+
+def limit_name(predicted_by: str | None) -> str:
+    """A model's name in words (LIMIT_NAMES), its id where none is given."""
+    return LIMIT_NAMES.get(predicted_by or "", predicted_by or "a model")
+
+
 def no_limit_text(p: Prediction) -> str:
-    """`connections: no limit below 76,232 rps`: a model beyond the run, said as what it shows."""
-    return f"{p.predicted_by}: no limit below {rate_text(p.band()[0])} rps"
+    """`Tomcat's max-connections: no limit below 76,232 rps`: a model beyond the run, said as what it shows."""
+    return f"{limit_name(p.predicted_by)}: no limit below {rate_text(p.band()[0])} rps"
 
 
 def beyond(found: list[Prediction], top_offered: float) -> Agreement:
@@ -189,6 +211,22 @@ def beyond(found: list[Prediction], top_offered: float) -> Agreement:
         f"no model limits this mode within the run ({floors}): each starts above {FAR_ABOVE_RUN:g}× the highest "
         f"rate it offered, {rate_text(top_offered)} rps, so it bounds nothing the run could see",
     )
+
+
+# What the rates a mode held (it never collapsed) say of each model within the run (summary.json's
+# `predictions[].run_verdict`): only a limit above the highest rate held is still ahead. A figure below a rate the run
+# held healthy is no limit ahead: the run held past it, and when it held above the whole interval (beyond the health
+# rule's resolution, as `agreement` says `contradicted`) the run refuted it.
+AHEAD, HELD_PAST, REFUTED = "ahead", "held past its figure", "refuted by the run"
+
+
+def held_verdict(p: Prediction, peak: float, ok_ratio: float) -> str:
+    """AHEAD, HELD_PAST or REFUTED for a model of a mode that held `peak` healthy without collapsing. A healthy level
+    delivers at least ok_ratio of its rate, so holding `peak` refutes an interval only below peak x ok_ratio."""
+    high = p.band()[1]
+    if high is not None and peak * ok_ratio > high:
+        return REFUTED
+    return HELD_PAST if p.rps < peak else AHEAD
 
 
 def agreement(p: Prediction | None, knee: MeasuredKnee) -> Agreement:
@@ -204,7 +242,7 @@ def agreement(p: Prediction | None, knee: MeasuredKnee) -> Agreement:
         peak = knee.peak
         # A healthy level delivers at least ok_ratio of its rate: holding `peak` proves only peak x ok_ratio.
         held = peak * knee.ok_ratio
-        if hi is not None and held > hi:
+        if held_verdict(p, peak, knee.ok_ratio) == REFUTED:
             return Agreement(
                 False,
                 CONTRADICTED,

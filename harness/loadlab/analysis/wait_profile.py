@@ -19,6 +19,7 @@ MIN_SAMPLES = 3
 MIN_GROWTH_REQUESTS = 1.0
 MIN_GROWTH_SHARE = 0.05
 QUEUED_SITE = "Tomcat's queue (accepted, no thread has run it yet)"
+NO_BLOCKER = "-"  # the agent's blocker column when the dump names none (wait-agent/…/SampledThread.blocker)
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,9 @@ class Site:
     site: str
     mean_requests: float
     share: float
+    # the class its threads were parked on or waited to enter, as the dump gives it (the agent's blocker column:
+    # blockedOn, waitingOn or parkBlocker), the most seen among them; None when the dump names none
+    blocked_on: str | None = None
 
     @property
     def words(self) -> str:
@@ -68,6 +72,7 @@ def profile(seconds: Iterable[SecondSamples], inflight: Mapping[int, float] | No
     weighed = [(s.samples, inflight[s.second]) for s in taken if inflight and s.second in inflight]
     in_flight = sum(n * v for n, v in weighed) / sum(n for n, _ in weighed) if weighed else None
     counts: dict[tuple[str, str], int] = {}
+    blockers: dict[tuple[str, str], dict[str, int]] = {}
     folded: dict[str, int] = {}
     for second in taken:
         for count, sample in second.threads:
@@ -75,6 +80,9 @@ def profile(seconds: Iterable[SecondSamples], inflight: Mapping[int, float] | No
                 continue
             where = wait_sites.place(sample)
             counts[(where.category, where.site)] = counts.get((where.category, where.site), 0) + count
+            if sample.blocker != NO_BLOCKER:
+                seen = blockers.setdefault((where.category, where.site), {})
+                seen[sample.blocker] = seen.get(sample.blocker, 0) + count
             leaf = f"[{CATEGORY_WORDS[where.category]}]"
             key = f"{sample.stack};{leaf}"
             folded[key] = folded.get(key, 0) + count
@@ -85,7 +93,7 @@ def profile(seconds: Iterable[SecondSamples], inflight: Mapping[int, float] | No
         means[(QUEUED, QUEUED_SITE)] = in_flight - threads
     total = sum(means.values())
     sites = tuple(
-        Site(cat, site, mean, mean / total if total else 0.0)
+        Site(cat, site, mean, mean / total if total else 0.0, _most(blockers.get((cat, site))))
         for (cat, site), mean in sorted(means.items(), key=lambda kv: -kv[1])
     )
     too_few = None
@@ -100,6 +108,11 @@ def profile(seconds: Iterable[SecondSamples], inflight: Mapping[int, float] | No
             f"{MIN_SAMPLES} are needed)"
         )
     return LevelWaits(samples, request_samples, in_flight, sites, folded, too_few)
+
+
+def _most(seen: Mapping[str, int] | None) -> str | None:
+    """The class most threads of a site were blocked on (the first of equals by name, so a rebuild is stable)."""
+    return min(seen, key=lambda name: (-seen[name], name)) if seen else None
 
 
 @dataclass(frozen=True)
@@ -124,12 +137,18 @@ def grew(healthy: LevelWaits | None, unhealthy: LevelWaits | None) -> Growth | N
     return best
 
 
+def others(waits: LevelWaits, limit: int = 2, besides: Site | None = None) -> list[Site]:
+    """The sites the request threads held, the largest first, the site already named (besides) and Tomcat's queue
+    (no thread holds it) left out, and none below what a tenth of a request rounds to."""
+    return [s for s in waits.sites if s.category != QUEUED and s.mean_requests >= 0.05 and s != besides][:limit]
+
+
+def held(mean_requests: float, category: str, site: str) -> str:
+    """One site in words, as every sentence of the profile says it: '200.0 waiting on the downstream (…)'."""
+    return f"{mean_requests:,.1f} {CATEGORY_WORDS[category]} ({site})"
+
+
 def holders(waits: LevelWaits, limit: int = 2, besides: Site | None = None) -> str:
-    """What the request threads were doing, the largest sites first ('200.0 waiting on the downstream (…)'), the
-    site already named (besides) left out."""
-    parts = [
-        f"{s.mean_requests:,.1f} {CATEGORY_WORDS[s.category]} ({s.site})"
-        for s in waits.sites
-        if s.category != QUEUED and s.mean_requests >= 0.05 and s != besides
-    ][:limit]
+    """What the request threads were doing, the largest sites first, the site already named (besides) left out."""
+    parts = [held(s.mean_requests, s.category, s.site) for s in others(waits, limit, besides)]
     return "; ".join(parts) if parts else "none"

@@ -9,9 +9,10 @@ from loadlab.report.formats import rps
 from loadlab.summary.ratio import bound
 from loadlab.summary.records import ModeRecord, RunSummary
 
-# The start of limit_met_first (summary/knee_record.py LIMIT_NAMES) -> what the limit was, in a few words.
+# The start of limit_met_first (analysis/prediction.py LIMIT_NAMES) -> what the limit was, in a few words.
 LIMITS = {
     "threads": "its threads (Little's law: pool size / time per request)",
+    "OS threads": "the host's thread limit",
     "CPU": "this machine's CPU",
     "the database pool": "the database pool",
     "pinned carriers": "carrier threads pinned by synchronized blocks",

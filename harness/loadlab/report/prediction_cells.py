@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from loadlab.analysis.prediction import carried, figure, interval_text, range_text, rate_text
+from loadlab.analysis.prediction import carried, figure, interval_text, limit_name, range_text, rate_text
 from loadlab.report.formats import small as _small
 from loadlab.summary import prediction_text
 from loadlab.summary.fit_records import PredictionRecord
@@ -110,7 +110,7 @@ def _one(p: PredictionRecord) -> str:
     interval = p.interval_rps
     if p.beyond_run and interval and interval[0] is not None:
         floor = f"no limit below {rate_text(interval[0])}"
-        return escape(floor) + f' <span class="muted">{escape(str(p.predicted_by))}: beyond the run</span>'
+        return escape(floor) + f' <span class="muted">{escape(limit_name(p.predicted_by))}: beyond the run</span>'
 
     text = escape(figure(p.rps, interval)) if p.rps is not None else "—"
     if interval and interval[0] is not None and carried(interval):

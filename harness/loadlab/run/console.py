@@ -64,18 +64,27 @@ def _print(line: str) -> None:
         print(line, flush=True)
 
 
+# A level's live verdict as the simulation prints it (ProgressLines.verdict): `inj=0 level 3/8 (target 40 rps) healthy`.
+LIVE_VERDICT = re.compile(r" level \d+/\d+ \(target [^)]*\) (healthy|UNHEALTHY)")
+
+
 def follow_progress(
-    proc: subprocess.Popen, mode: str, ended: threading.Event | None = None, ready: threading.Event | None = None
+    proc: subprocess.Popen,
+    mode: str,
+    ended: threading.Event | None = None,
+    ready: threading.Event | None = None,
+    live_differs: str | None = None,
 ) -> None:
     """Shows one injector's progress: the simulation prints `LOADLAB ` lines; per-second ones carry `phase=`,
     level verdicts, the early stop and the end are kept on screen. `ready` is set once its JVM waits for the go
-    (GoSignal.java; not shown), `ended` once the injector printed its end."""
+    (GoSignal.java; not shown), `ended` once the injector printed its end. live_differs: why the live verdict is not
+    the analysis's in this run (simulation.live_verdict_differs): each verdict line says it is a live reading."""
     _followers.append(proc)
     for line in proc.stdout:
         m = PROGRESS.match(line.rstrip())
         if not m:
             continue
-        text = f"   [{mode}] {m.group(1)}"
+        text = f"   [{mode}] {live_reading(m.group(1), live_differs)}"
         if " ready: waiting for the go" in text:
             if ready is not None:
                 ready.set()
@@ -88,6 +97,14 @@ def follow_progress(
             if ended is not None:
                 ended.set()
             break
+
+
+def live_reading(line: str, live_differs: str | None) -> str:
+    """A live verdict line marked as what it is where the analysis judges the level otherwise, so the console never
+    shows a verdict the page will contradict as if it were the run's."""
+    if live_differs is None or not LIVE_VERDICT.search(line):
+        return line
+    return f"{line} [live reading only, the summary judges this level: {live_differs}]"
 
 
 _followers: list[subprocess.Popen] = []

@@ -13,7 +13,7 @@ from pathlib import Path
 from loadlab.run import console, samplers, scenario
 from loadlab.run.context import Run
 from loadlab.run.hosts import Host
-from loadlab.run.simulation import COARSE, LoadPass, gatling_props
+from loadlab.run.simulation import COARSE, LoadPass, gatling_props, live_verdict_differs
 from loadlab.run.topology import MGMT_PORT
 from loadlab.run.watch import Crash, EvidenceLoss, Watched, Watcher
 from loadlab.summary import crash as crashes
@@ -82,10 +82,11 @@ def launch(run: Run, folder: str, load: LoadPass = COARSE) -> Launch:
         names.append((h, name))
     ready = [threading.Event() for _ in names]
     ended = [threading.Event() for _ in names]
+    differs = live_verdict_differs(run.values, run.limits.expected_ms)
     for i, h in enumerate(run.topo.injectors):
         threading.Thread(
             target=console.follow_progress,
-            args=(h.follow(run.log(h, run.log_name(folder, load.gatling_log(i)))), what, ended[i], ready[i]),
+            args=(h.follow(run.log(h, run.log_name(folder, load.gatling_log(i)))), what, ended[i], ready[i], differs),
             daemon=True,
         ).start()
     return Launch(folder, load, names, ready, ended)

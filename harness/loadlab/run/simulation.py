@@ -44,6 +44,31 @@ class LoadPass:
 COARSE = LoadPass()  # the coarse stairs of the parameters
 
 
+def live_verdict_differs(v: RunParams, expected_ms: float) -> str | None:
+    """Why the simulation's live verdict of a level (its console line, its early stop) cannot be the analysis's for
+    this run, or None when it is the same rule on the same counts. A decision, not a gap to close in Java: the live
+    verdict must come at the level's end, from what the injector alone has seen by then.
+    - Requests of a second or more (completion_lag_s > 0): the injector counts a level's answers by the second they
+      complete in, where the next level's mix with its own, and holds a step up to the baseline p50's allowance; the
+      analysis counts each level's steady part by send second and reads the step's allowance off the level's own
+      latencies (health.expected_completions_rps), which a heavy tail makes far longer than its median. That needs
+      every request of the level answered, up to a timeout after its end: too late for a live verdict.
+    - DOWNSTREAM_ERRORS/RESETS: the injector sees the service's 502s and resets, not which of them the delay-service
+      injected; the analysis counts those as answered from the delay-service's own record (raw/delay/served.hlog, on
+      another host, read after the run). Live, an injected 5% would be the service's 5% errors."""
+    if timeouts.completion_lag_s(expected_ms) > 0:
+        return (
+            "its requests take a second or more: the live verdict counts answers by the second they complete in, the "
+            "analysis each level's own requests by send second with their own latencies"
+        )
+    if downstream.injects_failures(v):
+        return (
+            "DOWNSTREAM_ERRORS/RESETS are on: the live verdict counts the injected failures against the service, the "
+            "analysis counts them as answered (the delay-service's own record)"
+        )
+    return None
+
+
 def gatling_props(run: Run, folder: str, index: int, load: LoadPass, go_file: str, go_timeout_s: int) -> list[str]:
     """The JVM waits for `go_file` (GoSignal.java), which gives the instant its schedule starts at."""
     v, inj = run.values, run.topo.injectors[index]
@@ -70,16 +95,10 @@ def gatling_props(run: Run, folder: str, index: int, load: LoadPass, go_file: st
         "goFile": go_file,
         "goTimeoutSeconds": go_timeout_s,
         **timeouts.injector_props(run.limits),
-        # The early stop judges a level by the seconds its requests complete in. Requests longer than a second
-        # complete in the next level's window, mixed with its own, so a healthy level would look short of OK
-        # responses and be stopped; the summary shifts its windows by that lag, the simulation does not.
-        # Nor does it know the downstream's injected failures (DOWNSTREAM_ERRORS/RESETS), which the summary counts as
-        # answered: with them it would stop a healthy level, so it does not stop early. A brownout's level is meant to
-        # be unhealthy, and what follows it is the measurement.
+        # Where the live verdict cannot judge as the analysis does (live_verdict_differs) it never stops the load; a
+        # brownout's level is meant to be unhealthy, and what follows it is the measurement.
         "stopOnCollapse": str(
-            timeouts.completion_lag_s(run.limits.expected_ms) == 0
-            and not downstream.injects_failures(v)
-            and not brownout.is_brownout(v)
+            live_verdict_differs(v, run.limits.expected_ms) is None and not brownout.is_brownout(v)
         ).lower(),
     }
     if v.app_requests:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from loadlab.analysis import brownout_judge as judge
 from loadlab.analysis import hlog, served
+from loadlab.analysis.baseline import Baseline, first_steady
 from loadlab.analysis.knee_words import level_number
 from loadlab.core import brownout_profile as brownout
 from loadlab.core import guards, metrics
@@ -61,7 +62,8 @@ def record(judged: JudgedMode, mode_dir: Path, run: RunRecord, params: RunParams
         stable = max(judge.MIN_STABLE_S, plan.level_s)  # no stretch shorter than a level is judged
         recovered = judge.recovery_s(seconds, plan.end_s, plan.total_s, limit, plan.rate, thresholds.ok_ratio, stable)
     before = judge.stretch(seconds, 0, plan.start_s)[1]
-    limit_words = None
+    baseline = before_brownout(judged, thresholds)
+    limit_words = baseline.said if baseline.p50_ms is None and baseline.said else None
     if before < ok_ratio * plan.rate:
         # Recovery is a return to the rate it kept: a mode already queueing before the brownout has none to return to.
         # (Its p99 is not held against it here: over a short BROWNOUT_BEFORE it is a handful of answers.)
@@ -70,7 +72,7 @@ def record(judged: JudgedMode, mode_dir: Path, run: RunRecord, params: RunParams
     switch = _switch(mode_dir, run, window, t0, plan, seconds)
     died = _died_at(judged)
     problems = _instrument_problems(window, switch, seconds, plan, judged, died)
-    model, note = _model(judged, params, plan)
+    model, note = _model(judged, params, plan, baseline.p50_ms)
     return BrownoutRecord(
         rate_rps=plan.rate,
         brownout_ms=plan.ms,
@@ -111,15 +113,21 @@ def _second(row: Mapping[str, float | None], raw: RawMode, t0: int) -> judge.Sec
 
 
 def _p99_limit(judged: JudgedMode, thresholds: Thresholds) -> float | None:
-    """The health rule's p99 limit from the first level's p50: BROWNOUT_BEFORE's seconds at the normal delay, whatever
-    the knee's verdict took as its baseline (a first level set aside moves that to the brownout's)."""
-    baseline = _baseline_p50_ms(judged)
+    """The health rule's p99 limit from the baseline's p50 (before_brownout)."""
+    baseline = before_brownout(judged, thresholds).p50_ms
     return None if baseline is None else thresholds.p99_limit_ms(baseline)
 
 
-def _baseline_p50_ms(judged: JudgedMode) -> float | None:
+def before_brownout(judged: JudgedMode, thresholds: Thresholds) -> Baseline:
+    """The brownout's baseline: the first level's p50 (BROWNOUT_BEFORE's seconds at the normal delay), whatever the
+    knee's verdict took (a first level set aside moves that into the brownout), and only when that level kept up by
+    the baseline's one rule (baseline.first_steady: its rate, and its own errors within the limit). A first level that
+    broke gives none — its p50, read while requests failed or queued, would set the limit recovery is judged by —,
+    so recovery is then not judged, with why."""
     first = next((lv for lv in judged.tables.levels if lv.position == 0), None)
-    return None if first is None or first.latency is None else first.latency.p50_ms
+    if first is None:
+        return Baseline(None, None, None)
+    return first_steady([first], [0], thresholds)
 
 
 def _row(s: judge.Second) -> dict[str, float | None]:
@@ -215,10 +223,10 @@ def _behind(seconds: list[judge.Second], plan: brownout.Schedule) -> tuple[int, 
 
 
 def _model(
-    judged: JudgedMode, params: RunParams, plan: brownout.Schedule
+    judged: JudgedMode, params: RunParams, plan: brownout.Schedule, baseline: float | None
 ) -> tuple[dict[str, judge.Predicted] | None, str]:
     """The predictions for the mode's column: a platform pool's, or no pool (virtual, reactive); another mode has no
-    model here and says so."""
+    model here and says so. baseline: the p50 before the brownout (before_brownout), None when it broke."""
     mode, sheds = base_mode(judged.label), False
     if mode == "platform":
         pool = mode_threads(judged.label, params)
@@ -228,7 +236,6 @@ def _model(
         pool, sheds = guards.virtual_limit(params), True
     else:
         return None, f"no brownout model for {mode}: measured only"
-    baseline = _baseline_p50_ms(judged)
     overhead = 0.0 if baseline is None else baseline / 1000.0 - brownout.hold_s(params)
     model = brownout.model(params, plan.rate, pool, sheds)
     note = (

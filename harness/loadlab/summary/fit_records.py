@@ -29,6 +29,10 @@ class PredictionRecord(Fields):
     # an interval that starts far above every rate the run offered (prediction.FAR_ABOVE_RUN): "no limit below" its
     # low end, never the mode's prediction
     beyond_run: bool | None = None
+    # a mode that held its stairs: `ahead` (above the highest rate held), `held past its figure` (a rate above it was
+    # held healthy, its interval reaches above), `refuted by the run` (held above its whole interval); null for a mode
+    # that collapsed (its knee judges the prediction) and a model beyond the run (prediction.held_verdict)
+    run_verdict: str | None = None
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,16 @@ from dataclasses import dataclass, replace
 from loadlab.analysis.bracket import KNEE_RESOLUTION
 from loadlab.analysis.knee import Knee, PassOutcome, Verdict, coarse_knee
 from loadlab.analysis.levels import Level
-from loadlab.analysis.prediction import Prediction, interval_text, met_by_knee
+from loadlab.analysis.prediction import (
+    AHEAD,
+    HELD_PAST,
+    REFUTED,
+    Prediction,
+    held_verdict,
+    interval_text,
+    limit_name,
+    met_by_knee,
+)
 from loadlab.analysis.set_aside import judge_trusted
 from loadlab.analysis.validity import ValidityContext, machine_saturated, pass_reasons
 from loadlab.core.app import THREAD_SERVICE
@@ -21,17 +30,6 @@ from loadlab.summary.level_records import PassRecord, RefineRecord
 from loadlab.summary.raw import RawMode
 from loadlab.summary.seconds import Tables
 
-# How the page names each model's limit.
-LIMIT_NAMES = {
-    "little": "threads (Little's law)",
-    "cpu": "CPU (utilization law)",
-    "pool": "the database pool",
-    "pinned": "pinned carriers",
-    "connections": "Tomcat's max-connections",
-    "limit": "the concurrency limit (VIRTUAL_LIMIT)",
-    "client_pool": "the HTTP client's connection pool",
-    "executor": "the fan-out's executor (FANOUT_POOL)",
-}
 # Error kinds that are an HTTP answer of the service's own (the simulation's ErrorKind ids: status_503, status_4xx, …),
 # and the share of a level's errors they must be for the level to have failed on the service's answers.
 ANSWER_KIND_PREFIX = "status_"
@@ -207,13 +205,9 @@ def limit_met_first(
             return _pool_named(pool_at_knee, ordered, knee, ok_ratio)
     if not predictions:
         return "no model gives this mode a limit"
-    ahead = ", ".join(f"{_name(p)} at {p.rps:,.0f} rps" for p in ordered)
     if not collapsed:
-        passed = [p for p in ordered if (high := p.band()[1]) is not None and (peak or 0) > high]
-        if passed:
-            names = ", ".join(f"{_name(p)} at {p.rps:,.0f} rps" for p in passed)
-            return f"none within this run: it held {peak or 0:,.0f} rps, beyond the whole interval of {names}"
-        return f"none within this run: it held {peak or 0:,.0f} rps; the limits ahead: {ahead}"
+        return _held(ordered, peak or 0.0, ok_ratio)
+    ahead = ", ".join(f"{_name(p)} at {p.rps:,.0f} rps" for p in ordered)
     bracket = knee.interval
     # the same test as the prediction's "agrees" (prediction.met_by_knee), so the two never contradict each other
     met = [p for p in ordered if bracket is not None and met_by_knee(p, bracket.healthy, bracket.unhealthy, ok_ratio)]
@@ -252,6 +246,25 @@ def limit_met_first(
     )
 
 
+def _held(ordered: list[Prediction], peak: float, ok_ratio: float) -> str:
+    """A mode that held its stairs: the limits still ahead of the rate it held, and apart, in their own words, the
+    models it held past (prediction.held_verdict): a figure below a rate measured healthy is never said to be ahead."""
+    said = f"none within this run: it held {peak:,.0f} rps"
+    by = {v: [p for p in ordered if held_verdict(p, peak, ok_ratio) == v] for v in (AHEAD, HELD_PAST, REFUTED)}
+    if by[AHEAD]:
+        said += "; the limits ahead: " + ", ".join(f"{_name(p)} at {p.rps:,.0f} rps" for p in by[AHEAD])
+    if by[HELD_PAST]:
+        said += f"; {HELD_PAST}: " + ", ".join(
+            f"{_name(p)} at {p.rps:,.0f} rps (its interval, {interval_text(*p.band())}, reaches above the rate held)"
+            for p in by[HELD_PAST]
+        )
+    if by[REFUTED]:
+        said += f"; {REFUTED}: it held above the whole interval of " + ", ".join(
+            f"{_name(p)} at {p.rps:,.0f} rps ({interval_text(*p.band())})" for p in by[REFUTED]
+        )
+    return said
+
+
 def _pool_named(pool: PoolAtKnee, ordered: list[Prediction], knee: Knee, ok_ratio: float) -> str:
     """The app's pool was the queue at the knee: named, with its model's prediction and whether the knee meets it."""
     model = next((p for p in ordered if p.predicted_by == "pool"), None)
@@ -273,4 +286,4 @@ def the_knee(knee: Knee) -> str:
 
 
 def _name(p: Prediction) -> str:
-    return LIMIT_NAMES.get(p.predicted_by, p.predicted_by)
+    return limit_name(p.predicted_by)

@@ -59,6 +59,28 @@ class WaitsRecord(Fields):
 
 
 @dataclass(frozen=True)
+class KneeSiteRecord(Fields):
+    """`waits_at_knee_site`: the site whose waiting grew most at the knee (analysis/wait_profile.grew), the record the
+    `waits_at_knee` sentence is written from (summary/wait_knee.py): the site and its category, the class its threads
+    were blocked on (the dump's blockedOn/parkBlocker; null when it names none), its mean requests and share of
+    request time at the first unhealthy level (`at_rps`) over `dumps` thread dumps, the same at the last healthy
+    level (`before_rps`, `dumps_before`), and the other request threads at the knee, largest first."""
+
+    site: str | None = None
+    category: str | None = None
+    blocked_on: str | None = None
+    at_rps: float | None = None
+    mean_requests: float | None = None
+    share: float | None = None
+    dumps: int | None = None
+    before_rps: float | None = None
+    mean_requests_before: float | None = None
+    dumps_before: int | None = None
+    others: list[WaitSiteRecord] | None = None
+    NESTED: ClassVar = {"others": (LIST, WaitSiteRecord)}
+
+
+@dataclass(frozen=True)
 class LevelRecord(Fields):
     """One level of a pass as judged (summary/jsonform.level_record builds it; docs/RESULTS.md says each field)."""
 

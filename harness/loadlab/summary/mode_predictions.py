@@ -14,6 +14,7 @@ from loadlab.analysis.prediction import (
     agreement,
     beyond,
     beyond_run,
+    held_verdict,
     interval_list,
     no_limit_text,
     rate_text,
@@ -86,13 +87,17 @@ def predicted(
         ),
         cpu_ceiling_rps=None if ceiling is None else round(ceiling.rps),
         cpu_ceiling=None if ceiling is None else ceiling_record(ceiling),
-        predictions=[prediction_record(p, p not in within) for p in sorted(found, key=lambda p: p.rps)],
+        predictions=[
+            prediction_record(p, p not in within, None if knee.collapsed or peak is None else (peak, ok_ratio))
+            for p in sorted(found, key=lambda p: p.rps)
+        ],
         limit_met_first=met_first,
     )
 
 
-def prediction_record(p: Prediction, beyond: bool) -> PredictionRecord:
-    """beyond: its interval starts far above every rate the run offered (prediction.beyond_run)."""
+def prediction_record(p: Prediction, beyond: bool, held: tuple[float, float] | None = None) -> PredictionRecord:
+    """beyond: its interval starts far above every rate the run offered (prediction.beyond_run); held: the rate a
+    mode that never collapsed held and the health rule's OK ratio, which say whether the model is still ahead."""
     return PredictionRecord(
         predicted_by=p.predicted_by,
         rps=round(p.rps),
@@ -104,6 +109,7 @@ def prediction_record(p: Prediction, beyond: bool) -> PredictionRecord:
         quality=p.quality(),
         formula=p.formula,
         beyond_run=beyond,
+        run_verdict=None if held is None or beyond else held_verdict(p, *held),
     )
 
 

@@ -3,7 +3,7 @@ terminal and on the page, so "agrees", "fuzzy" and "rough" mean one thing wherev
 
 from __future__ import annotations
 
-from loadlab.analysis.prediction import carried, figure, interval_text, range_text, rate_text
+from loadlab.analysis.prediction import carried, figure, interval_text, limit_name, range_text, rate_text
 from loadlab.summary.record_fields import Interval
 from loadlab.summary.records import ModeRecord
 
@@ -65,11 +65,12 @@ def predicted(m: ModeRecord) -> str:
 
 
 def beyond_run(m: ModeRecord) -> list[str]:
-    """`connections: no limit below 76,232 rps (…formula…)` for each model far above every rate the run offered
-    (summary.json's `beyond_run`): what it shows, never a prediction of the knee."""
+    """`Tomcat's max-connections: no limit below 76,232 rps (…formula…)` for each model far above every rate the run
+    offered (summary.json's `beyond_run`): what it shows, never a prediction of the knee."""
     found = [p for p in m.predictions or [] if p.beyond_run]
     return [
-        f"{p.predicted_by}: no limit below {rate_text((p.interval_rps or [p.rps])[0] or p.rps or 0)} rps ({p.formula})"
+        f"{limit_name(p.predicted_by)}: no limit below {rate_text((p.interval_rps or [p.rps])[0] or p.rps or 0)} rps "
+        f"({p.formula})"
         for p in found
     ]
 

@@ -6,7 +6,8 @@ is virtual over its **best pool**: the platform column with the highest sustaine
 judged (valid, not crashed, a sustained level). A column that cannot be judged is never the best and never the
 divisor; its own ratio is null with the reason. Fields:
 
-- `virtual_over_platform`: the headline, the newest JDK's ratio (the only one with one JDK).
+- `virtual_over_platform`: the headline, the newest JDK's ratio (the only one with one JDK); for a bound the end
+  its brackets carry (`carried`), as for every ratio below.
 - `virtual_over_platform_interval`: `[low, high]`, what the two knees' brackets allow (analysis/ratio_interval.py);
   `high` null when virtual held the top of the stairs (a lower bound), `low` null when platform did (an upper one).
 - `virtual_over_platform_basis`: the platform column the headline divides by (`platform`, `platform-t1000`, …).
@@ -108,9 +109,10 @@ def ratio_fields(modes: Modes, params: RunParams) -> dict[str, object]:
     headline_jdk = max((j for j in by_jdk if j is not None), default=None)
     headline = columns = by_jdk.get(headline_jdk, JdkColumns())
     (value, reason), basis = jdk_ratio(modes, columns)
+    span = interval_of(modes, columns.virtual, basis, value)
     out: dict[str, object] = {
-        "virtual_over_platform": value,
-        "virtual_over_platform_interval": interval_of(modes, columns.virtual, basis, value),
+        "virtual_over_platform": carried(value, span),
+        "virtual_over_platform_interval": span,
         "virtual_over_platform_reason": reason,
         "virtual_over_platform_basis": basis if value is not None else None,
         "virtual_over_platform_bound": (
@@ -120,24 +122,21 @@ def ratio_fields(modes: Modes, params: RunParams) -> dict[str, object]:
     if REACTIVE in params.modes or any(c.reactive for c in by_jdk.values()):
         virtual, reactive = (modes.get(name) if name else None for name in (headline.virtual, headline.reactive))
         names = (headline.virtual or "virtual", headline.reactive or REACTIVE)
-        out["virtual_over_reactive"], out["virtual_over_reactive_reason"] = ratio(virtual, reactive, names)
-        out["virtual_over_reactive_interval"] = (
-            interval(virtual, reactive) if out["virtual_over_reactive"] is not None else None
-        )
+        point, out["virtual_over_reactive_reason"] = ratio(virtual, reactive, names)
+        span = interval(virtual, reactive) if point is not None else None
+        out["virtual_over_reactive"], out["virtual_over_reactive_interval"] = carried(point, span), span
         out["virtual_over_reactive_bound"] = bound(virtual, reactive) if out["virtual_over_reactive"] else None
     if headline_jdk is not None:
         per_jdk = {str(j): (c, jdk_ratio(modes, c)) for j, c in sorted(by_jdk.items()) if j is not None}
-        out["ratios"] = {j: r for j, (_, ((r, _), _)) in per_jdk.items()}
-        out["ratios_intervals"] = {
-            j: interval_of(modes, c.virtual, basis, r) for j, (c, ((r, _), basis)) in per_jdk.items()
-        }
+        spans = {j: interval_of(modes, c.virtual, basis, r) for j, (c, ((r, _), basis)) in per_jdk.items()}
+        out["ratios"] = {j: carried(r, spans[j]) for j, (_, ((r, _), _)) in per_jdk.items()}
+        out["ratios_intervals"] = spans
     swept = [(c, label) for c in by_jdk.values() if len(c.platforms) > 1 for label in c.platforms]
     sweep = {label: (c, pool_ratio(modes, c, label)) for c, label in swept}
     if sweep:
-        out["ratios_by_pool"] = {label: r for label, (_, (r, _)) in sweep.items()}
-        out["ratios_by_pool_intervals"] = {
-            label: interval_of(modes, c.virtual, label, r) for label, (c, (r, _)) in sweep.items()
-        }
+        spans = {label: interval_of(modes, c.virtual, label, r) for label, (c, (r, _)) in sweep.items()}
+        out["ratios_by_pool"] = {label: carried(r, spans[label]) for label, (_, (r, _)) in sweep.items()}
+        out["ratios_by_pool_intervals"] = spans
         out["ratios_by_pool_reasons"] = {label: why for label, (_, (r, why)) in sweep.items() if r is None}
     return out
 
@@ -149,6 +148,14 @@ def no_knees(params: RunParams) -> dict[str, object]:
     if REACTIVE in params.modes:
         out.update(virtual_over_reactive=None, virtual_over_reactive_reason=why)
     return out
+
+
+def carried(value: float | None, span: list[float] | None) -> float | None:
+    """The ratio summary.json gives: the point of a closed interval, and for a bound the end its brackets carry
+    (ratio_interval.quotable), never the point of the two sustained rates, which divides by the divisor's last
+    healthy level where its knee may lie anywhere up to its first unhealthy one (250 / 25 = 10 where the brackets
+    carry only 250 / 70 = 3.57: the value is 3.57)."""
+    return None if value is None else ratio_interval.quotable(value, span)
 
 
 def interval_of(modes: Modes, virtual: str | None, divisor: str | None, value: float | None) -> list[float] | None:

@@ -38,7 +38,7 @@ from loadlab.summary.detail_records import (
 from loadlab.summary.fanout_record import FanoutRecord
 from loadlab.summary.fit_records import CostsRecord, CpuCeilingRecord, PredictedRecord, PredictionRecord
 from loadlab.summary.kinds import KindRecord
-from loadlab.summary.level_records import LevelRecord, RefineRecord, fitted_by_pass
+from loadlab.summary.level_records import KneeSiteRecord, LevelRecord, RefineRecord, fitted_by_pass
 from loadlab.summary.record_fields import LIST, MAP, ONE, Fields, Interval
 
 SUMMARY_JSON = "summary.json"
@@ -60,6 +60,8 @@ class ModeRecord(Fields):
     evidence_at_knee: str | None = None
     # where the requests waited at the knee, by the wait profile, or why it cannot say (summary/wait_knee.py)
     waits_at_knee: str | None = None
+    # the record that sentence is written from, when it names a site; null otherwise (the sentence says why)
+    waits_at_knee_site: KneeSiteRecord | None = None
     knee_interval_rps: Interval | None = None
     refine: RefineRecord | None = None
     knee_bound: str | None = None
@@ -114,6 +116,7 @@ class ModeRecord(Fields):
     NESTED: ClassVar = {
         "levels": (LIST, LevelRecord),
         "refine": (ONE, RefineRecord),
+        "waits_at_knee_site": (ONE, KneeSiteRecord),
         "predictions": (LIST, PredictionRecord),
         "cpu_ceiling": (ONE, CpuCeilingRecord),
         "costs": (ONE, CostsRecord),

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from loadlab.analysis.knee_words import level_number
 from loadlab.analysis.levels import Level
-from loadlab.analysis.wait_profile import LevelWaits, SecondSamples, profile
+from loadlab.analysis.wait_profile import LevelWaits, SecondSamples, Site, profile
 from loadlab.analysis.wait_sites import Sample
 from loadlab.summary import outputs
 from loadlab.summary.level_records import WaitSiteRecord, WaitsRecord
@@ -131,10 +131,12 @@ def record(waits: LevelWaits | None) -> WaitsRecord | None:
         request_samples=waits.request_samples,
         inflight=None if waits.inflight is None else round(waits.inflight, 1),
         too_few=waits.too_few,
-        sites=[
-            WaitSiteRecord(
-                category=s.category, site=s.site, mean_requests=round(s.mean_requests, 2), share=round(s.share, 3)
-            )
-            for s in waits.sites
-        ],
+        sites=[site_record(s) for s in waits.sites],
+    )
+
+
+def site_record(site: Site) -> WaitSiteRecord:
+    """A site as summary.json spells it: its mean requests to two decimals, its share to three."""
+    return WaitSiteRecord(
+        category=site.category, site=site.site, mean_requests=round(site.mean_requests, 2), share=round(site.share, 3)
     )

@@ -151,3 +151,51 @@ def test_a_mode_with_no_level_it_can_trust_neither_agrees_nor_contradicts():
     got = agreement(pinned, MeasuredKnee(False, peak=None))
     assert (got.agrees, got.verdict) == (None, "not placed")
     assert got.words == "no level it held can be trusted, which tells nothing about the predicted 9.5–10 rps"
+
+
+def test_a_mode_that_held_lists_as_ahead_only_the_limits_above_the_rate_it_held():
+    """Issue 51 §3, seen on a run: "held 250 rps; the limits ahead: CPU at 247 rps". A figure below a rate measured
+    healthy is no limit ahead: held past it (its interval still reaching above), or refuted (its whole interval below
+    what the run held, beyond the health rule's resolution) — each said in its own words and `run_verdict`."""
+    from loadlab.analysis.knee import Knee
+    from loadlab.analysis.prediction import AHEAD, HELD_PAST, REFUTED, held_verdict
+    from loadlab.summary.knee_record import limit_met_first
+    from loadlab.summary.mode_predictions import prediction_record
+
+    cpu = Prediction(247, "cpu", "cpu: …", interval=(220, 280))
+    little = Prediction(100, "little", "little: …", interval=(95, 105))
+    connections = Prediction(4000, "connections", "connections: …", interval=(3900, 4100))
+    held = Knee(250, 250, 250, None, None, [], None)
+    said = limit_met_first([connections, cpu, little], held, False, 250, None, ok_ratio=0.95)
+    assert said == (
+        "none within this run: it held 250 rps; the limits ahead: Tomcat's max-connections at 4,000 rps; "
+        "held past its figure: CPU (utilization law) at 247 rps (its interval, 220–280 rps, reaches above the rate "
+        "held); refuted by the run: it held above the whole interval of threads (Tomcat's pool, Little's law) at "
+        "100 rps (95–105 rps)"
+    ), said
+    assert [held_verdict(p, 250, 0.95) for p in (cpu, little, connections)] == [HELD_PAST, REFUTED, AHEAD]
+    # within the health rule's resolution (250 × 0.95 = 237.5 is not above 240) the run held past it, no more
+    assert held_verdict(Prediction(230, "cpu", "cpu: …", interval=(200, 240)), 250, 0.95) == HELD_PAST
+    assert prediction_record(cpu, False, (250, 0.95)).run_verdict == HELD_PAST
+    assert prediction_record(cpu, False).run_verdict is None  # a mode that collapsed: its knee judges it
+
+
+def test_tomcats_pool_and_the_hosts_thread_limit_are_never_both_called_threads():
+    """Issue 51 §3, seen on a platform run: "threads: the knee 25 rps meets its predicted 61.5–63.5" beside "beyond
+    the run … threads: no limit below 100,131 rps" — two models (Little's law on Tomcat's pool, the host's thread
+    limit) under one name with two figures. Every sentence names a model by LIMIT_NAMES, and no two names share the
+    words before their parenthesis."""
+    from loadlab.analysis.bracket import Bracket
+    from loadlab.analysis.knee import Knee
+    from loadlab.analysis.prediction import LIMIT_NAMES, no_limit_text
+    from loadlab.summary.knee_record import limit_met_first
+
+    little = Prediction(62.5, "little", "little: 5 threads / …", interval=(61.5, 63.5))
+    host = Prediction(100_131, "threads", "threads: 31,000 request threads (pids) / …", interval=(100_131, 101_000))
+    knee = Knee(60, 70, 70, Bracket(60, 70, confirmed=True), Bracket(60, 70), [], None)
+    met = limit_met_first([little], knee, True, None, _no_machine(), ok_ratio=0.95)
+    beyond = no_limit_text(host)
+    assert met.startswith("threads (Tomcat's pool, Little's law): the knee 60 rps meets its predicted 61.5"), met
+    assert beyond == "OS threads (the host's thread limit): no limit below 100,131 rps"
+    heads = [name.split(" (")[0] for name in LIMIT_NAMES.values()]
+    assert len(set(heads)) == len(heads), heads

@@ -178,7 +178,7 @@ def test_a_ratio_from_a_bound_is_a_bound(tmp_path):
     virtual = coarse_with_its_only_unhealthy_level_set_aside()
     result = judged(tmp_path, {"platform": platform, "virtual": virtual}, REFINE=0)
     assert result["modes"]["virtual"]["knee_bound"] is not None
-    assert result["virtual_over_platform"] == 1.5 and result["virtual_over_platform_bound"] == "lower"
+    assert result["virtual_over_platform"] == 1.0 and result["virtual_over_platform_bound"] == "lower"
 
 
 def test_a_fine_pass_below_a_level_set_aside_that_contradicts_the_coarse_pass_is_not_used(tmp_path):

@@ -9,7 +9,7 @@ def summary(virtual, platform=None, **top):
     platform = platform or {
         "sustained_rps": 990,
         "collapsed": True,
-        "limit_met_first": "threads (Little's law): the knee 990 rps meets its predicted 978–995 rps",
+        "limit_met_first": "threads (Tomcat's pool, Little's law): the knee 990 rps meets its predicted 978–995 rps",
     }
     return RunSummary.from_mapping(
         {"modes": {"platform": platform, "virtual": virtual}, "params": {"PLATFORM_THREADS": 200}, **top}

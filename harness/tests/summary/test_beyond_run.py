@@ -43,7 +43,7 @@ def test_summary_json_gives_no_prediction_and_flags_the_model(run):
     assert "above 10× the highest rate it offered, 400 rps" in virtual["prediction_check"]
     # never the limit met first: said as what it is
     assert not virtual["limit_met_first"].startswith("Tomcat's max-connections"), virtual["limit_met_first"]
-    assert "; beyond the run, naming no limit: connections: no limit below" in virtual["limit_met_first"]
+    assert "; beyond the run, naming no limit: Tomcat's max-connections: no limit below" in virtual["limit_met_first"]
     # platform's own limit is within the run: predicted, judged, and its connections flagged beside it
     platform = result["modes"]["platform"]
     assert platform["predicted_by"] == "little" and platform["prediction_verdict"] in ("agrees", "disagrees")
@@ -58,7 +58,7 @@ def test_the_console_never_prints_it_as_the_prediction(run, capsys):
     cells = row.split("  ")
     assert "beyond the run" in row and "40,9" not in row and "connections" not in row, row
     assert "-" in cells  # the predicted rps column
-    assert "virtual: beyond the run, not a prediction: connections: no limit below 40," in out, out
+    assert "virtual: beyond the run, not a prediction: Tomcat's max-connections: no limit below 40," in out, out
     assert "virtual: not judged: no model limits this mode within the run" in out, out
 
 

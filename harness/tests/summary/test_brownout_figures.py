@@ -67,3 +67,21 @@ def test_a_load_the_in_flight_cap_stopped_is_named_with_its_cap():
         "the injectors' in-flight cap stopped the load at 5000 requests in flight (cap 5000): a limit of the lab, "
         "not of the service"
     ]
+
+
+def test_the_brownouts_baseline_is_the_first_level_only_when_it_kept_up_by_the_baselines_one_rule():
+    """Issue 51 §3: the brownout took the first level's p50 as its baseline whatever that level showed, where the
+    knee's baseline (analysis/baseline.py) refuses a level that broke. A BROWNOUT_BEFORE whose own errors were 3%
+    (its OK answers still 97% of the rate, which the before-brownout rate check passes) gives no health limit: its
+    p50 was read while requests failed, and recovery is not judged, with why."""
+    from support.builders import level
+
+    from loadlab.core.thresholds import Thresholds
+
+    thresholds = Thresholds()
+    kept_up = SimpleNamespace(tables=SimpleNamespace(levels=[level(0, 215, p50=201), level(1, 215, p50=2100)]))
+    assert figures.before_brownout(kept_up, thresholds).p50_ms == 201
+    broke = SimpleNamespace(tables=SimpleNamespace(levels=[level(0, 215, p50=150, ok_share=0.97, ko_share=0.03)]))
+    baseline = figures.before_brownout(broke, thresholds)
+    assert baseline.p50_ms is None and "level 1 (215 rps) broke: error ratio 3.0%" in (baseline.said or "")
+    assert figures._p99_limit(broke, thresholds) is None

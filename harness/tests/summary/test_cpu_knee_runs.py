@@ -145,7 +145,11 @@ def test_a_mode_holding_far_above_its_own_ceiling_is_named(tmp_path, capsys):
     assert m["collapsed"] is False and m["cpu_ceiling_rps"] < 300
     assert m["prediction_agrees"] is False and m["prediction_verdict"] == "contradicted"
     assert m["prediction_check"].startswith("this run held 400 rps without collapsing, above the whole of the")
-    assert m["limit_met_first"].startswith("none within this run: it held 400 rps, beyond the whole interval of CPU")
+    assert m["limit_met_first"].startswith(
+        "none within this run: it held 400 rps; refuted by the run: it held above the whole interval of CPU"
+    )
+    assert "the limits ahead" not in m["limit_met_first"]
+    assert [p["run_verdict"] for p in m["predictions"] if p["predicted_by"] == "cpu"] == ["refuted by the run"]
     assert "NO: contradicted" in html and "this run held 400 rps without collapsing" in html
     out = console_text(result, tmp_path, capsys)
     row = next(line for line in out.splitlines() if line.startswith("virtual "))

@@ -37,8 +37,9 @@ def test_a_level_answered_late_is_unhealthy_by_what_it_completed_and_the_knee_me
 
 def test_a_ratio_bound_by_virtual_holding_the_top_is_said_as_far_as_platforms_bracket_carries_it(run, capsys):
     path, summary = run
-    # the point divides by platform's last healthy level (450 / 175); the data carry 450 / 187.5 only
-    assert (summary["virtual_over_platform"], summary["virtual_over_platform_interval"]) == (2.57, [2.4, None])
+    # the point would divide by platform's last healthy level (450 / 175 = 2.57); the data carry 450 / 187.5 only,
+    # and that bound is the value summary.json gives
+    assert (summary["virtual_over_platform"], summary["virtual_over_platform_interval"]) == (2.4, [2.4, None])
     console.table(RunSummary.from_mapping(summary), path)
     out = capsys.readouterr().out
     assert "virtual / platform sustained throughput: ≥ 2.40×" in out and "2.57" not in out

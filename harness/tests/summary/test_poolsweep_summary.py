@@ -38,8 +38,9 @@ def test_each_pool_is_a_column_judged_on_its_own_pool_and_the_headline_is_virtua
     t40 = result["modes"]["platform-t40"]
     assert t40["predicted_by"] == "little" and t40["prediction"].startswith("little: 40 threads / 0.201 s")
     assert t40["valid"], t40["invalid_reasons"]
-    assert result["ratios_by_pool"] == {"platform-t20": 5.0, "platform-t40": 2.5, "platform-t80": 1.25}
-    assert result["virtual_over_platform"] == 1.25 and result["virtual_over_platform_basis"] == "platform-t80"
+    # virtual held the top: each ratio a lower bound, carried to 500 over the pool's first unhealthy rate
+    assert result["ratios_by_pool"] == {"platform-t20": 2.5, "platform-t40": 1.67, "platform-t80": 1.0}
+    assert result["virtual_over_platform"] == 1.0 and result["virtual_over_platform_basis"] == "platform-t80"
     assert result["ratios_by_pool_reasons"] == {} and "ratios" not in result
     assert result["params"]["PLATFORM_THREADS"] == [20, 40, 80]
 
@@ -47,7 +48,7 @@ def test_each_pool_is_a_column_judged_on_its_own_pool_and_the_headline_is_virtua
 def test_a_pool_that_cannot_be_judged_is_never_the_divisor(tmp_path):
     result = sweep_run(tmp_path, completed=["platform-t20", "platform-t40", "virtual"])
     assert not result["modes"]["platform-t80"]["valid"]
-    assert result["virtual_over_platform"] == 2.5 and result["virtual_over_platform_basis"] == "platform-t40"
+    assert result["virtual_over_platform"] == 1.67 and result["virtual_over_platform_basis"] == "platform-t40"
     assert result["ratios_by_pool"]["platform-t80"] is None
     assert result["ratios_by_pool_reasons"]["platform-t80"].startswith("platform-t80 is invalid: this mode did not")
 

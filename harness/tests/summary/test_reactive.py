@@ -89,7 +89,7 @@ def test_a_reactive_column_that_held_the_top_makes_virtual_over_reactive_an_uppe
     """Seen on a real run: virtual's knee at 1,980 rps, reactive held 3,105 — 0.64× is a ceiling, not a measure."""
     result = three_columns(tmp_path, reactive_top=500)
     assert result["modes"]["reactive"]["collapsed"] is False and result["modes"]["virtual"]["collapsed"] is True
-    assert result["virtual_over_reactive"] == 0.8 and result["virtual_over_reactive_bound"] == "upper"
+    assert result["virtual_over_reactive"] == 1.0 and result["virtual_over_reactive_bound"] == "upper"
     assert "virtual/reactive ≤ 1.00× (upper bound)" in (tmp_path / "index.html").read_text()
     console.table(RunSummary.from_mapping(result), tmp_path)
     out = capsys.readouterr().out

@@ -58,7 +58,7 @@ def test_the_modes_shown_are_the_median_repetition(repeated):
     _, result = repeated
     platform = result["modes"]["platform"]
     assert platform["sustained_rps"] == 300 and platform["repetition"] == 1 and platform["folder"] == "rep-1/platform"
-    assert result["virtual_over_platform"] == round(500 / 300, 2)
+    assert result["virtual_over_platform"] == round(500 / 400, 2)  # a lower bound: 500 over the knee's high end
     assert [r["valid"] for r in result["repetitions"]] == [True, True, True]
 
 

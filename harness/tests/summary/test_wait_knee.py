@@ -3,8 +3,10 @@ compare with, nothing that grew. Never a site it did not measure."""
 
 from types import SimpleNamespace
 
-from loadlab.analysis.wait_profile import LevelWaits, Site
-from loadlab.summary import wait_knee
+from loadlab.analysis.wait_profile import LevelWaits, SecondSamples, Site
+from loadlab.analysis.wait_profile import profile as profile_of
+from loadlab.analysis.wait_sites import Sample
+from loadlab.summary import records, wait_knee
 
 
 def level(rate, waits):
@@ -56,4 +58,54 @@ def test_no_growth_no_baseline_and_no_knee_are_said_in_words():
     alone = knee(None, level(60, profile(downstream=8.0)))
     assert wait_knee.at_knee(alone, None).startswith("no healthy level below 60 rps has a profile")
     assert wait_knee.at_knee(knee(None, None, collapsed=False), None) is None
-    assert not wait_knee.named_site(wait_knee.at_knee(flat, None))
+    assert wait_knee.explained(flat, None)[1] is None  # a reason, never a record of a site
+
+
+def test_the_site_at_the_knee_is_a_record_and_its_sentence_is_written_from_it():
+    """Issue 51 §3: `waits_at_knee_site` holds what the sentence says — site, category, the class blocked on, the mean
+    requests at both levels, the share, the dumps — and the sentence is that record in words, never a second
+    source."""
+    healthy = level(40, profile(downstream=8.0))
+    pool = Site("pool", "HikariCP's connection pool (HikariPool)", 22.7, 0.8, "java.util.concurrent.SynchronousQueue")
+    closing = level(60, LevelWaits(12, 300, None, (pool, Site("downstream", "the downstream site", 5.0, 0.2))))
+    sentence, site = wait_knee.explained(knee(healthy, closing), None)
+    assert site is not None and sentence == wait_knee.words(site)
+    assert site.as_json() == {
+        "site": "HikariCP's connection pool (HikariPool)",
+        "category": "pool",
+        "blocked_on": "java.util.concurrent.SynchronousQueue",
+        "at_rps": 60,
+        "mean_requests": 22.7,
+        "share": 0.8,
+        "dumps": 12,
+        "before_rps": 40,
+        "mean_requests_before": 0.0,
+        "dumps_before": 10,
+        "others": [{"category": "downstream", "site": "the downstream site", "mean_requests": 5.0, "share": 0.2}],
+    }
+    assert "(its threads blocked on java.util.concurrent.SynchronousQueue)" in sentence
+    # what summary.json keeps is what the page says: the record read back gives the same sentence
+    mode = records.ModeRecord.from_mapping({"waits_at_knee": sentence, "waits_at_knee_site": site.as_json()})
+    assert mode.waits_at_knee_site is not None and wait_knee.words(mode.waits_at_knee_site) == mode.waits_at_knee
+    assert wait_knee.of(knee(healthy, closing), None, expected=True).site == site
+
+
+def test_no_profile_no_record_and_the_sentence_says_why():
+    why = "no wait profile: platform/raw/thread/waits.tsv was not written (the wait agent did not run)"
+    found = wait_knee.of(knee(level(40, None), level(60, None)), why, expected=False)
+    assert found.site is None and found.sentence == why
+
+
+def test_a_site_is_blocked_on_the_class_most_of_its_threads_parked_on():
+    stack = "org.apache.catalina.connector.CoyoteAdapter.service;com.zaxxer.hikari.pool.HikariPool.getConnection"
+    stack += ";jdk.internal.misc.Unsafe.park"
+    queue, other = "java.util.concurrent.SynchronousQueue", "java.lang.Object"
+    threads = (
+        (3, Sample("platform", "TIMED_WAITING", queue, stack)),
+        (1, Sample("platform", "TIMED_WAITING", other, stack)),
+        (5, Sample("platform", "TIMED_WAITING", "-", stack)),
+    )
+    found = profile_of([SecondSamples(1, 4, 0.0, threads)])
+    assert found is not None and [(s.category, s.blocked_on) for s in found.sites] == [("pool", queue)]
+    nothing = profile_of([SecondSamples(1, 4, 0.0, ((2, Sample("platform", "TIMED_WAITING", "-", stack)),))])
+    assert nothing is not None and nothing.sites[0].blocked_on is None
