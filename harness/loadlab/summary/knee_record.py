@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from loadlab.analysis.bracket import KNEE_RESOLUTION
 from loadlab.analysis.knee import Knee, PassOutcome, Verdict, coarse_knee
 from loadlab.analysis.levels import Level
+from loadlab.analysis.limit_settings import LIMIT_NAMES
 from loadlab.analysis.prediction import Prediction, interval_text, met_by_knee
 from loadlab.analysis.set_aside import judge_trusted
 from loadlab.analysis.validity import ValidityContext, machine_saturated, pass_reasons
@@ -21,17 +22,6 @@ from loadlab.summary.level_records import PassRecord, RefineRecord
 from loadlab.summary.raw import RawMode
 from loadlab.summary.seconds import Tables
 
-# How the page names each model's limit.
-LIMIT_NAMES = {
-    "little": "threads (Little's law)",
-    "cpu": "CPU (utilization law)",
-    "pool": "the database pool",
-    "pinned": "pinned carriers",
-    "connections": "Tomcat's max-connections",
-    "limit": "the concurrency limit (VIRTUAL_LIMIT)",
-    "client_pool": "the HTTP client's connection pool",
-    "executor": "the fan-out's executor (FANOUT_POOL)",
-}
 # Error kinds that are an HTTP answer of the service's own (the simulation's ErrorKind ids: status_503, status_4xx, …),
 # and the share of a level's errors they must be for the level to have failed on the service's answers.
 ANSWER_KIND_PREFIX = "status_"
@@ -215,12 +205,9 @@ def limit_met_first(
             return f"none within this run: it held {peak or 0:,.0f} rps, beyond the whole interval of {names}"
         return f"none within this run: it held {peak or 0:,.0f} rps; the limits ahead: {ahead}"
     bracket = knee.interval
-    # the same test as the prediction's "agrees" (prediction.met_by_knee), so the two never contradict each other
-    met = [p for p in ordered if bracket is not None and met_by_knee(p, bracket.healthy, bracket.unhealthy, ok_ratio)]
-    bounded = [p for p in ordered if p.bounded]
-    matching = [p for p in met if p.bounded] if bounded else met
-    if matching and bracket is not None:  # a prediction met: the knee has its bracket
-        first = matching[0]
+    met = _met(ordered, knee, ok_ratio)
+    first = met_first(predictions, knee, ok_ratio)
+    if first is not None and bracket is not None:  # a prediction met: the knee has its bracket
         text = f"{_name(first)}: {the_knee(knee)} meets its predicted {interval_text(*first.band())}"
         if not first.overlaps(bracket.healthy or None, bracket.unhealthy):
             text += (
@@ -250,6 +237,24 @@ def limit_met_first(
         f"{the_knee(knee)} meets none of the predicted intervals ({ahead}){also}; "
         f"the first unhealthy level: {evidence_at(knee.closing, service)}{machine}"
     )
+
+
+def _met(ordered: list[Prediction], knee: Knee, ok_ratio: float) -> list[Prediction]:
+    """The models whose interval the knee meets: the same test as the prediction's "agrees" (prediction.met_by_knee),
+    so the two never contradict each other."""
+    bracket = knee.interval
+    if bracket is None:
+        return []
+    return [p for p in ordered if met_by_knee(p, bracket.healthy, bracket.unhealthy, ok_ratio)]
+
+
+def met_first(predictions: list[Prediction], knee: Knee, ok_ratio: float = 1.0) -> Prediction | None:
+    """The model whose limit the knee met first: the lowest bounded one it meets (one with no upper end only when
+    the mode has no bounded model); None when it meets none."""
+    ordered = sorted(predictions, key=lambda p: p.rps)
+    met = _met(ordered, knee, ok_ratio)
+    matching = [p for p in met if p.bounded] if any(p.bounded for p in ordered) else met
+    return matching[0] if matching else None
 
 
 def _pool_named(pool: PoolAtKnee, ordered: list[Prediction], knee: Knee, ok_ratio: float) -> str:
