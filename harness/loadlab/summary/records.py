@@ -39,6 +39,7 @@ from loadlab.summary.fanout_record import FanoutRecord
 from loadlab.summary.fit_records import CostsRecord, CpuCeilingRecord, PredictedRecord, PredictionRecord
 from loadlab.summary.kinds import KindRecord
 from loadlab.summary.level_records import LevelRecord, RefineRecord, fitted_by_pass
+from loadlab.summary.prescription_record import PrescriptionRecord
 from loadlab.summary.record_fields import LIST, MAP, ONE, Fields, Interval
 
 SUMMARY_JSON = "summary.json"
@@ -60,6 +61,8 @@ class ModeRecord(Fields):
     evidence_at_knee: str | None = None
     # where the requests waited at the knee, by the wait profile, or why it cannot say (summary/wait_knee.py)
     waits_at_knee: str | None = None
+    # what would lift the limit: its setting, the value to set, its cost, or the code to change (prescription_record)
+    prescription: PrescriptionRecord | None = None
     knee_interval_rps: Interval | None = None
     refine: RefineRecord | None = None
     knee_bound: str | None = None
@@ -114,6 +117,7 @@ class ModeRecord(Fields):
         "levels": (LIST, LevelRecord),
         "refine": (ONE, RefineRecord),
         "predictions": (LIST, PredictionRecord),
+        "prescription": (ONE, PrescriptionRecord),
         "cpu_ceiling": (ONE, CpuCeilingRecord),
         "costs": (ONE, CostsRecord),
         "set_aside_levels": (LIST, SetAsideRecord),
