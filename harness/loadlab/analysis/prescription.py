@@ -43,7 +43,9 @@ class Case:
     collapsed: bool
     sustained_rps: float
     named: Prediction | None  # the model whose interval the knee meets (the limit met first)
-    predictions: tuple[Prediction, ...] = ()  # every limit the lab predicts for the mode
+    # every limit the lab predicts for the mode within the run's reach (prediction.beyond_run: one far above it names
+    # no limit the run could see, so it is no next rung)
+    predictions: tuple[Prediction, ...] = ()
     current: Mapping[str, float] = field(default_factory=dict)  # a model's predicted_by → its size now
     client: str | None = None  # CLIENT (None for an APP: the profile names its client)
     app: bool = False
@@ -202,7 +204,9 @@ def _rate(c: Case, model: Prediction | None) -> tuple[float | None, str]:
         key=lambda p: p.rps,
     )
     if not ahead:
-        return None, "no other limit the lab predicts lies above it: set TARGET_RPS for the rate to reach"
+        return None, (
+            "no other limit the lab predicts within the run's reach lies above it: set TARGET_RPS for the rate to reach"
+        )
     nxt = ahead[0]
     lo, hi = nxt.band()
     name = limit_settings.LIMIT_NAMES.get(nxt.predicted_by, nxt.predicted_by)

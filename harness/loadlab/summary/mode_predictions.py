@@ -34,8 +34,9 @@ class ModePredictions:
     cpu_ceiling: CpuCeilingRecord | None
     predictions: list[PredictionRecord]
     limit_met_first: str
-    # the models as the analysis holds them, every one that applies, and the one the knee met first (None: none met)
-    found: tuple[Prediction, ...] = ()
+    # the models as the analysis holds them, those within the run's reach (a model far above it names no limit the
+    # run could see: prediction.FAR_ABOVE_RUN), and the one the knee met first (None: none met)
+    within: tuple[Prediction, ...] = ()
     met: Prediction | None = None
 
 
@@ -91,7 +92,7 @@ def predicted(
         cpu_ceiling=None if ceiling is None else ceiling_record(ceiling),
         predictions=[prediction_record(p, p not in within) for p in sorted(found, key=lambda p: p.rps)],
         limit_met_first=met_first,
-        found=tuple(found),
+        within=tuple(within),
         met=knee_record.met_first(within, knee, ok_ratio) if knee.collapsed else None,
     )
 

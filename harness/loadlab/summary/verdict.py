@@ -138,7 +138,7 @@ def mode_summary(
         limit_met_first=limit_met_first,
         evidence_at_knee=knee_record.evidence_at(knee.closing, service) if knee.closing is not None else None,
         waits_at_knee=waits.sentence,
-        prescription=prescription_record.of(inputs, knee, pred.found, pred.met, params, cost.memory_per_inflight_kb),
+        prescription=prescription_record.of(inputs, knee, pred.within, pred.met, params, cost.memory_per_inflight_kb),
         knee_interval_rps=jsonform.interval(knee.interval),
         refine=knee_record.refine_record(knee, judged.fine, requested, not_refined),
         # no trusted level was unhealthy but some above the highest rate held were set aside: a lower bound, in words
