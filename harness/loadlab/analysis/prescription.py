@@ -124,7 +124,7 @@ def _model_key(predicted_by: str, c: Case) -> str:
 def _code_only(c: Case, limit: str, named_by: str, code: str) -> Prescription:
     frames = site_frames(c.at_knee, c.site) if c.site is not None else ()
     where = f"; the frames that took it: {' ← '.join(frames)}" if frames else ""
-    words = f"{limit}: no setting sizes it; change {code}{where}. The ladder stops here."
+    words = f"{limit}: no setting sizes it; what does: {code}{where}. The ladder stops here."
     return Prescription(False, words, limit, named_by, reason="no setting sizes it", code=code, frames=frames)
 
 
@@ -229,9 +229,9 @@ def _costs(
     base = key.split(":")[0]
     if base == "pool":
         costs.append(
-            f"PostgreSQL's max_connections: the run's own is started with DB_POOL + "
+            f"PostgreSQL's max_connections: the run's own is started with the pool + "
             f"{param_limits.DB_CONNECTION_HEADROOM} = {param_limits.db_max_connections(to_p99):,} (the lab raises it "
-            "with DB_POOL); a shared database must allow every instance's pool"
+            f"with {setting}); a shared database must allow every instance's pool"
         )
     if base in THREAD_LIMITS and current:
         if c.host_threads and to > c.host_threads:

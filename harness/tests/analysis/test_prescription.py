@@ -60,6 +60,18 @@ def test_a_database_pool_raises_postgresql_s_max_connections_with_it():
     assert "not applicable" in big.words
 
 
+def test_the_default_run_s_platform_pool_is_sized_for_the_cpu_s_knee_and_an_app_s_pool_by_its_property():
+    little = models.little(200, HoldTime(202.0, "baseline p50", 200.0, 214.0))
+    cpu = Prediction(1952.0, "cpu", "cpu: …", interval=(1730.0, 2704.0))
+    p = prescribe(Case("platform", True, 990.0, little, (little, cpu), {"little": 200.0}, "jdk", tail_ratio=1.06))
+    assert (p.to, p.to_p99) == (395, 418)  # 1,952 rps × 0.202 s; × 1.06
+    assert "CPU (utilization law), predicted at 1,730–2,704 rps" in p.rate_from
+    app_pool = models.pool(10, HOLD)
+    app = prescribe(Case("virtual", True, 45.0, app_pool, (app_pool, CPU), {"pool": 10.0}, app=True))
+    assert (app.setting, app.to) == ("spring.datasource.hikari.maximum-pool-size", 180)
+    assert any("with spring.datasource.hikari.maximum-pool-size" in c for c in app.costs)
+
+
 def test_holders_waiting_elsewhere_are_said_with_their_figures():
     pool = models.pool(10, HOLD)
     at_knee = LevelWaits(

@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 from loadlab import report
+from loadlab.run import console
 from loadlab.summary import records
 
 DATA = Path(__file__).parents[1] / "data"
@@ -37,7 +38,11 @@ def test_ten_platform_threads_are_sized_for_target_rps_by_the_model_s_hold(tmp_p
     assert '<section id="what-to-change"><h2>What to change</h2>' in page and "PLATFORM_THREADS 10 → 59" in page
 
 
-def test_without_target_rps_a_next_limit_beyond_the_run_gives_no_figure(tmp_path):
-    p = report.rebuild(kept(tmp_path)).modes["platform"].prescription
+def test_without_target_rps_a_next_limit_beyond_the_run_gives_no_figure(tmp_path, capsys):
+    run = kept(tmp_path)
+    summary = report.rebuild(run)
+    p = summary.modes["platform"].prescription
     assert p.setting == "PLATFORM_THREADS" and p.to is None and not p.applicable
     assert "no other limit the lab predicts within the run's reach" in p.reason and "set TARGET_RPS" in p.reason
+    console.table(summary, run)  # the run's last lines: each mode's prescription, as the page words it
+    assert f"platform: what to change: {p.words}\n" in capsys.readouterr().out
