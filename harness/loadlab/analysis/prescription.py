@@ -143,6 +143,10 @@ def _sized(c: Case, key: str, setting: Setting, run_setting: str, named_by: str)
     hold_p99 = hold * max(1.0, c.tail_ratio or 1.0)
     to, to_p99 = _slots(rate, hold), _slots(rate, hold_p99)
     costs, refused = _costs(c, key, run_setting, current, to, to_p99)
+    if current and to <= current:  # a TARGET_RPS between the knee and this limit's own prediction
+        refused = (
+            f"{run_setting} {current:,.0f} already carries {rate_text(rate)} rps at this hold: raising it lifts nothing"
+        )
     words = (
         f"{head} → {to:,} ({to_p99:,} with the p99's headroom): {rate_from}, {rate_text(rate)} rps × "
         f"{hold / 1000:.3f} s held per request ({hold_from})"
