@@ -19,6 +19,7 @@ from loadlab.core import (
     fanout,
     guards,
     inflight,
+    ladder,
     mix,
     param_cross,
     param_lists,
@@ -43,11 +44,8 @@ from loadlab.core.param_limits import (
     TARGETS,
     THREADLOCAL_KB_MAX,
 )
-from loadlab.core.param_parsers import ParamError, checked_by, int_in, one_of, optional_positive, text
+from loadlab.core.param_parsers import ParamError, checked_by, int_in, one_of, text
 from loadlab.core.run_params import RunParams
-
-# TARGET_RPS: any rate above zero; what a prescription may not apply is its own to say (analysis/prescription.py).
-TARGET_RPS_ALLOWED = "empty, or a positive number of requests a second"
 
 
 @dataclass(frozen=True)
@@ -258,14 +256,7 @@ PARAMS: tuple[Param, ...] = (
         int_in(0, 1),
         "0..1",
     ),
-    Param(
-        "TARGET_RPS",
-        "",
-        "the rate the service must carry: what each mode's prescription sizes its limit for (empty: the next limit "
-        "the lab predicts)",
-        optional_positive(TARGET_RPS_ALLOWED),
-        TARGET_RPS_ALLOWED,
-    ),
+    *(Param(*row) for row in ladder.PARAMS),
     Param(
         "APP",
         "",
