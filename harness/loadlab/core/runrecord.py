@@ -46,6 +46,9 @@ class RunRecord:
     # whether the service under test ran with the wait agent (infra/host/lib/roles.bash wait_agent): a mode without
     # its file is then missing evidence; a run from before it, or with LOADLAB_WAIT_PROFILE=off, has none to miss
     wait_profile: bool = False
+    # LADDER: each rung bench climbed or refused, as run/ladder.py recorded it (mode, rung, limit, setting, from, to,
+    # run: its folder under the run's, or not_applied: why not); summary/ladder_record.py judges each from its run
+    ladder: list[Doc] = field(default_factory=list)
     started_utc: str | None = None  # ISO 8601, when bench began and ended the run
     finished_utc: str | None = None
 
@@ -119,6 +122,7 @@ def from_doc(doc: Doc) -> RunRecord:
         test_fault=str(doc["test_fault"]) if doc.get("test_fault") else None,
         downstream=_mapping(doc.get("downstream")),
         wait_profile=bool(doc.get("wait_profile")),
+        ladder=[r for r in _list(doc.get("ladder")) if isinstance(r, dict)],
         started_utc=_text(doc.get("started_utc")),
         finished_utc=_text(doc.get("finished_utc")),
     )
@@ -134,3 +138,7 @@ def _list_or_none(value: object) -> list[str] | None:
 
 def _mapping(value: object) -> Doc:
     return value if isinstance(value, dict) else {}
+
+
+def _list(value: object) -> list[object]:
+    return value if isinstance(value, list) else []

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
+from loadlab.report import ladder_table
 from loadlab.summary.prescription_record import PrescriptionRecord
 from loadlab.summary.records import RunSummary
 
@@ -22,7 +23,11 @@ def section(summary: RunSummary) -> str:
     if not rows:
         return ""
     items = "".join(_mode(mode, p) for mode, p in rows)
-    return f'<section id="what-to-change"><h2>{escape(TITLE)}</h2><p>{escape(INTRO)}</p><ul>{items}</ul></section>'
+    ladders = "".join(ladder_table.table(mode, m.ladder or []) for mode, m in summary.modes.items())
+    return (
+        f'<section id="what-to-change"><h2>{escape(TITLE)}</h2><p>{escape(INTRO)}</p><ul>{items}</ul>'
+        f"{ladders}</section>"
+    )
 
 
 def _mode(mode: str, p: PrescriptionRecord) -> str:

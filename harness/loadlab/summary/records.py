@@ -41,6 +41,7 @@ from loadlab.summary.kinds import KindRecord
 from loadlab.summary.level_records import LevelRecord, RefineRecord, fitted_by_pass
 from loadlab.summary.prescription_record import PrescriptionRecord
 from loadlab.summary.record_fields import LIST, MAP, ONE, Fields, Interval
+from loadlab.summary.rung_record import RungRecord
 
 SUMMARY_JSON = "summary.json"
 
@@ -63,6 +64,8 @@ class ModeRecord(Fields):
     waits_at_knee: str | None = None
     # what would lift the limit: its setting, the value to set, its cost, or the code to change (prescription_record)
     prescription: PrescriptionRecord | None = None
+    # LADDER: each rung climbed, its prescription applied and the mode measured again (summary/ladder_record.py)
+    ladder: list[RungRecord] | None = None
     knee_interval_rps: Interval | None = None
     refine: RefineRecord | None = None
     knee_bound: str | None = None
@@ -109,7 +112,7 @@ class ModeRecord(Fields):
     folder: str | None = None  # REPEAT > 1: rep-<k>/<label>
     # the parts only some runs have: left out of a mode built without them
     OPTIONAL: ClassVar = {
-        **{name: name for name in ("app_evidence", "kinds", "brownout", "fanout", "repetition", "folder")},
+        **{name: name for name in ("app_evidence", "kinds", "brownout", "fanout", "repetition", "folder", "ladder")},
         "kind_first": "kinds",
     }
     FLAT: ClassVar = {"predicted": PredictedRecord}
@@ -118,6 +121,7 @@ class ModeRecord(Fields):
         "refine": (ONE, RefineRecord),
         "predictions": (LIST, PredictionRecord),
         "prescription": (ONE, PrescriptionRecord),
+        "ladder": (LIST, RungRecord),
         "cpu_ceiling": (ONE, CpuCeilingRecord),
         "costs": (ONE, CostsRecord),
         "set_aside_levels": (LIST, SetAsideRecord),
