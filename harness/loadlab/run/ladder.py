@@ -53,6 +53,11 @@ def _climb_mode(run_dir: Path, values: RunParams, label: str, mode: ModeRecord, 
     for k in range(1, (values.ladder or 0) + 1):
         facts: dict[str, object] = {"mode": label, "rung": k}
         p = below.prescription
+        if not below.valid:
+            why = "the run below it cannot be trusted (" + "; ".join(below.invalid_reasons or ["invalid"]) + ")"
+            _record(run_dir, {**facts, "not_applied": why})
+            console.step(f"rung {k} ({label}): not climbed: {why}")
+            return ExitCode.OK
         if p is None or not p.applicable or p.to is None:
             why = (p.words or p.reason) if p is not None else "no prescription: no limit was named"
             _record(run_dir, {**facts, "limit": p.limit if p else None, "not_applied": why})
