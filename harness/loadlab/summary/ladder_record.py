@@ -78,8 +78,8 @@ def _record(facts: Mapping[str, object], **judged: object) -> RungRecord:
             "rung": _int(facts.get("rung")),
             "limit": _str(facts.get("limit")),
             "setting": _str(facts.get("setting")),
-            "from": _num(facts.get("from")),
-            "to": _num(facts.get("to")),
+            "from": _whole(_num(facts.get("from"))),
+            "to": _whole(_num(facts.get("to"))),
             "run": _str(facts.get("run")),
             **judged,
         }
@@ -115,6 +115,11 @@ def _pair(interval: Interval | None) -> tuple[float, float] | None:
 
 def _num(value: object) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _whole(value: float | None) -> float | int | None:
+    """A size as summary.json writes a count: 200, not 200.0."""
+    return int(value) if value is not None and value.is_integer() else value
 
 
 def _int(value: object) -> int | None:
