@@ -42,6 +42,23 @@ def optional_int_in(lo: int, hi: int) -> Callable[[str, str], int | None]:
     return parse
 
 
+def optional_positive(allowed: str) -> Callable[[str, str], float | None]:
+    """A positive, finite number (a rate), or None for an empty value (a parameter that is off unless given)."""
+
+    def parse(name: str, raw: str) -> float | None:
+        if not raw.strip():
+            return None
+        try:
+            value = float(raw.strip())
+        except ValueError:
+            raise ParamError(f"{name}={raw!r} is not a number; allowed: {allowed}") from None
+        if not 0 < value < float("inf"):
+            raise ParamError(f"{name}={raw.strip()} is not a positive number; allowed: {allowed}")
+        return value
+
+    return parse
+
+
 def one_of(choices: tuple[str, ...]) -> Callable[[str, str], str]:
     def parse(name: str, raw: str) -> str:
         value = raw.strip()

@@ -19,6 +19,7 @@ from loadlab.core import (
     fanout,
     guards,
     inflight,
+    ladder,
     mix,
     param_cross,
     param_lists,
@@ -255,6 +256,7 @@ PARAMS: tuple[Param, ...] = (
         int_in(0, 1),
         "0..1",
     ),
+    *(Param(*row) for row in ladder.PARAMS),
     Param(
         "APP",
         "",

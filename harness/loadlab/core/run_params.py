@@ -57,6 +57,8 @@ class RunParams:
     jdks: tuple[int, ...]
     repeat: int
     refine: int  # 0 or 1, as params.json has always spelled it
+    target_rps: float | None  # the rate a prescription sizes for; None: the next limit predicted
+    ladder: int | None  # LADDER: rungs to climb after the stairs; None: off
     app: str  # "" (the lab's own thread-service) or the jar's absolute path
     app_path: str
     app_args: str

@@ -49,6 +49,9 @@ class RunRecord:
     # JDK (as a string, JSON's key) -> the runtime its java said it is, "Temurin 25.0.3+9" (liveconfig.record_runtimes);
     # None when it would not say, {} for a run from before it
     java_runtimes: dict[str, str | None] = field(default_factory=dict)
+    # LADDER: each rung bench climbed or refused, as run/ladder.py recorded it (mode, rung, limit, setting, from, to,
+    # run: its folder under the run's, or not_applied: why not); summary/ladder_record.py judges each from its run
+    ladder: list[Doc] = field(default_factory=list)
     started_utc: str | None = None  # ISO 8601, when bench began and ended the run
     finished_utc: str | None = None
 
@@ -123,6 +126,7 @@ def from_doc(doc: Doc) -> RunRecord:
         downstream=_mapping(doc.get("downstream")),
         wait_profile=bool(doc.get("wait_profile")),
         java_runtimes={str(k): _text(v) for k, v in _mapping(doc.get("java_runtimes")).items()},
+        ladder=[r for r in _list(doc.get("ladder")) if isinstance(r, dict)],
         started_utc=_text(doc.get("started_utc")),
         finished_utc=_text(doc.get("finished_utc")),
     )
@@ -138,3 +142,7 @@ def _list_or_none(value: object) -> list[str] | None:
 
 def _mapping(value: object) -> Doc:
     return value if isinstance(value, dict) else {}
+
+
+def _list(value: object) -> list[object]:
+    return value if isinstance(value, list) else []

@@ -34,6 +34,7 @@ from loadlab.run import (
     collect,
     console,
     cpushare,
+    ladder,
     liveconfig,
     memorybound,
     samplers,
@@ -103,12 +104,14 @@ def _raise_interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def bench(values: RunParams) -> int:
+def bench(values: RunParams, nested: Path | None = None) -> int:
+    """The run; nested: a rung of the limit ladder's (run/ladder.py), its folder inside its run's, which leaves
+    results/latest where it is and climbs no ladder of its own."""
     java_home = find_jdk()
     # What the scenario needs on this machine (a JDK per entry of JDKS, PostgreSQL for db), found or installed
     # before a run folder exists: a missing piece stops here with one line.
     javas = scenario.prepare(values)
-    run_dir = make_run_dir(Path(values.results_dir).resolve())  # after the preflight (cli.py) found no problem
+    run_dir = _run_dir(values, nested)
     topo = topology.build(values.target, values.injectors, run_dir, java_home)
     thresholds = replace(
         downstream.health_thresholds(fanout.request_distribution(values)),
@@ -152,7 +155,8 @@ def bench(values: RunParams) -> int:
     try:
         prepare_hosts(run)
         liveconfig.record_runtimes(run)
-        point_latest(run_dir)
+        if nested is None:  # a rung leaves results/latest on its run
+            point_latest(run_dir)
         started = True
         if scenario.needs_database(values):
             services.start_database(run)
@@ -189,7 +193,27 @@ def bench(values: RunParams) -> int:
     if refused:
         # Before any load: nothing was measured, so there is no verdict to write (the app's log is in logs/).
         return outcome
-    return conclude(run_dir, outcome)
+    outcome = conclude(run_dir, outcome)
+    if values.ladder and nested is None and outcome != ExitCode.INTERRUPTED:
+        outcome = climb_ladder(run_dir, values, outcome)
+    return outcome
+
+
+def _run_dir(values: RunParams, nested: Path | None) -> Path:
+    if nested is not None:
+        nested.mkdir(parents=True)
+        return nested
+    return make_run_dir(Path(values.results_dir).resolve())  # after the preflight (cli.py) found no problem
+
+
+def climb_ladder(run_dir: Path, values: RunParams, outcome: int) -> int:
+    """LADDER=N after the stairs (run/ladder.py), then the run's summary and page again with its rungs."""
+    from loadlab import report
+
+    console.step(f"the limit ladder: up to {values.ladder} rung{'s' if values.ladder != 1 else ''} a mode")
+    climbed = ladder.climb(run_dir, values, report.rebuild(run_dir), bench)
+    report.rebuild(run_dir)
+    return climbed if climbed == ExitCode.INTERRUPTED else outcome
 
 
 def prepare_hosts(run: Run) -> None:

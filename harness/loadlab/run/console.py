@@ -140,9 +140,17 @@ def table(summary: RunSummary, run_dir: Path) -> None:
     agg = summary.repeats
     _repeat_notes(agg)
     _ratio_lines(summary, agg)
+    _prescription_lines(summary)
     for mode in summary.missing_modes or []:
         _print(f"missing: {mode} (not run to the end)")
     _print(f"\nreport: {run_dir / 'index.html'}")
+
+
+def _prescription_lines(summary: RunSummary) -> None:
+    """What would lift each mode's limit, one line a mode (the page's "What to change": report/prescription_section)."""
+    for mode, m in summary.modes.items():
+        if m.prescription is not None and m.prescription.words:
+            _print(f"{mode}: what to change: {m.prescription.words}")
 
 
 def _brownout_lines(summary: RunSummary) -> None:

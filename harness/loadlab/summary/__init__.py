@@ -22,7 +22,7 @@ from loadlab.core import runplan, runrecord
 from loadlab.core.run_params import RunParams
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.thresholds import Thresholds
-from loadlab.summary import judging, outputs, raw, records, repeats, served_check, verdict
+from loadlab.summary import judging, ladder_record, outputs, raw, records, repeats, served_check, verdict
 from loadlab.summary.detail_records import (
     DownstreamRecord,
     HostRecord,
@@ -72,6 +72,8 @@ def _summarise(folder: Path, run: RunRecord, run_id: str) -> RunSummary:
     modes = {}
     for mode in present:
         modes[mode] = mode_result(folder / mode, Path(mode).name, run, params, thresholds, target)
+        if run.ladder:
+            modes[mode] = modes[mode].with_fields(ladder=ladder_record.rungs(folder, run.ladder, mode, modes[mode]))
 
     summary = RunSummary(
         run_id=run.run_id or run_id,

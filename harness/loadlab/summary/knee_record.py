@@ -209,12 +209,9 @@ def limit_met_first(
         return _held(ordered, peak or 0.0, ok_ratio)
     ahead = ", ".join(f"{_name(p)} at {p.rps:,.0f} rps" for p in ordered)
     bracket = knee.interval
-    # the same test as the prediction's "agrees" (prediction.met_by_knee), so the two never contradict each other
-    met = [p for p in ordered if bracket is not None and met_by_knee(p, bracket.healthy, bracket.unhealthy, ok_ratio)]
-    bounded = [p for p in ordered if p.bounded]
-    matching = [p for p in met if p.bounded] if bounded else met
-    if matching and bracket is not None:  # a prediction met: the knee has its bracket
-        first = matching[0]
+    met = _met(ordered, knee, ok_ratio)
+    first = met_first(predictions, knee, ok_ratio)
+    if first is not None and bracket is not None:  # a prediction met: the knee has its bracket
         text = f"{_name(first)}: {the_knee(knee)} meets its predicted {interval_text(*first.band())}"
         if not first.overlaps(bracket.healthy or None, bracket.unhealthy):
             text += (
@@ -263,6 +260,24 @@ def _held(ordered: list[Prediction], peak: float, ok_ratio: float) -> str:
             f"{_name(p)} at {p.rps:,.0f} rps ({interval_text(*p.band())})" for p in by[REFUTED]
         )
     return said
+
+
+def _met(ordered: list[Prediction], knee: Knee, ok_ratio: float) -> list[Prediction]:
+    """The models whose interval the knee meets: the same test as the prediction's "agrees" (prediction.met_by_knee),
+    so the two never contradict each other."""
+    bracket = knee.interval
+    if bracket is None:
+        return []
+    return [p for p in ordered if met_by_knee(p, bracket.healthy, bracket.unhealthy, ok_ratio)]
+
+
+def met_first(predictions: list[Prediction], knee: Knee, ok_ratio: float = 1.0) -> Prediction | None:
+    """The model whose limit the knee met first: the lowest bounded one it meets (one with no upper end only when
+    the mode has no bounded model); None when it meets none."""
+    ordered = sorted(predictions, key=lambda p: p.rps)
+    met = _met(ordered, knee, ok_ratio)
+    matching = [p for p in met if p.bounded] if any(p.bounded for p in ordered) else met
+    return matching[0] if matching else None
 
 
 def _pool_named(pool: PoolAtKnee, ordered: list[Prediction], knee: Knee, ok_ratio: float) -> str:

@@ -35,6 +35,10 @@ class ModePredictions:
     cpu_ceiling: CpuCeilingRecord | None
     predictions: list[PredictionRecord]
     limit_met_first: str
+    # the models as the analysis holds them, those within the run's reach (a model far above it names no limit the
+    # run could see: prediction.FAR_ABOVE_RUN), and the one the knee met first (None: none met)
+    within: tuple[Prediction, ...] = ()
+    met: Prediction | None = None
 
 
 def predicted(
@@ -92,6 +96,8 @@ def predicted(
             for p in sorted(found, key=lambda p: p.rps)
         ],
         limit_met_first=met_first,
+        within=tuple(within),
+        met=knee_record.met_first(within, knee, ok_ratio) if knee.collapsed else None,
     )
 
 

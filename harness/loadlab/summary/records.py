@@ -39,7 +39,9 @@ from loadlab.summary.fanout_record import FanoutRecord
 from loadlab.summary.fit_records import CostsRecord, CpuCeilingRecord, PredictedRecord, PredictionRecord
 from loadlab.summary.kinds import KindRecord
 from loadlab.summary.level_records import KneeSiteRecord, LevelRecord, RefineRecord, fitted_by_pass
+from loadlab.summary.prescription_record import PrescriptionRecord
 from loadlab.summary.record_fields import LIST, MAP, ONE, Fields, Interval
+from loadlab.summary.rung_record import RungRecord
 
 SUMMARY_JSON = "summary.json"
 
@@ -62,6 +64,10 @@ class ModeRecord(Fields):
     waits_at_knee: str | None = None
     # the record that sentence is written from, when it names a site; null otherwise (the sentence says why)
     waits_at_knee_site: KneeSiteRecord | None = None
+    # what would lift the limit: its setting, the value to set, its cost, or the code to change (prescription_record)
+    prescription: PrescriptionRecord | None = None
+    # LADDER: each rung climbed, its prescription applied and the mode measured again (summary/ladder_record.py)
+    ladder: list[RungRecord] | None = None
     knee_interval_rps: Interval | None = None
     refine: RefineRecord | None = None
     knee_bound: str | None = None
@@ -109,7 +115,7 @@ class ModeRecord(Fields):
     folder: str | None = None  # REPEAT > 1: rep-<k>/<label>
     # the parts only some runs have: left out of a mode built without them
     OPTIONAL: ClassVar = {
-        **{name: name for name in ("app_evidence", "kinds", "brownout", "fanout", "repetition", "folder")},
+        **{name: name for name in ("app_evidence", "kinds", "brownout", "fanout", "repetition", "folder", "ladder")},
         "kind_first": "kinds",
     }
     FLAT: ClassVar = {"predicted": PredictedRecord}
@@ -118,6 +124,8 @@ class ModeRecord(Fields):
         "refine": (ONE, RefineRecord),
         "waits_at_knee_site": (ONE, KneeSiteRecord),
         "predictions": (LIST, PredictionRecord),
+        "prescription": (ONE, PrescriptionRecord),
+        "ladder": (LIST, RungRecord),
         "cpu_ceiling": (ONE, CpuCeilingRecord),
         "costs": (ONE, CostsRecord),
         "set_aside_levels": (LIST, SetAsideRecord),

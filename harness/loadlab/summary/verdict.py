@@ -32,6 +32,7 @@ from loadlab.summary import (
     knee_record,
     level_notes,
     mode_predictions,
+    prescription_record,
     shedding,
     threadlocal,
     wait_knee,
@@ -139,6 +140,7 @@ def mode_summary(
         evidence_at_knee=knee_record.evidence_at(knee.closing, service) if knee.closing is not None else None,
         waits_at_knee=waits.sentence,
         waits_at_knee_site=waits.site,
+        prescription=prescription_record.of(inputs, knee, pred.within, pred.met, params, cost.memory_per_inflight_kb),
         knee_interval_rps=jsonform.interval(knee.interval),
         refine=knee_record.refine_record(knee, judged.fine, requested, not_refined),
         # no trusted level was unhealthy but some above the highest rate held were set aside: a lower bound, in words

@@ -1,0 +1,28 @@
+"""One rung of a mode's `ladder` in summary.json (summary/ladder_record.py fills it): the names shared/CONTRACT.md
+fixes (turn 7), and the words that say its verdict."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from loadlab.summary.record_fields import Fields, Interval
+
+
+@dataclass(frozen=True)
+class RungRecord(Fields):
+    """One rung in summary.json's `ladder` (the names shared/CONTRACT.md fixes, turn 7)."""
+
+    rung: int | None = None
+    limit: str | None = None
+    setting: str | None = None
+    from_value: float | None = None
+    to: float | None = None
+    predicted_interval_rps: Interval | None = None
+    knee_interval_rps: Interval | None = None
+    sustained_rps: float | None = None
+    verdict: str | None = None
+    next_limit: str | None = None
+    run: str | None = None
+    words: str | None = None
+    RENAMED: ClassVar = {"from": "from_value"}

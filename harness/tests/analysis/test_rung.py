@@ -1,0 +1,48 @@
+"""A rung of the limit ladder judged against the knee below it and the next limit's predicted interval."""
+
+from loadlab.analysis import rung
+from loadlab.analysis.rung import Figures
+
+BEFORE = (990.0, 1035.0)  # the default run's platform knee: Tomcat's 200 threads
+
+
+def figures(**kw) -> Figures:
+    base = dict(
+        valid=True,
+        why_not_valid=None,
+        sustained_rps=2100.0,
+        collapsed=True,
+        knee=(2100.0, 2200.0),
+        predicted=(2000.0, 2300.0),
+        top_rps=3500.0,
+    )
+    return Figures(**{**base, **kw})
+
+
+def test_a_knee_inside_the_next_limits_interval_moved_as_predicted():
+    judged = rung.judge(BEFORE, 990.0, figures())
+    assert judged.verdict == rung.MOVED_AS_PREDICTED
+    assert "2,100–2,200 rps" in judged.words and "2,000–2,300 rps" in judged.words
+
+
+def test_a_knee_below_the_interval_moved_less_and_one_above_moved_more():
+    assert rung.judge(BEFORE, 990.0, figures(knee=(1500.0, 1600.0))).verdict == rung.MOVED_LESS
+    assert rung.judge(BEFORE, 990.0, figures(knee=(2500.0, 2600.0))).verdict == rung.MOVED_MORE
+
+
+def test_a_knee_where_it_was_did_not_move_and_says_what_that_means():
+    judged = rung.judge(BEFORE, 990.0, figures(knee=(990.0, 1035.0), sustained_rps=990.0))
+    assert judged.verdict == rung.DID_NOT_MOVE and "did not take effect" in judged.words
+
+
+def test_a_rung_that_cannot_be_trusted_has_no_verdict():
+    judged = rung.judge(BEFORE, 990.0, figures(valid=False, why_not_valid="the injector fell behind"))
+    assert judged.verdict is None and "the injector fell behind" in judged.words
+
+
+def test_a_rung_that_held_its_stairs_past_the_prediction_moved_more_and_short_of_it_says_so():
+    held = figures(collapsed=False, knee=None, sustained_rps=3500.0)
+    assert rung.judge(BEFORE, 990.0, held).verdict == rung.MOVED_MORE
+    short = figures(collapsed=False, knee=None, sustained_rps=1800.0, top_rps=1800.0)
+    judged = rung.judge(BEFORE, 990.0, short)
+    assert judged.verdict is None and "did not reach the prediction" in judged.words

@@ -1,0 +1,44 @@
+"""End to end, the limit ladder (LADDER=1): a platform pool of 8 threads breaks near Little's law (8 / 0.2 s ≈ 40
+rps); its prescription, sized for TARGET_RPS=80, raises PLATFORM_THREADS, and the rung — the mode run again with it,
+its own run folder — moves the knee up. The margin asserted is wide: the rung's knee at least 1.3× the first (its
+pool is about twice as large), never a figure of time."""
+
+import json
+
+import pytest
+from conftest import make
+
+from loadlab.analysis import rung
+
+pytestmark = pytest.mark.e2e
+
+LADDERED = {
+    "TARGET": "local",
+    "MODES": "platform",
+    "PLATFORM_THREADS": "8",
+    "DELAY_MS": "200",
+    "START_RPS": "25",
+    "PEAK_RPS": "55",
+    "STEPS": "4",
+    "STEP_SECONDS": "4",
+    "WARMUP_SECONDS": "4",
+    "TARGET_RPS": "80",
+    "LADDER": "1",
+    "LOADLAB_REFINE_PASSES": "1",
+}
+
+
+def test_a_rung_raises_the_pool_and_moves_the_knee(tmp_path):
+    results = tmp_path / "results"
+    r = make("bench", env={**LADDERED, "RESULTS_DIR": str(results)}, timeout=900)
+    run_dir = (results / "latest").resolve()
+    assert run_dir.parent == results, "results/latest stays on the run, not on its rung"
+    mode = json.loads((run_dir / "summary.json").read_text())["modes"]["platform"]
+    assert "rung 1 (platform): PLATFORM_THREADS 8 → " in r.stdout, r.stdout[-3000:]
+    (first,) = mode["ladder"]
+    assert first["setting"] == "PLATFORM_THREADS" and first["from"] == 8 and first["to"] >= 14, first
+    assert (run_dir / first["run"] / "index.html").is_file() and (run_dir / first["run"] / "summary.json").is_file()
+    assert first["verdict"] in rung.CLIMBS_ON, first
+    assert first["sustained_rps"] >= 1.3 * mode["sustained_rps"], (first, mode["sustained_rps"])
+    page = (run_dir / "index.html").read_text()
+    assert "the limit ladder" in page and f'href="{first["run"]}/index.html"' in page
