@@ -130,7 +130,7 @@ def memory_limit(figures: ModeFigures, host: HostSpec) -> Prediction | None:
         tuple(fit.interval) if fit.interval else None,
         (min(rates), max(rates)) if rates else None,
         fit.r2,
-        fit.levels,
+        fit.points,
         figures.hold_ms,
     )
 
