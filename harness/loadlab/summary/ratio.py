@@ -151,14 +151,16 @@ def no_knees(params: RunParams) -> dict[str, object]:
     return out
 
 
-def interval_of(modes: Modes, virtual: str | None, divisor: str | None, value: float | None) -> list[float] | None:
+def interval_of(
+    modes: Modes, virtual: str | None, divisor: str | None, value: float | None
+) -> list[float | None] | None:
     """The interval of a ratio that was claimed (value not None) between these two columns, else None."""
     if value is None or not virtual or not divisor:
         return None
     return interval(modes.get(virtual), modes.get(divisor))
 
 
-def interval(virtual: ModeRecord | None, divisor: ModeRecord | None) -> list[float] | None:
+def interval(virtual: ModeRecord | None, divisor: ModeRecord | None) -> list[float | None] | None:
     """[low, high] the two knees' brackets allow (analysis/ratio_interval.py); None on an open side."""
     if virtual is None or divisor is None:
         return None

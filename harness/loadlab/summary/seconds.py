@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from hdrh.histogram import HdrHistogram  # type: ignore[import-untyped]  # hdrhistogram ships no type information
+from hdrh.histogram import HdrHistogram
 
 from loadlab.analysis import hlog
 from loadlab.analysis.levels import Level, LevelBuilder
