@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 from datetime import datetime, timezone
 from pathlib import Path
+from types import FrameType
+from typing import NoReturn
 
 from loadlab.core import brownout_profile as brownout
 from loadlab.core import downstream, fanout, runplan, runrecord, timeouts
@@ -68,7 +71,7 @@ def run_mode(run: Run, mode_run: ModeRun, folder: str | None = None, repetition:
     except BaseException:
         cancel(run, pending)
         raise
-    switch: list = []  # PROFILE=brownout: the delay-service's window, scheduled once the go is given
+    switch: list[threading.Thread] = []  # PROFILE=brownout: the delay-service's window, scheduled once the go is given
     on_go = None
     if brownout.is_brownout(run.values):
         on_go = lambda at: switch.append(brownout_switch.start(run, folder, at))  # noqa: E731 - a one-line hook
@@ -96,7 +99,7 @@ def run_mode(run: Run, mode_run: ModeRun, folder: str | None = None, repetition:
         )
 
 
-def _raise_interrupt(signum, frame):
+def _raise_interrupt(signum: int, frame: FrameType | None) -> NoReturn:
     raise KeyboardInterrupt
 
 
@@ -108,10 +111,11 @@ def bench(values: RunParams) -> int:
     run_dir = make_run_dir(Path(values.results_dir).resolve())  # after the preflight (cli.py) found no problem
     topo = topology.build(values.target, values.injectors, run_dir, java_home)
     thresholds = downstream.health_thresholds(fanout.request_distribution(values))
-    run = Run(values, topo, run_dir, javas, timeouts.derive(values, thresholds))
+    run = Run(values, topo, run_dir, timeouts.derive(values, thresholds), javas)
     fault = os.environ.get("LOADLAB_FAULT_CPU_QUOTA")  # test-only starvation, see infra/host/loadlab-host
-    for h in topo.hosts() if fault else ():
-        h.env["LOADLAB_FAULT_CPU_QUOTA"] = fault
+    if fault:
+        for h in topo.hosts():
+            h.env["LOADLAB_FAULT_CPU_QUOTA"] = fault
     run.meta = {
         "format": runrecord.FORMAT,
         "run_id": run_dir.name,

@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -65,13 +66,13 @@ def _print(line: str) -> None:
 
 
 def follow_progress(
-    proc: subprocess.Popen, mode: str, ended: threading.Event | None = None, ready: threading.Event | None = None
+    proc: subprocess.Popen[str], mode: str, ended: threading.Event | None = None, ready: threading.Event | None = None
 ) -> None:
     """Shows one injector's progress: the simulation prints `LOADLAB ` lines; per-second ones carry `phase=`,
     level verdicts, the early stop and the end are kept on screen. `ready` is set once its JVM waits for the go
     (GoSignal.java; not shown), `ended` once the injector printed its end."""
     _followers.append(proc)
-    for line in proc.stdout:
+    for line in proc.stdout or ():  # hosts.Host.follow pipes it
         m = PROGRESS.match(line.rstrip())
         if not m:
             continue
@@ -90,7 +91,7 @@ def follow_progress(
             break
 
 
-_followers: list[subprocess.Popen] = []
+_followers: list[subprocess.Popen[str]] = []
 
 
 def end_progress() -> None:
@@ -147,7 +148,7 @@ def _brownout_lines(summary: RunSummary) -> None:
 def _rows(modes: dict[str, ModeRecord]) -> list[tuple[str, ...]]:
     from loadlab.summary import prediction_text
 
-    rows = [
+    rows: list[tuple[str, ...]] = [
         ("mode", "sustained rps", "knee between", "predicted rps", "agrees", "p99 at sustained", "collapsed", "verdict")
     ]
     for mode, m in modes.items():
@@ -248,7 +249,7 @@ def _ratio_lines(summary: RunSummary, agg: RepeatsRecord | None) -> None:
             held = summary.modes.get("virtual" if kind == "lower" else summary.virtual_over_platform_basis or "")
             extra += f" ({prediction_text.bound_words(kind, held)})"
         spread = agg.ratio if agg else None
-        if spread is not None and spread.median is not None:
+        if agg is not None and spread is not None and spread.median is not None:
             extra += (
                 f"; across {agg.n} repetitions {spread.min:.2f}–{spread.max:.2f}× "
                 f"(median {spread.median:.2f}×{_bounds_among(spread)})"
@@ -272,7 +273,7 @@ def _bounds_among(spread: RatioSpreadRecord) -> str:
     return f"; {len(kinds)} of them {said} bound{'s' if len(kinds) > 1 else ''}"
 
 
-def _rough_line(span) -> None:
+def _rough_line(span: Sequence[float | None] | None) -> None:
     words = ratio_interval.rough(span)
     if words:
         _print(f"  {words}")
@@ -305,7 +306,7 @@ def _bracket(m: ModeRecord) -> str:
     return between + (" (coarse)" if not (m.refine and m.refine.localised) else "")
 
 
-def _fmt(value, unit: str = "") -> str:
+def _fmt(value: float | None, unit: str = "") -> str:
     if value is None:
         return "-"
     if isinstance(value, float):
