@@ -17,6 +17,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TextIO
 
 from loadlab.core import failif, param_limits, params
 from loadlab.core.errors import ExitCode, LoadlabError
@@ -57,7 +58,7 @@ def _values(args: argparse.Namespace) -> RunParams:
     return params.parse()
 
 
-def _single_run_lock():
+def _single_run_lock() -> TextIO:
     """Two benches at once would share ports and kill each other's processes: refuse the second one."""
     STATE.mkdir(parents=True, exist_ok=True)
     f = open(STATE / "bench.lock", "a+")

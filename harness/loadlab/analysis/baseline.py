@@ -32,11 +32,12 @@ def first_steady(levels: list[Level], kept: list[int], thresholds: Thresholds) -
     steady: dict[int, float] = {}
     broke: list[str] = []
     for i, level in enumerate(levels):
-        reasons = rate_reasons(level, thresholds, level.latency.p50_ms) if level.latency else ["no successful answer"]
-        if reasons:
+        latency = level.latency
+        reasons = rate_reasons(level, thresholds, latency.p50_ms) if latency else ["no successful answer"]
+        if reasons or not latency:
             broke.append(f"{level_words(level)} broke: {reasons[0]}")
             continue
-        steady[i] = level.latency.p50_ms
+        steady[i] = latency.p50_ms
         if i in kept:
             at = min(steady, key=lambda j: (steady[j], j))
             said = level_words(levels[at]) + (f" ({'; '.join(broke)})" if broke else "")

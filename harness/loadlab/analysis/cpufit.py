@@ -20,13 +20,17 @@ with SERVICE_CPUS the service's share and the other roles' cores are two such ho
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from loadlab.analysis import linefit
 from loadlab.analysis.models import CPU_KNEE_UTILIZATION
 from loadlab.analysis.prediction import Prediction, interval_text
 from loadlab.core.servicecpus import CpuSplit
+
+if TYPE_CHECKING:  # for annotations only: at run time the level model would bring hdrh to every importer of cpufit
+    from loadlab.analysis.levels import Evidence, Level
 
 # A fit needs levels whose rates differ: at least this many, spanning at least this share of the highest rate.
 MIN_LEVELS = 2
@@ -117,13 +121,19 @@ class CpuCeiling:
     def bound(self) -> Prediction:
         """The utilization law's ceiling: every core busy. A bound the knee stays below, not the knee."""
         return Prediction(
-            self.rps, "cpu", self.formula(), self.interval, self.fitted_on, self.total and self.total.r2, self.levels
+            self.rps,
+            "cpu",
+            self.formula(),
+            self.interval,
+            self.fitted_on,
+            self.total.r2 if self.total else None,
+            self.levels,
         )
 
     def prediction(self) -> Prediction:
         """The knee of a CPU-bound mode; the bound itself when no knee can be read off the busy line."""
         knee = self.knee()
-        if knee is None:
+        if knee is None or self.busy is None:  # a knee is read off the busy line
             return self.bound()
         rps, interval = knee
         line = self.busy.line
@@ -199,7 +209,8 @@ def cpu_ceiling(
 def _roles_cores(cpu: Mapping[str, float | None], roles: list[str]) -> float | None:
     """The fitted roles' CPU together at one level, in cores; None unless every one of them was sampled."""
     values = [cpu.get(r) for r in roles]
-    return None if any(v is None for v in values) else sum(values) / 100.0
+    known = [v for v in values if v is not None]
+    return None if len(known) < len(values) else sum(known) / 100.0
 
 
 def _roles_line(levels: Sequence[tuple[float, Mapping[str, float | None]]], roles: list[str]) -> linefit.Line | None:
@@ -220,7 +231,9 @@ def _busy_line(
 ) -> BusyLine | None:
     """The host's CPU when every level sampled it and it held the roles' CPU (it includes them); else the roles'."""
     if host_cpu_pct and len(host_cpu_pct) == len(levels) and all(p is not None for p in host_cpu_pct):
-        points = [(rps, pct * cores / 100.0) for (rps, _), pct in zip(levels, host_cpu_pct) if rps > 0]
+        points = [
+            (rps, pct * cores / 100.0) for (rps, _), pct in zip(levels, host_cpu_pct) if rps > 0 and pct is not None
+        ]
         roles_at = [_roles_cores(cpu, roles) for rps, cpu in levels if rps > 0]
         holds_roles = all(
             r is None or y >= r - SAMPLING_SKEW_CORES_RATIO * cores for (_, y), r in zip(points, roles_at)
@@ -241,7 +254,7 @@ def lowest(ceilings: Sequence[CpuCeiling | None]) -> CpuCeiling | None:
 
 
 def ceiling_of_levels(
-    levels: Sequence,
+    levels: Sequence[Level],
     shared_machine: bool,
     injectors: int,
     thread_cores: float | None,
@@ -253,10 +266,10 @@ def ceiling_of_levels(
     them (the busiest one's × their number). Separate hosts (aws): one ceiling per host, the smallest wins; an
     injector host's CPU is fitted against the total rate, so its ceiling is the total rate it would allow."""
 
-    def points(cpu_of) -> list[tuple[float, dict[str, float | None]]]:
+    def points(cpu_of: Callable[[Evidence], dict[str, float | None]]) -> list[tuple[float, dict[str, float | None]]]:
         return [(lv.ok_rps, cpu_of(lv.evidence)) for lv in levels]
 
-    def injector_pct(ev) -> float | None:
+    def injector_pct(ev: Evidence) -> float | None:
         return None if ev.injector_cpu_pct is None else ev.injector_cpu_pct * max(injectors, 1)
 
     if shared_machine and split is not None:
@@ -288,11 +301,13 @@ def ceiling_of_levels(
         [
             cpu_ceiling(points(lambda ev: {"thread-service": ev.thread_cpu_pct}), thread_cores, "thread host"),
             cpu_ceiling(
-                points(lambda ev: {"delay-service": ev.delay_cpu_pct}), first and first.delay_cores, "delay host"
+                points(lambda ev: {"delay-service": ev.delay_cpu_pct}),
+                None if first is None else first.delay_cores,
+                "delay host",
             ),
             cpu_ceiling(
                 points(lambda ev: {"injector": ev.injector_cpu_pct}),
-                first and first.injector_cores,
+                None if first is None else first.injector_cores,
                 "busiest injector host",
             ),
         ]

@@ -83,23 +83,23 @@ def capacity_change(run: Sequence[Span], against: Sequence[Span]) -> Change:
     """A capacity's change from each side's repetitions (one Span each; one when REPEAT=1)."""
     if not run or not against:
         raise ValueError("a capacity change needs at least one repetition on each side")
-    points = [s.point for s in run], [s.point for s in against]
+    run_points, against_points = _all_known([s.point for s in run]), _all_known([s.point for s in against])
     point = None
-    if None not in points[0] and None not in points[1] and statistics.median(points[1]) > 0:
-        point = _pct(statistics.median(points[0]) / statistics.median(points[1]))
-    run_low, against_high = [s.low for s in run], [s.high for s in against]
-    run_high, against_low = [s.high for s in run], [s.low for s in against]
+    if run_points is not None and against_points is not None and statistics.median(against_points) > 0:
+        point = _pct(statistics.median(run_points) / statistics.median(against_points))
+    run_low, against_high = [s.low for s in run], _all_known([s.high for s in against])
+    run_high, against_low = _all_known([s.high for s in run]), [s.low for s in against]
     # lowest ratio: RUN's low ends over AGAINST's high ends (none: AGAINST held its top, its knee lies anywhere above)
-    low = None if None in against_high else _pct(_ratio_of_medians(run_low, against_high))
+    low = None if against_high is None else _pct(_ratio_of_medians(run_low, against_high))
     # highest: RUN's high ends over AGAINST's low ends (none: RUN held its top, or AGAINST had no healthy level)
-    high = None if None in run_high or 0 in against_low else _pct(_ratio_of_medians(run_high, against_low))
+    high = None if run_high is None or 0 in against_low else _pct(_ratio_of_medians(run_high, against_low))
     if low is None and high is None:
         return Change(point, low, high, "from the knee brackets: neither run's knee has an upper end")
     if len(run) < 2 or len(against) < 2:
         return Change(point, low, high, "from the knee brackets")
-    if low is not None:
+    if low is not None and against_high is not None:
         low = _pct(_bootstrap(run_low, against_high)[0])
-    if high is not None:
+    if high is not None and run_high is not None:
         high = _pct(_bootstrap(run_high, against_low)[1])
     basis = f"from the knee brackets and {len(run)} against {len(against)} repetitions (bootstrap)"
     return Change(point, low, high, basis)
@@ -120,12 +120,19 @@ def latency_change(run: Sequence[float], against: Sequence[float], what: str = "
     return Change(point, _pct(low), _pct(high), f"{basis}, bootstrap and Mann-Whitney U", p)
 
 
+def _all_known(values: list[float | None]) -> list[float] | None:
+    """The values when every one is known; None when one is not (a side with no end)."""
+    known = [v for v in values if v is not None]
+    return known if len(known) == len(values) else None
+
+
 def _ratio_of_medians(top: Sequence[float], bottom: Sequence[float]) -> float:
     return statistics.median(top) / statistics.median(bottom)
 
 
 def _median_ratio(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
-    return np.median(x, axis=axis) / np.median(y, axis=axis)
+    ratio: np.ndarray = np.median(x, axis=axis) / np.median(y, axis=axis)  # numpy types a median on an axis Any
+    return ratio
 
 
 def _bootstrap(top: Sequence[float], bottom: Sequence[float]) -> tuple[float, float]:

@@ -101,7 +101,8 @@ def check(spectrum: Spectrum, wait: Wait, deadline_ms: float | None = None) -> L
     for percentile in CHECKED:
         wait_ms = wait.quantile_ms(percentile / 100)
         cut = deadline_ms is not None and wait_ms >= deadline_ms
-        wait_ms = min(wait_ms, deadline_ms) if cut else wait_ms
+        if cut and deadline_ms is not None:
+            wait_ms = deadline_ms
         measured_there = measured(spectrum, percentile)
         checks.append(Checked(percentile, measured_there, wait_ms + own_low, wait_ms + own_high, cut))
     return LevelTail(spectrum.get_total_count(), median, own_low, own_high, tuple(checks))

@@ -75,7 +75,7 @@ def _past_limit(
     whose, beyond = words
     if limit is None or value is None:
         return None
-    if tail_judged_by(level) == "count":
+    if tail_judged_by(level) == "count" and level.latency is not None:  # "count" is said of a level with answers
         from loadlab.analysis import hlog  # needs hdrh, as a level with a histogram does; knee.py's importers do not
 
         n = level.latency.count

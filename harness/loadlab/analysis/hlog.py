@@ -196,4 +196,4 @@ def mean(histogram: HdrHistogram) -> float:
         int(counts[i]) * histogram._hdr_median_equiv_value(histogram.get_value_from_index(int(i)))
         for i in numpy.nonzero(counts)[0]
     )
-    return total / histogram.total_count
+    return float(total / histogram.total_count)  # hdrhistogram is untyped (pyproject.toml): its sum is Any

@@ -56,7 +56,7 @@ LARGE_STEP = 1.5
 class Verdict:
     """One pass judged: each level's health, and its knee."""
 
-    baseline_p50_ms: int | None
+    baseline_p50_ms: float | None
     p99_limit_ms: float | None
     health: list[tuple[bool, list[str]]]
     first_unhealthy: int | None  # position in the level list (from 0), not the level number (knee_words.level_number)
@@ -151,7 +151,7 @@ class Knee:
 
     sustained_rps: float
     p99_ms_at_sustained: int | None
-    baseline_p50_ms: int | None  # the coarse pass's, every fine pass is judged against it
+    baseline_p50_ms: float | None  # the coarse pass's, every fine pass is judged against it
     interval: Bracket | None  # None when the mode never collapsed
     coarse: Bracket | None
     fit_levels: list[Level]  # the healthy levels, coarse and fine, a CPU fit may use
@@ -199,12 +199,12 @@ class Knee:
                 )
             else:
                 self._climb(name, levels, verdict)
-        elif why_not is None:
+        elif why_not is None and before is not None:
             judged = [(lv.target_rps, ok) for lv, (ok, _) in zip(levels, verdict.health)]
             after, why_not = combine(before, [pair for i, pair in enumerate(judged) if i not in verdict.set_aside])
             if why_not is None and after is None:
                 self._not_reproduced(before, levels, verdict)
-            elif why_not is None:
+            elif why_not is None and after is not None:
                 self._narrow(before, after, levels, verdict)
         outcome = PassOutcome(name, levels, verdict, before, self.interval, why_not)
         self.passes.append(outcome)
@@ -217,14 +217,16 @@ class Knee:
             top = next(lv for lv in counted if lv.target_rps == after.healthy)
             self.sustained_rps, self.p99_ms_at_sustained = top.target_rps, top.p99_ms
         if after.unhealthy != before.unhealthy and verdict.first_unhealthy is not None:
-            self._close_on(levels, verdict)
+            self._close_on(levels, verdict, verdict.first_unhealthy)
         self.interval = after
 
-    def _close_on(self, levels: list[Level], verdict: Verdict) -> None:
-        """The pass's first unhealthy level closes the bracket: kept with why it was unhealthy."""
-        self.closing = levels[verdict.first_unhealthy]
-        self.unhealthy_levels.setdefault(self.closing.target_rps, self.closing)
-        self.unhealthy_why.setdefault(self.closing.target_rps, verdict.health[verdict.first_unhealthy][1])
+    def _close_on(self, levels: list[Level], verdict: Verdict, first_unhealthy: int) -> Level:
+        """The pass's first unhealthy level (verdict.first_unhealthy) closes the bracket: kept with why it was
+        unhealthy."""
+        closing = self.closing = levels[first_unhealthy]
+        self.unhealthy_levels.setdefault(closing.target_rps, closing)
+        self.unhealthy_why.setdefault(closing.target_rps, verdict.health[first_unhealthy][1])
+        return closing
 
     def _not_reproduced(self, before: Bracket, levels: list[Level], verdict: Verdict) -> None:
         """Every level of the pass was healthy, through the bracket's unhealthy rate: that rate is no knee. The
@@ -275,8 +277,8 @@ class Knee:
             top = max(counted, key=lambda lv: lv.target_rps)
             self.sustained_rps, self.p99_ms_at_sustained = top.target_rps, top.p99_ms
         if verdict.first_unhealthy is not None:
-            self._close_on(levels, verdict)
-            self.interval = Bracket(self.sustained_rps, self.closing.target_rps)
+            closing = self._close_on(levels, verdict, verdict.first_unhealthy)
+            self.interval = Bracket(self.sustained_rps, closing.target_rps)
             return
         self.bound, self.suspect = bound_of(levels, verdict, self.sustained_rps, name)
         if self.bound is None and toward_suspect:
@@ -304,7 +306,7 @@ def coarse_knee(levels: list[Level], verdict: Verdict) -> Knee:
     """The knee the coarse stairs give, before any fine pass."""
     counted = verdict.counted(levels)
     transients = []
-    if verdict.transient_first is not None:
+    if verdict.transient_first is not None and verdict.transient_held is not None:  # set together
         transients.append(
             first_level_transient(
                 levels[verdict.transient_first],

@@ -36,7 +36,7 @@ class Evidence:
     db_pool_pending: float | None = None  # requests waiting for a connection (db scenario)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Level:
     # Where the level stands in its pass, counted from 0 as the simulation's raw files count it; what a person or a
     # file name sees is its number, knee_words.level_number(position), counted from 1.
@@ -66,7 +66,7 @@ class Level:
     cancelled_calls: int | None = None
     # The delay the delay-service served in the level's seconds, its own record (analysis/served.py): answers, p50,
     # p90, p99, p99.9 in ms; None when the run has no served log.
-    served_ms: dict | None = None
+    served_ms: dict[str, float] | None = None
     # Why the delay-service served this level slower than its configured distribution (analysis/served.py), or
     # None: the stand-in's own record says the instrument, not the service, was slow here (the level is set aside).
     served_late: str | None = None
@@ -195,17 +195,26 @@ class LevelBuilder:
         for kind, count in kinds.items():
             self._kinds[kind] = self._kinds.get(kind, 0) + count
 
-    def build(self) -> Level:
+    def build(
+        self,
+        window_shift_s: int = 0,
+        previous_rps: float | None = None,
+        by_send_second: bool = False,
+        settle_s: int = 0,
+    ) -> Level:
+        """The level whole. previous_rps is the rate offered just before it: counted by the second its requests
+        completed in, its previous_target_rps; counted by the second they were sent in (by_send_second), the
+        completed_from_rps of a level that read its completions (Level says why each)."""
         means = {
             name: statistics.median(v) if name in MEDIAN_EVIDENCE else sum(v) / len(v)
             for name, v in self._samples.items()
             if v
         }
         known = {k: v for k, v in means.items() if k in Evidence.__dataclass_fields__}
-        evidence = Evidence(**known)
         if self._downstream_calls > 0:
             # Weighted by calls: the level's true mean downstream time, not a mean of per-second means.
-            evidence.downstream_ms_mean = self._downstream_ms / self._downstream_calls
+            known["downstream_ms_mean"] = self._downstream_ms / self._downstream_calls
+        evidence = Evidence(**known)
         latency = hlog.stats(self._latency) if self._latency is not None else None
         ko_latency = hlog.stats(self._ko_latency) if self._ko_latency is not None else None
         return Level(
@@ -221,7 +230,11 @@ class LevelBuilder:
             ko_latency,
             dict(self._kinds),
             histogram=self._latency,
+            previous_target_rps=None if by_send_second else previous_rps,
+            window_shift_s=window_shift_s,
+            settle_s=settle_s,
             completed_ok=self.completed_ok,
+            completed_from_rps=previous_rps if by_send_second and self.completed_ok is not None else None,
         )
 
 

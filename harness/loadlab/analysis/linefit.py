@@ -9,7 +9,7 @@ far extrapolation from a few noisy levels gets the wide interval it deserves wit
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 # Two-sided 95% quantiles of Student's t by degrees of freedom (1..30); beyond, the normal's 1.96 is close enough.
@@ -70,8 +70,9 @@ class Line:
     def half_width(self, x: float) -> float | None:
         """Half the 95% band of the fitted mean at x; None without a residual to judge the scatter by (2 points)."""
         t = t95(self.n - 2)
-        if t is None:
-            return None
+        return None if t is None else self._half_width(t, x)
+
+    def _half_width(self, t: float, x: float) -> float:
         s = math.sqrt(self._residual_ss() / (self.n - 2))
         return t * s * math.sqrt(1.0 / self.n + (x - self.mean_x) ** 2 / self.sxx)
 
@@ -93,20 +94,20 @@ class Line:
         """(earliest, latest) x at which the true line could reach y: where the band's upper edge reaches it, and
         where its lower edge does (None: the lower edge never does — the slope is not told from flat, so there is
         no upper bound). None when the line does not rise or has no band (fewer than three points)."""
-        point = self.reaches(y)
-        if point is None or self.half_width(point) is None:
+        point, t = self.reaches(y), t95(self.n - 2)
+        if point is None or t is None:
             return None
 
         def upper(x: float) -> float:
-            return self.at(x) + self.half_width(x)
+            return self.at(x) + self._half_width(t, x)
 
         def lower(x: float) -> float:
-            return self.at(x) - self.half_width(x)
+            return self.at(x) - self._half_width(t, x)
 
         # The upper edge is convex: below y on [0, earliest), at or above it from there to the point.
         earliest = 0.0 if upper(0.0) >= y or point <= 0 else _bisect(lambda x: upper(x) >= y, 0.0, point)
         # The lower edge is concave: it rises for ever only when the slope beats the band's own widening.
-        if self.slope * self.slope * self.sxx <= t95(self.n - 2) ** 2 * self._residual_ss() / (self.n - 2):
+        if self.slope * self.slope * self.sxx <= t**2 * self._residual_ss() / (self.n - 2):
             return earliest, None
         far = max(point, 1.0)
         while lower(far) < y:
@@ -127,7 +128,7 @@ def fit(xs: Sequence[float], ys: Sequence[float]) -> Line | None:
     return Line(slope, my - slope * mx, tuple(xs), tuple(ys))
 
 
-def _bisect(holds, low: float, high: float) -> float:
+def _bisect(holds: Callable[[float], bool], low: float, high: float) -> float:
     """The smallest x in [low, high] at which holds(x) is true, for a condition false below it and true above."""
     for _ in range(100):
         mid = (low + high) / 2

@@ -45,6 +45,7 @@ from loadlab.analysis.prediction import Prediction, lowest
 from loadlab.analysis.slots import slots_over_hold
 from loadlab.analysis.validity import CPU_SATURATED_RATIO
 from loadlab.core.downstream import Distribution
+from loadlab.core.fanout import SlowestOf
 
 __all__ = ["Prediction", "Inputs", "HoldTime", "KindHold", "LevelHold", "applicable", "predict", "slots_over_hold"]
 
@@ -64,7 +65,7 @@ def baseline_hold(x: Inputs) -> HoldTime | None:
     if not x.baseline_ms:
         return None
     if x.wait is not None and not x.wait.is_constant:
-        return mean_wait_hold(x, x.wait)
+        return mean_wait_hold(x, x.wait, x.baseline_ms)
     first = LevelHold(x.baseline_rps or 0.0, x.baseline_ms, x.baseline_mean_ms, x.downstream_ms)
     levels = _with_first(first, x.healthy_holds)
     shortest = min(v for lv in levels for v in (lv.p50_ms, lv.downstream_ms) if v)
@@ -72,12 +73,12 @@ def baseline_hold(x: Inputs) -> HoldTime | None:
     return HoldTime(x.baseline_ms, "baseline p50", shortest, longest, len(levels), _rates(levels))
 
 
-def mean_wait_hold(x: Inputs, wait: Distribution) -> HoldTime:
+def mean_wait_hold(x: Inputs, wait: Distribution | SlowestOf, baseline_ms: float) -> HoldTime:
     """With a drawn delay a thread is held for the distribution's MEAN (Little's law is about averages; a heavy tail
     puts it far above the median), plus what the service adds beyond the median at the baseline (the measured p50
     less the distribution's median). At most what the client waited on average at the baseline, which holds the
-    same tail as measured; at least the distribution's own mean."""
-    overhead = max(0.0, x.baseline_ms - wait.p50_ms())
+    same tail as measured; at least the distribution's own mean. baseline_ms: x's, known."""
+    overhead = max(0.0, baseline_ms - wait.p50_ms())
     ms = wait.mean_ms() + overhead
     measured = x.baseline_mean_ms or ms
     return HoldTime(ms, f"mean wait {wait.wait_words()}", min(ms, wait.mean_ms(), measured), max(ms, measured))
@@ -104,7 +105,7 @@ def _rates(levels: list[LevelHold]) -> tuple[float, float] | None:
     return (min(rates), max(rates)) if rates else None
 
 
-def little(threads: float | None, hold: HoldTime | float | None, measured_at: float | None = None):
+def little(threads: float | None, hold: HoldTime | float | None, measured_at: float | None = None) -> Prediction | None:
     """hold: the baseline hold time (baseline_hold), or a bare p50 in ms (a point, no interval)."""
     hold = _as_hold(hold, "baseline p50")
     if not threads or hold is None:

@@ -9,6 +9,7 @@ healthy, first unhealthy rate) meets that interval; there is no fixed tolerance 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 # A fit is "rough" — said in words next to its number — when any of these holds:
@@ -100,12 +101,12 @@ class Prediction:
             facts.append(f"R² {self.r2:.2f}")
         return "rough: " + ", ".join(facts + reasons)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         return {
             "predicted_by": self.predicted_by,
             "rps": round(self.rps),
             "interval_rps": interval_list(self.interval),
-            "fitted_on_rps": interval_list(self.fitted_on),
+            "fitted_on_rps": range_list(self.fitted_on),
             "r2": None if self.r2 is None else round(self.r2, 3),
             "levels": self.levels,
             "measured_levels": self.measured_levels,
@@ -164,7 +165,7 @@ AGREES, DISAGREES, CONTRADICTED, FUZZY, NOT_REACHED, NOT_PLACED, NO_MODEL, UNBOU
 
 def beyond_run(p: Prediction, top_offered: float | None) -> bool:
     """Whether the model's interval starts above FAR_ABOVE_RUN × the highest rate the run offered."""
-    return bool(top_offered) and p.band()[0] > FAR_ABOVE_RUN * top_offered
+    return top_offered is not None and top_offered != 0 and p.band()[0] > FAR_ABOVE_RUN * top_offered
 
 
 def lowest(found: list[Prediction], top_offered: float | None = None) -> Prediction | None:
@@ -236,10 +237,12 @@ def agreement(p: Prediction | None, knee: MeasuredKnee) -> Agreement:
         return Agreement(None, NO_MODEL, "no model limits this mode")
     lo, hi = p.band()
     predicted = f"the predicted {interval_text(lo, hi)}"
-    if not knee.collapsed and knee.peak is None:
-        return Agreement(None, NOT_PLACED, f"no level it held can be trusted, which tells nothing about {predicted}")
     if not knee.collapsed:
         peak = knee.peak
+        if peak is None:
+            return Agreement(
+                None, NOT_PLACED, f"no level it held can be trusted, which tells nothing about {predicted}"
+            )
         # A healthy level delivers at least ok_ratio of its rate: holding `peak` proves only peak x ok_ratio.
         held = peak * knee.ok_ratio
         if held_verdict(p, peak, knee.ok_ratio) == REFUTED:
@@ -292,6 +295,7 @@ def agreement(p: Prediction | None, knee: MeasuredKnee) -> Agreement:
     if k_hi < lo:
         where = f"{(lo - k_hi) / lo:.0%} below"
     else:
+        assert k_lo is not None and hi is not None  # no healthy level, or no upper end: said above
         where = f"{(k_lo - hi) / hi:.0%} above"
     return Agreement(False, DISAGREES, f"{measured} is {where} {predicted}")
 
@@ -314,19 +318,22 @@ def rate_text(x: float) -> str:
     return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.3g}"
 
 
-def interval_list(pair: tuple[float, float | None] | None) -> list | None:
+def interval_list(pair: tuple[float, float | None] | None) -> list[float | None] | None:
     if pair is None:
         return None
-    return [_plain(v) for v in pair]
+    return [None if v is None else _plain(v) for v in pair]
 
 
-def _plain(v: float | None) -> float | int | None:
-    if v is None:
-        return None
+def range_list(pair: tuple[float, float] | None) -> list[float] | None:
+    """A range with both ends known (the rates a line was fitted on) as interval_list writes it."""
+    return None if pair is None else [_plain(v) for v in pair]
+
+
+def _plain(v: float) -> float:
     return round(v) if abs(v) >= 100 else round(v, 2)
 
 
-def figure(rps: float, interval: list | tuple | None) -> str:
+def figure(rps: float, interval: Sequence[float | None] | None) -> str:
     """A predicted rate as far as its interval carries it: the point when the interval is bounded on both sides,
     `≥ 2,358` (the low end only) when it has no upper end, words when it reaches 0 rps (the data allows the limit at
     no load at all)."""
@@ -338,6 +345,6 @@ def figure(rps: float, interval: list | tuple | None) -> str:
     return rate_text(rps)
 
 
-def carried(interval: list | tuple | None) -> bool:
+def carried(interval: Sequence[float | None] | None) -> bool:
     """Whether a point of this interval may be printed (figure() gives the point)."""
     return not interval or (interval[0] is not None and interval[0] > 0 and interval[1] is not None)

@@ -22,10 +22,12 @@ ROUGH_FACTOR = 2.0
 DIGITS = 2  # a ratio and its interval's ends are written to two decimals, as summary.json gives them
 
 KneeRange = tuple[float, float | None]  # (low, high): where a knee lies; high None: no upper end (no knee reached)
-Interval = list  # [low, high] as summary.json writes it; None on a side with no end
+Interval = list[float | None]  # [low, high] as summary.json writes it; None on a side with no end
 
 
-def knee_range(sustained: float | None, collapsed: bool | None, bracket: Sequence | None) -> KneeRange | None:
+def knee_range(
+    sustained: float | None, collapsed: bool | None, bracket: Sequence[float | None] | None
+) -> KneeRange | None:
     """Where a mode's knee lies: its bracket when it collapsed, above its highest healthy rate when it did not;
     None when nothing places it (no healthy level)."""
     if collapsed:
@@ -48,7 +50,7 @@ def interval(numerator: KneeRange | None, divisor: KneeRange | None) -> Interval
     return [low, high]
 
 
-def bound_of(span: Sequence | None) -> str | None:
+def bound_of(span: Sequence[float | None] | None) -> str | None:
     """`lower` when the interval has no upper end, `upper` when it has no lower end, None when closed."""
     if not span:
         return None
@@ -57,12 +59,12 @@ def bound_of(span: Sequence | None) -> str | None:
     return "upper" if span[0] is None else None
 
 
-def rough(span: Sequence | None, short: bool = False) -> str | None:
+def rough(span: Sequence[float | None] | None, short: bool = False) -> str | None:
     """The words for a closed interval wider than ROUGH_FACTOR, with what narrows it (short: the word and why only,
     where the full words are said nearby); None otherwise (a bound is said as a bound, not as rough)."""
-    if not span or span[0] is None or span[1] is None or not span[0]:
+    low, high = (span[0], span[1]) if span else (None, None)
+    if low is None or high is None or not low:
         return None
-    low, high = span
     if high <= ROUGH_FACTOR * low:
         return None
     if short:
@@ -73,7 +75,7 @@ def rough(span: Sequence | None, short: bool = False) -> str | None:
     )
 
 
-def text(value: float | None, span: Sequence | None, kind: str | None = None) -> str:
+def text(value: float | None, span: Sequence[float | None] | None, kind: str | None = None) -> str:
     """`2.12× (2.03–2.42)`; a bound as far as its brackets carry it, `≥ 2.90×` / `≤ 1.08×` (figure()); a summary
     written before intervals (kind: its `…_bound`) says the point for what it is; "—" without a ratio."""
     if value is None:
@@ -89,7 +91,7 @@ def text(value: float | None, span: Sequence | None, kind: str | None = None) ->
     return f"{value:.{DIGITS}f}× ({low:.{DIGITS}f}–{high:.{DIGITS}f})"
 
 
-def figure(value: float, span: Sequence | None) -> str:
+def figure(value: float, span: Sequence[float | None] | None) -> str:
     """The figure a reader may quote: the point of a closed interval, the interval's end for a bound (`≥ 2.90×`).
     A bound's point (the ratio of the last healthy levels, summary.json's value) is no bound: with platform's knee
     between 25 and 70 rps and virtual holding 250, 250 / 25 = 10× is what platform's last healthy level gives, but
@@ -98,11 +100,12 @@ def figure(value: float, span: Sequence | None) -> str:
     return f"{sign}{quotable(value, span):.{DIGITS}f}×"
 
 
-def quotable(value: float, span: Sequence | None) -> float:
+def quotable(value: float, span: Sequence[float | None] | None) -> float:
     """The number figure() writes: the point of a closed interval (or of none), the end a bound's brackets carry."""
     kind = bound_of(span)
-    if kind == "lower" and span is not None:
-        return float(span[0])
-    if kind == "upper" and span is not None:
-        return float(span[1])
+    low, high = (span[0], span[1]) if span else (None, None)
+    if kind == "lower" and low is not None:
+        return float(low)
+    if kind == "upper" and high is not None:
+        return float(high)
     return value

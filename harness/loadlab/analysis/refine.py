@@ -81,7 +81,8 @@ def most_fine_levels(coarse_rates: Sequence[float]) -> list[tuple[int, float]]:
     rates = sorted(coarse_rates)
     worst: list[tuple[int, float]] = []
     for low, high in zip(rates, rates[1:]):
-        passes, bracket = [], Bracket(low, high)
+        passes: list[tuple[int, float]] = []
+        bracket = Bracket(low, high)
         while len(passes) < MAX_PASSES:
             fine = fine_rates(bracket)
             if not fine:

@@ -20,8 +20,10 @@ reads them onto the levels.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+
+from hdrh.histogram import HdrHistogram
 
 from loadlab.analysis import binomial, hlog
 from loadlab.analysis.levels import Level
@@ -117,19 +119,25 @@ def injected_by_second(path: Path) -> dict[int, int]:
 SERVED_PERCENTILES = (50.0, 90.0, 99.0, 99.9)
 
 
-def record_served(levels: list[Level], t0: int | None, by_second: dict[int, list[str]]) -> None:
-    """Sets each level's served_ms: what the stand-in served over its seconds (the page's and the calibration's)."""
-    for level in levels:
-        if t0 is None or level.first_second is None:
-            continue
-        start = t0 + level.first_second
-        payloads = [p for s in range(start, start + level.seconds) for p in by_second.get(s, ())]
-        merged = hlog.merge_payloads(payloads) if payloads else None
-        if merged is not None and merged.get_total_count():
-            level.served_ms = {
-                "answers": merged.get_total_count(),
-                **{f"p{p:g}": merged.get_value_at_percentile(p) for p in SERVED_PERCENTILES},
-            }
+def record_served(levels: list[Level], t0: int | None, by_second: dict[int, list[str]]) -> list[Level]:
+    """The levels, each with its served_ms: what the stand-in served over its seconds (the page's and the
+    calibration's)."""
+    return [_with_served(level, t0, by_second) for level in levels]
+
+
+def _with_served(level: Level, t0: int | None, by_second: dict[int, list[str]]) -> Level:
+    if t0 is None or level.first_second is None:
+        return level
+    start = t0 + level.first_second
+    payloads = [p for s in range(start, start + level.seconds) for p in by_second.get(s, ())]
+    merged = hlog.merge_payloads(payloads) if payloads else None
+    if merged is None or not merged.get_total_count():
+        return level
+    served_ms = {
+        "answers": merged.get_total_count(),
+        **{f"p{p:g}": merged.get_value_at_percentile(p) for p in SERVED_PERCENTILES},
+    }
+    return replace(level, served_ms=served_ms)
 
 
 def kept_to_its_distribution(level: Level) -> bool:
@@ -141,12 +149,16 @@ def kept_to_its_distribution(level: Level) -> bool:
     return answers >= MIN_ANSWERS_P90 and level.served_late is None
 
 
-def count_injected(levels: list[Level], t0: int | None, by_second: dict[int, int]) -> None:
-    """Sets each level's downstream_injected from the delay-service's own count over the level's seconds."""
+def count_injected(levels: list[Level], t0: int | None, by_second: dict[int, int]) -> list[Level]:
+    """The levels, each with its downstream_injected: the delay-service's own count over the level's seconds."""
+    counted = []
     for level in levels:
         if t0 is not None and level.first_second is not None:
             start = t0 + level.first_second
-            level.downstream_injected = sum(by_second.get(s, 0) for s in range(start, start + level.seconds))
+            injected = sum(by_second.get(s, 0) for s in range(start, start + level.seconds))
+            level = replace(level, downstream_injected=injected)
+        counted.append(level)
+    return counted
 
 
 def allowed_ms(dist: Distribution, percentile: float = 99.0) -> float:
@@ -159,7 +171,7 @@ def allowed_p99_ms(dist: Distribution) -> float:
     return allowed_ms(dist, 99.0)
 
 
-def merged_answers(seconds: Iterable[int], by_second: dict[int, list[str]]):
+def merged_answers(seconds: Iterable[int], by_second: dict[int, list[str]]) -> HdrHistogram | None:
     """The level's served delays as one histogram (None without any)."""
     payloads = [p for s in seconds for p in by_second.get(s, ())]
     merged = hlog.merge_payloads(payloads) if payloads else None
@@ -200,7 +212,7 @@ def late_in_the_body(answers: int, beyond: int, percentile: float) -> tuple[bool
     return binomial.beyond_chance(answers, beyond, allowed, SERVED_ALPHA), allowed
 
 
-def _why_late(merged, count: int, dist: Distribution) -> str | None:
+def _why_late(merged: HdrHistogram, count: int, dist: Distribution) -> str | None:
     limit = allowed_ms(dist)
     beyond = hlog.count_above(merged, limit)
     is_late, allowed = late(count, beyond, dist, limit)
@@ -220,7 +232,9 @@ def _why_late(merged, count: int, dist: Distribution) -> str | None:
     return None
 
 
-def _sentence(merged, count: int, dist: Distribution, percentile: float, limit: float, beyond: int, allows: str) -> str:
+def _sentence(
+    merged: HdrHistogram, count: int, dist: Distribution, percentile: float, limit: float, beyond: int, allows: str
+) -> str:
     value = merged.get_value_at_percentile(percentile)
     return (
         f"the delay-service served its answers slower than configured: p{percentile:g} {value:.0f} ms over "

@@ -7,7 +7,9 @@ from loadlab.analysis.holds import HoldTime
 from loadlab.analysis.prediction import Prediction
 
 
-def slots_over_hold(slots: float, hold: HoldTime, predicted_by: str, formula: str, measured_at: float | None = None):
+def slots_over_hold(
+    slots: float, hold: HoldTime, predicted_by: str, formula: str, measured_at: float | None = None
+) -> Prediction:
     """N slots each held for one request: N / hold time, between N / the longest and N / the shortest hold.
     formula: the text before " = <rate> rps". A hold the run's evidence gives no spread to (one value) leaves the
     prediction without an interval, said as such, never the point written as one."""

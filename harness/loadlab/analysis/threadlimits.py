@@ -18,6 +18,7 @@ preflight asks the same command before a run. This module reads them and turns t
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,12 +44,14 @@ class HostLimits:
     service_heap_max_by: str = ""
 
     @classmethod
-    def from_mapping(cls, values: dict) -> HostLimits:
+    def from_mapping(cls, values: Mapping[str, object]) -> HostLimits:
         def number(key: str) -> int | None:
             value = values.get(key)
+            if not isinstance(value, (int, float, str)):
+                return None
             try:
                 return int(value)
-            except (TypeError, ValueError):
+            except ValueError:
                 return None
 
         return cls(
@@ -80,7 +83,7 @@ class HostLimits:
             f" less {JVM_OWN_THREADS} of the JVM's own"
         )
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         return dict(self.__dict__)
 
 

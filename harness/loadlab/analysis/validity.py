@@ -280,11 +280,8 @@ def _role_symptoms(level: Level, ctx: ValidityContext) -> str:
 
 def delay_symptom(level: Level, ctx: ValidityContext) -> str | None:
     ev = level.evidence
-    if _saturated(ev.delay_cpu_pct, ev.delay_cores):
-        return (
-            f"its process averaged {ev.delay_cpu_pct:.0f}% of one core, {_share(ev.delay_cpu_pct, ev.delay_cores)} "
-            f"of its {ev.delay_cores:.0f} cores (limit {CPU_SATURATED_RATIO:.0%})"
-        )
+    if saturated := _saturation(ev.delay_cpu_pct, ev.delay_cores):
+        return saturated
     if ctx.delay_ms is None:
         return None
     seen = f"; the thread-service's calls took {ev.downstream_ms_mean:.0f} ms" if ev.downstream_ms_mean else ""
@@ -295,7 +292,7 @@ def delay_symptom(level: Level, ctx: ValidityContext) -> str | None:
         )
     if ev.delay_probe_ms is None or served.kept_to_its_distribution(level):
         return None
-    base, allowed, lightest = delay_probe_limit(level, ctx)
+    base, allowed, lightest = delay_probe_limit(level, ctx, ctx.delay_ms)
     if ev.delay_probe_ms <= base + allowed:
         return None
     if lightest:
@@ -313,38 +310,33 @@ def with_delay_reference(levels: list[Level], ctx: ValidityContext) -> ValidityC
     return replace(ctx, lightest=levels[0])
 
 
-def delay_probe_limit(level: Level, ctx: ValidityContext) -> tuple[float, float, bool]:
-    """(base, allowance, is the lightest level): a probe is slow beyond base + allowance.
+def delay_probe_limit(level: Level, ctx: ValidityContext, delay_ms: float) -> tuple[float, float, bool]:
+    """(base, allowance, is the lightest level): a probe is slow beyond base + allowance (delay_ms: ctx's, known).
 
     At the lightest level the base is DELAY_MS and the allowance doubled (no load yet to saturate anything, only the
     probe's own cost); above it, the base is the lightest level's answer, at most DELAY_MS + twice the allowance."""
-    allowed = delay_allowance_ms(ctx.delay_ms)
+    allowed = delay_allowance_ms(delay_ms)
     reference = ctx.lightest.evidence.delay_probe_ms if ctx.lightest is not None else None
     if level is ctx.lightest:
-        return ctx.delay_ms, 2 * allowed, True
-    if reference is None or reference <= ctx.delay_ms:
-        return ctx.delay_ms, allowed, False
-    return min(reference, ctx.delay_ms + 2 * allowed), allowed, False
+        return delay_ms, 2 * allowed, True
+    if reference is None or reference <= delay_ms:
+        return delay_ms, allowed, False
+    return min(reference, delay_ms + 2 * allowed), allowed, False
 
 
 def injector_cpu_symptom(level: Level) -> str | None:
-    ev = level.evidence
-    if not _saturated(ev.injector_cpu_pct, ev.injector_cores):
-        return None
-    return (
-        f"its process averaged {ev.injector_cpu_pct:.0f}% of one core, "
-        f"{_share(ev.injector_cpu_pct, ev.injector_cores)} of its {ev.injector_cores:.0f} cores "
-        f"(limit {CPU_SATURATED_RATIO:.0%})"
-    )
+    return _saturation(level.evidence.injector_cpu_pct, level.evidence.injector_cores)
 
 
 def delay_allowance_ms(delay_ms: float) -> float:
     return max(DELAY_ADDED_FLOOR_MS, DELAY_ADDED_RATIO * delay_ms)
 
 
-def _saturated(process_pct: float | None, cores: float | None) -> bool:
-    return process_pct is not None and bool(cores) and process_pct >= CPU_SATURATED_RATIO * cores * 100
-
-
-def _share(process_pct: float, cores: float) -> str:
-    return f"{process_pct / (cores * 100):.0%}"
+def _saturation(process_pct: float | None, cores: float | None) -> str | None:
+    """How a process used CPU_SATURATED_RATIO of its cores or more, in words; None when it did not."""
+    if process_pct is None or not cores or process_pct < CPU_SATURATED_RATIO * cores * 100:
+        return None
+    return (
+        f"its process averaged {process_pct:.0f}% of one core, {process_pct / (cores * 100):.0%} of its "
+        f"{cores:.0f} cores (limit {CPU_SATURATED_RATIO:.0%})"
+    )

@@ -83,7 +83,8 @@ def carried_over(figures: ModeFigures) -> list[Prediction]:
                     float(p.rps),
                     str(p.predicted_by),
                     str(p.formula or ""),
-                    None if not interval else (interval[0], interval[1]),
+                    # summary.json's interval may leave either end open; a prediction's low end is always known
+                    None if not interval or interval[0] is None else (interval[0], interval[1]),
                     None if not fitted else (fitted[0], fitted[1]),
                     p.r2,
                     p.levels,
@@ -127,10 +128,10 @@ def memory_limit(figures: ModeFigures, host: HostSpec) -> Prediction | None:
         figures.base_rss_mb,
         "resident at the lightest level",
         fit.slope,
-        tuple(fit.interval) if fit.interval else None,
+        (fit.interval[0], fit.interval[1]) if fit.interval else None,
         (min(rates), max(rates)) if rates else None,
         fit.r2,
-        fit.levels,
+        fit.points,
         figures.hold_ms,
     )
 

@@ -16,7 +16,7 @@ from loadlab.core.errors import LoadlabError
 PLAN_JSON = "plan.json"
 
 
-def plan(run_dir: Path, env: dict[str, str]) -> dict:
+def plan(run_dir: Path, env: dict[str, str]) -> dict[str, object]:
     """The plan as plan.json holds it; PlanError before anything is written."""
     table = instances.read()
     rps = hostspec.target_rps(env)
@@ -63,7 +63,7 @@ def plan(run_dir: Path, env: dict[str, str]) -> dict:
     }
 
 
-def mode_entry(k: HostKnee, m: run_figures.ModeFigures) -> dict:
+def mode_entry(k: HostKnee, m: run_figures.ModeFigures) -> dict[str, object]:
     first = k.first
     # A knee with no upper end is only a lower bound (interval_rps [low, null]): no point is given as the knee.
     return {
@@ -78,7 +78,7 @@ def mode_entry(k: HostKnee, m: run_figures.ModeFigures) -> dict:
     }
 
 
-def write(run_dir: Path, env: dict[str, str]) -> dict:
+def write(run_dir: Path, env: dict[str, str]) -> dict[str, object]:
     result = plan(run_dir, env)
     (run_dir / PLAN_JSON).write_text(json.dumps(result, indent=2) + "\n")
     return result

@@ -36,7 +36,7 @@ class Need:
     instance: Instance | None
     why: str
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         return {
             "what": self.what,
             "cores": None if self.cores is None else round(self.cores, 2),
@@ -116,16 +116,17 @@ def helper_needs(m: ModeFigures, rps: float, table: Table, injectors_type: Insta
     )
 
 
-def for_target(run: RunFigures, rps: float, table: Table, family: str) -> dict:
+def for_target(run: RunFigures, rps: float, table: Table, family: str) -> dict[str, object]:
     injector_type = table.find(INJECTOR_TYPE)
-    per_mode = {}
+    per_mode: dict[str, dict[str, object]] = {}
     for m in run.valid_modes():
         service = service_need(m, rps, table, family)
         delay, injectors, count = helper_needs(m, rps, table, injector_type)
         hosts = [service.instance, delay.instance, *([injectors.instance] * count)]
+        typed = [h for h in hosts if h is not None]
         hourly = None
-        if all(h is not None for h in hosts):
-            hourly = sum(h.usd_hour for h in hosts) + len(hosts) * table.public_ipv4_usd_hour
+        if len(typed) == len(hosts):
+            hourly = sum(h.usd_hour for h in typed) + len(hosts) * table.public_ipv4_usd_hour
         per_mode[m.label] = {
             "service_host": service.as_dict(),
             "delay_host": delay.as_dict(),

@@ -3,10 +3,15 @@ and whether it is rough; for RPS= the hosts per mode and what they cost."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from loadlab.analysis.prediction import interval_text
 
 
-def lines(plan: dict) -> list[str]:
+# Any: plan.json as JSON, also read back from disk (report/plan_section.py), where nothing types its nested values;
+# its shape is plan.py's, and a plan.json of another shape raises the KeyError/TypeError the page catches.
+def lines(plan: Mapping[str, Any]) -> list[str]:
     out = [f"plan from run {plan['run_id']} (measured on {plan['measured_on']}) for {plan['host']['name']}:"]
     out.append(f"  {'mode':<16} {'knee rps':>9}  {'interval':<22} {'limit met first':<16} measured here")
     for label, m in plan["modes"].items():
@@ -39,5 +44,5 @@ def lines(plan: dict) -> list[str]:
     return out
 
 
-def _cores(need: dict) -> str:
+def _cores(need: Mapping[str, Any]) -> str:
     return "cores not fitted" if need["cores"] is None else f"{need['cores']:.1f} cores needed"

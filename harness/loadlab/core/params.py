@@ -315,7 +315,7 @@ def parse(env: Mapping[str, str] | None = None) -> RunParams:
             errors.append(str(e))
     if errors:
         raise ParamError("\n".join(errors))
-    run = RunParams(**values)  # type: ignore[arg-type]
+    run = RunParams.parsed(values)
     errors = brownout_profile.checks(run)
     if not errors:
         # A brownout is laid out as the stairs every stage reads (one rate, its phases as levels): checked as such.
@@ -329,7 +329,7 @@ def parse(env: Mapping[str, str] | None = None) -> RunParams:
 @functools.cache
 def defaults() -> RunParams:
     """Every parameter at its default, each read by its own parser (no check across them)."""
-    return RunParams(**{p.name.lower(): p.parse(p.name, p.default) for p in PARAMS})  # type: ignore[arg-type]
+    return RunParams.parsed({p.name.lower(): p.parse(p.name, p.default) for p in PARAMS})
 
 
 def from_json(recorded: Mapping[str, object]) -> RunParams:

@@ -88,6 +88,14 @@ class RunParams:
         return shown
 
     @classmethod
+    def parsed(cls, values: Mapping[str, object]) -> RunParams:
+        """The record of every field's value as its parameter's parser (params.py's table) returned it."""
+        # Any: each value is of its field's type, as its own parser made it, which a table of parsers cannot tell
+        # mypy (test_run_params proves the fields and the table agree one to one).
+        typed: dict[str, Any] = dict(values)
+        return cls(**typed)
+
+    @classmethod
     def read(cls, recorded: Mapping[str, object], defaults: RunParams) -> RunParams:
         """to_json's mapping read back: a parameter it does not hold (a run older than it, RESULTS_DIR in params.json)
         is the default's, and stays left out when written again (`absent`). Not checked again: a finished run's files

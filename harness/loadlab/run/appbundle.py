@@ -7,7 +7,8 @@ import shutil
 from pathlib import Path
 
 from loadlab.core.errors import ExitCode
-from loadlab.run.hosts import REPO, HostError
+from loadlab.core.repo import REPO
+from loadlab.run.hosts import HostError
 from loadlab.run.topology import STATE
 
 APP_JAR = "app.jar"  # where APP goes on every host (loadlab-host app-service)
@@ -44,6 +45,8 @@ def local_app_dir(app_jar: str = "") -> Path:
     if missing:
         raise HostError(f"build output missing ({', '.join(missing)}): run `make build`", ExitCode.USAGE)
     for name, source in app_sources().items():
+        if source is None:
+            continue  # none is: missing_build_outputs() refused the build above
         target = app / name
         if target.is_symlink():
             target.unlink()

@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
+from types import FrameType
+from typing import NoReturn
 
 from loadlab.core import brownout_profile as brownout
 from loadlab.core import downstream, fanout, runplan, runrecord, timeouts
@@ -72,7 +75,7 @@ def run_mode(run: Run, mode_run: ModeRun, folder: str | None = None, repetition:
     except BaseException:
         cancel(run, pending)
         raise
-    switch: list = []  # PROFILE=brownout: the delay-service's window, scheduled once the go is given
+    switch: list[threading.Thread] = []  # PROFILE=brownout: the delay-service's window, scheduled once the go is given
     on_go = None
     if brownout.is_brownout(run.values):
         on_go = lambda at: switch.append(brownout_switch.start(run, folder, at))  # noqa: E731 - a one-line hook
@@ -100,7 +103,7 @@ def run_mode(run: Run, mode_run: ModeRun, folder: str | None = None, repetition:
         )
 
 
-def _raise_interrupt(signum, frame):
+def _raise_interrupt(signum: int, frame: FrameType | None) -> NoReturn:
     raise KeyboardInterrupt
 
 
@@ -117,10 +120,11 @@ def bench(values: RunParams, nested: Path | None = None) -> int:
         downstream.health_thresholds(fanout.request_distribution(values)),
         settle_s=settle_seconds(values.profile, values.step_seconds),
     )
-    run = Run(values, topo, run_dir, javas, timeouts.derive(values, thresholds))
+    run = Run(values, topo, run_dir, timeouts.derive(values, thresholds), javas)
     fault = os.environ.get("LOADLAB_FAULT_CPU_QUOTA")  # test-only starvation, see infra/host/loadlab-host
-    for h in topo.hosts() if fault else ():
-        h.env["LOADLAB_FAULT_CPU_QUOTA"] = fault
+    if fault:
+        for h in topo.hosts():
+            h.env["LOADLAB_FAULT_CPU_QUOTA"] = fault
     run.meta = {
         "format": runrecord.FORMAT,
         "run_id": run_dir.name,
@@ -193,10 +197,15 @@ def bench(values: RunParams, nested: Path | None = None) -> int:
     if refused:
         # Before any load: nothing was measured, so there is no verdict to write (the app's log is in logs/).
         return outcome
-    outcome = conclude(run_dir, outcome)
-    if values.ladder and nested is None and outcome != ExitCode.INTERRUPTED:
-        outcome = climb_ladder(run_dir, values, outcome)
-    return outcome
+    return _conclude(run_dir, values, outcome, nested)
+
+
+def _conclude(run_dir: Path, values: RunParams, outcome: ExitCode, nested: Path | None) -> int:
+    """The verdict, then LADDER's rungs (a rung itself climbs none)."""
+    concluded = conclude(run_dir, outcome)
+    if values.ladder and nested is None and concluded != ExitCode.INTERRUPTED:
+        return climb_ladder(run_dir, values, concluded)
+    return concluded
 
 
 def _run_dir(values: RunParams, nested: Path | None) -> Path:

@@ -33,10 +33,10 @@ def start(run: Run, folder: str, start_at_ms: int) -> threading.Thread:
     return thread
 
 
-def schedule(run: Run, folder: str, start_at_ms: int) -> dict:
+def schedule(run: Run, folder: str, start_at_ms: int) -> dict[str, object]:
     plan = brownout.schedule(run.values)
     measure_start, source = _measure_start(run, folder, start_at_ms, plan)
-    window = {
+    window: dict[str, object] = {
         "from_epoch_ms": measure_start + plan.start_s * 1000,
         "to_epoch_ms": measure_start + plan.end_s * 1000,
         "ms": plan.ms,
@@ -63,7 +63,7 @@ def _measure_start(run: Run, folder: str, start_at_ms: int, plan: brownout.Sched
     return (-(-start_at_ms // 1000) + COARSE.warmup_seconds(run.values)) * 1000, "go instant"
 
 
-def _command(run: Run, window: dict) -> dict:
+def _command(run: Run, window: dict[str, object]) -> dict[str, object]:
     """The delay-service's answer: `scheduled` true with its own echo of the window, or false with why."""
     h = run.topo.delay
     url = (
@@ -84,7 +84,7 @@ def _command(run: Run, window: dict) -> dict:
         why = (body or cp.stderr).strip() or f"curl exit {cp.returncode}"
         return {"scheduled": False, "commanded_epoch_ms": sent, "why": f"HTTP {code.strip() or '-'}: {why}"}
     try:
-        echo = json.loads(body)
+        echo: object = json.loads(body)
     except ValueError:
         echo = body
     return {"scheduled": True, "commanded_epoch_ms": sent, "delay_service": echo}

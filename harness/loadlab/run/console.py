@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -69,7 +70,7 @@ LIVE_VERDICT = re.compile(r" level \d+/\d+ \(target [^)]*\) (healthy|UNHEALTHY)"
 
 
 def follow_progress(
-    proc: subprocess.Popen,
+    proc: subprocess.Popen[str],
     mode: str,
     ended: threading.Event | None = None,
     ready: threading.Event | None = None,
@@ -80,7 +81,7 @@ def follow_progress(
     (GoSignal.java; not shown), `ended` once the injector printed its end. live_differs: why the live verdict is not
     the analysis's in this run (simulation.live_verdict_differs): each verdict line says it is a live reading."""
     _followers.append(proc)
-    for line in proc.stdout:
+    for line in proc.stdout or ():  # hosts.Host.follow pipes it
         m = PROGRESS.match(line.rstrip())
         if not m:
             continue
@@ -107,7 +108,7 @@ def live_reading(line: str, live_differs: str | None) -> str:
     return f"{line} [live reading only, the summary judges this level: {live_differs}]"
 
 
-_followers: list[subprocess.Popen] = []
+_followers: list[subprocess.Popen[str]] = []
 
 
 def end_progress() -> None:
@@ -172,7 +173,7 @@ def _brownout_lines(summary: RunSummary) -> None:
 def _rows(modes: dict[str, ModeRecord]) -> list[tuple[str, ...]]:
     from loadlab.summary import prediction_text
 
-    rows = [
+    rows: list[tuple[str, ...]] = [
         ("mode", "sustained rps", "knee between", "predicted rps", "agrees", "p99 at sustained", "collapsed", "verdict")
     ]
     for mode, m in modes.items():
@@ -273,7 +274,7 @@ def _ratio_lines(summary: RunSummary, agg: RepeatsRecord | None) -> None:
             held = summary.modes.get("virtual" if kind == "lower" else summary.virtual_over_platform_basis or "")
             extra += f" ({prediction_text.bound_words(kind, held)})"
         spread = agg.ratio if agg else None
-        if spread is not None and spread.median is not None:
+        if agg is not None and spread is not None and spread.median is not None:
             extra += (
                 f"; across {agg.n} repetitions {spread.min:.2f}–{spread.max:.2f}× "
                 f"(median {spread.median:.2f}×{_bounds_among(spread)})"
@@ -297,7 +298,7 @@ def _bounds_among(spread: RatioSpreadRecord) -> str:
     return f"; {len(kinds)} of them {said} bound{'s' if len(kinds) > 1 else ''}"
 
 
-def _rough_line(span) -> None:
+def _rough_line(span: Sequence[float | None] | None) -> None:
     words = ratio_interval.rough(span)
     if words:
         _print(f"  {words}")
@@ -330,7 +331,7 @@ def _bracket(m: ModeRecord) -> str:
     return between + (" (coarse)" if not (m.refine and m.refine.localised) else "")
 
 
-def _fmt(value, unit: str = "") -> str:
+def _fmt(value: float | None, unit: str = "") -> str:
     if value is None:
         return "-"
     if isinstance(value, float):

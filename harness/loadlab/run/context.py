@@ -12,22 +12,26 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from loadlab.core import timeouts
 from loadlab.core.errors import ExitCode, LoadlabError
+from loadlab.core.run_params import RunParams
 from loadlab.run.hosts import Host
 from loadlab.run.topology import Topology
 
 
 @dataclass
 class Run:
-    values: dict  # the validated parameters (params.py)
-    topo: Topology | None
+    values: RunParams  # the validated parameters (params.py)
+    topo: Topology
     run_dir: Path
+    limits: timeouts.Limits
     # The java binary of each JDK in JDKS on the thread-service's host (scenario.thread_javas).
     javas: dict[int, str] = field(default_factory=dict)
-    limits: timeouts.Limits | None = None
-    meta: dict = field(default_factory=dict)  # params.json: rewritten after every mode, so a crash keeps it
+    # params.json: rewritten after every mode, so a crash keeps it. Any: a JSON document each step adds its keys to
+    # as the run goes (core/runrecord.RunRecord is its typed reading, once written).
+    meta: dict[str, Any] = field(default_factory=dict)
 
     def write_meta(self) -> None:
         (self.run_dir / "params.json").write_text(json.dumps(self.meta, indent=2) + "\n")

@@ -11,7 +11,7 @@ from loadlab.run.topology import Topology
 AWS_IGNORED = "ignored on aws: each role already has a host (and cores) of its own"
 
 
-def apply(values: RunParams, topo: Topology) -> dict | None:
+def apply(values: RunParams, topo: Topology) -> dict[str, object] | None:
     """The split for params.json (`cpu_split`), its words said on the console; None when the service shares the
     machine. local and netns hosts are this machine, so one split holds for every host."""
     share = values.service_cpus

@@ -11,25 +11,28 @@ pass's own warm-up at half its first rate (analysis/refine.py), which is not mea
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import TypeVar
 
 from loadlab.core.metrics import INFLIGHT_REQUESTS, TOMCAT_QUEUE_SIZE
 from loadlab.run import appservice
 from loadlab.run.context import Run
 from loadlab.run.liveconfig import read_thread_metrics
 
+T = TypeVar("T")  # what a reading holds: the service's metrics, or an app's answer
+
 DRAIN_TIMEOUT_S = 60
 DRAIN_POLL_S = 0.5
 DRAIN_QUIET_READS = 2
 
 
-def is_idle(reading: dict) -> bool:
+def is_idle(reading: Mapping[str, object]) -> bool:
     """Nothing in flight and nothing queued (virtual mode has no Tomcat queue: -1, or no field)."""
     queued = reading.get(TOMCAT_QUEUE_SIZE)
     return reading.get(INFLIGHT_REQUESTS) == 0 and (not isinstance(queued, (int, float)) or queued <= 0)
 
 
-def wait_quiet(read: Callable[[], tuple[bool, object]]) -> tuple[bool, object]:
+def wait_quiet(read: Callable[[], tuple[bool, T]]) -> tuple[bool, T | None]:
     """Reads until DRAIN_QUIET_READS readings in a row are idle or DRAIN_TIMEOUT_S passed: (drained, last reading)."""
     deadline = time.monotonic() + DRAIN_TIMEOUT_S
     quiet, last = 0, None
@@ -49,7 +52,7 @@ def drain(run: Run) -> str | None:
         drained, answer = wait_quiet(lambda: appservice.answers_quickly(run, DRAIN_TIMEOUT_S))
         return None if drained else appservice.still_slow(run, answer, DRAIN_TIMEOUT_S)
 
-    def read() -> tuple[bool, dict]:
+    def read() -> tuple[bool, dict[str, object]]:
         reading = read_thread_metrics(run)
         return is_idle(reading), reading
 

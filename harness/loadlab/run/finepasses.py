@@ -72,12 +72,6 @@ def describe(step: fine_plan.FineStep, step_seconds: int, warmup_seconds: int) -
             f"climbing on: the level set aside was held healthy on trusted levels, so the stairs go on above it: "
             f"{levels} of {step_seconds} s from {step.rates[0]:,.1f} to {step.rates[-1]:,.1f} rps, {after}"
         )
-    if step.set_aside:
-        return (
-            f"looking for the knee below the level set aside at {step.bracket.unhealthy:,.1f} rps (its instrument was "
-            f"saturated), from {step.bracket.healthy:,.1f} rps, the highest rate held: {levels} of {step_seconds} s "
-            f"from {step.rates[0]:,.1f} rps, {after}"
-        )
     if step.again:
         return (
             f"measuring the stairs again from their first level: none was healthy, and a service still warming up at "
@@ -89,7 +83,15 @@ def describe(step: fine_plan.FineStep, step_seconds: int, warmup_seconds: int) -
             f"climbing on: the unhealthy level did not reproduce, so the stairs go on above it: {levels} of "
             f"{step_seconds} s from {step.rates[0]:,.1f} to {step.rates[-1]:,.1f} rps, {after}"
         )
+    bracket = step.bracket
+    assert bracket is not None  # fine_plan gives every pass but a climb the bracket it looks in
+    if step.set_aside:
+        return (
+            f"looking for the knee below the level set aside at {bracket.unhealthy:,.1f} rps (its instrument was "
+            f"saturated), from {bracket.healthy:,.1f} rps, the highest rate held: {levels} of {step_seconds} s "
+            f"from {step.rates[0]:,.1f} rps, {after}"
+        )
     return (
-        f"refining the knee between {step.bracket.healthy:,.1f} and {step.bracket.unhealthy:,.1f} rps: {levels} of "
+        f"refining the knee between {bracket.healthy:,.1f} and {bracket.unhealthy:,.1f} rps: {levels} of "
         f"{step_seconds} s from {step.rates[0]:,.1f} rps, {after}"
     )

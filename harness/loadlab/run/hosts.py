@@ -47,7 +47,7 @@ class Host:
     # -- what the harness does on a host, written once --
     def run(
         self, argv: list[str], *, check: bool = True, timeout: float | None = 120, capture: bool = True
-    ) -> subprocess.CompletedProcess:
+    ) -> subprocess.CompletedProcess[str]:
         full = self.wrap(self._with_env(argv))
         try:
             cp = subprocess.run(full, capture_output=capture, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
@@ -68,7 +68,7 @@ class Host:
             argv = ["env", *(f"{k}={v}" for k, v in env.items()), *argv]
         return self.run(argv, check=check, timeout=timeout).stdout.strip()
 
-    def follow(self, path: str) -> subprocess.Popen:
+    def follow(self, path: str) -> subprocess.Popen[str]:
         """Streams a growing file of the host (Gatling's console log) line by line."""
         return subprocess.Popen(
             self.wrap(["tail", "-n", "+1", "-F", path]),
@@ -154,7 +154,7 @@ class SshHost(Host):
         # ssh hands the remote shell one string, so the argv is quoted into it.
         return [*self.ssh_base(), shlex.join([*self.sudo(), *argv])]
 
-    def follow(self, path: str) -> subprocess.Popen:
+    def follow(self, path: str) -> subprocess.Popen[str]:
         # Ending the local ssh does not end a remote `tail -F` without a terminal: it would wait forever on a file
         # that no longer grows. The remote side ends it once its stdin (our pipe) closes.
         script = f"tail -n +1 -F {shlex.quote(path)} & t=$!; cat >/dev/null; kill $t"

@@ -6,6 +6,7 @@ import glob
 import os
 import re
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 
 from loadlab.core.errors import ExitCode, LoadlabError
@@ -48,7 +49,7 @@ def major_version(home: str | Path) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def find_jdk(env: dict[str, str] | None = None) -> Path:
+def find_jdk(env: Mapping[str, str] | None = None) -> Path:
     """JAVA_HOME if it is >= 21, else the newest JDK >= 21 in the usual places, else JdkNotFound."""
     env = os.environ if env is None else env
     java_home = env.get("JAVA_HOME")
@@ -100,7 +101,7 @@ NAME_ARGS = ("-XshowSettings:properties", "-version")
 def name_from_properties(text: str) -> str | None:
     """`java -XshowSettings:properties -version`'s output → "Temurin 25.0.3+9" (java.vendor.version, its build's own
     name), else "<java.vendor> <java.runtime.version>" for a build that gives no vendor version (Debian's OpenJDK)."""
-    props = dict(re.findall(r"^\s*(java\.[\w.]+) = (.*?)\s*$", text, re.M))
+    props: dict[str, str] = dict(re.findall(r"^\s*(java\.[\w.]+) = (.*?)\s*$", text, re.M))
     named = props.get("java.vendor.version")
     if named:
         return named.replace("-", " ", 1)
@@ -161,7 +162,7 @@ def install_runtime(feature: int) -> Path:
     return home
 
 
-def find_runtime(feature: int, env: dict[str, str] | None = None, install: bool = False) -> Path:
+def find_runtime(feature: int, env: Mapping[str, str] | None = None, install: bool = False) -> Path:
     """The home of a Java `feature` runtime for the thread-service: JAVA<feature>_HOME, else JAVA_HOME, when either is
     that release (a choice the user made); else the newest update among the usual places and the project's own
     (`.loadlab/jdk`); else — with install=True — the project's own installed now; else JdkNotFound.

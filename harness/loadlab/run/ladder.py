@@ -59,7 +59,7 @@ def _climb_mode(run_dir: Path, values: RunParams, label: str, mode: ModeRecord, 
             console.step(f"rung {k} ({label}): not climbed: {why}")
             return ExitCode.OK
         if p is None or not p.applicable or p.to is None:
-            why = (p.words or p.reason) if p is not None else "no prescription: no limit was named"
+            why = (p.words or p.reason or "nothing to lift") if p is not None else "no prescription: no limit was named"
             _record(run_dir, {**facts, "limit": p.limit if p else None, "not_applied": why})
             console.step(f"rung {k} ({label}): not climbed: {why}")
             return ExitCode.OK

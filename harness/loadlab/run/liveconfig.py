@@ -14,7 +14,7 @@ from loadlab.run.java import NAME_ARGS, name_from_properties
 from loadlab.run.topology import MGMT_PORT
 
 
-def read_thread_metrics(run: Run) -> dict:
+def read_thread_metrics(run: Run) -> dict[str, object]:
     """One reading of the thread-service's /actuator/loadlab, on its host; {} when it did not answer."""
     got = run.topo.thread.run(
         ["curl", "-sf", "--max-time", "5", f"http://127.0.0.1:{MGMT_PORT}/actuator/loadlab"],

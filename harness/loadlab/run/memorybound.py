@@ -10,7 +10,7 @@ from loadlab.run import console
 from loadlab.run.topology import Topology
 
 
-def apply(values: RunParams, topo: Topology) -> dict | None:
+def apply(values: RunParams, topo: Topology) -> dict[str, int] | None:
     """The bound for params.json (`service_memory`), said on the console; None when the service has the host's
     share, as without it. An out-of-memory end inside it is a crash named by it (summary/crash.py)."""
     mb = values.service_memory_mb

@@ -25,7 +25,7 @@ from loadlab.core.errors import LoadlabError
 from loadlab.core.run_params import RunParams
 from loadlab.run import java, scenario, topology
 from loadlab.run.appbundle import missing_build_outputs
-from loadlab.run.hosts import HostError
+from loadlab.run.hosts import HostError, SshHost
 from loadlab.run.java import JdkNotFound, find_jdk
 from loadlab.run.topology import Topology
 
@@ -177,8 +177,8 @@ def check_disk(pf: Preflight) -> list[str]:
 
 def check_hosts(pf: Preflight) -> list[str]:
     topo, problem = pf.hosts
-    if problem:
-        return [problem]
+    if topo is None:  # then problem says why
+        return [problem] if problem else []
     if pf.target != "aws":
         return []
     missing = [tool for tool in ("ssh", "rsync") if not shutil.which(tool)]
@@ -190,8 +190,9 @@ def check_hosts(pf: Preflight) -> list[str]:
             h.run([h.java, "-version"], timeout=60)
         except HostError as e:
             pf.unreachable.add(h.name)
+            where = h.public_ip if isinstance(h, SshHost) else h.address  # aws: an SshHost (topology._aws)
             problems.append(
-                f"{h.name} ({h.public_ip}) does not answer over SSH or has no Java ({e}): check that "
+                f"{h.name} ({where}) does not answer over SSH or has no Java ({e}): check that "
                 f"`make up TARGET=aws` finished, or run it again"
             )
     return problems

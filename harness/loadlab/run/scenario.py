@@ -12,9 +12,9 @@ from pathlib import Path
 
 from loadlab.core import app, scenario_mix, timeouts
 from loadlab.core.errors import ExitCode, LoadlabError
+from loadlab.core.repo import REPO
 from loadlab.core.run_params import RunParams
 from loadlab.run import console, topology
-from loadlab.run.hosts import REPO
 from loadlab.run.java import find_runtime
 
 # The database the thread-service's pool connects to on the run's own PostgreSQL (infra/host/loadlab-host postgres).

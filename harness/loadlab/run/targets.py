@@ -9,12 +9,14 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from loadlab.core.errors import ExitCode
+from loadlab.core.repo import REPO
 from loadlab.core.run_params import RunParams
 from loadlab.run import topology
-from loadlab.run.hosts import REPO, HostError
+from loadlab.run.hosts import Host, HostError, SshHost
 from loadlab.run.topology import AWS_DIR, NETNS_INVENTORY, STATE
 
 NETNS_DIR = REPO / "infra" / "netns"
@@ -66,7 +68,7 @@ def netns_down() -> int:
 # ---------------------------------------------------------------- aws
 
 
-def _aws_credentials(env, home: Path) -> bool:
+def _aws_credentials(env: Mapping[str, str], home: Path) -> bool:
     """Whether Terraform's AWS provider will find credentials without asking anything (a local check only)."""
     if (
         env.get("AWS_ACCESS_KEY_ID")
@@ -94,14 +96,12 @@ def _documentation_address(cidr: str) -> bool:
         net = ipaddress.ip_network(cidr, strict=False)
     except ValueError:
         return False  # Terraform's own validation explains a malformed value
-    return any(
-        net.subnet_of(ipaddress.ip_network(doc))
-        for doc in ("192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24")
-        if net.version == 4
+    return isinstance(net, ipaddress.IPv4Network) and any(
+        net.subnet_of(ipaddress.IPv4Network(doc)) for doc in ("192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24")
     )
 
 
-def aws_preflight(env: dict | None = None, infra_dir: Path = AWS_DIR) -> list[str]:
+def aws_preflight(env: Mapping[str, str] | None = None, infra_dir: Path = AWS_DIR) -> list[str]:
     """Every missing piece, one sentence each; empty when `terraform apply` may run. Reads local files only."""
     env = os.environ if env is None else env
     path = env.get("PATH", "")
@@ -161,6 +161,7 @@ def aws_wait_ready(topo: topology.Topology, marker: str, timeout_s: float = 600,
     deadline = time.monotonic() + timeout_s
     failed = str(Path(marker).with_name(".failed"))
     for h in topo.hosts():
+        assert isinstance(h, SshHost)  # aws hosts are reached by SSH (topology._aws)
         while True:
             last = ""
             try:
@@ -224,10 +225,11 @@ def aws_up(injectors: int) -> int:
     return ExitCode.OK
 
 
-def aws_forget_ssh(hosts) -> None:
+def aws_forget_ssh(hosts: list[Host]) -> None:
     """Closes the SSH connections kept open to these hosts and forgets their host keys (they die with the hosts)."""
     known = topology.AWS_SSH_DIR / "known_hosts"
     for h in hosts:
+        assert isinstance(h, SshHost)  # aws hosts are reached by SSH (topology._aws)
         subprocess.run(
             [*h.ssh_base()[:-1], "-O", "exit", h.login()], capture_output=True, timeout=30, stdin=subprocess.DEVNULL
         )

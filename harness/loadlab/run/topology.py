@@ -12,8 +12,14 @@ import platform
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from loadlab.run.hosts import REPO, Host, HostError, LocalHost, NetnsHost, SshHost
+from loadlab.core.repo import REPO
+from loadlab.run.hosts import Host, HostError, LocalHost, NetnsHost, SshHost
+
+# Any: JSON another tool wrote (infra/netns/up.sh's inventory, `terraform output -json`), read by key: its shape
+# is theirs.
+Written = dict[str, Any]
 
 STATE = REPO / ".loadlab"
 THREAD_PORT, DELAY_PORT, MGMT_PORT = 8080, 8081, 8090
@@ -47,7 +53,7 @@ class Topology:
             if any(owner is h for owner, _ in wanted)
         ]
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, dict[str, str]]:
         roles = {"delay": self.delay, "thread": self.thread}
         roles.update({f"injector-{i}": h for i, h in enumerate(self.injectors)})
         return {role: {"host": h.name, "address": h.address, "description": h.description} for role, h in roles.items()}
@@ -90,21 +96,22 @@ def build(target: str, injectors: int, run_dir: Path, java: Path) -> Topology:
     raise ValueError(target)
 
 
-def netns_inventory() -> dict | None:
+def netns_inventory() -> Written | None:
     """What `make up TARGET=netns` wrote (infra/netns/up.sh), or None when the hosts are not up."""
     try:
-        return json.loads(NETNS_INVENTORY.read_text())
+        inv = json.loads(NETNS_INVENTORY.read_text())
     except (OSError, ValueError):
         return None
+    return inv if isinstance(inv, dict) else None
 
 
-def netns_entries(inv: dict) -> list[dict]:
+def netns_entries(inv: Written) -> list[Written]:
     return [inv["delay"], inv["thread"], *inv.get("injectors", [])]
 
 
-def netns_state_dir(entry: dict) -> Path:
+def netns_state_dir(entry: Written) -> Path:
     # One per host even though the namespaces share this filesystem: pid files must not collide between hosts.
-    return STATE / "state" / entry["name"]
+    return STATE / "state" / str(entry["name"])
 
 
 def namespace_exists(name: str) -> bool:
@@ -128,7 +135,7 @@ def _netns(injectors: int, run_dir: Path, java: Path) -> Topology:
             f"run `make down TARGET=netns` then `make up TARGET=netns INJECTORS={injectors}`"
         )
 
-    def host(entry: dict) -> NetnsHost:
+    def host(entry: Written) -> NetnsHost:
         return NetnsHost(
             entry["name"],
             entry["address"],
@@ -156,7 +163,7 @@ def aws_java(jdk: int) -> str:
 AWS_SSH_DIR = STATE / "aws"  # known_hosts and connection sockets of the current stack; `make down` forgets them
 
 
-def aws_outputs() -> dict | None:
+def aws_outputs() -> Written | None:
     """`terraform output -json` of infra/ as {name: value}; None when no stack is up.
 
     Test-only seam: LOADLAB_TF_OUTPUTS_JSON=<file> holding the same JSON stands in for Terraform, so the SSH path
@@ -235,7 +242,7 @@ def _aws(injectors: int, run_dir: Path) -> Topology:
     java = os.environ.get("LOADLAB_REMOTE_JAVA") or AWS_JAVA
     types = outputs.get("instance_types") or {}
 
-    def host(role: str, entry: dict) -> SshHost:
+    def host(role: str, entry: Written) -> SshHost:
         kind = " ".join(x for x in ("EC2", types.get(role, ""), entry["name"]) if x)
         return SshHost(
             entry["name"],

@@ -58,7 +58,7 @@ class Crash:
     alive_until_ms: int  # the last instant it was seen running and answering: nothing after it counts
     detected_ms: int
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         return {
             "role": self.role,
             "host": self.host,
@@ -84,7 +84,7 @@ class EvidenceLoss:
     alive_until_ms: int  # the last instant it was seen running (died) or its file written (stalled)
     detected_ms: int
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         return {
             "sampler": self.sampler,
             "role": self.role,
@@ -149,7 +149,7 @@ class Watcher:
     _stalled: set[str] = field(default_factory=set)
     _dead: set[str] = field(default_factory=set)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         now = self.clock()
         self._seen_ok_ms = {w.name: now for w in self.watched}
         self._started_ms = now
@@ -216,7 +216,9 @@ class Watcher:
                     now,
                 )
 
-    def _lose(self, w: Watched, what: str, code, sig, cause: str, alive_until_ms: int, now: int) -> None:
+    def _lose(
+        self, w: Watched, what: str, code: int | None, sig: str | None, cause: str, alive_until_ms: int, now: int
+    ) -> None:
         self.evidence_lost.append(
             EvidenceLoss(w.name, w.role, w.host.name, what, code, sig, cause, alive_until_ms, now)
         )

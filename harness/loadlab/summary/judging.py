@@ -119,7 +119,7 @@ def judge_mode(
     agent, no_profile = waits.read(mode_dir)
     for passed, passed_raw in ((tables, mode_raw), *((f.tables, f.raw) for f in fine)):
         if agent is not None:
-            waits.attach(agent, passed_raw, passed.levels, passed.t0)
+            passed.levels = waits.attach(agent, passed_raw, passed.levels, passed.t0)
     if write:
         passes = [(hgrm_files.COARSE, tables.levels), *((f.name, f.tables.levels) for f in fine)]
         hgrm_files.write(mode_dir, passes)
@@ -137,7 +137,7 @@ def judge_mode(
     # the coarse pass's are set aside from its knee; a fine pass a role died in narrows nothing anyway
     with_crash = {bound.position: bound.reason() for bound in gc_bound} if crash_tables is tables else {}
     for passed in (tables, *(f.tables for f in fine)):  # the stand-in's own record: served delay, injected failures
-        served_check.record(mode_dir, run, params, passed.levels, passed.t0)
+        passed.levels = served_check.record(mode_dir, run, params, passed.levels, passed.t0)
     # Level by level: a level whose instrument was saturated is set aside, the knee placed on the others. The
     # healthy latency a harness limit is held against follows the baseline the trusted levels give.
     ctx = validity_context(mode_raw, run, params, target, thresholds, None)

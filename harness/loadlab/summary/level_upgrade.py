@@ -8,21 +8,23 @@ it shows of an older run the ones a person reads today."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+
+from loadlab.core.upgrade import Doc
 
 # summary.json's `levels_counted_from`: every level number in it counts from this (knee_words.level_number)
 LEVELS_COUNTED_FROM = 1
 
 
-def upgrade(values: dict[str, Any]) -> dict[str, Any]:
+def upgrade(values: Doc) -> Doc:
     """summary.json's content with its level numbers counted from 1; the mapping given is not changed."""
-    if values.get("levels_counted_from") is not None or not isinstance(values.get("modes"), dict):
+    modes = values.get("modes")
+    if values.get("levels_counted_from") is not None or not isinstance(modes, dict):
         return values
-    modes = {label: _mode(m) if isinstance(m, dict) else m for label, m in values["modes"].items()}
-    return {**values, "levels_counted_from": LEVELS_COUNTED_FROM, "modes": modes}
+    upgraded = {label: _mode(m) if isinstance(m, dict) else m for label, m in modes.items()}
+    return {**values, "levels_counted_from": LEVELS_COUNTED_FROM, "modes": upgraded}
 
 
-def _mode(mode: dict[str, Any]) -> dict[str, Any]:
+def _mode(mode: Doc) -> Doc:
     mode = _shifted(mode, "first_unhealthy_level", "levels_dropped_after_crash")
     _each(mode, "levels", lambda level: _shifted(level, "index"))
     _nested(mode, "crashed", _crash)
@@ -33,38 +35,41 @@ def _mode(mode: dict[str, Any]) -> dict[str, Any]:
     return mode
 
 
-def _crash(crashed: dict[str, Any]) -> dict[str, Any]:
+def _crash(crashed: Doc) -> Doc:
     return _each(_shifted(crashed, "level"), "gc_bound", lambda bound: _shifted(bound, "level"))
 
 
-def _pass(fine: dict[str, Any]) -> dict[str, Any]:
+def _pass(fine: Doc) -> Doc:
     return _each(_shifted(fine, "first_unhealthy_level"), "levels", lambda level: _shifted(level, "index"))
 
 
-def _costs(costs: dict[str, Any]) -> dict[str, Any]:
+def _costs(costs: Doc) -> Doc:
     costs = _shifted(costs, "levels_fitted")
-    if isinstance(costs.get("fitted_on"), dict):
-        costs["fitted_on"] = {name: _number(found) for name, found in costs["fitted_on"].items()}
+    fitted_on = costs.get("fitted_on")
+    if isinstance(fitted_on, dict):
+        costs["fitted_on"] = {name: _number(found) for name, found in fitted_on.items()}
     return costs
 
 
-def _nested(mode: dict[str, Any], key: str, upgraded: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
-    if isinstance(mode.get(key), dict):
-        mode[key] = upgraded(mode[key])
+def _nested(mode: Doc, key: str, upgraded: Callable[[Doc], Doc]) -> None:
+    found = mode.get(key)
+    if isinstance(found, dict):
+        mode[key] = upgraded(found)
 
 
-def _each(mapping: dict[str, Any], key: str, upgraded: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
+def _each(mapping: Doc, key: str, upgraded: Callable[[Doc], Doc]) -> Doc:
     """The mapping (changed in place: a copy of the caller's) with each mapping of its list `key` upgraded."""
-    if isinstance(mapping.get(key), list):
-        mapping[key] = [upgraded(item) if isinstance(item, dict) else item for item in mapping[key]]
+    items = mapping.get(key)
+    if isinstance(items, list):
+        mapping[key] = [upgraded(item) if isinstance(item, dict) else item for item in items]
     return mapping
 
 
-def _shifted(mapping: dict[str, Any], *keys: str) -> dict[str, Any]:
+def _shifted(mapping: Doc, *keys: str) -> Doc:
     return {**mapping, **{k: _number(mapping[k]) for k in keys if k in mapping}}
 
 
-def _number(value: Any) -> Any:
+def _number(value: object) -> object:
     """A position counted from 0 (or a list of them) as its number counted from 1; anything else as it is."""
     if isinstance(value, list):
         return [_number(v) for v in value]

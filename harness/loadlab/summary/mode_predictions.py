@@ -17,6 +17,7 @@ from loadlab.analysis.prediction import (
     held_verdict,
     interval_list,
     no_limit_text,
+    range_list,
     rate_text,
 )
 from loadlab.analysis.validity import ValidityContext
@@ -80,7 +81,7 @@ def predicted(
         predicted=PredictedRecord(
             rps=None if prediction is None else round(prediction.rps),
             interval_rps=None if prediction is None else interval_list(prediction.interval),
-            fitted_on_rps=None if prediction is None else interval_list(prediction.fitted_on),
+            fitted_on_rps=None if prediction is None else range_list(prediction.fitted_on),
             r2=None if prediction is None else _rounded(prediction.r2, 3),
             quality=None if prediction is None else prediction.quality(),
             predicted_by=None if prediction is None else prediction.predicted_by,
@@ -108,7 +109,7 @@ def prediction_record(p: Prediction, beyond: bool, held: tuple[float, float] | N
         predicted_by=p.predicted_by,
         rps=round(p.rps),
         interval_rps=interval_list(p.interval),
-        fitted_on_rps=interval_list(p.fitted_on),
+        fitted_on_rps=range_list(p.fitted_on),
         r2=_rounded(p.r2, 3),
         levels=p.levels,
         measured_levels=p.measured_levels,
@@ -129,7 +130,7 @@ def ceiling_record(ceiling: cpufit.CpuCeiling) -> CpuCeilingRecord:
         ms_per_request=round(ceiling.ms_per_request, 3),
         fixed_cores=round(ceiling.fixed_cores, 3),
         levels=ceiling.levels,
-        fitted_on_rps=interval_list(ceiling.fitted_on),
+        fitted_on_rps=range_list(ceiling.fitted_on),
         r2=_rounded(ceiling.total.r2 if ceiling.total else None, 3),
         r2_min=_rounded(ceiling.r2_min, 3),
         roles=[role_record(r) for r in ceiling.roles],

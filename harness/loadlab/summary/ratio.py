@@ -150,7 +150,7 @@ def no_knees(params: RunParams) -> dict[str, object]:
     return out
 
 
-def carried(value: float | None, span: list[float] | None) -> float | None:
+def carried(value: float | None, span: list[float | None] | None) -> float | None:
     """The ratio summary.json gives: the point of a closed interval, and for a bound the end its brackets carry
     (ratio_interval.quotable), never the point of the two sustained rates, which divides by the divisor's last
     healthy level where its knee may lie anywhere up to its first unhealthy one (250 / 25 = 10 where the brackets
@@ -158,14 +158,16 @@ def carried(value: float | None, span: list[float] | None) -> float | None:
     return None if value is None else ratio_interval.quotable(value, span)
 
 
-def interval_of(modes: Modes, virtual: str | None, divisor: str | None, value: float | None) -> list[float] | None:
+def interval_of(
+    modes: Modes, virtual: str | None, divisor: str | None, value: float | None
+) -> list[float | None] | None:
     """The interval of a ratio that was claimed (value not None) between these two columns, else None."""
     if value is None or not virtual or not divisor:
         return None
     return interval(modes.get(virtual), modes.get(divisor))
 
 
-def interval(virtual: ModeRecord | None, divisor: ModeRecord | None) -> list[float] | None:
+def interval(virtual: ModeRecord | None, divisor: ModeRecord | None) -> list[float | None] | None:
     """[low, high] the two knees' brackets allow (analysis/ratio_interval.py); None on an open side."""
     if virtual is None or divisor is None:
         return None

@@ -13,7 +13,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from loadlab.core.params import defaults, from_json
 from loadlab.core.run_params import RunParams
@@ -239,10 +239,11 @@ class RunSummary(Fields):
     DECLARED_ORDER: ClassVar = True
 
     @classmethod
-    def from_mapping(cls, values: Mapping[str, Any]) -> RunSummary:
+    def from_mapping(cls, values: Mapping[str, object]) -> RunSummary:
         """summary.json's content, its parameters read back as the RunParams they were written from."""
-        if isinstance(values.get("params"), Mapping):
-            values = {**values, "params": from_json(values["params"])}
+        params = values.get("params")
+        if isinstance(params, Mapping):
+            values = {**values, "params": from_json(params)}
         return super().from_mapping(values)
 
     def spread_of(self, label: str) -> ModeSpreadRecord | None:

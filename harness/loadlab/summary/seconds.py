@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from hdrh.histogram import HdrHistogram  # type: ignore[import-untyped]  # hdrhistogram ships no type information
+from hdrh.histogram import HdrHistogram
 
 from loadlab.analysis import hlog
 from loadlab.analysis.levels import Level, LevelBuilder
@@ -136,18 +136,20 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None, settle
         level.add_ko_latency(ko_latency)
         level.add_error_kinds(kinds)
 
-    levels = [builders[i].build() for i in sorted(builders) if builders[i].seconds]
     warmup_rps = float(sum(as_int(r.get("sent")) for r in rows_at(t0 - 1)))  # the warm-up's last second (0: none)
     settles = {p: int(start - first) for (p, first, _), (_, start, _) in zip(whole, settled)}
-    for lv in levels:
-        lv.window_shift_s = lag_s
-        lv.settle_s = settles.get(lv.position, 0)
-        # The allowance for requests in flight at a level's end (health.py); none are when counted by send second.
-        previous = targets.get(lv.position - 1) if lv.position > 0 else warmup_rps
-        if steady is None:
-            lv.previous_target_rps = previous
-        elif lv.completed_ok is not None:
-            lv.completed_from_rps = previous  # the rate its first evidence seconds still complete answers of
+    # The rate offered before each level: the allowance for requests in flight at its end (health.py), or, counted by
+    # send second (none are in flight then), the rate its first evidence seconds still complete answers of.
+    levels = [
+        builders[i].build(
+            lag_s,
+            targets.get(i - 1) if i > 0 else warmup_rps,
+            by_send_second=steady is not None,
+            settle_s=settles.get(i, 0),
+        )
+        for i in sorted(builders)
+        if builders[i].seconds
+    ]
     if cutoff is not None:
         kept = [lv for lv in levels if _ended_before(lv.position, bounds, lag_s, cutoff, levels)]
         # The levels the crash interrupted: begun by it (a level begins on a whole second, so one whose first second

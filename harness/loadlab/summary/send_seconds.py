@@ -22,7 +22,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from hdrh.histogram import HdrHistogram  # type: ignore[import-untyped]  # hdrhistogram ships no type information
+from hdrh.histogram import HdrHistogram
 
 from loadlab.analysis import hlog
 from loadlab.analysis.levels import LevelBuilder

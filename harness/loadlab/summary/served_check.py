@@ -4,6 +4,7 @@ late is set aside by analysis/validity.py, as any level whose instrument was sat
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from loadlab.analysis import brownout_judge as brownout_check
@@ -22,39 +23,46 @@ def run_folder(mode_dir: Path) -> Path:
     )
 
 
-def record(mode_dir: Path, run: RunRecord, params: RunParams, levels: list[Level], t0: int | None) -> None:
-    """Each level's served delay, whether the stand-in served it late, and its injected failures
+def record(mode_dir: Path, run: RunRecord, params: RunParams, levels: list[Level], t0: int | None) -> list[Level]:
+    """The levels with their served delay, whether the stand-in served each late, and their injected failures
     (DOWNSTREAM_ERRORS/RESETS), from the delay-service's log, before the levels are judged: the health rule counts the
     injected failures as answered, and a level served late is set aside."""
     log = run.downstream.get("served_log")
     if not log:
-        return
+        return levels
     path = run_folder(mode_dir) / str(log)
     by_second = served.read(path)
-    served.record_served(levels, t0, by_second)
+    levels = served.record_served(levels, t0, by_second)
     judged = _outside_brownout(by_second, t0, params)
-    for level, why in served.level_problems(levels, t0, judged, downstream.of_run(params, run.downstream)):
-        level.served_late = why
+    late = {
+        level.position: why
+        for level, why in served.level_problems(levels, t0, judged, downstream.of_run(params, run.downstream))
+    }
+    levels = [replace(lv, served_late=late[lv.position]) if lv.position in late else lv for lv in levels]
     if run.downstream.get("errors_pct") or run.downstream.get("resets_pct"):
-        served.count_injected(levels, t0, served.injected_by_second(path))
+        levels = served.count_injected(levels, t0, served.injected_by_second(path))
     if fanout.is_fanout(params):
-        count_left_behind(levels, t0, path)
+        levels = count_left_behind(levels, t0, path)
+    return levels
 
 
-def count_left_behind(levels: list[Level], t0: int | None, path: Path) -> None:
-    """SCENARIO=fanout: each level's calls the stand-in saw left behind in its seconds (orphaned, cancelled); None
-    without a served log (not counted, never zero)."""
+def count_left_behind(levels: list[Level], t0: int | None, path: Path) -> list[Level]:
+    """SCENARIO=fanout: the levels with the calls the stand-in saw left behind in their seconds (orphaned,
+    cancelled); None without a served log (not counted, never zero)."""
     if not path.is_file():
-        return
+        return levels
     gone = served.caller_gone_by_second(path)
     none = served.CallerGone()
+    counted = []
     for level in levels:
         if t0 is not None and level.first_second is not None:
             seconds = [
                 gone.get(s, none) for s in range(t0 + level.first_second, t0 + level.first_second + level.seconds)
             ]
-            level.orphaned_calls = sum(g.orphan for g in seconds)
-            level.cancelled_calls = sum(g.cancelled for g in seconds)
+            orphaned, cancelled = sum(g.orphan for g in seconds), sum(g.cancelled for g in seconds)
+            level = replace(level, orphaned_calls=orphaned, cancelled_calls=cancelled)
+        counted.append(level)
+    return counted
 
 
 def _outside_brownout(by_second: dict[int, list[str]], t0: int | None, params: RunParams) -> dict[int, list[str]]:

@@ -6,7 +6,7 @@ says why (`missing`): no site is ever named from a guess."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from loadlab.analysis.knee_words import level_number
@@ -67,15 +67,19 @@ def read(mode_dir: Path) -> tuple[AgentFile | None, str | None]:
     return found, None
 
 
-def attach(agent: AgentFile, raw: RawMode, levels: list[Level], t0: int | None) -> None:
-    """Each level's profile over its own seconds, with the requests in flight the injectors counted then."""
+def attach(agent: AgentFile, raw: RawMode, levels: list[Level], t0: int | None) -> list[Level]:
+    """The levels, each with its profile over its own seconds, with the requests in flight the injectors counted
+    then."""
     if t0 is None:
-        return
+        return levels
+    profiled = []
     for level in levels:
-        if level.first_second is None or not level.seconds:
-            continue
-        window = range(t0 + level.first_second, t0 + level.first_second + level.seconds)
-        level.waits = profile((agent.seconds[s] for s in window if s in agent.seconds), _inflight(raw, window))
+        if level.first_second is not None and level.seconds:
+            window = range(t0 + level.first_second, t0 + level.first_second + level.seconds)
+            waits = profile((agent.seconds[s] for s in window if s in agent.seconds), _inflight(raw, window))
+            level = replace(level, waits=waits)
+        profiled.append(level)
+    return profiled
 
 
 def _inflight(raw: RawMode, window: range) -> dict[int, float]:

@@ -2,6 +2,8 @@
 (health.completions_reason): a queue growing through it has every request answered, late, within a heavy tail's
 latency limit of seconds, and only the answers a second show the service fell behind its rate."""
 
+from dataclasses import replace
+
 from builders import measured
 
 from loadlab.analysis import health
@@ -44,15 +46,13 @@ def test_a_step_up_leaves_its_slow_answers_after_the_window_start_and_is_not_hel
 def test_too_few_answers_to_resolve_5_percent_and_levels_counted_by_completion_are_not_judged_on_it():
     few = level(10, 0, [(1000, 70)])  # 70 expected answers: one at each edge is 3%
     assert 10 * 7 < health.COMPLETIONS_RESOLVE and health.completions_reason(few, Thresholds()) is None
-    by_completion = level(187.5, 100, [(150, 1312)])
-    by_completion.completed_ok = None
+    by_completion = replace(level(187.5, 100, [(150, 1312)]), completed_ok=None)
     assert health.completions_reason(by_completion, Thresholds()) is None
 
 
 def test_an_injector_behind_its_schedule_is_never_read_as_the_services_queue():
     # the injectors sent 90% of 187.5 rps (the validity rule sets such a level aside, naming the injector), and the
     # service completed every one of them
-    behind = level(187.5, 168.75, [(1100, 1181)])
-    behind.sent = round(0.9 * 187.5 * 7)
+    behind = replace(level(187.5, 168.75, [(1100, 1181)]), sent=round(0.9 * 187.5 * 7))
     assert health.completions_reason(behind, Thresholds()) is None
     assert health.completions_reason(level(187.5, 150, [(1100, 1181)]), Thresholds()) is not None

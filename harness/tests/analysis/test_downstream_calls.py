@@ -2,6 +2,8 @@
 stand-in's blame: a level is set aside for the delay-service only on its own evidence (its served record, its probe),
 and calls slow before any load while that evidence says on time are said in a note, nothing set aside."""
 
+from dataclasses import replace
+
 import builders
 import synthrun
 from conftest import summarised
@@ -23,8 +25,7 @@ def level(index: int, target: int, p50: float, calls_ms: float | None, probe=ON_
     """A quiet level (builders.level) whose service saw its calls take calls_ms, the stand-in's probe and record as
     given."""
     lv = builders.level(index, target, p50=p50, p99=round(p50 * 1.2), downstream_ms_mean=calls_ms, **probe)
-    lv.served_ms = served
-    return lv
+    return replace(lv, served_ms=served)
 
 
 def judged(levels: list[Level], ctx: ValidityContext = CALLS):
@@ -52,7 +53,8 @@ def test_calls_slow_before_any_load_while_the_stand_in_served_on_time_set_nothin
 
 def test_a_stand_in_its_own_record_calls_late_is_set_aside_on_that_record_and_no_calls_note():
     levels = [level(0, 20, 778, 478), level(1, 40, 900, 530)]
-    levels[0].served_late = "the delay-service served its answers slower than configured: p90 700 ms …"
+    late = "the delay-service served its answers slower than configured: p90 700 ms …"
+    levels[0] = replace(levels[0], served_late=late)
     verdict, _ = judged(levels)
     assert verdict.set_aside[0].startswith("the delay-service served its answers slower than configured")
     assert 1 not in verdict.set_aside  # level 2's own record was on time: its calls alone set nothing aside

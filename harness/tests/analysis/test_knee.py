@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 import pytest
 from builders import level, stairs
 
@@ -144,9 +146,9 @@ def test_a_step_up_is_not_short_by_the_requests_still_in_flight_at_its_end():
     in its seconds (CI saw 91, 94.8%), the rest still in flight at its end. The rule expects 24 - 16 x 0.214 / 4 =
     23.1 rps of it, so 91 is healthy; 86 is short beyond what is in flight."""
     steps = [level(0, 8, p50=214, seconds=4), level(1, 24, p50=214, seconds=4, ok_share=91 / 96)]
-    steps[1].previous_target_rps = 8
+    steps[1] = replace(steps[1], previous_target_rps=8)
     assert not knee.judge(steps, TH).collapsed
-    steps[1].ok = 86
+    steps[1] = replace(steps[1], ok=86)
     v = knee.judge(steps, TH)
     assert v.collapsed and v.health[1][1] == [
         "OK throughput 21.5 rps is below 95% of the 23.1 rps that keeping up with the 24 rps target completes in "
@@ -157,7 +159,7 @@ def test_a_step_up_is_not_short_by_the_requests_still_in_flight_at_its_end():
 def test_a_lag_shifted_window_leaves_only_the_rest_of_the_latency_in_flight():
     """Requests of 1.2 s are read one whole second later (seconds.py's lag): 0.2 s of them is still in flight."""
     steps = [level(0, 10, p50=1200, p99=1300, seconds=4), level(1, 30, p50=1200, p99=1300, seconds=4)]
-    steps[1].previous_target_rps, steps[1].window_shift_s = 10, 1
+    steps[1] = replace(steps[1], previous_target_rps=10, window_shift_s=1)
     assert health.expected_answers_rps(steps[1], 1200) == pytest.approx(30 - 20 * 0.2 / 4)
-    steps[1].previous_target_rps = 40  # a step down: judged on its target, never stricter
+    steps[1] = replace(steps[1], previous_target_rps=40)  # a step down: judged on its target, never stricter
     assert health.expected_answers_rps(steps[1], 1200) == 30

@@ -3,6 +3,8 @@
 The same rules on real runs that cause each problem are in test_e2e_repeat_sweep.py.
 """
 
+from dataclasses import replace
+
 import synthrun
 from builders import stairs
 from conftest import summarised
@@ -112,12 +114,12 @@ def test_a_slow_probe_does_not_stand_against_the_stand_ins_own_record_on_time():
     slow = stairs((0, dict(delay_probe_ms=250)))
     on_time = {"answers": 290, "p50": 201, "p90": 210, "p99": 226, "p99.9": 226}
     assert aside(slow)[0].startswith("the delay-service was saturated: probed on its own host, it answered in 250 ms")
-    slow[0].served_ms = on_time
+    slow[0] = replace(slow[0], served_ms=on_time)
     assert aside(slow) == {}
     # the probe stands where the record says the stand-in was late, or holds too few answers to say
-    slow[0].served_late = "the delay-service served its answers slower than configured: …"
+    slow[0] = replace(slow[0], served_late="the delay-service served its answers slower than configured: …")
     assert "probed on its own host, it answered in 250 ms" in aside(slow)[0]
-    slow[0].served_late, slow[0].served_ms = None, {**on_time, "answers": 9}
+    slow[0] = replace(slow[0], served_late=None, served_ms={**on_time, "answers": 9})
     assert "probed on its own host, it answered in 250 ms" in aside(slow)[0]
 
 

@@ -175,3 +175,17 @@ def test_make_plan_prints_the_table_and_refuses_with_exit_2(run):
     bad = make("plan", env={"RUN": str(run), "INSTANCE": "nope"}, timeout=120)
     (line,) = [x for x in bad.stderr.splitlines() if x.startswith("loadlab:")]
     assert "INSTANCE='nope'" in line and bad.returncode == 2
+
+
+def test_a_fitted_memory_cost_gives_a_memory_limit_on_the_host():
+    # summary.json's memory_per_inflight (CostSlopeRecord) counts its levels as `points`: the limit is a fit on them
+    from loadlab.capacity.hostspec import HostSpec
+    from loadlab.capacity.run_figures import SERVICE, ModeFigures
+    from loadlab.summary.fit_records import CostSlopeRecord
+
+    memory = CostSlopeRecord(slope=100.0, interval=[80.0, 120.0], r2=0.9, points=4, range=[10.0, 40.0])
+    points = {SERVICE: [(500.0, 20.0), (2000.0, 65.0)]}
+    figures = ModeFigures("virtual", "virtual", True, (), 2000.0, 200.0, None, (), points, memory, 100.0)
+    got = host_knees.memory_limit(figures, HostSpec("test", 2, 4))
+    # (half of 4 GB - 100 MB) / 100 KB per request in flight, each held 0.2 s
+    assert got is not None and got.levels == 4 and got.rps == pytest.approx((2048 - 100) * 1024 / 100 / 0.2)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,7 +31,7 @@ RUN_SHARE_MAX_PCT = 50.0
 PASS, WARN, FAIL = "pass", "warn", "fail"
 
 
-def in_ci(environ=os.environ) -> bool:
+def in_ci(environ: Mapping[str, str] = os.environ) -> bool:
     return environ.get("CI", "").strip().lower() in ("true", "1", "yes")
 
 
@@ -44,7 +45,7 @@ def claim_outcome(holds: bool, ci: bool, saturated_by_others: str) -> str:
     return WARN
 
 
-def claim(holds: bool, what: str, detail, saturated_by_others: str, ci: bool | None = None) -> None:
+def claim(holds: bool, what: str, detail: object, saturated_by_others: str, ci: bool | None = None) -> None:
     """Asserts a main claim of a run by claim_outcome: detail is shown when it fails."""
     outcome = claim_outcome(holds, in_ci() if ci is None else ci, saturated_by_others)
     if outcome == FAIL:
@@ -119,7 +120,7 @@ class HostWatch:
         self._thread.start()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self._stop.set()
         if self._thread is not None:
             self._thread.join()

@@ -33,8 +33,8 @@ needs_cgroup = pytest.mark.skipif(not cgroup_usable(), reason="starving a proces
 
 
 def bench_with_windows(
-    env: dict, results: Path, starved_in: dict[str, str]
-) -> tuple[subprocess.CompletedProcess, dict]:
+    env: dict[str, str], results: Path, starved_in: dict[str, str]
+) -> tuple[subprocess.CompletedProcess[str], dict[str, list[str]]]:
     """starved_in: the mode's folder in the run (`platform`, `rep-2/platform-t8`) → the process starved while that
     mode's schedule runs."""
     measured_ms = int(env["STEPS"]) * int(env["STEP_SECONDS"]) * 1000
@@ -75,7 +75,7 @@ def window_event(results: Path, mode: str, window: Path, events: list[str], meas
         events.append("closed")
 
 
-def seconds_rows(run_dir: Path, mode: str) -> list[dict]:
+def seconds_rows(run_dir: Path, mode: str) -> list[dict[str, str]]:
     with open(run_dir / mode / "raw" / "injector-0" / "seconds.csv") as f:
         return [row for row in csv.DictReader(f) if row["phase"] == "measure" and int(row["level"]) >= 0]
 

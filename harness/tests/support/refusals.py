@@ -8,7 +8,7 @@ from loadlab.core import params
 from loadlab.core.param_parsers import ParamError
 
 
-def refusal(**env) -> str:
+def refusal(**env: object) -> str:
     """params.parse's refusal of env, checked to be one line (the user's whole message)."""
     with pytest.raises(ParamError) as e:
         params.parse({k: str(v) for k, v in env.items()})

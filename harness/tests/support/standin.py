@@ -16,7 +16,7 @@ def json_server(answer: Callable[[str], object | None]) -> ThreadingHTTPServer:
     """Serves answer(path) as JSON (404 when it is None) until .shutdown()."""
 
     class Endpoint(BaseHTTPRequestHandler):
-        def do_GET(self):
+        def do_GET(self) -> None:
             found = answer(self.path)
             if found is None:
                 self.send_response(404)
@@ -28,7 +28,7 @@ def json_server(answer: Callable[[str], object | None]) -> ThreadingHTTPServer:
             self.end_headers()
             self.wfile.write(body)
 
-        def log_message(self, *args):
+        def log_message(self, format: str, *args: object) -> None:
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Endpoint)
@@ -36,7 +36,7 @@ def json_server(answer: Callable[[str], object | None]) -> ThreadingHTTPServer:
     return server
 
 
-def start_sampler(pid_file: Path, out: Path, *args: str) -> subprocess.Popen:
+def start_sampler(pid_file: Path, out: Path, *args: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, str(HOST_SCRIPTS / "loadlab-sample"), "--pid-file", str(pid_file), "--out", str(out), *args]
     )

@@ -8,8 +8,10 @@ Each level's latency is a small table of (ms, share) pairs so every percentile i
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from hdrh.histogram import HdrHistogram
 
@@ -20,10 +22,12 @@ from loadlab.core.upgrade import FORMAT, FORMAT_0_LIMITS
 START_EPOCH = 1_763_730_000
 # The simulation anchors its schedule at the millisecond injection started, rarely on a whole second.
 ANCHOR_MS = 800
+# A level's latencies: (ms, share of its answers) pairs.
+Latency = tuple[tuple[int, float], ...]
 # p50 201, p95 205, p99 230, max 260 for any count that is a multiple of 100.
-HEALTHY = ((201, 0.50), (205, 0.45), (230, 0.04), (260, 0.01))
+HEALTHY: Latency = ((201, 0.50), (205, 0.45), (230, 0.04), (260, 0.01))
 # p50 201, p95 700, p99 900: the tail of a thread pool that has run out of threads.
-SLOW_TAIL = ((201, 0.50), (700, 0.45), (900, 0.04), (950, 0.01))
+SLOW_TAIL: Latency = ((201, 0.50), (700, 0.45), (900, 0.04), (950, 0.01))
 WARMUP_MS = 5000  # far from every measured value, so a leak into a level shows at once
 KO_MS = 10_000
 # What the simulation lists in meta.json as `error_kinds` (gatling/…/ErrorKind.java); test data, in its order.
@@ -46,7 +50,7 @@ ERROR_KIND_MEANINGS = {kind: f"what {kind} means, as the simulation says" for ki
 @dataclass
 class LevelSpec:
     target_rps: int
-    latency: tuple = HEALTHY
+    latency: Latency = HEALTHY
     ok_share: float = 1.0  # ok completions per second / target
     ko_share: float = 0.0
     sent_share: float = 1.0
@@ -72,7 +76,7 @@ class ModeSpec:
     omit: set[str] = field(default_factory=set)  # relative paths under the mode folder not to write
     stopped_early: bool = False
     stop_reason: str | None = None
-    stop_inflight_cap: dict | None = None  # {inflight, max_inflight} when the in-flight cap stopped the load
+    stop_inflight_cap: dict[str, int] | None = None  # {inflight, max_inflight} when the in-flight cap stopped the load
     # (level position, whole seconds into it): the early stop; the schedule keeps labelling later seconds, but
     # nothing is sent any more and meta.json lists levels only up to the one cut short.
     stop_at: tuple[int, int] | None = None
@@ -81,7 +85,7 @@ class ModeSpec:
     lag_s: int = 0
     ko_ms: int = 0  # how long the failed requests took (0: KO_MS)
     ko_kind: str | None = None  # the kind every failed request is classified as in errors.csv (None: no errors.csv)
-    live_config: dict | None = None  # what the service reported at start (raw/thread/config.json)
+    live_config: dict[str, object] | None = None  # what the service reported at start (raw/thread/config.json)
     db_pool_size: int | None = None  # db_pool_max in jvm.csv (with the levels' db_active/db_pending)
     start_epoch: int = START_EPOCH  # a refinement pass starts later, on the same samplers' files
     # THREADLOCAL_KB's counter in jvm.csv: None writes none; 0 builds once per request (virtual threads); N > 0
@@ -89,11 +93,20 @@ class ModeSpec:
     threadlocal_pool: int | None = None
 
 
-def stairs(rates=None, slow_from=None, *, n=5, step=100, failing_above=None, **fields) -> list[LevelSpec]:
+def stairs(
+    rates: Sequence[int] | None = None,
+    slow_from: int | None = None,
+    *,
+    n: int = 5,
+    step: int = 100,
+    failing_above: int | None = None,
+    **fields: Any,
+) -> list[LevelSpec]:
     """LevelSpecs at `rates` (by default n levels: step, 2 x step, ...), healthy unless said: from `slow_from` rps on
     with SLOW_TAIL's latency (a pool out of threads), above `failing_above` rps answering 40% of the rate and failing
     60% (the knee by errors). `l<i>=dict(...)`: LevelSpec fields of the level at position i (over the rest); any other
-    keyword: a LevelSpec field of every level, or a function of the level's rate giving it (a CPU line)."""
+    keyword: a LevelSpec field of every level, or a function of the level's rate giving it (a CPU line). Any: those
+    fields, each of its own type, which LevelSpec takes as given."""
     at = {k: v for k, v in fields.items() if k[0] == "l" and k[1:].isdigit()}
     every = {k: v for k, v in fields.items() if k not in at}
     specs = []
@@ -109,23 +122,23 @@ def stairs(rates=None, slow_from=None, *, n=5, step=100, failing_above=None, **f
 
 def write_params(
     run_dir: Path,
-    modes=("platform", "virtual"),
-    completed=None,
-    target="local",
-    delay_ms=200,
-    platform_threads=200,
-    mode_problems=None,
-    crashes=None,
-    limits=None,
-    evidence_lost=None,
-    record_format=FORMAT,
-    **extra_params,
+    modes: Sequence[str] = ("platform", "virtual"),
+    completed: Sequence[str] | None = None,
+    target: str = "local",
+    delay_ms: int = 200,
+    platform_threads: int | list[int] = 200,
+    mode_problems: dict[str, list[str]] | None = None,
+    crashes: dict[str, list[dict[str, object]]] | None = None,
+    limits: dict[str, object] | None = None,
+    evidence_lost: dict[str, list[dict[str, object]]] | None = None,
+    record_format: int = FORMAT,
+    **extra_params: object,
 ) -> None:
     """record_format: params.json's `format`; 0 writes a record as bench did before it had one (no `format`,
     `limits`, SCENARIO or REFINE, unless given)."""
     run_dir.mkdir(parents=True, exist_ok=True)
     current = record_format >= 1
-    params = {
+    params: dict[str, object] = {
         "TARGET": target,
         "MODES": list(modes),
         "DELAY_MS": delay_ms,
@@ -140,7 +153,7 @@ def write_params(
         **({"SCENARIO": "http", "REFINE": 0} if current else {}),
         **extra_params,
     }
-    doc = {
+    doc: dict[str, object] = {
         "run_id": run_dir.name,
         "target": target,
         "started_utc": "2026-11-21T13:05:01Z",
@@ -203,10 +216,10 @@ def crash(
     level: int,
     second: int,
     exit: int | None = 137,
-    signal="SIGKILL",
-    cause="ended by SIGKILL, nothing in its log says why",
-    host="local",
-) -> dict:
+    signal: str = "SIGKILL",
+    cause: str = "ended by SIGKILL, nothing in its log says why",
+    host: str = "local",
+) -> dict[str, object]:
     """params.json's record of a role that died `second` whole seconds into the level at position `level`."""
     alive = (spec.start_epoch + spec.warmup_seconds + level * spec.seconds_per_level + second) * 1000 + 500
     return {
@@ -224,7 +237,7 @@ def encode(values: list[tuple[int, int]]) -> str:
     histogram = HdrHistogram(1, 3_600_000, 3)
     for value, count in values:
         histogram.record_value(value, count)
-    return histogram.encode().decode()
+    return str(histogram.encode().decode())  # hdrhistogram is untyped (pyproject.toml)
 
 
 def java_line(tag: str, second: int, values: list[tuple[int, int]]) -> str:
@@ -232,7 +245,7 @@ def java_line(tag: str, second: int, values: list[tuple[int, int]]) -> str:
     return f"Tag={tag},{second:.3f},1.000,{top / 1e6:.3f},{encode(values)}"
 
 
-def split(count: int, shares) -> list[tuple[int, int]]:
+def split(count: int, shares: Latency) -> list[tuple[int, int]]:
     """Counts per value, exact by largest remainder, so the totals always add up."""
     raw = [(value, count * share) for value, share in shares]
     counts = [(value, int(c)) for value, c in raw]
@@ -246,9 +259,13 @@ def split(count: int, shares) -> list[tuple[int, int]]:
 # --- internals -----------------------------------------------------------------------------------------------------
 
 
-def _schedule(spec: ModeSpec, measure_start: int) -> list[tuple[int, str, int, LevelSpec | None]]:
+# (epoch second, phase, level index, level spec) for every second the simulation writes
+Schedule = list[tuple[int, str, int, LevelSpec | None]]
+
+
+def _schedule(spec: ModeSpec, measure_start: int) -> Schedule:
     """(epoch second, phase, level index, level spec) for every second the simulation writes."""
-    rows = [(spec.start_epoch + s, "warmup", -1, None) for s in range(spec.warmup_seconds)]
+    rows: Schedule = [(spec.start_epoch + s, "warmup", -1, None) for s in range(spec.warmup_seconds)]
     second = measure_start
     for index, level in enumerate(spec.levels):
         for _ in range(spec.seconds_per_level):
@@ -261,7 +278,13 @@ def _schedule(spec: ModeSpec, measure_start: int) -> list[tuple[int, str, int, L
 
 
 def _write_injector(
-    mode_dir: Path, name: str, spec: ModeSpec, schedule, measure_start: int, i: int, pass_name: str | None = None
+    mode_dir: Path,
+    name: str,
+    spec: ModeSpec,
+    schedule: Schedule,
+    measure_start: int,
+    i: int,
+    pass_name: str | None = None,
 ) -> None:
     n = spec.injectors
     raw = f"{pass_name}/raw" if pass_name else "raw"
@@ -294,6 +317,7 @@ def _write_injector(
         if phase == "warmup":
             target, sent, ok, ko, latency = 10 // n, 10 // n, 10 // n, 0, ((WARMUP_MS, 1.0),)
         elif level is None:  # drain: late completions of the last level
+            assert last is not None  # the drain's seconds follow a level
             target, sent, ok, ko, latency = 0, 0, 10 // n, 0, last.latency
         else:
             target = level.target_rps // n
@@ -305,19 +329,24 @@ def _write_injector(
         if ko:
             log.append(java_line("ko", second, [(spec.ko_ms or KO_MS, ko)]))
             errors.append(f"{second},{spec.ko_kind},{ko}")
-    meta = {
-        "levels": [
-            {
-                "index": k,
-                "target_rps": lv.target_rps / n,
-                "start_epoch_ms": (measure_start + k * spec.seconds_per_level) * 1000 + ANCHOR_MS,
-                "end_epoch_ms": (measure_start + (k + 1) * spec.seconds_per_level) * 1000 + ANCHOR_MS,
-                "cut_short": False,
-            }
-            for k, lv in enumerate(spec.levels)
-        ],
+    levels: list[dict[str, object]] = [
+        {
+            "index": k,
+            "target_rps": lv.target_rps / n,
+            "start_epoch_ms": (measure_start + k * spec.seconds_per_level) * 1000 + ANCHOR_MS,
+            "end_epoch_ms": (measure_start + (k + 1) * spec.seconds_per_level) * 1000 + ANCHOR_MS,
+            "cut_short": False,
+        }
+        for k, lv in enumerate(spec.levels)
+    ]
+    stop_ms = None if stop is None else stop * 1000 + ANCHOR_MS
+    if spec.stop_at and stop_ms is not None:  # meta.json lists levels up to the one cut short
+        levels = levels[: spec.stop_at[0] + 1]
+        levels[-1].update(end_epoch_ms=stop_ms, cut_short=True)
+    meta: dict[str, object] = {
+        "levels": levels,
         "measure_start_epoch_ms": measure_start * 1000 + ANCHOR_MS,
-        "stop_epoch_ms": None if stop is None else stop * 1000 + ANCHOR_MS,
+        "stop_epoch_ms": stop_ms,
         "stopped_early": spec.stopped_early,
         "stop_reason": spec.stop_reason,
         "stop_inflight_cap": spec.stop_inflight_cap,
@@ -327,9 +356,6 @@ def _write_injector(
         meta["error_kinds"] = ERROR_KINDS
         meta["error_kind_meanings"] = ERROR_KIND_MEANINGS
         _write(mode_dir, spec, f"raw/{name}/errors.csv", "\n".join(errors) + "\n")
-    if stop is not None:
-        meta["levels"] = meta["levels"][: spec.stop_at[0] + 1]
-        meta["levels"][-1].update(end_epoch_ms=meta["stop_epoch_ms"], cut_short=True)
     _write(mode_dir, spec, f"{raw}/{name}/seconds.csv", "\n".join(seconds) + "\n")
     _write(mode_dir, spec, f"{raw}/{name}/latency.hlog", "\n".join(log) + "\n")
     _write(mode_dir, spec, f"{raw}/{name}/meta.json", json.dumps(meta))
@@ -337,7 +363,7 @@ def _write_injector(
     _write(mode_dir, spec, f"gatling/{report}/forwardsimulation-20261121130501{i}/index.html", "<html>gatling</html>")
 
 
-def _lagged_second(spec: ModeSpec, schedule, position: int, n: int):
+def _lagged_second(spec: ModeSpec, schedule: Schedule, position: int, n: int) -> tuple[int, int, int, int, Latency]:
     """(target, sent, ok, ko, ok latencies) of one second of a run of long requests, per injector. Sends as scheduled;
     each completion is that of a send as many whole seconds earlier as its latency (rounded): the successes lag_s, the
     failures their ko_ms. A warm-up request takes lag_s and 400 ms, a value no level has, so one counted in a level
@@ -349,7 +375,7 @@ def _lagged_second(spec: ModeSpec, schedule, position: int, n: int):
     source = schedule[position - spec.lag_s] if position >= spec.lag_s else None
     ko_source = schedule[position - ko_lag] if position >= ko_lag else None
     ok = ko = 0
-    latency = ((spec.lag_s * 1000 + 400, 1.0),)
+    latency: Latency = ((spec.lag_s * 1000 + 400, 1.0),)
     if source is not None and source[3] is not None:
         ok = round(source[3].target_rps // n * source[3].ok_share)
         latency = source[3].latency
@@ -361,7 +387,13 @@ def _lagged_second(spec: ModeSpec, schedule, position: int, n: int):
 
 
 def _write_samples(
-    mode_dir: Path, rel: str, spec: ModeSpec, schedule, proc, probe: bool = False, append: bool = False
+    mode_dir: Path,
+    rel: str,
+    spec: ModeSpec,
+    schedule: Schedule,
+    proc: Callable[[LevelSpec], float | None],
+    probe: bool = False,
+    append: bool = False,
 ) -> None:
     lines = ["second,proc_cpu_pct,host_cpu_pct,host_cores" + (",probe_ms,probe_failed" if probe else "")]
     for second, _, _, level in schedule:
@@ -378,12 +410,13 @@ def _pct(value: float | None) -> str:
     return "" if value is None else f"{value:.1f}"
 
 
-def _write_thread(mode_dir: Path, spec: ModeSpec, schedule, append: bool = False) -> None:
+def _write_thread(mode_dir: Path, spec: ModeSpec, schedule: Schedule, append: bool = False) -> None:
     _write_samples(mode_dir, "raw/thread/samples.csv", spec, schedule, lambda lv: lv.thread_cpu, append=append)
     # jvm.csv as the sampler writes it: every field of metrics.tsv it records, -1 where a value is not made up here.
     names = metrics.names(*metrics.SAMPLED_KINDS)
     lines = ["second," + ",".join(names)]
-    calls = time_ms = gc = requests = 0
+    calls = gc = requests = 0
+    time_ms = 0.0
     for second, _, _, level in schedule:
         level = level or LevelSpec(10)
         rps = level.target_rps
@@ -400,7 +433,7 @@ def _write_thread(mode_dir: Path, spec: ModeSpec, schedule, append: bool = False
     _write(mode_dir, spec, "raw/thread/jvm.csv", "\n".join(lines) + "\n", append)
 
 
-def jvm_values(rps: int, requests: int, gc: int, calls: int, time_ms: float) -> dict:
+def jvm_values(rps: int, requests: int, gc: int, calls: int, time_ms: float) -> dict[str, object]:
     """One jvm.csv row's values by field name (test_metrics.py checks each name is in metrics.tsv)."""
     return {
         "jvm_threads_live": 40 + rps // 10,
@@ -420,7 +453,7 @@ def jvm_values(rps: int, requests: int, gc: int, calls: int, time_ms: float) -> 
     }
 
 
-def _pool_values(level: LevelSpec, size: int) -> dict:
+def _pool_values(level: LevelSpec, size: int) -> dict[str, object]:
     active, pending = level.db_active or 0, level.db_pending or 0
     return {
         "db_pool_active": f"{active:g}",
