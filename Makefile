@@ -176,4 +176,4 @@ test-infra:
 	@bash infra/tests/run.sh
 
 clean: ## remove build output (never results/)
-	@rm -rf delay-service/target service-contract/target thread-service/target reactive-service/target gatling/target $(SAMPLE_APP)/target target $(STATE)/app $(STATE)/build.stamp
+	@rm -rf delay-service/target service-contract/target thread-service/target reactive-service/target gatling/target wait-agent/target $(SAMPLE_APP)/target target $(STATE)/app $(STATE)/build.stamp
