@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-# summary.json's `levels_counted_from`: every level number in it counts from this (knee_words.level_number)
+# summary.json's `levels_counted_from`: every level number in it counts from this (levels.level_number)
 LEVELS_COUNTED_FROM = 1
 
 
