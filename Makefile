@@ -26,7 +26,8 @@ LOADLAB_VENV := $(PY) -m loadlab
 CHECKED := $(STATE)/checked-params.json
 # The small Boot app `make test` measures with APP= (a fixture of the harness's tests, built with the rest).
 SAMPLE_APP := harness/tests/sample-app
-SOURCES := $(shell find pom.xml */pom.xml delay-service/src thread-service/src reactive-service/src gatling/src wait-agent/src \
+SOURCES := $(shell find pom.xml */pom.xml delay-service/src service-contract/src thread-service/src reactive-service/src \
+             gatling/src wait-agent/src \
              $(SAMPLE_APP)/pom.xml $(SAMPLE_APP)/src -type f 2>/dev/null)
 
 .PHONY: help build up bench report compare plan down test check lint format test-java test-python test-e2e test-extended test-infra test-units clean \
@@ -74,8 +75,12 @@ test-venv: $(VENV)/.installed-test
 # Maven's own JVM (.mvn/jvm.config) runs with the client compiler only and the serial collector: a build is seconds
 # of short-lived work, where the optimizing compiler costs more CPU than it saves (a fresh build: about 22 s of CPU
 # against 10). The services, the tests' JVMs and Gatling are started with their own options, untouched by it.
+# A thread-service/target built before service-contract existed (its -contract jar is the mark) holds the shared
+# classes' resources, loadlab/metrics.tsv among them, which Maven's incremental build leaves in place and which would
+# shadow the contract's own copy inside the service's jar: that target is removed once, before the build.
 $(STATE)/build.stamp: $(SOURCES)
 	@mkdir -p $(STATE)
+	@if ls thread-service/target/thread-service-*-contract.jar > /dev/null 2>&1; then rm -rf thread-service/target; fi
 	@jdk=$$($(LOADLAB) java-home) || exit 2; \
 	echo "-- building the services and the simulation with $$jdk (log: $(STATE)/build.log)"; \
 	if ! JAVA_HOME=$$jdk ./mvnw -B package -DskipTests > $(STATE)/build.log 2>&1; then \
@@ -147,8 +152,8 @@ test-deps:
 
 # Without the bench's parameters: exported as empty variables they reach the services under test, where Spring's
 # relaxed binding reads THREADLOCAL_KB as `threadlocal.kb` (empty: the context fails to start). Two modules at once
-# (-T 2). `verify`, not `test`: the reactive service's tests need the thread-service's contract jar, which only a
-# package phase resolves; after `make build` nothing changed, so no jar is written again under the harness's tests that
+# (-T 2). `verify`, not `test`: the reactive service's tests need the thread-service's -tests jar (the contract tests
+# both services run), which only a package phase resolves; after `make build` nothing changed, so no jar is written again under the harness's tests that
 # run beside this (test-units).
 test-java: build $(if $(JAVA_AFTER_VENV),test-venv)
 	@jdk=$$($(LOADLAB) java-home) && env $(foreach p,$(PARAMS),-u $(p)) JAVA_HOME=$$jdk ./mvnw -B -T 2 $(if $(JAVA_LINT_IN_TEST_JAVA),checkstyle:check) verify
@@ -171,4 +176,4 @@ test-infra:
 	@bash infra/tests/run.sh
 
 clean: ## remove build output (never results/)
-	@rm -rf delay-service/target thread-service/target reactive-service/target gatling/target $(SAMPLE_APP)/target target $(STATE)/app $(STATE)/build.stamp
+	@rm -rf delay-service/target service-contract/target thread-service/target reactive-service/target gatling/target wait-agent/target $(SAMPLE_APP)/target target $(STATE)/app $(STATE)/build.stamp

@@ -22,6 +22,8 @@ from loadlab.core import params, servicecpus
 PAGE = REPO / "docs" / "REACTIVE.md"
 THREAD = "thread-service/src/main/java/loadlab/thread/"
 REACTIVE = "reactive-service/src/main/java/loadlab/reactive/"
+# What both services share (the parameters, the problem answers, the settings): its own module, package loadlab.thread.
+CONTRACT = "service-contract/src/main/java/loadlab/thread/"
 
 # Reactor's operators and WebClient's reactive exchange methods, as broadly as a reactive request path uses them, so
 # an operator added to the reactive service is counted without editing this list.
@@ -79,7 +81,9 @@ PATHS = {
     "/db": {
         BLOCKING: (
             Piece("the handler, the query and the driver's errors", THREAD + "db/DatabaseController.java"),
-            Piece("the handler, the query and the driver's errors", THREAD + "db/DatabaseException.java", only=("of",)),
+            Piece(
+                "the handler, the query and the driver's errors", CONTRACT + "db/DatabaseException.java", only=("of",)
+            ),
             Piece("the pool", instead="Spring Boot's HikariCP, set in `application.yml`"),
             Piece("`cpuMs` off the event loop", instead="none: computed on the request's own thread"),
         ),

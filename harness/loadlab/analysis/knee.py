@@ -59,7 +59,7 @@ class Verdict:
     baseline_p50_ms: float | None
     p99_limit_ms: float | None
     health: list[tuple[bool, list[str]]]
-    first_unhealthy: int | None  # position in the level list (from 0), not the level number (knee_words.level_number)
+    first_unhealthy: int | None  # position in the level list (from 0), not the level number (levels.level_number)
     sustained_rps: float
     sustained_position: int | None
     collapsed: bool

@@ -1,23 +1,12 @@
-"""A level and a bound as a person reads them: levels counted from 1, rates without needless decimals, the lower
-bound a pass gives when its only unhealthy levels were set aside (knee.py places the knee; this says it)."""
+"""A level and a bound as a person reads them: levels by their number (levels.level_number, counted from 1), rates
+without needless decimals, the lower bound a pass gives when its only unhealthy levels were set aside (knee.py places
+the knee; this says it)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # words only: no level model is built here
-    from loadlab.analysis.levels import Level
+from loadlab.analysis.levels import Level, level_number
 
 COARSE = "coarse"
-
-
-def level_number(position: int) -> int:
-    """A level's number, counted from 1, from its position in its pass, counted from 0: the one conversion. The
-    number is what a person or a file name sees (summary.json's `index`, `first_unhealthy_level`, a crash's and a
-    set-aside's `level`, `level-01-900rps.hgrm`, `level-01.folded`, the page, the console, as the simulation's progress
-    lines count); the position is what Python lists and the simulation's raw files (seconds.csv's `level`, meta.json's
-    `levels[].index`) hold."""
-    return position + 1
 
 
 def level_words(level: Level, pass_name: str = COARSE) -> str:

@@ -36,10 +36,19 @@ class Evidence:
     db_pool_pending: float | None = None  # requests waiting for a connection (db scenario)
 
 
+def level_number(position: int) -> int:
+    """A level's number, counted from 1, from its position in its pass, counted from 0: the one conversion. The
+    number is what a person or a file name sees (summary.json's `index`, `first_unhealthy_level`, a crash's and a
+    set-aside's `level`, `level-01-900rps.hgrm`, `level-01.folded`, the page, the console, as the simulation's progress
+    lines count); the position is what Python lists and the simulation's raw files (seconds.csv's `level`, meta.json's
+    `levels[].index`) hold."""
+    return position + 1
+
+
 @dataclass(frozen=True)
 class Level:
     # Where the level stands in its pass, counted from 0 as the simulation's raw files count it; what a person or a
-    # file name sees is its number, knee_words.level_number(position), counted from 1.
+    # file name sees is its number, level_number(position), counted from 1.
     position: int
     target_rps: float
     seconds: int

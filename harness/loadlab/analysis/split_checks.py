@@ -6,8 +6,7 @@ filling its own at the knee is what the split is for (a note): its knee is its o
 
 from __future__ import annotations
 
-from loadlab.analysis.knee_words import level_number
-from loadlab.analysis.levels import Level
+from loadlab.analysis.levels import Level, level_number
 from loadlab.core.servicecpus import CpuSplit
 
 

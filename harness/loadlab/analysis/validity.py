@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 
 from loadlab.analysis import served, split_checks
 from loadlab.analysis.knee import Verdict
-from loadlab.analysis.knee_words import level_number, level_words
-from loadlab.analysis.levels import Level
+from loadlab.analysis.knee_words import level_words
+from loadlab.analysis.levels import Level, level_number
 from loadlab.core import timeouts
 from loadlab.core.servicecpus import CpuSplit
 

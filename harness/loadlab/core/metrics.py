@@ -1,5 +1,5 @@
 """The fields of the thread-service's GET /actuator/loadlab, read from the one list the service itself is held to
-(thread-service/src/main/resources/loadlab/metrics.tsv: LoadlabEndpoint refuses to start when it emits anything
+(service-contract/src/main/resources/loadlab/metrics.tsv: LoadlabEndpoint refuses to start when it emits anything
 else). The harness spells none of them on its own: the sampler records every field of this list (the harness hands
 it the names, so a remote host needs no copy of the file), the live configuration is its info and config fields,
 server.csv copies every gauge and turns every counter into a rate, unless a derived column reads it (DERIVED in
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from loadlab.core.repo import REPO
 
-METRICS_TSV = REPO / "thread-service" / "src" / "main" / "resources" / "loadlab" / "metrics.tsv"
+METRICS_TSV = REPO / "service-contract" / "src" / "main" / "resources" / "loadlab" / "metrics.tsv"
 KINDS = ("info", "config", "gauge", "counter")
 # What the sampler records once a second into jvm.csv: numbers (the info fields are text, read once at start).
 SAMPLED_KINDS = ("config", "gauge", "counter")

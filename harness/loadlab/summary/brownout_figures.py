@@ -14,7 +14,7 @@ from pathlib import Path
 from loadlab.analysis import brownout_judge as judge
 from loadlab.analysis import hlog, served
 from loadlab.analysis.baseline import Baseline, first_steady
-from loadlab.analysis.knee_words import level_number
+from loadlab.analysis.levels import level_number
 from loadlab.core import brownout_profile as brownout
 from loadlab.core import guards, metrics
 from loadlab.core.run_params import RunParams

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from loadlab.analysis.knee_words import level_number
+from loadlab.analysis.levels import level_number
 from loadlab.core import metrics
 from loadlab.core.app import THREAD_SERVICE
 from loadlab.core.upgrade import Doc

@@ -14,8 +14,7 @@ from typing import ClassVar
 
 from loadlab.analysis import fanout_tail
 from loadlab.analysis.fanout_model import FanoutShape
-from loadlab.analysis.knee_words import level_number
-from loadlab.analysis.levels import Level
+from loadlab.analysis.levels import Level, level_number
 from loadlab.core import fanout, metrics
 from loadlab.core.downstream import Distribution
 from loadlab.core.run_params import RunParams

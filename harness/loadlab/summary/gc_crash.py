@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from loadlab.analysis.gc_bound import WITH_THE_CRASH, is_gc_bound
-from loadlab.analysis.knee_words import COARSE, level_number, level_words
-from loadlab.analysis.levels import Level
+from loadlab.analysis.knee_words import COARSE, level_words
+from loadlab.analysis.levels import Level, level_number
 from loadlab.core.upgrade import Doc
 from loadlab.summary import server_columns as col
 from loadlab.summary.flight import FlightSecond

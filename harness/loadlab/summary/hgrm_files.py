@@ -6,8 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from loadlab.analysis import hgrm
-from loadlab.analysis.knee_words import level_number
-from loadlab.analysis.levels import Level
+from loadlab.analysis.levels import Level, level_number
 from loadlab.summary import outputs
 
 FOLDER = "hgrm"

@@ -8,8 +8,7 @@ from dataclasses import fields, replace
 from loadlab.analysis import health, hlog
 from loadlab.analysis.bracket import Bracket
 from loadlab.analysis.knee import Verdict
-from loadlab.analysis.knee_words import level_number
-from loadlab.analysis.levels import Evidence, Level, cpu_ms_per_request
+from loadlab.analysis.levels import Evidence, Level, cpu_ms_per_request, level_number
 from loadlab.summary import waits
 from loadlab.summary.level_records import LevelRecord
 

@@ -14,8 +14,7 @@ from pathlib import Path
 
 from loadlab.analysis.health import tail_judged_by, tail_reason
 from loadlab.analysis.holds import HoldTime, KindHold
-from loadlab.analysis.knee_words import level_number
-from loadlab.analysis.levels import Level
+from loadlab.analysis.levels import Level, level_number
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import hgrm_files, raw, seconds
 from loadlab.summary.raw import RawMode

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from loadlab.analysis.downstream_calls import calls_note
 from loadlab.analysis.gc_bound import counted_with_the_crash
-from loadlab.analysis.knee_words import COARSE, level_number, level_words
+from loadlab.analysis.knee_words import COARSE, level_words
+from loadlab.analysis.levels import level_number
 from loadlab.core.run_params import RunParams
 from loadlab.summary import jsonform, service_count
 from loadlab.summary.detail_records import SetAsideRecord

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from loadlab.core.upgrade import Doc
 
-# summary.json's `levels_counted_from`: every level number in it counts from this (knee_words.level_number)
+# summary.json's `levels_counted_from`: every level number in it counts from this (levels.level_number)
 LEVELS_COUNTED_FROM = 1
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from loadlab.analysis import cpufit, models
 from loadlab.analysis.knee import Verdict
-from loadlab.analysis.knee_words import level_number
-from loadlab.analysis.levels import Level, cpu_ms_per_request
+from loadlab.analysis.levels import Level, cpu_ms_per_request, level_number
 from loadlab.analysis.validity import shares_one_machine
 from loadlab.core import client, guards, metrics, scenario_mix
 from loadlab.core.run_params import RunParams

@@ -7,8 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from loadlab.analysis import cpufit, split_checks
-from loadlab.analysis.knee_words import level_number
-from loadlab.analysis.levels import Level
+from loadlab.analysis.levels import Level, level_number
 from loadlab.analysis.refine import why_not_refined
 from loadlab.analysis.validity import (
     CPU_SATURATED_RATIO,

@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from loadlab.analysis.knee_words import level_number
-from loadlab.analysis.levels import Level
+from loadlab.analysis.levels import Level, level_number
 from loadlab.analysis.wait_profile import LevelWaits, SecondSamples, Site, profile
 from loadlab.analysis.wait_sites import Sample
 from loadlab.summary import outputs

@@ -68,7 +68,8 @@ def test_the_labs_limits_follow_the_slowest_call_not_one_call():
     assert fanned.thread_service_timeout_ms > single.thread_service_timeout_ms
 
 
-JAVA = REPO / "thread-service" / "src" / "main" / "java" / "loadlab" / "thread"
+# The request's limits and the call's header are the contract both services share (service-contract/).
+JAVA = REPO / "service-contract" / "src" / "main" / "java" / "loadlab" / "thread"
 
 
 def java_string(path, name: str) -> str:

@@ -1,4 +1,4 @@
-"""The /actuator/loadlab field names have one source, thread-service's loadlab/metrics.tsv (the service refuses to
+"""The /actuator/loadlab field names have one source, service-contract's loadlab/metrics.tsv (each service refuses to
 start unless it emits exactly those). Here: every field of it reaches what the harness records and writes, and every
 name the Python side spells is in it, so a new metric is one line in metrics.tsv and a renamed or forgotten one
 fails here."""
@@ -26,7 +26,7 @@ from loadlab.summary import server_columns as col
 
 def test_the_list_is_read_from_the_service_and_is_well_formed():
     fields = metrics.load()
-    assert metrics.METRICS_TSV == REPO / "thread-service" / "src" / "main" / "resources" / "loadlab" / "metrics.tsv"
+    assert metrics.METRICS_TSV == REPO / "service-contract" / "src" / "main" / "resources" / "loadlab" / "metrics.tsv"
     names = [m.name for m in fields]
     assert len(names) == len(set(names)) and len(names) >= 10
     assert {m.kind for m in fields} <= set(metrics.KINDS)

@@ -1,5 +1,5 @@
 """One level reference wherever a person or a file name sees a level: its pass and its number, counted from 1
-(knee_words.level_number, the one conversion from a level's position in its pass). summary.json says so
+(levels.level_number, the one conversion from a level's position in its pass). summary.json says so
 (`levels_counted_from`); one written before, counted from 0, is read as today's, so `make compare` shows an older run's
 levels by the numbers a person reads today and pairs them, as always, by their offered rate."""
 
@@ -11,7 +11,7 @@ from conftest import summarised
 from synthrun import ModeSpec, stairs
 
 from loadlab import cli
-from loadlab.analysis.knee_words import level_number
+from loadlab.analysis.levels import level_number
 from loadlab.summary import hgrm_files, records
 
 

@@ -4,7 +4,7 @@ written, the knee named by the site whose waiting grew, and every way the profil
 import re
 from pathlib import Path
 
-from loadlab.analysis.knee_words import level_number
+from loadlab.analysis.levels import level_number
 from loadlab.analysis.wait_profile import LevelWaits, SecondSamples, Site, grew, profile
 from loadlab.analysis.wait_sites import DOWNSTREAM, QUEUED, RUNNING, Sample
 from loadlab.summary import waits

@@ -21,9 +21,9 @@ import org.springframework.context.annotation.Import;
 
 /**
  * The thread-service's requests in the asynchronous shape: WebFlux on Netty's event loops, the delay-service through
- * WebClient, PostgreSQL through R2DBC. What does not depend on the web stack is the thread-service's own code (its
- * contract jar), imported here: the parameters and their limits, the problem answers, the CPU work, the ThreadLocal
- * object, the settings and /actuator/loadlab with its metric names.
+ * WebClient, PostgreSQL through R2DBC. What does not depend on the web stack is the code both services share
+ * (service-contract), imported here: the parameters and their limits, the problem answers, the CPU work, the
+ * ThreadLocal object, the settings and /actuator/loadlab with its metric names.
  */
 @SpringBootApplication
 @EnableConfigurationProperties({DelayServiceProperties.class, DelayProperties.class, CpuProperties.class,

@@ -16,7 +16,7 @@ import org.springframework.stereotype.Component;
  * CPU seconds) are cumulative since start; the harness takes differences. -1 means "not available here". The fields
  * are exactly those of {@code loadlab/metrics.tsv} ({@link MetricNames}), in its order: the service refuses to start
  * when the two differ, so a metric added on one side only cannot go unnoticed. The reactive service serves this
- * same class (from thread-service's contract jar) with its own probes, so both answer the same fields in one order.
+ * same class (both depend on service-contract) with its own probes, so both answer the same fields in one order.
  */
 @Component
 @Endpoint(id = "loadlab")
