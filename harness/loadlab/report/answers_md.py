@@ -96,7 +96,8 @@ def by_id(answers: Mapping[str, object] | None) -> dict[str, Mapping[str, object
 def table(rows: Sequence[Row], answers: Mapping[str, object] | None) -> list[str]:
     """The README's table: a line per row of the rows file, as answers.json gives it."""
     entries = by_id(answers)
-    return [*HEADER, *("| " + " | ".join(row_cells(r, entries.get(r.id))) + " |" for r in rows)]
+    lines = (" | ".join(c.replace("|", "\\|") for c in row_cells(r, entries.get(r.id))) for r in rows)
+    return [*HEADER, *(f"| {line} |" for line in lines)]  # a `|` inside a cell would split it
 
 
 def _minutes(seconds: object) -> str:
