@@ -95,6 +95,16 @@ def ratio_entry(summary: RunSummary) -> dict[str, object]:
         "basis": summary.virtual_over_platform_basis,
         "reason": summary.virtual_over_platform_reason,
         "text": ratio_interval.text(value, span, summary.virtual_over_platform_bound),
+        # with reactive in MODES: said in answers.md's detail, as the README's table has no column for it
+        "virtual_over_reactive": (
+            ratio_interval.text(
+                summary.virtual_over_reactive,
+                summary.virtual_over_reactive_interval,
+                summary.virtual_over_reactive_bound,
+            )
+            if summary.virtual_over_reactive is not None
+            else None
+        ),
         "repeats": (
             {"median": spread.median, "min": spread.min, "max": spread.max, "bounds": spread.bounds or {}}
             if spread is not None

@@ -42,7 +42,7 @@ def mode_cell(mode: Mapping[str, object]) -> str:
     if mode.get("disagree"):
         return f"{_num(low)}–{_num(high)} over {n} runs that disagree{tail}"
     spread = f" ({_num(low)}–{_num(high)} over {n})" if low != high else ""
-    if mid is None:
+    if not mid:  # 0 or unknown: unhealthy from its first level, a knee below the stairs said in words
         return "no healthy level"
     if not mode.get("collapsed"):
         return f"≥ {_num(mid)} (held{f'; {_num(low)}–{_num(high)} over {n}' if low != high else ''})"
@@ -129,6 +129,9 @@ def _detail(row: Row, entry: Mapping[str, object]) -> list[str]:
             lines.append(f"  - invalid: {reason}")
     if entry.get("ratio"):
         lines.append(f"- virtual / platform: {ratio_cell(entry['ratio'])}")
+        over_reactive = entry["ratio"].get("virtual_over_reactive") if isinstance(entry["ratio"], Mapping) else None
+        if over_reactive:
+            lines.append(f"- virtual / reactive: {over_reactive}")
     return [*lines, ""]
 
 

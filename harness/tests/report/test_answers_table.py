@@ -135,3 +135,26 @@ def test_the_rows_are_the_readmes_rows_in_its_order():
     block = answers_readme.README.read_text().split(answers_readme.BEGIN)[1].split(answers_readme.END)[0]
     workloads = [line.split(" | ")[0].removeprefix("| ") for line in block.strip().splitlines()[2:]]
     assert workloads == [r.workload for r in ROWS.values()]
+
+
+@pytest.mark.parametrize(
+    ("mode", "cell"),
+    [
+        ({"sustained_rps": {"median": 0, "min": 0, "max": 0}, "collapsed": True, "valid": True}, "no healthy level"),
+        (
+            {"sustained_rps": {"median": 2640, "min": 2400, "max": 2700}, "collapsed": False, "repetitions": 3},
+            "≥ 2,640 (held; 2,400–2,700 over 3)",
+        ),
+        (
+            {
+                "sustained_rps": {"median": 990, "min": 960, "max": 990},
+                "collapsed": True,
+                "repetitions": 3,
+                "limit_met_first": "threads (Little's law): the knee 990 rps meets its predicted 743–996 rps",
+            },
+            "990 (960–990 over 3) — threads (Little's law)",
+        ),
+    ],
+)
+def test_a_cell_follows_the_labs_rule(mode, cell):
+    assert answers_md.mode_cell(mode) == cell
