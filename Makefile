@@ -30,8 +30,8 @@ SOURCES := $(shell find pom.xml */pom.xml delay-service/src service-contract/src
              gatling/src wait-agent/src \
              $(SAMPLE_APP)/pom.xml $(SAMPLE_APP)/src -type f 2>/dev/null)
 
-.PHONY: help build up bench report compare plan down test check lint format test-java test-python test-e2e test-extended test-infra test-units clean \
-        check-params venv test-venv test-deps
+.PHONY: help build up bench answers report compare plan down test check lint format test-java test-python test-e2e test-extended test-infra test-units clean \
+        check-params check-answers venv test-venv test-deps
 
 help: ## list targets and parameters (this page)
 	@echo "usage: make <target> [NAME=value ...]    (active: TARGET=$(TARGET) INJECTORS=$(INJECTORS))"
@@ -95,6 +95,14 @@ up: check-params ## prepare TARGET: aws = terraform apply, netns = create namesp
 
 bench: check-params build venv ## run every mode in MODES on TARGET, write results/<run-id>/, print the verdict
 	@$(LOADLAB_VENV) bench --params-file $(CHECKED)
+
+# The README's answer table run again, row by row (docs/studies/answers-rows.json: each row's make bench parameters in
+# full). ROWS and REPEAT are checked first, with the standard library only; each row then runs `make bench` itself.
+check-answers:
+	@LOADLAB_MAKE_COMMAND_LINE='$(COMMAND_LINE_NAMES)' $(LOADLAB) answers --rows "$(ROWS)" --repeat "$(REPEAT)" --validate-only
+
+answers: check-answers venv ## the README's answer table measured again: ROWS='<row id> …' (default: every row of docs/studies/answers-rows.json), REPEAT= (default 3); writes docs/studies/answers.md, answers.json and the README's table (≈ 15 min a row)
+	@$(LOADLAB_VENV) answers --rows "$(ROWS)" --repeat "$(REPEAT)"
 
 report: venv ## rebuild index.html and summary.json of RUN=results/<run-id> (default: the latest run)
 	@$(LOADLAB_VENV) report "$(RUN)"

@@ -160,6 +160,34 @@ def _plan(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+def _answers(args: argparse.Namespace) -> int:
+    from loadlab.core import answer_rows
+    from loadlab.core.unknown_params import COMMAND_LINE_VAR
+
+    given = {name: os.environ.get(name, "") for name in os.environ.get(COMMAND_LINE_VAR, "").split()}
+    chosen, repeat = answer_rows.select(
+        answer_rows.load(), args.rows, args.repeat, given
+    )  # checked first, on the standard library: a bad ROWS or REPEAT is refused before anything is installed
+    if args.validate_only:
+        return ExitCode.OK
+    from loadlab.run import answers_run
+
+    return answers_run.run(chosen, repeat)
+
+
+def _answers_readme(args: argparse.Namespace) -> int:
+    from loadlab.report import answers_readme
+
+    if args.write:
+        wrote = answers_readme.write()
+        print(f"-- {answers_readme.README}: " + ("the answer table rewritten" if wrote else "no answers.json yet"))
+        return ExitCode.OK
+    problems = answers_readme.problems()
+    if problems:
+        raise LoadlabError("\n".join(problems), ExitCode.FAILED)
+    return ExitCode.OK
+
+
 def _up(args: argparse.Namespace) -> int:
     from loadlab.run import targets
 
@@ -235,6 +263,27 @@ def parser() -> argparse.ArgumentParser:
     )
     plan.add_argument("run", nargs="?", help="the run folder (default: RESULTS_DIR/latest)")
     plan.set_defaults(handler=_plan)
+
+    answers = verbs.add_parser(
+        "answers",
+        help="run the README's answer table again (ROWS, REPEAT): docs/studies/answers.json, answers.md, the README",
+        description="Runs `make bench` for each row of docs/studies/answers-rows.json named in ROWS (default: all) "
+        "with REPEAT repetitions (default 3), one progress line per row, past a row that fails; writes "
+        "docs/studies/answers.json, answers.md and the README's table after each row. A bad ROWS or REPEAT is "
+        "refused in one line, exit 2, before anything starts.",
+    )
+    answers.add_argument("--rows", default="", help="ROWS: row ids separated by spaces (default: every row)")
+    answers.add_argument("--repeat", default="", help="REPEAT: repetitions of each row, 1..20 (default 3)")
+    answers.add_argument("--validate-only", action="store_true", help="check ROWS and REPEAT, run nothing")
+    answers.set_defaults(handler=_answers)
+    readme = verbs.add_parser(
+        "answers-readme",
+        help="the README's answer table from docs/studies/answers.json: --write it, or --check it (exit 1: differs)",
+    )
+    readme_mode = readme.add_mutually_exclusive_group(required=True)
+    readme_mode.add_argument("--write", action="store_true", help="rewrite the block between the README's markers")
+    readme_mode.add_argument("--check", action="store_true", help="exit 1 when the block differs from answers.json")
+    readme.set_defaults(handler=_answers_readme)
 
     up = verbs.add_parser("up", help="prepare TARGET (aws: terraform apply, netns: namespace hosts)")
     up.set_defaults(handler=_up)

@@ -21,8 +21,7 @@ from loadlab.summary.values import as_float, as_int, int_or_none, max_known, rat
 # A sampler that skipped a few seconds still gives a usable per-second rate; a longer gap is a restart.
 MAX_COUNTER_GAP_S = 5
 
-# A second of timeline.csv, percentiles.csv or server.csv, or a level's sampled evidence: numbers by column, None where
-# unknown.
+# A second of timeline.csv, percentiles.csv or server.csv, or a level's sampled evidence: each column's number or None.
 SecondRow = dict[str, float | None]
 
 
