@@ -47,7 +47,8 @@ def test_several_jdks_give_four_columns_ratios_per_jdk_and_the_headline_on_the_n
     result = report.rebuild(tmp_path).as_json()
     assert list(result["modes"]) == labels and result["missing_modes"] == []
     assert result["scenario"] == "pinned"
-    assert result["ratios"] == {"21": 0.25, "25": 2.0} and result["virtual_over_platform"] == 2.0
+    # each ratio a bound, the end its brackets carry: 20 / 40 on JDK 21 (platform held the top), 40 / 30 on 25
+    assert result["ratios"] == {"21": 0.5, "25": 1.33} and result["virtual_over_platform"] == 1.33
     pinned21 = result["modes"]["virtual-jdk21"]
     assert (pinned21["predicted_by"], pinned21["predicted_rps"], pinned21["carriers"]) == ("pinned", 10, 2)
     assert pinned21["prediction"] == "pinned: 2 carriers (virtual scheduler parallelism) × 1000 / 200 ms = 10 rps"
