@@ -152,9 +152,9 @@ test-deps:
 
 # Without the bench's parameters: exported as empty variables they reach the services under test, where Spring's
 # relaxed binding reads THREADLOCAL_KB as `threadlocal.kb` (empty: the context fails to start). Two modules at once
-# (-T 2). `verify`, not `test`: the reactive service's tests need the thread-service's contract jar, which only a
-# package phase resolves; after `make build` nothing changed, so no jar is written again under the harness's tests that
-# run beside this (test-units).
+# (-T 2). `verify`, not `test`: the reactive service's tests need the thread-service's -tests jar (the contract tests
+# both services run), which only a package phase resolves; after `make build` nothing changed, so no jar is written
+# again under the harness's tests that run beside this (test-units).
 test-java: build $(if $(JAVA_AFTER_VENV),test-venv)
 	@jdk=$$($(LOADLAB) java-home) && env $(foreach p,$(PARAMS),-u $(p)) JAVA_HOME=$$jdk ./mvnw -B -T 2 $(if $(JAVA_LINT_IN_TEST_JAVA),checkstyle:check) verify
 
