@@ -106,7 +106,9 @@ def run(
     base = os.environ if base is None else base
     command = shlex.split(base.get(BENCH_ENV, "")) or ["make", "--no-print-directory", "bench"]
     rows = answer_rows.load()
-    began, done, entries = time.monotonic(), [], []
+    began = time.monotonic()
+    done: list[float] = []
+    entries: list[dict[str, object]] = []
     for k, row in enumerate(chosen, 1):
         out(progress(k, len(chosen), row, repeat, time.monotonic() - began, done))
         sys.stdout.flush()
