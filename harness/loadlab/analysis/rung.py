@@ -1,4 +1,4 @@
-"""A rung of the limit ladder judged: the mode measured again with its prescription applied (run/ladder.py), its knee
+"""A rung of the limit ladder judged: the mode measured again with its prescription applied (run/rungs.py), its knee
 set beside the knee before and beside what the next limit predicted. Pure: summary/ladder_record.py reads the
 figures from the two runs' summaries.
 

@@ -1,6 +1,6 @@
 """The limit ladder's parameters (issue 52; shared/CONTRACT.md, turn 7): TARGET_RPS, the rate each mode's
 prescription sizes its limit for (analysis/prescription.py), and LADDER, how many rungs a bench climbs after its
-stairs (run/ladder.py: each prescription applied, the mode measured again around the next predicted knee). Rows of
+stairs (run/rungs.py: each prescription applied, the mode measured again around the next predicted knee). Rows of
 params.Param, like client.PARAMS; standard library only, like params.py, which reads PARAMS."""
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ class RunRecord:
     # JDK (as a string, JSON's key) -> the runtime its java said it is, "Temurin 25.0.3+9" (liveconfig.record_runtimes);
     # None when it would not say, {} for a run from before it
     java_runtimes: dict[str, str | None] = field(default_factory=dict)
-    # LADDER: each rung bench climbed or refused, as run/ladder.py recorded it (mode, rung, limit, setting, from, to,
+    # LADDER: each rung bench climbed or refused, as run/rungs.py recorded it (mode, rung, limit, setting, from, to,
     # run: its folder under the run's, or not_applied: why not); summary/ladder_record.py judges each from its run
     ladder: list[Doc] = field(default_factory=list)
     started_utc: str | None = None  # ISO 8601, when bench began and ended the run

@@ -20,8 +20,8 @@ NOT_MEASURED = "not yet measured by `make answers`"
 
 
 def _limit(sentence: object) -> str:
-    """limit_met_first's name of the limit, before its sentence's explanation (`threads (Little's law)`); a knee no
-    model met is said so (its sentence, with what the machine showed there, is the detail's)."""
+    """limit_met_first's name of the limit, before its sentence's explanation (`threads (Tomcat's pool, Little's
+    law)`); a knee no model met is said so (its sentence, with what the machine showed there, is the detail's)."""
     name = str(sentence).split(":", 1)[0].strip() if sentence else ""
     return "a limit no model predicted" if name.startswith(("the knee", "no model")) else name
 

@@ -37,9 +37,9 @@ from loadlab.run import (
     collect,
     console,
     cpushare,
-    ladder,
     liveconfig,
     memorybound,
+    rungs,
     samplers,
     scenario,
     services,
@@ -108,7 +108,7 @@ def _raise_interrupt(signum: int, frame: FrameType | None) -> NoReturn:
 
 
 def bench(values: RunParams, nested: Path | None = None) -> int:
-    """The run; nested: a rung of the limit ladder's (run/ladder.py), its folder inside its run's, which leaves
+    """The run; nested: a rung of the limit ladder's (run/rungs.py), its folder inside its run's, which leaves
     results/latest where it is and climbs no ladder of its own."""
     java_home = find_jdk()
     # What the scenario needs on this machine (a JDK per entry of JDKS, PostgreSQL for db), found or installed
@@ -216,11 +216,11 @@ def _run_dir(values: RunParams, nested: Path | None) -> Path:
 
 
 def climb_ladder(run_dir: Path, values: RunParams, outcome: int) -> int:
-    """LADDER=N after the stairs (run/ladder.py), then the run's summary and page again with its rungs."""
+    """LADDER=N after the stairs (run/rungs.py), then the run's summary and page again with its rungs."""
     from loadlab import report
 
     console.step(f"the limit ladder: up to {values.ladder} rung{'s' if values.ladder != 1 else ''} a mode")
-    climbed = ladder.climb(run_dir, values, report.rebuild(run_dir), bench)
+    climbed = rungs.climb(run_dir, values, report.rebuild(run_dir), bench)
     report.rebuild(run_dir)
     return climbed if climbed == ExitCode.INTERRUPTED else outcome
 

@@ -1,4 +1,4 @@
-"""A mode's `ladder` (LADDER=N): each rung bench climbed, as params.json recorded it (run/ladder.py: the limit, the
+"""A mode's `ladder` (LADDER=N): each rung bench climbed, as params.json recorded it (run/rungs.py: the limit, the
 setting from → to, the rung's own run folder, or why it was not applied), judged from the rung's own summary.json
 against the knee below it (analysis/rung.py). Re-judged at every `make report`, like every other verdict."""
 

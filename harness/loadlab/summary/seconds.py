@@ -12,7 +12,7 @@ from hdrh.histogram import HdrHistogram
 from loadlab.analysis import hlog
 from loadlab.analysis.levels import Level, LevelBuilder
 from loadlab.core import metrics
-from loadlab.summary import send_seconds
+from loadlab.summary import send_seconds, settle
 from loadlab.summary import server_columns as col
 from loadlab.summary.gaps import Gap
 from loadlab.summary.raw import Injector, RawMode, Row, Rows
@@ -83,7 +83,7 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None, settle
         return [inj.seconds[s] for inj in raw.injectors if s in inj.seconds]
 
     whole = [(b.position, _whole_second(b.start_ms), _whole_second(b.end_ms)) for b in bounds]
-    settled = [(p, start + settle_s if end - start > settle_s else start, end) for p, start, end in whole]
+    settled = settle.settled(whole, settle_s)
     steady = send_seconds.steady(settled, lag_s) if lag_s and bounds else None
 
     for s in range(t0, t_end + 1):
@@ -118,11 +118,11 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None, settle
             # given to the second it was sent in by its own latency.
             steady.add_second(s, s - t0, sent, (ok, ko, latency, ko_latency, kinds), evidence, downstream, builder)
             continue
-        sent_level = _settled(_level_of(s, bounds, rows, draining=s > last_send), s, settled)
+        sent_level = settle.counts_to(_level_of(s, bounds, rows, draining=s > last_send), s, settled)
         done_level = (
             sent_level
             if lag_s == 0
-            else _settled(
+            else settle.counts_to(
                 _level_of(s - lag_s, bounds, rows_at(s - lag_s), draining=s - lag_s > last_send), s - lag_s, settled
             )
         )
@@ -136,7 +136,7 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None, settle
         level.add_error_kinds(kinds)
 
     warmup_rps = float(sum(as_int(r.get("sent")) for r in rows_at(t0 - 1)))  # the warm-up's last second (0: none)
-    settles = {p: int(start - first) for (p, first, _), (_, start, _) in zip(whole, settled)}
+    settles = settle.seconds_left_out(whole, settled)
     # The rate offered before each level: the allowance for requests in flight at its end (health.py), or, counted by
     # send second (none are in flight then), the rate its first evidence seconds still complete answers of.
     levels = [
@@ -159,14 +159,6 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None, settle
         levels = kept
     tables.levels = levels
     return tables
-
-
-def _settled(position: int | None, s: int, settled: list[tuple[int, float, float]]) -> int | None:
-    """The level second s counts to: None while that level still settles after its step (its first settle_s)."""
-    if position is None:
-        return None
-    start = next((first for p, first, _ in settled if p == position), None)
-    return None if start is not None and s < start else position
 
 
 def _kinds_at(raw: RawMode, s: int) -> dict[str, int]:

@@ -43,7 +43,9 @@ def test_tomcat_s_queue_at_ten_threads_is_lifted_by_platform_threads_to_the_next
     assert (p.setting, p.app_setting, p.current) == ("PLATFORM_THREADS", "server.tomcat.threads.max", 10.0)
     assert p.to == 90 and p.to_p99 == 108  # 900 rps (the CPU's predicted knee) × 0.1 s, × 1.2 for the p99
     assert p.applicable and "CPU (utilization law), predicted at 900–1,000 rps" in p.rate_from
-    assert p.words.startswith("threads (Little's law): PLATFORM_THREADS 10 → 90 (108 with the p99's headroom)")
+    assert p.words.startswith(
+        "threads (Tomcat's pool, Little's law): PLATFORM_THREADS 10 → 90 (108 with the p99's headroom)"
+    )
     # TARGET_RPS is the rate to reach when given
     target = prescribe(Case("platform", True, 40.0, little, (little, CPU), {"little": 10.0}, target_rps=500.0))
     assert (target.to, target.rate_from) == (50, "TARGET_RPS")

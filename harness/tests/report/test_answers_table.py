@@ -59,7 +59,7 @@ def test_two_kept_real_runs_as_rows(tmp_path):
 
     injector = answers_json.row_entry(outcome("pool-sweep", kept(tmp_path, "set_aside_injector"), repeat=1))
     cells = answers_md.row_cells(ROWS["pool-sweep"], injector)
-    assert cells[1] == "94.1 — threads (Little's law)"
+    assert cells[1] == "94.1 — threads (Tomcat's pool, Little's law)"
     assert answers_md.row_cells(ROWS["http-default"], backlog)[2] == "invalid (answers.md says why)"
 
 
@@ -150,9 +150,11 @@ def test_the_rows_are_the_readmes_rows_in_its_order():
                 "sustained_rps": {"median": 990, "min": 960, "max": 990},
                 "collapsed": True,
                 "repetitions": 3,
-                "limit_met_first": "threads (Little's law): the knee 990 rps meets its predicted 743–996 rps",
+                "limit_met_first": (
+                    "threads (Tomcat's pool, Little's law): the knee 990 rps meets its predicted 743–996 rps"
+                ),
             },
-            "990 (960–990 over 3) — threads (Little's law)",
+            "990 (960–990 over 3) — threads (Tomcat's pool, Little's law)",
         ),
     ],
 )

@@ -21,7 +21,12 @@ def _run_with_rung(tmp_path, rung_spec, facts_extra=None):
     synthrun.write_mode(tmp_path / folder, "platform", rung_spec)
     summarised(tmp_path / folder)  # the rung's own summary.json, as its bench wrote it
     doc = json.loads((tmp_path / "params.json").read_text())
-    facts = {"mode": "platform", "rung": 1, "limit": "threads (Little's law)", "setting": "PLATFORM_THREADS"}
+    facts = {
+        "mode": "platform",
+        "rung": 1,
+        "limit": "threads (Tomcat's pool, Little's law)",
+        "setting": "PLATFORM_THREADS",
+    }
     doc["ladder"] = [{**facts, "from": 60, "to": 150, "run": folder, "top_rps": 1050, **(facts_extra or {})}]
     (tmp_path / "params.json").write_text(json.dumps(doc))
     return summarised(tmp_path)["modes"]["platform"]

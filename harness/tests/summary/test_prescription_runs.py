@@ -27,12 +27,12 @@ def kept(tmp_path: Path, target_rps: float | None = None) -> Path:
 def test_ten_platform_threads_are_sized_for_target_rps_by_the_model_s_hold(tmp_path):
     run = kept(tmp_path, 500)
     p = report.rebuild(run).modes["platform"].prescription
-    assert (p.limit, p.setting) == ("threads (Little's law)", "PLATFORM_THREADS")
+    assert (p.limit, p.setting) == ("threads (Tomcat's pool, Little's law)", "PLATFORM_THREADS")
     assert p.app_setting == "server.tomcat.threads.max"
     assert p.current == 10 and p.applicable and (p.rate_rps, p.rate_from) == (500, "TARGET_RPS")
     assert math.isclose(p.hold_ms, 118.0)  # the model's hold: 10 threads / 85 rps
     assert p.to == 59 and p.to_p99 > p.to  # 500 rps × 0.118 s
-    assert p.words.startswith("threads (Little's law): PLATFORM_THREADS 10 → 59 (")
+    assert p.words.startswith("threads (Tomcat's pool, Little's law): PLATFORM_THREADS 10 → 59 (")
     assert records.read(run).modes["platform"].prescription == p
     page = (run / "index.html").read_text(encoding="utf-8")
     assert '<section id="what-to-change"><h2>What to change</h2>' in page and "PLATFORM_THREADS 10 → 59" in page
