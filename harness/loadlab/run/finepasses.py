@@ -17,21 +17,22 @@ from loadlab.run.watch import Crash
 from loadlab.summary import fine_plan
 
 
-def passes_seam() -> int | None:
-    """At most this many passes in all under the test-only seam LOADLAB_REFINE_PASSES (never set by a real run): an
-    end-to-end test whose claim is that a fine pass ran and reached the page needs only one. None: no such cap."""
+def max_passes() -> int:
+    """refine.MAX_PASSES a bracket, or fewer under the test-only seam LOADLAB_REFINE_PASSES (never set by a real run):
+    an end-to-end test whose claim is that a fine pass ran and reached the page needs only one. A climb is never one
+    of them, under the seam too: a transient must not end any run's climb."""
     seam = os.environ.get("LOADLAB_REFINE_PASSES", "")
-    return int(seam) if seam.isdigit() else None
+    return min(refine.MAX_PASSES, int(seam)) if seam.isdigit() else refine.MAX_PASSES
 
 
 def refine_knee(run: Run, folder: str) -> tuple[list[str], Crash | None]:
     """Fine passes until the knee is localised (refine.py); returns the problems seen and a crash, if any.
 
-    At most refine.MAX_PASSES passes localise one bracket. A climb, the stairs going on above an unhealthy level
+    At most max_passes() passes localise one bracket. A climb, the stairs going on above an unhealthy level
     that did not reproduce, is not one of them: it opens a new bracket, or reaches the top of the stairs, so a
     transient never leaves a mode's answer at a rate the passes ran out at (a lower bound only the transient made).
     Each climb starts above the highest rate held so far, so the climbs end within the coarse stairs' levels."""
-    refining, seam = 0, passes_seam()
+    refining, most = 0, max_passes()
     for k in itertools.count(1):
         collect.collect(run)  # on aws the injectors' files are on their hosts until collected
         step = fine_plan.next_fine_pass(run.run_dir, folder, run.meta)
@@ -41,7 +42,7 @@ def refine_knee(run: Run, folder: str) -> tuple[list[str], Crash | None]:
                 console.step(f"not refined: {step.reason}")
             return [], None
         refining = 0 if step.climb else refining + 1
-        if refining > refine.MAX_PASSES or (seam is not None and k > seam):
+        if refining > most:
             return [], None
         load = LoadPass(f"refine-{k}", tuple(step.rates), step.baseline_p50_ms, step.warmup_rps)
         pending = launch(run, folder, load)  # its Gatling boots while the service drains
