@@ -39,7 +39,13 @@ Bench = Callable[[RunParams, Path], int]
 def climb(run_dir: Path, values: RunParams, result: RunSummary, bench: Bench) -> ExitCode:
     """Every mode's ladder, mode after mode; INTERRUPTED when Ctrl-C stopped a rung (the rest is not climbed)."""
     if len(values.jdks) > 1 or values.single_pool is None or values.repeat > 1 or values.profile != "stairs":
-        _record(run_dir, {"mode": "*", "not_applied": "LADDER climbs one JDK, one platform pool, REPEAT=1 stairs"})
+        _record(
+            run_dir,
+            {
+                "mode": ladder_record.EVERY_MODE,
+                "not_applied": "LADDER climbs one JDK, one platform pool, REPEAT=1 stairs",
+            },
+        )
         console.warn("LADDER not climbed: it needs one JDK, one PLATFORM_THREADS size, REPEAT=1 and PROFILE=stairs")
         return ExitCode.OK
     for label, mode in (result.modes or {}).items():

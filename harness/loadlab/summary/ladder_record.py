@@ -14,6 +14,7 @@ from loadlab.summary.records import ModeRecord, NoModes
 from loadlab.summary.rung_record import RungRecord
 
 LADDER_FOLDER = "ladder"
+EVERY_MODE = "*"
 
 
 def folder(label: str, k: int) -> str:
@@ -38,7 +39,8 @@ def rungs(run_dir: Path, ladder: Sequence[Mapping[str, object]], label: str, mod
     """The mode's rungs in order, each judged against the knee of the step below it (the stairs, then each rung)."""
     out: list[RungRecord] = []
     below = mode
-    for facts in (f for f in ladder if f.get("mode") == label):
+    # "*": a ladder refused for the whole run (several JDKs or pool sizes, REPEAT, a ramp): said in every mode
+    for facts in (f for f in ladder if f.get("mode") in (label, EVERY_MODE)):
         judged, now = judge_facts(run_dir, facts, label, below)
         out.append(judged)
         if now is None or judged.verdict not in rung.CLIMBS_ON:

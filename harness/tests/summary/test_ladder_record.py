@@ -63,3 +63,13 @@ def test_a_run_without_a_ladder_has_no_ladder_field(tmp_path):
     synthrun.write_params(tmp_path, modes=("platform",))
     synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs([100, 200, 300], 300)))
     assert "ladder" not in summarised(tmp_path)["modes"]["platform"]
+
+
+def test_a_ladder_refused_for_the_whole_run_is_said_in_every_mode(tmp_path):
+    synthrun.write_params(tmp_path, modes=("platform",), LADDER=1)
+    synthrun.write_mode(tmp_path, "platform", ModeSpec(stairs([100, 200, 300], 300)))
+    doc = json.loads((tmp_path / "params.json").read_text())
+    doc["ladder"] = [{"mode": ladder_record.EVERY_MODE, "not_applied": "LADDER climbs one JDK"}]
+    (tmp_path / "params.json").write_text(json.dumps(doc))
+    (r,) = summarised(tmp_path)["modes"]["platform"]["ladder"]
+    assert r["verdict"] == rung.NOT_APPLIED and r["words"] == "LADDER climbs one JDK"
