@@ -182,7 +182,12 @@ class Knee:
         the pass cannot be used."""
         before = self.interval
         why_not = distrust or (None if levels else "no fine level was measured")
-        if why_not is None and not verdict.trusted(levels):
+        # A climb whose every level was set aside still says where to look: below its lowest rate set aside unhealthy
+        # (a bound and its suspect, as on the coarse stairs), so a machine that cannot drive the stairs' next rate
+        # does not end the mode at the rate the transient left it. A pass already looking below a level set aside
+        # that is set aside again is not used: the next pass would ask the same question.
+        climbing = before is None and self.suspect is None and (self.not_reproduced or self.bound) is not None
+        if why_not is None and not verdict.trusted(levels) and not climbing:
             i, why = min(verdict.set_aside.items())
             why_not = (
                 f"every level of this pass was set aside, its instrument saturated at each (the first, "
