@@ -82,8 +82,8 @@ def run_mode(run: Run, mode_run: ModeRun, folder: str | None = None, repetition:
     problems, crash = run_load(run, folder, launched=pending, on_go=on_go)
     for thread in switch:
         thread.join()
-    if run.values.refine and not problems and crash is None:
-        problems, crash = refine_knee(run, folder)
+    if not problems and crash is None:  # REFINE=0: only the stairs again when the warm-up ended with a backlog
+        problems, crash = refine_knee(run, folder, refining=bool(run.values.refine))
     samplers.stop_samplers(run)
     services.stop_thread_service(run)
     collect.record_pinned(run, folder)

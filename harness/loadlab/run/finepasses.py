@@ -25,26 +25,30 @@ def max_passes() -> int:
     return min(refine.MAX_PASSES, int(seam)) if seam.isdigit() else refine.MAX_PASSES
 
 
-def refine_knee(run: Run, folder: str) -> tuple[list[str], Crash | None]:
+def refine_knee(run: Run, folder: str, refining: bool = True) -> tuple[list[str], Crash | None]:
     """Fine passes until the knee is localised (refine.py); returns the problems seen and a crash, if any.
+    refining False (REFINE=0): only the stairs measured again after a second warm-up, when the coarse warm-up ended
+    before the service had caught up (summary/warmup.py), never a fine pass.
 
     At most max_passes() passes localise one bracket. A climb, the stairs going on above an unhealthy level
     that did not reproduce, is not one of them: it opens a new bracket, or reaches the top of the stairs, so a
     transient never leaves a mode's answer at a rate the passes ran out at (a lower bound only the transient made).
     Each climb starts above the highest rate held so far, so the climbs end within the coarse stairs' levels."""
-    refining, most = 0, max_passes()
+    passes, most = 0, max_passes()
     for k in itertools.count(1):
         collect.collect(run)  # on aws the injectors' files are on their hosts until collected
         step = fine_plan.next_fine_pass(run.run_dir, folder, run.meta)
+        if not refining and not step.rewarm:
+            return [], None
         if not step.rates:
             if step.reason:
                 run.meta.setdefault("refine_skipped", {})[folder] = step.reason
                 console.step(f"not refined: {step.reason}")
             return [], None
-        refining = 0 if step.climb else refining + 1
-        if refining > most:
+        passes = 0 if step.climb or step.rewarm else passes + 1
+        if passes > most:
             return [], None
-        load = LoadPass(f"refine-{k}", tuple(step.rates), step.baseline_p50_ms, step.warmup_rps)
+        load = LoadPass(f"refine-{k}", tuple(step.rates), step.baseline_p50_ms, step.warmup_rps, step.rewarm)
         pending = launch(run, folder, load)  # its Gatling boots while the service drains
         try:
             why = drain(run)
@@ -72,6 +76,12 @@ def describe(step: fine_plan.FineStep, step_seconds: int, warmup_seconds: int) -
         return (
             f"climbing on: the level set aside was held healthy on trusted levels, so the stairs go on above it: "
             f"{levels} of {step_seconds} s from {step.rates[0]:,.1f} to {step.rates[-1]:,.1f} rps, {after}"
+        )
+    if step.rewarm:
+        return (
+            f"warming up again: the warm-up ended before the service had caught up with it, so the first level "
+            f"measured its backlog; {warmup_seconds} s more at {step.warmup_rps:,.1f} rps, then the stairs again from "
+            f"their first level: {levels} of {step_seconds} s from {step.rates[0]:,.1f} to {step.rates[-1]:,.1f} rps"
         )
     if step.again:
         return (

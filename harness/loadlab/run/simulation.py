@@ -22,6 +22,9 @@ class LoadPass:
     rates: tuple[float, ...] = ()  # a fine pass's levels (evenly spaced, ascending)
     baseline_p50_ms: float | None = None  # the coarse pass's baseline, which the fine levels are judged against
     warmup_rps: float | None = None  # a fine pass's warm-up rate (refine.warmup_rate)
+    # the stairs again after the coarse warm-up ended before the service had caught up (summary/warmup.py): the whole
+    # WARMUP_SECONDS again, not a fine pass's short warm-up on a service already warm
+    full_warmup: bool = False
 
     def raw(self, folder: str, index: int) -> tuple[str, ...]:
         return (folder, self.name, "raw", f"injector-{index}") if self.name else (folder, "raw", f"injector-{index}")
@@ -33,7 +36,8 @@ class LoadPass:
         return f"{self.name}-gatling-injector-{index}" if self.name else f"gatling-injector-{index}"
 
     def warmup_seconds(self, values: RunParams) -> int:
-        return refine.warmup_seconds(values.warmup_seconds) if self.name else values.warmup_seconds
+        short = self.name and not self.full_warmup
+        return refine.warmup_seconds(values.warmup_seconds) if short else values.warmup_seconds
 
     def scheduled_seconds(self, values: RunParams) -> int:
         """Warm-up and levels, as scheduled (the simulation may stop earlier, after an unhealthy level)."""

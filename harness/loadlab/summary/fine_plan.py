@@ -35,6 +35,9 @@ class FineStep:
     # the coarse stairs measured again from their first level: no coarse level was healthy (a service still cold at
     # the warm-up's end reads unhealthy at rates it holds once warm; two unhealthy readings place the knee below them)
     again: bool = False
+    # with again: the coarse warm-up ended before the service had caught up (summary/warmup.py), so the stairs are
+    # measured again after the whole warm-up once more, at the first level's rate; run with REFINE=0 too
+    rewarm: bool = False
 
 
 def next_fine_pass(run_dir: Path, folder: str, run: Doc) -> FineStep:
@@ -55,6 +58,9 @@ def next_fine_pass(run_dir: Path, folder: str, run: Doc) -> FineStep:
         if untrusted and judged.verdict.set_aside:  # every level set aside: say why nothing is refined
             return FineStep(reason=f"the coarse pass cannot be trusted ({'; '.join(untrusted)}): nothing to refine")
         return FineStep()  # it never collapsed, or a climb held to the stairs' top
+    backlog = judged.warm_up.backlog
+    if backlog is not None and not knee.passes and set(untrusted) <= {backlog.reason(), *judged.too_few_trusted}:
+        return _again_from_the_first_level(knee, record.params, rewarm=True)
     if untrusted:
         return FineStep(reason=f"the coarse pass cannot be trusted ({'; '.join(untrusted)}): its knee is not refined")
     if knee.passes and not knee.passes[-1].used:
@@ -105,9 +111,14 @@ def _climb(knee: Knee, params: RunParams) -> FineStep:
     )
 
 
-def _again_from_the_first_level(knee: Knee, params: RunParams) -> FineStep:
+def _again_from_the_first_level(knee: Knee, params: RunParams, rewarm: bool = False) -> FineStep:
     """No coarse level was healthy: the stairs once more from their first level, on the same service, now warm. Its
     first level unhealthy again confirms the knee below it; healthy, the first reading did not reproduce and the
-    pass climbs on (knee.py judges it as any pass of the bracket [0, the first unhealthy rate])."""
+    pass climbs on (knee.py judges it as any pass of the bracket [0, the first unhealthy rate]).
+
+    rewarm: the coarse warm-up ended with a backlog: the whole warm-up again at the first level's rate, and no
+    baseline given (the coarse one was measured on the backlog): the pass finds its own."""
     rates = [round(r, 3) for r in runplan.levels(params)]
+    if rewarm:
+        return FineStep(rates, knee.interval, None, rates[0], again=True, rewarm=True)
     return FineStep(rates, knee.interval, knee.baseline_p50_ms, round(refine.warmup_rate(rates[0]), 3), again=True)

@@ -74,6 +74,7 @@ class JudgedMode:
     wait_agent_stopped: str | None = None  # the wait agent's last word when it stopped sampling mid-run
     # the GC-bound levels right before an out-of-memory death, in words: counted with the crash (summary/gc_crash.py)
     crash_notes: list[str] = field(default_factory=list)
+    warm_up: warmup.WarmUp = field(default_factory=warmup.WarmUp)  # whether measuring began on a warm service
 
     @property
     def untrusted(self) -> list[str]:
@@ -143,7 +144,10 @@ def judge_mode(
     ctx = validity_context(mode_raw, run, params, target, thresholds, None)
     verdict = judge_trusted(tables.levels, thresholds, ctx, coarse=True, with_crash=with_crash)
     ctx = validity_context(mode_raw, run, params, target, thresholds, verdict.p99_limit_ms)
-    knee = refined_knee(tables.levels, verdict, fine, thresholds, ctx, crashed)
+    backlog = warmup.backlog_of(mode_raw, tables.levels, verdict, ctx.healthy_max_ms)
+    again = warmup.again_pass(backlog, tables.levels, fine)
+    knee = refined_knee(tables.levels, verdict, fine, thresholds, ctx, crashed, rewarmed=again is not None)
+    warm = warmup.judged(backlog, again, knee, params.warmup_seconds)
     trusted = len(trusted_rates(tables.levels, verdict, knee))
     short = too_few_levels(trusted, set_aside_words(tables.levels, verdict), ctx.min_rates)
     raw_passes = [(hgrm_files.COARSE, mode_raw, tables.levels), *((f.name, f.raw, f.tables.levels) for f in fine)]
@@ -170,8 +174,8 @@ def judge_mode(
         no_wait_profile=no_profile,
         wait_agent_stopped=agent.stopped if agent is not None else None,
         crash_notes=gc_crash.words(gc_bound, place.pass_name) if crashed and place else [],
-        invalid_reasons=[*short, *pass_reasons(tables.levels, verdict, ctx)]
-        + [r for r in [warmup.backlog_reason(mode_raw, tables.levels, verdict, ctx.healthy_max_ms)] if r],
+        invalid_reasons=[*short, *pass_reasons(tables.levels, verdict, ctx)] + ([warm.reason] if warm.reason else []),
+        warm_up=warm,
         config_mismatches=live_config_mismatches(label, mode_raw.live_config, params)
         # An application under test has no /actuator/loadlab: its host and its recording say what it ran on.
         + (

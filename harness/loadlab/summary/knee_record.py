@@ -50,9 +50,12 @@ def refined_knee(
     thresholds: Thresholds,
     ctx: ValidityContext,
     crashed: dict[str, object] | None = None,
+    rewarmed: bool = False,
 ) -> Knee:
     """The mode's knee from its coarse levels and its fine passes (in the order they ran), each judged with the
-    coarse pass's rule and baseline. crashed: where a role died (crash.summary); its pass narrows nothing."""
+    coarse pass's rule and baseline. crashed: where a role died (crash.summary); its pass narrows nothing.
+    rewarmed: the first fine pass measured the stairs again after a second warm-up (summary/warmup.py), the coarse
+    levels having measured a backlog: it finds its own baseline, and the passes after it are judged against that."""
     knee = coarse_knee(levels, verdict)
     if knee.interval is None and knee.bound is None:
         return knee  # it never collapsed: no fine pass was run (a bound below levels set aside gets one)
@@ -60,10 +63,13 @@ def refined_knee(
     # A machine busy near the knee is no reason to distrust a fine pass: within a coarse step of a knee the coarse pass
     # already reached, the machine running out of CPU is the knee itself (a note says so).
     fine_ctx = replace(ctx, lightest=levels[0] if levels else None, cpu_is_the_limit=True)
-    for fine in passes:
+    baseline = verdict.baseline_p50_ms
+    for k, fine in enumerate(passes):
         fine_levels = fine.tables.levels
         # judged level by level as the coarse pass is: a level whose instrument was saturated is set aside
-        fine_verdict = judge_trusted(fine_levels, thresholds, fine_ctx, verdict.baseline_p50_ms)
+        fine_verdict = judge_trusted(fine_levels, thresholds, fine_ctx, None if rewarmed and k == 0 else baseline)
+        if rewarmed and k == 0:
+            baseline = knee.baseline_p50_ms = fine_verdict.baseline_p50_ms
         knee.add_pass(fine.name, fine_levels, fine_verdict, _distrust(fine, fine_verdict, fine_ctx, crashed))
     return knee
 

@@ -34,7 +34,8 @@ def notes(judged: JudgedMode, aside: list[SetAside], params: RunParams) -> list[
         if not counted_with_the_crash(entry.record.reason or "")  # the crash's own note says it (judged.crash_notes)
     ]
     slow_calls = filter(None, [calls_note(judged.tables.levels, judged.ctx)])
-    return [*said, *judged.crash_notes, *slow_calls, *service_count.notes(judged, params)]
+    warm = [judged.warm_up.note] if judged.warm_up.note else []
+    return [*warm, *said, *judged.crash_notes, *slow_calls, *service_count.notes(judged, params)]
 
 
 # What a first level set aside most often means on shared cores: the roles' JIT still compiling after the warm-up.

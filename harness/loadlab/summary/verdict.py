@@ -83,7 +83,7 @@ def mode_summary(
     notes.extend(level_notes.notes(judged, aside, params))
     # What a request and a thread cost (cost_fits.py), before the predictions: the memory ceiling is fitted on it.
     cost = cost_fits.mode_costs(raw, tables.t0, jsonform.level_records(levels, verdict), used_fine_levels(judged))
-    memory = cost_fits.memory_ceiling(raw, cost.costs, cost.levels, verdict.baseline_p50_ms)
+    memory = cost_fits.memory_ceiling(raw, cost.costs, cost.levels, knee.baseline_p50_ms)
     call = downstream.of_run(params, run.downstream)
     inputs = replace(
         model_inputs(mode, raw, levels, verdict, params, target, ceiling, ctx.split),
@@ -145,8 +145,8 @@ def mode_summary(
         # no trusted level was unhealthy but some above the highest rate held were set aside: a lower bound, in words
         knee_bound=knee.bound,
         set_aside_levels=[entry.record for entry in aside],
-        baseline_p50_ms=verdict.baseline_p50_ms,
-        baseline_from=verdict.baseline.said if verdict.baseline else None,
+        baseline_p50_ms=knee.baseline_p50_ms,
+        baseline_from=_baseline_from(judged),
         p99_ms_at_sustained=knee.p99_ms_at_sustained,
         requests=tables.requests,
         errors=tables.errors,
@@ -257,3 +257,12 @@ def cpu_ran_out(level: Level, ctx: ValidityContext) -> bool:
     if ctx.split is not None:
         return split_checks.service_saturated(level, ctx.split, CPU_SATURATED_RATIO) is not None
     return machine_saturated(level, ctx)
+
+
+def _baseline_from(judged: JudgedMode) -> str | None:
+    """Where the baseline came from, in words: the coarse pass's, or, when its warm-up ended behind and the stairs
+    were measured again after a second one (summary/warmup.py), that pass's own."""
+    again = judged.knee.passes[0] if judged.warm_up.note and judged.knee.passes else None
+    if again is not None and again.verdict.baseline is not None:
+        return f"{again.name}, after a second warm-up: {again.verdict.baseline.said}"
+    return judged.verdict.baseline.said if judged.verdict.baseline else None

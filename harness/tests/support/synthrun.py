@@ -91,6 +91,7 @@ class ModeSpec:
     # THREADLOCAL_KB's counter in jvm.csv: None writes none; 0 builds once per request (virtual threads); N > 0
     # builds once per thread of a pool of N (all of them as soon as N requests have started).
     threadlocal_pool: int | None = None
+    warmup_inflight: int = 0  # requests in flight through the warm-up's seconds (a service behind at its end)
 
 
 def stairs(
@@ -316,7 +317,10 @@ def _write_injector(
             continue
         if phase == "warmup":
             target, sent, ok, ko, latency = 10 // n, 10 // n, 10 // n, 0, ((WARMUP_MS, 1.0),)
-        elif level is None:  # drain: late completions of the last level
+            log.append(java_line("ok", second, split(ok, latency)))
+            seconds.append(f"{second},{phase},{index},{target},{sent},{ok},{ko},{spec.warmup_inflight // n}")
+            continue
+        if level is None:  # drain: late completions of the last level
             assert last is not None  # the drain's seconds follow a level
             target, sent, ok, ko, latency = 0, 0, 10 // n, 0, last.latency
         else:
