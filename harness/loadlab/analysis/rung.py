@@ -37,6 +37,9 @@ class Figures:
     knee: tuple[float, float] | None  # [last healthy, first unhealthy]
     predicted: tuple[float, float | None] | None  # the next limit's predicted interval in the rung's run
     top_rps: float  # the highest rate the rung's stairs offered
+    # no trusted level was unhealthy but levels above sustained_rps were set aside (their instrument saturated): the
+    # rung held sustained_rps, a lower bound, not the top of its stairs
+    bound: str | None = None
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,8 @@ def judge(before: tuple[float, float] | None, held_before: float, rung: Figures)
     if rung.collapsed and rung.knee is None:
         return Judged(None, "the rung placed no knee: the ladder stops here")
     was_top = before[1] if before is not None else held_before
+    if not rung.collapsed and rung.bound is not None:
+        return _bound(rung, was_top)
     now = rung.knee[1] if rung.collapsed and rung.knee is not None else rung.top_rps
     if rung.collapsed and now <= was_top:
         where = interval_text(*rung.knee) if rung.knee else f"{rate_text(rung.sustained_rps)} rps"
@@ -80,3 +85,17 @@ def judge(before: tuple[float, float] | None, held_before: float, rung: Figures)
     if hi is not None and k_lo > hi:
         return Judged(MOVED_MORE, f"{knee_words}, above {predicted}")
     return Judged(MOVED_AS_PREDICTED, f"{knee_words} meets {predicted}")
+
+
+def _bound(rung: Figures, was_top: float) -> Judged:
+    """A rung that answered with a lower bound: it held sustained_rps on trusted levels, the levels above were set
+    aside. Past the predicted interval it moved more; anywhere else the data cannot say where its knee lies."""
+    held = f"held {rate_text(rung.sustained_rps)} rps on the levels that can be trusted (a lower bound: {rung.bound})"
+    if rung.predicted is not None and rung.predicted[1] is not None and rung.sustained_rps > rung.predicted[1]:
+        return Judged(MOVED_MORE, f"{held}, above the next limit's predicted {interval_text(*rung.predicted)}")
+    rose = "above" if rung.sustained_rps > was_top else "not above"
+    return Judged(
+        None,
+        f"{held}, {rose} the knee before ({rate_text(was_top)} rps): where its own knee lies the run cannot say; "
+        "the ladder stops here",
+    )

@@ -106,6 +106,7 @@ def figures(now: ModeRecord, facts: Mapping[str, object]) -> rung.Figures:
         knee=_pair(now.knee_interval_rps),
         predicted=predicted,
         top_rps=_num(facts.get("top_rps")) or 0.0,
+        bound=now.knee_bound,
     )
 
 

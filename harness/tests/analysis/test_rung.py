@@ -46,3 +46,20 @@ def test_a_rung_that_held_its_stairs_past_the_prediction_moved_more_and_short_of
     short = figures(collapsed=False, knee=None, sustained_rps=1800.0, top_rps=1800.0)
     judged = rung.judge(BEFORE, 990.0, short)
     assert judged.verdict is None and "did not reach the prediction" in judged.words
+
+
+def test_a_rung_whose_levels_above_were_set_aside_held_a_bound_not_the_top_of_its_stairs():
+    """A real rung (SCENARIO=db, DB_POOL 2 -> 8) held 49.5 rps on trusted levels; 66.75 rps, unhealthy, was set aside
+    (the instrument saturated). It once read "moved more: held the top of its stairs, 84 rps"."""
+    aside = "the levels above were set aside, their instrument saturated"
+    judged = rung.judge(
+        (17.0, 21.0),
+        17.0,
+        figures(collapsed=False, knee=None, sustained_rps=49.5, top_rps=84.0, bound=aside, predicted=(69.8, 72.7)),
+    )
+    assert judged.verdict is None and "held 49.5 rps on the levels that can be trusted" in judged.words
+    assert "84" not in judged.words and "the ladder stops here" in judged.words
+    above = rung.judge(
+        (17.0, 21.0), 17.0, figures(collapsed=False, knee=None, sustained_rps=80.0, bound=aside, predicted=(69.8, 72.7))
+    )
+    assert above.verdict == rung.MOVED_MORE
