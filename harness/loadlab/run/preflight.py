@@ -13,9 +13,11 @@ A new check is a function `check_x(pf: Preflight) -> list[str]` and one line in 
 from __future__ import annotations
 
 import glob
+import math
 import os
 import shutil
 import tempfile
+from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 
@@ -23,7 +25,7 @@ from loadlab.analysis import refine, threadlimits
 from loadlab.core import runplan
 from loadlab.core.errors import LoadlabError
 from loadlab.core.run_params import RunParams
-from loadlab.run import java, scenario, topology
+from loadlab.run import java, rungs, scenario, topology
 from loadlab.run.appbundle import missing_build_outputs
 from loadlab.run.hosts import HostError, SshHost
 from loadlab.run.java import JdkNotFound, find_jdk
@@ -127,18 +129,34 @@ def run_bytes(values: RunParams) -> int:
     requests = (
         values.warmup_seconds * values.start_rps + (values.start_rps + values.peak_rps) / 2 * values.measured_seconds
     )
-    per_mode = (
-        BYTES_PER_MODE
-        + seconds * RECORDING_BYTES_PER_SECOND
-        + injectors * (BYTES_PER_MODE_INJECTOR + seconds * RAW_BYTES_PER_SECOND)
-        + requests * BYTES_PER_REQUEST
-    )
+    stairs = injectors * (BYTES_PER_MODE_INJECTOR + seconds * RAW_BYTES_PER_SECOND) + requests * BYTES_PER_REQUEST
+    # Twice: a warm-up that ends before the service is warm is followed by a second and the stairs again (warmup.py).
+    per_mode = BYTES_PER_MODE + 2 * (seconds * RECORDING_BYTES_PER_SECOND + stairs)
     if values.refine:
         per_mode += fine_pass_bytes(values)
     # A pool sweep, JDKS and REPEAT run every mode again into the same folder: one column per mode run.
     columns = runplan.mode_runs(values.modes, values.jdks, values.platform_threads)
     runs = len(columns) * values.repeat
-    return int(BYTES_PER_RUN + runs * per_mode)
+    return int(BYTES_PER_RUN + runs * per_mode + rung_bytes(values))
+
+
+def rung_bytes(values: RunParams) -> float:
+    """LADDER=N: at most N rungs a mode, each a bench of that mode alone on rungs.RUNG_STEPS levels up to
+    rungs.PEAK_MULTIPLE x the rate it is sized for: TARGET_RPS, else the next limit the lab predicts, unknown before
+    the run, for which twice PEAK_RPS stands here."""
+    if not values.ladder:
+        return 0.0
+    rate = values.target_rps or 2 * values.peak_rps
+    rung = replace(
+        values,
+        modes=values.modes[:1],
+        start_rps=max(1, math.floor(values.start_rps * rungs.START_SHARE)),
+        peak_rps=math.ceil(rate * rungs.PEAK_MULTIPLE),
+        steps=rungs.RUNG_STEPS,
+        repeat=1,
+        ladder=None,
+    )
+    return values.ladder * len(values.modes) * run_bytes(rung)
 
 
 def fine_pass_bytes(values: RunParams) -> float:

@@ -273,8 +273,8 @@ def test_the_disk_estimate_grows_with_the_schedule():
     )
     # the default run: ~33 MB, mostly Gatling's simulation.log (48 B per request); the bound assumes every fine pass
     # runs to its end through its unhealthy rate, after a first one that did not reproduce a climb through the stairs
-    # above it, and a third one measuring the climb's unhealthy rate again
-    assert small < default < 80e6
+    # above it, and a third one measuring the climb's unhealthy rate again; and the stairs twice (a second warm-up)
+    assert small < default < 120e6
     assert preflight.run_bytes(values(jdks=(21, 25), repeat=3)) > 5 * (small - preflight.BYTES_PER_RUN)
 
 
@@ -356,3 +356,14 @@ def test_a_port_taken_after_the_preflight_keeps_latest(tmp_path):
     (run,) = [p for p in results.iterdir() if p.name not in (PREVIOUS_RUN, "latest")]
     assert "8081 already in use" in json.loads((run / "params.json").read_text())["failed"]
     assert not (run / "index.html").exists()  # no page for a run that never started
+
+
+def test_the_disk_estimate_counts_the_stairs_again_and_every_rung_of_the_ladder():
+    """A warm-up that ends behind is followed by the stairs again (summary/warmup.py), and LADDER=N runs up to N
+    rungs a mode, each a bench of its own up to 1.4x the rate it is sized for: the preflight counts both."""
+    schedule = dict(start_rps=300, peak_rps=3000, steps=10, step_seconds=10, warmup_seconds=30, modes=("platform",))
+    plain = preflight.run_bytes(values(**schedule))
+    laddered = preflight.run_bytes(values(**schedule, ladder=2, target_rps=4000.0))
+    rung = preflight.run_bytes(values(**{**schedule, "start_rps": 270, "peak_rps": 5600, "steps": 5}))
+    assert laddered - plain == pytest.approx(2 * rung, rel=0.01)
+    assert preflight.run_bytes(values(**schedule, ladder=1)) > plain
