@@ -58,6 +58,11 @@ SETTINGS: dict[str, Setting] = {
         "server.tomcat.max-connections (and server.tomcat.accept-count, the backlog beyond it)",
     ),
     "executor": Setting(limit_name("executor"), "threads", "FANOUT_POOL", code="the executor's size, in code"),
+    # An app's own pool no setting sizes (a Semaphore's permits, a limiter's size): its size is in the code that
+    # creates it; the prescription still gives the size Little's law asks for (prescription.py).
+    "measured_pool": Setting(
+        limit_name("measured_pool"), "permits", code="the size the code gives it (new Semaphore(N))"
+    ),
     "limit": Setting(
         limit_name("limit"),
         "calls at once",

@@ -39,6 +39,9 @@ class Inputs:
     host_threads_limit: str = ""
     # The memory ceiling on this mode's measured memory per request in flight (threadlimits.memory_ceiling).
     memory_ceiling: Prediction | None = None
+    # A pool no model knows (an app's own Semaphore), sized and timed from the wait profile (measured_pool.py).
+    measured_pool: Prediction | None = None
+    measured_pool_size: float | None = None  # its size: the most requests seen holding it at once
     # An application's own connection pool (APP with HikariCP's gauges, summary/app_pool.py): its size and the
     # connection time per request its usage timer gave.
     app_pool: float | None = None

@@ -249,6 +249,7 @@ def applicable(x: Inputs) -> list[Prediction]:
         found.append(limit(x.concurrency_limit, delay_hold(x)))
     found.append(client_pool(x.client_pool, _client_hold(x)))
     found.append(connections(x.max_connections, hold, x.baseline_rps))
+    found.append(x.measured_pool)
     found.append(x.cpu_ceiling)
     found.append(x.memory_ceiling)
     return [p for p in found if p is not None]

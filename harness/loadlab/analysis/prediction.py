@@ -1,11 +1,8 @@
 """A prediction of a mode's knee as a typed record that says how sure it is, and the one rule that judges a measured
-knee against it.
-
-Every model (models.py) returns a Prediction: the rate, which limit it is (`predicted_by`), the formula with its
-numbers, and — the part a reader needs to weigh it — the interval the model's own inputs allow, the rates those
-inputs were measured at, and, for a fitted line, how well it fitted. A measured knee agrees when its bracket (last
-healthy, first unhealthy rate) meets that interval; there is no fixed tolerance around a point.
-"""
+knee against it. Every model (models.py) returns a Prediction: the rate, which limit it is (`predicted_by`), the
+formula with its numbers, and — the part a reader needs to weigh it — the interval the model's own inputs allow, the
+rates those inputs were measured at, and, for a fitted line, how well it fitted. A measured knee agrees when its
+bracket (last healthy, first unhealthy rate) meets that interval; there is no fixed tolerance around a point."""
 
 from __future__ import annotations
 
@@ -190,6 +187,7 @@ LIMIT_NAMES = {
     "limit": "the concurrency limit (VIRTUAL_LIMIT)",
     "client_pool": "the HTTP client's connection pool",
     "executor": "the fan-out's executor (FANOUT_POOL)",
+    "measured_pool": "a pool the wait profile measured (its size and hold time read at its site)",
 }
 
 

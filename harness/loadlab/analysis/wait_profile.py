@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from loadlab.analysis import wait_sites
-from loadlab.analysis.wait_sites import CATEGORY_WORDS, QUEUED, Sample
+from loadlab.analysis.wait_sites import CATEGORY_WORDS, POOL, QUEUED, Sample
 
 # A profile stands on at least this many thread dumps: a mean of one or two is an instant, not a level (a level of
 # one dump says nothing of where time went on average). Each dump sees every request thread, so a few carry the
@@ -55,16 +55,36 @@ class LevelWaits:
     sites: tuple[Site, ...]  # most requests first
     folded: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
     too_few: str | None = None  # why no site is placed, in words
+    # A generic JDK pool (a Semaphore) has no owner in a thread dump: the requests holding it are the request threads
+    # inside the code that took it (wait_sites.taker) and not waiting there, mean per dump, by the pool's site; at
+    # every level of the mode, the uncontended ones too (takers: found at any level, summary/waits.py).
+    holders: Mapping[str, float] = field(default_factory=dict)
 
     def at(self, category: str, site: str) -> float:
         return next((s.mean_requests for s in self.sites if (s.category, s.site) == (category, site)), 0.0)
 
 
-def profile(seconds: Iterable[SecondSamples], inflight: Mapping[int, float] | None = None) -> LevelWaits | None:
+def takers(seconds: Iterable[SecondSamples]) -> dict[str, str]:
+    """Each generic JDK pool a request thread waited on, by its site, with the code that took it (wait_sites.taker)."""
+    found: dict[str, str] = {}
+    for second in seconds:
+        for _, sample in second.threads:
+            taker = wait_sites.taker(sample) if wait_sites.is_request(sample) else None
+            if taker is not None:
+                found.setdefault(wait_sites.place(sample).site, taker)
+    return found
+
+
+def profile(
+    seconds: Iterable[SecondSamples],
+    inflight: Mapping[int, float] | None = None,
+    pools: Mapping[str, str] | None = None,
+) -> LevelWaits | None:
     """The profile of the seconds given (a level's); None when no sample fell in them. inflight: the requests in
     flight at the service in each of those seconds (the injectors' count, by epoch second), weighed by the samples
     taken in each so both sides of Little's law read the same instants (under load the sampler stretches its pause,
-    and a growing queue would otherwise be read later by one side than by the other)."""
+    and a growing queue would otherwise be read later by one side than by the other). pools: takers(), the generic
+    pools whose holders are counted."""
     taken = [s for s in seconds if s.samples]
     if not taken:
         return None
@@ -74,24 +94,25 @@ def profile(seconds: Iterable[SecondSamples], inflight: Mapping[int, float] | No
     counts: dict[tuple[str, str], int] = {}
     blockers: dict[tuple[str, str], dict[str, int]] = {}
     folded: dict[str, int] = {}
-    for second in taken:
-        for count, sample in second.threads:
-            if not wait_sites.is_request(sample):
-                continue
-            where = wait_sites.place(sample)
-            counts[(where.category, where.site)] = counts.get((where.category, where.site), 0) + count
-            if sample.blocker != NO_BLOCKER:
-                seen = blockers.setdefault((where.category, where.site), {})
-                seen[sample.blocker] = seen.get(sample.blocker, 0) + count
-            leaf = f"[{CATEGORY_WORDS[where.category]}]"
-            key = f"{sample.stack};{leaf}"
-            folded[key] = folded.get(key, 0) + count
+    requests = [
+        (count, sample) for second in taken for count, sample in second.threads if wait_sites.is_request(sample)
+    ]
+    for count, sample in requests:
+        where = wait_sites.place(sample)
+        counts[(where.category, where.site)] = counts.get((where.category, where.site), 0) + count
+        if sample.blocker != NO_BLOCKER:
+            seen = blockers.setdefault((where.category, where.site), {})
+            seen[sample.blocker] = seen.get(sample.blocker, 0) + count
+        leaf = f"[{CATEGORY_WORDS[where.category]}]"
+        key = f"{sample.stack};{leaf}"
+        folded[key] = folded.get(key, 0) + count
     request_samples = sum(counts.values())
     means = {key: n / samples for key, n in counts.items()}
     threads = sum(means.values())
     if in_flight is not None and in_flight > threads:
         means[(QUEUED, QUEUED_SITE)] = in_flight - threads
     total = sum(means.values())
+    held = {site: _holders(requests, site, frame) / samples for site, frame in (pools or {}).items()}
     sites = tuple(
         Site(cat, site, mean, mean / total if total else 0.0, _most(blockers.get((cat, site))))
         for (cat, site), mean in sorted(means.items(), key=lambda kv: -kv[1])
@@ -107,7 +128,16 @@ def profile(seconds: Iterable[SecondSamples], inflight: Mapping[int, float] | No
             f"too few samples to say where the time went ({samples} thread dumps over the level; at least "
             f"{MIN_SAMPLES} are needed)"
         )
-    return LevelWaits(samples, request_samples, in_flight, sites, folded, too_few)
+    return LevelWaits(samples, request_samples, in_flight, sites, folded, too_few, held)
+
+
+def _holders(requests: list[tuple[int, Sample]], site: str, taker: str) -> int:
+    """Request threads inside the code that took the pool (its frame on their stack) and not waiting there."""
+    return sum(
+        count
+        for count, sample in requests
+        if taker in sample.stack.split(";") and wait_sites.place(sample) != wait_sites.Place(POOL, site)
+    )
 
 
 def _most(seen: Mapping[str, int] | None) -> str | None:

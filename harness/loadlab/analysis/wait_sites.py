@@ -156,6 +156,19 @@ def place(sample: Sample) -> Place:
     return Place(RUNNING, _first_resource(frames) or (frames[0] if frames else "?"))
 
 
+def taker(sample: Sample) -> str | None:
+    """The code that took a generic JDK pool a request thread waits on (a Semaphore: the first frame outside the JDK
+    below its acquire), or None when the thread is not waiting on such a pool. Every request thread with that frame
+    on its stack and not waiting there holds a permit (summary/measured_pool.py counts them)."""
+    frames = frames_top_first(sample.stack)
+    known = _known(frames)
+    if known is None or known.category != POOL or not known.frame.startswith(JDK_PREFIXES):
+        return None
+    if place(sample).category != POOL:
+        return None
+    return _first_resource(frames)
+
+
 def _known(frames: list[str]) -> KnownSite | None:
     for frame in frames:
         for site in KNOWN_SITES:

@@ -59,6 +59,7 @@ def sizes(x: Inputs) -> dict[str, float]:
         "connections": x.max_connections,
         "executor": x.fanout.executor_threads if x.fanout else None,
         "limit": x.concurrency_limit,
+        "measured_pool": x.measured_pool_size,
     }
     return {k: float(v) for k, v in found.items() if v}
 

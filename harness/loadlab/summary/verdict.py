@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from loadlab.analysis import cpufit, split_checks
+from loadlab.analysis import cpufit, measured_pool, split_checks
 from loadlab.analysis.levels import Level, level_number
 from loadlab.analysis.refine import why_not_refined
 from loadlab.analysis.validity import (
@@ -85,6 +85,7 @@ def mode_summary(
     cost = cost_fits.mode_costs(raw, tables.t0, jsonform.level_records(levels, verdict), used_fine_levels(judged))
     memory = cost_fits.memory_ceiling(raw, cost.costs, cost.levels, knee.baseline_p50_ms)
     call = downstream.of_run(params, run.downstream)
+    own_pool = measured_pool.of_levels(_measured_levels(judged), knee.fit_levels)
     inputs = replace(
         model_inputs(mode, raw, levels, verdict, params, target, ceiling, ctx.split),
         memory_ceiling=memory,
@@ -95,6 +96,8 @@ def mode_summary(
         wait=fanout.request_wait(call, params),
         kinds=mix_holds(judged, params),
         fanout=fanout_record.shape(mode, raw.live_config, params, call),
+        measured_pool=measured_pool.predict(own_pool),
+        measured_pool_size=own_pool.size if own_pool else None,
     )
     pool_at_knee = app_pool.at_knee(raw, t0_of(judged, knee.closing), knee.closing) if knee.collapsed else None
     service = app.service_label(params)
@@ -185,6 +188,11 @@ def mode_summary(
         # the shape, the tail of the slowest call, the calls left behind (fanout_record.py)
         fanout=fanout_record.record(mode, raw.live_config, params, call, levels, knee.fit_levels),
     )
+
+
+def _measured_levels(judged: JudgedMode) -> list[Level]:
+    """Every level the knee stands on or was judged with: the coarse pass's and each used fine pass's."""
+    return [*judged.tables.levels, *(lv for o in judged.knee.passes if o.used for lv in o.levels)]
 
 
 def used_fine_levels(judged: JudgedMode) -> list[cost_fits.FinePassLevels]:

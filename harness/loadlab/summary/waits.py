@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from loadlab.analysis.levels import Level, level_number
-from loadlab.analysis.wait_profile import LevelWaits, SecondSamples, Site, profile
+from loadlab.analysis.wait_profile import LevelWaits, SecondSamples, Site, profile, takers
 from loadlab.analysis.wait_sites import Sample
 from loadlab.summary import outputs
 from loadlab.summary.level_records import WaitSiteRecord, WaitsRecord
@@ -28,6 +28,7 @@ class AgentFile:
     header: dict[str, str] = field(default_factory=dict)
     seconds: dict[int, SecondSamples] = field(default_factory=dict)
     stopped: str | None = None  # the agent's last word when it stopped sampling
+    pools: dict[str, str] | None = None  # wait_profile.takers: the generic pools waited on, by site (attach)
 
 
 def read(mode_dir: Path) -> tuple[AgentFile | None, str | None]:
@@ -71,11 +72,14 @@ def attach(agent: AgentFile, raw: RawMode, levels: list[Level], t0: int | None) 
     then."""
     if t0 is None:
         return levels
+    if agent.pools is None:  # found once a mode: a pool contended at one level has its holders counted at every level
+        agent.pools = takers(agent.seconds.values())
     profiled = []
     for level in levels:
         if level.first_second is not None and level.seconds:
             window = range(t0 + level.first_second, t0 + level.first_second + level.seconds)
-            waits = profile((agent.seconds[s] for s in window if s in agent.seconds), _inflight(raw, window))
+            seconds = (agent.seconds[s] for s in window if s in agent.seconds)
+            waits = profile(seconds, _inflight(raw, window), agent.pools)
             level = replace(level, waits=waits)
         profiled.append(level)
     return profiled
