@@ -14,7 +14,7 @@ the app's pool, which the verdict must name as such (issue 24)."""
 import json
 
 import pytest
-from conftest import REPO, make
+from conftest import REPO, blamed_on_the_machine, machine_blame, make, not_proven
 
 pytestmark = pytest.mark.e2e
 
@@ -149,3 +149,42 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return True
+
+
+@pytest.mark.extended  # outside make test's budget (docs/TESTS.md): `make test-extended`
+def test_an_apps_own_semaphore_is_sized_from_the_wait_profile_and_its_prescription_is_in_code(tmp_path):
+    """The sample app with a bulkhead of its own (--orders.pricing-permits=4: a Semaphore around the 200 ms pricing
+    call): no model knows it, so the wait profile measures it: 4 held at once, 0.2 s each, 20 rps; its prescription
+    gives the size TARGET_RPS asks for, in code, and the ladder stops there (issue 52)."""
+    results = tmp_path / "results"
+    env = {
+        **TINY_APP,
+        "APP": str(SAMPLE_APP),
+        "MODES": "virtual",
+        "APP_ARGS": "--orders.pricing-base-url={downstream_url} --orders.pricing-permits=4",
+        "START_RPS": "8",
+        "PEAK_RPS": "32",
+        "STEPS": "4",
+        "STEP_SECONDS": "5",
+        "WARMUP_SECONDS": "5",
+        "TARGET_RPS": "40",
+        "LADDER": "1",
+        "RESULTS_DIR": str(results),
+    }
+    r = make("bench", env=env, timeout=600)
+    virtual = json.loads(((results / "latest").resolve() / "summary.json").read_text())["modes"]["virtual"]
+    measured = next((p for p in virtual["predictions"] if p["predicted_by"] == "measured_pool"), None)
+    assert measured is not None, virtual["predictions"]
+    assert "4 held at once at most (a Semaphore in loadlab.orders.PricingClient.quote)" in measured["formula"], measured
+    low, high = measured["interval_rps"]
+    assert 12 <= low <= 20 <= high <= 28, measured  # 4 permits / about 0.2 s
+    said = virtual["prescription"]["words"]
+    assert "its size in code 4 → " in said and "new Semaphore(N)" in said and said.endswith("The ladder stops here.")
+    assert virtual["ladder"][0]["verdict"] == "not applied", virtual["ladder"]
+    if not virtual["valid"] and blamed_on_the_machine(virtual):
+        not_proven("the knee meets the measured pool", "; ".join(machine_blame(virtual)))
+        return
+    assert virtual["collapsed"] and virtual["prediction_agrees"] is not False, (
+        virtual["knee_interval_rps"],
+        r.stdout[-2000:],
+    )

@@ -15,9 +15,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param dbUrl             a PostgreSQL JDBC URL, or empty for no database (see {@link OrdersDatabaseConfiguration})
  * @param dbPool            the HikariCP pool's size
  * @param dbHold            how long each order holds a connection (one pg_sleep query)
+ * @param pricingPermits    > 0: at most this many pricing calls at once, the rest waiting for a permit (a bulkhead
+ *                          an app writes itself: a {@link java.util.concurrent.Semaphore} no setting sizes); 0: none
  */
 @ConfigurationProperties("orders")
 record OrdersProperties(URI backendUrl, String pricingBaseUrl, Duration backendTimeout, int ownRequestThreads,
         String dbUrl, int dbPool,
-        Duration dbHold) {
+        Duration dbHold, int pricingPermits) {
 }

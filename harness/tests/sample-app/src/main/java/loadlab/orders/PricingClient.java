@@ -1,6 +1,7 @@
 package loadlab.orders;
 
 import java.net.http.HttpClient;
+import java.util.concurrent.Semaphore;
 
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.stereotype.Component;
@@ -19,6 +20,7 @@ class PricingClient {
 
     private final RestClient restClient;
     private final OrdersProperties properties;
+    private final Semaphore permits; // null: no bulkhead
 
     PricingClient(RestClient.Builder builder, OrdersProperties properties) {
         // HTTP/1.1: the JDK client would otherwise try an h2c upgrade on every new connection.
@@ -27,10 +29,24 @@ class PricingClient {
         factory.setReadTimeout(properties.backendTimeout());
         this.restClient = builder.requestFactory(factory).build();
         this.properties = properties;
+        this.permits = properties.pricingPermits() > 0 ? new Semaphore(properties.pricingPermits()) : null;
+    }
+
+    /** At most pricingPermits calls at once when set: the others park on the Semaphore until one is released. */
+    Quote quote(long customer) {
+        if (permits == null) {
+            return call(customer);
+        }
+        permits.acquireUninterruptibly();
+        try {
+            return call(customer);
+        } finally {
+            permits.release();
+        }
     }
 
     /** With a base URL, {@code GET {base}/prices/{customer}} as an app with a REST downstream calls it. */
-    Quote quote(long customer) {
+    private Quote call(long customer) {
         String base = properties.pricingBaseUrl();
         if (base != null && !base.isBlank()) {
             return restClient.get().uri(base + "/prices/{customer}", customer).retrieve().body(Quote.class);
