@@ -153,7 +153,7 @@ def peak_inflight(service: Rows, injectors: list[Injector], cutoff: int) -> dict
     sent: dict[int, float] = {}
     for inj in injectors:
         for s, row in inj.seconds.items():
-            value = as_float(row.get("inflight"))
+            value = row.inflight
             if s <= cutoff and value is not None:
                 sent[s] = sent.get(s, 0.0) + value
     return {

@@ -252,7 +252,7 @@ def cpu_split(mode_raw: RawMode, params: RunParams, target: str | None) -> servi
 
 def thread_cores(raw: RawMode) -> float | None:
     """The cores of the thread-service's host, as its sampler counted them."""
-    return next((c for c in (as_float(r.get("host_cores")) for r in raw.thread_samples.values()) if c), None)
+    return next((c for c in (r.host_cores for r in raw.thread_samples.values()) if c), None)
 
 
 def expected_ms(params: RunParams) -> float:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -17,6 +18,7 @@ from loadlab.core import upgrade
 from loadlab.core.upgrade import Doc
 from loadlab.summary import flight
 from loadlab.summary.detail_records import StopCapRecord
+from loadlab.summary.raw_rows import Cells, HostSample, InjectorSecond, read_table
 from loadlab.summary.values import as_float, natural
 
 # Failed requests' kinds are the simulation's (gatling/src/test/java/loadlab/gatling/recorder/ErrorKind.java, the one
@@ -26,10 +28,13 @@ from loadlab.summary.values import as_float, natural
 TIMEOUT_INJECTOR = "timeout_injector"
 STATUS_504 = "status_504"
 
-# A CSV row of a sampler or an injector, by its header's names; a file's rows keyed by their epoch second.
+# A row of a file not typed yet (jvm.csv, request_pool.csv, actuator.csv), by its header's names; a file's rows keyed
+# by their epoch second. The typed ones are raw_rows.py's.
 Row = dict[str, str]
 Rows = dict[int, Row]
+Samples = dict[int, HostSample]
 T = TypeVar("T")
+R = TypeVar("R")
 
 # --- Reading the raw files -----------------------------------------------------------------------------------------
 
@@ -37,10 +42,10 @@ T = TypeVar("T")
 @dataclass
 class Injector:
     name: str
-    seconds: Rows
+    seconds: dict[int, InjectorSecond]
     meta: Doc
     ok_payloads: dict[int, list[str]]
-    samples: Rows
+    samples: Samples
     # Failed requests' latencies per completion second: failures that all end at one limit were cut by it.
     ko_payloads: dict[int, list[str]] = field(default_factory=dict)
     # Failed requests per completion second and kind (errors.csv); empty for runs before it was written.
@@ -50,9 +55,9 @@ class Injector:
 @dataclass
 class RawMode:
     injectors: list[Injector]
-    thread_samples: Rows
+    thread_samples: Samples
     jvm: Rows
-    delay_samples: Rows
+    delay_samples: Samples
     pinned: int | None
     missing: list[str] = field(default_factory=list)
     # What the thread-service said it runs with (liveconfig.record_live_config); empty for older runs.
@@ -78,11 +83,12 @@ def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
     injectors_dir = mode_dir / fine_pass / "raw" if fine_pass else raw_dir
     report_prefix = f"{fine_pass}-" if fine_pass else ""
 
-    def rows(path: Path) -> Rows:
-        found = read_rows(path)
+    def rows(path: Path, parse: Callable[[Cells], R]) -> tuple[tuple[str, ...], dict[int, R]]:
+        found = read_table(path, parse)
         if found is None:
             missing.append(str(path.relative_to(mode_dir.parent)))
-        return found or {}
+            return (), {}
+        return found.header, found.rows
 
     injectors = []
     for inj_dir in sorted(injectors_dir.glob("injector-*"), key=natural):
@@ -96,8 +102,8 @@ def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
         if not list((mode_dir / "gatling" / f"{report_prefix}{inj.name}").glob("*/index.html")):
             missing.append(f"{mode_dir.name}/gatling/{report_prefix}{inj.name}/…/index.html (Gatling's report)")
 
-    delay_samples = rows(raw_dir / "delay" / "samples.csv")
-    if delay_samples and not any("probe_ms" in r for r in delay_samples.values()):
+    delay_header, delay_samples = rows(raw_dir / "delay" / "samples.csv", HostSample.parse)
+    if delay_samples and "probe_ms" not in delay_header:
         missing.append(
             f"{mode_dir.name}/raw/delay/samples.csv has no probe_ms (an older run): the delay-service's "
             "own latency was not measured, so it was not judged"
@@ -107,8 +113,8 @@ def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
     pinned = jfr.get("virtual_thread_pinned_events")
     return RawMode(
         injectors=injectors,
-        thread_samples=rows(raw_dir / "thread" / "samples.csv"),
-        jvm=rows(raw_dir / "thread" / "jvm.csv"),
+        thread_samples=rows(raw_dir / "thread" / "samples.csv", HostSample.parse)[1],
+        jvm=rows(raw_dir / "thread" / "jvm.csv", untyped)[1],
         delay_samples=delay_samples,
         pinned=int(pinned) if isinstance(pinned, (int, float)) and not isinstance(pinned, bool) else None,
         live_config=read_json(raw_dir / "thread" / "config.json"),
@@ -128,7 +134,7 @@ def read_injector(
     folder of one kind of APP_REQUESTS's mix inside it (kinds/<name>/, which has the same files and the injector's
     meta, but no samples: sampled=False). What is absent or unreadable is added to `missing`, named from
     shown_from."""
-    seconds = read_rows(folder / "seconds.csv")
+    seconds = read_table(folder / "seconds.csv", InjectorSecond.parse)
     if seconds is None:
         missing.append(str((folder / "seconds.csv").relative_to(shown_from)))
     payloads: dict[int, list[str]] = {}
@@ -149,15 +155,15 @@ def read_injector(
             )
     else:
         missing.append(str(log_path.relative_to(shown_from)))
-    samples = read_rows(folder / "samples.csv") if sampled else {}
-    if samples is None:
+    samples = read_table(folder / "samples.csv", HostSample.parse) if sampled else None
+    if sampled and samples is None:
         missing.append(str((folder / "samples.csv").relative_to(shown_from)))
     return Injector(
         name,
-        seconds or {},
+        seconds.rows if seconds else {},
         meta,
         payloads,
-        samples or {},
+        samples.rows if samples else {},
         ko_payloads,
         read_error_kinds(folder / "errors.csv"),
     )
@@ -235,19 +241,11 @@ def read_json(path: Path) -> Doc:
     return data if isinstance(data, dict) else {}
 
 
+def untyped(cells: Cells) -> Row:
+    return dict(cells)
+
+
 def read_rows(path: Path) -> Rows | None:
-    """Rows keyed by their epoch second; a row cut short by an interrupted writer is dropped."""
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    rows: Rows = {}
-    reader = csv.DictReader(io.StringIO(text))
-    width = len(reader.fieldnames or [])
-    for row in reader:
-        if None in row.values() or None in row or len(row) != width:
-            continue
-        second = as_float(row.get("second"))
-        if second is not None:
-            rows[int(second)] = row
-    return rows
+    """The rows of a raw file not typed yet, by their header's names (raw_rows.read_table's rule)."""
+    found = read_table(path, untyped)
+    return None if found is None else found.rows

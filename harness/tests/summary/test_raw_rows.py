@@ -1,0 +1,62 @@
+"""The typed raw rows (summary/raw_rows.py): their columns are what the writers write, and each cell reads as the
+summary has always read it (a blank or -1 is "not measured", None; an unwritten count is 0)."""
+
+import re
+
+from conftest import REPO
+
+from loadlab.summary.raw_rows import NO_SAMPLE, HostSample, InjectorSecond, columns, read_table
+
+
+def _written(path: str, pattern: str) -> tuple[str, ...]:
+    found = re.search(pattern, (REPO / path).read_text(encoding="utf-8"))
+    assert found, f"{path}: no header found by {pattern}"
+    return tuple(found.group(1).split(","))
+
+
+def test_columns_are_the_writers_headers():
+    java = _written("gatling/src/test/java/loadlab/gatling/recorder/RawFiles.java", r'CSV_HEADER = "([^"]+)"')
+    assert columns(InjectorSecond) == java
+    sampler = _written("infra/host/loadlab-sample", r'csv_out\(\s*args\.out,\s*"([^"]+)"')
+    assert columns(HostSample) == sampler
+
+
+def test_injector_second_reads_blanks_as_before(tmp_path):
+    path = tmp_path / "seconds.csv"
+    path.write_text(
+        "second,phase,level,target_rps,sent,ok,ko,inflight\n"
+        "100,warmup,-1,39.5,38,37,0,1\n"
+        "101,measure,0,,,x,-1,\n"
+        "102,measure,0,40\n"  # cut short by an interrupted writer
+    )
+    table = read_table(path, InjectorSecond.parse)
+    assert table is not None
+    assert table.rows[100] == InjectorSecond("warmup", -1, 39.5, 38, 37, 0, 1.0)
+    assert table.rows[101] == InjectorSecond("measure", 0, None, 0, 0, 0, None)
+    assert 102 not in table.rows
+
+
+def test_an_older_seconds_file_without_inflight(tmp_path):
+    path = tmp_path / "seconds.csv"
+    path.write_text("second,phase,level,target_rps,sent,ok,ko\n100,measure,2,10,10,9,1\n")
+    table = read_table(path, InjectorSecond.parse)
+    assert table is not None and table.rows[100].inflight is None and table.rows[100].level == 2
+
+
+def test_host_sample_reads_the_samplers_unknowns_as_none(tmp_path):
+    path = tmp_path / "samples.csv"
+    path.write_text(
+        "second,proc_cpu_pct,host_cpu_pct,host_cores,probe_ms,probe_failed,os_threads,context_switches\n"
+        "100,20.9,89.5,2,,,40,14842\n"
+        "101,-1,-1,0,216.7,0,n/a,\n"
+    )
+    table = read_table(path, HostSample.parse)
+    assert table is not None and table.header == columns(HostSample)
+    assert table.rows[100] == HostSample(20.9, 89.5, 2.0, None, None, 40.0, 14842.0)
+    assert table.rows[101] == HostSample(None, None, 0.0, 216.7, 0.0, None, None)
+    assert table.rows[100].cpu_per_core() == 20.9 / 2
+    assert table.rows[101].cpu_per_core() == NO_SAMPLE.cpu_per_core() == -1.0
+
+
+def test_an_unreadable_file_is_none(tmp_path):
+    assert read_table(tmp_path / "absent.csv", HostSample.parse) is None
