@@ -21,7 +21,7 @@ from loadlab.core.app import THREAD_SERVICE
 from loadlab.core.upgrade import Doc
 from loadlab.summary.detail_records import CrashRecord
 from loadlab.summary.jsonform import plain_number
-from loadlab.summary.raw import Injector, RawMode, Rows
+from loadlab.summary.raw import Injector, Metrics, RawMode
 from loadlab.summary.seconds import Tables
 from loadlab.summary.values import as_float
 
@@ -143,12 +143,12 @@ def when(crashed: CrashRecord, name_the_pass: bool = True) -> str:
     return text
 
 
-def peak_inflight(service: Rows, injectors: list[Injector], cutoff: int) -> dict[str, int | None]:
+def peak_inflight(service: Metrics, injectors: list[Injector], cutoff: int) -> dict[str, int | None]:
     """The most requests in flight up to the second a role was last seen alive: `service`, as the service counted
     them (its sampler's inflight_requests, through every pass of the mode), and `injectors`, sent and not answered
     (the dying pass's injectors together; it counts what waited in the accept queue too). None where nothing was
     recorded. What a memory crash is read with: how much the service had admitted when it ran out."""
-    counted = [as_float(row.get(metrics.INFLIGHT_REQUESTS)) for s, row in service.items() if s <= cutoff]
+    counted = [row.metric(metrics.INFLIGHT_REQUESTS) for s, row in service.items() if s <= cutoff]
     own = [v for v in counted if v is not None and v >= 0]
     sent: dict[int, float] = {}
     for inj in injectors:

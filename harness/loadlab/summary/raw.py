@@ -5,8 +5,6 @@ Anything absent or unreadable is listed in `missing`, never raised: a half-finis
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,7 +16,15 @@ from loadlab.core import upgrade
 from loadlab.core.upgrade import Doc
 from loadlab.summary import flight
 from loadlab.summary.detail_records import StopCapRecord
-from loadlab.summary.raw_rows import Cells, HostSample, InjectorSecond, read_table
+from loadlab.summary.raw_rows import (
+    Cells,
+    HostSample,
+    InjectorSecond,
+    MetricSample,
+    RequestPoolSample,
+    read_error_counts,
+    read_table,
+)
 from loadlab.summary.values import as_float, natural
 
 # Failed requests' kinds are the simulation's (gatling/src/test/java/loadlab/gatling/recorder/ErrorKind.java, the one
@@ -28,11 +34,9 @@ from loadlab.summary.values import as_float, natural
 TIMEOUT_INJECTOR = "timeout_injector"
 STATUS_504 = "status_504"
 
-# A row of a file not typed yet (jvm.csv, request_pool.csv, actuator.csv), by its header's names; a file's rows keyed
-# by their epoch second. The typed ones are raw_rows.py's.
-Row = dict[str, str]
-Rows = dict[int, Row]
+# A raw CSV's typed rows (raw_rows.py) keyed by their epoch second.
 Samples = dict[int, HostSample]
+Metrics = dict[int, MetricSample]
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -56,7 +60,7 @@ class Injector:
 class RawMode:
     injectors: list[Injector]
     thread_samples: Samples
-    jvm: Rows
+    jvm: Metrics
     delay_samples: Samples
     pinned: int | None
     missing: list[str] = field(default_factory=list)
@@ -69,8 +73,8 @@ class RawMode:
     # An application under test (APP, summary/appcheck.py): Tomcat's platform request threads as the host saw them,
     # its own Actuator gauges when it exposes them, and its flight recording's counts (pinned.json); empty when not
     # recorded.
-    request_pool: Rows = field(default_factory=dict)
-    actuator: Rows = field(default_factory=dict)
+    request_pool: dict[int, RequestPoolSample] = field(default_factory=dict)
+    actuator: Metrics = field(default_factory=dict)
     jfr: Doc = field(default_factory=dict)
 
 
@@ -114,15 +118,16 @@ def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
     return RawMode(
         injectors=injectors,
         thread_samples=rows(raw_dir / "thread" / "samples.csv", HostSample.parse)[1],
-        jvm=rows(raw_dir / "thread" / "jvm.csv", untyped)[1],
+        jvm=rows(raw_dir / "thread" / "jvm.csv", MetricSample.parse)[1],
         delay_samples=delay_samples,
         pinned=int(pinned) if isinstance(pinned, (int, float)) and not isinstance(pinned, bool) else None,
         live_config=read_json(raw_dir / "thread" / "config.json"),
         flight=flight.load(raw_dir / "thread"),
         host_limits=threadlimits.read(raw_dir / "thread"),
         missing=missing,
-        request_pool=read_rows(raw_dir / "thread" / "request_pool.csv") or {},
-        actuator=read_rows(raw_dir / "thread" / "actuator.csv") or {},
+        # Written only where the service's threads are counted by name or an APP has Actuator: absent is normal
+        request_pool=_optional_rows(raw_dir / "thread" / "request_pool.csv", RequestPoolSample.parse),
+        actuator=_optional_rows(raw_dir / "thread" / "actuator.csv", MetricSample.parse),
         jfr=jfr,
     )
 
@@ -165,27 +170,8 @@ def read_injector(
         payloads,
         samples.rows if samples else {},
         ko_payloads,
-        read_error_kinds(folder / "errors.csv"),
+        read_error_counts(folder / "errors.csv"),
     )
-
-
-def read_error_kinds(path: Path) -> dict[int, dict[str, int]]:
-    """errors.csv (`second,kind,count`, a row per kind seen in a second) as {second: {kind: count}}.
-
-    The kinds are the simulation's (ErrorKind, listed in meta.json as `error_kinds`): read as they come, never
-    spelled here, so a new kind needs no edit on this side."""
-    kinds: dict[int, dict[str, int]] = {}
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return kinds
-    for row in csv.DictReader(io.StringIO(text)):
-        second, kind, count = as_float(row.get("second")), (row.get("kind") or "").strip(), as_float(row.get("count"))
-        if second is None or not kind or count is None:
-            continue  # a row cut short by an interrupted writer
-        per_second = kinds.setdefault(int(second), {})
-        per_second[kind] = per_second.get(kind, 0) + int(count)
-    return kinds
 
 
 def error_kind_order(injectors: list[Injector]) -> list[str]:
@@ -241,11 +227,6 @@ def read_json(path: Path) -> Doc:
     return data if isinstance(data, dict) else {}
 
 
-def untyped(cells: Cells) -> Row:
-    return dict(cells)
-
-
-def read_rows(path: Path) -> Rows | None:
-    """The rows of a raw file not typed yet, by their header's names (raw_rows.read_table's rule)."""
-    found = read_table(path, untyped)
-    return None if found is None else found.rows
+def _optional_rows(path: Path, parse: Callable[[Cells], R]) -> dict[int, R]:
+    found = read_table(path, parse)
+    return found.rows if found else {}

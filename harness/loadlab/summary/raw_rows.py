@@ -79,7 +79,78 @@ class HostSample:
 NO_SAMPLE = HostSample()
 
 
-def columns(row_type: type[InjectorSecond] | type[HostSample]) -> tuple[str, ...]:
+@dataclass(frozen=True)
+class RequestPoolSample:
+    """One second of request_pool.csv (loadlab-sample --request-pool-out): the service's request threads its host
+    saw by name: Tomcat's platform request threads, or the reactive service's event loops."""
+
+    named_threads: float | None = None
+
+    @classmethod
+    def parse(cls, cells: Cells) -> RequestPoolSample:
+        return cls(named_threads=as_float(cells.get("named_threads")))
+
+
+@dataclass(frozen=True)
+class MetricSample:
+    """One second of a file whose columns are named metrics declared once in a list of their own: the
+    thread-service's jvm.csv (metrics.tsv, core/metrics.py) and an APP's actuator.csv (core/app.ACTUATOR_METRICS).
+    A record of fields would repeat those lists, and server.csv copies whatever metrics.tsv adds, so the row keeps
+    its numbers by name and is read with those lists' constants (`metric`), never a spelled string."""
+
+    numbers: Mapping[str, float]  # the cells that held a number, by their metric's name
+
+    @classmethod
+    def parse(cls, cells: Cells) -> MetricSample:
+        read = ((name, as_float(cell)) for name, cell in cells.items() if name != SECOND)
+        return cls({name: number for name, number in read if number is not None})
+
+    def metric(self, name: str) -> float | None:
+        """The metric's number at this second; None for a blank, text, the -1 of "not available" or an unsampled
+        metric, as as_float has always read them."""
+        return self.numbers.get(name)
+
+
+NO_METRICS = MetricSample({})
+
+
+@dataclass(frozen=True)
+class ErrorCount:
+    """One row of an injector's errors.csv (the simulation's RawFiles.ERRORS_HEADER): the failed requests of one
+    kind that completed in one second. The kinds are the simulation's (ErrorKind, listed in meta.json as
+    `error_kinds`): read as they come, never spelled here, so a new kind needs no edit on this side."""
+
+    kind: str
+    count: int
+
+    @classmethod
+    def parse(cls, cells: Cells) -> ErrorCount | None:
+        """None for a row cut short by an interrupted writer (no kind, or no count)."""
+        kind, count = (cells.get("kind") or "").strip(), as_float(cells.get("count"))
+        return cls(kind, int(count)) if kind and count is not None else None
+
+
+def read_error_counts(path: Path) -> dict[int, dict[str, int]]:
+    """errors.csv, a row per kind seen in a second, as {second: {kind: count}}; {} when it cannot be read (runs
+    before it was written)."""
+    kinds: dict[int, dict[str, int]] = {}
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return kinds
+    for cells in csv.DictReader(io.StringIO(text)):
+        second, row = as_float(cells.get(SECOND)), ErrorCount.parse(cells)
+        if second is None or row is None:
+            continue
+        per_second = kinds.setdefault(int(second), {})
+        per_second[row.kind] = per_second.get(row.kind, 0) + row.count
+    return kinds
+
+
+TypedRow = type[InjectorSecond] | type[HostSample] | type[RequestPoolSample] | type[ErrorCount]
+
+
+def columns(row_type: TypedRow) -> tuple[str, ...]:
     """A typed file's header: its key, then its record's fields (tests hold it to what each writer writes)."""
     return (SECOND, *(f.name for f in fields(row_type)))
 

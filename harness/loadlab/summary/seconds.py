@@ -15,8 +15,8 @@ from loadlab.core import metrics
 from loadlab.summary import send_seconds, settle
 from loadlab.summary import server_columns as col
 from loadlab.summary.gaps import Gap
-from loadlab.summary.raw import Injector, RawMode, Rows
-from loadlab.summary.raw_rows import NO_SAMPLE, InjectorSecond
+from loadlab.summary.raw import Injector, Metrics, RawMode
+from loadlab.summary.raw_rows import NO_METRICS, NO_SAMPLE, InjectorSecond
 from loadlab.summary.values import as_float, int_or_none, max_known
 
 # A sampler that skipped a few seconds still gives a usable per-second rate; a longer gap is a restart.
@@ -274,7 +274,7 @@ def _whole_second(epoch_ms: float) -> float:
 def _server_second(raw: RawMode, s: int) -> tuple[SecondRow, SecondRow, tuple[float, float] | None]:
     thread = raw.thread_samples.get(s, NO_SAMPLE)
     delay = raw.delay_samples.get(s, NO_SAMPLE)
-    jvm = raw.jvm.get(s, {})
+    jvm = raw.jvm.get(s, NO_METRICS)
     injector = [inj.samples[s] for inj in raw.injectors if s in inj.samples]
     busiest = max(injector, key=lambda r: r.cpu_per_core(), default=NO_SAMPLE)
 
@@ -284,13 +284,13 @@ def _server_second(raw: RawMode, s: int) -> tuple[SecondRow, SecondRow, tuple[fl
     downstream = None
     if calls and time_ms and calls[1] == time_ms[1]:
         downstream = (calls[0], time_ms[0])
-    heap = as_float(jvm.get(metrics.HEAP_USED_BYTES))
+    heap = jvm.metric(metrics.HEAP_USED_BYTES)
 
     host_cpus = [r.host_cpu_pct for r in [thread, delay, *injector]]
     injector_host = max_known(r.host_cpu_pct for r in injector)
     server: SecondRow = {
         col.THREAD_CPU_PCT: thread.proc_cpu_pct,
-        **{name: as_float(jvm.get(name)) for name in col.copied_gauges()},
+        **{name: jvm.metric(name) for name in col.copied_gauges()},
         **{name + col.RATE_SUFFIX: _rate(raw.jvm, s, name) for name in col.rated_counters()},
         col.HEAP_USED_MB: None if heap is None else heap / (1024 * 1024),
         col.GC_PAUSE_MS: gc_elapsed and gc_elapsed[0] / gc_elapsed[1],
@@ -321,7 +321,7 @@ def _server_second(raw: RawMode, s: int) -> tuple[SecondRow, SecondRow, tuple[fl
     return server, evidence, downstream
 
 
-def _rate(rows: Rows, s: int, column: str) -> float | None:
+def _rate(rows: Metrics, s: int, column: str) -> float | None:
     delta = _counter_delta(rows, s, column)
     return delta[0] / delta[1] if delta else None
 
@@ -331,13 +331,13 @@ def _sum_known(values: list[float | None]) -> float | None:
     return sum(known) if known else None
 
 
-def _counter_delta(rows: Rows, s: int, column: str) -> tuple[float, int] | None:
+def _counter_delta(rows: Metrics, s: int, column: str) -> tuple[float, int] | None:
     """(increase, seconds elapsed) of a cumulative counter since its previous reading; None across a restart."""
-    now = as_float(rows.get(s, {}).get(column))
+    now = rows.get(s, NO_METRICS).metric(column)
     if now is None:
         return None
     for back in range(1, MAX_COUNTER_GAP_S + 1):
-        before = as_float(rows.get(s - back, {}).get(column))
+        before = rows.get(s - back, NO_METRICS).metric(column)
         if before is not None:
             return (now - before, back) if now >= before else None
     return None

@@ -216,9 +216,9 @@ def pool_evidence(raw: RawMode, levels: list[Level], params: RunParams) -> DbPoo
     first level where requests waited for a connection (the pool, not the threads, was the queue)."""
     if not scenario_mix.has(params, "db"):
         return None
-    active = [as_float(r.get(metrics.DB_POOL_ACTIVE)) for r in raw.jvm.values()]
-    pending = [as_float(r.get(metrics.DB_POOL_PENDING)) for r in raw.jvm.values()]
-    size = next((v for v in (as_float(r.get(metrics.DB_POOL_MAX)) for r in raw.jvm.values()) if v), None)
+    active = [r.metric(metrics.DB_POOL_ACTIVE) for r in raw.jvm.values()]
+    pending = [r.metric(metrics.DB_POOL_PENDING) for r in raw.jvm.values()]
+    size = next((v for v in (r.metric(metrics.DB_POOL_MAX) for r in raw.jvm.values()) if v), None)
     waited = next((level_number(lv.position) for lv in levels if (lv.evidence.db_pool_pending or 0) >= 1), None)
     return DbPoolRecord(
         size=size or as_float(raw.live_config.get(metrics.DB_POOL_MAX)) or float(params.db_pool),

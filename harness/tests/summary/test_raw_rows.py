@@ -5,7 +5,19 @@ import re
 
 from conftest import REPO
 
-from loadlab.summary.raw_rows import NO_SAMPLE, HostSample, InjectorSecond, columns, read_table
+from loadlab.core import app, metrics
+from loadlab.summary.raw_rows import (
+    NO_METRICS,
+    NO_SAMPLE,
+    ErrorCount,
+    HostSample,
+    InjectorSecond,
+    MetricSample,
+    RequestPoolSample,
+    columns,
+    read_error_counts,
+    read_table,
+)
 
 
 def _written(path: str, pattern: str) -> tuple[str, ...]:
@@ -19,6 +31,10 @@ def test_columns_are_the_writers_headers():
     assert columns(InjectorSecond) == java
     sampler = _written("infra/host/loadlab-sample", r'csv_out\(\s*args\.out,\s*"([^"]+)"')
     assert columns(HostSample) == sampler
+    pool = _written("infra/host/loadlab-sample", r'csv_out\(args\.request_pool_out, "([^"]+)"')
+    assert columns(RequestPoolSample) == pool
+    errors = _written("gatling/src/test/java/loadlab/gatling/recorder/RawFiles.java", r'ERRORS_HEADER = "([^"]+)"')
+    assert columns(ErrorCount) == errors
 
 
 def test_injector_second_reads_blanks_as_before(tmp_path):
@@ -60,3 +76,24 @@ def test_host_sample_reads_the_samplers_unknowns_as_none(tmp_path):
 
 def test_an_unreadable_file_is_none(tmp_path):
     assert read_table(tmp_path / "absent.csv", HostSample.parse) is None
+
+
+def test_a_metric_sample_keeps_only_numbers(tmp_path):
+    """jvm.csv's and actuator.csv's columns are their lists' names (metrics.tsv, app.ACTUATOR_METRICS)."""
+    path = tmp_path / "jvm.csv"
+    path.write_text(f"second,{metrics.INFLIGHT_REQUESTS},{metrics.DB_POOL_ACTIVE},{app.HIKARI_MAX}\n100,12,-1,\n")
+    table = read_table(path, MetricSample.parse)
+    assert table is not None
+    row = table.rows[100]
+    assert row.metric(metrics.INFLIGHT_REQUESTS) == 12.0
+    assert row.metric(metrics.DB_POOL_ACTIVE) is None  # -1: the service has no pool
+    assert row.metric(app.HIKARI_MAX) is None and row.metric("second") is None
+    assert NO_METRICS.metric(metrics.INFLIGHT_REQUESTS) is None
+
+
+def test_error_counts_add_up_by_second_and_kind(tmp_path):
+    path = tmp_path / "errors.csv"
+    path.write_text("second,kind,count\n100,status_504,2\n100,status_504,1\n100,timeout_injector,4\n101,,3\n102,x\n")
+    assert read_error_counts(path) == {100: {"status_504": 3, "timeout_injector": 4}}
+    assert read_error_counts(tmp_path / "absent.csv") == {}
+    assert RequestPoolSample.parse({"named_threads": "-1"}) == RequestPoolSample(None)
