@@ -23,13 +23,16 @@ Cells = Mapping[str, str]
 R = TypeVar("R")
 
 SECOND = "second"  # every raw CSV's first column: the epoch second its row is about, its rows' key
+# seconds.csv's phases, the simulation's (Schedule.WARMUP, Schedule.MEASURE; test_raw_rows.py holds them equal)
+WARMUP_PHASE = "warmup"
+MEASURE_PHASE = "measure"
 
 
 @dataclass(frozen=True)
 class InjectorSecond:
     """One second of an injector's seconds.csv (the simulation's RawFiles.CSV_HEADER): what it sent and got back."""
 
-    phase: str  # `warmup` or `measure` (warmup.WARMUP_PHASE); "" when unwritten
+    phase: str  # WARMUP_PHASE or MEASURE_PHASE; "" when unwritten
     level: int | None  # the simulation's level index, -1 in the warm-up; None when unreadable
     target_rps: float | None  # this injector's share of the level's rate
     sent: int
@@ -49,6 +52,14 @@ class InjectorSecond:
             ko=as_int(cells.get("ko")),
             inflight=as_float(cells.get("inflight")),
         )
+
+    @property
+    def warming_up(self) -> bool:
+        return self.phase == WARMUP_PHASE
+
+    @property
+    def measured(self) -> bool:
+        return self.phase == MEASURE_PHASE
 
 
 @dataclass(frozen=True)

@@ -206,7 +206,7 @@ def _ended_before(position: int, bounds: list[Bound], lag_s: int, cutoff: int, l
 
 def _measured_window(injectors: list[Injector]) -> tuple[int, int] | None:
     starts = [m for m in (as_float(inj.meta.get("measure_start_epoch_ms")) for inj in injectors) if m is not None]
-    measured = [s for inj in injectors for s, r in inj.seconds.items() if r.phase == "measure"]
+    measured = [s for inj in injectors for s, r in inj.seconds.items() if r.measured]
     # The simulation labels epoch second S with the schedule second S - floor(start); flooring here keeps its
     # seconds.csv labels and these tables in step, whatever the millisecond the injection started at.
     t0 = math.floor(min(starts) / 1000) if starts else (min(measured) if measured else None)
@@ -262,7 +262,7 @@ def _level_of(second: int, bounds: list[Bound], rows: list[InjectorSecond], drai
         return next((b.position for b in bounds if _whole_second(b.start_ms) <= second < _whole_second(b.end_ms)), None)
     if draining:
         return None
-    given = [r.level for r in rows if r.phase == "measure"]
+    given = [r.level for r in rows if r.measured]
     levels = [lv for lv in given if lv is not None and lv >= 0]
     return max(levels) if levels else None
 

@@ -23,7 +23,6 @@ from loadlab.analysis.levels import Level
 from loadlab.summary.knee_record import FinePass
 from loadlab.summary.raw import RawMode
 
-WARMUP_PHASE = "warmup"
 # Below this many requests in flight a backlog is too small to spoil a level, whatever the rate.
 MIN_BACKLOG = 10
 
@@ -32,7 +31,7 @@ def inflight_at_end(raw: RawMode) -> float | None:
     """Requests in flight at the last second of the warm-up, all injectors together; None without warm-up rows."""
     read = []
     for inj in raw.injectors:
-        warm = [s for s, row in inj.seconds.items() if row.phase == WARMUP_PHASE]
+        warm = [s for s, row in inj.seconds.items() if row.warming_up]
         if warm:
             read.append(inj.seconds[max(warm)].inflight)
     found = [x for x in read if x is not None]

@@ -7,8 +7,10 @@ from conftest import REPO
 
 from loadlab.core import app, metrics
 from loadlab.summary.raw_rows import (
+    MEASURE_PHASE,
     NO_METRICS,
     NO_SAMPLE,
+    WARMUP_PHASE,
     ErrorCount,
     HostSample,
     InjectorSecond,
@@ -33,6 +35,9 @@ def test_columns_are_the_writers_headers():
     assert columns(HostSample) == sampler
     pool = _written("infra/host/loadlab-sample", r'csv_out\(args\.request_pool_out, "([^"]+)"')
     assert columns(RequestPoolSample) == pool
+    schedule = "gatling/src/test/java/loadlab/gatling/config/Schedule.java"
+    assert _written(schedule, r'String WARMUP = "([^"]+)"') == (WARMUP_PHASE,)
+    assert _written(schedule, r'String MEASURE = "([^"]+)"') == (MEASURE_PHASE,)
     errors = _written("gatling/src/test/java/loadlab/gatling/recorder/RawFiles.java", r'ERRORS_HEADER = "([^"]+)"')
     assert columns(ErrorCount) == errors
 
@@ -48,6 +53,7 @@ def test_injector_second_reads_blanks_as_before(tmp_path):
     table = read_table(path, InjectorSecond.parse)
     assert table is not None
     assert table.rows[100] == InjectorSecond("warmup", -1, 39.5, 38, 37, 0, 1.0)
+    assert table.rows[100].warming_up and not table.rows[100].measured and table.rows[101].measured
     assert table.rows[101] == InjectorSecond("measure", 0, None, 0, 0, 0, None)
     assert 102 not in table.rows
 
