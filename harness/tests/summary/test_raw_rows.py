@@ -103,3 +103,14 @@ def test_error_counts_add_up_by_second_and_kind(tmp_path):
     assert read_error_counts(path) == {100: {"status_504": 3, "timeout_injector": 4}}
     assert read_error_counts(tmp_path / "absent.csv") == {}
     assert RequestPoolSample.parse({"named_threads": "-1"}) == RequestPoolSample(None)
+
+
+def test_each_field_reads_its_own_column():
+    """A parse that read one column into another field would still match the header: each column here carries its
+    own number, and each field must come back with its column's."""
+    for row_type in (InjectorSecond, HostSample, RequestPoolSample, ErrorCount):
+        names = columns(row_type)
+        row = row_type.parse({name: str(i) for i, name in enumerate(names)})
+        assert row is not None
+        for i, name in enumerate(names[1:], start=1):
+            assert str(getattr(row, name)) in (str(i), f"{i}.0"), f"{row_type.__name__}.{name}"
