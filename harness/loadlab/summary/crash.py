@@ -70,7 +70,7 @@ def locate(crash: Doc | None, passes: list[tuple[str, RawMode]]) -> Place | None
 def _first_second(mode_raw: RawMode) -> int | None:
     """The pass's first second: its injectors' first row, or the instant their schedule was anchored."""
     firsts = [min(inj.seconds) for inj in mode_raw.injectors if inj.seconds]
-    anchors = [as_float(inj.meta.get("start_epoch_ms")) for inj in mode_raw.injectors]
+    anchors = [inj.meta.start_epoch_ms for inj in mode_raw.injectors]
     firsts += [math.floor(a / 1000) for a in anchors if a is not None]
     return min(firsts) if firsts else None
 

@@ -16,6 +16,7 @@ from loadlab.core import upgrade
 from loadlab.core.upgrade import Doc
 from loadlab.summary import flight
 from loadlab.summary.detail_records import StopCapRecord
+from loadlab.summary.injector_meta import InjectorMeta
 from loadlab.summary.raw_rows import (
     Cells,
     HostSample,
@@ -25,7 +26,7 @@ from loadlab.summary.raw_rows import (
     read_error_counts,
     read_table,
 )
-from loadlab.summary.values import as_float, natural
+from loadlab.summary.values import natural
 
 # Failed requests' kinds are the simulation's (gatling/src/test/java/loadlab/gatling/recorder/ErrorKind.java, the one
 # list), published in each injector's meta.json as `error_kinds` (ids, in order) and `error_kind_meanings` {id: one
@@ -37,7 +38,6 @@ STATUS_504 = "status_504"
 # A raw CSV's typed rows (raw_rows.py) keyed by their epoch second.
 Samples = dict[int, HostSample]
 Metrics = dict[int, MetricSample]
-T = TypeVar("T")
 R = TypeVar("R")
 
 # --- Reading the raw files -----------------------------------------------------------------------------------------
@@ -47,7 +47,7 @@ R = TypeVar("R")
 class Injector:
     name: str
     seconds: dict[int, InjectorSecond]
-    meta: Doc
+    meta: InjectorMeta
     ok_payloads: dict[int, list[str]]
     samples: Samples
     # Failed requests' latencies per completion second: failures that all end at one limit were cut by it.
@@ -99,7 +99,8 @@ def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
         meta = read_json(inj_dir / "meta.json")
         if not meta:
             missing.append(str((inj_dir / "meta.json").relative_to(mode_dir.parent)))
-        injectors.append(read_injector(inj_dir, inj_dir.name, upgrade.injector_meta(meta), mode_dir.parent, missing))
+        typed = InjectorMeta.parse(upgrade.injector_meta(meta))
+        injectors.append(read_injector(inj_dir, inj_dir.name, typed, mode_dir.parent, missing))
     if not injectors:
         missing.append(str((injectors_dir / "injector-*").relative_to(mode_dir.parent)))
     for inj in injectors:
@@ -133,7 +134,7 @@ def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
 
 
 def read_injector(
-    folder: Path, name: str, meta: Doc, shown_from: Path, missing: list[str], sampled: bool = True
+    folder: Path, name: str, meta: InjectorMeta, shown_from: Path, missing: list[str], sampled: bool = True
 ) -> Injector:
     """An injector's per-second files (seconds.csv, latency.hlog, errors.csv, samples.csv): its own folder, or the
     folder of one kind of APP_REQUESTS's mix inside it (kinds/<name>/, which has the same files and the injector's
@@ -176,36 +177,22 @@ def read_injector(
 
 def error_kind_order(injectors: list[Injector]) -> list[str]:
     """The kinds in the simulation's own order (meta.json `error_kinds`), for a stable table and legend."""
-    listed = _first_meta(injectors, "error_kinds", list)
-    return [str(k) for k in listed] if listed else []
+    return list(next((inj.meta.error_kinds for inj in injectors if inj.meta.error_kinds), ()))
 
 
 def error_kind_meanings(injectors: list[Injector]) -> dict[str, str]:
     """What each kind means, in the simulation's words (meta.json `error_kind_meanings`); {} for runs before it."""
-    given = _first_meta(injectors, "error_kind_meanings", dict)
-    return {str(k): str(v) for k, v in given.items()} if given else {}
+    return dict(next((inj.meta.error_kind_meanings for inj in injectors if inj.meta.error_kind_meanings), {}))
 
 
 def inflight_cap_stop(injectors: list[Injector]) -> StopCapRecord | None:
     """{inflight, max_inflight} when the simulation's in-flight cap stopped an injector's load (meta.json
     `stop_inflight_cap`; the most loaded one when several did), else None."""
-    stops = [inj.meta.get("stop_inflight_cap") for inj in injectors]
-    caps = [
-        (inflight, c) for c in stops if isinstance(c, dict) and (inflight := as_float(c.get("inflight"))) is not None
-    ]
+    caps = [cap for inj in injectors if (cap := inj.meta.stop_inflight_cap) is not None]
     if not caps:
         return None
-    inflight, worst = max(caps, key=lambda cap: cap[0])
-    return StopCapRecord(inflight=int(inflight), max_inflight=int(as_float(worst.get("max_inflight")) or 0))
-
-
-def _first_meta(injectors: list[Injector], key: str, kind: type[T]) -> T | None:
-    """The first non-empty value of this type that an injector's meta.json holds under key (they all write the same)."""
-    for inj in injectors:
-        value = inj.meta.get(key)
-        if isinstance(value, kind) and value:
-            return value
-    return None
+    worst = max(caps, key=lambda cap: cap.inflight)
+    return StopCapRecord(inflight=int(worst.inflight), max_inflight=int(worst.max_inflight or 0))
 
 
 def has_load_data(mode_dir: Path) -> bool:

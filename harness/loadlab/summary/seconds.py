@@ -17,7 +17,7 @@ from loadlab.summary import server_columns as col
 from loadlab.summary.gaps import Gap
 from loadlab.summary.raw import Injector, Metrics, RawMode
 from loadlab.summary.raw_rows import NO_METRICS, NO_SAMPLE, InjectorSecond
-from loadlab.summary.values import as_float, int_or_none, max_known
+from loadlab.summary.values import max_known
 
 # A sampler that skipped a few seconds still gives a usable per-second rate; a longer gap is a restart.
 MAX_COUNTER_GAP_S = 5
@@ -205,7 +205,7 @@ def _ended_before(position: int, bounds: list[Bound], lag_s: int, cutoff: int, l
 
 
 def _measured_window(injectors: list[Injector]) -> tuple[int, int] | None:
-    starts = [m for m in (as_float(inj.meta.get("measure_start_epoch_ms")) for inj in injectors) if m is not None]
+    starts = [m for m in (inj.meta.measure_start_epoch_ms for inj in injectors) if m is not None]
     measured = [s for inj in injectors for s, r in inj.seconds.items() if r.measured]
     # The simulation labels epoch second S with the schedule second S - floor(start); flooring here keeps its
     # seconds.csv labels and these tables in step, whatever the millisecond the injection started at.
@@ -221,18 +221,11 @@ def _measured_window(injectors: list[Injector]) -> tuple[int, int] | None:
 def _level_bounds(injectors: list[Injector]) -> list[Bound]:
     merged: dict[int, list[float]] = {}
     for inj in injectors:
-        scheduled = inj.meta.get("levels")
-        for level in scheduled if isinstance(scheduled, list) else []:
-            if not isinstance(level, dict) or int_or_none(level.get("index")) is None:
-                continue
-            start = as_float(level.get("start_epoch_ms"))
-            if start is None:
-                continue
-            end = as_float(level.get("end_epoch_ms"))
-            entry = merged.setdefault(int(level["index"]), [0.0, math.inf, -math.inf])
-            entry[0] += as_float(level.get("target_rps")) or 0.0
-            entry[1] = min(entry[1], start)
-            entry[2] = max(entry[2], end if end is not None else math.inf)
+        for level in inj.meta.levels:
+            entry = merged.setdefault(level.index, [0.0, math.inf, -math.inf])
+            entry[0] += level.target_rps
+            entry[1] = min(entry[1], level.start_epoch_ms)
+            entry[2] = max(entry[2], level.end_epoch_ms if level.end_epoch_ms is not None else math.inf)
     # Each injector's share is total / n as a double; rounding gives back the total the user asked for.
     return [Bound(i, round(t, 3), s, e) for i, (t, s, e) in sorted(merged.items())]
 

@@ -100,7 +100,7 @@ def mode_summary(
     service = app.service_label(params)
     thresholds = Thresholds.from_mapping(run.thresholds)
     stops = [inj.meta for inj in raw.injectors]
-    stop_reasons = sorted({str(m["stop_reason"]) for m in stops if m.get("stop_reason")})
+    stop_reasons = sorted({m.stop_reason for m in stops if m.stop_reason})
     first_bad = jsonform.first_unhealthy_level(levels, verdict)  # its number, as the levels' records count
     rejected = shedding.rejections(mode, params, cost.levels, knee.collapsed, first_bad)
     notes.extend(filter(None, [shedding.words(rejected)]))
@@ -167,7 +167,7 @@ def mode_summary(
         java_runtime=run.java_runtimes.get(str(jdk)) if jdk is not None else None,
         carriers=as_float(raw.live_config.get(metrics.VIRTUAL_SCHEDULER_PARALLELISM)),
         db_pool=pool_evidence(raw, levels, params),
-        stopped_early=any(bool(m.get("stopped_early")) for m in stops),
+        stopped_early=any(m.stopped_early for m in stops),
         stop_reason="; ".join(stop_reasons) or None,
         stop_inflight_cap=inflight_cap_stop(raw.injectors),
         missing=missing,
