@@ -54,24 +54,17 @@ def request_pool_max(rows: Mapping[int, RequestPoolSample]) -> float | None:
     return None if named is None else max(0.0, named - app.TOMCAT_NIO_OWN_THREADS)
 
 
-def _count(counts: object, event: str) -> int | None:
-    if not isinstance(counts, dict):
-        return None  # no recording read: not measured (an empty dict means none of the events happened)
-    value = as_float(counts.get(event, 0))
-    return None if value is None else int(value)
-
-
 def evidence(raw: RawMode) -> AppEvidenceRecord:
     """The whole-mode readings (None: not measured), whole numbers as summary.json writes them; what they point to
     is app_evidence's."""
-    counts = raw.jfr.get("event_counts")
+    recording = raw.recording
     return AppEvidenceRecord(
-        virtual_threads_started=_count(counts, VIRTUAL_THREAD_START),
+        virtual_threads_started=recording.count(VIRTUAL_THREAD_START),
         pinned_events=raw.pinned,
-        monitor_waits=_count(counts, MONITOR_ENTER),
-        gc_count=_count(counts, GC),
-        gc_pause_total_ms=_plain(as_float(raw.jfr.get("gc_pause_total_ms"))),
-        gc_pause_max_ms=_plain(as_float(raw.jfr.get("gc_pause_max_ms"))),
+        monitor_waits=recording.count(MONITOR_ENTER),
+        gc_count=recording.count(GC),
+        gc_pause_total_ms=_plain(recording.gc_pause_total_ms),
+        gc_pause_max_ms=_plain(recording.gc_pause_max_ms),
         request_pool_threads_max=_plain(request_pool_max(raw.request_pool)),
         tomcat_threads_max=_plain(_max_metric(raw.actuator, TOMCAT_MAX)),
         tomcat_busy_max=_plain(_max_metric(raw.actuator, TOMCAT_BUSY)),

@@ -16,6 +16,7 @@ from loadlab.core import upgrade
 from loadlab.core.upgrade import Doc
 from loadlab.summary import flight
 from loadlab.summary.detail_records import StopCapRecord
+from loadlab.summary.flight import RecordingCounts
 from loadlab.summary.injector_meta import InjectorMeta
 from loadlab.summary.raw_rows import (
     Cells,
@@ -75,7 +76,7 @@ class RawMode:
     # recorded.
     request_pool: dict[int, RequestPoolSample] = field(default_factory=dict)
     actuator: Metrics = field(default_factory=dict)
-    jfr: Doc = field(default_factory=dict)
+    recording: RecordingCounts = field(default_factory=RecordingCounts)
 
 
 def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
@@ -113,15 +114,13 @@ def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
             f"{mode_dir.name}/raw/delay/samples.csv has no probe_ms (an older run): the delay-service's "
             "own latency was not measured, so it was not judged"
         )
-    pinned_path = raw_dir / "thread" / "pinned.json"
-    jfr = read_json(pinned_path)
-    pinned = jfr.get("virtual_thread_pinned_events")
+    recording = RecordingCounts.parse(read_json(raw_dir / "thread" / "pinned.json"))
     return RawMode(
         injectors=injectors,
         thread_samples=rows(raw_dir / "thread" / "samples.csv", HostSample.parse)[1],
         jvm=rows(raw_dir / "thread" / "jvm.csv", MetricSample.parse)[1],
         delay_samples=delay_samples,
-        pinned=int(pinned) if isinstance(pinned, (int, float)) and not isinstance(pinned, bool) else None,
+        pinned=recording.pinned_events,
         live_config=read_json(raw_dir / "thread" / "config.json"),
         flight=flight.load(raw_dir / "thread"),
         host_limits=threadlimits.read(raw_dir / "thread"),
@@ -129,7 +128,7 @@ def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
         # Written only where the service's threads are counted by name or an APP has Actuator: absent is normal
         request_pool=_optional_rows(raw_dir / "thread" / "request_pool.csv", RequestPoolSample.parse),
         actuator=_optional_rows(raw_dir / "thread" / "actuator.csv", MetricSample.parse),
-        jfr=jfr,
+        recording=recording,
     )
 
 
