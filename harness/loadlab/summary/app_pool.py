@@ -20,7 +20,7 @@ from loadlab.analysis.levels import Level
 from loadlab.analysis.models import HoldTime
 from loadlab.core.app import HIKARI_ACTIVE, HIKARI_MAX, HIKARI_PENDING, HIKARI_USAGE, HIKARI_USAGE_TOTAL_S
 from loadlab.summary.raw import RawMode
-from loadlab.summary.values import as_float
+from loadlab.summary.raw_rows import NO_METRICS
 
 # The pool is the queue at a level when, in at least this share of its sampled seconds, every connection was in use
 # and a request waited for one (the gauges are read once a second, so a single second can catch a passing burst).
@@ -60,13 +60,13 @@ def _seconds(t0: int | None, level: Level) -> list[int]:
 
 def size(raw: RawMode) -> float | None:
     """The pool's size (hikaricp.connections.max), the largest reported."""
-    values = [as_float(r.get(HIKARI_MAX)) for r in raw.actuator.values()]
+    values = [r.metric(HIKARI_MAX) for r in raw.actuator.values()]
     return max((v for v in values if v), default=None)
 
 
 def _totals(raw: RawMode, t0: int | None, level: Level) -> list[tuple[int, float]]:
     """The usage timer's sampled totals over the level's seconds, (second, total in s)."""
-    totals = [(s, as_float(raw.actuator.get(s, {}).get(HIKARI_USAGE_TOTAL_S))) for s in _seconds(t0, level)]
+    totals = [(s, raw.actuator.get(s, NO_METRICS).metric(HIKARI_USAGE_TOTAL_S)) for s in _seconds(t0, level)]
     return [(s, v) for s, v in totals if v is not None]
 
 
@@ -126,7 +126,7 @@ def at_knee(raw: RawMode, t0: int | None, level: Level | None) -> PoolAtKnee | N
     rows = [raw.actuator[s] for s in _seconds(t0, level) if s in raw.actuator]
     sampled: list[tuple[float, float, float]] = []
     for r in rows:
-        a, p, m = (as_float(r.get(column)) for column in (HIKARI_ACTIVE, HIKARI_PENDING, HIKARI_MAX))
+        a, p, m = (r.metric(column) for column in (HIKARI_ACTIVE, HIKARI_PENDING, HIKARI_MAX))
         if a is not None and p is not None and m:
             sampled.append((a, p, m))
     if not sampled:

@@ -10,7 +10,7 @@ missing one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from loadlab.core import app
@@ -20,7 +20,8 @@ from loadlab.summary import app_pool
 from loadlab.summary.detail_records import AppEvidenceRecord
 from loadlab.summary.jsonform import plain_number
 from loadlab.summary.labels import base_mode, mode_threads
-from loadlab.summary.raw import RawMode
+from loadlab.summary.raw import Metrics, RawMode
+from loadlab.summary.raw_rows import RequestPoolSample
 from loadlab.summary.values import as_float
 
 # JFR event types the verdict reads from the recording's counts (infra/host/service.jfc enables them).
@@ -39,40 +40,36 @@ RECORDING_NOT_READ = "the app's flight recording was not read, so nothing shows 
 GC_PAUSE_SHARE = 0.02
 
 
-def _max(rows: Mapping[int, Mapping[str, object]], column: str) -> float | None:
-    values = [v for v in (as_float(r.get(column)) for r in rows.values()) if v is not None and v >= 0]
-    return max(values, default=None)
+def _max(values: Iterable[float | None]) -> float | None:
+    return max((v for v in values if v is not None and v >= 0), default=None)
 
 
-def request_pool_max(rows: Mapping[int, Mapping[str, object]]) -> float | None:
+def _max_metric(rows: Metrics, name: str) -> float | None:
+    return _max(r.metric(name) for r in rows.values())
+
+
+def request_pool_max(rows: Mapping[int, RequestPoolSample]) -> float | None:
     """The most platform request threads Tomcat ran: its connector's threads less its own two (app.py)."""
-    named = _max(rows, "named_threads")
+    named = _max(r.named_threads for r in rows.values())
     return None if named is None else max(0.0, named - app.TOMCAT_NIO_OWN_THREADS)
-
-
-def _count(counts: object, event: str) -> int | None:
-    if not isinstance(counts, dict):
-        return None  # no recording read: not measured (an empty dict means none of the events happened)
-    value = as_float(counts.get(event, 0))
-    return None if value is None else int(value)
 
 
 def evidence(raw: RawMode) -> AppEvidenceRecord:
     """The whole-mode readings (None: not measured), whole numbers as summary.json writes them; what they point to
     is app_evidence's."""
-    counts = raw.jfr.get("event_counts")
+    recording = raw.recording
     return AppEvidenceRecord(
-        virtual_threads_started=_count(counts, VIRTUAL_THREAD_START),
+        virtual_threads_started=recording.count(VIRTUAL_THREAD_START),
         pinned_events=raw.pinned,
-        monitor_waits=_count(counts, MONITOR_ENTER),
-        gc_count=_count(counts, GC),
-        gc_pause_total_ms=_plain(as_float(raw.jfr.get("gc_pause_total_ms"))),
-        gc_pause_max_ms=_plain(as_float(raw.jfr.get("gc_pause_max_ms"))),
+        monitor_waits=recording.count(MONITOR_ENTER),
+        gc_count=recording.count(GC),
+        gc_pause_total_ms=_plain(recording.gc_pause_total_ms),
+        gc_pause_max_ms=_plain(recording.gc_pause_max_ms),
         request_pool_threads_max=_plain(request_pool_max(raw.request_pool)),
-        tomcat_threads_max=_plain(_max(raw.actuator, TOMCAT_MAX)),
-        tomcat_busy_max=_plain(_max(raw.actuator, TOMCAT_BUSY)),
-        hikari_pending_max=_plain(_max(raw.actuator, HIKARI_PENDING)),
-        hikari_max=_plain(_max(raw.actuator, HIKARI_MAX)),
+        tomcat_threads_max=_plain(_max_metric(raw.actuator, TOMCAT_MAX)),
+        tomcat_busy_max=_plain(_max_metric(raw.actuator, TOMCAT_BUSY)),
+        hikari_pending_max=_plain(_max_metric(raw.actuator, HIKARI_PENDING)),
+        hikari_max=_plain(_max_metric(raw.actuator, HIKARI_MAX)),
     )
 
 

@@ -28,8 +28,8 @@ from loadlab.summary import flight
 from loadlab.summary.fit_records import CostSlopeRecord, CostsRecord
 from loadlab.summary.level_records import COARSE, LevelCostsRecord, LevelRecord, fitted_by_pass, healthy_prefix
 from loadlab.summary.raw import RawMode
+from loadlab.summary.raw_rows import NO_SAMPLE, HostSample
 from loadlab.summary.slope_fit import MIN_POINTS, Fit, figure, fit
-from loadlab.summary.values import as_float
 
 KB_PER_MB = 1024
 MEMORY_MEANING = "live heap after GC + committed thread stacks"
@@ -53,15 +53,15 @@ def level_seconds(t0: int, level: LevelRecord) -> list[int]:
 def inflight_at(raw: RawMode, second: int) -> float | None:
     """Requests in flight as the injectors saw them (sent, not yet answered), summed over injectors: the same for
     the thread-service and an APP jar."""
-    values = [as_float(inj.seconds[second].get("inflight")) for inj in raw.injectors if second in inj.seconds]
+    values = [inj.seconds[second].inflight for inj in raw.injectors if second in inj.seconds]
     known = [v for v in values if v is not None]
     return sum(known) if known else None
 
 
-def process_switch_rate(samples: Mapping[int, Mapping[str, object]], seconds: list[int]) -> float | None:
+def process_switch_rate(samples: Mapping[int, HostSample], seconds: list[int]) -> float | None:
     """Context switches per second over the level from the sampler's cumulative count (taken every few seconds when
     the process has thousands of threads): the first and last counts inside the level."""
-    counted = [(s, c) for s in seconds if (c := as_float(samples.get(s, {}).get("context_switches"))) is not None]
+    counted = [(s, c) for s in seconds if (c := samples.get(s, NO_SAMPLE).context_switches) is not None]
     if len(counted) < 2 or counted[-1][0] == counted[0][0] or counted[-1][1] < counted[0][1]:
         return None
     return (counted[-1][1] - counted[0][1]) / (counted[-1][0] - counted[0][0])
@@ -72,7 +72,7 @@ def level_costs(
     t0: int,
     level: LevelRecord,
     flights: dict[int, flight.FlightSecond],
-    samples: Mapping[int, Mapping[str, object]],
+    samples: Mapping[int, HostSample],
 ) -> LevelCostsRecord:
     """Means over a level's seconds (None where nothing was recorded)."""
     seconds = level_seconds(t0, level)
@@ -84,7 +84,7 @@ def level_costs(
         ok_rps=float(level.ok_rps or 0.0),
         inflight=_mean([inflight_at(raw, s) for s in seconds]),
         rss_mb=_mean([r.rss_mb for r in rows]) if rows else None,
-        os_threads=_mean([as_float(samples.get(s, {}).get("os_threads")) for s in seconds]),
+        os_threads=_mean([samples.get(s, NO_SAMPLE).os_threads for s in seconds]),
         thread_stacks_mb=_mean([r.thread_stacks_mb for r in rows]) if rows else None,
         live_heap_mb=_mean([r.live_heap_mb for r in rows]) if rows else None,
         allocated_mb_per_s=sum(r.allocated_mb for r in rows) / len(seconds) if rows else None,

@@ -21,7 +21,7 @@ from loadlab.core.app import THREAD_SERVICE
 from loadlab.core.upgrade import Doc
 from loadlab.summary.detail_records import CrashRecord
 from loadlab.summary.jsonform import plain_number
-from loadlab.summary.raw import Injector, RawMode, Rows
+from loadlab.summary.raw import Injector, Metrics, RawMode
 from loadlab.summary.seconds import Tables
 from loadlab.summary.values import as_float
 
@@ -70,7 +70,7 @@ def locate(crash: Doc | None, passes: list[tuple[str, RawMode]]) -> Place | None
 def _first_second(mode_raw: RawMode) -> int | None:
     """The pass's first second: its injectors' first row, or the instant their schedule was anchored."""
     firsts = [min(inj.seconds) for inj in mode_raw.injectors if inj.seconds]
-    anchors = [as_float(inj.meta.get("start_epoch_ms")) for inj in mode_raw.injectors]
+    anchors = [inj.meta.start_epoch_ms for inj in mode_raw.injectors]
     firsts += [math.floor(a / 1000) for a in anchors if a is not None]
     return min(firsts) if firsts else None
 
@@ -143,17 +143,17 @@ def when(crashed: CrashRecord, name_the_pass: bool = True) -> str:
     return text
 
 
-def peak_inflight(service: Rows, injectors: list[Injector], cutoff: int) -> dict[str, int | None]:
+def peak_inflight(service: Metrics, injectors: list[Injector], cutoff: int) -> dict[str, int | None]:
     """The most requests in flight up to the second a role was last seen alive: `service`, as the service counted
     them (its sampler's inflight_requests, through every pass of the mode), and `injectors`, sent and not answered
     (the dying pass's injectors together; it counts what waited in the accept queue too). None where nothing was
     recorded. What a memory crash is read with: how much the service had admitted when it ran out."""
-    counted = [as_float(row.get(metrics.INFLIGHT_REQUESTS)) for s, row in service.items() if s <= cutoff]
+    counted = [row.metric(metrics.INFLIGHT_REQUESTS) for s, row in service.items() if s <= cutoff]
     own = [v for v in counted if v is not None and v >= 0]
     sent: dict[int, float] = {}
     for inj in injectors:
         for s, row in inj.seconds.items():
-            value = as_float(row.get("inflight"))
+            value = row.inflight
             if s <= cutoff and value is not None:
                 sent[s] = sent.get(s, 0.0) + value
     return {

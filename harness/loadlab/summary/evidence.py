@@ -12,12 +12,13 @@ instead of judging it (validity.py).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 
 from loadlab.analysis.levels import Evidence, Level
 from loadlab.core.sampling import SILENCE_S
 from loadlab.core.upgrade import Doc
 from loadlab.summary.gaps import Gap
-from loadlab.summary.raw import RawMode, Rows
+from loadlab.summary.raw import RawMode
 from loadlab.summary.seconds import Tables
 from loadlab.summary.values import as_float
 
@@ -68,7 +69,9 @@ def without_evidence(level: Level, gaps: list[Gap]) -> Level:
     return dataclasses.replace(level, evidence=Evidence(), no_server_evidence=why)
 
 
-def _cause(role: str, rows: Rows, last_epoch: int, events: list[Doc], fine_pass: str | None) -> tuple[str, str]:
+def _cause(
+    role: str, rows: Mapping[int, object], last_epoch: int, events: list[Doc], fine_pass: str | None
+) -> tuple[str, str]:
     carries = CARRIES["injector" if role.startswith("injector-") else role] + " and its host's CPU"
     seen = [
         e

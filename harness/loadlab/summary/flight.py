@@ -18,16 +18,20 @@ Per second (epoch second the event was taken in):
 - gc_pause_ms, gc_count: jdk.GarbageCollection's sum of pauses, collections ending in that second.
 - host_context_switches_per_s: jdk.ThreadContextSwitchRate, which the JDK reads for the whole host on Linux (the
   process's own come from the sampler, /proc).
+
+The whole recording's counts, pinned.json, are read here too (RecordingCounts).
 """
 
 from __future__ import annotations
 
 import calendar
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from loadlab.core.upgrade import Doc
+from loadlab.summary.values import as_float
 
 FLIGHT_JSON = "flight.json"  # beside the recording, in <mode>/raw/thread/ (written by loadlab-host pinned)
 MB = 1024 * 1024
@@ -156,3 +160,33 @@ def _mb(value: object) -> float | None:
 
 def _int(value: object) -> int | None:
     return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+@dataclass(frozen=True)
+class RecordingCounts:
+    """pinned.json, the whole recording's counts `loadlab-host pinned` wrote beside flight.json: pinning, and for an
+    APP the events its evidence counts (summary/appcheck.py) and its GC pauses. Each None where not measured."""
+
+    pinned_events: int | None = None  # jdk.VirtualThreadPinned
+    # Each event's count; None when no recording was read, where an empty map means none of the events happened
+    event_counts: Mapping[str, float | None] | None = None
+    gc_pause_total_ms: float | None = None
+    gc_pause_max_ms: float | None = None
+
+    @classmethod
+    def parse(cls, doc: Doc) -> RecordingCounts:
+        pinned, counts = doc.get("virtual_thread_pinned_events"), doc.get("event_counts")
+        return cls(
+            pinned_events=int(pinned) if isinstance(pinned, (int, float)) and not isinstance(pinned, bool) else None,
+            event_counts={str(k): as_float(v) for k, v in counts.items()} if isinstance(counts, dict) else None,
+            gc_pause_total_ms=as_float(doc.get("gc_pause_total_ms")),
+            gc_pause_max_ms=as_float(doc.get("gc_pause_max_ms")),
+        )
+
+    def count(self, event: str) -> int | None:
+        """How many of this event the recording held: 0 when it has none, None when nothing was recorded or the
+        count is unreadable."""
+        if self.event_counts is None:
+            return None
+        value = self.event_counts.get(event, 0.0)
+        return None if value is None else int(value)

@@ -252,7 +252,7 @@ def cpu_split(mode_raw: RawMode, params: RunParams, target: str | None) -> servi
 
 def thread_cores(raw: RawMode) -> float | None:
     """The cores of the thread-service's host, as its sampler counted them."""
-    return next((c for c in (as_float(r.get("host_cores")) for r in raw.thread_samples.values()) if c), None)
+    return next((c for c in (r.host_cores for r in raw.thread_samples.values()) if c), None)
 
 
 def expected_ms(params: RunParams) -> float:
@@ -270,9 +270,7 @@ def completion_lag_s(params: RunParams) -> int:
 def limits_in_force(mode_raw: RawMode, recorded: Mapping[str, object], params: RunParams) -> tuple[HarnessLimit, ...]:
     """Each limit that cuts a request, as it was in force (recorded: params.json's `limits`): the injectors say their
     own timeout in meta.json."""
-    stated = [inj.meta.get("timeouts") for inj in mode_raw.injectors]
-    read = [as_float(t.get("request_ms")) if isinstance(t, dict) else None for t in stated]
-    said = [x for x in read if x is not None]
+    said = [t for inj in mode_raw.injectors if (t := inj.meta.request_timeout_ms) is not None]
     injector = max(said) if said else as_float(recorded.get("injector_request_timeout_ms"))
     found = []
     if injector is not None:

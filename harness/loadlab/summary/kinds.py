@@ -17,9 +17,9 @@ from loadlab.analysis.holds import HoldTime, KindHold
 from loadlab.analysis.levels import Level, level_number
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import hgrm_files, raw, seconds
+from loadlab.summary.injector_meta import MixKind
 from loadlab.summary.raw import RawMode
 from loadlab.summary.record_fields import construct
-from loadlab.summary.values import as_float
 
 FOLDER = "kinds"  # KindOutputs.FOLDER: <injector>/kinds/<name>/, and <mode>/kinds/<name>/hgrm/ for its .hgrm files
 
@@ -71,13 +71,9 @@ class KindRecord:
         return construct(cls, {**{k: v for k, v in values.items() if k in own}, "levels": levels})
 
 
-def listed(mode_raw: RawMode) -> list[dict[str, object]]:
-    """The kinds the simulation ran (meta.json `kinds`: name, line, label, hundredths); [] without a mix."""
-    for inj in mode_raw.injectors:
-        kinds = inj.meta.get("kinds")
-        if isinstance(kinds, list) and kinds:
-            return [k for k in kinds if isinstance(k, dict) and k.get("name")]
-    return []
+def listed(mode_raw: RawMode) -> tuple[MixKind, ...]:
+    """The kinds the simulation ran (meta.json `kinds`); () without a mix."""
+    return next((inj.meta.kinds for inj in mode_raw.injectors if inj.meta.kinds), ())
 
 
 def kind_raw(injectors_dir: Path, mode_raw: RawMode, name: str, shown_from: Path) -> RawMode:
@@ -105,7 +101,7 @@ def records(
     kinds = listed(passes[0][1]) if passes else []
     out = []
     for kind in kinds:
-        name = str(kind["name"])
+        name = kind.name
         judged: list[tuple[str, Level, Level | None]] = []
         for pass_name, pass_raw, mix_levels in passes:
             injectors_dir = mode_dir / pass_name / "raw" if pass_name else mode_dir / "raw"
@@ -121,7 +117,7 @@ def records(
 
 
 def kind_record(
-    kind: dict[str, object],
+    kind: MixKind,
     judged: list[tuple[str, Level, Level | None]],
     thresholds: Thresholds,
     aside: frozenset[tuple[str, int]],
@@ -136,10 +132,10 @@ def kind_record(
     sent = sum(lv.sent for _, lv, _ in judged)
     whole_sent = sum(whole.sent for _, _, whole in judged if whole)
     return KindRecord(
-        name=str(kind["name"]),
-        line=int(as_float(kind.get("line")) or 0),
-        label=str(kind.get("label") or kind["name"]),
-        weight_pct=(as_float(kind.get("hundredths")) or 0) / 100,
+        name=kind.name,
+        line=kind.line,
+        label=kind.label,
+        weight_pct=kind.hundredths / 100,
         sent_pct=round(100 * sent / whole_sent, 1) if whole_sent else None,
         baseline_p50_ms=baseline,
         p99_limit_ms=round(limit) if limit is not None else None,

@@ -118,8 +118,8 @@ def pass_record(outcome: PassOutcome, fine: FinePass) -> PassRecord:
         first_unhealthy_level=jsonform.first_unhealthy_level(levels, verdict),
         requests=fine.tables.requests,
         errors=fine.tables.errors,
-        stopped_early=any(bool(m.get("stopped_early")) for m in stops),
-        stop_reason="; ".join(sorted({str(m["stop_reason"]) for m in stops if m.get("stop_reason")})) or None,
+        stopped_early=any(m.stopped_early for m in stops),
+        stop_reason="; ".join(sorted({m.stop_reason for m in stops if m.stop_reason})) or None,
         missing=[m for m in fine.raw.missing if fine.name in m],
     )
 

@@ -5,9 +5,8 @@ Anything absent or unreadable is listed in `missing`, never raised: a half-finis
 
 from __future__ import annotations
 
-import csv
-import io
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -17,7 +16,18 @@ from loadlab.core import upgrade
 from loadlab.core.upgrade import Doc
 from loadlab.summary import flight
 from loadlab.summary.detail_records import StopCapRecord
-from loadlab.summary.values import as_float, natural
+from loadlab.summary.flight import RecordingCounts
+from loadlab.summary.injector_meta import InjectorMeta
+from loadlab.summary.raw_rows import (
+    Cells,
+    HostSample,
+    InjectorSecond,
+    MetricSample,
+    RequestPoolSample,
+    read_error_counts,
+    read_table,
+)
+from loadlab.summary.values import natural
 
 # Failed requests' kinds are the simulation's (gatling/src/test/java/loadlab/gatling/recorder/ErrorKind.java, the one
 # list), published in each injector's meta.json as `error_kinds` (ids, in order) and `error_kind_meanings` {id: one
@@ -26,10 +36,10 @@ from loadlab.summary.values import as_float, natural
 TIMEOUT_INJECTOR = "timeout_injector"
 STATUS_504 = "status_504"
 
-# A CSV row of a sampler or an injector, by its header's names; a file's rows keyed by their epoch second.
-Row = dict[str, str]
-Rows = dict[int, Row]
-T = TypeVar("T")
+# A raw CSV's typed rows (raw_rows.py) keyed by their epoch second.
+Samples = dict[int, HostSample]
+Metrics = dict[int, MetricSample]
+R = TypeVar("R")
 
 # --- Reading the raw files -----------------------------------------------------------------------------------------
 
@@ -37,10 +47,10 @@ T = TypeVar("T")
 @dataclass
 class Injector:
     name: str
-    seconds: Rows
-    meta: Doc
+    seconds: dict[int, InjectorSecond]
+    meta: InjectorMeta
     ok_payloads: dict[int, list[str]]
-    samples: Rows
+    samples: Samples
     # Failed requests' latencies per completion second: failures that all end at one limit were cut by it.
     ko_payloads: dict[int, list[str]] = field(default_factory=dict)
     # Failed requests per completion second and kind (errors.csv); empty for runs before it was written.
@@ -50,9 +60,9 @@ class Injector:
 @dataclass
 class RawMode:
     injectors: list[Injector]
-    thread_samples: Rows
-    jvm: Rows
-    delay_samples: Rows
+    thread_samples: Samples
+    jvm: Metrics
+    delay_samples: Samples
     pinned: int | None
     missing: list[str] = field(default_factory=list)
     # What the thread-service said it runs with (liveconfig.record_live_config); empty for older runs.
@@ -64,9 +74,9 @@ class RawMode:
     # An application under test (APP, summary/appcheck.py): Tomcat's platform request threads as the host saw them,
     # its own Actuator gauges when it exposes them, and its flight recording's counts (pinned.json); empty when not
     # recorded.
-    request_pool: Rows = field(default_factory=dict)
-    actuator: Rows = field(default_factory=dict)
-    jfr: Doc = field(default_factory=dict)
+    request_pool: dict[int, RequestPoolSample] = field(default_factory=dict)
+    actuator: Metrics = field(default_factory=dict)
+    recording: RecordingCounts = field(default_factory=RecordingCounts)
 
 
 def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
@@ -78,57 +88,58 @@ def load_mode(mode_dir: Path, fine_pass: str | None = None) -> RawMode:
     injectors_dir = mode_dir / fine_pass / "raw" if fine_pass else raw_dir
     report_prefix = f"{fine_pass}-" if fine_pass else ""
 
-    def rows(path: Path) -> Rows:
-        found = read_rows(path)
+    def rows(path: Path, parse: Callable[[Cells], R]) -> tuple[tuple[str, ...], dict[int, R]]:
+        found = read_table(path, parse)
         if found is None:
             missing.append(str(path.relative_to(mode_dir.parent)))
-        return found or {}
+            return (), {}
+        return found.header, found.rows
 
     injectors = []
     for inj_dir in sorted(injectors_dir.glob("injector-*"), key=natural):
         meta = read_json(inj_dir / "meta.json")
         if not meta:
             missing.append(str((inj_dir / "meta.json").relative_to(mode_dir.parent)))
-        injectors.append(read_injector(inj_dir, inj_dir.name, upgrade.injector_meta(meta), mode_dir.parent, missing))
+        typed = InjectorMeta.parse(upgrade.injector_meta(meta))
+        injectors.append(read_injector(inj_dir, inj_dir.name, typed, mode_dir.parent, missing))
     if not injectors:
         missing.append(str((injectors_dir / "injector-*").relative_to(mode_dir.parent)))
     for inj in injectors:
         if not list((mode_dir / "gatling" / f"{report_prefix}{inj.name}").glob("*/index.html")):
             missing.append(f"{mode_dir.name}/gatling/{report_prefix}{inj.name}/…/index.html (Gatling's report)")
 
-    delay_samples = rows(raw_dir / "delay" / "samples.csv")
-    if delay_samples and not any("probe_ms" in r for r in delay_samples.values()):
+    delay_header, delay_samples = rows(raw_dir / "delay" / "samples.csv", HostSample.parse)
+    if delay_samples and "probe_ms" not in delay_header:
         missing.append(
             f"{mode_dir.name}/raw/delay/samples.csv has no probe_ms (an older run): the delay-service's "
             "own latency was not measured, so it was not judged"
         )
-    pinned_path = raw_dir / "thread" / "pinned.json"
-    jfr = read_json(pinned_path)
-    pinned = jfr.get("virtual_thread_pinned_events")
+    recording = RecordingCounts.parse(read_json(raw_dir / "thread" / "pinned.json"))
     return RawMode(
         injectors=injectors,
-        thread_samples=rows(raw_dir / "thread" / "samples.csv"),
-        jvm=rows(raw_dir / "thread" / "jvm.csv"),
+        thread_samples=rows(raw_dir / "thread" / "samples.csv", HostSample.parse)[1],
+        jvm=rows(raw_dir / "thread" / "jvm.csv", MetricSample.parse)[1],
         delay_samples=delay_samples,
-        pinned=int(pinned) if isinstance(pinned, (int, float)) and not isinstance(pinned, bool) else None,
+        pinned=recording.pinned_events,
         live_config=read_json(raw_dir / "thread" / "config.json"),
         flight=flight.load(raw_dir / "thread"),
         host_limits=threadlimits.read(raw_dir / "thread"),
         missing=missing,
-        request_pool=read_rows(raw_dir / "thread" / "request_pool.csv") or {},
-        actuator=read_rows(raw_dir / "thread" / "actuator.csv") or {},
-        jfr=jfr,
+        # Written only where the service's threads are counted by name or an APP has Actuator: absent is normal
+        request_pool=_optional_rows(raw_dir / "thread" / "request_pool.csv", RequestPoolSample.parse),
+        actuator=_optional_rows(raw_dir / "thread" / "actuator.csv", MetricSample.parse),
+        recording=recording,
     )
 
 
 def read_injector(
-    folder: Path, name: str, meta: Doc, shown_from: Path, missing: list[str], sampled: bool = True
+    folder: Path, name: str, meta: InjectorMeta, shown_from: Path, missing: list[str], sampled: bool = True
 ) -> Injector:
     """An injector's per-second files (seconds.csv, latency.hlog, errors.csv, samples.csv): its own folder, or the
     folder of one kind of APP_REQUESTS's mix inside it (kinds/<name>/, which has the same files and the injector's
     meta, but no samples: sampled=False). What is absent or unreadable is added to `missing`, named from
     shown_from."""
-    seconds = read_rows(folder / "seconds.csv")
+    seconds = read_table(folder / "seconds.csv", InjectorSecond.parse)
     if seconds is None:
         missing.append(str((folder / "seconds.csv").relative_to(shown_from)))
     payloads: dict[int, list[str]] = {}
@@ -149,71 +160,38 @@ def read_injector(
             )
     else:
         missing.append(str(log_path.relative_to(shown_from)))
-    samples = read_rows(folder / "samples.csv") if sampled else {}
-    if samples is None:
+    samples = read_table(folder / "samples.csv", HostSample.parse) if sampled else None
+    if sampled and samples is None:
         missing.append(str((folder / "samples.csv").relative_to(shown_from)))
     return Injector(
         name,
-        seconds or {},
+        seconds.rows if seconds else {},
         meta,
         payloads,
-        samples or {},
+        samples.rows if samples else {},
         ko_payloads,
-        read_error_kinds(folder / "errors.csv"),
+        read_error_counts(folder / "errors.csv"),
     )
-
-
-def read_error_kinds(path: Path) -> dict[int, dict[str, int]]:
-    """errors.csv (`second,kind,count`, a row per kind seen in a second) as {second: {kind: count}}.
-
-    The kinds are the simulation's (ErrorKind, listed in meta.json as `error_kinds`): read as they come, never
-    spelled here, so a new kind needs no edit on this side."""
-    kinds: dict[int, dict[str, int]] = {}
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return kinds
-    for row in csv.DictReader(io.StringIO(text)):
-        second, kind, count = as_float(row.get("second")), (row.get("kind") or "").strip(), as_float(row.get("count"))
-        if second is None or not kind or count is None:
-            continue  # a row cut short by an interrupted writer
-        per_second = kinds.setdefault(int(second), {})
-        per_second[kind] = per_second.get(kind, 0) + int(count)
-    return kinds
 
 
 def error_kind_order(injectors: list[Injector]) -> list[str]:
     """The kinds in the simulation's own order (meta.json `error_kinds`), for a stable table and legend."""
-    listed = _first_meta(injectors, "error_kinds", list)
-    return [str(k) for k in listed] if listed else []
+    return list(next((inj.meta.error_kinds for inj in injectors if inj.meta.error_kinds), ()))
 
 
 def error_kind_meanings(injectors: list[Injector]) -> dict[str, str]:
     """What each kind means, in the simulation's words (meta.json `error_kind_meanings`); {} for runs before it."""
-    given = _first_meta(injectors, "error_kind_meanings", dict)
-    return {str(k): str(v) for k, v in given.items()} if given else {}
+    return dict(next((inj.meta.error_kind_meanings for inj in injectors if inj.meta.error_kind_meanings), {}))
 
 
 def inflight_cap_stop(injectors: list[Injector]) -> StopCapRecord | None:
     """{inflight, max_inflight} when the simulation's in-flight cap stopped an injector's load (meta.json
     `stop_inflight_cap`; the most loaded one when several did), else None."""
-    stops = [inj.meta.get("stop_inflight_cap") for inj in injectors]
-    caps = [
-        (inflight, c) for c in stops if isinstance(c, dict) and (inflight := as_float(c.get("inflight"))) is not None
-    ]
+    caps = [cap for inj in injectors if (cap := inj.meta.stop_inflight_cap) is not None]
     if not caps:
         return None
-    inflight, worst = max(caps, key=lambda cap: cap[0])
-    return StopCapRecord(inflight=int(inflight), max_inflight=int(as_float(worst.get("max_inflight")) or 0))
-
-
-def _first_meta(injectors: list[Injector], key: str, kind: type[T]) -> T | None:
-    """The first non-empty value of this type that an injector's meta.json holds under key (they all write the same)."""
-    for inj in injectors:
-        value = inj.meta.get(key)
-        if isinstance(value, kind) and value:
-            return value
-    return None
+    worst = max(caps, key=lambda cap: cap.inflight)
+    return StopCapRecord(inflight=int(worst.inflight), max_inflight=int(worst.max_inflight or 0))
 
 
 def has_load_data(mode_dir: Path) -> bool:
@@ -235,19 +213,6 @@ def read_json(path: Path) -> Doc:
     return data if isinstance(data, dict) else {}
 
 
-def read_rows(path: Path) -> Rows | None:
-    """Rows keyed by their epoch second; a row cut short by an interrupted writer is dropped."""
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    rows: Rows = {}
-    reader = csv.DictReader(io.StringIO(text))
-    width = len(reader.fieldnames or [])
-    for row in reader:
-        if None in row.values() or None in row or len(row) != width:
-            continue
-        second = as_float(row.get("second"))
-        if second is not None:
-            rows[int(second)] = row
-    return rows
+def _optional_rows(path: Path, parse: Callable[[Cells], R]) -> dict[int, R]:
+    found = read_table(path, parse)
+    return found.rows if found else {}

@@ -20,7 +20,7 @@ def config_mismatches(raw: RawMode, requests: int) -> list[str]:
     pool = as_float(raw.live_config.get(metrics.TOMCAT_THREADS_MAX))
     if pool is not None and pool >= 0:
         reasons.append(f"the service ran Tomcat's request pool ({pool:.0f} threads), not Netty's event loops")
-    named = [as_float(r.get("named_threads")) for r in raw.request_pool.values()]
+    named = [r.named_threads for r in raw.request_pool.values()]
     loops = [n for n in named if n is not None]
     if not loops:
         reasons.append(

@@ -15,8 +15,9 @@ from loadlab.core import metrics
 from loadlab.summary import send_seconds, settle
 from loadlab.summary import server_columns as col
 from loadlab.summary.gaps import Gap
-from loadlab.summary.raw import Injector, RawMode, Row, Rows
-from loadlab.summary.values import as_float, as_int, int_or_none, max_known, ratio_of
+from loadlab.summary.raw import Injector, Metrics, RawMode
+from loadlab.summary.raw_rows import NO_METRICS, NO_SAMPLE, InjectorSecond
+from loadlab.summary.values import max_known
 
 # A sampler that skipped a few seconds still gives a usable per-second rate; a longer gap is a restart.
 MAX_COUNTER_GAP_S = 5
@@ -70,7 +71,7 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None, settle
     tables.targets = targets
     builders: dict[int, LevelBuilder] = {}
     last_send = max(
-        (s for inj in raw.injectors for s, r in inj.seconds.items() if t0 <= s <= t_end and as_int(r.get("sent")) > 0),
+        (s for inj in raw.injectors for s, r in inj.seconds.items() if t0 <= s <= t_end and r.sent > 0),
         default=t_end,
     )
 
@@ -79,7 +80,7 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None, settle
             builders[position] = LevelBuilder(position, targets.get(position, 0.0))
         return builders[position]
 
-    def rows_at(s: int) -> list[Row]:
+    def rows_at(s: int) -> list[InjectorSecond]:
         return [inj.seconds[s] for inj in raw.injectors if s in inj.seconds]
 
     whole = [(b.position, _whole_second(b.start_ms), _whole_second(b.end_ms)) for b in bounds]
@@ -88,7 +89,7 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None, settle
 
     for s in range(t0, t_end + 1):
         rows = rows_at(s)
-        sent, ok, ko = (sum(as_int(r.get(col)) for r in rows) for col in ("sent", "ok", "ko"))
+        sent, ok, ko = sum(r.sent for r in rows), sum(r.ok for r in rows), sum(r.ko for r in rows)
         latency = hlog.merge_payloads(p for inj in raw.injectors for p in inj.ok_payloads.get(s, ()))
         stats = hlog.stats(latency)
         tables.timeline.append(
@@ -135,7 +136,7 @@ def build_tables(raw: RawMode, lag_s: int = 0, cutoff: int | None = None, settle
         level.add_ko_latency(ko_latency)
         level.add_error_kinds(kinds)
 
-    warmup_rps = float(sum(as_int(r.get("sent")) for r in rows_at(t0 - 1)))  # the warm-up's last second (0: none)
+    warmup_rps = float(sum(r.sent for r in rows_at(t0 - 1)))  # the warm-up's last second (0: none)
     settles = settle.seconds_left_out(whole, settled)
     # The rate offered before each level: the allowance for requests in flight at its end (health.py), or, counted by
     # send second (none are in flight then), the rate its first evidence seconds still complete answers of.
@@ -204,8 +205,8 @@ def _ended_before(position: int, bounds: list[Bound], lag_s: int, cutoff: int, l
 
 
 def _measured_window(injectors: list[Injector]) -> tuple[int, int] | None:
-    starts = [m for m in (as_float(inj.meta.get("measure_start_epoch_ms")) for inj in injectors) if m is not None]
-    measured = [s for inj in injectors for s, r in inj.seconds.items() if r.get("phase") == "measure"]
+    starts = [m for m in (inj.meta.measure_start_epoch_ms for inj in injectors) if m is not None]
+    measured = [s for inj in injectors for s, r in inj.seconds.items() if r.measured]
     # The simulation labels epoch second S with the schedule second S - floor(start); flooring here keeps its
     # seconds.csv labels and these tables in step, whatever the millisecond the injection started at.
     t0 = math.floor(min(starts) / 1000) if starts else (min(measured) if measured else None)
@@ -220,18 +221,11 @@ def _measured_window(injectors: list[Injector]) -> tuple[int, int] | None:
 def _level_bounds(injectors: list[Injector]) -> list[Bound]:
     merged: dict[int, list[float]] = {}
     for inj in injectors:
-        scheduled = inj.meta.get("levels")
-        for level in scheduled if isinstance(scheduled, list) else []:
-            if not isinstance(level, dict) or int_or_none(level.get("index")) is None:
-                continue
-            start = as_float(level.get("start_epoch_ms"))
-            if start is None:
-                continue
-            end = as_float(level.get("end_epoch_ms"))
-            entry = merged.setdefault(int(level["index"]), [0.0, math.inf, -math.inf])
-            entry[0] += as_float(level.get("target_rps")) or 0.0
-            entry[1] = min(entry[1], start)
-            entry[2] = max(entry[2], end if end is not None else math.inf)
+        for level in inj.meta.levels:
+            entry = merged.setdefault(level.index, [0.0, math.inf, -math.inf])
+            entry[0] += level.target_rps
+            entry[1] = min(entry[1], level.start_epoch_ms)
+            entry[2] = max(entry[2], level.end_epoch_ms if level.end_epoch_ms is not None else math.inf)
     # Each injector's share is total / n as a double; rounding gives back the total the user asked for.
     return [Bound(i, round(t, 3), s, e) for i, (t, s, e) in sorted(merged.items())]
 
@@ -241,15 +235,15 @@ def _targets_from_seconds(injectors: list[Injector]) -> dict[int, float]:
     for inj in injectors:
         mine: dict[int, float] = {}
         for r in inj.seconds.values():
-            level = int_or_none(r.get("level"))
+            level = r.level
             if level is not None and level >= 0:
-                mine[level] = max(mine.get(level, 0.0), as_float(r.get("target_rps")) or 0.0)
+                mine[level] = max(mine.get(level, 0.0), r.target_rps or 0.0)
         for level, rps in mine.items():
             targets[level] = targets.get(level, 0.0) + rps
     return {level: round(rps, 3) for level, rps in targets.items()}
 
 
-def _level_of(second: int, bounds: list[Bound], rows: list[Row], draining: bool) -> int | None:
+def _level_of(second: int, bounds: list[Bound], rows: list[InjectorSecond], draining: bool) -> int | None:
     """The level of meta.json's schedule that holds this second; the seconds.csv column only without a schedule.
 
     Bounds are floored to whole seconds as the simulation does for its own labels, so both agree. The schedule also
@@ -261,7 +255,7 @@ def _level_of(second: int, bounds: list[Bound], rows: list[Row], draining: bool)
         return next((b.position for b in bounds if _whole_second(b.start_ms) <= second < _whole_second(b.end_ms)), None)
     if draining:
         return None
-    given = [int_or_none(r.get("level")) for r in rows if r.get("phase") == "measure"]
+    given = [r.level for r in rows if r.measured]
     levels = [lv for lv in given if lv is not None and lv >= 0]
     return max(levels) if levels else None
 
@@ -271,11 +265,11 @@ def _whole_second(epoch_ms: float) -> float:
 
 
 def _server_second(raw: RawMode, s: int) -> tuple[SecondRow, SecondRow, tuple[float, float] | None]:
-    thread = raw.thread_samples.get(s, {})
-    delay = raw.delay_samples.get(s, {})
-    jvm = raw.jvm.get(s, {})
+    thread = raw.thread_samples.get(s, NO_SAMPLE)
+    delay = raw.delay_samples.get(s, NO_SAMPLE)
+    jvm = raw.jvm.get(s, NO_METRICS)
     injector = [inj.samples[s] for inj in raw.injectors if s in inj.samples]
-    busiest: Row = max(injector, key=lambda r: ratio_of(r, "proc_cpu_pct", "host_cores"), default={})
+    busiest = max(injector, key=lambda r: r.cpu_per_core(), default=NO_SAMPLE)
 
     gc_elapsed = _counter_delta(raw.jvm, s, metrics.GC_PAUSE_MS_TOTAL)
     calls = _counter_delta(raw.jvm, s, metrics.DOWNSTREAM_CALLS_TOTAL)
@@ -283,46 +277,44 @@ def _server_second(raw: RawMode, s: int) -> tuple[SecondRow, SecondRow, tuple[fl
     downstream = None
     if calls and time_ms and calls[1] == time_ms[1]:
         downstream = (calls[0], time_ms[0])
-    heap = as_float(jvm.get(metrics.HEAP_USED_BYTES))
+    heap = jvm.metric(metrics.HEAP_USED_BYTES)
 
-    host_cpus = [as_float(r.get("host_cpu_pct")) for r in [thread, delay, *injector]]
-    injector_host = max_known(as_float(r.get("host_cpu_pct")) for r in injector)
+    host_cpus = [r.host_cpu_pct for r in [thread, delay, *injector]]
+    injector_host = max_known(r.host_cpu_pct for r in injector)
     server: SecondRow = {
-        col.THREAD_CPU_PCT: as_float(thread.get("proc_cpu_pct")),
-        **{name: as_float(jvm.get(name)) for name in col.copied_gauges()},
+        col.THREAD_CPU_PCT: thread.proc_cpu_pct,
+        **{name: jvm.metric(name) for name in col.copied_gauges()},
         **{name + col.RATE_SUFFIX: _rate(raw.jvm, s, name) for name in col.rated_counters()},
         col.HEAP_USED_MB: None if heap is None else heap / (1024 * 1024),
         col.GC_PAUSE_MS: gc_elapsed and gc_elapsed[0] / gc_elapsed[1],
         col.DOWNSTREAM_MS_MEAN: downstream[1] / downstream[0] if downstream and downstream[0] > 0 else None,
-        col.DELAY_CPU_PCT: as_float(delay.get("proc_cpu_pct")),
-        col.INJECTOR_CPU_PCT: max_known(as_float(r.get("proc_cpu_pct")) for r in injector),
-        col.THREAD_HOST_CPU_PCT: as_float(thread.get("host_cpu_pct")),
-        col.DELAY_HOST_CPU_PCT: as_float(delay.get("host_cpu_pct")),
+        col.DELAY_CPU_PCT: delay.proc_cpu_pct,
+        col.INJECTOR_CPU_PCT: max_known(r.proc_cpu_pct for r in injector),
+        col.THREAD_HOST_CPU_PCT: thread.host_cpu_pct,
+        col.DELAY_HOST_CPU_PCT: delay.host_cpu_pct,
         col.INJECTOR_HOST_CPU_PCT: injector_host,
-        col.DELAY_PROBE_MS: as_float(delay.get("probe_ms")),
+        col.DELAY_PROBE_MS: delay.probe_ms,
     }
-    probe_failed = as_float(delay.get("probe_failed"))
+    probe_failed = delay.probe_failed
     evidence: SecondRow = {
         "thread_cpu_pct": server[col.THREAD_CPU_PCT],
         "delay_cpu_pct": server[col.DELAY_CPU_PCT],
-        "delay_cores": as_float(delay.get("host_cores")),
-        "injector_cpu_pct": as_float(busiest.get("proc_cpu_pct")),
-        "injector_cores": as_float(busiest.get("host_cores")),
+        "delay_cores": delay.host_cores,
+        "injector_cpu_pct": busiest.proc_cpu_pct,
+        "injector_cores": busiest.host_cores,
         "injector_host_cpu_pct": injector_host,
         "host_cpu_pct": max_known(host_cpus),
         "delay_probe_ms": server[col.DELAY_PROBE_MS],
         "delay_probe_failed": None if probe_failed is None else float(probe_failed > 0),
         # What the other roles' processes spent, for the cpu model's share of the machine (models.cpu).
-        "other_roles_cpu_pct": _sum_known(
-            [as_float(delay.get("proc_cpu_pct")), *(as_float(r.get("proc_cpu_pct")) for r in injector)]
-        ),
+        "other_roles_cpu_pct": _sum_known([delay.proc_cpu_pct, *(r.proc_cpu_pct for r in injector)]),
         metrics.DB_POOL_ACTIVE: server[metrics.DB_POOL_ACTIVE],
         metrics.DB_POOL_PENDING: server[metrics.DB_POOL_PENDING],
     }
     return server, evidence, downstream
 
 
-def _rate(rows: Rows, s: int, column: str) -> float | None:
+def _rate(rows: Metrics, s: int, column: str) -> float | None:
     delta = _counter_delta(rows, s, column)
     return delta[0] / delta[1] if delta else None
 
@@ -332,13 +324,13 @@ def _sum_known(values: list[float | None]) -> float | None:
     return sum(known) if known else None
 
 
-def _counter_delta(rows: Rows, s: int, column: str) -> tuple[float, int] | None:
+def _counter_delta(rows: Metrics, s: int, column: str) -> tuple[float, int] | None:
     """(increase, seconds elapsed) of a cumulative counter since its previous reading; None across a restart."""
-    now = as_float(rows.get(s, {}).get(column))
+    now = rows.get(s, NO_METRICS).metric(column)
     if now is None:
         return None
     for back in range(1, MAX_COUNTER_GAP_S + 1):
-        before = as_float(rows.get(s - back, {}).get(column))
+        before = rows.get(s - back, NO_METRICS).metric(column)
         if before is not None:
             return (now - before, back) if now >= before else None
     return None

@@ -19,7 +19,7 @@ from loadlab.core import fanout, metrics, scenario_mix
 from loadlab.core.run_params import RunParams
 from loadlab.summary.judging import JudgedMode
 from loadlab.summary.raw import RawMode
-from loadlab.summary.values import as_float
+from loadlab.summary.raw_rows import NO_METRICS
 
 # Below this share of its rate started by the service, a level did not keep up, whatever its latency says: a step's
 # own allowance (health.expected_answers_rps) is at most a few percent, a pool that is full far more.
@@ -39,7 +39,7 @@ def started_rps(raw: RawMode, t0: int | None, level: Level, name: str = metrics.
 
 
 def _counter(raw: RawMode, second: int, name: str) -> float | None:
-    return as_float((raw.jvm.get(second) or {}).get(name))
+    return raw.jvm.get(second, NO_METRICS).metric(name)
 
 
 def calls_per_request(params: RunParams) -> int | None:

@@ -19,6 +19,7 @@ from loadlab.core import metrics
 from loadlab.core.run_params import RunParams
 from loadlab.summary.detail_records import ThreadlocalRecord
 from loadlab.summary.raw import RawMode
+from loadlab.summary.raw_rows import NO_METRICS
 from loadlab.summary.seconds import Tables
 from loadlab.summary.values import as_float
 
@@ -49,8 +50,8 @@ class ThreadLocalUse:
 
 
 def counters_at(raw: RawMode, second: int) -> tuple[float, float] | None:
-    row = raw.jvm.get(second) or {}
-    builds, requests = as_float(row.get(metrics.THREADLOCAL_BUILDS_TOTAL)), as_float(row.get(metrics.REQUESTS_TOTAL))
+    row = raw.jvm.get(second, NO_METRICS)
+    builds, requests = row.metric(metrics.THREADLOCAL_BUILDS_TOTAL), row.metric(metrics.REQUESTS_TOTAL)
     return None if builds is None or requests is None else (builds, requests)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 from typing import SupportsFloat
 
@@ -39,11 +39,6 @@ def int_or_none(value: object) -> int | None:
 def max_known(values: Iterable[float | None]) -> float | None:
     known = [v for v in values if v is not None]
     return max(known) if known else None
-
-
-def ratio_of(row: Mapping[str, object], numerator: str, denominator: str) -> float:
-    top, bottom = as_float(row.get(numerator)), as_float(row.get(denominator))
-    return top / bottom if top is not None and bottom else -1.0
 
 
 def natural(path: Path) -> tuple[str, int]:

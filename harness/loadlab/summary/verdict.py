@@ -103,7 +103,7 @@ def mode_summary(
     service = app.service_label(params)
     thresholds = Thresholds.from_mapping(run.thresholds)
     stops = [inj.meta for inj in raw.injectors]
-    stop_reasons = sorted({str(m["stop_reason"]) for m in stops if m.get("stop_reason")})
+    stop_reasons = sorted({m.stop_reason for m in stops if m.stop_reason})
     first_bad = jsonform.first_unhealthy_level(levels, verdict)  # its number, as the levels' records count
     rejected = shedding.rejections(mode, params, cost.levels, knee.collapsed, first_bad)
     notes.extend(filter(None, [shedding.words(rejected)]))
@@ -170,7 +170,7 @@ def mode_summary(
         java_runtime=run.java_runtimes.get(str(jdk)) if jdk is not None else None,
         carriers=as_float(raw.live_config.get(metrics.VIRTUAL_SCHEDULER_PARALLELISM)),
         db_pool=pool_evidence(raw, levels, params),
-        stopped_early=any(bool(m.get("stopped_early")) for m in stops),
+        stopped_early=any(m.stopped_early for m in stops),
         stop_reason="; ".join(stop_reasons) or None,
         stop_inflight_cap=inflight_cap_stop(raw.injectors),
         missing=missing,
@@ -224,9 +224,9 @@ def pool_evidence(raw: RawMode, levels: list[Level], params: RunParams) -> DbPoo
     first level where requests waited for a connection (the pool, not the threads, was the queue)."""
     if not scenario_mix.has(params, "db"):
         return None
-    active = [as_float(r.get(metrics.DB_POOL_ACTIVE)) for r in raw.jvm.values()]
-    pending = [as_float(r.get(metrics.DB_POOL_PENDING)) for r in raw.jvm.values()]
-    size = next((v for v in (as_float(r.get(metrics.DB_POOL_MAX)) for r in raw.jvm.values()) if v), None)
+    active = [r.metric(metrics.DB_POOL_ACTIVE) for r in raw.jvm.values()]
+    pending = [r.metric(metrics.DB_POOL_PENDING) for r in raw.jvm.values()]
+    size = next((v for v in (r.metric(metrics.DB_POOL_MAX) for r in raw.jvm.values()) if v), None)
     waited = next((level_number(lv.position) for lv in levels if (lv.evidence.db_pool_pending or 0) >= 1), None)
     return DbPoolRecord(
         size=size or as_float(raw.live_config.get(metrics.DB_POOL_MAX)) or float(params.db_pool),

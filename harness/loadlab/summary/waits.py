@@ -15,7 +15,6 @@ from loadlab.analysis.wait_sites import Sample
 from loadlab.summary import outputs
 from loadlab.summary.level_records import WaitSiteRecord, WaitsRecord
 from loadlab.summary.raw import RawMode
-from loadlab.summary.values import as_float
 
 RAW_FILE = "raw/thread/waits.tsv"
 FOLDER = "waits"
@@ -91,7 +90,7 @@ def _inflight(raw: RawMode, window: range) -> dict[int, float]:
     before it."""
 
     def at_end(s: int) -> float | None:
-        values = [as_float(inj.seconds[s].get("inflight")) for inj in raw.injectors if s in inj.seconds]
+        values = [inj.seconds[s].inflight for inj in raw.injectors if s in inj.seconds]
         known = [v for v in values if v is not None]
         return sum(known) if known else None
 

@@ -22,9 +22,7 @@ from loadlab.analysis.knee import Knee, Verdict
 from loadlab.analysis.levels import Level
 from loadlab.summary.knee_record import FinePass
 from loadlab.summary.raw import RawMode
-from loadlab.summary.values import as_float
 
-WARMUP_PHASE = "warmup"
 # Below this many requests in flight a backlog is too small to spoil a level, whatever the rate.
 MIN_BACKLOG = 10
 
@@ -33,9 +31,9 @@ def inflight_at_end(raw: RawMode) -> float | None:
     """Requests in flight at the last second of the warm-up, all injectors together; None without warm-up rows."""
     read = []
     for inj in raw.injectors:
-        warm = [s for s, row in inj.seconds.items() if row.get("phase") == WARMUP_PHASE]
+        warm = [s for s, row in inj.seconds.items() if row.warming_up]
         if warm:
-            read.append(as_float(inj.seconds[max(warm)].get("inflight")))
+            read.append(inj.seconds[max(warm)].inflight)
     found = [x for x in read if x is not None]
     return sum(found) if found else None
 

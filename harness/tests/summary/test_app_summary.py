@@ -78,14 +78,18 @@ def test_a_pool_that_was_not_full_at_the_knee_is_not_named():
     the sentence falls back to the models."""
     from loadlab.summary import app_pool
     from loadlab.summary.raw import RawMode
+    from loadlab.summary.raw_rows import MetricSample
+
+    def gauges(active: str, pending: str, size: str) -> MetricSample:
+        return MetricSample.parse({HIKARI_ACTIVE: active, HIKARI_PENDING: pending, HIKARI_MAX: size})
 
     raw = RawMode([], {}, {}, {}, None)
-    raw.actuator = {START_EPOCH + s: {HIKARI_ACTIVE: "1", HIKARI_PENDING: "0", HIKARI_MAX: "2"} for s in range(10)}
+    raw.actuator = {START_EPOCH + s: gauges("1", "0", "2") for s in range(10)}
     from loadlab.analysis.levels import Level
 
     level = Level(3, 250, 3, 750, 750, 0, None, first_second=2)
     assert app_pool.at_knee(raw, START_EPOCH, level) is None
-    raw.actuator = {START_EPOCH + s: {HIKARI_ACTIVE: "2", HIKARI_PENDING: "7", HIKARI_MAX: "2"} for s in range(10)}
+    raw.actuator = {START_EPOCH + s: gauges("2", "7", "2") for s in range(10)}
     assert app_pool.at_knee(raw, START_EPOCH, level).pending_max == 7
 
 

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 from loadlab.analysis import brownout_judge as judge
 from loadlab.core import brownout_profile as brownout
 from loadlab.summary import brownout_figures as figures
+from loadlab.summary.injector_meta import InjectorMeta
 
 PLAN = brownout.Schedule(rate=215, before_s=20, ms=2000, seconds=20, after_s=40)
 LATE = judge.SwitchCheck(None, None, "its first brownout answer came in second 29, not 22: it switched on late")
@@ -61,7 +62,8 @@ def test_a_living_service_keeps_every_instrument_problem():
 def test_a_load_the_in_flight_cap_stopped_is_named_with_its_cap():
     """The cap's record is raw.inflight_cap_stop's StopCapRecord, read by attribute (it was read by key and raised)."""
     capped = mode(None)
-    capped.raw.injectors = [SimpleNamespace(meta={"stop_inflight_cap": {"inflight": 5000, "max_inflight": 5000}})]
+    cap = {"stop_inflight_cap": {"inflight": 5000, "max_inflight": 5000}}
+    capped.raw.injectors = [SimpleNamespace(meta=InjectorMeta.parse(cap))]
     problems = figures._instrument_problems(WINDOW, None, seconds(80), PLAN, capped, None)
     assert problems == [
         "the injectors' in-flight cap stopped the load at 5000 requests in flight (cap 5000): a limit of the lab, "

@@ -7,6 +7,7 @@ from builders import measured
 
 from loadlab.core.thresholds import Thresholds
 from loadlab.report import kinds_section
+from loadlab.summary.injector_meta import MixKind
 from loadlab.summary.kinds import KindLevel, KindRecord, kind_record, went_first
 from loadlab.summary.records import ModeRecord, RunSummary, json_text
 
@@ -159,7 +160,7 @@ def test_a_scenario_mix_is_predicted_on_its_kinds_own_holds_weighted_by_their_sh
     )
 
 
-CART = {"name": "carts", "label": "POST /carts", "line": 2, "hundredths": 1000}
+CART = MixKind(name="carts", line=2, label="POST /carts", hundredths=1000)
 
 
 def test_a_kinds_limit_is_built_on_its_p50_at_the_level_the_mixs_baseline_came_from_not_a_first_level_that_broke():

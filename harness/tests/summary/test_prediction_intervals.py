@@ -14,16 +14,17 @@ from loadlab.analysis.levels import Level
 from loadlab.core.app import HIKARI_USAGE_TOTAL_S
 from loadlab.summary import app_pool, prediction_text
 from loadlab.summary.raw import RawMode
+from loadlab.summary.raw_rows import MetricSample
 from loadlab.summary.records import ModeRecord, RunSummary
 
 
 def one_level_with_seconds(increments_s):
     """One level of 100 requests a second whose usage timer grew by these seconds of connection time each second."""
     raw = RawMode([], {}, {}, {}, None)
-    total, raw.actuator = 0.0, {START_EPOCH: {HIKARI_USAGE_TOTAL_S: "0"}}
+    total, raw.actuator = 0.0, {START_EPOCH: MetricSample.parse({HIKARI_USAGE_TOTAL_S: "0"})}
     for k, grew in enumerate(increments_s, start=1):
         total += grew
-        raw.actuator[START_EPOCH + k] = {HIKARI_USAGE_TOTAL_S: f"{total:.4f}"}
+        raw.actuator[START_EPOCH + k] = MetricSample.parse({HIKARI_USAGE_TOTAL_S: f"{total:.4f}"})
     seconds = len(increments_s) + 1
     return raw, Level(0, 100, seconds, 100 * seconds, 100 * seconds, 0, None, first_second=0)
 

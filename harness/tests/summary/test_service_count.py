@@ -6,13 +6,16 @@ from types import SimpleNamespace
 from builders import level
 
 from loadlab.summary import service_count
+from loadlab.summary.raw_rows import MetricSample
 
 T0 = 1_795_000_000
 
 
 def raw_started(per_second: float, seconds: int = 20) -> SimpleNamespace:
     """jvm.csv's rows: requests_total climbing at per_second."""
-    return SimpleNamespace(jvm={T0 + s: {"requests_total": str(per_second * s)} for s in range(seconds)})
+    return SimpleNamespace(
+        jvm={T0 + s: MetricSample.parse({"requests_total": str(per_second * s)}) for s in range(seconds)}
+    )
 
 
 def test_a_full_pool_starts_only_what_it_finishes():
