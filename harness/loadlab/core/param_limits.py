@@ -3,13 +3,14 @@ them; services and the preflight read the same figures)."""
 
 from __future__ import annotations
 
-from loadlab.core import brownout_profile, guards, reactive, scenario_mix
+from loadlab.core import brownout_profile, guards, profile_names, reactive, scenario_mix
 
 TARGETS = ("local", "netns", "aws")
 # reactive: reactive-service (WebFlux on Netty) in the thread-service's place; core/reactive.py says what it cannot run.
 # virtual-limited: virtual threads with the downstream call under @ConcurrencyLimit (VIRTUAL_LIMIT; core/guards.py).
 THREAD_MODES = ("platform", "virtual", guards.VIRTUAL_LIMITED, reactive.REACTIVE)
-PROFILES = ("stairs", "ramp", brownout_profile.PROFILE)
+STAIRS = profile_names.STAIRS
+PROFILES = (STAIRS, profile_names.RAMP, brownout_profile.PROFILE)
 SCENARIOS = scenario_mix.SCENARIOS
 # Computation per request: a second of CPU per request is already far past any service this lab models.
 CPU_MS_MAX = 1000

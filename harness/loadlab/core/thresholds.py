@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
+from loadlab.core import profile_names
+
 # Each threshold's system property in the simulation (gatling/…/LoadConfig.java, without the `loadlab.` prefix),
 # which it requires: these values are the only ones it judges with.
 SIMULATION_NAMES = {
@@ -81,7 +83,7 @@ def settle_seconds(profile: str, step_seconds: int) -> int:
     transient; a knee is a rate the service cannot keep, which its remaining seconds show as well. Levels shorter
     than SETTLE_FROM_LEVEL_SECONDS keep every second (the remaining ones would be too few to judge), and so does a
     ramp, which has no step."""
-    if profile != "stairs" or step_seconds < SETTLE_FROM_LEVEL_SECONDS:
+    if profile != profile_names.STAIRS or step_seconds < SETTLE_FROM_LEVEL_SECONDS:
         return 0
     return SETTLE_SECONDS
 

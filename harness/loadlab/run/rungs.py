@@ -17,7 +17,7 @@ from pathlib import Path
 
 from loadlab.analysis import rung
 from loadlab.analysis.limit_settings import SETTINGS
-from loadlab.core import params
+from loadlab.core import param_limits, params
 from loadlab.core.errors import ExitCode
 from loadlab.core.param_parsers import ParamError
 from loadlab.core.run_params import RunParams
@@ -38,7 +38,7 @@ Bench = Callable[[RunParams, Path], int]
 
 def climb(run_dir: Path, values: RunParams, result: RunSummary, bench: Bench) -> ExitCode:
     """Every mode's ladder, mode after mode; INTERRUPTED when Ctrl-C stopped a rung (the rest is not climbed)."""
-    if len(values.jdks) > 1 or values.single_pool is None or values.repeat > 1 or values.profile != "stairs":
+    if len(values.jdks) > 1 or values.single_pool is None or values.repeat > 1 or values.profile != param_limits.STAIRS:
         _record(
             run_dir,
             {

@@ -13,7 +13,7 @@ from pathlib import Path
 from loadlab.analysis import refine
 from loadlab.analysis.bracket import Bracket
 from loadlab.analysis.knee import Knee
-from loadlab.core import runplan, runrecord
+from loadlab.core import param_limits, runplan, runrecord
 from loadlab.core.run_params import RunParams
 from loadlab.core.thresholds import Thresholds
 from loadlab.core.upgrade import Doc
@@ -59,7 +59,13 @@ def next_fine_pass(run_dir: Path, folder: str, run: Doc) -> FineStep:
             return FineStep(reason=f"the coarse pass cannot be trusted ({'; '.join(untrusted)}): nothing to refine")
         return FineStep()  # it never collapsed, or a climb held to the stairs' top
     backlog = judged.warm_up.backlog
-    if backlog is not None and not knee.passes and set(untrusted) <= {backlog.reason(), *judged.too_few_trusted}:
+    stairs = record.params.profile == param_limits.STAIRS  # a ramp or a brownout has no stairs to measure again
+    if (
+        stairs
+        and backlog is not None
+        and not knee.passes
+        and set(untrusted) <= {backlog.reason(), *judged.too_few_trusted}
+    ):
         return _again_from_the_first_level(knee, record.params, rewarm=True)
     if untrusted:
         return FineStep(reason=f"the coarse pass cannot be trusted ({'; '.join(untrusted)}): its knee is not refined")
@@ -86,6 +92,11 @@ def next_fine_pass(run_dir: Path, folder: str, run: Doc) -> FineStep:
     if knee.interval.localised():
         return FineStep(bracket=knee.interval)
     rates = refine.fine_rates(knee.interval)
+    if not rates:
+        return FineStep(
+            bracket=knee.interval,
+            reason=f"no fine rate lies between {knee.interval.healthy:g} and {knee.interval.unhealthy:g} rps",
+        )
     return FineStep(rates, knee.interval, knee.baseline_p50_ms, round(refine.warmup_rate(rates[0]), 3))
 
 

@@ -6,10 +6,11 @@ raw files of such a run (test_app_ignores_switch.py); its platform mode (the app
 PLATFORM_THREADS, Little's law) and its errors mid-run are measured on the namespace hosts (test_e2e_netns.py).
 
 DELAY_MS=200 (the app's backend is the delay-service, called as a REST downstream at {downstream_url}/prices/<id>:
-any path answers after the run's delay), then 33 ms on one of the app's own 2 HikariCP connections to the run's
+any path answers after the run's delay), then 66 ms on one of the app's own 2 HikariCP connections to the run's
 PostgreSQL ({db_url}) for an order or a cart (90% of the mix; a product read takes neither), put the app's pool near
-2 / (0.9 x 0.036 s) = 62 rps of the mix for virtual threads; the stairs go 30, 55, 80 rps, so virtual collapses at
-the app's pool, which the verdict must name as such (issue 24)."""
+2 / (0.9 x 0.069 s) = 32 rps of the mix for virtual threads; the stairs go 15, 27.5, 40 rps, so virtual collapses at
+the app's pool, which the verdict must name as such (issue 24). Low rates on purpose: on 2026-12-02's slow machine
+the app took 13-22 ms of CPU a request, and at 33 ms a hold (a pool at 62 rps) the machine's CPU came first, at 49."""
 
 import json
 
@@ -48,8 +49,10 @@ def bench(tmp_path, **env):
 
 
 def test_the_sample_app_on_virtual_threads_meets_its_own_connection_pool_and_its_fine_pass_reaches_the_page(tmp_path):
-    mix_args = TINY_APP["APP_ARGS"].replace("--orders.db-hold=30ms", "--orders.db-hold=33ms")
-    r, run_dir, summary = bench(tmp_path, MODES="virtual", APP_PATH="/", APP_REQUESTS=str(MIX), APP_ARGS=mix_args)
+    mix_args = TINY_APP["APP_ARGS"].replace("--orders.db-hold=30ms", "--orders.db-hold=66ms")
+    r, run_dir, summary = bench(
+        tmp_path, MODES="virtual", APP_PATH="/", APP_REQUESTS=str(MIX), APP_ARGS=mix_args, START_RPS="15", PEAK_RPS="40"
+    )
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     virtual = summary["modes"]["virtual"]
     assert virtual["valid"], virtual["invalid_reasons"]
@@ -63,11 +66,15 @@ def test_the_sample_app_on_virtual_threads_meets_its_own_connection_pool_and_its
     assert virtual["collapsed"] and pool, virtual["predictions"]
     assert "2 connections" in pool["formula"] and "hikaricp.connections.usage" in pool["formula"], pool
     low, high = pool["interval_rps"]
-    assert 40 <= low <= high <= 75, pool
+    assert 20 <= low <= high <= 45, pool
     # Named by its gauges (full in most seconds of the first unhealthy level), or, when that level lies within the
     # pool's own interval and its gauges were not full in most seconds, by the pool's model the knee meets.
     named = ("the app's connection pool (HikariCP)", "the database pool: the knee")
-    assert virtual["limit_met_first"].startswith(named), virtual["limit_met_first"]
+    if virtual["limit_met_first"].startswith("CPU") and virtual["knee_interval_rps"][1] <= low:
+        # a machine so slow its CPU comes before the pool: the verdict names the CPU, rightly; the pool is not shown
+        not_proven("the app's pool named as the limit met first", virtual["limit_met_first"][:200])
+    else:
+        assert virtual["limit_met_first"].startswith(named), virtual["limit_met_first"]
     assert virtual["app_evidence"]["hikari_max"] == 2 and virtual["app_evidence"]["hikari_pending_max"] > 0
     # The defaults' fine pass ran on the app (REFINE=1) and reached the page.
     assert virtual["refine"]["passes"], virtual["refine"]
