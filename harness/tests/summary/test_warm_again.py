@@ -65,3 +65,10 @@ def test_a_warm_up_that_caught_up_gets_no_second(tmp_path):
     mode = run_with(tmp_path, cold(inflight=3), REFINE=0, **STAIRS)
     assert not any("caught up" in r for r in mode["invalid_reasons"]), mode["invalid_reasons"]
     assert not _plan(tmp_path).rewarm
+
+
+def test_a_ramp_is_not_measured_again_as_stairs(tmp_path):
+    """Only stairs have a first level to measure again; a ramp (or a brownout's phases) keeps its verdict."""
+    run_with(tmp_path, cold(), REFINE=0, PROFILE="ramp", **STAIRS)
+    step = _plan(tmp_path)
+    assert not step.rewarm and step.rates == [], step
