@@ -102,11 +102,13 @@ FANOUT = {
     "SCENARIO": "fanout",
     "MODES": "platform virtual",
     "FANOUT": "4",
-    "FANOUT_POOL": "8",
+    # 4 executor threads / (4 calls x 0.1 s) = 10 rps; the stairs to 20, twice that. At 8 threads (20 rps, stairs to
+    # 40) 2026-12-02's slow machine ran out of CPU first: host 84% at 16 rps, virtual unhealthy at 40 with it at 92%.
+    "FANOUT_POOL": "4",
     "FANOUT_TIMEOUT_MS": "400",
     "DELAY_MS": "100",
-    "START_RPS": "8",
-    "PEAK_RPS": "40",
+    "START_RPS": "4",
+    "PEAK_RPS": "20",
 }
 
 
@@ -289,14 +291,14 @@ def test_fan_out_meets_platforms_executor_first_and_only_futures_leave_calls_beh
     delay-service then answers for nobody, while the scope leaves none."""
     r, summary = bench(FANOUT, tmp_path)
     platform, virtual = summary["modes"]["platform"], summary["modes"]["virtual"]
-    assert platform["predicted_by"] == "executor" and within(platform["predicted_rps"], 20, 0.15), platform[
+    assert platform["predicted_by"] == "executor" and within(platform["predicted_rps"], 10, 0.15), platform[
         "prediction"
     ]
     broke = next(lv["target_rps"] for lv in platform["levels"] if not lv["healthy"] and not lv["set_aside"])
-    assert platform["collapsed"] and broke <= 32, platform["levels"]
-    # 40 held is twice the executor's 20: the wide margin, not the point
-    assert not virtual["collapsed"] and virtual["sustained_rps"] >= 36, virtual["levels"]
-    assert platform["fanout"]["shape"] == "platform-executor" and platform["fanout"]["executor_threads"] == 8
+    assert platform["collapsed"] and broke <= 16, platform["levels"]
+    # 20 held is twice the executor's 10: the wide margin, not the point
+    assert not virtual["collapsed"] and virtual["sustained_rps"] >= 18, virtual["levels"]
+    assert platform["fanout"]["shape"] == "platform-executor" and platform["fanout"]["executor_threads"] == 4
     assert virtual["fanout"]["shape"] == "structured-scope", virtual["fanout"]
     assert platform["fanout"]["orphaned_calls"] > 0, platform["fanout"]
     assert virtual["fanout"]["orphaned_calls"] == 0, virtual["fanout"]
