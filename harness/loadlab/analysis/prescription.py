@@ -155,10 +155,10 @@ def _sized(c: Case, key: str, setting: Setting, run_setting: str, named_by: str)
         refused = (
             f"{run_setting} {current:,.0f} already carries {rate_text(rate)} rps at this hold: raising it lifts nothing"
         )
-    words = (
-        f"{head} → {to:,} ({to_p99:,} with the p99's headroom): {rate_from}, {rate_text(rate)} rps × "
-        f"{hold / 1000:.3f} s held per request ({hold_from})"
-    )
+    sizing = f"{rate_from}, {rate_text(rate)} rps × {hold / 1000:.3f} s held per request ({hold_from})"
+    words = f"{head} → {to:,} ({to_p99:,} with the p99's headroom): {sizing}"
+    if current and to <= current:  # no "→ 12" from 12: say it carries the rate, and the size that would
+        words = f"{head} already carries it: Little's law asks {to:,} ({to_p99:,} with the p99's headroom): {sizing}"
     return replace(
         named,
         applicable=refused is None,

@@ -51,6 +51,8 @@ def test_tomcat_s_queue_at_ten_threads_is_lifted_by_platform_threads_to_the_next
     assert (target.to, target.rate_from) == (50, "TARGET_RPS")
     enough = prescribe(Case("platform", True, 40.0, little, (little, CPU), {"little": 10.0}, target_rps=60.0))
     assert not enough.applicable and "PLATFORM_THREADS 10 already carries 60 rps" in enough.reason
+    # never "10 → 6": the size it has carries the rate (a real rung read "CLIENT_POOL 12 → 12")
+    assert enough.words.startswith(f"{enough.limit}: PLATFORM_THREADS 10 already carries it: Little's law asks 6 ")
 
 
 def test_a_database_pool_raises_postgresql_s_max_connections_with_it():
