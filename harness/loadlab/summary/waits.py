@@ -27,7 +27,8 @@ class AgentFile:
     header: dict[str, str] = field(default_factory=dict)
     seconds: dict[int, SecondSamples] = field(default_factory=dict)
     stopped: str | None = None  # the agent's last word when it stopped sampling
-    pools: dict[str, str] | None = None  # wait_profile.takers: the generic pools waited on, by site (attach)
+    # wait_profile.takers over the whole file: a pool contended at one level has its holders counted at every level
+    pools: dict[str, str] = field(default_factory=dict)
 
 
 def read(mode_dir: Path) -> tuple[AgentFile | None, str | None]:
@@ -63,6 +64,7 @@ def read(mode_dir: Path) -> tuple[AgentFile | None, str | None]:
                 found.stopped = cols[2]
         except ValueError:
             continue  # a line cut by a crash: the seconds before it stand
+    found.pools = takers(found.seconds.values())
     return found, None
 
 
@@ -71,8 +73,6 @@ def attach(agent: AgentFile, raw: RawMode, levels: list[Level], t0: int | None) 
     then."""
     if t0 is None:
         return levels
-    if agent.pools is None:  # found once a mode: a pool contended at one level has its holders counted at every level
-        agent.pools = takers(agent.seconds.values())
     profiled = []
     for level in levels:
         if level.first_second is not None and level.seconds:
