@@ -77,6 +77,7 @@ class WarmUp:
     backlog: Backlog | None = None  # the coarse warm-up's
     reason: str | None = None
     note: str | None = None
+    stands_on: str | None = None  # the pass measured again after a second warm-up, when the knee stands on it
 
 
 def again_pass(backlog: Backlog | None, coarse: list[Level], fine: list[FinePass]) -> FinePass | None:
@@ -112,6 +113,11 @@ def judged(backlog: Backlog | None, again: FinePass | None, knee: Knee, warmup_s
             ),
         )
     began = inflight_at_end(again.raw)
+    warm = (
+        f"warm ({began:.0f} in flight)"
+        if began is not None
+        else "with its first level healthy (its warm-up's end unrecorded)"
+    )
     return WarmUp(
         backlog,
         note=(
@@ -119,6 +125,7 @@ def judged(backlog: Backlog | None, again: FinePass | None, knee: Knee, warmup_s
             f"answers within {backlog.healthy_max_ms:.0f} ms at {backlog.rate_rps:.0f} rps leave at most "
             f"{backlog.allowed:.0f}), so the first level measured that backlog; the service was warmed again for "
             f"{warmup_seconds} s and the stairs measured again from their first level ({again.name}), which began "
-            f"warm ({began or 0:.0f} in flight): the knee stands on that pass"
+            f"{warm}: the knee stands on that pass"
         ),
+        stands_on=again.name,
     )

@@ -72,3 +72,17 @@ def test_a_ramp_is_not_measured_again_as_stairs(tmp_path):
     run_with(tmp_path, cold(), REFINE=0, PROFILE="ramp", **STAIRS)
     step = _plan(tmp_path)
     assert not step.rewarm and step.rates == [], step
+
+
+def test_stairs_measured_again_that_cannot_be_used_leave_the_mode_invalid_saying_why(tmp_path):
+    """The second warm-up's pass with its injector behind at every level is set aside whole: the backlog still voids
+    the mode, and the reason says the pass measured again could not be used, and why."""
+    behind = ModeSpec(
+        [LevelSpec(r, latency=CALM, sent_share=0.8, ok_share=0.8) for r in RATES], start_epoch=START_EPOCH + 1000
+    )
+    mode = run_with(tmp_path, cold(), [behind], REFINE=0, **STAIRS)
+    assert mode["valid"] is False
+    (said,) = [r for r in mode["invalid_reasons"] if r.startswith("measuring began before the service had caught up")]
+    assert "the stairs measured again after a second warm-up (refine-1) cannot be used" in said, said
+    assert "injector fell behind" in said, said
+    assert not any(n.startswith("the warm-up ended before") for n in mode["notes"])  # no claim it was warm
