@@ -33,7 +33,6 @@ PARAMETER_MAX = {
     "MAX_CONNECTIONS": param_limits.MAX_CONNECTIONS_MAX,
 }
 THREAD_LIMITS = ("little", "executor")
-MEASURED_POOL = "measured_pool"  # measured_pool.MODEL: a pool sized in code, read by the wait profile
 
 
 @dataclass(frozen=True)
@@ -103,8 +102,8 @@ def prescribe(c: Case) -> Prescription:
         return nothing("no limit named at the knee: nothing to prescribe")
     setting = limit_settings.SETTINGS[key]
     run_setting = setting.app if c.app else setting.parameter
-    if run_setting is None and key == MEASURED_POOL and c.current.get(key):
-        # no setting, but a size the code gives it: Little's law still says what that size should be
+    if run_setting is None and setting.code and c.current.get(key):
+        # no setting, but a size the code gives it (an app's own Semaphore): Little's law still says what it should be
         sized = _sized(c, key, setting, "its size in code", named_by)
         frames = site_frames(c.at_knee, c.site) if c.site is not None else ()
         where = f"; the frames that took it: {' ← '.join(frames)}" if frames else ""
