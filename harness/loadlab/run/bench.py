@@ -25,7 +25,7 @@ from types import FrameType
 from typing import NoReturn
 
 from loadlab.core import brownout_profile as brownout
-from loadlab.core import downstream, fanout, param_limits, runplan, runrecord, timeouts
+from loadlab.core import downstream, fanout, runplan, runrecord, timeouts
 from loadlab.core.errors import ExitCode
 from loadlab.core.run_params import RunParams
 from loadlab.core.runplan import ModeRun
@@ -82,8 +82,8 @@ def run_mode(run: Run, mode_run: ModeRun, folder: str | None = None, repetition:
     problems, crash = run_load(run, folder, launched=pending, on_go=on_go)
     for thread in switch:
         thread.join()
-    # REFINE=0: only the stairs again when the warm-up ended with a backlog (a ramp or a brownout has none to run)
-    if not problems and crash is None and (run.values.refine or run.values.profile == param_limits.STAIRS):
+    # REFINE=0: only the stairs again when the warm-up ended with a backlog (fine_plan says when: stairs only)
+    if not problems and crash is None:
         problems, crash = refine_knee(run, folder, refining=bool(run.values.refine))
     samplers.stop_samplers(run)
     services.stop_thread_service(run)
