@@ -86,9 +86,11 @@ APACHE = {
     "SCENARIO": "http",
     "MODES": "virtual",
     "CLIENT": "apache",
-    "DELAY_MS": "100",
-    "START_RPS": "20",
-    "PEAK_RPS": "80",
+    # 5 connections / 0.2 s = 25 rps. At 100 ms (50 rps, stairs to 80) 2026-12-02's slow machine ran the host at 88%
+    # by 40 rps, and that level's tail crossed the limit before the pool did.
+    "DELAY_MS": "200",
+    "START_RPS": "10",
+    "PEAK_RPS": "40",
     "STEPS": "4",
 }
 
@@ -269,11 +271,11 @@ def test_apaches_default_pool_caps_virtual_threads_and_the_profile_names_it(tmp_
     r, summary = bench(APACHE, tmp_path)
     virtual = summary["modes"]["virtual"]
     assert summary["params"]["CLIENT"] == "apache", summary["params"]
-    assert virtual["predicted_by"] == "client_pool" and within(virtual["predicted_rps"], 50, 0.15), virtual[
+    assert virtual["predicted_by"] == "client_pool" and within(virtual["predicted_rps"], 25, 0.15), virtual[
         "prediction"
     ]
     broke = next(lv["target_rps"] for lv in virtual["levels"] if not lv["healthy"] and not lv["set_aside"])
-    assert virtual["collapsed"] and virtual["sustained_rps"] >= 40 and broke <= 60, virtual["levels"]
+    assert virtual["collapsed"] and virtual["sustained_rps"] >= 20 and broke <= 30, virtual["levels"]
     at_knee = virtual["waits_at_knee"]
     assert "Apache HttpClient's connection pool (PoolingHttpClientConnectionManager)" in at_knee, at_knee
     assert "Apache HttpClient's connection pool" in virtual["limit_met_first"], virtual["limit_met_first"]
