@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from loadlab.analysis.prediction import limit_name
 from loadlab.analysis.wait_profile import QUEUED_SITE
+from loadlab.core.app import HIKARI_SIZE_PROPERTY
 from loadlab.core.client import APACHE, REACTOR
 
 # Apache HttpClient 5's pool under Spring Boot: no property sizes it (Boot 4 sets none, MACHINE-NOTES 12-01), only a
@@ -33,7 +34,7 @@ class Setting:
     own_use: str | None = None
 
 
-HIKARI = "spring.datasource.hikari.maximum-pool-size"
+HIKARI = HIKARI_SIZE_PROPERTY  # core/app.py reads it off APP_ARGS for the run's PostgreSQL
 SETTINGS: dict[str, Setting] = {
     "little": Setting(limit_name("little"), "threads", "PLATFORM_THREADS", "server.tomcat.threads.max"),
     "pool": Setting(limit_name("pool"), "connections", "DB_POOL", HIKARI, own_use="PostgreSQL (the query's answer)"),

@@ -19,6 +19,7 @@ from loadlab.analysis.limit_settings import Setting
 from loadlab.analysis.prediction import Prediction, carried, interval_text, limit_name, rate_text
 from loadlab.analysis.wait_profile import LevelWaits, Site
 from loadlab.analysis.wait_sites import CATEGORY_WORDS, DOWNSTREAM, JDK_PREFIXES, QUEUED
+from loadlab.core import app as app_rules
 from loadlab.core import param_limits
 from loadlab.core.client import POOL_MAX
 
@@ -57,6 +58,9 @@ class Case:
     healthy_rps: float | None = None  # its OK throughput
     host_threads: float | None = None  # request threads the host lets the service run (threadlimits.py)
     memory_per_inflight_kb: float | None = None  # measured: live heap + thread stacks per request in flight
+    # the first unhealthy level used up the service's CPU (the shared machine's, or its own cores under SERVICE_CPUS):
+    # with no model met, the CPU is the limit, and the site the profile saw grow there is its consequence
+    out_of_cpu: bool = False
 
 
 @dataclass(frozen=True)
@@ -96,6 +100,8 @@ def prescribe(c: Case) -> Prescription:
         )
     key, named_by = _limit(c)
     if key is None:
+        if c.site is not None and c.site.category == DOWNSTREAM:
+            return _downstream(c.site)
         if c.site is not None and c.site.category != QUEUED:
             return _code_only(c, c.site.words, "the wait profile", f"the code that takes it: {c.site.site}")
         # requests queued with no pool in front (a virtual mode's not yet started: the carriers, the CPU) name no site
@@ -119,6 +125,8 @@ def _limit(c: Case) -> tuple[str | None, str]:
     if c.named is not None:
         key = _model_key(c.named.predicted_by, c)
         return key, f"the {c.named.predicted_by} model"
+    if c.out_of_cpu:
+        return "cpu", "the CPU used up at the first unhealthy level"
     if c.site is not None:
         return limit_settings.limit_of_site(c.site.site, c.mode == "platform"), "the wait profile"
     return None, ""
@@ -128,8 +136,21 @@ def _model_key(predicted_by: str, c: Case) -> str:
     return f"{predicted_by}:{c.client}" if predicted_by == "client_pool" else predicted_by
 
 
+def _downstream(site: Site) -> Prescription:
+    """Requests that waited on a downstream's answers, no pool in front: its time, which no setting here shortens."""
+    code = "the downstream's own time, or fewer calls a request: nothing this service sizes"
+    words = (
+        f"{site.words}: no setting sizes it: the requests waited on the downstream's answers (a call's time, not a "
+        "pool's), which no setting of this service shortens. The ladder stops here."
+    )
+    return Prescription(False, words, site.words, "the wait profile", reason="no setting sizes it", code=code)
+
+
 def _code_only(c: Case, limit: str, named_by: str, code: str) -> Prescription:
-    frames = site_frames(c.at_knee, c.site) if c.site is not None else ()
+    # the CPU is no site: the frames of whatever waited there would name a consequence as the code to change
+    frames = (
+        site_frames(c.at_knee, c.site) if c.site is not None and limit != limit_settings.SETTINGS["cpu"].name else ()
+    )
     where = f"; the frames that took it: {' ← '.join(frames)}" if frames else ""
     words = f"{limit}: no setting sizes it; what does: {code}{where}. The ladder stops here."
     return Prescription(False, words, limit, named_by, reason="no setting sizes it", code=code, frames=frames)
@@ -184,6 +205,13 @@ def _hold(c: Case, key: str, model: Prediction | None) -> tuple[float | None, fl
     current = c.current.get(base)
     if model is not None and current:
         return current, current * 1000.0 / model.rps, f"the model's hold: {model.formula}"
+    if base == "little" and c.healthy is not None and c.healthy_rps:
+        # Tomcat's threads: every request thread the profile saw, whatever it did, held one; the queue's did not
+        busy = sum(s.mean_requests for s in c.healthy.sites if s.category != QUEUED)
+        if busy > 0:
+            rate = rate_text(c.healthy_rps)
+            said = f"the wait profile: {busy:,.1f} request threads busy ÷ {rate} rps at the last healthy level"
+            return current, busy * 1000.0 / c.healthy_rps, said
     use = limit_settings.SETTINGS[key].own_use
     if use and c.healthy is not None and c.healthy_rps:
         using = sum(s.mean_requests for s in c.healthy.sites if s.site.startswith(use))
@@ -239,9 +267,14 @@ def _costs(
         refused = f"{setting} {to:,} is beyond what the lab accepts ({most:,}, core/param_limits.py says why)"
     base = key.split(":")[0]
     if base == "pool":
+        headroom = param_limits.DB_CONNECTION_HEADROOM
+        if c.app:  # an app's PostgreSQL allows what an unconfigured one does, or the pool + headroom when larger
+            allowed = app_rules.db_max_connections([f"--{app_rules.HIKARI_SIZE_PROPERTY}={to_p99}"], headroom)
+            rule = f"the larger of {app_rules.APP_DB_CONNECTIONS} and the pool + {headroom}"
+        else:
+            allowed, rule = param_limits.db_max_connections(to_p99), f"the pool + {headroom}"
         costs.append(
-            f"PostgreSQL's max_connections: the run's own is started with the pool + "
-            f"{param_limits.DB_CONNECTION_HEADROOM} = {param_limits.db_max_connections(to_p99):,} (the lab raises it "
+            f"PostgreSQL's max_connections: the run's own is started with {rule} = {allowed:,} (the lab raises it "
             f"with {setting}); a shared database must allow every instance's pool"
         )
     if base in THREAD_LIMITS and current:

@@ -71,6 +71,7 @@ def of(
     met: Prediction | None,
     params: RunParams,
     memory_per_inflight_kb: float | None,
+    out_of_cpu: bool = False,
 ) -> PrescriptionRecord:
     """The mode's prescription from its verdict's parts (summary/verdict.py)."""
     good, bad = last_healthy(knee), knee.closing
@@ -92,6 +93,7 @@ def of(
         healthy_rps=good.ok_rps if good is not None else None,
         host_threads=x.host_request_threads,
         memory_per_inflight_kb=memory_per_inflight_kb,
+        out_of_cpu=out_of_cpu,
     )
     return record(prescription.prescribe(case))
 

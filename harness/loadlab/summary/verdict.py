@@ -124,8 +124,8 @@ def mode_summary(
         problems = through.instrument_problems if through is not None else []
         reasons = reasons + [why for why in problems if why not in reasons]
     evidence = None
+    out_of_cpu = knee.collapsed and knee.closing is not None and cpu_ran_out(knee.closing, ctx)
     if params.app:  # an application under test: the evidence its live-config check read (judging.py)
-        out_of_cpu = knee.collapsed and knee.closing is not None and cpu_ran_out(knee.closing, ctx)
         predicted = [r.rps for r in pred.predictions if r.rps is not None]
         evidence = appcheck.app_evidence(
             raw, mode, params, predicted, sustained, knee.collapsed, limit_met_first, out_of_cpu
@@ -142,7 +142,9 @@ def mode_summary(
         evidence_at_knee=knee_record.evidence_at(knee.closing, service) if knee.closing is not None else None,
         waits_at_knee=waits.sentence,
         waits_at_knee_site=waits.site,
-        prescription=prescription_record.of(inputs, knee, pred.within, pred.met, params, cost.memory_per_inflight_kb),
+        prescription=prescription_record.of(
+            inputs, knee, pred.within, pred.met, params, cost.memory_per_inflight_kb, out_of_cpu
+        ),
         knee_interval_rps=jsonform.interval(knee.interval),
         refine=knee_record.refine_record(knee, judged.fine, requested, not_refined),
         # no trusted level was unhealthy but some above the highest rate held were set aside: a lower bound, in words

@@ -61,6 +61,10 @@ def test_a_database_pool_raises_postgresql_s_max_connections_with_it():
     assert (p.setting, p.app_setting) == ("DB_POOL", "spring.datasource.hikari.maximum-pool-size")
     assert (p.to, p.to_p99) == (180, 198)  # 900 rps × 0.2 s; × 1.1
     assert any("max_connections" in c and "= 208" in c for c in p.costs)  # DB_POOL + 10, raised with it
+    app = prescribe(Case("virtual", True, 20.0, pool, (pool, CPU), {"pool": 4.0}, app=True, target_rps=30.0))
+    # an app's PostgreSQL allows 100 unless its pool asks more (run 20261202-074207 said "pool + 10 = 16")
+    assert app.setting == "spring.datasource.hikari.maximum-pool-size"
+    assert any("the larger of 100 and the pool + 10 = 100" in c for c in app.costs), app.costs
     big = prescribe(Case("virtual", True, 20.0, pool, (pool, CPU), {"pool": 4.0}, target_rps=5000.0))
     assert not big.applicable and "beyond what the lab accepts (500" in big.reason
     assert "not applicable" in big.words
@@ -139,3 +143,33 @@ def test_nothing_to_lift_is_said_and_a_limit_past_the_host_is_refused():
         == "no limit named at the knee: nothing to prescribe"
     )
     assert math.isclose(little.rps, 1000.0)
+
+
+def test_a_knee_where_the_machine_ran_out_of_cpu_is_the_cpu_s_whatever_the_profile_saw_grow():
+    # run 20261202-071619 (the default run on a slow day): platform's knee 528–600 rps with the host at 97%; Tomcat's
+    # queue grew there (66 requests), a consequence, and no model was met. Raising PLATFORM_THREADS would lift nothing.
+    queued = Site(QUEUED, QUEUED_SITE, 66.3, 0.31)
+    call = Site(DOWNSTREAM, "the JDK HttpClient's call", 143.8, 0.68)
+    at_knee = LevelWaits(5, 50, 600.0, (queued, call), {"a.B;[waiting on the downstream]": 40})
+    p = prescribe(Case("platform", True, 528.0, None, (CPU,), {"little": 200.0}, site=queued, at_knee=at_knee,
+                       out_of_cpu=True))  # fmt: skip
+    assert p.limit == "CPU (utilization law)" and not p.applicable and p.setting is None
+    assert "make plan" in p.code and p.frames == () and p.named_by.startswith("the CPU used up")
+
+
+def test_requests_waiting_on_the_downstream_s_answers_name_no_code_to_change():
+    # the same run's virtual mode: no model met, the host at 90%, the requests' wait on the JDK HttpClient's call grew
+    call = Site(DOWNSTREAM, "the JDK HttpClient's call", 245.8, 0.96)
+    p = prescribe(Case("virtual", True, 677.0, None, (CPU,), site=call))
+    assert not p.applicable and p.setting is None and p.frames == ()
+    assert "no setting of this service shortens" in p.words and "the code that takes it" not in p.words
+
+
+def test_tomcat_s_threads_without_a_model_take_their_hold_from_the_busy_request_threads():
+    queued = Site(QUEUED, QUEUED_SITE, 30.0, 0.2)
+    healthy = LevelWaits(5, 50, 100.0, (Site(DOWNSTREAM, "the JDK HttpClient's call", 21.0, 0.95),
+                                        Site(QUEUED, QUEUED_SITE, 1.0, 0.05)), {})  # fmt: skip
+    p = prescribe(Case("platform", True, 100.0, None, (CPU,), {"little": 20.0}, site=queued, healthy=healthy,
+                       healthy_rps=100.0))  # fmt: skip
+    assert p.hold_ms == 210.0 and "21.0 request threads busy" in p.hold_from  # the queue's 1.0 holds no thread
+    assert p.to == 189 and p.applicable  # 900 rps, the CPU's predicted knee, × 0.21 s
