@@ -40,6 +40,10 @@ class Figures:
     # no trusted level was unhealthy but levels above sustained_rps were set aside (their instrument saturated): the
     # rung held sustained_rps, a lower bound, not the top of its stairs
     bound: str | None = None
+    # the rung's own run judged its knee against that prediction (the health rule's resolution included: a healthy
+    # level delivers at least its share of the rate); one rule, so the rung never says "moved more" of a knee its
+    # own page says agrees
+    agrees: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,9 @@ def judge(before: tuple[float, float] | None, held_before: float, rung: Figures)
         return Judged(None, f"{knee_words}, short of {predicted}: its stairs did not reach the prediction")
     assert rung.knee is not None
     k_lo, k_hi = rung.knee
+    apart = k_hi < lo or (hi is not None and k_lo > hi)
+    if apart and rung.agrees:
+        return Judged(MOVED_AS_PREDICTED, f"{knee_words} meets {predicted} within the health rule's resolution")
     if k_hi < lo:
         return Judged(MOVED_LESS, f"{knee_words}, below {predicted}: another limit came first")
     if hi is not None and k_lo > hi:

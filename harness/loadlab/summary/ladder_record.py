@@ -107,6 +107,7 @@ def figures(now: ModeRecord, facts: Mapping[str, object]) -> rung.Figures:
         predicted=predicted,
         top_rps=_num(facts.get("top_rps")) or 0.0,
         bound=now.knee_bound,
+        agrees=now.predicted.agrees,
     )
 
 

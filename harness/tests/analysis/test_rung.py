@@ -30,6 +30,16 @@ def test_a_knee_below_the_interval_moved_less_and_one_above_moved_more():
     assert rung.judge(BEFORE, 990.0, figures(knee=(2500.0, 2600.0))).verdict == rung.MOVED_MORE
 
 
+def test_a_knee_its_own_run_says_agrees_within_the_health_rule_s_resolution_moved_as_predicted():
+    # run 20261202-074207: the sample app's HikariCP pool raised 2 → 5; virtual's rung placed its knee at 33.5–34.5
+    # against the pool's predicted 31.7–33, and its own page said "agrees" (a healthy level may deliver 95% of its
+    # rate, so the knee may lie down to 31.8): the rung says the same, never "moved more"
+    rung_run = figures(knee=(33.5, 34.5), sustained_rps=33.5, predicted=(31.66, 33.04), top_rps=42.0, agrees=True)
+    judged = rung.judge((13.8, 14.4), 13.8, rung_run)
+    assert judged.verdict == rung.MOVED_AS_PREDICTED and "within the health rule's resolution" in judged.words
+    assert rung.judge((13.8, 14.4), 13.8, figures(**{**rung_run.__dict__, "agrees": False})).verdict == rung.MOVED_MORE
+
+
 def test_a_knee_where_it_was_did_not_move_and_says_what_that_means():
     judged = rung.judge(BEFORE, 990.0, figures(knee=(990.0, 1035.0), sustained_rps=990.0))
     assert judged.verdict == rung.DID_NOT_MOVE and "did not take effect" in judged.words
