@@ -195,3 +195,41 @@ def test_an_apps_own_semaphore_is_sized_from_the_wait_profile_and_its_prescripti
         virtual["knee_interval_rps"],
         r.stdout[-2000:],
     )
+
+
+@pytest.mark.extended  # outside make test's budget (docs/TESTS.md): `make test-extended`
+def test_the_ladder_raises_an_apps_hikaricp_pool_through_its_spring_property(tmp_path):
+    """The sample app's HikariCP pool of 2 connections, each held 150 ms: about 13 rps. Its prescription names the
+    standard property, spring.datasource.hikari.maximum-pool-size, sized for TARGET_RPS; the ladder puts it on the
+    jar's command line, the rung's app runs with it (its own gauges say so) and its knee rises (issue 52; run
+    20261202-074207: 13.8–14.4 → 33.5–34.5 rps against the raised pool's predicted 31.7–33, both modes)."""
+    results = tmp_path / "results"
+    env = {
+        **TINY_APP,
+        "APP": str(SAMPLE_APP),
+        "MODES": "virtual",
+        "APP_ARGS": TINY_APP["APP_ARGS"].replace("--orders.db-hold=30ms", "--orders.db-hold=150ms"),
+        "START_RPS": "5",
+        "PEAK_RPS": "20",
+        "STEPS": "4",
+        "STEP_SECONDS": "5",
+        "WARMUP_SECONDS": "5",
+        "TARGET_RPS": "30",
+        "LADDER": "1",
+        "RESULTS_DIR": str(results),
+    }
+    r = make("bench", env=env, timeout=900)
+    run_dir = (results / "latest").resolve()
+    virtual = json.loads((run_dir / "summary.json").read_text())["modes"]["virtual"]
+    prescribed = virtual["prescription"]
+    assert prescribed["setting"] == "spring.datasource.hikari.maximum-pool-size", prescribed
+    assert prescribed["current"] == 2 and prescribed["to"] >= 4, prescribed  # 30 rps × about 0.15 s
+    rung = virtual["ladder"][0]
+    assert rung["setting"] == prescribed["setting"] and rung["to"] == prescribed["to"], rung
+    raised = json.loads((run_dir / rung["run"] / "summary.json").read_text())["modes"]["virtual"]
+    assert raised["app_evidence"]["hikari_max"] == prescribed["to"], raised["app_evidence"]  # the property took
+    if not raised["valid"] and blamed_on_the_machine(raised):
+        not_proven("the raised pool's knee", "; ".join(machine_blame(raised)))
+        return
+    assert rung["verdict"] in ("moved as predicted", "moved more", "moved less"), (rung, r.stdout[-2000:])
+    assert raised["sustained_rps"] >= 1.5 * virtual["sustained_rps"], (rung, virtual["knee_interval_rps"])
