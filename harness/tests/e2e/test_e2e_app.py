@@ -221,6 +221,10 @@ def test_the_ladder_raises_an_apps_hikaricp_pool_through_its_spring_property(tmp
     r = make("bench", env=env, timeout=900)
     run_dir = (results / "latest").resolve()
     virtual = json.loads((run_dir / "summary.json").read_text())["modes"]["virtual"]
+    if not virtual["valid"] and blamed_on_the_machine(virtual):  # the ladder then climbs nothing, and says why
+        assert virtual["ladder"][0]["verdict"] == "not applied", virtual["ladder"]
+        not_proven("the pool before the rung", "; ".join(machine_blame(virtual)))
+        return
     prescribed = virtual["prescription"]
     assert prescribed["setting"] == "spring.datasource.hikari.maximum-pool-size", prescribed
     assert prescribed["current"] == 2 and prescribed["to"] >= 4, prescribed  # 30 rps × about 0.15 s
