@@ -3,11 +3,10 @@ records.py holds it in the ModeRecord, the page and the console read it by attri
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 from loadlab.analysis.brownout_judge import Predicted
-from loadlab.summary.record_fields import Interval, construct
+from loadlab.summary.record_fields import Interval
 
 
 @dataclass(frozen=True)
@@ -29,7 +28,8 @@ class BrownoutPrediction:
 
 @dataclass(frozen=True)
 class BrownoutRecord:
-    """summary.json's `brownout` of one mode (docs/RESULTS.md)."""
+    """summary.json's `brownout` of one mode (docs/RESULTS.md): every field its key, as summary/record_fields spells a
+    plain dataclass."""
 
     rate_rps: float
     brownout_ms: int
@@ -49,16 +49,3 @@ class BrownoutRecord:
     # the seconds the delay-service's answers were the brownout's, by its own record
     served_slow_s: list[int | None] | None
     instrument_problems: list[str] = field(default_factory=list)
-
-    def as_json(self) -> dict[str, object]:
-        return asdict(self)
-
-    @classmethod
-    def from_mapping(cls, values: Mapping[str, object]) -> BrownoutRecord:
-        found = values.get("predicted")
-        predicted = (
-            {str(name): construct(BrownoutPrediction, p) for name, p in found.items() if isinstance(p, Mapping)}
-            if isinstance(found, Mapping)
-            else None
-        )
-        return construct(cls, {**values, "predicted": predicted})

@@ -5,12 +5,12 @@ delay-service's policy, the hosts. Each is read by attribute (record_fields.Fiel
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Annotated
 
 from loadlab.core.thresholds import Thresholds
-from loadlab.summary.record_fields import LIST, MAP, ONE, Fields, Interval
+from loadlab.summary.record_fields import SOME_RUNS, Fields, Interval, Key
 
-_PASS = {"pass": "pass_name"}  # summary.json's `pass`: no Python name
+PassName = Annotated[str | None, Key("pass")]  # summary.json's `pass`: no Python name
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class CrashRecord(Fields):
     exit: int | None = None
     signal: str | None = None
     cause: str | None = None
-    pass_name: str | None = None
+    pass_name: PassName = None
     level: int | None = None
     level_rps: float | None = None
     # a death of memory (SERVICE_MEMORY_MB): the most requests in flight before it (`service`, `injectors`)
@@ -32,18 +32,16 @@ class CrashRecord(Fields):
     memory_limit_mb: int | None = None
     # the GC-bound levels right before a death of memory, counted with it (summary/gc_crash.GcBound.as_json)
     gc_bound: list[dict[str, object]] | None = None
-    RENAMED: ClassVar = _PASS
 
 
 @dataclass(frozen=True)
 class SetAsideRecord(Fields):
     """One entry of `set_aside_levels`: a level whose instrument was saturated (its number counted from 1)."""
 
-    pass_name: str | None = None
+    pass_name: PassName = None
     level: int | None = None
     target_rps: float | None = None
     reason: str | None = None
-    RENAMED: ClassVar = _PASS
 
 
 @dataclass(frozen=True)
@@ -51,13 +49,12 @@ class EvidenceGapRecord(Fields):
     """One entry of `evidence_gaps`: seconds without a sampler's rows (summary/evidence.Gap)."""
 
     role: str | None = None
-    pass_name: str | None = None
+    pass_name: PassName = None
     first_second: int | None = None
     last_second: int | None = None
     seconds: int | None = None
     cause: str | None = None
     detail: str | None = None
-    RENAMED: ClassVar = _PASS
 
 
 @dataclass(frozen=True)
@@ -150,7 +147,6 @@ class ModeSpreadRecord(Fields):
     repetitions: list[RepetitionRow] | None = None
     median_repetition: int | None = None
     evidence: str | None = None
-    NESTED: ClassVar = {"repetitions": (LIST, RepetitionRow)}
 
 
 @dataclass(frozen=True)
@@ -172,7 +168,6 @@ class RatioSpreadRecord(Fields):
     max: float | None = None
     bounds: dict[str, str] | None = None
     values: list[RatioValueRecord] | None = None
-    NESTED: ClassVar = {"values": (LIST, RatioValueRecord)}
 
 
 @dataclass(frozen=True)
@@ -183,7 +178,6 @@ class RepeatsRecord(Fields):
     noise_threshold: float | None = None
     modes: dict[str, ModeSpreadRecord] | None = None
     ratio: RatioSpreadRecord | None = None
-    NESTED: ClassVar = {"modes": (MAP, ModeSpreadRecord), "ratio": (ONE, RatioSpreadRecord)}
 
 
 @dataclass(frozen=True)
@@ -218,9 +212,7 @@ class ThresholdsRecord(Fields):
     p99_factor: float | None = None
     p99_slack_ms: float | None = None
     p50_slack_ms: float | None = None
-    settle_s: float | None = None  # absent: every second of a level was judged (a run recorded without it)
-
-    OPTIONAL = {"settle_s": "settle_s"}
+    settle_s: Annotated[float | None, SOME_RUNS] = None  # absent: every second of a level was judged (a run before it)
 
     @classmethod
     def of(cls, thresholds: Thresholds) -> ThresholdsRecord:

@@ -10,7 +10,6 @@ shape unsaid, never guessed from the mode; no served log leaves the calls left b
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 from loadlab.analysis import fanout_tail
 from loadlab.analysis.fanout_model import FanoutShape
@@ -19,7 +18,7 @@ from loadlab.core import fanout, metrics
 from loadlab.core.downstream import Distribution
 from loadlab.core.run_params import RunParams
 from loadlab.summary.labels import base_mode, mode_threads
-from loadlab.summary.record_fields import LIST, Fields, Interval
+from loadlab.summary.record_fields import Fields, Interval
 from loadlab.summary.values import as_float
 
 
@@ -34,7 +33,6 @@ class TailRecord(Fields):
     predicted_interval_ms: Interval | None = None
     agrees: bool | None = None
     cut_by_deadline: bool | None = None  # the requests there answered at a partial deadline: not judged
-    DECLARED_ORDER: ClassVar = True
 
 
 @dataclass(frozen=True)
@@ -50,8 +48,6 @@ class FanoutLevelRecord(Fields):
     tail: list[TailRecord] | None = None
     orphaned_calls: int | None = None
     cancelled_calls: int | None = None
-    NESTED: ClassVar = {"tail": (LIST, TailRecord)}
-    DECLARED_ORDER: ClassVar = True
 
 
 @dataclass(frozen=True)
@@ -71,8 +67,6 @@ class FanoutRecord(Fields):
     tail_agreed: int | None = None
     orphaned_calls: int | None = None  # over the measured levels; None: not counted
     cancelled_calls: int | None = None
-    NESTED: ClassVar = {"levels": (LIST, FanoutLevelRecord)}
-    DECLARED_ORDER: ClassVar = True
 
 
 def shape(label: str, live: dict[str, object], params: RunParams, call: Distribution) -> FanoutShape | None:

@@ -7,9 +7,9 @@ summary/cost_fits.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Annotated
 
-from loadlab.summary.record_fields import LIST, ONE, Fields, Interval, Range
+from loadlab.summary.record_fields import SOME_RUNS, Fields, Interval, Key, Range
 
 
 @dataclass(frozen=True)
@@ -39,32 +39,20 @@ class PredictionRecord(Fields):
 class PredictedRecord(Fields):
     """A mode's prediction, the lowest limit within the run (summary/mode_predictions.py), and how its measured
     knee compares with it. summary.json spells it inline in the mode, as its flat `predicted_*`/`prediction_*` keys
-    (ModeRecord.predicted, record_fields.Fields.FLAT); without a prediction every figure is None."""
+    (ModeRecord.predicted, record_fields.Inline); without a prediction every figure is None."""
 
-    rps: int | None = None
+    rps: Annotated[int | None, Key("predicted_rps")] = None
     # None when the inputs gave no spread (one value): a point is never written as an interval
-    interval_rps: Interval | None = None
-    fitted_on_rps: Range | None = None
-    r2: float | None = None
-    quality: str | None = None
+    interval_rps: Annotated[Interval | None, Key("predicted_interval_rps")] = None
+    fitted_on_rps: Annotated[Range | None, Key("predicted_fitted_on_rps")] = None
+    r2: Annotated[float | None, Key("predicted_r2")] = None
+    quality: Annotated[str | None, Key("prediction_quality")] = None
     predicted_by: str | None = None
-    formula: str | None = None
+    formula: Annotated[str | None, Key("prediction")] = None
     # the measured knee against it: agrees (None: not judged), the verdict's word, the sentence that explains it
-    agrees: bool | None = None
-    verdict: str | None = None
-    check: str | None = None
-    RENAMED: ClassVar = {
-        "predicted_rps": "rps",
-        "predicted_interval_rps": "interval_rps",
-        "predicted_fitted_on_rps": "fitted_on_rps",
-        "predicted_r2": "r2",
-        "prediction_quality": "quality",
-        "prediction": "formula",
-        "prediction_agrees": "agrees",
-        "prediction_verdict": "verdict",
-        "prediction_check": "check",
-    }
-    DECLARED_ORDER: ClassVar = True
+    agrees: Annotated[bool | None, Key("prediction_agrees")] = None
+    verdict: Annotated[str | None, Key("prediction_verdict")] = None
+    check: Annotated[str | None, Key("prediction_check")] = None
 
 
 @dataclass(frozen=True)
@@ -101,7 +89,6 @@ class CpuCeilingRecord(Fields):
     knee_rps: float | None = None
     knee_interval_rps: Interval | None = None
     knee_read_off: str | None = None
-    NESTED: ClassVar = {"roles": (LIST, RoleCpuRecord)}
 
 
 @dataclass(frozen=True)
@@ -132,16 +119,4 @@ class CostsRecord(Fields):
     levels_fitted: list[int] | None = None  # the coarse levels fitted on, by number (from 1)
     fitted_on: dict[str, list[int]] | None = None  # pass name → the numbers (from 1) of its levels fitted on
     fitted_on_text: str | None = None
-    missing: list[str] | None = None
-    OPTIONAL: ClassVar = {"missing": "missing"}
-    NESTED: ClassVar = {
-        name: (ONE, CostSlopeRecord)
-        for name in (
-            "memory_per_inflight",
-            "live_heap_per_inflight",
-            "rss_per_inflight",
-            "thread_stacks_per_inflight",
-            "context_switches_per_request",
-            "bytes_allocated_per_request",
-        )
-    }
+    missing: Annotated[list[str] | None, SOME_RUNS] = None

@@ -8,8 +8,7 @@ share no latency; its tail is judged as far as its own answers resolve it (a few
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 
 from loadlab.analysis.health import tail_judged_by, tail_reason
@@ -19,7 +18,6 @@ from loadlab.core.thresholds import Thresholds
 from loadlab.summary import hgrm_files, raw, seconds
 from loadlab.summary.injector_meta import MixKind
 from loadlab.summary.raw import RawMode
-from loadlab.summary.record_fields import construct
 
 FOLDER = "kinds"  # KindOutputs.FOLDER: <injector>/kinds/<name>/, and <mode>/kinds/<name>/hgrm/ for its .hgrm files
 
@@ -44,7 +42,8 @@ class KindLevel:
 
 @dataclass(frozen=True)
 class KindRecord:
-    """One kind of the mix in summary.json's `kinds` (docs/RESULTS.md)."""
+    """One kind of the mix in summary.json's `kinds` (docs/RESULTS.md): every field its key, as summary/record_fields
+    spells a plain dataclass."""
 
     name: str
     line: int  # its line in the mix file
@@ -54,21 +53,6 @@ class KindRecord:
     baseline_p50_ms: int | None
     p99_limit_ms: int | None  # the health rule on its own baseline
     levels: tuple[KindLevel, ...] = ()
-
-    def as_json(self) -> dict[str, object]:
-        return {**asdict(self), "levels": [asdict(lv) for lv in self.levels]}
-
-    @classmethod
-    def from_mapping(cls, values: Mapping[str, object]) -> KindRecord:
-        names = {f.name for f in fields(KindLevel)}
-        found = values.get("levels")
-        levels = tuple(
-            construct(KindLevel, {k: v for k, v in lv.items() if k in names})
-            for lv in (found if isinstance(found, list) else [])
-            if isinstance(lv, Mapping)
-        )
-        own = {f.name for f in fields(cls)} - {"levels"}
-        return construct(cls, {**{k: v for k, v in values.items() if k in own}, "levels": levels})
 
 
 def listed(mode_raw: RawMode) -> tuple[MixKind, ...]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Annotated
 
 from loadlab.analysis.levels import Evidence
-from loadlab.summary.record_fields import LIST, ONE, Fields, Interval, replaced
+from loadlab.summary.record_fields import SOME_RUNS, Fields, Interval, OmitWhileNone
 
 COARSE = "coarse"
 
@@ -30,8 +30,8 @@ class LevelCostsRecord(Fields):
     context_switches_source: str | None = None  # process | host
 
     def rounded(self) -> LevelCostsRecord:
-        """Its means to 0.1, as summary.json gives them."""
-        return replaced(self, {k: round(v, 1) for k in self.names() if isinstance(v := getattr(self, k), float)})
+        """Its means to 0.1, as summary.json gives them: its mapping, rounded, read back."""
+        return self.from_mapping({k: round(v, 1) if isinstance(v, float) else v for k, v in self.as_json().items()})
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,6 @@ class WaitsRecord(Fields):
     inflight: float | None = None
     too_few: str | None = None
     sites: list[WaitSiteRecord] | None = None
-    NESTED: ClassVar = {"sites": (LIST, WaitSiteRecord)}
 
 
 @dataclass(frozen=True)
@@ -77,7 +76,6 @@ class KneeSiteRecord(Fields):
     mean_requests_before: float | None = None
     dumps_before: int | None = None
     others: list[WaitSiteRecord] | None = None
-    NESTED: ClassVar = {"others": (LIST, WaitSiteRecord)}
 
 
 @dataclass(frozen=True)
@@ -109,16 +107,10 @@ class LevelRecord(Fields):
     no_server_evidence: str | None = None
     thread_cpu_ms_per_request: float | None = None
     waits: WaitsRecord | None = None
-    # a coarse level's costs (cost_fits.py): a fine level has none
-    rss_mb: float | None = None
-    os_threads: int | None = None
-    costs: LevelCostsRecord | None = None
-    OPTIONAL: ClassVar = {"rss_mb": "costs", "os_threads": "costs", "costs": "costs"}
-    NESTED: ClassVar = {
-        "evidence": (ONE, Evidence),
-        "costs": (ONE, LevelCostsRecord),
-        "waits": (ONE, WaitsRecord),
-    }
+    # a coarse level's costs (cost_fits.py): a fine level has none, and writes none of them
+    rss_mb: Annotated[float | None, OmitWhileNone("costs")] = None
+    os_threads: Annotated[int | None, OmitWhileNone("costs")] = None
+    costs: Annotated[LevelCostsRecord | None, SOME_RUNS] = None
 
     def errors_of(self, kind: str) -> int:
         """Its failed requests of this kind (`errors_by_kind`)."""
@@ -152,7 +144,6 @@ class PassRecord(Fields):
     stopped_early: bool | None = None
     stop_reason: str | None = None
     missing: list[str] | None = None
-    NESTED: ClassVar = {"levels": (LIST, LevelRecord)}
 
 
 @dataclass(frozen=True)
@@ -169,7 +160,6 @@ class RefineRecord(Fields):
     confirmed: bool | None = None
     passes: list[PassRecord] | None = None
     not_refined: str | None = None
-    NESTED: ClassVar = {"passes": (LIST, PassRecord)}
 
     @property
     def resolution_or_default(self) -> float:

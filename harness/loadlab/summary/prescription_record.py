@@ -13,7 +13,7 @@ from loadlab.analysis.model_inputs import Inputs
 from loadlab.analysis.prediction import Prediction
 from loadlab.analysis.wait_profile import Site, grew
 from loadlab.core.run_params import RunParams
-from loadlab.summary.record_fields import Fields, construct
+from loadlab.summary.record_fields import Fields
 from loadlab.summary.wait_knee import last_healthy
 
 
@@ -44,10 +44,11 @@ class PrescriptionRecord(Fields):
 
 
 def record(p: prescription.Prescription) -> PrescriptionRecord:
-    """The analysis's prescription as summary.json spells it: every field of the same name, lists as lists."""
+    """The analysis's prescription as summary.json spells it: every field of the same name (a field the record does
+    not declare is refused), lists as lists, the rate to 0.1."""
     values = {f.name: getattr(p, f.name) for f in fields(p)}
     rate = None if p.rate_rps is None else round(p.rate_rps, 1)
-    return construct(PrescriptionRecord, {**values, "rate_rps": rate, "frames": list(p.frames), "costs": list(p.costs)})
+    return PrescriptionRecord.from_mapping({**values, "rate_rps": rate})
 
 
 def sizes(x: Inputs) -> dict[str, float]:

@@ -1,119 +1,228 @@
-"""What every summary.json record shares: built by its constructor from the analysis (summary/verdict.py), or from
-summary.json's mapping (`from_mapping`, the reader of a written file), and spelled as summary.json's mapping by
-`as_json`, the one writer, key for key with its nested parts. A key no record declares is refused.
+"""What every summary.json record shares, and the one converter (cattrs) that spells them as summary.json's mapping
+(`as_json`, the one writer) and reads that mapping back (`from_mapping`, the reader of a written file), key for key
+with their nested parts, each of the type its field declares. A key no record declares is refused.
 
-A record built by its constructor writes every field, in the order the fields are declared, but the ones its class
-leaves out while they are None (`OPTIONAL`: a part only some runs have); `only` builds a record of fewer fields. A
-record read from a mapping writes the keys it read, in the order it read them (a record that declares
-`DECLARED_ORDER` in the order of its fields: ModeRecord, RunSummary), so the JSON it writes is the JSON it was read
-from.
+What a record's JSON differs in from its fields is declared on its fields' types, by `typing.Annotated`:
+`Key("pass")` a key that is no Python name (or names the record it is in), `OmitWhileNone()` a part only some runs
+have, `Inline()` a record spelled among its holder's own keys (ModeRecord.predicted: the flat `predicted_rps`, ...).
+
+A record built by its constructor writes every field, in the order the fields are declared, but those left out
+while None; `only` writes fewer (a mode whose analysis failed). A record read from a mapping writes the keys it read,
+in the order the fields are declared: summary.json is written in that order, so what is read back writes the text
+it was read from.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass, replace
-from typing import ClassVar, TypeVar
+from typing import Annotated, Any, TypeVar, get_args, get_origin, get_type_hints
 
-ONE, LIST, MAP = "one", "list", "map"
+from cattrs import Converter
+from cattrs.errors import CattrsError, ForbiddenExtraKeysError
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+from cattrs.types import SimpleStructureHook
+
+from loadlab.core.params import from_json
+from loadlab.core.run_params import RunParams
+
 R = TypeVar("R", bound="Fields")
 T = TypeVar("T")
 # [low, high] as summary.json writes a range or an interval; either end None where it is open
 Interval = list[float | None]
 # [low, high] with both ends known: the rates a line was fitted on
 Range = list[float]
-# `absent` of a record built by its constructor until __post_init__ reads its OPTIONAL fields (compared by identity)
+# `absent` of a record built by its constructor until __post_init__ reads its omissions (compared by identity)
 _BY_CONSTRUCTOR: frozenset[str] = frozenset({"(built by its constructor)"})
+_DECLARED: dict[type, Declared] = {}  # each record class's, read once (functools.cache: mypy finds no class hashable)
+
+
+@dataclass(frozen=True)
+class Key:
+    """The field's summary.json key, where it is no Python name (`pass`) or names the record it is in."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class OmitWhileNone:
+    """A part only some runs have: a record built by its constructor leaves the field out while `field` is None (the
+    field itself unless named: a level's `rss_mb` goes with its `costs`)."""
+
+    field: str | None = None
+
+
+# the usual omission: a part only some runs have, left out of a record built without it
+SOME_RUNS = OmitWhileNone()
+
+
+@dataclass(frozen=True)
+class Inline:
+    """A record spelled inline: its keys among its holder's own, where the field stands."""
+
+
+@dataclass(frozen=True)
+class Declared:
+    """What a record class declares on its fields' types: each field's key, its omission, the records inline."""
+
+    keys: dict[str, str]  # field name → summary.json key
+    omitted: dict[str, str]  # field name → the field whose None leaves it out of a record built by its constructor
+    inline: dict[str, type[Fields]]  # field name → the record it holds, spelled inline
 
 
 @dataclass(frozen=True)
 class Fields:
-    """The base of every record: `absent` the fields it does not write, `order` the keys as its mapping had them."""
+    """The base of every record: `absent` the fields it does not write."""
 
-    # _BY_CONSTRUCTOR: built by its constructor, the OPTIONAL fields left None are absent (__post_init__)
+    # _BY_CONSTRUCTOR: built by its constructor, the fields OmitWhileNone leaves out are absent (__post_init__)
     absent: frozenset[str] = field(default=_BY_CONSTRUCTOR, repr=False, compare=False, kw_only=True)
-    order: tuple[str, ...] = field(default=(), repr=False, compare=False, kw_only=True)
-    # field name → the field whose None leaves it out of a record built by its constructor (often itself)
-    OPTIONAL: ClassVar[dict[str, str]] = {}
-    # field name → (ONE | LIST | MAP, the record class its mapping(s) become)
-    NESTED: ClassVar[dict[str, tuple[str, type]]] = {}
-    # summary.json key → field name, where the key is no Python name (`pass`) or names the record it is in
-    RENAMED: ClassVar[dict[str, str]] = {}
-    # field name → the record class it holds, spelled inline: its keys among this record's own, where the field
-    # stands (ModeRecord.predicted: summary.json's flat `predicted_rps`, `prediction_check`, ...)
-    FLAT: ClassVar[dict[str, type[Fields]]] = {}
-    DECLARED_ORDER: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
         if self.absent is _BY_CONSTRUCTOR:
-            absent = frozenset(k for k, by in self.OPTIONAL.items() if getattr(self, by) is None)
-            object.__setattr__(self, "absent", absent)
-
-    @classmethod
-    def only(cls: type[R], **values: object) -> R:
-        """A record that writes these fields only (a shorter shape: a mode whose analysis failed)."""
-        return _built(cls, values, absent=frozenset(n for n in cls.names() if n not in values))
+            omitted = declared(type(self)).omitted
+            absent = frozenset(k for k, by in omitted.items() if getattr(self, by) is None)
+            object.__setattr__(self, "absent", absent)  # a frozen dataclass's own field, set once as it is built
 
     @classmethod
     def names(cls) -> list[str]:
-        return [f.name for f in fields(cls) if f.name not in ("absent", "order")]
-
-    @classmethod
-    def keys(cls) -> list[str]:
-        """summary.json's keys for this record's fields, in the order they are declared (a FLAT field's own keys)."""
-        spelled = {v: k for k, v in cls.RENAMED.items()}
-        return [k for n in cls.names() for k in (cls.FLAT[n].keys() if n in cls.FLAT else [spelled.get(n, n)])]
+        return list(declared(cls).keys)
 
     @classmethod
     def from_mapping(cls: type[R], values: Mapping[str, object]) -> R:
-        named = {cls.RENAMED.get(k, k): v for k, v in _gathered(cls.FLAT, values).items()}
-        names = cls.names()
-        unknown = set(named) - set(names)
-        if unknown:
-            raise ValueError(f"{cls.__name__} has no field {', '.join(sorted(unknown))}")
-        typed = {k: _typed(cls.NESTED.get(k), v) for k, v in named.items()}
-        return _built(cls, typed, absent=frozenset(n for n in names if n not in named), order=tuple(named))
-
-    def with_fields(self: R, **values: object) -> R:
-        """A copy with these fields set (and written)."""
-        order = self.order + tuple(k for k in values if k not in self.order) if self.order else ()
-        return replaced(self, {**values, "absent": self.absent - set(values), "order": order})
+        """summary.json's mapping as this record (ValueError when it is not this record's shape)."""
+        try:
+            return _converter.structure(values, cls)
+        except (CattrsError, KeyError, TypeError, AttributeError) as e:
+            raise ValueError(f"{cls.__name__} is not summary.json's shape: {e}") from e
 
     def as_json(self) -> dict[str, object]:
-        keys = self.names() if self.DECLARED_ORDER or not self.order else list(self.order)
-        spelled = {v: k for k, v in self.RENAMED.items()}
-        written: dict[str, object] = {}
-        for k in keys:
-            if k in self.absent:
-                continue
-            value = getattr(self, k)
-            if k in self.FLAT and isinstance(value, Fields):
-                written.update(value.as_json())
-            else:
-                written[spelled.get(k, k)] = plain(value)
+        written: dict[str, object] = _converter.unstructure(self)
         return written
 
+    def only(self: R, *nulls: str) -> R:
+        """This record writing only the fields that hold a value, and these as null (a shorter shape: a mode whose
+        analysis failed)."""
+        absent = frozenset(n for n in self.names() if getattr(self, n) is None and n not in nulls)
+        return replace(self, absent=absent)
 
-def _built(cls: type[R], values: Mapping[str, object], absent: frozenset[str], order: tuple[str, ...] = ()) -> R:
-    return construct(cls, {**values, "absent": absent, "order": order})
-
-
-def construct(cls: type[T], values: Mapping[str, object]) -> T:
-    """An object of this class from a mapping of its fields, whose types the class declares: the call that cannot be
-    checked before it runs (a mapping read from summary.json has its values only then)."""
-    build: Callable[..., T] = cls
-    return build(**values)
-
-
-def replaced(record: T, values: Mapping[str, object]) -> T:
-    """A copy of a record with these fields changed (dataclasses.replace), checked as `construct` is: when it runs."""
-    change: Callable[..., T] = replace
-    return change(record, **values)
+    def with_fields(self: R, **values: object) -> R:
+        """A copy with these fields set, and written. Which ones is decided as a run is judged (ratio.ratio_fields
+        gives the ratio fields a run has), so they are checked when it runs: dataclasses.replace refuses a name the
+        record does not declare."""
+        change: Callable[..., R] = replace
+        return change(self, **values, absent=self.absent - set(values))
 
 
-def _gathered(flat: Mapping[str, type[Fields]], values: Mapping[str, object]) -> dict[str, object]:
-    """A mapping with each FLAT field's keys gathered into that field's own mapping, where its first key stood."""
-    owner = {key: name for name, record in flat.items() for key in record.keys()}
+def declared(cls: type[Fields]) -> Declared:
+    """A record class's declarations (Key, OmitWhileNone, Inline), read once from its fields' annotations."""
+    found = _DECLARED.get(cls)
+    if found is None:
+        found = _DECLARED[cls] = _declarations(cls)
+    return found
+
+
+def _declarations(cls: type[Fields]) -> Declared:
+    hints = get_type_hints(cls, include_extras=True)
+    keys: dict[str, str] = {}
+    omitted: dict[str, str] = {}
+    inline: dict[str, type[Fields]] = {}
+    for f in fields(cls):
+        if f.name == "absent":
+            continue
+        hint = hints[f.name]
+        marks = get_args(hint)[1:] if get_origin(hint) is Annotated else ()
+        keys[f.name] = next((m.name for m in marks if isinstance(m, Key)), f.name)
+        for mark in marks:
+            if isinstance(mark, OmitWhileNone):
+                omitted[f.name] = mark.field or f.name
+        held = get_args(hint)[0] if marks else None
+        if any(isinstance(m, Inline) for m in marks) and isinstance(held, type) and issubclass(held, Fields):
+            inline[f.name] = held
+    return Declared(keys, omitted, inline)
+
+
+def _is_record(cls: object) -> bool:
+    return isinstance(cls, type) and issubclass(cls, Fields)
+
+
+def _is_dataclass_type(cls: object) -> bool:
+    return isinstance(cls, type) and is_dataclass(cls)
+
+
+def _as_read(value: object, _: object) -> object:
+    return value
+
+
+def _renamed(cls: type[Fields]) -> dict[str, Any]:
+    """cattrs's override of each field whose key is not its name (Key), by field name. Any: mypy checks a `**`
+    mapping's values against every keyword parameter, cattrs's own `_cattrs_*` flags too; these name fields only."""
+    return {name: override(rename=key) for name, key in declared(cls).keys.items() if key != name}
+
+
+def _record_writer(cls: type[Fields]) -> Callable[[Fields], dict[str, object]]:
+    spelled = make_dict_unstructure_fn(cls, _converter, absent=override(omit=True), **_renamed(cls))
+    keys, inline = declared(cls).keys, declared(cls).inline
+
+    def write(record: Fields) -> dict[str, object]:
+        gone = {keys[name] for name in record.absent}
+        written: dict[str, object] = {}
+        for key, value in spelled(record).items():
+            if key in gone:
+                continue
+            if key in inline and isinstance(value, dict):
+                written.update(value)  # the inline record's keys where its field stands
+            else:
+                written[key] = value
+        return written
+
+    return write
+
+
+def _record_reader(cls: type[Fields]) -> Callable[[object, object], Fields]:
+    typed = _checked(cls, make_dict_structure_fn(cls, _converter, absent=override(omit=True), **_renamed(cls)))
+    keys = declared(cls).keys
+    owner = {key: name for name, record in declared(cls).inline.items() for key in declared(record).keys.values()}
+
+    def read(values: object, _: object) -> Fields:
+        if isinstance(values, cls):  # a record already built, in a mapping of others (a test's, a repetition's)
+            return values
+        gathered = _gathered(_mapping(cls, values), owner)
+        return replace(typed(gathered), absent=frozenset(name for name, key in keys.items() if key not in gathered))
+
+    return read
+
+
+def _dataclass_reader(cls: type[T]) -> Callable[[object, object], T]:
+    """An analysis object held as it is (analysis/levels.Evidence) or a plain record (summary/kinds.KindRecord):
+    each field its key, every one written."""
+    typed = _checked(cls, make_dict_structure_fn(cls, _converter))
+
+    def read(values: object, _: object) -> T:
+        return values if isinstance(values, cls) else typed(_mapping(cls, values))
+
+    return read
+
+
+def _checked(cls: type[T], typed: SimpleStructureHook[Mapping[str, object], T]) -> Callable[[Mapping[str, object]], T]:
+    """cattrs's generated reader, its refusal of a key said as summary.json's."""
+
+    def read(values: Mapping[str, object]) -> T:
+        try:
+            return typed(values)
+        except ForbiddenExtraKeysError as e:
+            raise ValueError(f"{cls.__name__} has no field {', '.join(sorted(e.extra_fields))}") from None
+
+    return read
+
+
+def _mapping(cls: type, values: object) -> Mapping[str, object]:
+    if not isinstance(values, Mapping):
+        raise ValueError(f"{cls.__name__} is a mapping in summary.json, not {values!r}")
+    return values
+
+
+def _gathered(values: Mapping[str, object], owner: Mapping[str, str]) -> dict[str, object]:
+    """A mapping with each inline record's keys gathered into that field's own mapping."""
     gathered: dict[str, object] = {}
     inline: dict[str, dict[str, object]] = {}
     for key, value in values.items():
@@ -121,44 +230,20 @@ def _gathered(flat: Mapping[str, type[Fields]], values: Mapping[str, object]) ->
         if name is None:
             gathered[key] = value
         else:
-            gathered.setdefault(name, None)  # the field stands where its first key did
             inline.setdefault(name, {})[key] = value
-    return {k: flat[k].from_mapping(inline[k]) if k in inline else v for k, v in gathered.items()}
+    return {**gathered, **inline}
 
 
-def _typed(spec: tuple[str, type] | None, value: object) -> object:
-    if spec is None:
-        return value
-    kind, record = spec
-
-    def one(v: object) -> object:
-        if not isinstance(v, Mapping):
-            return v
-        reader = getattr(record, "from_mapping", None)
-        if callable(reader):  # a record, or one of its own shape (summary/kinds.py)
-            return reader(v)
-        # an analysis object held as it is (analysis/levels.Evidence): its keys are its fields
-        return construct(record, v)
-
-    if kind == LIST and isinstance(value, list):
-        return [one(v) for v in value]
-    if kind == MAP and isinstance(value, Mapping):
-        return {k: one(v) for k, v in value.items()}
-    return one(value) if kind == ONE else value
-
-
-def plain(value: object) -> object:
-    """A value as summary.json holds it: records as their mappings, all the way down."""
-    as_json = getattr(value, "as_json", None)
-    if callable(as_json):  # a record, or one of its own shape (summary/kinds.py)
-        return as_json()
-    to_json = getattr(value, "to_json", None)
-    if callable(to_json):  # core's RunParams
-        return to_json()
-    if is_dataclass(value) and not isinstance(value, type):  # an analysis object held as it is: every field
-        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
-    if isinstance(value, list):
-        return [plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    return value
+# One converter for summary.json. Numbers, strings and booleans are kept as the file has them (cattrs would make
+# 200 a float 200.0 where a field says float, and summary.json writes whole numbers as ints); a key no record declares
+# is refused; an error is raised where it happens, not gathered.
+_converter = Converter(forbid_extra_keys=True, detailed_validation=False)
+for _primitive in (int, float, str, bool):
+    _converter.register_structure_hook(_primitive, _as_read)
+_converter.register_structure_hook_func(lambda t: t is object, _as_read)  # a mapping of anything: live_config
+# core's RunParams: spelled by its parameters' own names (RunParams.to_json), read back by params.from_json
+_converter.register_unstructure_hook(RunParams, RunParams.to_json)
+_converter.register_structure_hook(RunParams, lambda v, _: v if isinstance(v, RunParams) else from_json(v))
+_converter.register_structure_hook_factory(_is_dataclass_type, _dataclass_reader)
+_converter.register_structure_hook_factory(_is_record, _record_reader)
+_converter.register_unstructure_hook_factory(_is_record, _record_writer)

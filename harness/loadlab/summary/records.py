@@ -10,12 +10,11 @@ writes is the JSON it was built from, key for key and in the order the fields ar
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
+from typing import Annotated
 
-from loadlab.core.params import defaults, from_json
+from loadlab.core.params import defaults
 from loadlab.core.run_params import RunParams
 from loadlab.summary import level_upgrade
 from loadlab.summary.brownout_record import BrownoutRecord
@@ -40,7 +39,7 @@ from loadlab.summary.fit_records import CostsRecord, CpuCeilingRecord, Predicted
 from loadlab.summary.kinds import KindRecord
 from loadlab.summary.level_records import KneeSiteRecord, LevelRecord, RefineRecord, fitted_by_pass
 from loadlab.summary.prescription_record import PrescriptionRecord
-from loadlab.summary.record_fields import LIST, MAP, ONE, Fields, Interval
+from loadlab.summary.record_fields import SOME_RUNS, Fields, Inline, Interval, OmitWhileNone
 from loadlab.summary.rung_record import RungRecord
 
 SUMMARY_JSON = "summary.json"
@@ -53,8 +52,8 @@ class ModeRecord(Fields):
     sustained_rps: float | None = None
     collapsed: bool | None = None
     # the lowest limit within the run and the knee's verdict on it: summary.json's flat `predicted_rps`,
-    # `predicted_by`, ..., `prediction_check`, spelled where this field stands (FLAT)
-    predicted: PredictedRecord = field(default_factory=PredictedRecord)
+    # `predicted_by`, ..., `prediction_check`, spelled where this field stands (Inline)
+    predicted: Annotated[PredictedRecord, Inline()] = field(default_factory=PredictedRecord)
     cpu_ceiling_rps: int | None = None
     cpu_ceiling: CpuCeilingRecord | None = None
     predictions: list[PredictionRecord] | None = None
@@ -67,7 +66,7 @@ class ModeRecord(Fields):
     # what would lift the limit: its setting, the value to set, its cost, or the code to change (prescription_record)
     prescription: PrescriptionRecord | None = None
     # LADDER: each rung climbed, its prescription applied and the mode measured again (summary/ladder_record.py)
-    ladder: list[RungRecord] | None = None
+    ladder: Annotated[list[RungRecord] | None, SOME_RUNS] = None
     knee_interval_rps: Interval | None = None
     refine: RefineRecord | None = None
     knee_bound: str | None = None
@@ -106,41 +105,15 @@ class ModeRecord(Fields):
     crashed: CrashRecord | None = None
     levels_dropped_after_crash: list[int] | None = None
     evidence_gaps: list[EvidenceGapRecord] | None = None
-    app_evidence: AppEvidenceRecord | None = None
-    kinds: list[KindRecord] | None = None  # APP_REQUESTS: each kind of the mix on its own (summary/kinds.py)
-    kind_first: str | None = None  # APP_REQUESTS: which kind crossed its own limit first, in words
-    brownout: BrownoutRecord | None = None  # PROFILE=brownout (summary/brownout_figures.py)
-    fanout: FanoutRecord | None = None  # SCENARIO=fanout (summary/fanout_record.py)
-    repetition: int | None = None  # REPEAT > 1: the median repetition shown
-    folder: str | None = None  # REPEAT > 1: rep-<k>/<label>
-    # the parts only some runs have: left out of a mode built without them
-    OPTIONAL: ClassVar = {
-        **{name: name for name in ("app_evidence", "kinds", "brownout", "fanout", "repetition", "folder", "ladder")},
-        "kind_first": "kinds",
-    }
-    FLAT: ClassVar = {"predicted": PredictedRecord}
-    NESTED: ClassVar = {
-        "levels": (LIST, LevelRecord),
-        "refine": (ONE, RefineRecord),
-        "waits_at_knee_site": (ONE, KneeSiteRecord),
-        "predictions": (LIST, PredictionRecord),
-        "prescription": (ONE, PrescriptionRecord),
-        "ladder": (LIST, RungRecord),
-        "cpu_ceiling": (ONE, CpuCeilingRecord),
-        "costs": (ONE, CostsRecord),
-        "set_aside_levels": (LIST, SetAsideRecord),
-        "threadlocal": (ONE, ThreadlocalRecord),
-        "db_pool": (ONE, DbPoolRecord),
-        "rejections": (ONE, RejectionsRecord),
-        "stop_inflight_cap": (ONE, StopCapRecord),
-        "crashed": (ONE, CrashRecord),
-        "evidence_gaps": (LIST, EvidenceGapRecord),
-        "app_evidence": (ONE, AppEvidenceRecord),
-        "kinds": (LIST, KindRecord),
-        "brownout": (ONE, BrownoutRecord),
-        "fanout": (ONE, FanoutRecord),
-    }
-    DECLARED_ORDER: ClassVar = True
+    # the parts only some runs have (SOME_RUNS): left out of a mode built without them
+    app_evidence: Annotated[AppEvidenceRecord | None, SOME_RUNS] = None
+    # APP_REQUESTS: each kind of the mix on its own (summary/kinds.py), which crossed its own limit first in words
+    kinds: Annotated[list[KindRecord] | None, SOME_RUNS] = None
+    kind_first: Annotated[str | None, OmitWhileNone("kinds")] = None
+    brownout: Annotated[BrownoutRecord | None, SOME_RUNS] = None  # PROFILE=brownout (brownout_figures.py)
+    fanout: Annotated[FanoutRecord | None, SOME_RUNS] = None  # SCENARIO=fanout (summary/fanout_record.py)
+    repetition: Annotated[int | None, SOME_RUNS] = None  # REPEAT > 1: the median repetition shown
+    folder: Annotated[str | None, SOME_RUNS] = None  # REPEAT > 1: rep-<k>/<label>
 
     @property
     def shed_load(self) -> bool:
@@ -175,22 +148,24 @@ class RunSummary(Fields):
     levels_counted_from: int | None = None
     params: RunParams = field(default_factory=defaults)
     modes: dict[str, ModeRecord] = field(default_factory=dict)
-    virtual_over_platform: float | None = None
-    virtual_over_platform_interval: Interval | None = None
-    virtual_over_platform_reason: str | None = None
-    virtual_over_platform_basis: str | None = None
-    virtual_over_platform_bound: str | None = None
-    virtual_over_reactive: float | None = None
-    virtual_over_reactive_interval: Interval | None = None
-    virtual_over_reactive_reason: str | None = None
-    virtual_over_reactive_bound: str | None = None
-    ratios: dict[str, float | None] | None = None  # JDK → its ratio
-    ratios_intervals: dict[str, Interval | None] | None = None
-    ratios_by_pool: dict[str, float | None] | None = None  # platform column → virtual over it
-    ratios_by_pool_intervals: dict[str, Interval | None] | None = None
-    ratios_by_pool_reasons: dict[str, str] | None = None
-    repeats: RepeatsRecord | None = None
-    repetitions: list[RepetitionRecord] | None = None
+    # the parts only some runs have (SOME_RUNS), left out of a summary built without them; the ratios are written
+    # as ratio.ratio_fields gives them (`with_fields`), which of them a run has its modes' (a brownout has no interval)
+    virtual_over_platform: Annotated[float | None, SOME_RUNS] = None
+    virtual_over_platform_interval: Annotated[Interval | None, SOME_RUNS] = None
+    virtual_over_platform_reason: Annotated[str | None, SOME_RUNS] = None
+    virtual_over_platform_basis: Annotated[str | None, SOME_RUNS] = None
+    virtual_over_platform_bound: Annotated[str | None, SOME_RUNS] = None
+    virtual_over_reactive: Annotated[float | None, SOME_RUNS] = None
+    virtual_over_reactive_interval: Annotated[Interval | None, SOME_RUNS] = None
+    virtual_over_reactive_reason: Annotated[str | None, SOME_RUNS] = None
+    virtual_over_reactive_bound: Annotated[str | None, SOME_RUNS] = None
+    ratios: Annotated[dict[str, float | None] | None, SOME_RUNS] = None  # JDK → its ratio
+    ratios_intervals: Annotated[dict[str, Interval | None] | None, SOME_RUNS] = None
+    ratios_by_pool: Annotated[dict[str, float | None] | None, SOME_RUNS] = None  # platform column → virtual over it
+    ratios_by_pool_intervals: Annotated[dict[str, Interval | None] | None, SOME_RUNS] = None
+    ratios_by_pool_reasons: Annotated[dict[str, str] | None, SOME_RUNS] = None
+    repeats: Annotated[RepeatsRecord | None, SOME_RUNS] = None
+    repetitions: Annotated[list[RepetitionRecord] | None, SOME_RUNS] = None
     thresholds: ThresholdsRecord | None = None
     limits: dict[str, object] | None = None  # the request chain's, in ms (core/limits.py)
     machine: str | None = None
@@ -198,53 +173,12 @@ class RunSummary(Fields):
     missing_modes: list[str] | None = None
     missing: list[str] | None = None
     problems: dict[str, list[str]] | None = None  # mode → what bench saw go wrong
-    test_fault: str | None = None  # LOADLAB_FAULT_CPU_QUOTA of a test that starved the run on purpose
+    # LOADLAB_FAULT_CPU_QUOTA of a test that starved the run on purpose
+    test_fault: Annotated[str | None, SOME_RUNS] = None
     # The delay-service's configured distribution and failures (summary/served_check.overview); each level's
     # `served_ms` says what it served.
     downstream: DownstreamRecord | None = None
-    repetition: int | None = None  # a repetition's own summary: which one
-    # the parts only some runs have, left out of a summary built without them; the ratios are written as
-    # ratio.ratio_fields gives them (`with_fields`), which of them a run has its modes' (a brownout has no interval)
-    OPTIONAL: ClassVar = {
-        name: name
-        for name in (
-            "virtual_over_platform",
-            "virtual_over_platform_interval",
-            "virtual_over_platform_reason",
-            "virtual_over_platform_basis",
-            "virtual_over_platform_bound",
-            "virtual_over_reactive",
-            "virtual_over_reactive_interval",
-            "virtual_over_reactive_reason",
-            "virtual_over_reactive_bound",
-            "ratios",
-            "ratios_intervals",
-            "ratios_by_pool",
-            "ratios_by_pool_intervals",
-            "ratios_by_pool_reasons",
-            "repeats",
-            "repetitions",
-            "test_fault",
-            "repetition",
-        )
-    }
-    NESTED: ClassVar = {
-        "modes": (MAP, ModeRecord),
-        "repeats": (ONE, RepeatsRecord),
-        "repetitions": (LIST, RepetitionRecord),
-        "hosts": (MAP, HostRecord),
-        "downstream": (ONE, DownstreamRecord),
-        "thresholds": (ONE, ThresholdsRecord),
-    }
-    DECLARED_ORDER: ClassVar = True
-
-    @classmethod
-    def from_mapping(cls, values: Mapping[str, object]) -> RunSummary:
-        """summary.json's content, its parameters read back as the RunParams they were written from."""
-        params = values.get("params")
-        if isinstance(params, Mapping):
-            values = {**values, "params": from_json(params)}
-        return super().from_mapping(values)
+    repetition: Annotated[int | None, SOME_RUNS] = None  # a repetition's own summary: which one
 
     def spread_of(self, label: str) -> ModeSpreadRecord | None:
         """REPEAT > 1: this mode's sustained rate across the repetitions; None otherwise."""

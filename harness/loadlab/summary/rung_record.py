@@ -4,9 +4,9 @@ fixes (turn 7), and the words that say its verdict."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Annotated
 
-from loadlab.summary.record_fields import Fields, Interval
+from loadlab.summary.record_fields import Fields, Interval, Key
 
 
 @dataclass(frozen=True)
@@ -16,13 +16,12 @@ class RungRecord(Fields):
     rung: int | None = None
     limit: str | None = None
     setting: str | None = None
-    from_value: float | None = None
+    from_value: Annotated[float | None, Key("from")] = None  # `from`: no Python name
     to: float | None = None
+    run: str | None = None
     predicted_interval_rps: Interval | None = None
     knee_interval_rps: Interval | None = None
     sustained_rps: float | None = None
     verdict: str | None = None
     next_limit: str | None = None
-    run: str | None = None
     words: str | None = None
-    RENAMED: ClassVar = {"from": "from_value"}

@@ -240,26 +240,23 @@ def pool_evidence(raw: RawMode, levels: list[Level], params: RunParams) -> DbPoo
 
 def failed_mode(reason: str) -> ModeRecord:
     """A mode whose analysis failed: the fields its verdict can still give, and why."""
-    return ModeRecord.only(
+    # the figures it always wrote, none known, written as null
+    predicted = PredictedRecord().only("rps", "interval_rps", "predicted_by", "formula", "agrees")
+    failed = ModeRecord(
         sustained_rps=0,
         collapsed=False,
-        # the prediction's figures it always wrote, none known
-        predicted=PredictedRecord.only(rps=None, interval_rps=None, predicted_by=None, formula=None, agrees=None),
-        baseline_p50_ms=None,
-        p99_ms_at_sustained=None,
+        predicted=predicted,
         requests=0,
         errors=0,
         valid=False,
         invalid_reasons=[reason],
         notes=[],
         levels=[],
-        first_unhealthy_level=None,
-        p99_limit_ms=None,
-        pinned_virtual_threads=None,
         stopped_early=False,
-        stop_reason=None,
         missing=[reason],
     )
+    unknown = ("baseline_p50_ms", "p99_ms_at_sustained", "first_unhealthy_level", "p99_limit_ms", "stop_reason")
+    return failed.only(*unknown, "pinned_virtual_threads")
 
 
 def cpu_ran_out(level: Level, ctx: ValidityContext) -> bool:

@@ -42,7 +42,7 @@ def test_a_failed_mode_keeps_its_shorter_shape():
 
 
 def test_the_prediction_is_one_record_spelled_as_the_modes_flat_keys():
-    """ModeRecord.predicted (record_fields.Fields.FLAT): summary.json's `predicted_*`/`prediction_*` keys, where the
+    """ModeRecord.predicted (record_fields.Inline): summary.json's `predicted_*`/`prediction_*` keys, where the
     mode has them, gathered into one record and spelled back as they were."""
     flat = {
         "sustained_rps": 200,
@@ -74,6 +74,21 @@ def test_a_field_no_record_declares_is_refused():
         ModeRecord.from_mapping({"sustained_rps": 1, "made_up": 2})
     with pytest.raises(ValueError, match="no field made_up"):
         RunSummary.from_mapping({"run_id": "x", "made_up": 2})
+    # at any depth, a plain record's (a kind of the mix) and an analysis object's (a level's evidence) too
+    with pytest.raises(ValueError, match="SetAsideRecord has no field pass_number"):
+        ModeRecord.from_mapping({"set_aside_levels": [{"pass": "coarse", "pass_number": 1}]})
+    with pytest.raises(ValueError, match="KindRecord has no field made_up"):
+        ModeRecord.from_mapping({"kinds": [{"name": "a", "made_up": 1}]})
+    with pytest.raises(ValueError, match="Evidence has no field made_up"):
+        ModeRecord.from_mapping({"levels": [{"index": 1, "evidence": {"made_up": 1}}]})
+    with pytest.raises(ValueError, match="CrashRecord is a mapping in summary.json"):
+        ModeRecord.from_mapping({"crashed": "thread"})
+
+
+def test_a_key_that_is_no_python_name_is_read_and_written_as_summary_json_spells_it():
+    mode = ModeRecord.from_mapping({"set_aside_levels": [{"pass": "refine-1", "level": 2}]})
+    (aside,) = mode.set_aside_levels or []
+    assert aside.pass_name == "refine-1" and mode.as_json() == {"set_aside_levels": [{"pass": "refine-1", "level": 2}]}
 
 
 def test_the_healthy_prefix_is_the_healthy_levels_before_the_knee():
