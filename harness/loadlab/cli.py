@@ -191,13 +191,14 @@ def _answers_readme(args: argparse.Namespace) -> int:
 def _up(args: argparse.Namespace) -> int:
     from loadlab.run import targets
 
-    return targets.up(params.parse())
+    values = params.parse()
+    return targets.up(values.target, values.injectors)
 
 
 def _down(args: argparse.Namespace) -> int:
     from loadlab.run import targets
 
-    return targets.down(params.parse())
+    return targets.down(params.parse().target)
 
 
 def parser() -> argparse.ArgumentParser:
