@@ -146,10 +146,12 @@ def bench(values: RunParams, nested: Path | None = None) -> int:
         # the wait agent on the service under test (LOADLAB_WAIT_PROFILE=off: a measurement of what it costs)
         "wait_profile": os.environ.get("LOADLAB_WAIT_PROFILE", "on") != "off",
     }
-    split = cpushare.apply(values, topo)  # SERVICE_CPUS: every host gets the split before anything starts
+    # SERVICE_CPUS: every host gets the split before anything starts
+    split = cpushare.apply(values.service_cpus, values.target, topo)
     if split is not None:
         run.meta["cpu_split"] = split
-    bound = memorybound.apply(values, topo)  # SERVICE_MEMORY_MB: the service host's cgroup, before anything starts
+    # SERVICE_MEMORY_MB: the service host's cgroup, before anything starts
+    bound = memorybound.apply(values.service_memory_mb, topo)
     if bound is not None:
         run.meta["service_memory"] = bound
     run.write_meta()
