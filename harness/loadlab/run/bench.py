@@ -24,8 +24,16 @@ from pathlib import Path
 from types import FrameType
 from typing import NoReturn
 
-from loadlab.core import brownout_profile as brownout
-from loadlab.core import downstream, fanout, runplan, runrecord, timeouts
+from loadlab.core import (
+    database_use,
+    downstream,
+    fanout,
+    load_plan,
+    runplan,
+    runrecord,
+    service_plan,
+    timeouts,
+)
 from loadlab.core.errors import ExitCode
 from loadlab.core.run_params import RunParams
 from loadlab.core.runplan import ModeRun
@@ -51,6 +59,7 @@ from loadlab.run.finepasses import refine_knee
 from loadlab.run.hosts import HostError
 from loadlab.run.java import find_jdk
 from loadlab.run.load import cancel, launch, run_load
+from loadlab.run.topology import DELAY_PORT
 from loadlab.summary import crash as crashes
 
 
@@ -66,7 +75,7 @@ def run_mode(run: Run, mode_run: ModeRun, folder: str | None = None, repetition:
     # Gatling's JVMs boot while the service starts; they wait for their go (run_load) until it answered.
     pending = launch(run, folder)
     try:
-        if run.values.app:
+        if run.service.app:
             appservice.start_app(run, mode_run, folder)  # no /actuator/loadlab: its evidence is checked afterwards
         else:
             services.start_thread_service(run, mode_run, folder)
@@ -77,14 +86,14 @@ def run_mode(run: Run, mode_run: ModeRun, folder: str | None = None, repetition:
         raise
     switch: list[threading.Thread] = []  # PROFILE=brownout: the delay-service's window, scheduled once the go is given
     on_go = None
-    if brownout.is_brownout(run.values):
+    if run.plan.brownout is not None:
         on_go = lambda at: switch.append(brownout_switch.start(run, folder, at))  # noqa: E731 - a one-line hook
     problems, crash = run_load(run, folder, launched=pending, on_go=on_go)
     for thread in switch:
         thread.join()
     # REFINE=0: only the stairs again when the warm-up ended with a backlog (fine_plan says when: stairs only)
     if not problems and crash is None:
-        problems, crash = refine_knee(run, folder, refining=bool(run.values.refine))
+        problems, crash = refine_knee(run, folder, refining=run.plan.refine)
     samplers.stop_samplers(run)
     services.stop_thread_service(run)
     collect.record_pinned(run, folder)
@@ -114,14 +123,18 @@ def bench(values: RunParams, nested: Path | None = None) -> int:
     java_home = find_jdk()
     # What the scenario needs on this machine (a JDK per entry of JDKS, PostgreSQL for db), found or installed
     # before a run folder exists: a missing piece stops here with one line.
-    javas = scenario.prepare(values)
-    run_dir = _run_dir(values, nested)
+    database = database_use.of_values(values)
+    javas = scenario.prepare(values.target, values.jdks, database)
+    run_dir = _run_dir(values.results_dir, nested)
     topo = topology.build(values.target, values.injectors, run_dir, java_home)
     thresholds = replace(
         downstream.health_thresholds(fanout.request_distribution(values)),
         settle_s=settle_seconds(values.profile, values.step_seconds),
     )
-    run = Run(values, topo, run_dir, timeouts.derive(values, thresholds), javas)
+    service = service_plan.of_values(
+        values, topo.delay.work_path(downstream.SERVED_LOG), topo.delay.address, DELAY_PORT
+    )
+    run = Run(topo, run_dir, timeouts.derive(values, thresholds), load_plan.of_values(values), database, service, javas)
     fault = os.environ.get("LOADLAB_FAULT_CPU_QUOTA")  # test-only starvation, see infra/host/loadlab-host
     if fault:
         for h in topo.hosts():
@@ -165,7 +178,7 @@ def bench(values: RunParams, nested: Path | None = None) -> int:
         if nested is None:  # a rung leaves results/latest on its run
             point_latest(run_dir)
         started = True
-        if scenario.needs_database(values):
+        if database.needed:
             services.start_database(run)
         services.start_delay_service(run)
         repeat = values.repeat
@@ -211,11 +224,11 @@ def _conclude(run_dir: Path, values: RunParams, outcome: ExitCode, nested: Path 
     return concluded
 
 
-def _run_dir(values: RunParams, nested: Path | None) -> Path:
+def _run_dir(results_dir: str, nested: Path | None) -> Path:
     if nested is not None:
         nested.mkdir(parents=True)
         return nested
-    return make_run_dir(Path(values.results_dir).resolve())  # after the preflight (cli.py) found no problem
+    return make_run_dir(Path(results_dir).resolve())  # after the preflight (cli.py) found no problem
 
 
 def climb_ladder(run_dir: Path, values: RunParams, outcome: int) -> int:
@@ -230,14 +243,14 @@ def climb_ladder(run_dir: Path, values: RunParams, outcome: int) -> int:
 
 def prepare_hosts(run: Run) -> None:
     """The built app on every host, leftovers of an earlier run killed hard, the service ports checked free."""
-    app = local_app_dir(run.values.app)
+    app = local_app_dir(run.service.app)
     for h in run.topo.hosts():
         h.push_app(app)
         h.tool("stop-all", "30", check=False)
     # Second line of defence: the preflight found these ports free, but something may have taken one since. The run
     # folder exists by now (it holds params.json saying why); that is accepted, but `latest` stays on the previous
     # run and no page is written for a run that never started.
-    for h, ports in run.topo.service_ports(scenario.needs_database(run.values)):
+    for h, ports in run.topo.service_ports(run.database.needed):
         problem = h.ports_in_use(ports)
         if problem:
             raise HostError(problem, ExitCode.USAGE)

@@ -22,10 +22,10 @@ from functools import cached_property
 from pathlib import Path
 
 from loadlab.analysis import refine, threadlimits
-from loadlab.core import runplan
+from loadlab.core import database_use, runplan
 from loadlab.core.errors import LoadlabError
 from loadlab.core.run_params import RunParams
-from loadlab.run import java, rungs, scenario, topology
+from loadlab.run import java, rungs, topology
 from loadlab.run.appbundle import missing_build_outputs
 from loadlab.run.hosts import HostError, SshHost
 from loadlab.run.java import JdkNotFound, find_jdk
@@ -56,6 +56,7 @@ class Preflight:
         self.values = values
         self.target = values.target
         self.results = Path(values.results_dir).resolve()
+        self.database = database_use.of_values(values)
         # Hosts that did not answer (check_hosts), so the port check does not report them a second time.
         self.unreachable: set[str] = set()
 
@@ -219,7 +220,7 @@ def check_hosts(pf: Preflight) -> list[str]:
 def check_ports(pf: Preflight) -> list[str]:
     topo, _ = pf.hosts
     problems = []
-    for h, ports in topo.service_ports(scenario.needs_database(pf.values)) if topo else ():
+    for h, ports in topo.service_ports(pf.database.needed) if topo else ():
         if h.name in pf.unreachable:
             continue
         try:
@@ -233,12 +234,12 @@ def check_ports(pf: Preflight) -> list[str]:
 
 def check_postgresql(pf: Preflight) -> list[str]:
     # On aws PostgreSQL lives on the EC2 hosts, prepared by their user-data: there is nothing to look for here.
-    if not scenario.needs_database(pf.values) or pf.target == "aws" or glob.glob(PG_CTL_GLOB):
+    if not pf.database.needed or pf.target == "aws" or glob.glob(PG_CTL_GLOB):
         return []
     if os.geteuid() == 0 and shutil.which("apt-get"):
         return []  # bench installs Debian's postgresql itself (scenario.ensure_postgresql), before the run folder
     return [
-        f"{scenario.database_user(pf.values)} needs PostgreSQL's server binaries ({PG_CTL_GLOB}), none found and "
+        f"{pf.database.user} needs PostgreSQL's server binaries ({PG_CTL_GLOB}), none found and "
         "this is not root with apt-get to install them: install them (apt-get install postgresql) or choose another "
         "SCENARIO"
     ]
