@@ -29,6 +29,7 @@ from loadlab.core import (
     downstream,
     fanout,
     load_plan,
+    rung_params,
     runplan,
     runrecord,
     service_plan,
@@ -213,14 +214,16 @@ def bench(values: RunParams, nested: Path | None = None) -> int:
     if refused:
         # Before any load: nothing was measured, so there is no verdict to write (the app's log is in logs/).
         return outcome
-    return _conclude(run_dir, values, outcome, nested)
+    # LADDER's rungs, each a bench of its own from parameters made from these (a rung itself climbs none)
+    ladder = rungs.Ladder(values.ladder or 0, rung_params.climbable(values), values, rung_params.rung_values, bench)
+    return _conclude(run_dir, outcome, ladder if nested is None else None)
 
 
-def _conclude(run_dir: Path, values: RunParams, outcome: ExitCode, nested: Path | None) -> int:
-    """The verdict, then LADDER's rungs (a rung itself climbs none)."""
+def _conclude(run_dir: Path, outcome: ExitCode, ladder: rungs.Ladder[rungs.P] | None) -> int:
+    """The verdict, then LADDER's rungs."""
     concluded = conclude(run_dir, outcome)
-    if values.ladder and nested is None and concluded != ExitCode.INTERRUPTED:
-        return climb_ladder(run_dir, values, concluded)
+    if ladder is not None and ladder.rungs and concluded != ExitCode.INTERRUPTED:
+        return climb_ladder(run_dir, ladder, concluded)
     return concluded
 
 
@@ -231,12 +234,12 @@ def _run_dir(results_dir: str, nested: Path | None) -> Path:
     return make_run_dir(Path(results_dir).resolve())  # after the preflight (cli.py) found no problem
 
 
-def climb_ladder(run_dir: Path, values: RunParams, outcome: int) -> int:
+def climb_ladder(run_dir: Path, ladder: rungs.Ladder[rungs.P], outcome: int) -> int:
     """LADDER=N after the stairs (run/rungs.py), then the run's summary and page again with its rungs."""
     from loadlab import report
 
-    console.step(f"the limit ladder: up to {values.ladder} rung{'s' if values.ladder != 1 else ''} a mode")
-    climbed = rungs.climb(run_dir, values, report.rebuild(run_dir), bench)
+    console.step(f"the limit ladder: up to {ladder.rungs} rung{'s' if ladder.rungs != 1 else ''} a mode")
+    climbed = rungs.climb(run_dir, ladder, report.rebuild(run_dir))
     report.rebuild(run_dir)
     return climbed if climbed == ExitCode.INTERRUPTED else outcome
 

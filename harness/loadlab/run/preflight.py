@@ -23,11 +23,11 @@ from functools import cached_property
 from pathlib import Path
 
 from loadlab.analysis import refine, threadlimits
-from loadlab.core import runplan
+from loadlab.core import rung_params, runplan
 from loadlab.core.database_use import DatabaseUse
 from loadlab.core.errors import LoadlabError
 from loadlab.core.run_scope import RunScope
-from loadlab.run import java, rungs, topology
+from loadlab.run import java, topology
 from loadlab.run.appbundle import missing_build_outputs
 from loadlab.run.hosts import HostError, SshHost
 from loadlab.run.java import JdkNotFound, find_jdk
@@ -142,8 +142,8 @@ def run_bytes(scope: RunScope) -> int:
 
 
 def rung_bytes(scope: RunScope) -> float:
-    """LADDER=N: at most N rungs a mode, each a bench of that mode alone on rungs.RUNG_STEPS levels up to
-    rungs.PEAK_MULTIPLE x the rate it is sized for: TARGET_RPS, else the next limit the lab predicts, unknown
+    """LADDER=N: at most N rungs a mode, each a bench of that mode alone on rung_params.RUNG_STEPS levels up to
+    rung_params.PEAK_MULTIPLE x the rate it is sized for: TARGET_RPS, else the next limit the lab predicts, unknown
     before the run, for which twice PEAK_RPS stands here."""
     if not scope.ladder:
         return 0.0
@@ -151,9 +151,9 @@ def rung_bytes(scope: RunScope) -> float:
     rung = replace(
         scope,
         modes=scope.modes[:1],
-        start_rps=max(1, math.floor(scope.start_rps * rungs.START_SHARE)),
-        peak_rps=math.ceil(rate * rungs.PEAK_MULTIPLE),
-        steps=rungs.RUNG_STEPS,
+        start_rps=max(1, math.floor(scope.start_rps * rung_params.START_SHARE)),
+        peak_rps=math.ceil(rate * rung_params.PEAK_MULTIPLE),
+        steps=rung_params.RUNG_STEPS,
         repeat=1,
         ladder=None,
     )
