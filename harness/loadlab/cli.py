@@ -81,11 +81,12 @@ def _bench(args: argparse.Namespace) -> int:
     values = _values(args)
     lock = _single_run_lock()  # first: a second bench must say so, not that the first one's ports are busy
     # Imported late so `check` stays light; preflight and bench need no more than the standard library until the end.
+    from loadlab.core import database_use, run_scope
     from loadlab.run.bench import bench
     from loadlab.run.preflight import preflight
 
     try:
-        problems = preflight(values)
+        problems = preflight(run_scope.of_values(values), database_use.of_values(values))
         if problems:
             raise LoadlabError(
                 "\n".join(
@@ -191,13 +192,14 @@ def _answers_readme(args: argparse.Namespace) -> int:
 def _up(args: argparse.Namespace) -> int:
     from loadlab.run import targets
 
-    return targets.up(params.parse())
+    values = params.parse()
+    return targets.up(values.target, values.injectors)
 
 
 def _down(args: argparse.Namespace) -> int:
     from loadlab.run import targets
 
-    return targets.down(params.parse())
+    return targets.down(params.parse().target)
 
 
 def parser() -> argparse.ArgumentParser:

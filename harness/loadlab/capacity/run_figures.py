@@ -11,7 +11,6 @@ from pathlib import Path
 
 from loadlab.analysis.levels import Evidence
 from loadlab.core import metrics, runrecord
-from loadlab.core.run_params import RunParams
 from loadlab.core.servicecpus import CpuSplit
 from loadlab.core.servicecpus import of_run as split_of_run
 from loadlab.summary import records
@@ -67,7 +66,9 @@ def served_fitted_levels(mode: ModeRecord) -> list[LevelRecord]:
     return [lv for lv in mode.fitted_levels if lv.ok_rps]
 
 
-def mode_figures(label: str, mode: ModeRecord, params: RunParams, injectors: int) -> ModeFigures:
+def mode_figures(label: str, mode: ModeRecord, asked_pool: int | None, injectors: int) -> ModeFigures:
+    """asked_pool: PLATFORM_THREADS where it was one size (RunParams.single_pool), read where the service did not
+    report its pool."""
     levels = served_fitted_levels(mode)
     points: dict[str, list[tuple[float, float | None]]] = {}
     for role, read in EVIDENCE.items():
@@ -75,8 +76,7 @@ def mode_figures(label: str, mode: ModeRecord, params: RunParams, injectors: int
         pct = [read(lv.sampled) for lv in levels]
         points[role] = [(float(lv.ok_rps or 0), None if p is None else p * scale) for lv, p in zip(levels, pct)]
     live = mode.live_config or {}
-    asked = params.single_pool
-    pool = as_float(live.get(metrics.TOMCAT_THREADS_MAX)) or as_float(asked)
+    pool = as_float(live.get(metrics.TOMCAT_THREADS_MAX)) or as_float(asked_pool)
     rss = [lv.rss_mb for lv in levels if lv.rss_mb is not None]
     return ModeFigures(
         label,
@@ -102,7 +102,7 @@ def read(run_dir: Path) -> RunFigures:
     found = re.search(r"(\d+) cores, (\d+(?:\.\d+)?) GiB", machine)
     cores = float(found.group(1)) if found else None
     target = str(summary.target or "local")
-    modes = tuple(mode_figures(label, mode, params, injectors) for label, mode in summary.modes.items())
+    modes = tuple(mode_figures(label, mode, params.single_pool, injectors) for label, mode in summary.modes.items())
     return RunFigures(
         run_dir,
         str(summary.run_id or run_dir.name),

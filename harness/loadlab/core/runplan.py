@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from loadlab.core.modelabel import ModeLabel
-from loadlab.core.run_params import RunParams
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,20 @@ def service_pool(mode_run: ModeRun, sizes: tuple[int, ...]) -> int:
     return mode_run.threads or sizes[0]
 
 
-def levels(values: RunParams) -> list[float]:
+class Stairs(Protocol):
+    """The coarse stairs' parameters, as RunParams and the records taken from it (run_scope.RunScope) hold them."""
+
+    @property
+    def start_rps(self) -> int: ...
+
+    @property
+    def peak_rps(self) -> int: ...
+
+    @property
+    def steps(self) -> int: ...
+
+
+def levels(values: Stairs) -> list[float]:
     """The offered rates of the measured levels, evenly spaced from START_RPS to PEAK_RPS inclusive."""
     n, start, peak = values.steps, values.start_rps, values.peak_rps
     if n == 1:

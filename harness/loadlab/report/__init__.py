@@ -17,12 +17,13 @@ from pathlib import Path
 from urllib.parse import quote
 
 from loadlab import summary as summaries
+from loadlab.core.app import service_label
 from loadlab.report import brownout_section, kind_spectra, over_time_figure, plan_section, spectrum_section
 from loadlab.report.headline import headline
 from loadlab.report.page import document
 from loadlab.report.page_charts import figures
 from loadlab.report.page_style import CSS
-from loadlab.report.service_name import named_page, service_name
+from loadlab.report.service_name import named_page
 from loadlab.summary import records
 from loadlab.summary.outputs import write_text
 from loadlab.summary.records import RunSummary
@@ -65,7 +66,7 @@ def render(run_dir: str | os.PathLike[str], record: RunSummary) -> Path:
         plan_section.read(run_dir),
         brownout_section.section(run_dir, record, folders),
     )
-    html = named_page(page, service_name(record.params))
+    html = named_page(page, service_label(record.params))
     path = run_dir / "index.html"
     write_text(path, html)
     return path

@@ -10,7 +10,6 @@ from loadlab.core import app, scenario_mix
 from loadlab.core.modelabel import ModeLabel
 from loadlab.report import brownout_words, prediction_cells
 from loadlab.report.formats import num, rps
-from loadlab.report.service_name import service_name
 from loadlab.summary import crash
 from loadlab.summary.detail_records import CrashRecord
 from loadlab.summary.prediction_text import bound_words
@@ -40,7 +39,7 @@ def subject(summary: RunSummary) -> str:
     """What was measured: `http scenario`, or an app at its path (it runs none of the thread-service's scenarios)."""
     params = summary.params
     if params.app:
-        return f"{service_name(params)} {app.what_is_sent(params)}"
+        return f"{app.service_label(params)} {app.what_is_sent(params)}"
     return f"{scenario_of(summary)} scenario"
 
 

@@ -5,12 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from loadlab.analysis import validity
-from loadlab.core import scenario_mix
-from loadlab.core.run_params import RunParams
+from loadlab.core import app, scenario_mix
 from loadlab.report.charts import level_charts, server_charts
 from loadlab.report.headline import scenario_of
 from loadlab.report.series import read_series
-from loadlab.report.service_name import service_name
 from loadlab.summary.records import RunSummary
 
 CAPTIONS = {
@@ -60,7 +58,7 @@ def figures(run_dir: Path, summary: RunSummary, folders: dict[str, str]) -> list
         ),
     ]
     params = summary.params
-    service = service_name(params)
+    service = app.service_label(params)
     scenario = scenario_of(summary)
     cpu_ms: float = params.cpu_ms
     kinds = scenario_mix.kinds(scenario)
@@ -76,7 +74,7 @@ def figures(run_dir: Path, summary: RunSummary, folders: dict[str, str]) -> list
             )
         )
     one_machine = validity.shares_one_machine(summary.target)
-    limits = server_limits(params, one_machine)
+    limits = server_limits(params.delay_ms, params.db_pool, one_machine)
     panels = [
         name
         for name in server_charts.SERVER_PANELS
@@ -94,8 +92,9 @@ def figures(run_dir: Path, summary: RunSummary, folders: dict[str, str]) -> list
     return found
 
 
-def server_limits(params: RunParams, one_machine: bool) -> dict[str, tuple[float, str]]:
-    """The validity limits drawn on the server charts, the same numbers validity.py judges with."""
+def server_limits(delay_ms: float, pool: float, one_machine: bool) -> dict[str, tuple[float, str]]:
+    """The validity limits drawn on the server charts, the same numbers validity.py judges with: DELAY_MS's allowance
+    and DB_POOL's connections."""
     if one_machine:
         limits = {
             "server-host": (
@@ -110,7 +109,6 @@ def server_limits(params: RunParams, one_machine: bool) -> dict[str, tuple[float
                 f"host saturated ({validity.CPU_SATURATED_RATIO * 100:g}%)",
             )
         }
-    delay_ms, pool = params.delay_ms, params.db_pool
     allowed = validity.delay_allowance_ms(delay_ms)
     limits["server-delay"] = (delay_ms + allowed, f"limit {delay_ms:g} + {allowed:g} ms")
     limits["server-pool"] = (pool, f"DB_POOL {pool:g} connections")

@@ -1,23 +1,18 @@
 """The name the page gives the service under test: the thread-service, or the user's jar (APP) in its place.
 
 The harness keeps the role's name everywhere else (summary.json's `crashed.role`, log and raw file names): only the
-words a reader sees change, so that a page about orders-service.jar does not call it the thread-service."""
+words a reader sees change, so that a page about orders-service.jar does not call it the thread-service. The name
+itself is core/app.service_label's."""
 
 from __future__ import annotations
 
 import re
 
-from loadlab.core.app import THREAD_SERVICE, service_label
-from loadlab.core.run_params import RunParams
+from loadlab.core.app import THREAD_SERVICE
 
 # The role's name as a word of prose: not inside a file or log name (platform-thread-service.log, thread-service.jar).
 _AS_PROSE = re.compile(r"(?<![\w/.-])thread-service(?![\w-]|\.(?:log|jar|csv)\b)")
 _TEXT_NODE = re.compile(r">([^<]+)<")
-
-
-def service_name(params: RunParams) -> str:
-    """What the page calls the service under test, from the run's parameters (summary.json's `params`)."""
-    return service_label(params)
 
 
 def named(text: str, service: str) -> str:

@@ -11,7 +11,6 @@ import time
 
 from loadlab.core import app, mix, runplan
 from loadlab.core.errors import ExitCode
-from loadlab.core.run_params import RunParams
 from loadlab.core.runplan import ModeRun
 from loadlab.run import console, scenario
 from loadlab.run.context import Run
@@ -32,8 +31,9 @@ class AppRefused(HostError):
     exit_code = ExitCode.USAGE
 
 
-def jar_name(values: RunParams) -> str:
-    return values.app.rsplit("/", 1)[-1]
+def jar_name(jar: str) -> str:
+    """APP's file name, as a refusal names it."""
+    return jar.rsplit("/", 1)[-1]
 
 
 def url(run: Run, path: str) -> str:
@@ -42,20 +42,20 @@ def url(run: Run, path: str) -> str:
 
 def launch_args(run: Run, mode: str, threads: int) -> list[str]:
     """The standard Spring properties of the mode, then APP_ARGS with the run's parts for its placeholders."""
-    v, delay, thread = run.values, run.topo.delay, run.topo.thread
+    v, delay, thread = run.service, run.topo.delay, run.topo.thread
     parts = app.placeholder_values(delay.address, DELAY_PORT, v.delay_ms, delay.address, DB_PORT, scenario.DB_NAME)
     return [
         *app.mode_args(mode, threads, thread.address, THREAD_PORT),
-        *app.substitute(app.check_args(v.app_args), parts),
+        *app.substitute(list(v.app_args), parts),
     ]
 
 
 def start_app(run: Run, mode_run: ModeRun, folder: str) -> None:
-    h, v = run.topo.thread, run.values
+    h, v = run.topo.thread, run.service
     mode = mode_run.mode
     threads = runplan.service_pool(mode_run, v.platform_threads)
     console.step(
-        f"starting {jar_name(v)} (APP) in {mode} mode on JDK {mode_run.jdk} on {h.name} ({h.address}:{THREAD_PORT}"
+        f"starting {jar_name(v.app)} (APP) in {mode} mode on JDK {mode_run.jdk} on {h.name} ({h.address}:{THREAD_PORT}"
         + (f", server.tomcat.threads.max={threads})" if mode == "platform" else ")")
     )
     raw = h.work_path(folder, "raw", "thread")
@@ -71,7 +71,7 @@ def start_app(run: Run, mode_run: ModeRun, folder: str) -> None:
     try:
         h.tool("wait-answer", url(run, "/"), str(START_TIMEOUT_S), ROLE, timeout=START_TIMEOUT_S + 30)
     except HostError:
-        raise AppRefused(f"APP={jar_name(v)} did not start in {mode} mode; {log_tail(h, log)}") from None
+        raise AppRefused(f"APP={jar_name(v.app)} did not start in {mode} mode; {log_tail(h, log)}") from None
     check_path(run, mode)
 
 
@@ -87,9 +87,9 @@ def check_path(run: Run, mode: str) -> None:
     """Every kind of request sent once before any load (APP_PATH's one GET, or each line of APP_REQUESTS, each
     placeholder at its first value): a 4xx/5xx or no answer within the load's own request timeout refuses the run,
     naming the kind (a load of errors measures nothing of the app's threads)."""
-    v = run.values
+    v = run.service
     timeout_s = max(1, run.limits.injector_request_timeout_ms // 1000)
-    for kind in mix.of_values(v).kinds:
+    for kind in v.requests.kinds:
         status = smoke_status(run, kind, timeout_s)
         if status[:1] in ("2", "3"):
             continue
@@ -100,13 +100,13 @@ def check_path(run: Run, mode: str) -> None:
         )
         if not v.app_requests:
             raise AppRefused(
-                f"APP_PATH={v.app_path} {what} on {jar_name(v)} in {mode} mode, before any load: set APP_PATH to a "
+                f"APP_PATH={v.app_path} {what} on {jar_name(v.app)} in {mode} mode, before any load: set APP_PATH to a "
                 f"path the app answers with 2xx (or its APP_ARGS so that it can)"
             )
         raise AppRefused(
             f"APP_REQUESTS={v.app_requests} line {kind.line} (kind {kind.name}: {kind.method} {kind.smoke_path}) "
-            f"{what} on {jar_name(v)} in {mode} mode, before any load: fix that line so the app answers it with 2xx "
-            "(or its APP_ARGS so that it can)"
+            f"{what} on {jar_name(v.app)} in {mode} mode, before any load: fix that line so the app answers it with "
+            "2xx (or its APP_ARGS so that it can)"
         )
 
 
@@ -123,10 +123,10 @@ def smoke_status(run: Run, kind: mix.Kind, timeout_s: int) -> str:
     return status
 
 
-def probe_path(values: RunParams) -> str:
+def probe_path(requests: mix.Mix) -> str:
     """The GET the harness times and samples the app by between passes: APP_PATH, or the mix's first GET kind (its
-    first kind when none is a GET) at its placeholders' first values."""
-    kinds = mix.of_values(values).kinds
+    first kind when none is a GET) at its placeholders' first values; requests: the run's (mix.of_values)."""
+    kinds = requests.kinds
     return next((k for k in kinds if k.method == "GET"), kinds[0]).smoke_path
 
 
@@ -149,7 +149,7 @@ def sampler_args(run: Run, raw: str) -> list[str]:
     ]
     # An app with a servlet context path (spring-petclinic-rest's /petclinic/) has Actuator under it, not at /.
     found = next(
-        (path for path in app.actuator_metrics_paths(probe_path(run.values)) if _answers(run, path)),
+        (path for path in app.actuator_metrics_paths(probe_path(run.service.requests)) if _answers(run, path)),
         None,
     )
     if found:
@@ -169,7 +169,7 @@ def answers_quickly(run: Run, timeout_s: float) -> tuple[bool, tuple[str, str]]:
     """Whether a GET of APP_PATH answers as fast as a healthy level allows (the drain's reading of an app, which has
     no count of requests in flight: a request queued behind a backlog would wait for all of it), and the answer."""
     quick_s = run.limits.healthy_max_ms / 1000  # derived with the run's own health rule (bench.py)
-    answer = http_status(run.topo.thread, url(run, probe_path(run.values)), timeout_s)
+    answer = http_status(run.topo.thread, url(run, probe_path(run.service.requests)), timeout_s)
     return bool(answer[0][:1] in ("2", "3") and answer[1] and float(answer[1]) <= quick_s), answer
 
 

@@ -24,8 +24,17 @@ from pathlib import Path
 from types import FrameType
 from typing import NoReturn
 
-from loadlab.core import brownout_profile as brownout
-from loadlab.core import downstream, fanout, runplan, runrecord, timeouts
+from loadlab.core import (
+    database_use,
+    downstream,
+    fanout,
+    load_plan,
+    rung_params,
+    runplan,
+    runrecord,
+    service_plan,
+    timeouts,
+)
 from loadlab.core.errors import ExitCode
 from loadlab.core.run_params import RunParams
 from loadlab.core.runplan import ModeRun
@@ -51,6 +60,7 @@ from loadlab.run.finepasses import refine_knee
 from loadlab.run.hosts import HostError
 from loadlab.run.java import find_jdk
 from loadlab.run.load import cancel, launch, run_load
+from loadlab.run.topology import DELAY_PORT
 from loadlab.summary import crash as crashes
 
 
@@ -66,7 +76,7 @@ def run_mode(run: Run, mode_run: ModeRun, folder: str | None = None, repetition:
     # Gatling's JVMs boot while the service starts; they wait for their go (run_load) until it answered.
     pending = launch(run, folder)
     try:
-        if run.values.app:
+        if run.service.app:
             appservice.start_app(run, mode_run, folder)  # no /actuator/loadlab: its evidence is checked afterwards
         else:
             services.start_thread_service(run, mode_run, folder)
@@ -77,14 +87,14 @@ def run_mode(run: Run, mode_run: ModeRun, folder: str | None = None, repetition:
         raise
     switch: list[threading.Thread] = []  # PROFILE=brownout: the delay-service's window, scheduled once the go is given
     on_go = None
-    if brownout.is_brownout(run.values):
+    if run.plan.brownout is not None:
         on_go = lambda at: switch.append(brownout_switch.start(run, folder, at))  # noqa: E731 - a one-line hook
     problems, crash = run_load(run, folder, launched=pending, on_go=on_go)
     for thread in switch:
         thread.join()
     # REFINE=0: only the stairs again when the warm-up ended with a backlog (fine_plan says when: stairs only)
     if not problems and crash is None:
-        problems, crash = refine_knee(run, folder, refining=bool(run.values.refine))
+        problems, crash = refine_knee(run, folder, refining=run.plan.refine)
     samplers.stop_samplers(run)
     services.stop_thread_service(run)
     collect.record_pinned(run, folder)
@@ -114,14 +124,18 @@ def bench(values: RunParams, nested: Path | None = None) -> int:
     java_home = find_jdk()
     # What the scenario needs on this machine (a JDK per entry of JDKS, PostgreSQL for db), found or installed
     # before a run folder exists: a missing piece stops here with one line.
-    javas = scenario.prepare(values)
-    run_dir = _run_dir(values, nested)
+    database = database_use.of_values(values)
+    javas = scenario.prepare(values.target, values.jdks, database)
+    run_dir = _run_dir(values.results_dir, nested)
     topo = topology.build(values.target, values.injectors, run_dir, java_home)
     thresholds = replace(
         downstream.health_thresholds(fanout.request_distribution(values)),
         settle_s=settle_seconds(values.profile, values.step_seconds),
     )
-    run = Run(values, topo, run_dir, timeouts.derive(values, thresholds), javas)
+    service = service_plan.of_values(
+        values, topo.delay.work_path(downstream.SERVED_LOG), topo.delay.address, DELAY_PORT
+    )
+    run = Run(topo, run_dir, timeouts.derive(values, thresholds), load_plan.of_values(values), database, service, javas)
     fault = os.environ.get("LOADLAB_FAULT_CPU_QUOTA")  # test-only starvation, see infra/host/loadlab-host
     if fault:
         for h in topo.hosts():
@@ -146,10 +160,12 @@ def bench(values: RunParams, nested: Path | None = None) -> int:
         # the wait agent on the service under test (LOADLAB_WAIT_PROFILE=off: a measurement of what it costs)
         "wait_profile": os.environ.get("LOADLAB_WAIT_PROFILE", "on") != "off",
     }
-    split = cpushare.apply(values, topo)  # SERVICE_CPUS: every host gets the split before anything starts
+    # SERVICE_CPUS: every host gets the split before anything starts
+    split = cpushare.apply(values.service_cpus, values.target, topo)
     if split is not None:
         run.meta["cpu_split"] = split
-    bound = memorybound.apply(values, topo)  # SERVICE_MEMORY_MB: the service host's cgroup, before anything starts
+    # SERVICE_MEMORY_MB: the service host's cgroup, before anything starts
+    bound = memorybound.apply(values.service_memory_mb, topo)
     if bound is not None:
         run.meta["service_memory"] = bound
     run.write_meta()
@@ -163,7 +179,7 @@ def bench(values: RunParams, nested: Path | None = None) -> int:
         if nested is None:  # a rung leaves results/latest on its run
             point_latest(run_dir)
         started = True
-        if scenario.needs_database(values):
+        if database.needed:
             services.start_database(run)
         services.start_delay_service(run)
         repeat = values.repeat
@@ -198,44 +214,46 @@ def bench(values: RunParams, nested: Path | None = None) -> int:
     if refused:
         # Before any load: nothing was measured, so there is no verdict to write (the app's log is in logs/).
         return outcome
-    return _conclude(run_dir, values, outcome, nested)
+    # LADDER's rungs, each a bench of its own from parameters made from these (a rung itself climbs none)
+    ladder = rungs.Ladder(values.ladder or 0, rung_params.climbable(values), values, rung_params.rung_values, bench)
+    return _conclude(run_dir, outcome, ladder if nested is None else None)
 
 
-def _conclude(run_dir: Path, values: RunParams, outcome: ExitCode, nested: Path | None) -> int:
-    """The verdict, then LADDER's rungs (a rung itself climbs none)."""
+def _conclude(run_dir: Path, outcome: ExitCode, ladder: rungs.Ladder[rungs.P] | None) -> int:
+    """The verdict, then LADDER's rungs."""
     concluded = conclude(run_dir, outcome)
-    if values.ladder and nested is None and concluded != ExitCode.INTERRUPTED:
-        return climb_ladder(run_dir, values, concluded)
+    if ladder is not None and ladder.rungs and concluded != ExitCode.INTERRUPTED:
+        return climb_ladder(run_dir, ladder, concluded)
     return concluded
 
 
-def _run_dir(values: RunParams, nested: Path | None) -> Path:
+def _run_dir(results_dir: str, nested: Path | None) -> Path:
     if nested is not None:
         nested.mkdir(parents=True)
         return nested
-    return make_run_dir(Path(values.results_dir).resolve())  # after the preflight (cli.py) found no problem
+    return make_run_dir(Path(results_dir).resolve())  # after the preflight (cli.py) found no problem
 
 
-def climb_ladder(run_dir: Path, values: RunParams, outcome: int) -> int:
+def climb_ladder(run_dir: Path, ladder: rungs.Ladder[rungs.P], outcome: int) -> int:
     """LADDER=N after the stairs (run/rungs.py), then the run's summary and page again with its rungs."""
     from loadlab import report
 
-    console.step(f"the limit ladder: up to {values.ladder} rung{'s' if values.ladder != 1 else ''} a mode")
-    climbed = rungs.climb(run_dir, values, report.rebuild(run_dir), bench)
+    console.step(f"the limit ladder: up to {ladder.rungs} rung{'s' if ladder.rungs != 1 else ''} a mode")
+    climbed = rungs.climb(run_dir, ladder, report.rebuild(run_dir))
     report.rebuild(run_dir)
     return climbed if climbed == ExitCode.INTERRUPTED else outcome
 
 
 def prepare_hosts(run: Run) -> None:
     """The built app on every host, leftovers of an earlier run killed hard, the service ports checked free."""
-    app = local_app_dir(run.values.app)
+    app = local_app_dir(run.service.app)
     for h in run.topo.hosts():
         h.push_app(app)
         h.tool("stop-all", "30", check=False)
     # Second line of defence: the preflight found these ports free, but something may have taken one since. The run
     # folder exists by now (it holds params.json saying why); that is accepted, but `latest` stays on the previous
     # run and no page is written for a run that never started.
-    for h, ports in run.topo.service_ports(scenario.needs_database(run.values)):
+    for h, ports in run.topo.service_ports(run.database.needed):
         problem = h.ports_in_use(ports)
         if problem:
             raise HostError(problem, ExitCode.USAGE)

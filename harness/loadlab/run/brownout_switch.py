@@ -34,7 +34,8 @@ def start(run: Run, folder: str, start_at_ms: int) -> threading.Thread:
 
 
 def schedule(run: Run, folder: str, start_at_ms: int) -> dict[str, object]:
-    plan = brownout.schedule(run.values)
+    plan = run.plan.brownout
+    assert plan is not None  # started for PROFILE=brownout alone (bench.run_mode)
     measure_start, source = _measure_start(run, folder, start_at_ms, plan)
     window: dict[str, object] = {
         "from_epoch_ms": measure_start + plan.start_s * 1000,
@@ -54,13 +55,13 @@ def _measure_start(run: Run, folder: str, start_at_ms: int, plan: brownout.Sched
     """The measured phase's first instant as the first injector anchored it, or, when it did not say so in time,
     the whole second after the go plus the warm-up (SecondAnchor's rule for a lone injector)."""
     meta = run.run_dir.joinpath(*COARSE.raw(folder, 0), "meta.json")
-    deadline = time.time() + COARSE.warmup_seconds(run.values) + plan.before_s / 2 + 2
+    deadline = time.time() + COARSE.warmup_seconds(run.plan) + plan.before_s / 2 + 2
     while time.time() < deadline:
         anchored = read_json(meta).get("measure_start_epoch_ms")
         if isinstance(anchored, (int, float)):
             return int(anchored), "meta.json"
         time.sleep(POLL_S)
-    return (-(-start_at_ms // 1000) + COARSE.warmup_seconds(run.values)) * 1000, "go instant"
+    return (-(-start_at_ms // 1000) + COARSE.warmup_seconds(run.plan)) * 1000, "go instant"
 
 
 def _command(run: Run, window: dict[str, object]) -> dict[str, object]:

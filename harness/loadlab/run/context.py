@@ -1,4 +1,5 @@
-"""What every step of a run shares: its parameters, hosts, folder, limits and the record kept in params.json.
+"""What every step of a run shares: what it needs of the parameters, its hosts, folder, limits and the record kept in
+params.json.
 
 The run folder is results/<UTC start> (make_run_dir); `results/latest` moves to it only once the run really starts
 (point_latest). Every service's and Gatling's console log goes to one flat `logs/` folder on its host (log_path).
@@ -15,18 +16,22 @@ from pathlib import Path
 from typing import Any
 
 from loadlab.core import timeouts
+from loadlab.core.database_use import DatabaseUse
 from loadlab.core.errors import ExitCode, LoadlabError
-from loadlab.core.run_params import RunParams
+from loadlab.core.load_plan import LoadPlan
+from loadlab.core.service_plan import ServicePlan
 from loadlab.run.hosts import Host
 from loadlab.run.topology import Topology
 
 
 @dataclass
 class Run:
-    values: RunParams  # the validated parameters (params.py)
     topo: Topology
     run_dir: Path
     limits: timeouts.Limits
+    plan: LoadPlan  # what the injectors need of the parameters (core/load_plan.py)
+    database: DatabaseUse  # the run's own PostgreSQL, and who it is for (core/database_use.py)
+    service: ServicePlan  # what the services need of the parameters (core/service_plan.py)
     # The java binary of each JDK in JDKS on the thread-service's host (scenario.thread_javas).
     javas: dict[int, str] = field(default_factory=dict)
     # params.json: rewritten after every mode, so a crash keeps it. Any: a JSON document each step adds its keys to

@@ -4,20 +4,18 @@ the service under test and every other role on their own cores; what params.json
 from __future__ import annotations
 
 from loadlab.core import servicecpus
-from loadlab.core.run_params import RunParams
 from loadlab.run import console
 from loadlab.run.topology import Topology
 
 AWS_IGNORED = "ignored on aws: each role already has a host (and cores) of its own"
 
 
-def apply(values: RunParams, topo: Topology) -> dict[str, object] | None:
-    """The split for params.json (`cpu_split`), its words said on the console; None when the service shares the
-    machine. local and netns hosts are this machine, so one split holds for every host."""
-    share = values.service_cpus
+def apply(share: float | None, target: str, topo: Topology) -> dict[str, object] | None:
+    """share: SERVICE_CPUS on TARGET. The split for params.json (`cpu_split`), its words said on the console; None when
+    the service shares the machine. local and netns hosts are this machine, so one split holds for every host."""
     if share is None:
         return None
-    if values.target == "aws":
+    if target == "aws":
         console.warn(f"SERVICE_CPUS={share:g} is {AWS_IGNORED}")
         return {"service_cpus": share, "ignored": AWS_IGNORED}
     split = servicecpus.split(share, servicecpus.machine_cpus())

@@ -48,7 +48,7 @@ def wait_quiet(read: Callable[[], tuple[bool, T]]) -> tuple[bool, T | None]:
 def drain(run: Run) -> str | None:
     """Waits until the service under test has served every request of the collapse; None when it has, else why
     not."""
-    if run.values.app:
+    if run.service.app:
         drained, answer = wait_quiet(lambda: appservice.answers_quickly(run, DRAIN_TIMEOUT_S))
         return None if drained else appservice.still_slow(run, answer, DRAIN_TIMEOUT_S)
 

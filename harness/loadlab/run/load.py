@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from loadlab.run import console, samplers, scenario
+from loadlab.run import console, samplers
 from loadlab.run.context import Run
 from loadlab.run.hosts import Host
 from loadlab.run.simulation import COARSE, LoadPass, gatling_props, live_verdict_differs
@@ -82,7 +82,7 @@ def launch(run: Run, folder: str, load: LoadPass = COARSE) -> Launch:
         names.append((h, name))
     ready = [threading.Event() for _ in names]
     ended = [threading.Event() for _ in names]
-    differs = live_verdict_differs(run.values, run.limits.expected_ms)
+    differs = live_verdict_differs(run.plan, run.limits.expected_ms)
     for i, h in enumerate(run.topo.injectors):
         threading.Thread(
             target=console.follow_progress,
@@ -125,7 +125,7 @@ def run_load(
         on_go(start_at)
     # The last requests may take the whole request timeout to end after the schedule.
     timeout_s = run.limits.injector_request_timeout_ms // 1000
-    budget = load.scheduled_seconds(run.values) + align + GATLING_GRACE_S + timeout_s
+    budget = load.scheduled_seconds(run.plan) + align + GATLING_GRACE_S + timeout_s
     watcher = Watcher(watched(run, folder, load))
     problems, crash = supervise(watcher, names, budget, EvidenceLog(run, folder, load), launched.ended)
     if crash is not None or problems:
@@ -171,7 +171,7 @@ def measure_start_s(run: Run, folder: str, load: LoadPass, start_at_ms: int) -> 
     anchored = read_json(run.run_dir.joinpath(*load.raw(folder, 0), "meta.json")).get("measure_start_epoch_ms")
     if isinstance(anchored, (int, float)):
         return int(anchored) // 1000
-    return -(-start_at_ms // 1000) + load.warmup_seconds(run.values)
+    return -(-start_at_ms // 1000) + load.warmup_seconds(run.plan)
 
 
 def supervise(
@@ -238,11 +238,11 @@ def watched(run: Run, folder: str, load: LoadPass = COARSE) -> list[Watched]:
             t,
             run.log(t, run.log_name(folder, "thread-service")),
             # An APP has no management port of the lab's: its process is watched, its answers are the load's.
-            health_url=None if run.values.app else f"http://127.0.0.1:{MGMT_PORT}/actuator/health",
+            health_url=None if run.service.app else f"http://127.0.0.1:{MGMT_PORT}/actuator/health",
         ),
         Watched("delay-service", "delay-service", d, run.log(d, "delay-service")),
     ]
-    if scenario.needs_database(run.values):
+    if run.database.needed:
         # The db scenario's PostgreSQL is shared by every mode, like the delay-service.
         roles.append(Watched("postgres", "postgres", d, run.log(d, "postgres")))
     roles += [

@@ -1,11 +1,12 @@
 """Everything a run needs that can be checked without starting anything, checked before the run folder exists.
 
-cli.py runs `preflight(values)` after the parameters are validated and before bench.py creates the run folder, on
-every target. Each check is a small function returning its problems, one line each: what is wrong and how to fix it.
-Every check runs, so all problems are reported together; any problem means exit 2 with nothing of the run created
-(no run folder, `results/latest` untouched, no .loadlab/app copy). A check creates nothing, with one exception that
-leaves nothing behind: the results-directory check makes and removes an empty probe folder, the only way to learn
-that a path like /proc takes no new folders (root passes every permission test there).
+cli.py runs `preflight(scope, database)` (core/run_scope.py, core/database_use.py) after the parameters are validated
+and before bench.py creates the run folder, on every target. Each check is a small function returning its problems,
+one line each: what is wrong and how to fix it. Every check runs, so all problems are reported together; any problem
+means exit 2 with nothing of the run created (no run folder, `results/latest` untouched, no .loadlab/app copy). A check
+creates nothing, with one exception that leaves nothing behind: the results-directory check makes and removes an empty
+probe folder, the only way to learn that a path like /proc takes no new folders (root passes every permission test
+there).
 
 A new check is a function `check_x(pf: Preflight) -> list[str]` and one line in CHECKS.
 """
@@ -22,10 +23,11 @@ from functools import cached_property
 from pathlib import Path
 
 from loadlab.analysis import refine, threadlimits
-from loadlab.core import runplan
+from loadlab.core import rung_params, runplan
+from loadlab.core.database_use import DatabaseUse
 from loadlab.core.errors import LoadlabError
-from loadlab.core.run_params import RunParams
-from loadlab.run import java, rungs, scenario, topology
+from loadlab.core.run_scope import RunScope
+from loadlab.run import java, topology
 from loadlab.run.appbundle import missing_build_outputs
 from loadlab.run.hosts import HostError, SshHost
 from loadlab.run.java import JdkNotFound, find_jdk
@@ -50,12 +52,13 @@ PG_CTL_GLOB = "/usr/lib/postgresql/*/bin/pg_ctl"
 
 
 class Preflight:
-    """The validated parameters plus what several checks share, each looked up once."""
+    """The run's scope (core/run_scope.py) and database (core/database_use.py), plus what several checks share, each
+    looked up once."""
 
-    def __init__(self, values: RunParams):
-        self.values = values
-        self.target = values.target
-        self.results = Path(values.results_dir).resolve()
+    def __init__(self, scope: RunScope, database: DatabaseUse):
+        self.scope, self.database = scope, database
+        self.target = scope.target
+        self.results = Path(scope.results_dir).resolve()
         # Hosts that did not answer (check_hosts), so the port check does not report them a second time.
         self.unreachable: set[str] = set()
 
@@ -69,7 +72,7 @@ class Preflight:
     @cached_property
     def results_problem(self) -> str | None:
         """Why RESULTS_DIR cannot hold the run folder, or None (shared by the results and disk checks)."""
-        shown, results = self.values.results_dir, self.results
+        shown, results = self.scope.results_dir, self.results
         existing = nearest_existing(results)
         if not existing.is_dir():
             what = "is a file" if existing == results else f"cannot be created: {existing} is a file"
@@ -93,7 +96,7 @@ class Preflight:
         try:
             # The run folder's name only names the hosts' work folders; nothing is made there.
             return topology.build(
-                self.target, self.values.injectors, self.results / "preflight", self.java_home or Path("no-jdk")
+                self.target, self.scope.injectors, self.results / "preflight", self.java_home or Path("no-jdk")
             ), None
         except HostError as e:
             return None, str(e)
@@ -122,50 +125,48 @@ def check_results_dir(pf: Preflight) -> list[str]:
     return [pf.results_problem] if pf.results_problem else []
 
 
-def run_bytes(values: RunParams) -> int:
+def run_bytes(scope: RunScope) -> int:
     """An upper bound on what the run writes into its folder, from the schedule (an early stop writes less)."""
-    injectors, seconds = values.injectors, values.warmup_seconds + values.measured_seconds
+    injectors, seconds = scope.injectors, scope.warmup_seconds + scope.measured_seconds
     # Stairs and ramp both average (START_RPS + PEAK_RPS) / 2 over the measured phase; the warm-up is at START_RPS.
-    requests = (
-        values.warmup_seconds * values.start_rps + (values.start_rps + values.peak_rps) / 2 * values.measured_seconds
-    )
+    requests = scope.warmup_seconds * scope.start_rps + (scope.start_rps + scope.peak_rps) / 2 * scope.measured_seconds
     stairs = injectors * (BYTES_PER_MODE_INJECTOR + seconds * RAW_BYTES_PER_SECOND) + requests * BYTES_PER_REQUEST
     # Twice: a warm-up that ends before the service is warm is followed by a second and the stairs again (warmup.py).
     per_mode = BYTES_PER_MODE + 2 * (seconds * RECORDING_BYTES_PER_SECOND + stairs)
-    if values.refine:
-        per_mode += fine_pass_bytes(values)
+    if scope.refine:
+        per_mode += fine_pass_bytes(scope)
     # A pool sweep, JDKS and REPEAT run every mode again into the same folder: one column per mode run.
-    columns = runplan.mode_runs(values.modes, values.jdks, values.platform_threads)
-    runs = len(columns) * values.repeat
-    return int(BYTES_PER_RUN + runs * per_mode + rung_bytes(values))
+    columns = runplan.mode_runs(scope.modes, scope.jdks, scope.platform_threads)
+    runs = len(columns) * scope.repeat
+    return int(BYTES_PER_RUN + runs * per_mode + rung_bytes(scope))
 
 
-def rung_bytes(values: RunParams) -> float:
-    """LADDER=N: at most N rungs a mode, each a bench of that mode alone on rungs.RUNG_STEPS levels up to
-    rungs.PEAK_MULTIPLE x the rate it is sized for: TARGET_RPS, else the next limit the lab predicts, unknown before
-    the run, for which twice PEAK_RPS stands here."""
-    if not values.ladder:
+def rung_bytes(scope: RunScope) -> float:
+    """LADDER=N: at most N rungs a mode, each a bench of that mode alone on rung_params.RUNG_STEPS levels up to
+    rung_params.PEAK_MULTIPLE x the rate it is sized for: TARGET_RPS, else the next limit the lab predicts, unknown
+    before the run, for which twice PEAK_RPS stands here."""
+    if not scope.ladder:
         return 0.0
-    rate = values.target_rps or 2 * values.peak_rps
+    rate = scope.target_rps or 2 * scope.peak_rps
     rung = replace(
-        values,
-        modes=values.modes[:1],
-        start_rps=max(1, math.floor(values.start_rps * rungs.START_SHARE)),
-        peak_rps=math.ceil(rate * rungs.PEAK_MULTIPLE),
-        steps=rungs.RUNG_STEPS,
+        scope,
+        modes=scope.modes[:1],
+        start_rps=max(1, math.floor(scope.start_rps * rung_params.START_SHARE)),
+        peak_rps=math.ceil(rate * rung_params.PEAK_MULTIPLE),
+        steps=rung_params.RUNG_STEPS,
         repeat=1,
         ladder=None,
     )
-    return values.ladder * len(values.modes) * run_bytes(rung)
+    return scope.ladder * len(scope.modes) * run_bytes(rung)
 
 
-def fine_pass_bytes(values: RunParams) -> float:
+def fine_pass_bytes(scope: RunScope) -> float:
     """REFINE=1: the most a collapsed mode's fine passes write (refine.most_fine_levels): each is a Gatling run of its
     own (a report per injector) with a warm-up at half its first rate, its levels at most at the bracket's top."""
-    injectors, step_s = values.injectors, values.step_seconds
-    warmup_s = refine.warmup_seconds(values.warmup_seconds)
+    injectors, step_s = scope.injectors, scope.step_seconds
+    warmup_s = refine.warmup_seconds(scope.warmup_seconds)
     total = 0.0
-    for levels, top in refine.most_fine_levels(runplan.levels(values)):
+    for levels, top in refine.most_fine_levels(runplan.levels(scope)):
         requests = warmup_s * refine.warmup_rate(top) + levels * step_s * top
         seconds = warmup_s + levels * step_s
         total += injectors * (BYTES_PER_MODE_INJECTOR + seconds * RAW_BYTES_PER_SECOND) + requests * BYTES_PER_REQUEST
@@ -183,11 +184,11 @@ def check_disk(pf: Preflight) -> list[str]:
         return []  # check_results_dir says why; the free space of /proc means nothing
     existing = nearest_existing(pf.results)
     st = os.statvfs(existing)
-    free, need = st.f_bavail * st.f_frsize, DISK_MARGIN * run_bytes(pf.values)
+    free, need = st.f_bavail * st.f_frsize, DISK_MARGIN * run_bytes(pf.scope)
     if free >= need:
         return []
     return [
-        f"not enough free disk for RESULTS_DIR={pf.values.results_dir}: this run writes up to "
+        f"not enough free disk for RESULTS_DIR={pf.scope.results_dir}: this run writes up to "
         f"{_mb(need / DISK_MARGIN)} ({_mb(need)} with a {DISK_MARGIN}x margin), {_mb(free)} free on {existing}: "
         f"free some space, point RESULTS_DIR at another disk, or shorten the schedule"
     ]
@@ -219,7 +220,7 @@ def check_hosts(pf: Preflight) -> list[str]:
 def check_ports(pf: Preflight) -> list[str]:
     topo, _ = pf.hosts
     problems = []
-    for h, ports in topo.service_ports(scenario.needs_database(pf.values)) if topo else ():
+    for h, ports in topo.service_ports(pf.database.needed) if topo else ():
         if h.name in pf.unreachable:
             continue
         try:
@@ -233,12 +234,12 @@ def check_ports(pf: Preflight) -> list[str]:
 
 def check_postgresql(pf: Preflight) -> list[str]:
     # On aws PostgreSQL lives on the EC2 hosts, prepared by their user-data: there is nothing to look for here.
-    if not scenario.needs_database(pf.values) or pf.target == "aws" or glob.glob(PG_CTL_GLOB):
+    if not pf.database.needed or pf.target == "aws" or glob.glob(PG_CTL_GLOB):
         return []
     if os.geteuid() == 0 and shutil.which("apt-get"):
         return []  # bench installs Debian's postgresql itself (scenario.ensure_postgresql), before the run folder
     return [
-        f"{scenario.database_user(pf.values)} needs PostgreSQL's server binaries ({PG_CTL_GLOB}), none found and "
+        f"{pf.database.user} needs PostgreSQL's server binaries ({PG_CTL_GLOB}), none found and "
         "this is not root with apt-get to install them: install them (apt-get install postgresql) or choose another "
         "SCENARIO"
     ]
@@ -250,7 +251,7 @@ def check_jdk_runtimes(pf: Preflight) -> list[str]:
     if find_runtime is None or pf.target == "aws":  # aws: the runtimes are the EC2 hosts' (their user-data)
         return []
     problems = []
-    for major in pf.values.jdks:
+    for major in pf.scope.jdks:
         if major in getattr(java, "PROJECT_RUNTIMES", {}):
             continue  # found, or installed by bench itself from PyPI (java.install_runtime) before the run folder
         try:
@@ -265,7 +266,7 @@ def check_thread_limits(pf: Preflight) -> list[str]:
     """A platform pool larger than the thread host lets the service's cgroup run (threadlimits.py): refused now,
     rather than a run whose pool crashes at its first busy level."""
     topo, _ = pf.hosts
-    if topo is None or "platform" not in pf.values.modes:
+    if topo is None or "platform" not in pf.scope.modes:
         return []
     if topo.thread.name in pf.unreachable:
         return []
@@ -273,7 +274,7 @@ def check_thread_limits(pf: Preflight) -> list[str]:
         limits = threadlimits.HostLimits.from_lines(topo.thread.tool("limits", timeout=60))
     except HostError as e:
         return [f"cannot read the thread host's limits on threads and memory: {e}"]
-    problems = [threadlimits.pool_too_big(size, limits) for size in pf.values.platform_threads]
+    problems = [threadlimits.pool_too_big(size, limits) for size in pf.scope.platform_threads]
     return [p for p in problems if p]
 
 
@@ -291,8 +292,8 @@ CHECKS = (
 )
 
 
-def preflight(values: RunParams) -> list[str]:
+def preflight(scope: RunScope, database: DatabaseUse) -> list[str]:
     """Every problem of every check, each once, in CHECKS order; empty when the run may start."""
-    pf = Preflight(values)
+    pf = Preflight(scope, database)
     problems = [line for check in CHECKS for problem in check(pf) for line in problem.splitlines()]
     return list(dict.fromkeys(problems))

@@ -11,34 +11,43 @@ page."""
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from loadlab.analysis import rung
 from loadlab.analysis.limit_settings import SETTINGS
-from loadlab.core import param_limits, params
 from loadlab.core.errors import ExitCode
-from loadlab.core.param_parsers import ParamError
-from loadlab.core.run_params import RunParams
+from loadlab.core.rung_params import Rung
+from loadlab.core.runplan import Stairs
 from loadlab.run import console
 from loadlab.summary import ladder_record
 from loadlab.summary.records import ModeRecord, RunSummary
 
-# A rung's stairs: from this share of the rate the mode held (healthy before, so healthy again with more room) to
-# this multiple of the rate the next limit is predicted at, in RUNG_STEPS levels; REFINE then localises the knee.
-START_SHARE = 0.9
-PEAK_MULTIPLE = 1.4
-RUNG_STEPS = 5
 # An APP's Tomcat pool is the lab's PLATFORM_THREADS, which the harness passes to the jar itself.
 APP_PROPERTY_PARAMETER = {s.app: s.parameter for s in SETTINGS.values() if s.app and s.parameter == "PLATFORM_THREADS"}
 
-Bench = Callable[[RunParams, Path], int]
+# A run's parameters, which the ladder hands on without reading more of them than the stairs it says it climbs: the
+# run's own below the first rung, then each rung's (bench.py makes them with core/rung_params.rung_values).
+P = TypeVar("P", bound=Stairs)
 
 
-def climb(run_dir: Path, values: RunParams, result: RunSummary, bench: Bench) -> ExitCode:
+@dataclass(frozen=True)
+class Ladder(Generic[P]):
+    """LADDER=N on a run: its rungs a mode, whether its parameters allow one (core/rung_params.climbable), its own
+    parameters, how a rung's are made from those below it (or why they cannot be), and the bench that runs one."""
+
+    rungs: int
+    climbable: bool
+    base: P
+    plan: Callable[[P, Rung], P | str]
+    bench: Callable[[P, Path], int]
+
+
+def climb(run_dir: Path, ladder: Ladder[P], result: RunSummary) -> ExitCode:
     """Every mode's ladder, mode after mode; INTERRUPTED when Ctrl-C stopped a rung (the rest is not climbed)."""
-    if len(values.jdks) > 1 or values.single_pool is None or values.repeat > 1 or values.profile != param_limits.STAIRS:
+    if not ladder.climbable:
         _record(
             run_dir,
             {
@@ -49,14 +58,14 @@ def climb(run_dir: Path, values: RunParams, result: RunSummary, bench: Bench) ->
         console.warn("LADDER not climbed: it needs one JDK, one PLATFORM_THREADS size, REPEAT=1 and PROFILE=stairs")
         return ExitCode.OK
     for label, mode in (result.modes or {}).items():
-        if _climb_mode(run_dir, values, label, mode, bench) == ExitCode.INTERRUPTED:
+        if _climb_mode(run_dir, ladder, label, mode) == ExitCode.INTERRUPTED:
             return ExitCode.INTERRUPTED
     return ExitCode.OK
 
 
-def _climb_mode(run_dir: Path, values: RunParams, label: str, mode: ModeRecord, bench: Bench) -> ExitCode:
-    below, base = mode, values
-    for k in range(1, (values.ladder or 0) + 1):
+def _climb_mode(run_dir: Path, ladder: Ladder[P], label: str, mode: ModeRecord) -> ExitCode:
+    below, base = mode, ladder.base
+    for k in range(1, ladder.rungs + 1):
         facts: dict[str, object] = {"mode": label, "rung": k}
         p = below.prescription
         if not below.valid:
@@ -70,7 +79,7 @@ def _climb_mode(run_dir: Path, values: RunParams, label: str, mode: ModeRecord, 
             console.step(f"rung {k} ({label}): not climbed: {why}")
             return ExitCode.OK
         facts.update({"limit": p.limit, "setting": p.setting, "from": p.current, "to": p.to})
-        planned = rung_values(base, label, below, p.setting or "", p.to, p.rate_rps, run_dir)
+        planned = ladder.plan(base, rung_of(label, below, p.setting or "", p.to, p.rate_rps, run_dir))
         if isinstance(planned, str):
             _record(run_dir, {**facts, "not_applied": planned})
             console.step(f"rung {k} ({label}): not applied: {planned}")
@@ -81,7 +90,7 @@ def _climb_mode(run_dir: Path, values: RunParams, label: str, mode: ModeRecord, 
             f"rung {k} ({label}): {p.setting} {_n(p.current)} → {p.to}: stairs {planned.start_rps:,} → "
             f"{planned.peak_rps:,} rps in {planned.steps} levels ({folder})"
         )
-        code = bench(planned, run_dir / folder)
+        code = ladder.bench(planned, run_dir / folder)
         if code == ExitCode.INTERRUPTED:
             _record(run_dir, {**facts, "stopped": "interrupted (Ctrl-C)"})
             return ExitCode.INTERRUPTED
@@ -94,49 +103,17 @@ def _climb_mode(run_dir: Path, values: RunParams, label: str, mode: ModeRecord, 
     return ExitCode.OK
 
 
-def rung_values(
-    values: RunParams, label: str, below: ModeRecord, setting: str, to: int, rate: float | None, run_dir: Path
-) -> RunParams | str:
-    """The rung's parameters, checked as any run's; or why it cannot run."""
-    env = _env(values)
-    parameter = APP_PROPERTY_PARAMETER.get(setting, setting) if values.app else setting
-    if parameter in params.BY_NAME:
-        env[parameter] = str(to)
-    elif values.app and "." in setting and not setting.startswith("-") and " " not in setting:
-        env["APP_ARGS"] = f"{values.app_args} --{setting}={to}".strip()  # a Spring property: on the jar's command line
-    else:
-        return f"{setting} is not a setting the lab can apply (set it by hand in production)"
-    held = below.sustained_rps or 0.0
-    start = max(1, math.floor(held * START_SHARE))
-    peak = max(math.ceil((rate or held * 1.5) * PEAK_MULTIPLE), start + RUNG_STEPS)
-    env.update(
-        {
-            "MODES": label,  # one JDK and one pool: the label is the thread mode
-            "START_RPS": str(start),
-            "PEAK_RPS": str(peak),
-            "STEPS": str(RUNG_STEPS),
-            "REPEAT": "1",
-            "LADDER": "",
-            "RESULTS_DIR": str(run_dir / ladder_record.LADDER_FOLDER),
-        }
+def rung_of(label: str, below: ModeRecord, setting: str, to: int, rate: float | None, run_dir: Path) -> Rung:
+    """The rung above `below`: its setting to `to`, sized for `rate`; its run folder under the run's ladder/."""
+    return Rung(
+        label,
+        setting,
+        APP_PROPERTY_PARAMETER.get(setting),
+        to,
+        below.sustained_rps or 0.0,
+        rate,
+        run_dir / ladder_record.LADDER_FOLDER,
     )
-    try:
-        return params.parse(env)
-    except ParamError as e:
-        return f"the rung's parameters were refused: {e}"
-
-
-def _env(values: RunParams) -> dict[str, str]:
-    """The run's parameters as the environment would give them: what params.parse reads back."""
-    env: dict[str, str] = {}
-    for name, value in values.to_json().items():
-        if isinstance(value, list):
-            env[name] = " ".join(str(v) for v in value)
-        elif value is None:
-            env[name] = ""
-        else:
-            env[name] = str(value)
-    return env
 
 
 def _record(run_dir: Path, facts: dict[str, object]) -> None:

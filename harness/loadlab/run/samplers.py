@@ -59,7 +59,7 @@ def log_of(samples_csv: str) -> str:
 
 def start_service_samplers(run: Run, folder: str) -> None:
     (_, _, t, thread_raw), (_, _, d, delay_raw) = service_outputs(run, folder)
-    if run.values.app:
+    if run.service.app:
         # An application under test has no /actuator/loadlab: what every host and Boot app gives instead.
         t.tool(
             "sampler",
@@ -86,7 +86,7 @@ def start_service_samplers(run: Run, folder: str) -> None:
         "sampler-delay",
         f"{delay_raw}/samples.csv",
         "delay-service",
-        f"--probe-url=http://{d.address}:{DELAY_PORT}/delay?ms={run.values.delay_ms}",
+        f"--probe-url=http://{d.address}:{DELAY_PORT}/delay?ms={run.service.delay_ms}",
         f"--probe-timeout-ms={run.limits.delay_probe_timeout_ms}",
     )
 

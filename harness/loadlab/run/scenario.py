@@ -10,10 +10,10 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from loadlab.core import app, scenario_mix, timeouts
+from loadlab.core import scenario_mix, timeouts
+from loadlab.core.database_use import DatabaseUse
 from loadlab.core.errors import ExitCode, LoadlabError
 from loadlab.core.repo import REPO
-from loadlab.core.run_params import RunParams
 from loadlab.run import console, topology
 from loadlab.run.java import find_runtime
 
@@ -41,53 +41,34 @@ def smoke_paths(scenario: str) -> list[str]:
     return [SMOKE_PATHS[kind] for kind in scenario_mix.kinds(scenario)]
 
 
-def thread_service_args(values: RunParams, db_address: str, run_limits: timeouts.Limits | None = None) -> list[str]:
+def thread_service_args(database: DatabaseUse, db_address: str, run_limits: timeouts.Limits) -> list[str]:
     """Spring properties for the thread-service beyond its mode and pool: the database when a kind is db.
 
     Its limits, a request's wait for a pool connection and one query, come from timeouts.py like every limit of a
     run: above the slowest latency the health rule accepts, below the injector's timeout, so past the knee requests
     fail with the pool's own 503 (or a 504) within the run instead of piling up until the injector gives up.
     """
-    if not scenario_mix.has(values, "db"):
+    if database.pool is None:
         return []
-    t = timeouts.database_timeouts_ms(run_limits or timeouts.derive(values))
+    t = timeouts.database_timeouts_ms(run_limits)
     return [
         f"--spring.datasource.url=jdbc:postgresql://{db_address}:{topology.DB_PORT}/{DB_NAME}",
         f"--spring.datasource.username={DB_USER}",
-        f"--spring.datasource.hikari.maximum-pool-size={values.db_pool}",
+        f"--spring.datasource.hikari.maximum-pool-size={database.pool}",
         f"--spring.datasource.hikari.connection-timeout={t['connection_timeout_ms']}",
         f"--db.query-timeout={t['query_timeout_ms']}ms",
     ]
 
 
-def needs_database(values: RunParams) -> bool:
-    """The run's own PostgreSQL: SCENARIO=db (or a mix with a db kind), or an APP given it through {db_url} in
-    APP_ARGS."""
-    if values.app:
-        return app.uses_database(app.check_args(values.app_args))
-    return scenario_mix.has(values, "db")
-
-
-def database_user(values: RunParams) -> str:
-    """What asked for the run's PostgreSQL, as a message names it: `SCENARIO=db`, a mix's db kind, or an APP's
-    {db_url}."""
-    if values.app:
-        return "APP_ARGS's {db_url}"
-    if scenario_mix.is_mix(values.scenario):
-        return f"SCENARIO='{values.scenario}' (its db kind)"
-    return "SCENARIO=db"
-
-
-def prepare(values: RunParams) -> dict[int, str]:
-    """Finds (or installs, saying so in one line) what the scenario needs on the hosts this machine runs; returns the
-    java binary of each JDK in JDKS for the thread-service's host. Nothing is started."""
-    target = values.target
+def prepare(target: str, jdks: tuple[int, ...], database: DatabaseUse) -> dict[int, str]:
+    """Finds (or installs, saying so in one line) what the scenario needs on the hosts this machine runs (TARGET's):
+    returns the java binary of each JDK in JDKS for the thread-service's host. Nothing is started."""
     if target == "aws":
         # user-data installed the runtimes and PostgreSQL on the hosts; their paths are fixed there.
-        return {jdk: topology.aws_java(jdk) for jdk in values.jdks}
-    if needs_database(values):
-        ensure_postgresql(database_user(values))
-    return {jdk: str(Path(find_runtime(jdk, install=True)) / "bin" / "java") for jdk in values.jdks}
+        return {jdk: topology.aws_java(jdk) for jdk in jdks}
+    if database.needed:
+        ensure_postgresql(database.user)
+    return {jdk: str(Path(find_runtime(jdk, install=True)) / "bin" / "java") for jdk in jdks}
 
 
 def postgres_installed() -> bool:
@@ -97,7 +78,7 @@ def postgres_installed() -> bool:
 
 
 def ensure_postgresql(user: str) -> None:
-    """user: what asked for it (database_user), as the messages name it."""
+    """user: what asked for it (DatabaseUse.user), as the messages name it."""
     if postgres_installed():
         return
     console.step(f"installing PostgreSQL for {user} ({POSTGRES_INSTALL.relative_to(REPO)}: Debian's postgresql)")

@@ -4,7 +4,7 @@ per mode, the thread-service; every process of the run stopped at its end (`stop
 from __future__ import annotations
 
 from loadlab.analysis.validity import DELAY_ADDED_FLOOR_MS
-from loadlab.core import app, downstream, fanout, guards, param_limits, runplan, servicesettings, timeouts
+from loadlab.core import app, guards, param_limits, runplan, timeouts
 from loadlab.core.runplan import ModeRun
 from loadlab.run import console, scenario
 from loadlab.run.context import Run
@@ -14,12 +14,12 @@ from loadlab.run.topology import DB_PORT, DELAY_PORT, MGMT_PORT, THREAD_PORT
 
 def start_delay_service(run: Run) -> None:
     h = run.topo.delay
-    dist = downstream.distribution(run.values)
+    dist = run.service.delay
     console.step(f"starting delay-service on {h.name} ({h.address}:{DELAY_PORT}), {dist.describe()}")
-    # Its policy as Spring properties (core/downstream.py): what it draws, what it fails, where the served delay goes.
-    served = h.work_path(downstream.SERVED_LOG)
+    # Its policy as Spring properties (core/downstream.py): what it draws, what it fails, where the served delay goes
+    # (downstream.SERVED_LOG on this host, core/service_plan.py).
     h.run(["mkdir", "-p", h.work_path("raw", "delay")])
-    spring = downstream.delay_service_args(run.values, served)
+    spring = run.service.delay_args
     h.tool("delay-service", "delay-service", run.log(h, "delay-service"), h.address, str(DELAY_PORT), *spring)
     h.tool("wait-http", f"http://{h.address}:{DELAY_PORT}/actuator/health", "90", "delay-service", timeout=120)
     warm_delay_service(run)
@@ -37,7 +37,7 @@ def warm_delay_service(run: Run) -> None:
     warm-http) until a round's 90th percentile is within WARM_MS + validity's allowance; recorded in params.json
     (`delay_warmup`). A delay-service that does not settle is not refused here: the validity rule judges its probe."""
     h = run.topo.delay
-    ms = min(WARM_MS, run.values.delay_ms)
+    ms = min(WARM_MS, run.service.delay_ms)
     url = f"http://{h.address}:{DELAY_PORT}/delay?ms={ms}"
     margin = int(DELAY_ADDED_FLOOR_MS)
     out = h.tool("warm-http", url, str(ms), str(margin), str(WARM_MAX_S), timeout=WARM_MAX_S + 30)
@@ -64,9 +64,9 @@ def warm_delay_service(run: Run) -> None:
 
 def start_database(run: Run) -> None:
     """The run's own PostgreSQL (SCENARIO=db) on the delay host, its address and DB_PORT; stop-all stops it."""
-    h, v = run.topo.delay, run.values
+    h, v = run.topo.delay, run.service
     if v.app:  # the app's pool is its own, not DB_POOL
-        max_connections = app.db_max_connections(app.check_args(v.app_args), param_limits.DB_CONNECTION_HEADROOM)
+        max_connections = app.db_max_connections(list(v.app_args), param_limits.DB_CONNECTION_HEADROOM)
         sized_for = "the app's own pool"
     else:
         max_connections, sized_for = param_limits.db_max_connections(v.db_pool), f"DB_POOL={v.db_pool}"
@@ -79,7 +79,7 @@ def start_database(run: Run) -> None:
 
 def start_thread_service(run: Run, mode_run: ModeRun, folder: str) -> None:
     """The thread-service in the mode's thread mode, on the mode's JDK, answering one real request before any load."""
-    h, v = run.topo.thread, run.values
+    h, v = run.topo.thread, run.service
     mode = mode_run.mode
     # Virtual threads ignore Tomcat's pool; the host script still takes a size.
     threads = runplan.service_pool(mode_run, v.platform_threads)
@@ -87,20 +87,17 @@ def start_thread_service(run: Run, mode_run: ModeRun, folder: str) -> None:
         f"starting thread-service in {mode} mode on JDK {mode_run.jdk} on {h.name} "
         f"({h.address}:{THREAD_PORT}"
         + (f", {threads} Tomcat threads" if mode == "platform" else "")
-        + (f", {guards.virtual_limit(v)} downstream calls at once" if mode == guards.VIRTUAL_LIMITED else "")
+        + (f", {v.virtual_limit} downstream calls at once" if mode == guards.VIRTUAL_LIMITED else "")
         + ")"
     )
     jfr = h.work_path(folder, "raw", "thread", "service.jfr")
     h.run(["mkdir", "-p", h.work_path(folder, "raw", "thread")])
-    # The scenario's settings, then the limits of the request chain (timeouts.py).
+    # The scenario's settings, then the limits of the request chain (timeouts.py), then the column's own settings
+    # (core/service_plan.py: its parameters', its guards', its fan-out executor's).
     spring = [
-        *scenario.thread_service_args(v, run.topo.delay.address, run.limits),
+        *scenario.thread_service_args(run.database, run.topo.delay.address, run.limits),
         *timeouts.thread_service_args(run.limits),
-        *servicesettings.thread_service_args(v),
-        # The guards a run sets (DOWNSTREAM_TIMEOUT_MS, virtual-limited's VIRTUAL_LIMIT): core/guards.py.
-        *guards.thread_service_args(v, mode),
-        # SCENARIO=fanout's executor (platform's shape; the others ignore it).
-        *fanout.thread_service_args(v, threads),
+        *v.column_args[mode_run],
     ]
     java = run.javas.get(mode_run.jdk)
     h.tool(
@@ -112,7 +109,7 @@ def start_thread_service(run: Run, mode_run: ModeRun, folder: str) -> None:
         str(MGMT_PORT),
         mode,
         str(threads),
-        downstream.service_base_url(run.topo.delay.address, DELAY_PORT, v),
+        v.downstream_url,
         jfr,
         *spring,
         env={"LOADLAB_JAVA": java} if java else None,

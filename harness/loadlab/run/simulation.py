@@ -6,9 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from loadlab.analysis import refine
-from loadlab.core import brownout_profile as brownout
-from loadlab.core import downstream, fanout, mix, scenario_mix, timeouts
-from loadlab.core.run_params import RunParams
+from loadlab.core import timeouts
+from loadlab.core.load_plan import LoadPlan
 from loadlab.core.thresholds import Thresholds
 from loadlab.run.context import Run
 from loadlab.run.topology import THREAD_PORT
@@ -35,20 +34,20 @@ class LoadPass:
     def gatling_log(self, index: int) -> str:
         return f"{self.name}-gatling-injector-{index}" if self.name else f"gatling-injector-{index}"
 
-    def warmup_seconds(self, values: RunParams) -> int:
+    def warmup_seconds(self, plan: LoadPlan) -> int:
         short = self.name and not self.full_warmup
-        return refine.warmup_seconds(values.warmup_seconds) if short else values.warmup_seconds
+        return refine.warmup_seconds(plan.warmup_seconds) if short else plan.warmup_seconds
 
-    def scheduled_seconds(self, values: RunParams) -> int:
+    def scheduled_seconds(self, plan: LoadPlan) -> int:
         """Warm-up and levels, as scheduled (the simulation may stop earlier, after an unhealthy level)."""
-        levels = len(self.rates) if self.name else values.steps
-        return self.warmup_seconds(values) + levels * values.step_seconds
+        levels = len(self.rates) if self.name else plan.steps
+        return self.warmup_seconds(plan) + levels * plan.step_seconds
 
 
 COARSE = LoadPass()  # the coarse stairs of the parameters
 
 
-def live_verdict_differs(v: RunParams, expected_ms: float) -> str | None:
+def live_verdict_differs(plan: LoadPlan, expected_ms: float) -> str | None:
     """Why the simulation's live verdict of a level (its console line, its early stop) cannot be the analysis's for
     this run, or None when it is the same rule on the same counts. A decision, not a gap to close in Java: the live
     verdict must come at the level's end, from what the injector alone has seen by then.
@@ -65,7 +64,7 @@ def live_verdict_differs(v: RunParams, expected_ms: float) -> str | None:
             "its requests take a second or more: the live verdict counts answers by the second they complete in, the "
             "analysis each level's own requests by send second with their own latencies"
         )
-    if downstream.injects_failures(v):
+    if plan.injects_failures:
         return (
             "DOWNSTREAM_ERRORS/RESETS are on: the live verdict counts the injected failures against the service, the "
             "analysis counts them as answered (the delay-service's own record)"
@@ -75,24 +74,24 @@ def live_verdict_differs(v: RunParams, expected_ms: float) -> str | None:
 
 def gatling_props(run: Run, folder: str, index: int, load: LoadPass, go_file: str, go_timeout_s: int) -> list[str]:
     """The JVM waits for `go_file` (GoSignal.java), which gives the instant its schedule starts at."""
-    v, inj = run.values, run.topo.injectors[index]
-    props = {
+    plan, inj = run.plan, run.topo.injectors[index]
+    props: dict[str, object] = {
         "baseUrl": f"http://{run.topo.thread.address}:{THREAD_PORT}",
-        "scenario": v.scenario,
-        "cpuMs": v.cpu_ms,
+        "scenario": plan.scenario,
+        "cpuMs": plan.cpu_ms,
         # The scenario's own query words (SCENARIO=fanout: its calls per request and deadline).
-        "query": fanout.query(v),
+        "query": plan.query,
         # An application under test: every request GETs APP_PATH instead of the scenario's endpoint.
-        "path": v.app_path if v.app else "",
-        "delayMs": v.delay_ms,
+        "path": plan.path,
+        "delayMs": plan.delay_ms,
         # A brownout runs as stairs of one rate (core/brownout.resolved laid them out); the delay-service slows.
-        "profile": "stairs" if brownout.is_brownout(v) else v.profile,
-        "startRps": v.start_rps,
-        "peakRps": v.peak_rps,
-        "steps": v.steps,
-        "stepSeconds": v.step_seconds,
-        "warmupSeconds": v.warmup_seconds,
-        "warmupRps": v.start_rps,
+        "profile": plan.profile,
+        "startRps": plan.start_rps,
+        "peakRps": plan.peak_rps,
+        "steps": plan.steps,
+        "stepSeconds": plan.step_seconds,
+        "warmupSeconds": plan.warmup_seconds,
+        "warmupRps": plan.start_rps,
         "injectors": len(run.topo.injectors),
         "injectorIndex": index,
         "outDir": inj.work_path(*load.raw(folder, index)),
@@ -102,17 +101,13 @@ def gatling_props(run: Run, folder: str, index: int, load: LoadPass, go_file: st
         # Where the live verdict cannot judge as the analysis does (live_verdict_differs) it never stops the load; a
         # brownout's level is meant to be unhealthy, and what follows it is the measurement.
         "stopOnCollapse": str(
-            live_verdict_differs(v, run.limits.expected_ms) is None and not brownout.is_brownout(v)
+            live_verdict_differs(plan, run.limits.expected_ms) is None and plan.brownout is None
         ).lower(),
     }
-    if v.app_requests:
-        # A weighted mix of kinds instead of the one path, resolved here once (core/mix.py; Mix.java reads it).
-        props["mix"] = mix.load(v.app_requests).property_value()
-    elif scenario_mix.is_mix(v.scenario):
-        # SCENARIO's mix: each kind its scenario's endpoint, sent through the same mix. The single-request settings
-        # stay valid (LoadConfig checks them) and unused: the first kind stands for the scenario.
-        props["mix"] = scenario_mix.as_mix(v).property_value()
-        props["scenario"] = scenario_mix.kinds(v.scenario)[0]
+    if plan.mix:
+        # A weighted mix of kinds instead of the one path (APP_REQUESTS's, or SCENARIO's: each kind its scenario's
+        # endpoint), resolved once (core/load_plan.py; Mix.java reads it).
+        props["mix"] = plan.mix
     if load.name:
         # A fine pass: ascending stairs over its rates after a warm-up with headroom, judged (and stopped
         # early) against the coarse pass's baseline.
@@ -122,7 +117,7 @@ def gatling_props(run: Run, folder: str, index: int, load: LoadPass, go_file: st
                 "startRps": load.rates[0],
                 "peakRps": load.rates[-1],
                 "steps": len(load.rates),
-                "warmupSeconds": load.warmup_seconds(v),
+                "warmupSeconds": load.warmup_seconds(plan),
                 "warmupRps": load.warmup_rps or load.rates[0],
                 "baselineP50Ms": load.baseline_p50_ms or 0,
             }

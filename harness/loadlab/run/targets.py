@@ -14,7 +14,6 @@ from pathlib import Path
 
 from loadlab.core.errors import ExitCode
 from loadlab.core.repo import REPO
-from loadlab.core.run_params import RunParams
 from loadlab.run import topology
 from loadlab.run.hosts import Host, HostError, SshHost
 from loadlab.run.topology import AWS_DIR, NETNS_INVENTORY, STATE
@@ -22,19 +21,18 @@ from loadlab.run.topology import AWS_DIR, NETNS_INVENTORY, STATE
 NETNS_DIR = REPO / "infra" / "netns"
 
 
-def up(values: RunParams) -> int:
-    target = values.target
+def up(target: str, injectors: int) -> int:
+    """TARGET's hosts made, INJECTORS of them injectors (netns, aws)."""
     if target == "local":
         print("TARGET=local needs no preparation: every role runs on this machine, on loopback.")
         return ExitCode.OK
     if target == "netns":
         STATE.mkdir(parents=True, exist_ok=True)
-        return subprocess.call([str(NETNS_DIR / "up.sh"), str(values.injectors), str(NETNS_INVENTORY)])
-    return aws_up(values.injectors)
+        return subprocess.call([str(NETNS_DIR / "up.sh"), str(injectors), str(NETNS_INVENTORY)])
+    return aws_up(injectors)
 
 
-def down(values: RunParams) -> int:
-    target = values.target
+def down(target: str) -> int:
     if target == "local":
         # A run stops its own processes; this catches one that was killed too hard to do so.
         subprocess.call(

@@ -7,7 +7,7 @@ from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
-from test_preflight import values
+from test_preflight import checked as preflight_of
 
 from loadlab.analysis import models, threadlimits
 from loadlab.run import preflight
@@ -55,7 +55,7 @@ class ThreadHost:
 
 
 def checked(**params) -> list[str]:
-    pf = preflight.Preflight(values(**params))
+    pf = preflight_of(**params)
     pf.__dict__["hosts"] = (SimpleNamespace(thread=ThreadHost()), None)
     return preflight.check_thread_limits(pf)
 

@@ -9,15 +9,15 @@ import os
 import subprocess
 
 import synthrun
+from bench_run import bench_run
 from builders import run_params
 from conftest import REPO, summarised, wait_for
 from standin import json_server, start_sampler
 from synthrun import LevelSpec, ModeSpec
 
-from loadlab.core import metrics, timeouts
+from loadlab.core import metrics
 from loadlab.report.charts import server_charts as server_charts
 from loadlab.run import liveconfig, samplers
-from loadlab.run.context import Run
 from loadlab.run.hosts import Host
 from loadlab.run.topology import Topology
 from loadlab.summary import outputs
@@ -106,12 +106,7 @@ class FakeHost(Host):
 def test_bench_hands_the_sampler_every_field_and_keeps_every_config_field(tmp_path):
     every = {m.name: f"v-{m.name}" for m in metrics.load()}
     host = FakeHost(json.dumps(every))
-    run = Run(
-        run_params(delay_ms=200),
-        Topology(host, host, [host]),
-        tmp_path,
-        limits=timeouts.derive(run_params(delay_ms=200)),
-    )
+    run = bench_run(run_params(delay_ms=200), Topology(host, host, [host]), tmp_path)
     samplers.start_service_samplers(run, "virtual")
     (sampler,) = [c for c in host.calls if c[:2] == ("sampler", "sampler-thread")]
     (fields,) = [a for a in sampler if a.startswith("--jvm-fields=")]

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from bench_run import bench_run
 from builders import run_params
 
 from loadlab.core import params, scenario_mix
@@ -81,22 +82,21 @@ def test_a_mix_resolves_to_a_mix_the_simulation_reads_with_cpu_ms_on_its_cpu_kin
 
 
 def _props(tmp_path, env):
-    from loadlab.core import timeouts
     from loadlab.core.thresholds import Thresholds
-    from loadlab.run.context import Run
     from loadlab.run.hosts import LocalHost
     from loadlab.run.simulation import COARSE, gatling_props
     from loadlab.run.topology import Topology
 
     values = params.parse({"RESULTS_DIR": str(tmp_path), **env})
     host = LocalHost("local", "127.0.0.1", work_root=str(tmp_path))
-    run = Run(values, Topology(host, host, [host]), tmp_path, limits=timeouts.derive(values))
+    run = bench_run(values, Topology(host, host, [host]), tmp_path)
     run.meta = {"thresholds": Thresholds().as_dict()}
     given = gatling_props(run, "platform", 0, COARSE, "/tmp/go", 900)
     return dict(p.removeprefix("-Dloadlab.").split("=", 1) for p in given)
 
 
 def test_the_simulation_gets_the_mix_and_a_single_scenario_gets_none(tmp_path):
+    from loadlab.core import database_use, timeouts
     from loadlab.run import scenario
 
     single = _props(tmp_path, {"SCENARIO": "db"})
@@ -106,6 +106,7 @@ def test_the_simulation_gets_the_mix_and_a_single_scenario_gets_none(tmp_path):
     assert [k["name"] for k in kinds] == ["http", "db", "cpu"] and mixed["scenario"] == "http"
     # before any load, every kind's endpoint once; PostgreSQL because a kind is db
     assert scenario.smoke_paths("http:70 db:20 cpu:10") == ["/forward?ms=1", "/db?ms=1", "/cpu?cpuMs=1"]
-    assert scenario.needs_database(run_params(scenario="http:70 db:20 cpu:10"))
-    assert not scenario.needs_database(run_params(scenario="http:70 cpu:30"))
-    assert scenario.thread_service_args(run_params(scenario="cpu:1 db:1", db_pool=4, delay_ms=100, cpu_ms=5), "h")
+    assert database_use.of_values(run_params(scenario="http:70 db:20 cpu:10")).needed
+    assert not database_use.of_values(run_params(scenario="http:70 cpu:30")).needed
+    with_db = run_params(scenario="cpu:1 db:1", db_pool=4, delay_ms=100, cpu_ms=5)
+    assert scenario.thread_service_args(database_use.of_values(with_db), "h", timeouts.derive(with_db))

@@ -6,9 +6,10 @@ with them) and MissingThresholdGatlingTest shows it refuses to start without one
 import json
 from pathlib import Path
 
-from loadlab.core import params, timeouts
+from bench_run import bench_run
+
+from loadlab.core import params
 from loadlab.core.thresholds import SIMULATION_NAMES, Thresholds
-from loadlab.run.context import Run
 from loadlab.run.hosts import LocalHost
 from loadlab.run.simulation import COARSE, gatling_props
 from loadlab.run.topology import Topology
@@ -44,7 +45,7 @@ def test_params_json_round_trips():
 def _passed(tmp_path, thresholds: Thresholds) -> dict[str, float]:
     values = params.parse({"RESULTS_DIR": str(tmp_path)})
     host = LocalHost("local", "127.0.0.1", work_root=str(tmp_path))
-    run = Run(values, Topology(host, host, [host]), tmp_path, limits=timeouts.derive(values))
+    run = bench_run(values, Topology(host, host, [host]), tmp_path)
     run.meta = {"thresholds": thresholds.as_dict()}
     given = gatling_props(run, "platform", 0, COARSE, "/tmp/go", 900)
     props = dict(p.removeprefix("-Dloadlab.").split("=", 1) for p in given)

@@ -23,7 +23,7 @@ from test_preflight import PREVIOUS_RUN, with_previous_run
 
 from loadlab.analysis import hgrm, ratio_interval
 from loadlab.analysis.validity import CPU_SATURATED_RATIO, delay_allowance_ms
-from loadlab.core import params
+from loadlab.core import database_use, params, run_scope
 from loadlab.core.thresholds import Thresholds
 from loadlab.run import preflight
 
@@ -79,7 +79,8 @@ def tiny_run(tmp_path_factory):
     for archive in BOOT_CACHE.glob("thread-service-*"):
         archive.unlink()
     results = with_previous_run(tmp_path_factory.mktemp("results"))
-    assert preflight.preflight(params.parse({**TINY, "RESULTS_DIR": str(results)})) == []
+    given = params.parse({**TINY, "RESULTS_DIR": str(results)})
+    assert preflight.preflight(run_scope.of_values(given), database_use.of_values(given)) == []
     with HostWatch() as watch:  # the host's own counters, read by this test (claims.py)
         r = make("bench", env={**TINY, "RESULTS_DIR": str(results)}, timeout=600)
     assert watch.saw_the_run(), "the test's own reading of the host found none of the run's processes"

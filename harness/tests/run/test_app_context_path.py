@@ -4,6 +4,7 @@ and its own connection pool can never be named as its limit (seen on the real ap
 
 from types import SimpleNamespace
 
+from bench_run import service_of
 from builders import run_params
 
 from loadlab.core import app
@@ -12,7 +13,7 @@ from loadlab.run import appservice
 
 def app_run(path: str):
     return SimpleNamespace(
-        values=run_params(app="/apps/spring-petclinic-rest.jar", app_path=path),
+        service=service_of(run_params(app="/apps/spring-petclinic-rest.jar", app_path=path)),
         topo=SimpleNamespace(thread=SimpleNamespace(address="127.0.0.1")),
     )
 

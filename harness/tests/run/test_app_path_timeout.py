@@ -7,6 +7,7 @@ import threading
 from types import SimpleNamespace
 
 import pytest
+from bench_run import service_of
 from builders import run_params
 
 from loadlab.core.errors import ExitCode
@@ -42,7 +43,7 @@ def silent_port():
 def test_an_app_path_that_hangs_is_refused_in_one_line_before_any_load(tmp_path, silent_port, monkeypatch):
     host = LocalHost("local", "127.0.0.1", state_dir=str(tmp_path / "state"), app_dir=str(tmp_path / "app"))
     run = SimpleNamespace(
-        values=run_params(app="/apps/orders.jar", app_path="/orders?customer=42"),
+        service=service_of(run_params(app="/apps/orders.jar", app_path="/orders?customer=42")),
         topo=SimpleNamespace(thread=host),
         limits=SimpleNamespace(injector_request_timeout_ms=1000),
     )

@@ -4,6 +4,7 @@ builds them: a fine pass with the default REFINE=1 reaches this on every APP run
 
 from types import SimpleNamespace
 
+from bench_run import service_of
 from builders import run_params
 
 from loadlab.core import timeouts
@@ -12,7 +13,7 @@ from loadlab.run import appservice, drain
 
 def app_run():
     return SimpleNamespace(
-        values=run_params(app="/apps/orders.jar", app_path="/orders/1", delay_ms=200),
+        service=service_of(run_params(app="/apps/orders.jar", app_path="/orders/1", delay_ms=200)),
         topo=SimpleNamespace(thread=SimpleNamespace(address="127.0.0.1")),
         limits=timeouts.derive(run_params(delay_ms=200)),
         meta={},

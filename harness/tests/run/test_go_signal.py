@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from bench_run import bench_run
 
-from loadlab.core import params, timeouts
+from loadlab.core import params
 from loadlab.core.runplan import ModeRun
 from loadlab.core.thresholds import Thresholds
 from loadlab.run import bench, finepasses, load, services
@@ -49,7 +50,7 @@ def make_run(tmp_path: Path, injectors: int = 1) -> tuple[Run, list[RecordingHos
         RecordingHost(f"h{i}", "127.0.0.1", state_dir=str(tmp_path / f"state{i}"), work_root=str(tmp_path))
         for i in range(injectors + 1)
     ]
-    run = Run(values, Topology(hosts[0], hosts[0], hosts[1:]), tmp_path, limits=timeouts.derive(values))
+    run = bench_run(values, Topology(hosts[0], hosts[0], hosts[1:]), tmp_path)
     run.meta = {"thresholds": Thresholds().as_dict(), "modes_completed": []}
     return run, hosts
 

@@ -3,7 +3,7 @@ command line), short stairs from below the rate held to past the next predicted 
 
 import zipfile
 
-from loadlab.core import params
+from loadlab.core import params, rung_params
 from loadlab.run import rungs
 from loadlab.summary.records import ModeRecord
 
@@ -11,10 +11,12 @@ from loadlab.summary.records import ModeRecord
 def test_platform_threads_raised_on_stairs_around_the_next_knee(tmp_path):
     values = params.parse({"RESULTS_DIR": str(tmp_path)})
     below = ModeRecord(sustained_rps=990.0)
-    planned = rungs.rung_values(values, "platform", below, "PLATFORM_THREADS", 460, 2300.0, tmp_path)
+    planned = rung_params.rung_values(
+        values, rungs.rung_of("platform", below, "PLATFORM_THREADS", 460, 2300.0, tmp_path)
+    )
     assert not isinstance(planned, str)
     assert planned.platform_threads == (460,) and planned.modes == ("platform",)
-    assert planned.start_rps == 891 and planned.peak_rps == 3220 and planned.steps == rungs.RUNG_STEPS
+    assert planned.start_rps == 891 and planned.peak_rps == 3220 and planned.steps == rung_params.RUNG_STEPS
     assert planned.ladder is None and planned.results_dir == str(tmp_path / "ladder")
 
 
@@ -28,8 +30,8 @@ def test_an_apps_hikari_pool_goes_on_its_command_line(tmp_path):
         )
     values = params.parse({"RESULTS_DIR": str(tmp_path), "APP": str(jar), "APP_ARGS": "--x=1"})
     below = ModeRecord(sustained_rps=100.0)
-    planned = rungs.rung_values(
-        values, "virtual", below, "spring.datasource.hikari.maximum-pool-size", 30, 200.0, tmp_path
+    planned = rung_params.rung_values(
+        values, rungs.rung_of("virtual", below, "spring.datasource.hikari.maximum-pool-size", 30, 200.0, tmp_path)
     )
     assert not isinstance(planned, str), planned
     assert planned.app_args == "--x=1 --spring.datasource.hikari.maximum-pool-size=30"
@@ -37,13 +39,15 @@ def test_an_apps_hikari_pool_goes_on_its_command_line(tmp_path):
 
 def test_a_setting_the_lab_cannot_apply_is_said(tmp_path):
     values = params.parse({"RESULTS_DIR": str(tmp_path)})
-    why = rungs.rung_values(values, "virtual", ModeRecord(sustained_rps=100.0), "-Dfoo", 3, 200.0, tmp_path)
+    why = rung_params.rung_values(
+        values, rungs.rung_of("virtual", ModeRecord(sustained_rps=100.0), "-Dfoo", 3, 200.0, tmp_path)
+    )
     assert isinstance(why, str) and "can apply" in why
 
 
 def test_a_size_out_of_range_is_refused_as_a_rung(tmp_path):
     values = params.parse({"RESULTS_DIR": str(tmp_path)})
-    why = rungs.rung_values(
-        values, "platform", ModeRecord(sustained_rps=990.0), "PLATFORM_THREADS", 10**9, 2300.0, tmp_path
+    why = rung_params.rung_values(
+        values, rungs.rung_of("platform", ModeRecord(sustained_rps=990.0), "PLATFORM_THREADS", 10**9, 2300.0, tmp_path)
     )
     assert isinstance(why, str) and why.startswith("the rung's parameters were refused: PLATFORM_THREADS")

@@ -7,6 +7,7 @@ from types import SimpleNamespace
 
 from support.builders import run_params
 
+from loadlab.core.load_plan import of_values
 from loadlab.run import console
 from loadlab.run.simulation import live_verdict_differs
 
@@ -15,15 +16,15 @@ SECOND = "LOADLAB inj=0 phase=measure level=3/8 target=40 sent=40 ok=35 ko=0 p99
 
 
 def test_the_live_verdict_is_the_analysis_only_for_short_requests_without_injected_failures():
-    assert live_verdict_differs(run_params(), 200) is None
-    long = live_verdict_differs(run_params(delay_ms=2000), 2000)
+    assert live_verdict_differs(of_values(run_params()), 200) is None
+    long = live_verdict_differs(of_values(run_params(delay_ms=2000)), 2000)
     assert long is not None and "by send second" in long
-    injected = live_verdict_differs(run_params(downstream_errors=5.0), 200)
+    injected = live_verdict_differs(of_values(run_params(downstream_errors=5.0)), 200)
     assert injected is not None and "DOWNSTREAM_ERRORS" in injected
 
 
 def test_a_live_verdict_the_summary_judges_otherwise_is_said_to_be_a_live_reading(capsys):
-    why = live_verdict_differs(run_params(downstream_errors=5.0), 200)
+    why = live_verdict_differs(of_values(run_params(downstream_errors=5.0)), 200)
     console.follow_progress(
         SimpleNamespace(terminate=lambda: None, stdout=iter([SECOND, VERDICT, "LOADLAB inj=0 done sent=1\n"])),
         "p",

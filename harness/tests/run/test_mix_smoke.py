@@ -8,6 +8,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import SimpleNamespace
 
 import pytest
+from bench_run import service_of
 from builders import run_params
 
 from loadlab.core.errors import ExitCode
@@ -58,7 +59,9 @@ def run_with(tmp_path, monkeypatch, port, rows):
     monkeypatch.setattr(appservice.time, "sleep", lambda s: None)
     values = run_params(app="/apps/shop.jar", app_path="/", app_requests=str(tmp_path / "mix.csv"))
     return SimpleNamespace(
-        values=values, topo=SimpleNamespace(thread=host), limits=SimpleNamespace(injector_request_timeout_ms=2000)
+        service=service_of(values),
+        topo=SimpleNamespace(thread=host),
+        limits=SimpleNamespace(injector_request_timeout_ms=2000),
     )
 
 
@@ -66,7 +69,7 @@ def test_every_kind_is_sent_once_with_its_method_and_body_before_any_load(tmp_pa
     rows = "items,9,GET,/items/{id:5..50:zipf},,\ncart,1,POST,/carts,cart.json,application/json\n"
     appservice.check_path(run_with(tmp_path, monkeypatch, shop, rows), "platform")
     assert Shop.seen == [("GET", "/items/5", None), ("POST", "/carts", '{"customer": 1, "quantity": 2}')]
-    assert appservice.probe_path(run_with(tmp_path, monkeypatch, shop, rows).values) == "/items/5"
+    assert appservice.probe_path(run_with(tmp_path, monkeypatch, shop, rows).service.requests) == "/items/5"
 
 
 def test_a_kind_answering_404_is_refused_in_one_line_naming_its_line(tmp_path, monkeypatch, shop):

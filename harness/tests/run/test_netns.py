@@ -223,7 +223,7 @@ def test_injectors_that_started_apart_are_reported(tmp_path):
     write("platform", [1_000_000, 1_000_000])
     write("virtual", [2_000_000, 2_002_000])
     # the alignment check reads the run folder and params.json's record only: no parameters, hosts or limits
-    run = Run(None, None, tmp_path, None, meta={"modes_completed": ["platform", "virtual"]})
+    run = Run(None, tmp_path, None, None, None, None, meta={"modes_completed": ["platform", "virtual"]})
     alignment.check_alignment(run)
     problems = run.meta["mode_problems"]
     assert "platform" not in problems

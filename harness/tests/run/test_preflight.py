@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, make
 
-from loadlab.core import metrics, params
+from loadlab.core import database_use, metrics, params, run_scope
 from loadlab.core.run_params import RunParams
 from loadlab.run import bench, java, preflight
 
@@ -220,18 +220,28 @@ def values(**extra) -> RunParams:
     return replace(params.parse({**TINY, "RESULTS_DIR": "results"}), **extra)
 
 
+def scope(**extra) -> run_scope.RunScope:
+    return run_scope.of_values(values(**extra))
+
+
+def checked(**extra) -> preflight.Preflight:
+    """The preflight of these parameters, as bench's (cli.py) is made."""
+    given = values(**extra)
+    return preflight.Preflight(run_scope.of_values(given), database_use.of_values(given))
+
+
 def test_the_db_scenario_needs_postgresql_or_a_way_to_install_it(monkeypatch):
     monkeypatch.setattr(preflight, "PG_CTL_GLOB", "/nonexistent/postgresql/*/bin/pg_ctl")
-    pf = preflight.Preflight(values(scenario="db"))
+    pf = checked(scenario="db")
     monkeypatch.setattr(preflight.os, "geteuid", lambda: 1000)  # not root: bench could not install it
     assert preflight.check_postgresql(pf) == [
         "SCENARIO=db needs PostgreSQL's server binaries (/nonexistent/postgresql/*/bin/pg_ctl), none found and this "
         "is not root with apt-get to install them: install them (apt-get install postgresql) or choose another "
         "SCENARIO"
     ]
-    assert preflight.check_postgresql(preflight.Preflight(values(scenario="http"))) == []
+    assert preflight.check_postgresql(checked(scenario="http")) == []
     # a mix names what asked for the database: its db kind, not a SCENARIO=db the user never typed
-    (mixed,) = preflight.check_postgresql(preflight.Preflight(values(scenario="http:70 db:30")))
+    (mixed,) = preflight.check_postgresql(checked(scenario="http:70 db:30"))
     assert mixed.startswith("SCENARIO='http:70 db:30' (its db kind) needs PostgreSQL's server binaries"), mixed
     monkeypatch.setattr(preflight.os, "geteuid", lambda: 0)
     monkeypatch.setattr(preflight.shutil, "which", lambda tool: "/usr/bin/apt-get")
@@ -243,7 +253,7 @@ def test_postgresql_installed_here_is_found():
 
     if not glob.glob(preflight.PG_CTL_GLOB):
         pytest.skip("PostgreSQL's server binaries are not installed on this machine")
-    assert preflight.check_postgresql(preflight.Preflight(values(scenario="db"))) == []
+    assert preflight.check_postgresql(checked(scenario="db")) == []
 
 
 def test_each_runtime_of_jdks_is_looked_up(monkeypatch):
@@ -252,7 +262,7 @@ def test_each_runtime_of_jdks_is_looked_up(monkeypatch):
             raise java.JdkNotFound("no JDK 21 found: install one (e.g. Temurin 21) or leave 21 out of JDKS")
         return None if major == 17 else Path("/usr/lib/jvm/temurin-25-jdk-amd64")
 
-    pf = preflight.Preflight(values(jdks=(21, 25, 17)))
+    pf = checked(jdks=(21, 25, 17))
     monkeypatch.setattr(java, "find_runtime", find_runtime, raising=False)
     monkeypatch.setattr(java, "PROJECT_RUNTIMES", {}, raising=False)
     assert preflight.check_jdk_runtimes(pf) == [
@@ -265,7 +275,7 @@ def test_each_runtime_of_jdks_is_looked_up(monkeypatch):
 
 
 def test_the_disk_estimate_grows_with_the_schedule():
-    small = preflight.run_bytes(values())
+    small = preflight.run_bytes(scope())
     default = preflight.run_bytes(
         values(
             start_rps=300, peak_rps=3000, steps=10, step_seconds=10, warmup_seconds=30, modes=("platform", "virtual")
@@ -275,19 +285,19 @@ def test_the_disk_estimate_grows_with_the_schedule():
     # runs to its end through its unhealthy rate, after a first one that did not reproduce a climb through the stairs
     # above it, and a third one measuring the climb's unhealthy rate again; and the stairs twice (a second warm-up)
     assert small < default < 120e6
-    assert preflight.run_bytes(values(jdks=(21, 25), repeat=3)) > 5 * (small - preflight.BYTES_PER_RUN)
+    assert preflight.run_bytes(scope(jdks=(21, 25), repeat=3)) > 5 * (small - preflight.BYTES_PER_RUN)
 
 
 def test_the_disk_estimate_counts_every_pool_of_a_sweep_as_a_column():
-    one = preflight.run_bytes(values(modes=("platform", "virtual"), platform_threads=(200,))) - preflight.BYTES_PER_RUN
-    sweep = preflight.run_bytes(values(modes=("platform", "virtual"), platform_threads=(200, 1000, 4000)))
+    one = preflight.run_bytes(scope(modes=("platform", "virtual"), platform_threads=(200,))) - preflight.BYTES_PER_RUN
+    sweep = preflight.run_bytes(scope(modes=("platform", "virtual"), platform_threads=(200, 1000, 4000)))
     assert sweep - preflight.BYTES_PER_RUN == pytest.approx(2 * one)  # 4 columns instead of 2
 
 
 def test_the_disk_estimate_counts_the_refinement_passes_of_every_repetition():
     schedule = dict(start_rps=300, peak_rps=3000, steps=10, step_seconds=10, warmup_seconds=30, injectors=1)
-    coarse = preflight.run_bytes(values(**schedule, refine=0))
-    refined = preflight.run_bytes(values(**schedule, refine=1))
+    coarse = preflight.run_bytes(scope(**schedule, refine=0))
+    refined = preflight.run_bytes(scope(**schedule, refine=1))
     # the worst case: the first bracket, 300-600 rps, in 9 levels through 604 rps, all healthy (600 did not
     # reproduce); a climb through the 8 coarse rates above, up to 3,000; the top bracket in 4 levels through 3,105.
     # Each level 10 s, each pass after a 15 s warm-up at half its top rate, and a Gatling report per pass.
@@ -295,7 +305,7 @@ def test_the_disk_estimate_counts_the_refinement_passes_of_every_repetition():
     requests = sum(n * 10 * top + 15 * top / 2 for n, top in ((9, 604), (8, 3000), (4, 3105)))
     expected = requests * preflight.BYTES_PER_REQUEST + 3 * one_pass + (21 * 10) * preflight.RAW_BYTES_PER_SECOND
     assert refined - coarse == pytest.approx(expected, abs=2)
-    three = preflight.run_bytes(values(**schedule, refine=1, repeat=3))
+    three = preflight.run_bytes(scope(**schedule, refine=1, repeat=3))
     assert three - preflight.BYTES_PER_RUN == 3 * (refined - preflight.BYTES_PER_RUN)
 
 
@@ -362,8 +372,8 @@ def test_the_disk_estimate_counts_the_stairs_again_and_every_rung_of_the_ladder(
     """A warm-up that ends behind is followed by the stairs again (summary/warmup.py), and LADDER=N runs up to N
     rungs a mode, each a bench of its own up to 1.4x the rate it is sized for: the preflight counts both."""
     schedule = dict(start_rps=300, peak_rps=3000, steps=10, step_seconds=10, warmup_seconds=30, modes=("platform",))
-    plain = preflight.run_bytes(values(**schedule))
-    laddered = preflight.run_bytes(values(**schedule, ladder=2, target_rps=4000.0))
-    rung = preflight.run_bytes(values(**{**schedule, "start_rps": 270, "peak_rps": 5600, "steps": 5}))
+    plain = preflight.run_bytes(scope(**schedule))
+    laddered = preflight.run_bytes(scope(**schedule, ladder=2, target_rps=4000.0))
+    rung = preflight.run_bytes(scope(**{**schedule, "start_rps": 270, "peak_rps": 5600, "steps": 5}))
     assert laddered - plain == pytest.approx(2 * rung, rel=0.01)
-    assert preflight.run_bytes(values(**schedule, ladder=1)) > plain
+    assert preflight.run_bytes(scope(**schedule, ladder=1)) > plain

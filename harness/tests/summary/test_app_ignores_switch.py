@@ -12,7 +12,8 @@ import pytest
 from builders import run_params
 from conftest import rebuilt_copy
 
-from loadlab.report.service_name import named, service_name
+from loadlab.core.app import service_label
+from loadlab.report.service_name import named
 
 DATA = Path(__file__).parents[1] / "data" / "app_ignores_switch"
 
@@ -56,8 +57,8 @@ def test_the_page_calls_the_app_by_its_jar_name_not_the_thread_service(rebuilt):
 
 
 def test_a_run_of_the_thread_service_keeps_its_name():
-    assert named("the thread-service's CPU", service_name(run_params())) == "the thread-service's CPU"
-    assert named("the thread-service's CPU", service_name(run_params(app="/x/orders.jar"))) == ("the orders.jar's CPU")
+    assert named("the thread-service's CPU", service_label(run_params())) == "the thread-service's CPU"
+    assert named("the thread-service's CPU", service_label(run_params(app="/x/orders.jar"))) == ("the orders.jar's CPU")
     assert named("logs/platform-thread-service.log", "orders.jar") == "logs/platform-thread-service.log"
 
 

@@ -75,7 +75,7 @@ def chart(
     service: str = THREAD_SERVICE,
 ) -> str:
     """limit: (value, label) drawn as a horizontal line; one_machine: every role's host is this one machine;
-    service: what the legends call the service under test (service_name.py)."""
+    service: what the legends call the service under test (core/app.service_label)."""
     title, unit, columns, log = SERVER_PANELS[name]
     columns = [(column, named(label, service)) for column, label in columns]
     if one_machine and name == "server-host":
