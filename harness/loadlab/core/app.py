@@ -14,6 +14,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from loadlab.core.asked import Asked
 from loadlab.core.run_params import RunParams
 
 # spring.threads.virtual.enabled exists from Spring Boot 3.2: an older app would silently stay on platform threads.
@@ -79,7 +80,7 @@ def actuator_metrics_paths(app_path: str) -> list[str]:
 THREAD_SERVICE = "thread-service"
 
 
-def service_label(params: RunParams) -> str:
+def service_label(params: RunParams | Asked) -> str:
     """What prose calls the service under test: the jar's file name with APP, else the thread-service (the role
     keeps its name in files, logs and summary.json's `crashed.role`)."""
     jar = params.app

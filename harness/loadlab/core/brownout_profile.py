@@ -177,9 +177,13 @@ def hold_s(values: RunParams) -> float:
 
 
 def model(values: RunParams, rate: float, pool: int | None, sheds: bool = False) -> Model:
-    cpu_s = values.cpu_ms / 1000.0
-    s = schedule(values)
-    return Model(rate, hold_s(values), s.ms / 1000.0 + cpu_s, s.seconds, pool, sheds)
+    return model_of(schedule(values), hold_s(values), values.cpu_ms, rate, pool, sheds)
+
+
+def model_of(s: Schedule, hold: float, cpu_ms: int, rate: float, pool: int | None, sheds: bool = False) -> Model:
+    """The model from the figures it reads (hold: hold_s's), for a stage that holds them and not the parameters."""
+    cpu_s = cpu_ms / 1000.0
+    return Model(rate, hold, s.ms / 1000.0 + cpu_s, s.seconds, pool, sheds)
 
 
 def _pools(values: RunParams) -> list[int | None]:

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from loadlab.core import metrics, reactive
+from loadlab.core.asked import Asked
 from loadlab.core.param_parsers import checked_by
 from loadlab.core.run_params import RunParams
 
@@ -105,7 +106,7 @@ def thread_service_args(values: RunParams) -> list[str]:
     return args
 
 
-def mismatches(live: Mapping[str, object], params: RunParams) -> list[str]:
+def mismatches(live: Mapping[str, object], params: RunParams | Asked) -> list[str]:
     """Why the service did not run the client asked for (nothing where it did not say: an APP, a run from before
     CLIENT, the reactive service's WebClient)."""
     ran = live.get(metrics.DOWNSTREAM_CLIENT)
@@ -128,7 +129,7 @@ class Pool:
     source: str
 
 
-def pool(mode: str, live: Mapping[str, object], params: RunParams, cores: float | None) -> Pool | None:
+def pool(mode: str, live: Mapping[str, object], params: RunParams | Asked, cores: float | None) -> Pool | None:
     """The pool the `client_pool` model reads: what the service reported, else CLIENT_POOL, else the client's own
     default; None for the JDK's client (no cap), the reactive service, or an APP."""
     client = params.client
@@ -147,7 +148,7 @@ def pool(mode: str, live: Mapping[str, object], params: RunParams, cores: float 
     return Pool(2.0 * seen, f"CLIENT=reactor, its default 2 x max({cores:g} cores, {REACTOR_MIN_CORES})")
 
 
-def kind_meaning(params: RunParams) -> str | None:
+def kind_meaning(params: RunParams | Asked) -> str | None:
     """What a 503 means when a pooled client is the only thing that answers one (no database pool in the scenario):
     the service's problem type is delay-service-client-pool-full. None where a 503 may have another cause."""
     client = params.client

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from loadlab.core import downstream
+from loadlab.core.asked import Asked
 from loadlab.core.downstream import HIGH_END_QUANTILE, Distribution
 from loadlab.core.param_parsers import checked_by, int_in, optional_int_in
 from loadlab.core.run_params import RunParams
@@ -82,7 +83,7 @@ PARAMS = (
 NAMES = tuple(p[0] for p in PARAMS)
 
 
-def is_fanout(values: RunParams) -> bool:
+def is_fanout(values: RunParams | Asked) -> bool:
     return values.scenario == FANOUT
 
 
@@ -121,12 +122,12 @@ def cross_checks(v: RunParams, call_limit_ms: int | None) -> list[str]:
     return errors
 
 
-def calls(values: RunParams) -> int:
+def calls(values: RunParams | Asked) -> int:
     """Downstream calls per request: FANOUT in SCENARIO=fanout, else one."""
     return values.fanout if is_fanout(values) else 1
 
 
-def pool(values: RunParams, tomcat_threads: int) -> int:
+def pool(values: RunParams | Asked, tomcat_threads: int) -> int:
     """Platform mode's executor: FANOUT_POOL, else Tomcat's threads x FANOUT (every request's calls at once)."""
     given = values.fanout_pool
     return given if given is not None else tomcat_threads * calls(values)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from loadlab.core import client, scenario_mix, timeouts
+from loadlab.core.asked import Asked
 from loadlab.core.modelabel import ModeLabel
 from loadlab.core.run_params import RunParams
 
@@ -113,11 +114,11 @@ def thread_service_args(values: RunParams, mode: str) -> list[str]:
     return args
 
 
-def virtual_limit(values: RunParams) -> int:
+def virtual_limit(values: RunParams | Asked) -> int:
     return values.virtual_limit
 
 
-def kind_meanings(meanings: Mapping[str, str], mode: str, values: RunParams) -> dict[str, str]:
+def kind_meanings(meanings: Mapping[str, str], mode: str, values: RunParams | Asked) -> dict[str, str]:
     """The simulation's meaning of each failure kind, said for this mode of this run where a guard decides it: a 504
     is the client timeout the run set (not the lab's safety net), a 503 in virtual-limited is its limit shedding a
     request by design (no database pool there), a 503 with a pooled CLIENT and no database its client's pool full."""

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from loadlab.core import mix
+from loadlab.core.asked import Asked
 from loadlab.core.run_params import RunParams
 
 # The thread-service's workloads, one endpoint each (param_limits.SCENARIOS is this tuple).
@@ -93,7 +94,7 @@ def kinds(scenario: object) -> tuple[str, ...]:
     return tuple(s.name for s in parse(str(scenario or "http")))
 
 
-def has(values: RunParams, name: str) -> bool:
+def has(values: RunParams | Asked, name: str) -> bool:
     """A kind of the run's SCENARIO is `name` (PostgreSQL for db, the CPU-bound reading for cpu)."""
     return name in kinds(values.scenario)
 

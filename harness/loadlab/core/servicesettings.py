@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from loadlab.core import client, metrics
+from loadlab.core.asked import Asked
 from loadlab.core.run_params import RunParams
 
 
@@ -25,7 +26,7 @@ def thread_service_args(values: RunParams) -> list[str]:
     return [*tomcat_args(values), f"--threadlocal.kb={values.threadlocal_kb}", *client.thread_service_args(values)]
 
 
-def mismatches(live: Mapping[str, object], params: RunParams) -> list[str]:
+def mismatches(live: Mapping[str, object], params: RunParams | Asked) -> list[str]:
     """Why the service did not run what these parameters asked for (nothing where it did not say, or a run from
     before the parameter existed)."""
     reasons = []

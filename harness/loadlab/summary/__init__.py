@@ -18,9 +18,9 @@ import traceback
 from collections.abc import Mapping
 from pathlib import Path
 
-from loadlab.core import runplan, runrecord
-from loadlab.core.run_params import RunParams
+from loadlab.core import runrecord, summary_inputs
 from loadlab.core.runrecord import RunRecord
+from loadlab.core.summary_inputs import Inputs
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import judging, ladder_record, outputs, raw, records, repeats, served_check, verdict
 from loadlab.summary.detail_records import (
@@ -64,23 +64,23 @@ def write(run_dir: str | os.PathLike[str]) -> list[tuple[Path, RunSummary]]:
 
 def _summarise(folder: Path, run: RunRecord, run_id: str) -> RunSummary:
     """The summary of one comparison: the run folder itself, or one repetition's folder."""
-    params = run.params
+    inputs = summary_inputs.of_run(run)
     thresholds = Thresholds.from_mapping(run.thresholds)
     target = run.target
-    wanted = _modes_wanted(params)
+    wanted = list(inputs.labels)
     present = [m for m in _ordered_modes(folder, wanted) if raw.has_load_data(folder / m)]
     modes = {}
     for mode in present:
-        modes[mode] = mode_result(folder / mode, Path(mode).name, run, params, thresholds, target)
+        modes[mode] = mode_result(folder / mode, Path(mode).name, run, inputs, thresholds, target)
         if run.ladder:
             modes[mode] = modes[mode].with_fields(ladder=ladder_record.rungs(folder, run.ladder, mode, modes[mode]))
 
     summary = RunSummary(
         run_id=run.run_id or run_id,
         target=target,
-        scenario=params.scenario,
+        scenario=inputs.asked.scenario,
         levels_counted_from=LEVELS_COUNTED_FROM,
-        params=params,
+        params=run.params,  # summary.json's `params`, as params.json recorded them
         modes=modes,
         thresholds=ThresholdsRecord.of(thresholds),
         limits=run.limits,
@@ -89,14 +89,14 @@ def _summarise(folder: Path, run: RunRecord, run_id: str) -> RunSummary:
         missing_modes=[m for m in wanted if m not in modes],
         missing=[] if run.found else ["params.json"],
         problems=run.mode_problems,
-        downstream=_downstream(run, params),
+        downstream=_downstream(run, inputs),
         test_fault=run.test_fault,
     )
-    return summary.with_fields(**ratio_fields(modes, params))
+    return summary.with_fields(**ratio_fields(modes, inputs))
 
 
-def _downstream(run: RunRecord, params: RunParams) -> DownstreamRecord | None:
-    overview = served_check.overview(run, params)
+def _downstream(run: RunRecord, inputs: Inputs) -> DownstreamRecord | None:
+    overview = served_check.overview(run, inputs.call)
     return None if overview is None else DownstreamRecord.from_mapping(overview)
 
 
@@ -109,7 +109,7 @@ def _repetitions(run_dir: Path) -> list[int]:
 def _combine_repetitions(run_dir: Path, run: RunRecord, per_rep: list[tuple[int, RunSummary]]) -> RunSummary:
     """The run's summary with REPEAT > 1: each mode as its median repetition, `repeats` with the spread, and every
     repetition's own verdict (its folder has the full summary)."""
-    params = run.params
+    inputs = summary_inputs.of_run(run)
     spread = repeats.aggregate(per_rep)
     by_k = dict(per_rep)
     modes = {}
@@ -123,7 +123,7 @@ def _combine_repetitions(run_dir: Path, run: RunRecord, per_rep: list[tuple[int,
         target=first.target,
         scenario=first.scenario,
         levels_counted_from=LEVELS_COUNTED_FROM,
-        params=params,
+        params=run.params,
         modes=modes,
         repeats=spread,
         repetitions=[
@@ -141,38 +141,31 @@ def _combine_repetitions(run_dir: Path, run: RunRecord, per_rep: list[tuple[int,
         limits=first.limits,
         machine=run.machine,
         hosts=first.hosts,
-        missing_modes=[m for m in _modes_wanted(params) if m not in modes],
+        missing_modes=[m for m in inputs.labels if m not in modes],
         missing=[] if run.found else ["params.json"],
         problems={f"rep-{k}/{mode}": p for k, rep in per_rep for mode, p in (rep.problems or {}).items()},
-        downstream=_downstream(run, params),
+        downstream=_downstream(run, inputs),
         test_fault=run.test_fault,
     )
-    return summary.with_fields(**ratio_fields(modes, params))
+    return summary.with_fields(**ratio_fields(modes, inputs))
 
 
 def mode_result(
     mode_dir: Path,
     label: str,
     run: RunRecord,
-    params: RunParams,
+    inputs: Inputs,
     thresholds: Thresholds,
     target: str | None,
 ) -> ModeRecord:
     """One mode's summary from its folder (its coarse pass and its fine passes), with its timeline.csv and server.csv
     (and each fine pass's)."""
     try:
-        judged = judging.judge_mode(mode_dir, label, run, params, thresholds, target, write=True)
-        return verdict.mode_summary(judged, run, params, target, mode_dir)
+        judged = judging.judge_mode(mode_dir, label, run, inputs, thresholds, target, write=True)
+        return verdict.mode_summary(judged, run, inputs, target, mode_dir)
     except Exception as e:  # noqa: BLE001 - one bad mode must not cost the other mode its report
         traceback.print_exc(file=sys.stderr)
         return verdict.failed_mode(f"the analysis of this mode failed: {type(e).__name__}: {e}")
-
-
-def _modes_wanted(params: RunParams) -> list[str]:
-    """The mode labels the run asked for: `platform`, `virtual`, `platform-t<N>` for each size of a pool sweep,
-    `<mode>-jdk<N>` with several JDKs (runplan.mode_runs, the one place labels are made)."""
-    # A run from before JDKS reads as one JDK, the default's: only the count shapes the labels.
-    return [r.label for r in runplan.mode_runs(params.modes, params.jdks, params.platform_threads)]
 
 
 def _ordered_modes(run_dir: Path, wanted: list[str]) -> list[str]:

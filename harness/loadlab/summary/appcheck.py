@@ -15,7 +15,6 @@ from dataclasses import replace
 
 from loadlab.core import app
 from loadlab.core.app import HIKARI_MAX, HIKARI_PENDING, TOMCAT_BUSY, TOMCAT_MAX
-from loadlab.core.run_params import RunParams
 from loadlab.summary import app_pool
 from loadlab.summary.detail_records import AppEvidenceRecord
 from loadlab.summary.jsonform import plain_number
@@ -73,17 +72,18 @@ def evidence(raw: RawMode) -> AppEvidenceRecord:
     )
 
 
-def config_mismatches(label: str, ev: AppEvidenceRecord, requests: int, params: RunParams) -> list[str]:
+def config_mismatches(label: str, ev: AppEvidenceRecord, requests: int, only_pool: int | None) -> list[str]:
     """Why the app did not run the mode asked for; the live-config check of an app without /actuator/loadlab.
 
     Virtual: its requests must have started virtual threads (the recording counts them) and none may have run on
     Tomcat's platform pool. Platform: Tomcat's pool must have served them (seen by name on the host) and never with
-    more threads than PLATFORM_THREADS, nor may the app's own gauge say another size."""
+    more threads than PLATFORM_THREADS, nor may the app's own gauge say another size. only_pool: PLATFORM_THREADS's
+    one size (asked.Asked.pool), for a label that names none."""
     reasons = []
     served = requests > 0
     started = ev.virtual_threads_started
     pool_seen = ev.request_pool_threads_max
-    asked = as_float(mode_threads(label, params))
+    asked = as_float(mode_threads(label, only_pool))
     if base_mode(label) == "virtual":
         if started is None:
             reasons.append(RECORDING_NOT_READ)
@@ -185,7 +185,7 @@ def unexplained_limit(
 def app_evidence(
     raw: RawMode,
     label: str,
-    params: RunParams,
+    only_pool: int | None,
     predicted: list[float],
     knee: float | None,
     collapsed: bool,
@@ -197,7 +197,7 @@ def app_evidence(
     check is judging.py's, with the thread-service's."""
     ev = evidence(raw)
     wall_s = float(len(raw.thread_samples)) or None  # the sampler's rows: one per second of the app's life
-    seen = pointers(ev, as_float(mode_threads(label, params)), wall_s)
+    seen = pointers(ev, as_float(mode_threads(label, only_pool)), wall_s)
     return replace(
         ev, points_to=seen, unexplained_limit=unexplained_limit(predicted, knee, collapsed, met_first, seen, out_of_cpu)
     )

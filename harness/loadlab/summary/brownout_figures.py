@@ -17,8 +17,9 @@ from loadlab.analysis.baseline import Baseline, first_steady
 from loadlab.analysis.levels import level_number
 from loadlab.core import brownout_profile as brownout
 from loadlab.core import guards, metrics
-from loadlab.core.run_params import RunParams
+from loadlab.core.asked import Asked
 from loadlab.core.runrecord import RunRecord
+from loadlab.core.summary_inputs import Brownout
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import crash, outputs
 from loadlab.summary import server_columns as col
@@ -48,10 +49,13 @@ def window_record(mode_dir: Path) -> dict[str, object] | None:
     return found if isinstance(found, dict) else None
 
 
-def record(judged: JudgedMode, mode_dir: Path, run: RunRecord, params: RunParams) -> BrownoutRecord | None:
-    if not brownout.is_brownout(params) or judged.tables.t0 is None:
+def record(
+    judged: JudgedMode, mode_dir: Path, run: RunRecord, profile: Brownout, asked: Asked
+) -> BrownoutRecord | None:
+    """profile: the run's PROFILE=brownout (summary_inputs.Load.brownout)."""
+    if judged.tables.t0 is None:
         return None
-    plan, t0, raw = brownout.schedule(params), judged.tables.t0, judged.raw
+    plan, t0, raw = profile.schedule, judged.tables.t0, judged.raw
     seconds = [_second(row, raw, t0) for row in judged.tables.timeline]
     outputs.write_csv(mode_dir / SERIES, SERIES_COLUMNS, (_row(s) for s in seconds))
     thresholds = Thresholds.from_mapping(run.thresholds)
@@ -72,7 +76,7 @@ def record(judged: JudgedMode, mode_dir: Path, run: RunRecord, params: RunParams
     switch = _switch(mode_dir, run, window, t0, plan, seconds)
     died = _died_at(judged)
     problems = _instrument_problems(window, switch, seconds, plan, judged, died)
-    model, note = _model(judged, params, plan, baseline.p50_ms)
+    model, note = _model(judged, profile, asked, baseline.p50_ms)
     return BrownoutRecord(
         rate_rps=plan.rate,
         brownout_ms=plan.ms,
@@ -223,21 +227,24 @@ def _behind(seconds: list[judge.Second], plan: brownout.Schedule) -> tuple[int, 
 
 
 def _model(
-    judged: JudgedMode, params: RunParams, plan: brownout.Schedule, baseline: float | None
+    judged: JudgedMode, profile: Brownout, asked: Asked, baseline: float | None
 ) -> tuple[dict[str, judge.Predicted] | None, str]:
     """The predictions for the mode's column: a platform pool's, or no pool (virtual, reactive); another mode has no
     model here and says so. baseline: the p50 before the brownout (before_brownout), None when it broke."""
     mode, sheds = base_mode(judged.label), False
     if mode == "platform":
-        pool = mode_threads(judged.label, params)
+        pool = mode_threads(judged.label, asked.pool)
     elif mode in ("virtual", "reactive"):
         pool = None
     elif mode == guards.VIRTUAL_LIMITED:
-        pool, sheds = guards.virtual_limit(params), True
+        pool, sheds = guards.virtual_limit(asked), True
     else:
         return None, f"no brownout model for {mode}: measured only"
-    overhead = 0.0 if baseline is None else baseline / 1000.0 - brownout.hold_s(params)
-    model = brownout.model(params, plan.rate, pool, sheds)
+    plan, hold_s = profile.schedule, profile.hold_s
+    if hold_s is None:
+        return None, "no brownout model: the run's delay distribution cannot be read any more (DELAY_DIST's file)"
+    overhead = 0.0 if baseline is None else baseline / 1000.0 - hold_s
+    model = profile.model(hold_s, plan.rate, pool, sheds)
     note = (
         "each interval runs from the configured delays to the delays plus what the service added to a request before "
         f"the brownout ({overhead * 1000:.0f} ms at its p50); the models leave out CPU limits and connection "

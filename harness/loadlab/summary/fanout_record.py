@@ -15,8 +15,8 @@ from loadlab.analysis import fanout_tail
 from loadlab.analysis.fanout_model import FanoutShape
 from loadlab.analysis.levels import Level, level_number
 from loadlab.core import fanout, metrics
+from loadlab.core.asked import Asked
 from loadlab.core.downstream import Distribution
-from loadlab.core.run_params import RunParams
 from loadlab.summary.labels import base_mode, mode_threads
 from loadlab.summary.record_fields import Fields, Interval
 from loadlab.summary.values import as_float
@@ -69,35 +69,35 @@ class FanoutRecord(Fields):
     cancelled_calls: int | None = None
 
 
-def shape(label: str, live: dict[str, object], params: RunParams, call: Distribution) -> FanoutShape | None:
+def shape(label: str, live: dict[str, object], asked: Asked, call: Distribution) -> FanoutShape | None:
     """The models' view (analysis/fanout_model.py); None outside SCENARIO=fanout. Platform's executor as the service
     reported it, else as the harness asked (FANOUT_POOL, or Tomcat's threads x FANOUT)."""
-    if not fanout.is_fanout(params):
+    if not fanout.is_fanout(asked):
         return None
     executor = None
     if base_mode(label) == "platform":
         reported = as_float(live.get(metrics.FANOUT_POOL))
-        threads = mode_threads(label, params)
-        executor = reported or (float(fanout.pool(params, int(threads))) if threads else None)
-    return FanoutShape(fanout.calls(params), call, executor)
+        threads = mode_threads(label, asked.pool)
+        executor = reported or (float(fanout.pool(asked, int(threads))) if threads else None)
+    return FanoutShape(fanout.calls(asked), call, executor)
 
 
 def record(
     label: str,
     live: dict[str, object],
-    params: RunParams,
+    asked: Asked,
     call: Distribution,
     levels: list[Level],
     healthy: list[Level],
 ) -> FanoutRecord | None:
     """levels: the coarse pass's measured levels (their calls left behind); healthy: the levels the knee stands on,
     where the tail is checked."""
-    if not fanout.is_fanout(params):
+    if not fanout.is_fanout(asked):
         return None
-    n = fanout.calls(params)
+    n = fanout.calls(asked)
     wait = fanout.SlowestOf(call, n)
-    deadline = params.fanout_timeout_ms
-    on_timeout = params.fanout_on_timeout
+    deadline = asked.fanout_timeout_ms
+    on_timeout = asked.fanout_on_timeout
     # A `fail` deadline turns the slow requests into errors: the answered spectrum is then cut, not predicted.
     predict = deadline is None or on_timeout == fanout.PARTIAL
     ran = live.get(metrics.FANOUT_SHAPE)
@@ -111,7 +111,7 @@ def record(
     ]
     judged = [t for row in rows for t in row.tail or () if t.agrees is not None]
     counted = [row for row in rows if row.orphaned_calls is not None]
-    executor = shape(label, live, params, call)
+    executor = shape(label, live, asked, call)
     return FanoutRecord(
         calls=n,
         shape=str(ran) if ran else None,

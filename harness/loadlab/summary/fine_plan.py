@@ -13,8 +13,7 @@ from pathlib import Path
 from loadlab.analysis import refine
 from loadlab.analysis.bracket import Bracket
 from loadlab.analysis.knee import Knee
-from loadlab.core import param_limits, runplan, runrecord
-from loadlab.core.run_params import RunParams
+from loadlab.core import runrecord, summary_inputs
 from loadlab.core.thresholds import Thresholds
 from loadlab.core.upgrade import Doc
 from loadlab.summary import appcheck
@@ -46,7 +45,8 @@ def next_fine_pass(run_dir: Path, folder: str, run: Doc) -> FineStep:
     thresholds = Thresholds.from_mapping(record.thresholds)
     # The mode is still running: it is not in modes_completed yet, which is not a reason to distrust it.
     view = replace(record, modes_completed=None)
-    judged = judge_mode(Path(run_dir) / folder, Path(folder).name, view, record.params, thresholds, view.target, False)
+    inputs = summary_inputs.of_run(record)
+    judged = judge_mode(Path(run_dir) / folder, Path(folder).name, view, inputs, thresholds, view.target, False)
     knee = judged.knee
     # An app's flight recording is written when its JVM stops, after every pass: its absence now says nothing (the
     # final verdict still checks it). Too few trusted levels is no reason to stop while a level set aside unhealthy
@@ -59,14 +59,14 @@ def next_fine_pass(run_dir: Path, folder: str, run: Doc) -> FineStep:
             return FineStep(reason=f"the coarse pass cannot be trusted ({'; '.join(untrusted)}): nothing to refine")
         return FineStep()  # it never collapsed, or a climb held to the stairs' top
     backlog = judged.warm_up.backlog
-    stairs = record.params.profile == param_limits.STAIRS  # a ramp or a brownout has no stairs to measure again
+    stairs = inputs.load.rates  # the coarse stairs' rates
     if (
-        stairs
+        inputs.load.stairs  # a ramp or a brownout has no stairs to measure again
         and backlog is not None
         and not knee.passes
         and set(untrusted) <= {backlog.reason(), *judged.too_few_trusted}
     ):
-        return _again_from_the_first_level(knee, record.params, rewarm=True)
+        return _again_from_the_first_level(knee, stairs, rewarm=True)
     if untrusted:
         return FineStep(reason=f"the coarse pass cannot be trusted ({'; '.join(untrusted)}): its knee is not refined")
     if knee.passes and not knee.passes[-1].used:
@@ -84,10 +84,10 @@ def next_fine_pass(run_dir: Path, folder: str, run: Doc) -> FineStep:
     if knee.interval is None and knee.bound is not None and not knee.passes:
         return FineStep()  # the levels set aside above the highest rate held were all healthy: nothing to look for
     if knee.interval is None:
-        return _climb(knee, record.params)
+        return _climb(knee, stairs)
     if not knee.interval.healthy:
         if not knee.passes:
-            return _again_from_the_first_level(knee, record.params)
+            return _again_from_the_first_level(knee, stairs)
         return FineStep(reason=refine.why_not_refined(knee, requested=True, skipped=None))
     if knee.interval.localised():
         return FineStep(bracket=knee.interval)
@@ -110,10 +110,10 @@ def _below_set_aside(knee: Knee, suspect: float) -> FineStep:
     return FineStep(rates, bracket, knee.baseline_p50_ms, round(refine.warmup_rate(rates[0]), 3), set_aside=True)
 
 
-def _climb(knee: Knee, params: RunParams) -> FineStep:
+def _climb(knee: Knee, stairs: tuple[float, ...]) -> FineStep:
     """After a knee that did not reproduce, the coarse stairs' rates above the highest rate measured healthy: the stairs
     go on where the coarse pass stopped on a transient. None left: no further pass."""
-    rates = [round(r, 3) for r in runplan.levels(params) if r > knee.sustained_rps * (1 + 1e-9)]
+    rates = [round(r, 3) for r in stairs if r > knee.sustained_rps * (1 + 1e-9)]
     if not rates:
         return FineStep()
     after_set_aside = knee.bound is not None  # the rate set aside was held healthy, not a knee that did not reproduce
@@ -122,14 +122,14 @@ def _climb(knee: Knee, params: RunParams) -> FineStep:
     )
 
 
-def _again_from_the_first_level(knee: Knee, params: RunParams, rewarm: bool = False) -> FineStep:
+def _again_from_the_first_level(knee: Knee, stairs: tuple[float, ...], rewarm: bool = False) -> FineStep:
     """No coarse level was healthy: the stairs once more from their first level, on the same service, now warm. Its
     first level unhealthy again confirms the knee below it; healthy, the first reading did not reproduce and the
     pass climbs on (knee.py judges it as any pass of the bracket [0, the first unhealthy rate]).
 
     rewarm: the coarse warm-up ended with a backlog: the whole warm-up again at the first level's rate, and no
     baseline given (the coarse one was measured on the backlog): the pass finds its own."""
-    rates = [round(r, 3) for r in runplan.levels(params)]
+    rates = [round(r, 3) for r in stairs]
     if rewarm:
         return FineStep(rates, knee.interval, None, rates[0], again=True, rewarm=True)
     return FineStep(rates, knee.interval, knee.baseline_p50_ms, round(refine.warmup_rate(rates[0]), 3), again=True)

@@ -22,10 +22,11 @@ from loadlab.analysis.validity import (
     shares_one_machine,
     too_few_levels,
 )
-from loadlab.core import brownout_profile, downstream, metrics, scenario_mix, servicecpus, servicesettings, timeouts
+from loadlab.core import metrics, scenario_mix, servicecpus, servicesettings
+from loadlab.core.asked import Asked
 from loadlab.core.reactive import REACTIVE
-from loadlab.core.run_params import RunParams
 from loadlab.core.runrecord import RunRecord
+from loadlab.core.summary_inputs import Inputs
 from loadlab.core.thresholds import Thresholds
 from loadlab.core.upgrade import Doc
 from loadlab.summary import (
@@ -86,13 +87,13 @@ def judge_mode(
     mode_dir: Path,
     label: str,
     run: RunRecord,
-    params: RunParams,
+    inputs: Inputs,
     thresholds: Thresholds,
     target: str | None,
     write: bool,
 ) -> JudgedMode:
     """write: also each pass's timeline.csv and server.csv (bench's look at a mode it is still running does not)."""
-    lag_s = completion_lag_s(params)
+    lag_s = inputs.load.completion_lag_s
     mode_raw = raw.load_mode(mode_dir)
     fine_raws = [(name, raw.load_mode(mode_dir, name)) for name in raw.fine_passes(mode_dir)]
     died = run.crash_of(label)
@@ -138,16 +139,16 @@ def judge_mode(
     # the coarse pass's are set aside from its knee; a fine pass a role died in narrows nothing anyway
     with_crash = {bound.position: bound.reason() for bound in gc_bound} if crash_tables is tables else {}
     for passed in (tables, *(f.tables for f in fine)):  # the stand-in's own record: served delay, injected failures
-        passed.levels = served_check.record(mode_dir, run, params, passed.levels, passed.t0)
+        passed.levels = served_check.record(mode_dir, run, inputs, passed.levels, passed.t0)
     # Level by level: a level whose instrument was saturated is set aside, the knee placed on the others. The
     # healthy latency a harness limit is held against follows the baseline the trusted levels give.
-    ctx = validity_context(mode_raw, run, params, target, thresholds, None)
+    ctx = validity_context(mode_raw, run, inputs, target, thresholds, None)
     verdict = judge_trusted(tables.levels, thresholds, ctx, coarse=True, with_crash=with_crash)
-    ctx = validity_context(mode_raw, run, params, target, thresholds, verdict.p99_limit_ms)
+    ctx = validity_context(mode_raw, run, inputs, target, thresholds, verdict.p99_limit_ms)
     backlog = warmup.backlog_of(mode_raw, tables.levels, verdict, ctx.healthy_max_ms)
     again = warmup.again_pass(backlog, tables.levels, fine)
     knee = refined_knee(tables.levels, verdict, fine, thresholds, ctx, crashed, rewarmed=again is not None)
-    warm = warmup.judged(backlog, again, knee, params.warmup_seconds)
+    warm = warmup.judged(backlog, again, knee, inputs.load.warmup_seconds)
     trusted = len(trusted_rates(tables.levels, verdict, knee))
     short = too_few_levels(trusted, set_aside_words(tables.levels, verdict), ctx.min_rates)
     raw_passes = [(hgrm_files.COARSE, mode_raw, tables.levels), *((f.name, f.raw, f.tables.levels) for f in fine)]
@@ -176,11 +177,11 @@ def judge_mode(
         crash_notes=gc_crash.words(gc_bound, place.pass_name) if crashed and place else [],
         invalid_reasons=[*short, *pass_reasons(tables.levels, verdict, ctx)] + ([warm.reason] if warm.reason else []),
         warm_up=warm,
-        config_mismatches=live_config_mismatches(label, mode_raw.live_config, params)
+        config_mismatches=live_config_mismatches(label, mode_raw.live_config, inputs.asked)
         # An application under test has no /actuator/loadlab: its host and its recording say what it ran on.
         + (
-            appcheck.config_mismatches(label, appcheck.evidence(mode_raw), tables.requests, params)
-            if params.app
+            appcheck.config_mismatches(label, appcheck.evidence(mode_raw), tables.requests, inputs.asked.pool)
+            if inputs.asked.app
             else []
         )
         + (reactivecheck.config_mismatches(mode_raw, tables.requests) if base_mode(label) == REACTIVE else []),
@@ -213,41 +214,42 @@ def _write_tables(folder: Path, tables: Tables) -> None:
 def validity_context(
     mode_raw: RawMode,
     run: RunRecord,
-    params: RunParams,
+    inputs: Inputs,
     target: str | None,
     thresholds: Thresholds,
     p99_limit_ms: float | None,
 ) -> ValidityContext:
     """p99_limit_ms: the health rule's limit the levels were judged with (None before they are)."""
-    expected = expected_ms(params)
+    expected, asked = inputs.load.expected_ms, inputs.asked
     healthy_max = max(p99_limit_ms or 0.0, thresholds.p99_limit_ms(expected) if expected else 0.0)
     return ValidityContext(
-        delay_ms=float(params.delay_ms),
+        delay_ms=float(asked.delay_ms),
         shared_machine=shares_one_machine(target),
-        cpu_is_the_limit=scenario_mix.has(params, "cpu"),
-        limits=limits_in_force(mode_raw, run.limits, params),
+        cpu_is_the_limit=scenario_mix.has(asked, "cpu"),
+        limits=limits_in_force(mode_raw, run.limits, asked),
         healthy_max_ms=healthy_max or None,
-        split=cpu_split(mode_raw, params, target),
-        min_rates=1 if brownout_profile.is_brownout(params) else MIN_LEVELS,
-        downstream_mean_ms=calls_witness_mean_ms(run, params),
+        split=cpu_split(mode_raw, asked.service_cpus, target),
+        min_rates=1 if inputs.load.brownout is not None else MIN_LEVELS,
+        downstream_mean_ms=calls_witness_mean_ms(inputs),
     )
 
 
-def calls_witness_mean_ms(run: RunRecord, params: RunParams) -> float | None:
+def calls_witness_mean_ms(inputs: Inputs) -> float | None:
     """The configured mean delay the service's own calls are held against (analysis/downstream_calls.py): only where
     a kind of the run calls the delay-service, and not in a brownout, whose delay belongs to the time."""
-    calls = any(scenario_mix.has(params, kind) for kind in scenario_mix.CALLING)
-    if not calls or brownout_profile.is_brownout(params) or not params.delay_ms:
+    asked = inputs.asked
+    calls = any(scenario_mix.has(asked, kind) for kind in scenario_mix.CALLING)
+    if not calls or inputs.load.brownout is not None or not asked.delay_ms:
         return None
-    return downstream.of_run(params, run.downstream).mean_ms() or None
+    return inputs.call.mean_ms() or None
 
 
-def cpu_split(mode_raw: RawMode, params: RunParams, target: str | None) -> servicecpus.CpuSplit | None:
+def cpu_split(mode_raw: RawMode, service_cpus: float | None, target: str | None) -> servicecpus.CpuSplit | None:
     """SERVICE_CPUS as the run had it: the cores each side got, from the machine's cores its samplers saw (aws
     ignores it: each role has a host of its own)."""
     if not shares_one_machine(target):
         return None
-    return servicecpus.of_run(params.service_cpus, thread_cores(mode_raw))
+    return servicecpus.of_run(service_cpus, thread_cores(mode_raw))
 
 
 def thread_cores(raw: RawMode) -> float | None:
@@ -255,19 +257,7 @@ def thread_cores(raw: RawMode) -> float | None:
     return next((c for c in (r.host_cores for r in raw.thread_samples.values()) if c), None)
 
 
-def expected_ms(params: RunParams) -> float:
-    """What one request should take, from the run's parameters (0 when they do not say)."""
-    try:
-        return float(timeouts.expected_ms(params))
-    except (KeyError, TypeError, ValueError):
-        return 0.0
-
-
-def completion_lag_s(params: RunParams) -> int:
-    return timeouts.completion_lag_s(expected_ms(params))
-
-
-def limits_in_force(mode_raw: RawMode, recorded: Mapping[str, object], params: RunParams) -> tuple[HarnessLimit, ...]:
+def limits_in_force(mode_raw: RawMode, recorded: Mapping[str, object], asked: Asked) -> tuple[HarnessLimit, ...]:
     """Each limit that cuts a request, as it was in force (recorded: params.json's `limits`): the injectors say their
     own timeout in meta.json."""
     said = [t for inj in mode_raw.injectors if (t := inj.meta.request_timeout_ms) is not None]
@@ -282,25 +272,25 @@ def limits_in_force(mode_raw: RawMode, recorded: Mapping[str, object], params: R
         name = "the thread-service's downstream timeout (delay-service.timeout)"
         found.append(HarnessLimit(name, service, STATUS_504))
     database = as_float(recorded.get("database_timeout_ms"))
-    if database is not None and scenario_mix.has(params, "db"):
+    if database is not None and scenario_mix.has(asked, "db"):
         found.append(HarnessLimit("the thread-service's database timeout", database, STATUS_504))
     return tuple(found)
 
 
-def live_config_mismatches(mode: str, live: Mapping[str, object], params: RunParams) -> list[str]:
+def live_config_mismatches(mode: str, live: Mapping[str, object], asked: Asked) -> list[str]:
     """Reasons the mode did not run what was asked, from what the service itself reported at start."""
     reasons = []
     wanted_mode = base_mode(mode)
     if live.get(metrics.THREAD_MODE) not in (None, wanted_mode):
         reasons.append(f"the thread-service ran in {live[metrics.THREAD_MODE]} mode, not {wanted_mode}")
-    asked, got = as_float(mode_threads(mode, params)), as_float(live.get(metrics.TOMCAT_THREADS_MAX))
-    if asked is not None and got is not None and asked != got:
-        reasons.append(f"the thread-service ran with {got:.0f} Tomcat threads, not PLATFORM_THREADS={asked:.0f}")
-    jdk, ran = mode_jdk(mode, params), as_float(live.get(metrics.JAVA_VERSION_FEATURE))
+    threads, got = as_float(mode_threads(mode, asked.pool)), as_float(live.get(metrics.TOMCAT_THREADS_MAX))
+    if threads is not None and got is not None and threads != got:
+        reasons.append(f"the thread-service ran with {got:.0f} Tomcat threads, not PLATFORM_THREADS={threads:.0f}")
+    jdk, ran = mode_jdk(mode, asked.jdk), as_float(live.get(metrics.JAVA_VERSION_FEATURE))
     if jdk is not None and ran is not None and ran != jdk:
         reasons.append(f"the thread-service ran on Java {ran:.0f}, not the JDK {jdk} asked for")
-    reasons.extend(servicesettings.mismatches(live, params))
-    pool_asked, pool_got = float(params.db_pool), as_float(live.get(metrics.DB_POOL_MAX))
-    if scenario_mix.has(params, "db") and pool_asked and pool_got and pool_asked != pool_got:
+    reasons.extend(servicesettings.mismatches(live, asked))
+    pool_asked, pool_got = float(asked.db_pool), as_float(live.get(metrics.DB_POOL_MAX))
+    if scenario_mix.has(asked, "db") and pool_asked and pool_got and pool_asked != pool_got:
         reasons.append(f"the thread-service's pool had {pool_got:.0f} connections, not DB_POOL={pool_asked:.0f}")
     return reasons

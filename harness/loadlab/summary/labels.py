@@ -1,11 +1,10 @@
 """What a mode's label says: `platform`, `virtual`, `platform-t<N>` for each pool of a sweep, and `-jdk<N>` when
 several JDKs ran. ModeLabel (modelabel.py) alone builds and reads labels; these add what the run's parameters say
-when the label does not (the only JDK, the only pool size)."""
+when the label does not (the only JDK, the only pool size: asked.Asked's `jdk` and `pool`)."""
 
 from __future__ import annotations
 
 from loadlab.core.modelabel import ModeLabel
-from loadlab.core.run_params import RunParams
 
 
 def base_mode(label: str) -> str:
@@ -13,17 +12,14 @@ def base_mode(label: str) -> str:
     return ModeLabel.parse(label).mode
 
 
-def mode_jdk(label: str, params: RunParams) -> int | None:
-    """The JDK a mode ran on: from its label with several JDKs (`virtual-jdk21`), else the only one in JDKS."""
+def mode_jdk(label: str, only_jdk: int | None) -> int | None:
+    """The JDK a mode ran on: from its label with several JDKs (`virtual-jdk21`), else the only one in JDKS
+    (asked.Asked.jdk: None for a run from before JDKS, whichever JDK the machine had)."""
     named = ModeLabel.parse(label).jdk
-    if named is not None:
-        return named
-    if "jdks" in params.absent or len(params.jdks) > 1:
-        return None  # a run from before JDKS: whichever JDK the machine had
-    return params.jdks[0]
+    return named if named is not None else only_jdk
 
 
-def mode_threads(label: str, params: RunParams) -> int | None:
+def mode_threads(label: str, only_pool: int | None) -> int | None:
     """The platform pool a mode asked for: from its label in a sweep (`platform-t1000`), else the only size in
     PLATFORM_THREADS; None for virtual threads."""
     parts = ModeLabel.parse(label)
@@ -31,4 +27,4 @@ def mode_threads(label: str, params: RunParams) -> int | None:
         return None
     if parts.threads is not None:
         return parts.threads
-    return params.single_pool
+    return only_pool

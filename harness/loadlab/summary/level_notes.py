@@ -11,7 +11,7 @@ from loadlab.analysis.downstream_calls import calls_note
 from loadlab.analysis.gc_bound import counted_with_the_crash
 from loadlab.analysis.knee_words import COARSE, level_words
 from loadlab.analysis.levels import level_number
-from loadlab.core.run_params import RunParams
+from loadlab.core.asked import Asked
 from loadlab.summary import jsonform, service_count
 from loadlab.summary.detail_records import SetAsideRecord
 from loadlab.summary.judging import JudgedMode
@@ -25,7 +25,7 @@ class SetAside:
     where: str
 
 
-def notes(judged: JudgedMode, aside: list[SetAside], params: RunParams) -> list[str]:
+def notes(judged: JudgedMode, aside: list[SetAside], asked: Asked) -> list[str]:
     """One note per level set aside (set_aside_levels), then the service's slow calls, if any."""
     said = [
         f"{entry.where} was set aside, its instrument saturated: {entry.record.reason}; the knee is placed on the "
@@ -35,7 +35,7 @@ def notes(judged: JudgedMode, aside: list[SetAside], params: RunParams) -> list[
     ]
     slow_calls = filter(None, [calls_note(judged.tables.levels, judged.ctx)])
     warm = [judged.warm_up.note] if judged.warm_up.note else []
-    return [*warm, *said, *judged.crash_notes, *slow_calls, *service_count.notes(judged, params)]
+    return [*warm, *said, *judged.crash_notes, *slow_calls, *service_count.notes(judged, asked)]
 
 
 # What a first level set aside most often means on shared cores: the roles' JIT still compiling after the warm-up.

@@ -8,7 +8,7 @@ from loadlab.analysis.knee import Verdict
 from loadlab.analysis.levels import Level, cpu_ms_per_request, level_number
 from loadlab.analysis.validity import shares_one_machine
 from loadlab.core import client, guards, metrics, scenario_mix
-from loadlab.core.run_params import RunParams
+from loadlab.core.asked import Asked
 from loadlab.core.servicecpus import CpuSplit
 from loadlab.summary import hgrm_files, kinds
 from loadlab.summary.judging import JudgedMode, thread_cores
@@ -17,12 +17,12 @@ from loadlab.summary.raw import RawMode
 from loadlab.summary.values import as_float
 
 
-def connection_cap(live: dict[str, object], params: RunParams) -> float | None:
+def connection_cap(live: dict[str, object], asked: Asked) -> float | None:
     """The service's connection cap as it reported it; -1 means it has none (Netty, MODES=reactive): no connections
     model then. A run from before the field existed falls back to what MAX_CONNECTIONS asked."""
     if live.get(metrics.TOMCAT_MAX_CONNECTIONS) is None:
         # a run from before MAX_CONNECTIONS asked for none
-        return None if "max_connections" in params.absent else float(params.max_connections)
+        return float(asked.max_connections) if asked.max_connections_recorded else None
     return as_float(live[metrics.TOMCAT_MAX_CONNECTIONS]) or None  # as_float: -1 is None
 
 
@@ -31,7 +31,7 @@ def model_inputs(
     raw: RawMode,
     levels: list[Level],
     verdict: Verdict,
-    params: RunParams,
+    asked: Asked,
     target: str | None,
     ceiling: cpufit.CpuCeiling | None = None,
     split: CpuSplit | None = None,
@@ -51,35 +51,35 @@ def model_inputs(
     first = levels[position] if position is not None else next(iter(verdict.trusted(levels)), None)
     return models.Inputs(
         mode=base_mode(label),
-        scenario=params.scenario,
-        jdk=mode_jdk(label, params),
-        threads=as_float(live.get(metrics.TOMCAT_THREADS_MAX)) or as_float(mode_threads(label, params)),
+        scenario=asked.scenario,
+        jdk=mode_jdk(label, asked.jdk),
+        threads=as_float(live.get(metrics.TOMCAT_THREADS_MAX)) or as_float(mode_threads(label, asked.pool)),
         baseline_ms=verdict.baseline_p50_ms,
-        delay_ms=float(params.delay_ms),
-        db_pool=as_float(live.get(metrics.DB_POOL_MAX)) or float(params.db_pool),
-        cpu_ms=float(params.cpu_ms),
+        delay_ms=float(asked.delay_ms),
+        db_pool=as_float(live.get(metrics.DB_POOL_MAX)) or float(asked.db_pool),
+        cpu_ms=float(asked.cpu_ms),
         cores=cores,
         others_cpu_ms_per_request=others,
         carriers=as_float(live.get(metrics.VIRTUAL_SCHEDULER_PARALLELISM)),
         host_request_threads=raw.host_limits.request_threads if raw.host_limits else None,
         host_threads_limit=raw.host_limits.describe_threads() if raw.host_limits else "",
-        max_connections=connection_cap(live, params),
+        max_connections=connection_cap(live, asked),
         # The utilization law on this mode's own healthy levels (cpufit.py): a CPU-bound mode's knee.
         cpu_ceiling=None if ceiling is None else ceiling.prediction(),
         baseline_rps=first.ok_rps if first else None,
         baseline_mean_ms=first.latency.mean_ms if first and first.latency else None,
         downstream_ms=first.evidence.downstream_ms_mean if first else None,
-        concurrency_limit=concurrency_limit(label, live, params),
-        client_pool=client.pool(base_mode(label), live, params, cores),
+        concurrency_limit=concurrency_limit(label, live, asked),
+        client_pool=client.pool(base_mode(label), live, asked, cores),
     )
 
 
-def mix_holds(judged: JudgedMode, params: RunParams) -> tuple[models.KindHold, ...]:
+def mix_holds(judged: JudgedMode, asked: Asked) -> tuple[models.KindHold, ...]:
     """A SCENARIO mix's kinds for the weighted prediction (kinds.holds), read at the healthy levels the knee stands on
     (knee.fit_levels, coarse and fine, as healthy_holds are); () for one scenario or an APP_REQUESTS mix (an app's
     kinds have no model of their own)."""
-    scenario = params.scenario
-    if params.app or not judged.kinds or not scenario_mix.is_mix(scenario):
+    scenario = asked.scenario
+    if asked.app or not judged.kinds or not scenario_mix.is_mix(scenario):
         return ()
     fit = {id(lv) for lv in judged.knee.fit_levels}
     passes = [(hgrm_files.COARSE, judged.tables.levels), *((fine.name, fine.tables.levels) for fine in judged.fine)]
@@ -87,12 +87,12 @@ def mix_holds(judged: JudgedMode, params: RunParams) -> tuple[models.KindHold, .
     return kinds.holds(judged.kinds, scenario_mix.fractions(scenario), held)
 
 
-def concurrency_limit(label: str, live: dict[str, object], params: RunParams) -> float | None:
+def concurrency_limit(label: str, live: dict[str, object], asked: Asked) -> float | None:
     """virtual-limited's limit as the service reported it (-1: none), else as asked (VIRTUAL_LIMIT); None elsewhere."""
     if base_mode(label) != guards.VIRTUAL_LIMITED:
         return None
     reported = as_float(live.get(metrics.DOWNSTREAM_CONCURRENCY_LIMIT))
-    return reported if reported and reported > 0 else float(guards.virtual_limit(params))
+    return reported if reported and reported > 0 else float(guards.virtual_limit(asked))
 
 
 def level_holds(healthy: list[Level]) -> list[models.LevelHold]:

@@ -12,7 +12,7 @@ from loadlab.analysis.levels import Level
 from loadlab.analysis.model_inputs import Inputs
 from loadlab.analysis.prediction import Prediction
 from loadlab.analysis.wait_profile import Site, grew
-from loadlab.core.run_params import RunParams
+from loadlab.core.asked import Asked
 from loadlab.summary.record_fields import Fields
 from loadlab.summary.wait_knee import last_healthy
 
@@ -70,7 +70,7 @@ def of(
     knee: Knee,
     within: tuple[Prediction, ...],
     met: Prediction | None,
-    params: RunParams,
+    asked: Asked,
     memory_per_inflight_kb: float | None,
     out_of_cpu: bool = False,
 ) -> PrescriptionRecord:
@@ -84,9 +84,9 @@ def of(
         named=met,
         predictions=within,
         current=sizes(x),
-        client=None if params.app else params.client,
-        app=bool(params.app),
-        target_rps=params.target_rps,
+        client=None if asked.app else asked.client,
+        app=bool(asked.app),
+        target_rps=asked.target_rps,
         tail_ratio=latency.p99_ms / latency.p50_ms if latency and latency.p50_ms else None,
         site=_grown(good, bad),
         at_knee=bad.waits if bad is not None else None,

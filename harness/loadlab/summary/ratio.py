@@ -30,10 +30,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from loadlab.analysis import ratio_interval
-from loadlab.core.downstream import BROWNOUT_PROFILE
 from loadlab.core.modelabel import ModeLabel
 from loadlab.core.reactive import REACTIVE
-from loadlab.core.run_params import RunParams
+from loadlab.core.summary_inputs import Inputs
 from loadlab.summary import crash as crashes
 from loadlab.summary.labels import mode_jdk
 from loadlab.summary.records import ModeRecord
@@ -51,12 +50,13 @@ class JdkColumns:
     reactive: str | None = None
 
 
-def columns_by_jdk(modes: Modes, params: RunParams) -> dict[int | None, JdkColumns]:
+def columns_by_jdk(modes: Modes, only_jdk: int | None) -> dict[int | None, JdkColumns]:
+    """only_jdk: the run's only JDK (asked.Asked.jdk), for a label that names none."""
     several_jdks = any(ModeLabel.parse(label).jdk is not None for label in modes)
     found: dict[int | None, JdkColumns] = {}
     for label in modes:
         parts = ModeLabel.parse(label)
-        jdk = mode_jdk(label, params) if several_jdks else None
+        jdk = mode_jdk(label, only_jdk) if several_jdks else None
         if several_jdks and jdk is None:
             continue
         columns = found.setdefault(jdk, JdkColumns())
@@ -101,11 +101,11 @@ def pool_ratio(modes: Modes, columns: JdkColumns, platform: str) -> Ratio:
     return ratio(virtual, modes.get(platform), (columns.virtual or "virtual", platform))
 
 
-def ratio_fields(modes: Modes, params: RunParams) -> dict[str, object]:
+def ratio_fields(modes: Modes, inputs: Inputs) -> dict[str, object]:
     """Every ratio field of summary.json (see the module's docstring)."""
-    if params.profile == BROWNOUT_PROFILE:
-        return no_knees(params)
-    by_jdk = columns_by_jdk(modes, params)
+    if inputs.load.brownout is not None:
+        return no_knees(inputs.reactive)
+    by_jdk = columns_by_jdk(modes, inputs.asked.jdk)
     headline_jdk = max((j for j in by_jdk if j is not None), default=None)
     headline = columns = by_jdk.get(headline_jdk, JdkColumns())
     (value, reason), basis = jdk_ratio(modes, columns)
@@ -119,7 +119,7 @@ def ratio_fields(modes: Modes, params: RunParams) -> dict[str, object]:
             bound(modes.get(columns.virtual or ""), modes.get(basis or "")) if value is not None else None
         ),
     }
-    if REACTIVE in params.modes or any(c.reactive for c in by_jdk.values()):
+    if inputs.reactive or any(c.reactive for c in by_jdk.values()):
         virtual, reactive = (modes.get(name) if name else None for name in (headline.virtual, headline.reactive))
         names = (headline.virtual or "virtual", headline.reactive or REACTIVE)
         point, out["virtual_over_reactive_reason"] = ratio(virtual, reactive, names)
@@ -141,11 +141,12 @@ def ratio_fields(modes: Modes, params: RunParams) -> dict[str, object]:
     return out
 
 
-def no_knees(params: RunParams) -> dict[str, object]:
-    """PROFILE=brownout holds one rate: no knee, so no ratio of knees; each mode's `brownout` is the comparison."""
+def no_knees(reactive: bool) -> dict[str, object]:
+    """PROFILE=brownout holds one rate: no knee, so no ratio of knees; each mode's `brownout` is the comparison.
+    reactive: MODES named reactive."""
     why = "PROFILE=brownout holds one rate, so there is no knee to compare: each mode's brownout figures compare them"
     out: dict[str, object] = {"virtual_over_platform": None, "virtual_over_platform_reason": why}
-    if REACTIVE in params.modes:
+    if reactive:
         out.update(virtual_over_reactive=None, virtual_over_reactive_reason=why)
     return out
 

@@ -10,10 +10,10 @@ from pathlib import Path
 from loadlab.analysis import brownout_judge as brownout_check
 from loadlab.analysis import served
 from loadlab.analysis.levels import Level
-from loadlab.core import brownout_profile as brownout
-from loadlab.core import downstream, fanout
-from loadlab.core.run_params import RunParams
+from loadlab.core import fanout
+from loadlab.core.downstream import Distribution
 from loadlab.core.runrecord import RunRecord
+from loadlab.core.summary_inputs import Brownout, Inputs
 
 
 def run_folder(mode_dir: Path) -> Path:
@@ -23,7 +23,7 @@ def run_folder(mode_dir: Path) -> Path:
     )
 
 
-def record(mode_dir: Path, run: RunRecord, params: RunParams, levels: list[Level], t0: int | None) -> list[Level]:
+def record(mode_dir: Path, run: RunRecord, inputs: Inputs, levels: list[Level], t0: int | None) -> list[Level]:
     """The levels with their served delay, whether the stand-in served each late, and their injected failures
     (DOWNSTREAM_ERRORS/RESETS), from the delay-service's log, before the levels are judged: the health rule counts the
     injected failures as answered, and a level served late is set aside."""
@@ -33,15 +33,12 @@ def record(mode_dir: Path, run: RunRecord, params: RunParams, levels: list[Level
     path = run_folder(mode_dir) / str(log)
     by_second = served.read(path)
     levels = served.record_served(levels, t0, by_second)
-    judged = _outside_brownout(by_second, t0, params)
-    late = {
-        level.position: why
-        for level, why in served.level_problems(levels, t0, judged, downstream.of_run(params, run.downstream))
-    }
+    judged = _outside_brownout(by_second, t0, inputs.load.brownout)
+    late = {level.position: why for level, why in served.level_problems(levels, t0, judged, inputs.call)}
     levels = [replace(lv, served_late=late[lv.position]) if lv.position in late else lv for lv in levels]
     if run.downstream.get("errors_pct") or run.downstream.get("resets_pct"):
         levels = served.count_injected(levels, t0, served.injected_by_second(path))
-    if fanout.is_fanout(params):
+    if fanout.is_fanout(inputs.asked):
         levels = count_left_behind(levels, t0, path)
     return levels
 
@@ -65,22 +62,21 @@ def count_left_behind(levels: list[Level], t0: int | None, path: Path) -> list[L
     return counted
 
 
-def _outside_brownout(by_second: dict[int, list[str]], t0: int | None, params: RunParams) -> dict[int, list[str]]:
+def _outside_brownout(by_second: dict[int, list[str]], t0: int | None, plan: Brownout | None) -> dict[int, list[str]]:
     """The seconds the normal distribution is judged on: with PROFILE=brownout, not those whose answers the brownout
     shaped (summary/brownout_figures.py checks them against its schedule)."""
-    if t0 is None or not brownout.is_brownout(params):
+    if t0 is None or plan is None:
         return by_second
-    s = brownout.schedule(params)
+    s = plan.schedule
     shaped = brownout_check.served_seconds_of_brownout(t0, s.start_s, s.end_s, s.ms)
     return {second: p for second, p in by_second.items() if second not in shaped}
 
 
-def overview(run: RunRecord, params: RunParams) -> dict[str, object] | None:
-    """summary.json's `downstream`: the configured distribution in words and its figures, the injected failures;
-    None for a run from before the delay-service recorded its policy."""
+def overview(run: RunRecord, dist: Distribution) -> dict[str, object] | None:
+    """summary.json's `downstream`: the configured distribution (dist: downstream.of_run's) in words and its figures,
+    the injected failures; None for a run from before the delay-service recorded its policy."""
     if not run.downstream:
         return None
-    dist = downstream.of_run(params, run.downstream)
     return {
         "distribution": dist.describe(),
         "configured_ms": {

@@ -16,7 +16,7 @@ from __future__ import annotations
 from loadlab.analysis.knee_words import COARSE, level_words
 from loadlab.analysis.levels import Level
 from loadlab.core import fanout, metrics, scenario_mix
-from loadlab.core.run_params import RunParams
+from loadlab.core.asked import Asked
 from loadlab.summary.judging import JudgedMode
 from loadlab.summary.raw import RawMode
 from loadlab.summary.raw_rows import NO_METRICS
@@ -42,12 +42,12 @@ def _counter(raw: RawMode, second: int, name: str) -> float | None:
     return raw.jvm.get(second, NO_METRICS).metric(name)
 
 
-def calls_per_request(params: RunParams) -> int | None:
+def calls_per_request(asked: Asked) -> int | None:
     """The downstream calls each request of the lab's own service makes (None: an APP, or a scenario that makes none
     or a mix of kinds)."""
-    if params.app or params.scenario not in scenario_mix.CALLING:
+    if asked.app or asked.scenario not in scenario_mix.CALLING:
         return None
-    return fanout.calls(params)
+    return fanout.calls(asked)
 
 
 def behind(raw: RawMode, t0: int | None, level: Level, calls: int | None) -> str | None:
@@ -70,7 +70,7 @@ def behind(raw: RawMode, t0: int | None, level: Level, calls: int | None) -> str
     return None
 
 
-def notes(judged: JudgedMode, params: RunParams) -> list[str]:
+def notes(judged: JudgedMode, asked: Asked) -> list[str]:
     """One note per healthy level, coarse or fine, that the service's own counters say it did not keep up with."""
     fine = {f.name: f for f in judged.fine}
     passes = [(COARSE, judged.raw, judged.tables.t0, judged.tables.levels, judged.verdict)]
@@ -79,7 +79,7 @@ def notes(judged: JudgedMode, params: RunParams) -> list[str]:
         for o in judged.knee.passes
         if o.name in fine
     ]
-    calls = calls_per_request(params)
+    calls = calls_per_request(asked)
     found = []
     for name, raw, t0, levels, verdict in passes:
         for level in verdict.counted(levels):

@@ -6,7 +6,6 @@ requests it admitted stayed served, so the mode is said to shed load, never to h
 from __future__ import annotations
 
 from loadlab.core import guards
-from loadlab.core.run_params import RunParams
 from loadlab.summary.detail_records import RejectionsRecord
 from loadlab.summary.knee_record import ANSWERED_SHARE
 from loadlab.summary.labels import base_mode
@@ -16,11 +15,11 @@ REJECTED_KIND = "status_503"  # the simulation's ErrorKind id of a 503 answer (E
 
 
 def rejections(
-    mode: str, params: RunParams, levels: list[LevelRecord], collapsed: bool, first_bad: int | None
+    mode: str, limit: int, levels: list[LevelRecord], collapsed: bool, first_bad: int | None
 ) -> RejectionsRecord | None:
-    """None outside virtual-limited. `requests`: the 503s over the counted levels; `share` of all their requests;
-    `from_rps`: the first level that shed any; `shed_load`: the knee is the limit shedding (at the first unhealthy
-    level at least half of the failures were its 503s), not a collapse."""
+    """None outside virtual-limited; limit: VIRTUAL_LIMIT. `requests`: the 503s over the counted levels; `share` of
+    all their requests; `from_rps`: the first level that shed any; `shed_load`: the knee is the limit shedding (at the
+    first unhealthy level at least half of the failures were its 503s), not a collapse."""
     if base_mode(mode) != guards.VIRTUAL_LIMITED:
         return None
     rejected = [int(lv.errors_of(REJECTED_KIND) or 0) for lv in levels]
@@ -30,7 +29,7 @@ def rejections(
     bad_errors = sum((bad.errors_by_kind or {}).values()) if bad else 0
     bad_rejected = int(bad.errors_of(REJECTED_KIND) or 0) if bad else 0
     return RejectionsRecord(
-        limit=guards.virtual_limit(params),
+        limit=limit,
         requests=sum(rejected),
         share=round(sum(rejected) / total, 4) if total else None,
         from_rps=shedding[0].target_rps if shedding else None,

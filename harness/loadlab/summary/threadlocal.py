@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from loadlab.core import metrics
-from loadlab.core.run_params import RunParams
 from loadlab.summary.detail_records import ThreadlocalRecord
 from loadlab.summary.raw import RawMode
 from loadlab.summary.raw_rows import NO_METRICS
@@ -55,11 +54,12 @@ def counters_at(raw: RawMode, second: int) -> tuple[float, float] | None:
     return None if builds is None or requests is None else (builds, requests)
 
 
-def use_of(raw: RawMode, tables: Tables, params: RunParams) -> ThreadLocalUse | None:
+def use_of(raw: RawMode, tables: Tables, asked_kb: int) -> ThreadLocalUse | None:
     """None when requests used no per-thread object (THREADLOCAL_KB=0, or a run from before it), or when the
-    sampler recorded too little of the measured phase to tell."""
+    sampler recorded too little of the measured phase to tell. asked_kb: THREADLOCAL_KB, where the service did not
+    say its own."""
     kb = as_float(raw.live_config.get(metrics.THREADLOCAL_KB))
-    kb = kb if kb is not None else float(params.threadlocal_kb)
+    kb = kb if kb is not None else float(asked_kb)
     if not kb or tables.t0 is None or not tables.timeline:
         return None
     end = tables.t0 + len(tables.timeline) - 1
@@ -72,7 +72,7 @@ def use_of(raw: RawMode, tables: Tables, params: RunParams) -> ThreadLocalUse | 
     return ThreadLocalUse(kb, b1 - b0, r1 - r0, last[0], last[1])
 
 
-def summary_of(raw: RawMode, tables: Tables, params: RunParams) -> ThreadlocalRecord | None:
+def summary_of(raw: RawMode, tables: Tables, asked_kb: int) -> ThreadlocalRecord | None:
     """The mode's `threadlocal` field of summary.json."""
-    use = use_of(raw, tables, params)
+    use = use_of(raw, tables, asked_kb)
     return None if use is None else use.record()

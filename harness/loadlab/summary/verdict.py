@@ -16,10 +16,10 @@ from loadlab.analysis.validity import (
     shares_one_machine,
 )
 from loadlab.analysis.validity import notes as validity_notes
-from loadlab.core import app, downstream, fanout, guards, metrics, scenario_mix
-from loadlab.core import brownout_profile as brownout
-from loadlab.core.run_params import RunParams
+from loadlab.core import app, guards, metrics, scenario_mix
+from loadlab.core.asked import Asked
 from loadlab.core.runrecord import RunRecord
+from loadlab.core.summary_inputs import Inputs
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import (
     app_pool,
@@ -48,7 +48,7 @@ from loadlab.summary.values import as_float
 
 
 def mode_summary(
-    judged: JudgedMode, run: RunRecord, params: RunParams, target: str | None, mode_dir: Path | None = None
+    judged: JudgedMode, run: RunRecord, inputs: Inputs, target: str | None, mode_dir: Path | None = None
 ) -> ModeRecord:
     mode, raw, tables, verdict, knee, ctx = (
         judged.label,
@@ -62,7 +62,8 @@ def mode_summary(
     reasons = [judged.crash_reason] if judged.crash_reason else []
     reasons += judged.invalid_reasons
     notes = validity_notes(levels, verdict, ctx)
-    missing = [m for m in raw.missing if not (params.app and m.endswith(app.NOT_RECORDED))]
+    asked = inputs.asked
+    missing = [m for m in raw.missing if not (asked.app and m.endswith(app.NOT_RECORDED))]
     gaps = [*tables.evidence_gaps, *(g for fine in judged.fine for g in fine.tables.evidence_gaps)]
     missing += [g.sentence() for g in gaps]
     if run.modes_completed is not None and mode not in run.modes_completed:
@@ -71,7 +72,7 @@ def mode_summary(
     if not tables.timeline:
         missing.append(f"{mode}: no measured phase in seconds.csv")
     reasons.extend(judged.config_mismatches)
-    requested = bool(params.refine)
+    requested = inputs.load.refine
     not_refined = why_not_refined(knee, requested, run.refine_skipped.get(mode))
     note = knee_record.closing_note(knee, ctx)
     if note:
@@ -80,55 +81,56 @@ def mode_summary(
         knee.fit_levels, shares_one_machine(target), len(raw.injectors), thread_cores(raw), ctx.split
     )
     aside = level_notes.set_aside_levels(judged)
-    notes.extend(level_notes.notes(judged, aside, params))
+    notes.extend(level_notes.notes(judged, aside, asked))
     # What a request and a thread cost (cost_fits.py), before the predictions: the memory ceiling is fitted on it.
     cost = cost_fits.mode_costs(raw, tables.t0, jsonform.level_records(levels, verdict), used_fine_levels(judged))
     memory = cost_fits.memory_ceiling(raw, cost.costs, cost.levels, knee.baseline_p50_ms)
-    call = downstream.of_run(params, run.downstream)
+    call = inputs.call
     own_pool = measured_pool.of_levels(_measured_levels(judged), knee.fit_levels)
-    inputs = replace(
-        model_inputs(mode, raw, levels, verdict, params, target, ceiling, ctx.split),
+    models_in = replace(
+        model_inputs(mode, raw, levels, verdict, asked, target, ceiling, ctx.split),
         memory_ceiling=memory,
         app_pool=app_pool.size(raw),
         # every healthy level the knee stands on, coarse and fine, each read with its own pass's first second
         app_pool_hold=app_pool.hold(raw, [(lv, t0_of(judged, lv)) for lv in knee.fit_levels]),
         healthy_holds=tuple(level_holds(knee.fit_levels)),
-        wait=fanout.request_wait(call, params),
-        kinds=mix_holds(judged, params),
-        fanout=fanout_record.shape(mode, raw.live_config, params, call),
+        wait=inputs.wait,
+        kinds=mix_holds(judged, asked),
+        fanout=fanout_record.shape(mode, raw.live_config, asked, call),
         measured_pool=measured_pool.predict(own_pool),
         measured_pool_size=own_pool.size if own_pool else None,
     )
     pool_at_knee = app_pool.at_knee(raw, t0_of(judged, knee.closing), knee.closing) if knee.collapsed else None
-    service = app.service_label(params)
+    service = app.service_label(asked)
     thresholds = Thresholds.from_mapping(run.thresholds)
     stops = [inj.meta for inj in raw.injectors]
     stop_reasons = sorted({m.stop_reason for m in stops if m.stop_reason})
     first_bad = jsonform.first_unhealthy_level(levels, verdict)  # its number, as the levels' records count
-    rejected = shedding.rejections(mode, params, cost.levels, knee.collapsed, first_bad)
+    rejected = shedding.rejections(mode, guards.virtual_limit(asked), cost.levels, knee.collapsed, first_bad)
     notes.extend(filter(None, [shedding.words(rejected)]))
     trusted = verdict.trusted(levels)  # the highest rate held is read on these: a level set aside proves nothing
     # The health rule's OK ratio is the knee's resolution (prediction.MeasuredKnee).
     pred = mode_predictions.predicted(
-        inputs, ceiling, knee, trusted, ctx, thresholds.ok_ratio, pool_at_knee, service, thresholds.max_error_ratio
+        models_in, ceiling, knee, trusted, ctx, thresholds.ok_ratio, pool_at_knee, service, thresholds.max_error_ratio
     )
     waits = wait_knee.of(knee, judged.no_wait_profile, run.wait_profile, judged.wait_agent_stopped)
     missing += waits.missing
     limit_met_first = waits.limit_met_first(pred.limit_met_first)
     sustained = jsonform.plain_number(round(knee.sustained_rps, 1))
-    jdk = mode_jdk(mode, params)
+    jdk = mode_jdk(mode, asked.jdk)
     through = None
-    if brownout.is_brownout(params) and mode_dir is not None:  # the mode through the brownout (brownout_figures.py)
-        through = brownout_record.record(judged, mode_dir, run, params)
+    plan = inputs.load.brownout
+    if plan is not None and mode_dir is not None:  # the mode through the brownout (brownout_figures.py)
+        through = brownout_record.record(judged, mode_dir, run, plan, asked)
         # An instrument that failed through the brownout (brownout_figures.py: recovery not judged) voids the mode too.
         problems = through.instrument_problems if through is not None else []
         reasons = reasons + [why for why in problems if why not in reasons]
     evidence = None
     out_of_cpu = knee.collapsed and knee.closing is not None and cpu_ran_out(knee.closing, ctx)
-    if params.app:  # an application under test: the evidence its live-config check read (judging.py)
+    if asked.app:  # an application under test: the evidence its live-config check read (judging.py)
         predicted = [r.rps for r in pred.predictions if r.rps is not None]
         evidence = appcheck.app_evidence(
-            raw, mode, params, predicted, sustained, knee.collapsed, limit_met_first, out_of_cpu
+            raw, mode, asked.pool, predicted, sustained, knee.collapsed, limit_met_first, out_of_cpu
         )
         notes.extend(filter(None, [evidence.unexplained_limit]))
     return ModeRecord(
@@ -143,7 +145,7 @@ def mode_summary(
         waits_at_knee=waits.sentence,
         waits_at_knee_site=waits.site,
         prescription=prescription_record.of(
-            inputs, knee, pred.within, pred.met, params, cost.memory_per_inflight_kb, out_of_cpu
+            models_in, knee, pred.within, pred.met, asked, cost.memory_per_inflight_kb, out_of_cpu
         ),
         knee_interval_rps=jsonform.interval(knee.interval),
         refine=knee_record.refine_record(knee, judged.fine, requested, not_refined),
@@ -167,18 +169,18 @@ def mode_summary(
         first_unhealthy_level=first_bad,
         p99_limit_ms=None if verdict.p99_limit_ms is None else round(verdict.p99_limit_ms),
         pinned_virtual_threads=raw.pinned,
-        threadlocal=threadlocal.summary_of(raw, tables, params),
+        threadlocal=threadlocal.summary_of(raw, tables, asked.threadlocal_kb),
         jdk=jdk,
         java_runtime=run.java_runtimes.get(str(jdk)) if jdk is not None else None,
         carriers=as_float(raw.live_config.get(metrics.VIRTUAL_SCHEDULER_PARALLELISM)),
-        db_pool=pool_evidence(raw, levels, params),
+        db_pool=pool_evidence(raw, levels, asked),
         stopped_early=any(m.stopped_early for m in stops),
         stop_reason="; ".join(stop_reasons) or None,
         stop_inflight_cap=inflight_cap_stop(raw.injectors),
         missing=missing,
         live_config=raw.live_config or None,
         error_kinds=error_kind_order(raw.injectors),
-        error_kind_meanings=guards.kind_meanings(error_kind_meanings(raw.injectors), mode, params),
+        error_kind_meanings=guards.kind_meanings(error_kind_meanings(raw.injectors), mode, asked),
         crashed=None if judged.crashed is None else crash.of(judged.crashed),
         levels_dropped_after_crash=[level_number(p) for p in judged.crash_tables.dropped_levels],
         evidence_gaps=[g.record() for g in gaps],
@@ -188,7 +190,7 @@ def mode_summary(
         kind_first=judged.kind_first,
         brownout=through,
         # the shape, the tail of the slowest call, the calls left behind (fanout_record.py)
-        fanout=fanout_record.record(mode, raw.live_config, params, call, levels, knee.fit_levels),
+        fanout=fanout_record.record(mode, raw.live_config, asked, call, levels, knee.fit_levels),
     )
 
 
@@ -221,17 +223,17 @@ def t0_of(judged: JudgedMode, level: Level | None) -> int | None:
     return judged.tables.t0
 
 
-def pool_evidence(raw: RawMode, levels: list[Level], params: RunParams) -> DbPoolRecord | None:
+def pool_evidence(raw: RawMode, levels: list[Level], asked: Asked) -> DbPoolRecord | None:
     """The db scenario's pool as sampled: its size, the most connections in use and requests waiting, and the
     first level where requests waited for a connection (the pool, not the threads, was the queue)."""
-    if not scenario_mix.has(params, "db"):
+    if not scenario_mix.has(asked, "db"):
         return None
     active = [r.metric(metrics.DB_POOL_ACTIVE) for r in raw.jvm.values()]
     pending = [r.metric(metrics.DB_POOL_PENDING) for r in raw.jvm.values()]
     size = next((v for v in (r.metric(metrics.DB_POOL_MAX) for r in raw.jvm.values()) if v), None)
     waited = next((level_number(lv.position) for lv in levels if (lv.evidence.db_pool_pending or 0) >= 1), None)
     return DbPoolRecord(
-        size=size or as_float(raw.live_config.get(metrics.DB_POOL_MAX)) or float(params.db_pool),
+        size=size or as_float(raw.live_config.get(metrics.DB_POOL_MAX)) or float(asked.db_pool),
         active_max=max((v for v in active if v is not None), default=None),
         pending_max=max((v for v in pending if v is not None), default=None),
         first_level_with_pending=waited,

@@ -13,6 +13,7 @@ from synthrun import ModeSpec, stairs
 from loadlab import report
 from loadlab.analysis import ratio_interval
 from loadlab.analysis.ratio_interval import interval, knee_range, rough, text
+from loadlab.core import summary_inputs
 from loadlab.run import console
 from loadlab.summary import ratio, repeats
 from loadlab.summary.records import ModeRecord, RunSummary
@@ -72,7 +73,7 @@ def test_every_ratio_field_has_its_interval_beside_it():
         "platform-jdk25": mode(990, [990, 1035]),
         "virtual-jdk25": mode(2100, [2100, 2400]),
     }
-    fields = ratio.ratio_fields(jdks, run_params(modes=("platform", "virtual"), jdks=(21, 25)))
+    fields = ratio.ratio_fields(jdks, summary_inputs.of(run_params(modes=("platform", "virtual"), jdks=(21, 25))))
     assert fields["virtual_over_platform"] == 2.12 and fields["virtual_over_platform_interval"] == [2.03, 2.42]
     assert fields["ratios"] == {"21": 0.01, "25": 2.12}
     assert fields["ratios_intervals"] == {"21": [0.01, 0.02], "25": [2.03, 2.42]}
@@ -84,14 +85,15 @@ def test_every_ratio_field_has_its_interval_beside_it():
         "reactive": mode(2500, [2500, 2700]),
     }
     params = run_params(modes=("platform", "virtual", "reactive"), platform_threads=(200, 1000))
-    fields = ratio.ratio_fields(sweep, params)
+    fields = ratio.ratio_fields(sweep, summary_inputs.of(params))
     # virtual held the top: every ratio over it a lower bound, its value the end its brackets carry (3000 / 2100)
     assert fields["virtual_over_platform"] == 1.43 and fields["virtual_over_platform_interval"] == [1.43, None]
     assert fields["ratios_by_pool_intervals"] == {"platform-t200": [2.9, None], "platform-t1000": [1.43, None]}
     assert fields["ratios_by_pool"] == {"platform-t200": 2.9, "platform-t1000": 1.43}
     assert fields["virtual_over_reactive"] == 1.11 and fields["virtual_over_reactive_interval"] == [1.11, None]
     # no ratio, no interval
-    fields = ratio.ratio_fields({"platform": mode(990, [990, 1035])}, run_params(modes=("platform", "virtual")))
+    inputs = summary_inputs.of(run_params(modes=("platform", "virtual")))
+    fields = ratio.ratio_fields({"platform": mode(990, [990, 1035])}, inputs)
     assert fields["virtual_over_platform"] is None and fields["virtual_over_platform_interval"] is None
 
 
@@ -99,7 +101,9 @@ def repetitions(virtual_brackets):
     reps = []
     for k, bracket in enumerate(virtual_brackets, start=1):
         modes = {"platform": mode(990, [990, 1035]), "virtual": mode(bracket[0], bracket[1] and bracket)}
-        reps.append((k, RunSummary.from_mapping({"modes": modes, **ratio.ratio_fields(modes, run_params())})))
+        reps.append(
+            (k, RunSummary.from_mapping({"modes": modes, **ratio.ratio_fields(modes, summary_inputs.of(run_params()))}))
+        )
     return reps
 
 

@@ -91,13 +91,13 @@ def level(index, rps, ok, **errors):
 def test_rejections_are_counted_apart_and_a_knee_of_503s_is_load_shed_not_a_collapse():
     values = params.parse({"MODES": "virtual-limited", "VIRTUAL_LIMIT": "40"})
     levels = [level(0, 100, 1000), level(1, 200, 1900, status_503=100), level(2, 300, 2000, status_503=1000)]
-    found = shedding.rejections("virtual-limited", values, levels, collapsed=True, first_bad=1)
+    found = shedding.rejections("virtual-limited", values.virtual_limit, levels, collapsed=True, first_bad=1)
     assert found == RejectionsRecord(limit=40, requests=1100, share=0.1833, from_rps=200, shed_load=True)
     assert "its knee is the limit shedding load by design, not a collapse" in shedding.words(found)
     # a knee of timeouts is not the limit's doing
     timeouts = [level(0, 100, 1000), level(1, 200, 1000, timeout_injector=900, status_503=10)]
-    assert shedding.rejections("virtual-limited", values, timeouts, True, 1).shed_load is False
-    assert shedding.rejections("virtual", values, levels, True, 1) is None
+    assert shedding.rejections("virtual-limited", values.virtual_limit, timeouts, True, 1).shed_load is False
+    assert shedding.rejections("virtual", values.virtual_limit, levels, True, 1) is None
 
 
 def test_the_limited_column_is_predicted_by_its_limit_over_the_downstream_wait():

@@ -4,6 +4,7 @@ import pytest
 from builders import run_params
 
 from loadlab.core import runplan
+from loadlab.core.asked import Asked
 from loadlab.core.modelabel import ModeLabel
 from loadlab.summary.labels import base_mode, mode_jdk
 
@@ -32,8 +33,9 @@ def test_the_runs_labels_come_from_it_and_the_summary_reads_them_with_it():
     assert [ModeLabel.parse(label) for label in labels] == [
         ModeLabel(m, j) for j in (21, 25) for m in ("platform", "virtual")
     ]
-    assert (base_mode("platform-t1000-jdk21"), mode_jdk("platform-t1000-jdk21", run_params(jdks=(21, 25)))) == (
+    several = Asked.of(run_params(jdks=(21, 25))).jdk
+    assert (base_mode("platform-t1000-jdk21"), mode_jdk("platform-t1000-jdk21", several)) == (
         "platform",
         21,
     )
-    assert mode_jdk("platform-t1000", run_params(jdks=(25,))) == 25
+    assert mode_jdk("platform-t1000", Asked.of(run_params(jdks=(25,))).jdk) == 25

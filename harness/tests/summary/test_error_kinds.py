@@ -14,6 +14,7 @@ from synthrun import LevelSpec, ModeSpec
 
 from loadlab import report
 from loadlab.core import upgrade
+from loadlab.core.asked import Asked
 from loadlab.report import errors_table
 from loadlab.summary import judging, raw
 from loadlab.summary.records import RunSummary
@@ -43,7 +44,7 @@ def test_every_kind_the_harness_names_is_the_simulations():
     # every limit of the request chain that can cut a request is told by a kind the injectors write
     recorded = {"injector_request_timeout_ms": 10_000, "thread_service_timeout_ms": 5_000, "database_timeout_ms": 5_000}
     empty = raw.RawMode(injectors=[], thread_samples={}, jvm={}, delay_samples={}, pinned=None, live_config={})
-    limits = judging.limits_in_force(empty, recorded, run_params(scenario="db"))
+    limits = judging.limits_in_force(empty, recorded, Asked.of(run_params(scenario="db")))
     assert len(limits) == 3 and {limit.kind for limit in limits} <= kinds
     # the meanings given to injectors that gave none (upgrade.py)
     assert set(upgrade.KNOWN_KIND_MEANINGS) <= kinds

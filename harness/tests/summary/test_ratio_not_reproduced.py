@@ -6,6 +6,7 @@ headline put platform's "knee" where the machine ran out of CPU."""
 
 from builders import run_params
 
+from loadlab.core import summary_inputs
 from loadlab.report.answer import answer
 from loadlab.report.headline import headline
 from loadlab.summary import ratio
@@ -33,7 +34,8 @@ def virtual_broke() -> dict:
 def summary() -> RunSummary:
     modes = {"platform": platform_unplaced(), "virtual": virtual_broke()}
     records = {label: ModeRecord.from_mapping(m) for label, m in modes.items()}
-    fields = ratio.ratio_fields(records, run_params(modes=("platform", "virtual"), platform_threads=(200,)))
+    inputs = summary_inputs.of(run_params(modes=("platform", "virtual"), platform_threads=(200,)))
+    fields = ratio.ratio_fields(records, inputs)
     return RunSummary.from_mapping(
         {"modes": modes, "params": {"PLATFORM_THREADS": 200, "APP": "/a/petclinic.jar"}, **fields}
     )

@@ -16,7 +16,7 @@ import pytest
 from conftest import summarised
 
 from loadlab.analysis import bracket, knee
-from loadlab.core import runrecord
+from loadlab.core import runrecord, summary_inputs
 from loadlab.core.thresholds import Thresholds
 from loadlab.summary import judging
 
@@ -87,7 +87,13 @@ def test_a_real_fine_pass_that_held_every_level_is_judged_on_its_own_rates(tmp_p
 
     record = runrecord.load(run)
     judged = judging.judge_mode(
-        run / "platform", "platform", record, record.params, Thresholds.from_mapping(record.thresholds), "local", False
+        run / "platform",
+        "platform",
+        record,
+        summary_inputs.of_run(record),
+        Thresholds.from_mapping(record.thresholds),
+        "local",
+        False,
     )
     mode_knee = knee.coarse_knee(judged.tables.levels, judged.verdict)
     levels = judged.fine[0].tables.levels

@@ -11,14 +11,15 @@ from synthrun import SLOW_TAIL, LevelSpec, ModeSpec, stairs
 
 from loadlab import report
 from loadlab.core import params
+from loadlab.core.asked import Asked
 from loadlab.summary import labels
 
 
 def test_base_mode_and_jdk_of_a_label():
     assert labels.base_mode("virtual-jdk21") == "virtual" and labels.base_mode("platform") == "platform"
-    assert labels.mode_jdk("virtual-jdk21", run_params(jdks=(21, 25))) == 21
-    assert labels.mode_jdk("virtual", run_params(jdks=(25,))) == 25
-    assert labels.mode_jdk("virtual", params.from_json({})) is None  # a run from before JDKS
+    assert labels.mode_jdk("virtual-jdk21", Asked.of(run_params(jdks=(21, 25))).jdk) == 21
+    assert labels.mode_jdk("virtual", Asked.of(run_params(jdks=(25,))).jdk) == 25
+    assert labels.mode_jdk("virtual", Asked.of(params.from_json({})).jdk) is None  # a run from before JDKS
 
 
 def test_several_jdks_give_four_columns_ratios_per_jdk_and_the_headline_on_the_newest(tmp_path):
