@@ -201,13 +201,17 @@ def bench(values: RunParams, nested: Path | None = None) -> int:
             outcome = e.exit_code
             refused = isinstance(e, appservice.AppRefused)
     finally:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not leave processes behind
+        # A second Ctrl-C or SIGTERM must not leave processes behind: `make` passes on the SIGTERM a process group
+        # already got (a CI job's timeout), so the bench sees two, the second while it stops everything.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         services.stop_everything(run)
         collect.collect(run)
         alignment.check_alignment(run)
         run.meta["finished_utc"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
         run.write_meta()
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, _raise_interrupt)
     if not started:
         console.warn(f"the run did not start: {run_dir} holds only params.json; results/latest is unchanged")
         return outcome

@@ -3,6 +3,7 @@ Maven, Spring and Gatling output goes to the run's logs/ folder, never here."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -59,10 +60,22 @@ def _tick(line: str) -> None:
 def _print(line: str) -> None:
     global _ticking
     with _lock:
-        if _ticking:
-            sys.stdout.write("\r\033[K")
-            _ticking = False
-        print(line, flush=True)
+        try:
+            if _ticking:
+                sys.stdout.write("\r\033[K")
+                _ticking = False
+            print(line, flush=True)
+        except BrokenPipeError:
+            _console_gone()
+
+
+def _console_gone() -> None:
+    """The terminal or pipe reading the console went away (a closed ssh session, a killed `| tee`): the run goes on
+    and stops its processes as it would, its files keep what is written; what it would have printed goes nowhere
+    (Python's own advice for a closed stdout: point it at /dev/null so the exit's flush cannot fail again)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 # A level's live verdict as the simulation prints it (ProgressLines.verdict): `inj=0 level 3/8 (target 40 rps) healthy`.
