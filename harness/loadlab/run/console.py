@@ -8,18 +8,17 @@ import re
 import subprocess
 import sys
 import threading
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from loadlab.analysis import ratio_interval
 from loadlab.analysis.gc_bound import counted_with_the_crash
 from loadlab.core import app
 from loadlab.core.app import service_label
-from loadlab.core.reactive import REACTIVE
+from loadlab.run import console_ratios
+from loadlab.run.console_ratios import fmt
 
 if TYPE_CHECKING:  # `check`, `java-home` and the rest print through this module before .venv exists
-    from loadlab.summary.detail_records import RatioSpreadRecord, RepeatsRecord
+    from loadlab.summary.detail_records import RepeatsRecord
     from loadlab.summary.records import ModeRecord, RunSummary
 
 _lock = threading.Lock()
@@ -198,11 +197,11 @@ def _rows(modes: dict[str, ModeRecord]) -> list[tuple[str, ...]]:
         rows.append(
             (
                 mode,
-                _fmt(m.sustained_rps),
+                fmt(m.sustained_rps),
                 _bracket(m),
                 predicted,
                 agrees,
-                _fmt(m.p99_ms_at_sustained, " ms"),
+                fmt(m.p99_ms_at_sustained, " ms"),
                 collapsed_word(m),
                 verdict,
             )
@@ -227,7 +226,7 @@ def _mode_notes(mode: str, m: ModeRecord) -> None:
         )
     for entry in m.set_aside_levels or []:
         where = f"level {entry.level}" if entry.pass_name == "coarse" else f"{entry.pass_name}'s level {entry.level}"
-        rate = _fmt(entry.target_rps)
+        rate = fmt(entry.target_rps)
         if counted_with_the_crash(entry.reason or ""):  # the crash's own: not an instrument (summary/gc_crash.py)
             _print(f"  {mode}: {where} ({rate} rps) {entry.reason}")
         else:
@@ -253,103 +252,25 @@ def _mode_notes(mode: str, m: ModeRecord) -> None:
 
 
 def _repeat_notes(agg: RepeatsRecord | None) -> None:
-    for mode, s in (agg.modes or {} if agg else {}).items():
-        # the table shows the median repetition; a run fails when ANY repetition is invalid (bench.conclude): name it
-        for rep in s.repetitions or []:
-            if not rep.valid:
-                why = "; ".join(rep.invalid_reasons or []) or "not valid"
-                _print(f"  {mode}: repetition {rep.repetition} INVALID (rep-{rep.repetition}/{mode}): {why}")
-        if s.median is None:
-            _print(f"  {mode}: no valid repetition")
-            continue
-        # no spread of a median of 0 (no repetition had a healthy level): the range says it
-        spread = "" if s.spread_ratio is None else f", spread {s.spread_ratio:.0%}"
-        _print(
-            f"  {mode}: median {_fmt(s.median)} rps of {s.repetitions_used} repetitions "
-            f"({_fmt(s.min)}–{_fmt(s.max)}{spread})" + (" — NOISE: above 10% of the median" if s.noise else "")
-        )
+    for line in console_ratios.repeat_notes(agg):
+        _print(line)
 
 
 def _ratio_lines(summary: RunSummary, agg: RepeatsRecord | None) -> None:
-    from loadlab.summary import prediction_text
-
-    intervals = summary.ratios_intervals or {}
-    for jdk, r in (summary.ratios or {}).items():
-        if r:
-            _print(f"JDK {jdk}: virtual / platform sustained throughput: {ratio_interval.text(r, intervals.get(jdk))}")
-            _rough_line(intervals.get(jdk))
-    ratio = summary.virtual_over_platform
-    if ratio:
-        span = summary.virtual_over_platform_interval
-        kind = summary.virtual_over_platform_bound
-        extra = ""
-        if kind:
-            held = summary.modes.get("virtual" if kind == "lower" else summary.virtual_over_platform_basis or "")
-            extra += f" ({prediction_text.bound_words(kind, held)})"
-        spread = agg.ratio if agg else None
-        if agg is not None and spread is not None and spread.median is not None:
-            extra += (
-                f"; across {agg.n} repetitions {spread.min:.2f}–{spread.max:.2f}× "
-                f"(median {spread.median:.2f}×{_bounds_among(spread)})"
-            )
-        _print(f"virtual / platform sustained throughput: {ratio_interval.text(ratio, span, kind)}{extra}")
-        _rough_line(span)
-    elif len(summary.modes) > 1 and summary.virtual_over_platform_reason:
-        _print(f"no virtual / platform ratio: {summary.virtual_over_platform_reason}")
-    if "virtual_over_reactive" not in summary.absent:  # MODES named reactive
-        _print(_reactive_ratio_line(summary))
-        if summary.virtual_over_reactive:
-            _rough_line(summary.virtual_over_reactive_interval)
-
-
-def _bounds_among(spread: RatioSpreadRecord) -> str:
-    """`; 2 of them lower bounds`: repetitions whose ratio is a bound, so the spread is not all measures."""
-    kinds = list((spread.bounds or {}).values())
-    if not kinds:
-        return ""
-    said = " or ".join(sorted(set(kinds)))
-    return f"; {len(kinds)} of them {said} bound{'s' if len(kinds) > 1 else ''}"
-
-
-def _rough_line(span: Sequence[float | None] | None) -> None:
-    words = ratio_interval.rough(span)
-    if words:
-        _print(f"  {words}")
-
-
-def _reactive_ratio_line(summary: RunSummary) -> str:
-    reactive = summary.virtual_over_reactive
-    if not reactive:
-        return f"no virtual / reactive ratio: {summary.virtual_over_reactive_reason}"
-    kind = summary.virtual_over_reactive_bound
-    figure = ratio_interval.text(reactive, summary.virtual_over_reactive_interval, kind)
-    if not kind:
-        return f"virtual / reactive sustained throughput: {figure}"
-    from loadlab.summary import prediction_text
-
-    held = summary.modes.get("virtual" if kind == "lower" else REACTIVE)
-    words = prediction_text.bound_words(kind, held, REACTIVE)
-    return f"virtual / reactive sustained throughput: {figure} ({words})"
+    for line in console_ratios.ratio_lines(summary, agg):
+        _print(line)
 
 
 def _bracket(m: ModeRecord) -> str:
     interval = m.knee_interval_rps
     if m.knee_bound:
-        return f"≥ {_fmt(m.sustained_rps)} (bound)"
+        return f"≥ {fmt(m.sustained_rps)} (bound)"
     if not m.collapsed or not interval:
         return "-"
     low, high = interval
     # a missing healthy side: the first level was already unhealthy
-    between = f"{_fmt(low)}–{_fmt(high)}" if low is not None else f"below {_fmt(high)}"
+    between = f"{fmt(low)}–{fmt(high)}" if low is not None else f"below {fmt(high)}"
     return between + (" (coarse)" if not (m.refine and m.refine.localised) else "")
-
-
-def _fmt(value: float | None, unit: str = "") -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        value = round(value)
-    return f"{value}{unit}"
 
 
 def collapsed_word(m: ModeRecord) -> str:
