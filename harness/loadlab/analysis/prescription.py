@@ -116,7 +116,8 @@ def prescribe(c: Case) -> Prescription:
         stop = f". No setting sizes it; what does: {setting.code}{where}. The ladder stops here."
         return replace(sized, applicable=False, words=sized.words + stop, reason="no setting sizes it", frames=frames)
     if run_setting is None:
-        return _code_only(c, setting.name, named_by, setting.code or "")
+        # the CPU is no site: the frames of whatever waited there would name a consequence as the code to change
+        return _code_only(c, setting.name, named_by, setting.code or "", with_frames=key != "cpu")
     return _sized(c, key, setting, run_setting, named_by)
 
 
@@ -146,11 +147,8 @@ def _downstream(site: Site) -> Prescription:
     return Prescription(False, words, site.words, "the wait profile", reason="no setting sizes it", code=code)
 
 
-def _code_only(c: Case, limit: str, named_by: str, code: str) -> Prescription:
-    # the CPU is no site: the frames of whatever waited there would name a consequence as the code to change
-    frames = (
-        site_frames(c.at_knee, c.site) if c.site is not None and limit != limit_settings.SETTINGS["cpu"].name else ()
-    )
+def _code_only(c: Case, limit: str, named_by: str, code: str, with_frames: bool = True) -> Prescription:
+    frames = site_frames(c.at_knee, c.site) if c.site is not None and with_frames else ()
     where = f"; the frames that took it: {' ← '.join(frames)}" if frames else ""
     words = f"{limit}: no setting sizes it; what does: {code}{where}. The ladder stops here."
     return Prescription(False, words, limit, named_by, reason="no setting sizes it", code=code, frames=frames)
