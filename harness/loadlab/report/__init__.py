@@ -24,9 +24,9 @@ from loadlab.report.page import document
 from loadlab.report.page_charts import figures
 from loadlab.report.page_style import CSS
 from loadlab.report.service_name import named_page
-from loadlab.summary import records
-from loadlab.summary.outputs import write_text
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts import records
+from loadlab.summary.verdicts.records import RunSummary
+from loadlab.summary.writing.outputs import write_text
 
 
 def rebuild(run_dir: str | os.PathLike[str]) -> RunSummary:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from loadlab.analysis import ratio_interval
 from loadlab.core.modelabel import ModeLabel
 from loadlab.report.formats import rps
-from loadlab.summary.ratio import bound
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.verdicts.ratio import bound
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 # The start of limit_met_first (analysis/prediction.py LIMIT_NAMES) -> what the limit was, in a few words.
 LIMITS = {

@@ -19,8 +19,8 @@ from loadlab.core.answer_rows import ANSWERS_JSON, ROWS_FILE, Row
 from loadlab.core.modelabel import ModeLabel
 from loadlab.core.repo import REPO
 from loadlab.report import formats
-from loadlab.summary import records
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.verdicts import records
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 FORMAT = 1
 

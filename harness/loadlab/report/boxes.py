@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts.records import RunSummary
 
 
 def test_fault(summary: RunSummary) -> str:

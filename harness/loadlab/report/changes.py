@@ -15,8 +15,8 @@ from loadlab.analysis.difference import Change, Span, capacity_change, latency_c
 from loadlab.report.comparability import Shared, Side
 from loadlab.report.formats import rps
 from loadlab.report.spectrum_section import Place
-from loadlab.summary.level_records import LevelRecord
-from loadlab.summary.records import ModeRecord
+from loadlab.summary.schema.level_records import LevelRecord
+from loadlab.summary.verdicts.records import ModeRecord
 
 CAPACITY = ("sustained", "knee")
 LATENCY = ("p50", "p99")

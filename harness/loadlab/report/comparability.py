@@ -11,8 +11,8 @@ from pathlib import Path
 
 from loadlab.core.errors import ExitCode, LoadlabError
 from loadlab.report.spectrum_section import Place, common, places
-from loadlab.summary import records
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts import records
+from loadlab.summary.verdicts.records import RunSummary
 
 
 @dataclass(frozen=True)

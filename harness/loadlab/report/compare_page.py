@@ -19,8 +19,8 @@ from loadlab.report.formats import bracket_text, small
 from loadlab.report.headline import headline
 from loadlab.report.page_style import CSS
 from loadlab.report.spectrum_section import blocks
-from loadlab.summary.outputs import write_text
-from loadlab.summary.records import ModeRecord
+from loadlab.summary.verdicts.records import ModeRecord
+from loadlab.summary.writing.outputs import write_text
 
 # What a run records beside its parameters that can explain a difference between two runs.
 CONTEXT = ("target", "machine", "scenario")

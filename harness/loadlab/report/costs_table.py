@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from html import escape
 
-from loadlab.summary.fit_records import CostSlopeRecord, CostsRecord
-from loadlab.summary.level_records import LevelRecord, healthy_prefix
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.schema.fit_records import CostSlopeRecord, CostsRecord
+from loadlab.summary.schema.level_records import LevelRecord, healthy_prefix
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 
 def _fit_text(fit: CostSlopeRecord | None, unit: str, digits: int = 1) -> str:

@@ -10,10 +10,10 @@ from loadlab.core import app, scenario_mix
 from loadlab.core.modelabel import ModeLabel
 from loadlab.report import brownout_words, prediction_cells
 from loadlab.report.formats import num, rps
-from loadlab.summary import crash
-from loadlab.summary.detail_records import CrashRecord
-from loadlab.summary.prediction_text import bound_words
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.judge import crash
+from loadlab.summary.schema.detail_records import CrashRecord
+from loadlab.summary.verdicts.prediction_text import bound_words
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 Span = Sequence[float | None]  # a ratio's interval: [low, high], an end None where it has no bound
 

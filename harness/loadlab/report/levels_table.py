@@ -5,8 +5,8 @@ from __future__ import annotations
 from html import escape
 
 from loadlab.report.formats import bracket_text, class_attr, num, pct, rps
-from loadlab.summary.level_records import LevelRecord, PassRecord
-from loadlab.summary.records import RunSummary
+from loadlab.summary.schema.level_records import LevelRecord, PassRecord
+from loadlab.summary.verdicts.records import RunSummary
 
 
 def section(summary: RunSummary) -> str:

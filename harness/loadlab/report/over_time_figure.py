@@ -8,7 +8,7 @@ from pathlib import Path
 from loadlab.report.charts.marks import brownout_window
 from loadlab.report.charts.percentile_charts import Segment, over_time
 from loadlab.report.series import read_series
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts.records import RunSummary
 
 NAME = "percentiles-over-time"
 TITLE = "Percentiles over time"

@@ -9,9 +9,9 @@ from html import escape
 
 from loadlab.analysis.prediction import carried, figure, interval_text, limit_name, range_text, rate_text
 from loadlab.report.formats import small as _small
-from loadlab.summary import prediction_text
-from loadlab.summary.fit_records import PredictionRecord
-from loadlab.summary.records import ModeRecord
+from loadlab.summary.schema.fit_records import PredictionRecord
+from loadlab.summary.verdicts import prediction_text
+from loadlab.summary.verdicts.records import ModeRecord
 
 # The verdict table's rows this module fills: (label, cell).
 AGREEMENT_LABEL = "knee meets the prediction's interval"

@@ -7,8 +7,8 @@ from __future__ import annotations
 from html import escape
 
 from loadlab.report import ladder_table
-from loadlab.summary.prescription_record import PrescriptionRecord
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts.prescription_record import PrescriptionRecord
+from loadlab.summary.verdicts.records import RunSummary
 
 TITLE = "What to change"
 INTRO = (

@@ -5,8 +5,8 @@ from __future__ import annotations
 from html import escape
 
 from loadlab.report.formats import none_row, text_of
-from loadlab.summary.detail_records import HostRecord
-from loadlab.summary.records import RunSummary
+from loadlab.summary.schema.detail_records import HostRecord
+from loadlab.summary.verdicts.records import RunSummary
 
 PARAM_ORDER = [
     "TARGET",

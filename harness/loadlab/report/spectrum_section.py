@@ -10,9 +10,9 @@ from pathlib import Path
 from loadlab.analysis import hlog
 from loadlab.report.charts.percentile_charts import Curve, spectrum
 from loadlab.report.formats import num as number
-from loadlab.summary import hgrm_files
-from loadlab.summary.level_records import LevelRecord
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.schema.level_records import LevelRecord
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
+from loadlab.summary.writing import hgrm_files
 
 CAPTION = (
     "Every successful request of the level, all injectors added, by percentile: x is 1 / (1 − p) on a log scale, so "

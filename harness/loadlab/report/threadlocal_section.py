@@ -6,8 +6,8 @@ from __future__ import annotations
 from html import escape
 
 from loadlab.report.formats import columns_table, num, rps, small
-from loadlab.summary.detail_records import ThreadlocalRecord
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.schema.detail_records import ThreadlocalRecord
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 
 def _builds(m: ModeRecord) -> str:

@@ -12,8 +12,8 @@ from loadlab.core.reactive import REACTIVE
 from loadlab.report import prediction_cells
 from loadlab.report.formats import bracket_text, num, rps, small, yes_no
 from loadlab.report.headline import crash_when
-from loadlab.summary.level_records import RefineRecord
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.schema.level_records import RefineRecord
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 # A row of the table: its label, and its cell from a mode's label and summary.
 Cell = Callable[[str, ModeRecord], str]

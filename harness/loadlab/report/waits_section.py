@@ -8,8 +8,8 @@ from html import escape
 
 from loadlab.analysis.knee_words import rate_words
 from loadlab.report.charts import wait_charts
-from loadlab.summary.level_records import LevelRecord
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.schema.level_records import LevelRecord
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 TITLE = "Where the time went"
 # How summary/waits.read says a mode has no profile at all (its file missing or unreadable); the item of `missing`

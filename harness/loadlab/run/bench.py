@@ -61,7 +61,7 @@ from loadlab.run.hosts import HostError
 from loadlab.run.java import find_jdk
 from loadlab.run.load import cancel, launch, run_load
 from loadlab.run.topology import DELAY_PORT
-from loadlab.summary import crash as crashes
+from loadlab.summary.judge import crash as crashes
 
 
 class RunStopped(HostError):

@@ -18,8 +18,8 @@ from loadlab.run import console_ratios
 from loadlab.run.console_ratios import fmt
 
 if TYPE_CHECKING:  # `check`, `java-home` and the rest print through this module before .venv exists
-    from loadlab.summary.detail_records import RepeatsRecord
-    from loadlab.summary.records import ModeRecord, RunSummary
+    from loadlab.summary.schema.detail_records import RepeatsRecord
+    from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 _lock = threading.Lock()
 _tty = sys.stdout.isatty()
@@ -183,7 +183,7 @@ def _brownout_lines(summary: RunSummary) -> None:
 
 
 def _rows(modes: dict[str, ModeRecord]) -> list[tuple[str, ...]]:
-    from loadlab.summary import prediction_text
+    from loadlab.summary.verdicts import prediction_text
 
     rows: list[tuple[str, ...]] = [
         ("mode", "sustained rps", "knee between", "predicted rps", "agrees", "p99 at sustained", "collapsed", "verdict")
@@ -212,7 +212,7 @@ def _rows(modes: dict[str, ModeRecord]) -> list[tuple[str, ...]]:
 def _mode_notes(mode: str, m: ModeRecord) -> None:
     """Under the table: the prediction with its interval and fit, how the knee compares with it, and why a knee was
     not localised."""
-    from loadlab.summary import prediction_text
+    from loadlab.summary.verdicts import prediction_text
 
     for line in prediction_text.lines(mode, m):
         _print(f"  {line}")

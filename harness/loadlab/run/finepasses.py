@@ -14,7 +14,7 @@ from loadlab.run.drain import drain
 from loadlab.run.load import cancel, launch, run_load
 from loadlab.run.simulation import LoadPass
 from loadlab.run.watch import Crash
-from loadlab.summary import fine_plan
+from loadlab.summary.judge import fine_plan
 
 
 def max_passes() -> int:

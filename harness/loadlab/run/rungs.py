@@ -22,8 +22,8 @@ from loadlab.core.errors import ExitCode
 from loadlab.core.rung_params import Rung
 from loadlab.core.runplan import Stairs
 from loadlab.run import console
-from loadlab.summary import ladder_record
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.verdicts import ladder_record
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 # An APP's Tomcat pool is the lab's PLATFORM_THREADS, which the harness passes to the jar itself.
 APP_PROPERTY_PARAMETER = {s.app: s.parameter for s in SETTINGS.values() if s.app and s.parameter == "PLATFORM_THREADS"}

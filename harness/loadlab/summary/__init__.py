@@ -22,16 +22,19 @@ from loadlab.core import runrecord, summary_inputs
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.summary_inputs import Inputs
 from loadlab.core.thresholds import Thresholds
-from loadlab.summary import judging, ladder_record, outputs, raw, records, repeats, served_check, verdict
-from loadlab.summary.detail_records import (
+from loadlab.summary.judge import judging, served_check
+from loadlab.summary.reading import raw
+from loadlab.summary.schema.detail_records import (
     DownstreamRecord,
     HostRecord,
     RepetitionRecord,
     ThresholdsRecord,
 )
-from loadlab.summary.level_upgrade import LEVELS_COUNTED_FROM
-from loadlab.summary.ratio import ratio_fields
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.schema.level_upgrade import LEVELS_COUNTED_FROM
+from loadlab.summary.verdicts import ladder_record, records, repeats, verdict
+from loadlab.summary.verdicts.ratio import ratio_fields
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
+from loadlab.summary.writing import outputs
 
 
 def write(run_dir: str | os.PathLike[str]) -> list[tuple[Path, RunSummary]]:

@@ -18,7 +18,7 @@ from synthrun import LevelSpec, ModeSpec
 
 from loadlab import report
 from loadlab.run.java import JdkNotFound, find_jdk, find_runtime
-from loadlab.summary import flight
+from loadlab.summary.reading import flight
 
 PINNED = 3
 

@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 from loadlab.analysis import brownout_judge as judge
 from loadlab.core import brownout_profile as brownout
-from loadlab.summary import brownout_figures as figures
-from loadlab.summary.injector_meta import InjectorMeta
+from loadlab.summary.reading.injector_meta import InjectorMeta
+from loadlab.summary.verdicts import brownout_figures as figures
 
 PLAN = brownout.Schedule(rate=215, before_s=20, ms=2000, seconds=20, after_s=40)
 LATE = judge.SwitchCheck(None, None, "its first brownout answer came in second 29, not 22: it switched on late")

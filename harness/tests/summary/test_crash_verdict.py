@@ -7,10 +7,11 @@ import synthrun
 from conftest import summarised
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec, stairs
 
-from loadlab import report, summary
+from loadlab import report
 from loadlab.report.headline import headline
-from loadlab.summary import crash
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.judge import crash
+from loadlab.summary.verdicts import ratio
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 
 def rebuild_with_crash(tmp_path, spec, mode="platform", role="thread-service", level=2, second=1, pages=False, **crash):
@@ -240,11 +241,11 @@ def test_the_ratio_needs_two_valid_modes(tmp_path):
         ModeRecord(valid=True, sustained_rps=300, collapsed=True),
         ModeRecord(valid=False, sustained_rps=900, invalid_reasons=["the injector fell behind"]),
     )
-    assert summary.ratio.ratio(ModeRecord(valid=True, sustained_rps=900), valid) == (3.0, None)
-    assert summary.ratio.ratio(invalid, valid) == (None, "virtual is invalid: the injector fell behind")
-    assert summary.ratio.ratio(valid, invalid) == (None, "platform is invalid: the injector fell behind")
-    assert summary.ratio.ratio(valid, None) == (None, "platform was not measured")
-    assert summary.ratio.ratio(valid, ModeRecord(valid=True, sustained_rps=0)) == (None, "platform sustained no level")
+    assert ratio.ratio(ModeRecord(valid=True, sustained_rps=900), valid) == (3.0, None)
+    assert ratio.ratio(invalid, valid) == (None, "virtual is invalid: the injector fell behind")
+    assert ratio.ratio(valid, invalid) == (None, "platform is invalid: the injector fell behind")
+    assert ratio.ratio(valid, None) == (None, "platform was not measured")
+    assert ratio.ratio(valid, ModeRecord(valid=True, sustained_rps=0)) == (None, "platform sustained no level")
 
 
 LONG = ((11012, 0.50), (11020, 0.45), (11031, 0.04), (11040, 0.01))

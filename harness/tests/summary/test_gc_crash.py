@@ -11,7 +11,7 @@ from test_crash_verdict import rebuild_with_crash
 from loadlab import report
 from loadlab.analysis.gc_bound import GC_BOUND_SHARE
 from loadlab.run import console
-from loadlab.summary import records
+from loadlab.summary.verdicts import records
 
 OOM = "its log says: memory limit 300 MB: killed by the kernel's OOM killer"
 

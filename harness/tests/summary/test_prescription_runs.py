@@ -9,7 +9,7 @@ from pathlib import Path
 
 from loadlab import report
 from loadlab.run import console
-from loadlab.summary import records
+from loadlab.summary.verdicts import records
 
 DATA = Path(__file__).parents[1] / "data"
 

@@ -6,7 +6,7 @@ import re
 from conftest import REPO
 
 from loadlab.core import app, metrics
-from loadlab.summary.raw_rows import (
+from loadlab.summary.reading.raw_rows import (
     MEASURE_PHASE,
     NO_METRICS,
     NO_SAMPLE,

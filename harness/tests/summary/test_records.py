@@ -9,10 +9,10 @@ import pytest
 from conftest import REPO, summarised
 
 from loadlab.report import costs_table
-from loadlab.summary import records, verdict
-from loadlab.summary.fit_records import PredictedRecord
-from loadlab.summary.level_records import LevelRecord, healthy_prefix
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.schema.fit_records import PredictedRecord
+from loadlab.summary.schema.level_records import LevelRecord, healthy_prefix
+from loadlab.summary.verdicts import records, verdict
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 REAL_RUNS = ["app_ignores_switch", "fine_pass_all_healthy", "warmup_empty_first_second"]
 

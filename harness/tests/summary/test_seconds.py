@@ -4,7 +4,7 @@ service keeping up from one falling behind right after a step up (analysis/healt
 import synthrun
 from synthrun import LevelSpec, ModeSpec
 
-from loadlab.summary import raw, seconds
+from loadlab.summary.reading import raw, seconds
 
 
 def test_each_level_knows_the_rate_before_it_the_first_the_warm_ups(tmp_path):

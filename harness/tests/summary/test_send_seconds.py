@@ -9,7 +9,7 @@ from synthrun import LevelSpec, ModeSpec
 
 from loadlab.analysis import hlog
 from loadlab.analysis.levels import LevelBuilder
-from loadlab.summary import send_seconds
+from loadlab.summary.reading import send_seconds
 
 ONE_SECOND = ((1004, 0.5), (1010, 0.45), (1030, 0.05))
 

@@ -10,8 +10,8 @@ from conftest import REPO, summarised
 
 from loadlab.report.charts import chart_style, server_charts
 from loadlab.report.series import read_series
-from loadlab.summary import raw, seconds
-from loadlab.summary import server_columns as col
+from loadlab.summary.reading import raw, seconds
+from loadlab.summary.writing import server_columns as col
 
 REAL_RUNS = ["app_ignores_switch", "fine_pass_all_healthy", "warmup_empty_first_second"]
 

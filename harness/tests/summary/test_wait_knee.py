@@ -6,7 +6,8 @@ from types import SimpleNamespace
 from loadlab.analysis.wait_profile import LevelWaits, SecondSamples, Site
 from loadlab.analysis.wait_profile import profile as profile_of
 from loadlab.analysis.wait_sites import Sample
-from loadlab.summary import records, wait_knee
+from loadlab.summary.judge import wait_knee
+from loadlab.summary.verdicts import records
 
 
 def level(rate, waits):

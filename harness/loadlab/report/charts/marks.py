@@ -11,8 +11,8 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 from loadlab.analysis.prediction import interval_text
 from loadlab.report.charts.chart_style import COLORS
 from loadlab.report.series import gaps
-from loadlab.summary.level_records import LevelRecord
-from loadlab.summary.records import ModeRecord
+from loadlab.summary.schema.level_records import LevelRecord
+from loadlab.summary.verdicts.records import ModeRecord
 
 
 def limit_line(ax: Axes, y: float, label: str, color: str = COLORS["limit"], linewidth: float = 1) -> None:

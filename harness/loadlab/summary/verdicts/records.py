@@ -1,0 +1,203 @@
+"""summary.json as typed records: a RunSummary holding a ModeRecord per mode, built by the summary (summary.write)
+and read by the page (report/) by attribute. `as_json` is the one place a record becomes summary.json's content;
+`from_mapping` reads that content back (`make report` of a written folder, the comparison page).
+
+A field is None where summary.json has null or leaves it out; which fields a record leaves out (a mode whose
+analysis failed has fewer, `app_evidence` only with APP, `repeats` only with REPEAT > 1) is kept, so the JSON it
+writes is the JSON it was built from, key for key and in the order the fields are declared here.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated
+
+from loadlab.core.params import defaults
+from loadlab.core.run_params import RunParams
+from loadlab.summary.judge.kinds import KindRecord
+from loadlab.summary.schema import level_upgrade
+from loadlab.summary.schema.brownout_record import BrownoutRecord
+from loadlab.summary.schema.detail_records import (
+    AppEvidenceRecord,
+    CrashRecord,
+    DbPoolRecord,
+    DownstreamRecord,
+    EvidenceGapRecord,
+    HostRecord,
+    ModeSpreadRecord,
+    RejectionsRecord,
+    RepeatsRecord,
+    RepetitionRecord,
+    SetAsideRecord,
+    StopCapRecord,
+    ThreadlocalRecord,
+    ThresholdsRecord,
+)
+from loadlab.summary.schema.fit_records import CostsRecord, CpuCeilingRecord, PredictedRecord, PredictionRecord
+from loadlab.summary.schema.level_records import KneeSiteRecord, LevelRecord, RefineRecord, fitted_by_pass
+from loadlab.summary.schema.record_fields import SOME_RUNS, Fields, Inline, Interval, OmitWhileNone
+from loadlab.summary.schema.rung_record import RungRecord
+from loadlab.summary.verdicts.fanout_record import FanoutRecord
+from loadlab.summary.verdicts.prescription_record import PrescriptionRecord
+
+SUMMARY_JSON = "summary.json"
+
+
+@dataclass(frozen=True)
+class ModeRecord(Fields):
+    """One mode's verdict (summary/verdict.py builds it; docs/RESULTS.md says what each field means)."""
+
+    sustained_rps: float | None = None
+    collapsed: bool | None = None
+    # the lowest limit within the run and the knee's verdict on it: summary.json's flat `predicted_rps`,
+    # `predicted_by`, ..., `prediction_check`, spelled where this field stands (Inline)
+    predicted: Annotated[PredictedRecord, Inline()] = field(default_factory=PredictedRecord)
+    cpu_ceiling_rps: int | None = None
+    cpu_ceiling: CpuCeilingRecord | None = None
+    predictions: list[PredictionRecord] | None = None
+    limit_met_first: str | None = None
+    evidence_at_knee: str | None = None
+    # where the requests waited at the knee, by the wait profile, or why it cannot say (summary/wait_knee.py)
+    waits_at_knee: str | None = None
+    # the record that sentence is written from, when it names a site; null otherwise (the sentence says why)
+    waits_at_knee_site: KneeSiteRecord | None = None
+    # what would lift the limit: its setting, the value to set, its cost, or the code to change (prescription_record)
+    prescription: PrescriptionRecord | None = None
+    # LADDER: each rung climbed, its prescription applied and the mode measured again (summary/ladder_record.py)
+    ladder: Annotated[list[RungRecord] | None, SOME_RUNS] = None
+    knee_interval_rps: Interval | None = None
+    refine: RefineRecord | None = None
+    knee_bound: str | None = None
+    set_aside_levels: list[SetAsideRecord] | None = None
+    baseline_p50_ms: float | None = None
+    # where the baseline came from: "level 1 (10 rps)", or the level after a first one that broke, and why (baseline.py)
+    baseline_from: str | None = None
+    p99_ms_at_sustained: float | None = None
+    requests: int | None = None
+    errors: int | None = None
+    # virtual-limited only: the 503s its concurrency limit answered, load shed by design (summary/shedding.py).
+    rejections: RejectionsRecord | None = None
+    valid: bool | None = None
+    invalid_reasons: list[str] | None = None
+    notes: list[str] | None = None
+    levels: list[LevelRecord] | None = None
+    memory_per_inflight_kb: float | None = None
+    context_switches_per_request: float | None = None
+    bytes_allocated_per_request: float | None = None
+    costs: CostsRecord | None = None
+    first_unhealthy_level: int | None = None
+    p99_limit_ms: int | None = None
+    pinned_virtual_threads: int | None = None
+    threadlocal: ThreadlocalRecord | None = None
+    jdk: int | None = None
+    java_runtime: str | None = None  # what the JDK's java said it is at the run's start, "Temurin 25.0.3+9"
+    carriers: float | None = None
+    db_pool: DbPoolRecord | None = None
+    stopped_early: bool | None = None
+    stop_reason: str | None = None
+    stop_inflight_cap: StopCapRecord | None = None
+    missing: list[str] | None = None
+    live_config: dict[str, object] | None = None
+    error_kinds: list[str] | None = None
+    error_kind_meanings: dict[str, str] | None = None
+    crashed: CrashRecord | None = None
+    levels_dropped_after_crash: list[int] | None = None
+    evidence_gaps: list[EvidenceGapRecord] | None = None
+    # the parts only some runs have (SOME_RUNS): left out of a mode built without them
+    app_evidence: Annotated[AppEvidenceRecord | None, SOME_RUNS] = None
+    # APP_REQUESTS: each kind of the mix on its own (summary/kinds.py), which crossed its own limit first in words
+    kinds: Annotated[list[KindRecord] | None, SOME_RUNS] = None
+    kind_first: Annotated[str | None, OmitWhileNone("kinds")] = None
+    brownout: Annotated[BrownoutRecord | None, SOME_RUNS] = None  # PROFILE=brownout (brownout_figures.py)
+    fanout: Annotated[FanoutRecord | None, SOME_RUNS] = None  # SCENARIO=fanout (summary/fanout_record.py)
+    repetition: Annotated[int | None, SOME_RUNS] = None  # REPEAT > 1: the median repetition shown
+    folder: Annotated[str | None, SOME_RUNS] = None  # REPEAT > 1: rep-<k>/<label>
+
+    @property
+    def shed_load(self) -> bool:
+        """virtual-limited: its knee is its own 503s, load shed by design, not a collapse (summary/shedding.py)."""
+        return self.rejections is not None and self.rejections.shed_load
+
+    @property
+    def fitted_levels(self) -> list[LevelRecord]:
+        """The levels a fit over healthy levels stands on, coarse and fine (level_records.fitted_by_pass)."""
+        passes = [(p.name or "", p.levels or []) for p in self.refine.used_passes] if self.refine else []
+        return [lv for levels in fitted_by_pass(self.levels or [], passes).values() for lv in levels]
+
+    @property
+    def fine_levels(self) -> list[LevelRecord]:
+        """Every fine pass's levels (REFINE=1), pass after pass."""
+        return [lv for p in (self.refine.passes or [] if self.refine else []) for lv in p.levels or []]
+
+    @property
+    def all_levels(self) -> list[LevelRecord]:
+        """Every level it measured: the coarse pass's, then each fine pass's."""
+        return [*(self.levels or []), *self.fine_levels]
+
+
+@dataclass(frozen=True)
+class RunSummary(Fields):
+    """A comparison's summary: the run folder's, or one repetition's (`rep-<k>/`)."""
+
+    run_id: str | None = None
+    target: str | None = None
+    scenario: str | None = None
+    # every level number in it counts from this (level_upgrade.py); absent: an older summary, read as from 1
+    levels_counted_from: int | None = None
+    params: RunParams = field(default_factory=defaults)
+    modes: dict[str, ModeRecord] = field(default_factory=dict)
+    # the parts only some runs have (SOME_RUNS), left out of a summary built without them; the ratios are written
+    # as ratio.ratio_fields gives them (`with_fields`), which of them a run has its modes' (a brownout has no interval)
+    virtual_over_platform: Annotated[float | None, SOME_RUNS] = None
+    virtual_over_platform_interval: Annotated[Interval | None, SOME_RUNS] = None
+    virtual_over_platform_reason: Annotated[str | None, SOME_RUNS] = None
+    virtual_over_platform_basis: Annotated[str | None, SOME_RUNS] = None
+    virtual_over_platform_bound: Annotated[str | None, SOME_RUNS] = None
+    virtual_over_reactive: Annotated[float | None, SOME_RUNS] = None
+    virtual_over_reactive_interval: Annotated[Interval | None, SOME_RUNS] = None
+    virtual_over_reactive_reason: Annotated[str | None, SOME_RUNS] = None
+    virtual_over_reactive_bound: Annotated[str | None, SOME_RUNS] = None
+    ratios: Annotated[dict[str, float | None] | None, SOME_RUNS] = None  # JDK → its ratio
+    ratios_intervals: Annotated[dict[str, Interval | None] | None, SOME_RUNS] = None
+    ratios_by_pool: Annotated[dict[str, float | None] | None, SOME_RUNS] = None  # platform column → virtual over it
+    ratios_by_pool_intervals: Annotated[dict[str, Interval | None] | None, SOME_RUNS] = None
+    ratios_by_pool_reasons: Annotated[dict[str, str] | None, SOME_RUNS] = None
+    repeats: Annotated[RepeatsRecord | None, SOME_RUNS] = None
+    repetitions: Annotated[list[RepetitionRecord] | None, SOME_RUNS] = None
+    thresholds: ThresholdsRecord | None = None
+    limits: dict[str, object] | None = None  # the request chain's, in ms (core/limits.py)
+    machine: str | None = None
+    hosts: dict[str, HostRecord] | None = None
+    missing_modes: list[str] | None = None
+    missing: list[str] | None = None
+    problems: dict[str, list[str]] | None = None  # mode → what bench saw go wrong
+    # LOADLAB_FAULT_CPU_QUOTA of a test that starved the run on purpose
+    test_fault: Annotated[str | None, SOME_RUNS] = None
+    # The delay-service's configured distribution and failures (summary/served_check.overview); each level's
+    # `served_ms` says what it served.
+    downstream: DownstreamRecord | None = None
+    repetition: Annotated[int | None, SOME_RUNS] = None  # a repetition's own summary: which one
+
+    def spread_of(self, label: str) -> ModeSpreadRecord | None:
+        """REPEAT > 1: this mode's sustained rate across the repetitions; None otherwise."""
+        return (self.repeats.modes or {}).get(label) if self.repeats else None
+
+
+def json_text(summary: RunSummary) -> str:
+    """summary.json's text: the one place it is spelled."""
+    return json.dumps(summary.as_json(), indent=2) + "\n"
+
+
+class NoModes(ValueError):
+    """A summary.json that holds no modes (a run that wrote none, or a file of something else)."""
+
+
+def read(folder: str | Path) -> RunSummary:
+    """A run folder's summary.json as its RunSummary: the one reader of the file (OSError when it is missing,
+    ValueError when it is not summary.json's JSON)."""
+    values = json.loads((Path(folder) / SUMMARY_JSON).read_text(encoding="utf-8"))
+    if not isinstance(values, dict) or not isinstance(values.get("modes"), dict):
+        raise NoModes(f"{SUMMARY_JSON} has no modes")
+    return RunSummary.from_mapping(level_upgrade.upgrade(values))
