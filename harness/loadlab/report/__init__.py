@@ -1,4 +1,5 @@
-"""index.html: the comparison page, drawn from the run's records (summary/records.py) and each mode's server.csv.
+"""index.html: the comparison page, drawn from the run's records (summary/verdicts/records.py) and each mode's
+server.csv.
 
 `rebuild` is what `make bench` (at its end) and `make report` call: the summary writes the
 numbers (summary.write), then each folder's page is drawn from them.

@@ -37,7 +37,7 @@ def answer(summary: RunSummary) -> str | None:
             return f"No ratio of virtual over platform threads can be claimed from this run: {reason.split(':')[0]}."
         return None
     platform = modes[basis]
-    # one mode never reached its knee: the ratio is a bound (summary/ratio.bound)
+    # one mode never reached its knee: the ratio is a bound (summary/verdicts/ratio.bound)
     span = summary.virtual_over_platform_interval
     kind = ratio_interval.bound_of(span) or summary.virtual_over_platform_bound or bound(virtual, platform)
     # a bound is said in words ("at least") before the end its brackets carry (ratio_interval.figure), never the

@@ -1,5 +1,6 @@
 """docs/studies/answers.json: what `make answers` measured for each row of the README's table, read from each row's
-run folder by summary/records.read (the one reader of a written summary.json), merged with the rows measured before.
+run folder by summary/verdicts/records.read (the one reader of a written summary.json), merged with the rows measured
+before.
 
 Per row and mode: the median sustained rate with its min–max over the repetitions, each repetition's knee interval,
 the limit met first; the ratio with its interval and bound; the run folder, the date, the machine, the seconds taken;

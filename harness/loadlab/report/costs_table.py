@@ -1,4 +1,4 @@
-"""The page's costs: what each request and each thread cost a mode (summary/cost_fits.py), one column per mode. A
+"""The page's costs: what each request and each thread cost a mode (summary/judge/cost_fits.py), one column per mode. A
 cost the data cannot carry (its interval includes zero, or too narrow a range of requests in flight) is said in
 words, not printed as a figure.
 
@@ -21,7 +21,7 @@ def _fit_text(fit: CostSlopeRecord | None, unit: str, digits: int = 1) -> str:
     if not fit:
         return "—"
     if fit.not_a_figure:
-        # Said in words, never as a number a reader would compare (summary/cost_fits.py Fit.not_a_figure).
+        # Said in words, never as a number a reader would compare (summary/judge/cost_fits.py Fit.not_a_figure).
         return f'<span class="muted">no figure: {escape(fit.not_a_figure)}</span>'
     value = f"{fit.slope:,.{digits}f} {unit}"
     facts = []

@@ -166,14 +166,15 @@ def stop_text(m: ModeRecord) -> str:
 
 
 def collapsed_cell(label: str, m: ModeRecord) -> str:
-    """A virtual-limited knee made of its own 503s is load shed by design, not a collapse (summary/shedding.py)."""
+    """A virtual-limited knee made of its own 503s is load shed by design, not a collapse
+    (summary/judge/shedding.py)."""
     if m.shed_load:
         return '<span class="muted">shed load (503s of its limit, by design)</span>'
     return yes_no(m.collapsed, good=False)
 
 
 def _limit_cell(m: ModeRecord) -> str:
-    """virtual-limited's VIRTUAL_LIMIT and the requests it shed (summary/shedding.py); none elsewhere."""
+    """virtual-limited's VIRTUAL_LIMIT and the requests it shed (summary/judge/shedding.py); none elsewhere."""
     found = m.rejections
     if not found:
         return "—"

@@ -12,8 +12,8 @@ from loadlab.summary.schema.level_records import LevelRecord
 from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 TITLE = "Where the time went"
-# How summary/waits.read says a mode has no profile at all (its file missing or unreadable); the item of `missing`
-# that starts so is the reason. at_knee's "no wait profile at <rate>" is about one level, hence the colon.
+# How summary/reading/waits.read says a mode has no profile at all (its file missing or unreadable); the item of
+# `missing` that starts so is the reason. at_knee's "no wait profile at <rate>" is about one level, hence the colon.
 NO_PROFILE = "no wait profile: "
 # wait_knee.at_knee's words for a level of a profiled mode that has none.
 NO_DUMP = "no thread dump fell in the level's seconds"
@@ -53,12 +53,13 @@ def section(summary: RunSummary) -> str:
 def knee_sentence(mode: str, m: ModeRecord) -> str:
     if m.waits_at_knee:
         return f"{mode} at its knee: {m.waits_at_knee}."
-    # summary/wait_knee.at_knee writes none for a mode that did not collapse: there is no knee to explain.
+    # summary/judge/wait_knee.at_knee writes none for a mode that did not collapse: there is no knee to explain.
     return f"{mode}: no knee was placed, so there is none to explain."
 
 
 def mode_reason(m: ModeRecord) -> str | None:
-    """Why the mode has no profile at all, in summary/waits.read's words without their lead, when the summary says."""
+    """Why the mode has no profile at all, in summary/reading/waits.read's words without their lead, when the summary
+    says."""
     for text in [*(m.missing or []), m.waits_at_knee]:
         if text and text.startswith(NO_PROFILE):
             return text[len(NO_PROFILE) :]

@@ -227,7 +227,7 @@ def _mode_notes(mode: str, m: ModeRecord) -> None:
     for entry in m.set_aside_levels or []:
         where = f"level {entry.level}" if entry.pass_name == "coarse" else f"{entry.pass_name}'s level {entry.level}"
         rate = fmt(entry.target_rps)
-        if counted_with_the_crash(entry.reason or ""):  # the crash's own: not an instrument (summary/gc_crash.py)
+        if counted_with_the_crash(entry.reason or ""):  # the crash's own: not an instrument (summary/judge/gc_crash.py)
             _print(f"  {mode}: {where} ({rate} rps) {entry.reason}")
         else:
             _print(f"  {mode}: SET ASIDE {where} ({rate} rps), its instrument saturated: {entry.reason}")
@@ -274,7 +274,7 @@ def _bracket(m: ModeRecord) -> str:
 
 
 def collapsed_word(m: ModeRecord) -> str:
-    """`yes`/`no`; a virtual-limited knee made of its own 503s is load shed by design (summary/shedding.py)."""
+    """`yes`/`no`; a virtual-limited knee made of its own 503s is load shed by design (summary/judge/shedding.py)."""
     if m.shed_load:
         return "shed load"
     return "yes" if m.collapsed else "no"

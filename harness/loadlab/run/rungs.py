@@ -2,11 +2,11 @@
 
 A rung is a run of its own in the run folder (`ladder/<mode>-rung-<k>/`: its params.json, summary.json and page),
 one mode on short stairs from just below the rate the mode held to past the next limit's predicted knee, with the
-prescription's setting. Its verdict (analysis/rung.py, through summary/ladder_record.py) says whether the knee moved
-as predicted; the next rung lifts the limit the rung itself met. The ladder stops at N rungs, at a limit no setting
-sizes (the CPU: `make plan` names the host; a lock: the code), at a prescription that cannot be applied, at a rung
-that did not move or cannot be trusted, or at Ctrl-C — what was measured stays, in params.json's `ladder` and on the
-page."""
+prescription's setting. Its verdict (analysis/rung.py, through summary/verdicts/ladder_record.py) says whether the knee
+moved as predicted; the next rung lifts the limit the rung itself met. The ladder stops at N rungs, at a limit no
+setting sizes (the CPU: `make plan` names the host; a lock: the code), at a prescription that cannot be applied, at a
+rung that did not move or cannot be trusted, or at Ctrl-C — what was measured stays, in params.json's `ladder` and on
+the page."""
 
 from __future__ import annotations
 

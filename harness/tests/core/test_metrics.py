@@ -52,7 +52,7 @@ def test_every_name_the_python_side_spells_is_in_the_list():
     assert set(synthrun.jvm_values(1, 1, 1, 1, 1.0)) <= gauges | counters | live
 
 
-# The one module that spells metric names (server.csv's columns use its constants: summary/server_columns.py).
+# The one module that spells metric names (server.csv's columns use its constants: summary/writing/server_columns.py).
 COLUMN_MODULES = {"core/metrics.py"}
 
 

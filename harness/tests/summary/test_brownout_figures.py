@@ -1,7 +1,7 @@
-"""A brownout column whose service died (summary/brownout_figures.py): what stopped with it — the delay-service's
-slow answers never reaching a dead service, the injectors' load stopped behind it — is the death's doing, named by
-the crash, never "the instrument failed" or "a limit of the lab". Seen: virtual out of memory at second 20 of a
-20/20/40 brownout at 215 rps, its column said "not judged: the instrument failed (2 problems)"."""
+"""A brownout column whose service died (summary/verdicts/brownout_figures.py): what stopped with it — the
+delay-service's slow answers never reaching a dead service, the injectors' load stopped behind it — is the death's
+doing, named by the crash, never "the instrument failed" or "a limit of the lab". Seen: virtual out of memory at second
+20 of a 20/20/40 brownout at 215 rps, its column said "not judged: the instrument failed (2 problems)"."""
 
 from types import SimpleNamespace
 

@@ -44,7 +44,7 @@ def test_a_crash_is_not_a_collapse_and_nothing_after_it_counts(tmp_path):
         "peak_inflight": {"service": 60, "injectors": 0},
         "out_of_memory": False,
         "memory_limit_mb": None,
-        "gc_bound": [],  # no GC-bound level before it (summary/gc_crash.py): a kill nothing puts down to memory
+        "gc_bound": [],  # no GC-bound level before it (summary/judge/gc_crash.py): a kill nothing puts down to memory
     }
     assert platform["collapsed"] is False
     assert [lv["index"] for lv in platform["levels"]] == [1, 2]

@@ -1,5 +1,6 @@
 """A level bound by garbage collection right before an out-of-memory death is the crash coming, not the service's
-collapse at its rate (summary/gc_crash.py): the knee is not placed at it, and summary.json and the page name both."""
+collapse at its rate (summary/judge/gc_crash.py): the knee is not placed at it, and summary.json and the page name
+both."""
 
 import json
 import time

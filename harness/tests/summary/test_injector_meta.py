@@ -1,5 +1,5 @@
-"""An injector's meta.json read once into InjectorMeta (summary/injector_meta.py): what is absent or of the wrong type
-reads as absent, never as an error or a zero that was not written."""
+"""An injector's meta.json read once into InjectorMeta (summary/reading/injector_meta.py): what is absent or of the
+wrong type reads as absent, never as an error or a zero that was not written."""
 
 from loadlab.summary.reading.injector_meta import InflightCapStop, InjectorMeta, MixKind, ScheduledLevel
 

@@ -1,5 +1,5 @@
-"""summary.json is written from typed records (summary/records.py) in one place: the text a record writes is the text
-it was read from, key for key and in order, for every shape a run takes (a real run's folders, a failed mode, a
+"""summary.json is written from typed records (summary/verdicts/records.py) in one place: the text a record writes is
+the text it was read from, key for key and in order, for every shape a run takes (a real run's folders, a failed mode, a
 repetition); a field no record declares is refused, so a new one is typed before the page can read it."""
 
 import json

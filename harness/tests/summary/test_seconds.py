@@ -1,4 +1,4 @@
-"""summary/seconds.py gives each level the rate offered just before it, which the health rule needs to tell a
+"""summary/reading/seconds.py gives each level the rate offered just before it, which the health rule needs to tell a
 service keeping up from one falling behind right after a step up (analysis/health.py expected_answers_rps)."""
 
 import synthrun

@@ -1,5 +1,5 @@
-"""A level of requests of a second or more is judged on the requests sent in it (summary/send_seconds.py), not on
-whatever completed in its shifted window: the next level's instant failures are not its errors, and its own answers
+"""A level of requests of a second or more is judged on the requests sent in it (summary/reading/send_seconds.py), not
+on whatever completed in its shifted window: the next level's instant failures are not its errors, and its own answers
 that the next level's overload made late are still its answers, and those it sent while the next one was about to
 start are not judged with it."""
 

@@ -1,6 +1,6 @@
-"""server.csv's columns are named once (summary/server_columns.py): the rows the summary computes from the samplers'
-and the JVM's files, the file it writes, and what the page reads back all hold to that one list. A column computed
-but never written, written but never computed (always blank), or drawn but not in the file fails here. The
+"""server.csv's columns are named once (summary/writing/server_columns.py): the rows the summary computes from the
+samplers' and the JVM's files, the file it writes, and what the page reads back all hold to that one list. A column
+computed but never written, written but never computed (always blank), or drawn but not in the file fails here. The
 thread-service's own gauges are metrics.tsv's names, held to the Java side by test_metrics.py."""
 
 import shutil

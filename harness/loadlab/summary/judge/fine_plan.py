@@ -34,7 +34,7 @@ class FineStep:
     # the coarse stairs measured again from their first level: no coarse level was healthy (a service still cold at
     # the warm-up's end reads unhealthy at rates it holds once warm; two unhealthy readings place the knee below them)
     again: bool = False
-    # with again: the coarse warm-up ended before the service had caught up (summary/warmup.py), so the stairs are
+    # with again: the coarse warm-up ended before the service had caught up (summary/judge/warmup.py), so the stairs are
     # measured again after the whole warm-up once more, at the first level's rate; run with REFINE=0 too
     rewarm: bool = False
 

@@ -59,9 +59,11 @@ class JudgedMode:
     # APP_REQUESTS: each kind of the mix on its own files (kinds.py), and which crossed its limit first, in words
     kinds: list[kinds.KindRecord]
     kind_first: str | None
-    no_wait_profile: str | None = None  # why the levels have no wait profile (summary/waits.read), None when they do
+    # why the levels have no wait profile (summary/reading/waits.read), None when they do
+    no_wait_profile: str | None = None
     wait_agent_stopped: str | None = None  # the wait agent's last word when it stopped sampling mid-run
-    # the GC-bound levels right before an out-of-memory death, in words: counted with the crash (summary/gc_crash.py)
+    # the GC-bound levels right before an out-of-memory death, in words: counted with the crash
+    # (summary/judge/gc_crash.py)
     crash_notes: list[str] = field(default_factory=list)
     warm_up: warmup.WarmUp = field(default_factory=warmup.WarmUp)  # whether measuring began on a warm service
 

@@ -43,8 +43,8 @@ class KindLevel:
 
 @dataclass(frozen=True)
 class KindRecord:
-    """One kind of the mix in summary.json's `kinds` (docs/RESULTS.md): every field its key, as summary/record_fields
-    spells a plain dataclass."""
+    """One kind of the mix in summary.json's `kinds` (docs/RESULTS.md): every field its key, as
+    summary/schema/record_fields spells a plain dataclass."""
 
     name: str
     line: int  # its line in the mix file

@@ -1,5 +1,6 @@
 """A mode's knee as summary.json and the page give it: each fine pass judged (knee.py decides the knee; validity.py
-and summary/crash.py say which passes cannot be used), the record of every pass, and which limit the mode met first.
+and summary/judge/crash.py say which passes cannot be used), the record of every pass, and which limit the mode met
+first.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def refined_knee(
 ) -> Knee:
     """The mode's knee from its coarse levels and its fine passes (in the order they ran), each judged with the
     coarse pass's rule and baseline. crashed: where a role died (crash.summary); its pass narrows nothing.
-    rewarmed: the first fine pass measured the stairs again after a second warm-up (summary/warmup.py), the coarse
+    rewarmed: the first fine pass measured the stairs again after a second warm-up (summary/judge/warmup.py), the coarse
     levels having measured a backlog: it finds its own baseline, and the passes after it are judged against that."""
     knee = coarse_knee(levels, verdict)
     if knee.interval is None and knee.bound is None:

@@ -64,7 +64,7 @@ def count_left_behind(levels: list[Level], t0: int | None, path: Path) -> list[L
 
 def _outside_brownout(by_second: dict[int, list[str]], t0: int | None, plan: Brownout | None) -> dict[int, list[str]]:
     """The seconds the normal distribution is judged on: with PROFILE=brownout, not those whose answers the brownout
-    shaped (summary/brownout_figures.py checks them against its schedule)."""
+    shaped (summary/verdicts/brownout_figures.py checks them against its schedule)."""
     if t0 is None or plan is None:
         return by_second
     s = plan.schedule

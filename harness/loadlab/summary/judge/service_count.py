@@ -1,12 +1,12 @@
 """A level judged healthy that the service itself did not keep up with, by its own counter.
 
-A level of requests of a second or more is judged by the second each request was sent in (summary/send_seconds.py),
-so a request queued behind a full pool still counts as answered for its level when it comes back later. Against a
-heavy-tailed downstream the health rule's p99 limit follows the distribution's own p99 (seconds), and a queue of
-seconds hides inside it for a level or two: measured with SCENARIO=fanout, FANOUT=16 on a lognormal downstream,
-platform's 200 threads started 90 requests a second, Tomcat's queue grew to 1,731, and the level at 140 rps was
-still read healthy. The service's own counter of the requests its threads started (`requests_total`) says it at
-once: a pool that is full starts requests only as fast as it finishes them. A level where that rate stayed below
+A level of requests of a second or more is judged by the second each request was sent in
+(summary/reading/send_seconds.py), so a request queued behind a full pool still counts as answered for its level when it
+comes back later. Against a heavy-tailed downstream the health rule's p99 limit follows the distribution's own p99
+(seconds), and a queue of seconds hides inside it for a level or two: measured with SCENARIO=fanout, FANOUT=16 on a
+lognormal downstream, platform's 200 threads started 90 requests a second, Tomcat's queue grew to 1,731, and the level
+at 140 rps was still read healthy. The service's own counter of the requests its threads started (`requests_total`) says
+it at once: a pool that is full starts requests only as fast as it finishes them. A level where that rate stayed below
 BEHIND_RATIO of the level's rate is named in the mode's notes; its health, the knee and the prediction's check are
 left as the rule placed them (the contract's rule), and the note says the knee may lie lower.
 """

@@ -9,9 +9,9 @@ level" for a rate the service held once it had caught up. Read from the injector
 So the warm-up ends when the service is warm, not after fixed seconds: WARM means that at the warm-up's end the
 requests still in flight are at most what a service answering START_RPS within the health rule's latency limit holds
 (Little's law: rate x limit, and never fewer than MIN_BACKLOG). When the coarse warm-up ends short of that, bench
-warms the service again for WARMUP_SECONDS and measures the stairs again from their first level (summary/fine_plan.py,
-REFINE=0 too); the knee stands on that pass, judged against its own baseline. A second warm-up that still ends short
-leaves the mode invalid, saying the service never caught up with either.
+warms the service again for WARMUP_SECONDS and measures the stairs again from their first level
+(summary/judge/fine_plan.py, REFINE=0 too); the knee stands on that pass, judged against its own baseline. A second
+warm-up that still ends short leaves the mode invalid, saying the service never caught up with either.
 """
 
 from __future__ import annotations

@@ -165,7 +165,7 @@ def _int(value: object) -> int | None:
 @dataclass(frozen=True)
 class RecordingCounts:
     """pinned.json, the whole recording's counts `loadlab-host pinned` wrote beside flight.json: pinning, and for an
-    APP the events its evidence counts (summary/appcheck.py) and its GC pauses. Each None where not measured."""
+    APP the events its evidence counts (summary/judge/appcheck.py) and its GC pauses. Each None where not measured."""
 
     pinned_events: int | None = None  # jdk.VirtualThreadPinned
     # Each event's count; None when no recording was read, where an empty map means none of the events happened

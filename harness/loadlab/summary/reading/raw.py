@@ -32,7 +32,8 @@ from loadlab.summary.schema.detail_records import StopCapRecord
 # Failed requests' kinds are the simulation's (gatling/src/test/java/loadlab/gatling/recorder/ErrorKind.java, the one
 # list), published in each injector's meta.json as `error_kinds` (ids, in order) and `error_kind_meanings` {id: one
 # line}: read as they come. These two are the only ones the harness names, for the limits of its own that can cut a
-# request (summary/verdict.py); test_error_kinds.py holds them, and the synthetic runs' list, to ErrorKind.java.
+# request (summary/verdicts/verdict.py); test_error_kinds.py holds them, and the synthetic runs' list, to
+# ErrorKind.java.
 TIMEOUT_INJECTOR = "timeout_injector"
 STATUS_504 = "status_504"
 
@@ -71,9 +72,9 @@ class RawMode:
     # under (threadlimits.py; None for older runs).
     flight: dict[int, flight.FlightSecond] | None = None
     host_limits: threadlimits.HostLimits | None = None
-    # An application under test (APP, summary/appcheck.py): Tomcat's platform request threads as the host saw them,
-    # its own Actuator gauges when it exposes them, and its flight recording's counts (pinned.json); empty when not
-    # recorded.
+    # An application under test (APP, summary/judge/appcheck.py): Tomcat's platform request threads as the host saw
+    # them, its own Actuator gauges when it exposes them, and its flight recording's counts (pinned.json); empty when
+    # not recorded.
     request_pool: dict[int, RequestPoolSample] = field(default_factory=dict)
     actuator: Metrics = field(default_factory=dict)
     recording: RecordingCounts = field(default_factory=RecordingCounts)

@@ -1,10 +1,10 @@
 """A level of requests of a second or more: judged on its steady part, each request in the second it was sent in.
 
 The raw files count a request in the second it completed in, with its latency in that second's histogram. A level of
-1 s requests was read from its window shifted by one whole second (summary/seconds.py's lag), which holds two kinds of
-requests that are not its own: the next level's fast failures (a limit's instant 503s land in the shifted window's
-last second: a level without one error of its own was read with 62% errors) and, when the next level overloads the
-service, its own last answers come later than the shift and are counted to the next level (22 of 40 in its last
+1 s requests was read from its window shifted by one whole second (summary/reading/seconds.py's lag), which holds two
+kinds of requests that are not its own: the next level's fast failures (a limit's instant 503s land in the shifted
+window's last second: a level without one error of its own was read with 62% errors) and, when the next level overloads
+the service, its own last answers come later than the shift and are counted to the next level (22 of 40 in its last
 second: a false collapse). A value of L ms completing in second s was sent between s - L/1000 and s + 1 - L/1000; it
 is given to the second that interval's middle falls in, floor(s + 0.5 - L/1000), so the shift is each request's own.
 

@@ -1,5 +1,5 @@
-"""summary.json's per-mode `brownout` (PROFILE=brownout) as a typed record: summary/brownout_figures.py fills it,
-records.py holds it in the ModeRecord, the page and the console read it by attribute."""
+"""summary.json's per-mode `brownout` (PROFILE=brownout) as a typed record: summary/verdicts/brownout_figures.py fills
+it, records.py holds it in the ModeRecord, the page and the console read it by attribute."""
 
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ class BrownoutPrediction:
 
 @dataclass(frozen=True)
 class BrownoutRecord:
-    """summary.json's `brownout` of one mode (docs/RESULTS.md): every field its key, as summary/record_fields spells a
-    plain dataclass."""
+    """summary.json's `brownout` of one mode (docs/RESULTS.md): every field its key, as summary/schema/record_fields
+    spells a plain dataclass."""
 
     rate_rps: float
     brownout_ms: int

@@ -15,7 +15,7 @@ PassName = Annotated[str | None, Key("pass")]  # summary.json's `pass`: no Pytho
 
 @dataclass(frozen=True)
 class CrashRecord(Fields):
-    """`crashed`: where a role died (summary/crash.record)."""
+    """`crashed`: where a role died (summary/judge/crash.record)."""
 
     role: str | None = None
     host: str | None = None
@@ -30,7 +30,7 @@ class CrashRecord(Fields):
     peak_inflight: dict[str, int | None] | None = None
     out_of_memory: bool | None = None
     memory_limit_mb: int | None = None
-    # the GC-bound levels right before a death of memory, counted with it (summary/gc_crash.GcBound.as_json)
+    # the GC-bound levels right before a death of memory, counted with it (summary/judge/gc_crash.GcBound.as_json)
     gc_bound: list[dict[str, object]] | None = None
 
 
@@ -46,7 +46,7 @@ class SetAsideRecord(Fields):
 
 @dataclass(frozen=True)
 class EvidenceGapRecord(Fields):
-    """One entry of `evidence_gaps`: seconds without a sampler's rows (summary/evidence.Gap)."""
+    """One entry of `evidence_gaps`: seconds without a sampler's rows (summary/judge/evidence.Gap)."""
 
     role: str | None = None
     pass_name: PassName = None
@@ -68,7 +68,7 @@ class StopCapRecord(Fields):
 @dataclass(frozen=True)
 class RejectionsRecord(Fields):
     """`rejections` (virtual-limited only): the 503s its concurrency limit answered, load shed by design
-    (summary/shedding.py)."""
+    (summary/judge/shedding.py)."""
 
     limit: int | None = None  # VIRTUAL_LIMIT
     requests: int | None = None  # the 503s over the counted levels
@@ -89,7 +89,7 @@ class DbPoolRecord(Fields):
 
 @dataclass(frozen=True)
 class ThreadlocalRecord(Fields):
-    """`threadlocal`: THREADLOCAL_KB's builds per request (summary/threadlocal.py)."""
+    """`threadlocal`: THREADLOCAL_KB's builds per request (summary/judge/threadlocal.py)."""
 
     kb: float | None = None
     builds: int | None = None
@@ -102,7 +102,7 @@ class ThreadlocalRecord(Fields):
 
 @dataclass(frozen=True)
 class AppEvidenceRecord(Fields):
-    """`app_evidence`: what an APP's own JVM showed over the whole mode (summary/appcheck.evidence; None: not
+    """`app_evidence`: what an APP's own JVM showed over the whole mode (summary/judge/appcheck.evidence; None: not
     measured), and what a knee below every prediction points to (appcheck.app_evidence)."""
 
     virtual_threads_started: int | None = None
@@ -136,7 +136,7 @@ class RepetitionRow(Fields):
 
 @dataclass(frozen=True)
 class ModeSpreadRecord(Fields):
-    """A mode's sustained rate across repetitions (summary/repeats.py)."""
+    """A mode's sustained rate across repetitions (summary/verdicts/repeats.py)."""
 
     median: float | None = None
     min: float | None = None
@@ -194,7 +194,7 @@ class RepetitionRecord(Fields):
 
 @dataclass(frozen=True)
 class DownstreamRecord(Fields):
-    """`downstream`: the delay-service's configured distribution and failures (summary/served_check.overview)."""
+    """`downstream`: the delay-service's configured distribution and failures (summary/judge/served_check.overview)."""
 
     distribution: str | None = None
     configured_ms: dict[str, float] | None = None  # `mean`, `p50`, … → ms

@@ -1,8 +1,8 @@
 """Every figure summary.json gives as a line fitted or a formula with its interval, one record per kind: a model's
 prediction (PredictionRecord) and the one its mode is judged on (PredictedRecord), the CPU ceiling (CpuCeilingRecord)
 with each role's CPU line (RoleCpuRecord), a cost per request (CostSlopeRecord); and the mode's costs (CostsRecord).
-Each is built by its constructor from the analysis object it spells (summary/mode_predictions.py,
-summary/cost_fits.py)."""
+Each is built by its constructor from the analysis object it spells (summary/verdicts/mode_predictions.py,
+summary/judge/cost_fits.py)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ class PredictionRecord(Fields):
 
 @dataclass(frozen=True)
 class PredictedRecord(Fields):
-    """A mode's prediction, the lowest limit within the run (summary/mode_predictions.py), and how its measured
+    """A mode's prediction, the lowest limit within the run (summary/verdicts/mode_predictions.py), and how its measured
     knee compares with it. summary.json spells it inline in the mode, as its flat `predicted_*`/`prediction_*` keys
     (ModeRecord.predicted, record_fields.Inline); without a prediction every figure is None."""
 
@@ -93,8 +93,8 @@ class CpuCeilingRecord(Fields):
 
 @dataclass(frozen=True)
 class CostSlopeRecord(Fields):
-    """A cost per request or per request in flight (summary/slope_fit.Fit): the slope with its 95% interval, or why
-    the data cannot carry it as a figure."""
+    """A cost per request or per request in flight (summary/judge/slope_fit.Fit): the slope with its 95% interval, or
+    why the data cannot carry it as a figure."""
 
     not_a_figure: str | None = None
     slope: float | None = None
@@ -106,7 +106,7 @@ class CostSlopeRecord(Fields):
 
 @dataclass(frozen=True)
 class CostsRecord(Fields):
-    """A mode's costs per request and per request in flight (summary/cost_fits.mode_costs)."""
+    """A mode's costs per request and per request in flight (summary/judge/cost_fits.mode_costs)."""
 
     memory: str | None = None
     memory_per_inflight: CostSlopeRecord | None = None

@@ -15,7 +15,7 @@ COARSE = "coarse"
 
 @dataclass(frozen=True)
 class LevelCostsRecord(Fields):
-    """What a level cost the service, means over its seconds (summary/cost_fits.level_costs): as measured for the
+    """What a level cost the service, means over its seconds (summary/judge/cost_fits.level_costs): as measured for the
     fits, rounded (`rounded`) where a level holds them."""
 
     ok_rps: float | None = None
@@ -47,8 +47,8 @@ class WaitSiteRecord(Fields):
 
 @dataclass(frozen=True)
 class WaitsRecord(Fields):
-    """A level's wait profile (summary/waits.as_json): the samples it stands on and its sites, most requests first;
-    `too_few` says in words when they are too few to place a site."""
+    """A level's wait profile (summary/reading/waits.as_json): the samples it stands on and its sites, most requests
+    first; `too_few` says in words when they are too few to place a site."""
 
     samples: int | None = None
     request_samples: int | None = None
@@ -60,8 +60,8 @@ class WaitsRecord(Fields):
 @dataclass(frozen=True)
 class KneeSiteRecord(Fields):
     """`waits_at_knee_site`: the site whose waiting grew most at the knee (analysis/wait_profile.grew), the record the
-    `waits_at_knee` sentence is written from (summary/wait_knee.py): the site and its category, the class its threads
-    were blocked on (the dump's blockedOn/parkBlocker; null when it names none), its mean requests and share of
+    `waits_at_knee` sentence is written from (summary/judge/wait_knee.py): the site and its category, the class its
+    threads were blocked on (the dump's blockedOn/parkBlocker; null when it names none), its mean requests and share of
     request time at the first unhealthy level (`at_rps`) over `dumps` thread dumps, the same at the last healthy
     level (`before_rps`, `dumps_before`), and the other request threads at the knee, largest first."""
 
@@ -80,7 +80,8 @@ class KneeSiteRecord(Fields):
 
 @dataclass(frozen=True)
 class LevelRecord(Fields):
-    """One level of a pass as judged (summary/jsonform.level_record builds it; docs/RESULTS.md says each field)."""
+    """One level of a pass as judged (summary/judge/jsonform.level_record builds it; docs/RESULTS.md says each
+    field)."""
 
     index: int | None = None
     target_rps: float | None = None
@@ -128,7 +129,7 @@ class LevelRecord(Fields):
 
 @dataclass(frozen=True)
 class PassRecord(Fields):
-    """A fine pass (summary/knee_record.pass_record): its rates, the bracket before and after it, whether the knee
+    """A fine pass (summary/judge/knee_record.pass_record): its rates, the bracket before and after it, whether the knee
     used it, its levels."""
 
     name: str | None = None

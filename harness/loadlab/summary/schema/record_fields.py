@@ -193,7 +193,7 @@ def _record_reader(cls: type[Fields]) -> Callable[[object, object], Fields]:
 
 
 def _dataclass_reader(cls: type[T]) -> Callable[[object, object], T]:
-    """An analysis object held as it is (analysis/levels.Evidence) or a plain record (summary/kinds.KindRecord):
+    """An analysis object held as it is (analysis/levels.Evidence) or a plain record (summary/judge/kinds.KindRecord):
     each field its key, every one written."""
     typed = _checked(cls, make_dict_structure_fn(cls, _converter))
 

@@ -1,5 +1,5 @@
-"""One rung of a mode's `ladder` in summary.json (summary/ladder_record.py fills it): the names shared/CONTRACT.md
-fixes (turn 7), and the words that say its verdict."""
+"""One rung of a mode's `ladder` in summary.json (summary/verdicts/ladder_record.py fills it): the names
+shared/CONTRACT.md fixes (turn 7), and the words that say its verdict."""
 
 from __future__ import annotations
 

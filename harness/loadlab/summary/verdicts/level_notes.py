@@ -1,5 +1,5 @@
 """The notes a mode's levels give the reader beyond their health: each level set aside and why (the knee placed on
-the others), the GC-bound levels counted with an out-of-memory death (summary/gc_crash.py), and what the service's
+the others), the GC-bound levels counted with an out-of-memory death (summary/judge/gc_crash.py), and what the service's
 own calls to the stand-in showed where they were slow before any load (analysis/downstream_calls.py). verdict.py
 puts them in the mode's `notes`."""
 

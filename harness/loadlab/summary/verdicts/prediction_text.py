@@ -104,8 +104,8 @@ def _fitted(m: ModeRecord) -> str:
 
 def bound_words(kind: str, held_mode: ModeRecord | None = None, divisor: str = "platform") -> str:
     """`a lower bound: virtual held the top of the stairs`: a ratio where one mode never reached its knee
-    (summary/ratio.bound), in the terminal and on the page; held_mode: that mode's summary, whose unhealthy level
-    may instead not have reproduced (its knee lies above the highest rate it measured healthy, short of the top);
+    (summary/verdicts/ratio.bound), in the terminal and on the page; held_mode: that mode's summary, whose unhealthy
+    level may instead not have reproduced (its knee lies above the highest rate it measured healthy, short of the top);
     divisor: the mode virtual is divided by (`reactive` for virtual / reactive)."""
     held = "virtual" if kind == "lower" else divisor
     start = f"{'an' if kind == 'upper' else 'a'} {kind} bound: "

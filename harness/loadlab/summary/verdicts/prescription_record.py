@@ -74,7 +74,7 @@ def of(
     memory_per_inflight_kb: float | None,
     out_of_cpu: bool = False,
 ) -> PrescriptionRecord:
-    """The mode's prescription from its verdict's parts (summary/verdict.py)."""
+    """The mode's prescription from its verdict's parts (summary/verdicts/verdict.py)."""
     good, bad = last_healthy(knee), knee.closing
     latency = good.latency if good is not None else None
     case = prescription.Case(

@@ -47,7 +47,7 @@ SUMMARY_JSON = "summary.json"
 
 @dataclass(frozen=True)
 class ModeRecord(Fields):
-    """One mode's verdict (summary/verdict.py builds it; docs/RESULTS.md says what each field means)."""
+    """One mode's verdict (summary/verdicts/verdict.py builds it; docs/RESULTS.md says what each field means)."""
 
     sustained_rps: float | None = None
     collapsed: bool | None = None
@@ -59,13 +59,14 @@ class ModeRecord(Fields):
     predictions: list[PredictionRecord] | None = None
     limit_met_first: str | None = None
     evidence_at_knee: str | None = None
-    # where the requests waited at the knee, by the wait profile, or why it cannot say (summary/wait_knee.py)
+    # where the requests waited at the knee, by the wait profile, or why it cannot say (summary/judge/wait_knee.py)
     waits_at_knee: str | None = None
     # the record that sentence is written from, when it names a site; null otherwise (the sentence says why)
     waits_at_knee_site: KneeSiteRecord | None = None
     # what would lift the limit: its setting, the value to set, its cost, or the code to change (prescription_record)
     prescription: PrescriptionRecord | None = None
-    # LADDER: each rung climbed, its prescription applied and the mode measured again (summary/ladder_record.py)
+    # LADDER: each rung climbed, its prescription applied and the mode measured again
+    # (summary/verdicts/ladder_record.py)
     ladder: Annotated[list[RungRecord] | None, SOME_RUNS] = None
     knee_interval_rps: Interval | None = None
     refine: RefineRecord | None = None
@@ -77,7 +78,7 @@ class ModeRecord(Fields):
     p99_ms_at_sustained: float | None = None
     requests: int | None = None
     errors: int | None = None
-    # virtual-limited only: the 503s its concurrency limit answered, load shed by design (summary/shedding.py).
+    # virtual-limited only: the 503s its concurrency limit answered, load shed by design (summary/judge/shedding.py).
     rejections: RejectionsRecord | None = None
     valid: bool | None = None
     invalid_reasons: list[str] | None = None
@@ -107,17 +108,18 @@ class ModeRecord(Fields):
     evidence_gaps: list[EvidenceGapRecord] | None = None
     # the parts only some runs have (SOME_RUNS): left out of a mode built without them
     app_evidence: Annotated[AppEvidenceRecord | None, SOME_RUNS] = None
-    # APP_REQUESTS: each kind of the mix on its own (summary/kinds.py), which crossed its own limit first in words
+    # APP_REQUESTS: each kind of the mix on its own (summary/judge/kinds.py), which crossed its own limit first in words
     kinds: Annotated[list[KindRecord] | None, SOME_RUNS] = None
     kind_first: Annotated[str | None, OmitWhileNone("kinds")] = None
     brownout: Annotated[BrownoutRecord | None, SOME_RUNS] = None  # PROFILE=brownout (brownout_figures.py)
-    fanout: Annotated[FanoutRecord | None, SOME_RUNS] = None  # SCENARIO=fanout (summary/fanout_record.py)
+    fanout: Annotated[FanoutRecord | None, SOME_RUNS] = None  # SCENARIO=fanout (summary/verdicts/fanout_record.py)
     repetition: Annotated[int | None, SOME_RUNS] = None  # REPEAT > 1: the median repetition shown
     folder: Annotated[str | None, SOME_RUNS] = None  # REPEAT > 1: rep-<k>/<label>
 
     @property
     def shed_load(self) -> bool:
-        """virtual-limited: its knee is its own 503s, load shed by design, not a collapse (summary/shedding.py)."""
+        """virtual-limited: its knee is its own 503s, load shed by design, not a collapse
+        (summary/judge/shedding.py)."""
         return self.rejections is not None and self.rejections.shed_load
 
     @property
@@ -175,7 +177,7 @@ class RunSummary(Fields):
     problems: dict[str, list[str]] | None = None  # mode → what bench saw go wrong
     # LOADLAB_FAULT_CPU_QUOTA of a test that starved the run on purpose
     test_fault: Annotated[str | None, SOME_RUNS] = None
-    # The delay-service's configured distribution and failures (summary/served_check.overview); each level's
+    # The delay-service's configured distribution and failures (summary/judge/served_check.overview); each level's
     # `served_ms` says what it served.
     downstream: DownstreamRecord | None = None
     repetition: Annotated[int | None, SOME_RUNS] = None  # a repetition's own summary: which one

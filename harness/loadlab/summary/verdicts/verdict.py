@@ -267,7 +267,7 @@ def cpu_ran_out(level: Level, ctx: ValidityContext) -> bool:
 
 def _baseline_from(judged: JudgedMode) -> str | None:
     """Where the baseline came from, in words: the coarse pass's, or, when its warm-up ended behind and the stairs
-    were measured again after a second one (summary/warmup.py), that pass's own."""
+    were measured again after a second one (summary/judge/warmup.py), that pass's own."""
     again = next((o for o in judged.knee.passes if o.name == judged.warm_up.stands_on), None)
     if again is not None and again.verdict.baseline is not None:
         return f"{again.name}, after a second warm-up: {again.verdict.baseline.said}"

@@ -45,7 +45,7 @@ def write(mode_dir: Path, passes: list[tuple[str, list[Level]]]) -> None:
 def read(mode_dir: Path, pass_name: str, number: int, target_rps: float) -> hgrm.Distribution | None:
     """A level's spectrum as written, by its number (summary.json's `index`); None when the level has no file (no
     successful request, or a run older than the files)."""
-    for named in (number, number - 1):  # an older run named its files from 0 (summary/level_upgrade.py)
+    for named in (number, number - 1):  # an older run named its files from 0 (summary/schema/level_upgrade.py)
         try:
             return hgrm.read(path(mode_dir, pass_name, named, target_rps))
         except (OSError, ValueError):

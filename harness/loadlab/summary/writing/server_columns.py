@@ -1,6 +1,6 @@
-"""server.csv's columns, named once: summary/seconds.py fills them, summary/outputs.py writes them in this order,
-report/ (the server charts and their colours) reads them by these constants. The thread-service's own gauges keep the
-names metrics.tsv gives them (core/metrics.py), so Java and Python agree by that list (test_metrics.py);
+"""server.csv's columns, named once: summary/reading/seconds.py fills them, summary/writing/outputs.py writes them in
+this order, report/ (the server charts and their colours) reads them by these constants. The thread-service's own gauges
+keep the names metrics.tsv gives them (core/metrics.py), so Java and Python agree by that list (test_metrics.py);
 test_server_columns.py holds the written file, the rows and the readers to this module.
 """
 
