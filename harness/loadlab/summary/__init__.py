@@ -6,8 +6,10 @@ bench wrote. A half-finished folder (Ctrl-C, a crashed host) is normal
 input: whatever is absent is listed under `missing`, never raised; an older layout is upgraded as it is read
 (runrecord.py for params.json, upgrade.py).
 
-The steps live one per file: `raw` reads, `seconds` aligns seconds to levels, `judging` judges every pass of a
-mode, `verdict` and `ratio` spell the verdict, `outputs` writes.
+The steps live one per file, in a sub-package per job, each importing only the ones before it (test_layers.py):
+schema/ declares summary.json's parts as typed records; writing/ the derived files' columns and their writer
+(`outputs`); reading/ reads the raw files (`raw`) and aligns seconds to levels (`seconds`); judge/ judges every pass
+of a mode (`judging`); verdicts/ spells the verdict (`verdict`, `ratio`) as summary.json's records (`records`).
 """
 
 from __future__ import annotations
