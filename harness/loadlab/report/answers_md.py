@@ -26,6 +26,8 @@ def _limit(sentence: object) -> str:
     """limit_met_first's name of the limit, before its sentence's explanation (`threads (Tomcat's pool, Little's
     law)`); a knee no model met is said so (its sentence, with what the machine showed there, is the detail's)."""
     name = str(sentence).split(":", 1)[0].strip() if sentence else ""
+    if name.startswith("none within"):  # the median repetition held the top: no limit to name
+        return ""
     return "a limit no model predicted" if name.startswith(("the knee", "no model")) else name
 
 

@@ -171,3 +171,14 @@ def test_the_rows_are_the_readmes_rows_in_its_order():
 )
 def test_a_cell_follows_the_labs_rule(mode, cell):
     assert answers_md.mode_cell(mode) == cell
+
+
+def test_a_mode_whose_median_repetition_held_names_no_limit():
+    held = {
+        "sustained_rps": {"median": 700, "min": 405, "max": 700},
+        "collapsed": False,
+        "repetitions": 3,
+        "disagree": True,
+        "limit_met_first": "none within this run: it held 700 rps; the limits ahead: CPU at 1,222 rps",
+    }
+    assert answers_md.mode_cell(held) == "405–700 over 3 runs that disagree"
