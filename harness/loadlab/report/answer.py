@@ -50,7 +50,7 @@ def answer(summary: RunSummary) -> str | None:
     )
     if summary.ratios_by_pool:
         text += f", the best of the {len(summary.ratios_by_pool)} pools tried"
-    if not virtual.collapsed and virtual.knee_bound:
+    if not virtual.collapsed and virtual.knee.bound:
         text += (
             "; virtual threads did not break on any level that can be trusted (a level above was set aside: the "
             "instrument was saturated there), so the ratio is a floor"

@@ -63,7 +63,7 @@ def mode_entry(summary: RunSummary, label: str, mode: ModeRecord) -> dict[str, o
         rows = [(r.sustained_rps, r.collapsed, r.knee_interval_rps) for r in spread.repetitions]
         low, mid, high = spread.min, spread.median, spread.max
     else:
-        rows = [(mode.sustained_rps, mode.collapsed, mode.knee_interval_rps)]
+        rows = [(mode.sustained_rps, mode.collapsed, mode.knee.interval_rps)]
         low = mid = high = mode.sustained_rps
     disagree = _disagree([ratio_interval.knee_range(s, c, b) for s, c, b in rows])
     knees = [_knee_words(s, c, b) for s, c, b in rows]

@@ -156,7 +156,7 @@ def _mode_phrase(summary: RunSummary, mode: str, m: ModeRecord | None) -> str:
             f" ({bound_words(kind).split(':')[0]})" if kind else ""
         )
         phrase += _rough(span, said_above=label.jdk is None)
-    interval = m.knee_interval_rps
+    interval = m.knee.interval_rps
     if m.collapsed and interval and interval[0]:
         phrase += f", knee between {rps(interval[0])} and {rps(interval[1])}"
     spread = summary.spread_of(mode)
@@ -167,9 +167,9 @@ def _mode_phrase(summary: RunSummary, mode: str, m: ModeRecord | None) -> str:
         )
     if m.crashed:
         phrase = _crash_first(mode, m, phrase)
-    elif m.knee_bound:
+    elif m.knee.bound:
         phrase += " (a lower bound: the highest rate held on levels that can be trusted; those above were set aside)"
-    elif m.refine and m.refine.not_reproduced:
+    elif m.knee.refine and m.knee.refine.not_reproduced:
         phrase += " (the highest rate measured healthy: its coarse unhealthy level did not reproduce, no knee)"
     elif not m.collapsed and m.levels:
         phrase += " (the peak; it never collapsed)"

@@ -121,10 +121,10 @@ def _pool_ratio_cell(summary: RunSummary) -> Cell:
 
 
 def _bracket_cell(m: ModeRecord) -> str:
-    interval = m.knee_interval_rps
-    refined = m.refine or RefineRecord()
-    if not interval and m.knee_bound:
-        return f'<span class="muted">≥ {escape(rps(m.sustained_rps))} (a lower bound)</span>' + small(m.knee_bound)
+    interval = m.knee.interval_rps
+    refined = m.knee.refine or RefineRecord()
+    if not interval and m.knee.bound:
+        return f'<span class="muted">≥ {escape(rps(m.sustained_rps))} (a lower bound)</span>' + small(m.knee.bound)
     if not interval and refined.not_reproduced:
         return '<span class="muted">no knee confirmed</span>' + small(refined.not_reproduced)
     if not interval:

@@ -224,22 +224,22 @@ def _mode_notes(mode: str, m: ModeRecord) -> None:
             f"  {mode}: NO SERVER EVIDENCE for {where}measured seconds {gap.first_second}–{gap.last_second}"
             f" ({gap.role}'s sampler {gap.cause})"
         )
-    for entry in m.set_aside_levels or []:
+    for entry in m.knee.set_aside_levels or []:
         where = f"level {entry.level}" if entry.pass_name == "coarse" else f"{entry.pass_name}'s level {entry.level}"
         rate = fmt(entry.target_rps)
         if counted_with_the_crash(entry.reason or ""):  # the crash's own: not an instrument (summary/judge/gc_crash.py)
             _print(f"  {mode}: {where} ({rate} rps) {entry.reason}")
         else:
             _print(f"  {mode}: SET ASIDE {where} ({rate} rps), its instrument saturated: {entry.reason}")
-    if m.knee_bound:
-        _print(f"  {mode}: a lower bound, no knee: {m.knee_bound}")
+    if m.knee.bound:
+        _print(f"  {mode}: a lower bound, no knee: {m.knee.bound}")
     if m.kinds:  # APP_REQUESTS: each kind of the mix on its own
         # Imported here: the verbs that run before .venv exists (java-home, check) import this module too.
         from loadlab.report import kinds_section
 
         for line in kinds_section.console_lines(mode, m.kinds, m.kind_first):
             _print(f"  {line}")
-    refined = m.refine
+    refined = m.knee.refine
     if refined is None:
         return
     if m.collapsed and refined.not_refined:
@@ -262,15 +262,15 @@ def _ratio_lines(summary: RunSummary, agg: RepeatsRecord | None) -> None:
 
 
 def _bracket(m: ModeRecord) -> str:
-    interval = m.knee_interval_rps
-    if m.knee_bound:
+    interval = m.knee.interval_rps
+    if m.knee.bound:
         return f"≥ {fmt(m.sustained_rps)} (bound)"
     if not m.collapsed or not interval:
         return "-"
     low, high = interval
     # a missing healthy side: the first level was already unhealthy
     between = f"{fmt(low)}–{fmt(high)}" if low is not None else f"below {fmt(high)}"
-    return between + (" (coarse)" if not (m.refine and m.refine.localised) else "")
+    return between + (" (coarse)" if not (m.knee.refine and m.knee.refine.localised) else "")
 
 
 def collapsed_word(m: ModeRecord) -> str:

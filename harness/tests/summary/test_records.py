@@ -37,7 +37,7 @@ def test_a_failed_mode_keeps_its_shorter_shape():
     assert list(record.as_json())[:3] == ["sustained_rps", "collapsed", "predicted_rps"]
     assert "levels" in record.as_json() and record.as_json()["missing"] == ["the analysis of this mode failed: boom"]
     assert ModeRecord.from_mapping(record.as_json()) == record
-    assert record.refine is None and "refine" not in record.as_json()
+    assert record.knee.refine is None and "refine" not in record.as_json()
     assert record.invalid_reasons == ["the analysis of this mode failed: boom"]
 
 
@@ -87,7 +87,7 @@ def test_a_field_no_record_declares_is_refused():
 
 def test_a_key_that_is_no_python_name_is_read_and_written_as_summary_json_spells_it():
     mode = ModeRecord.from_mapping({"set_aside_levels": [{"pass": "refine-1", "level": 2}]})
-    (aside,) = mode.set_aside_levels or []
+    (aside,) = mode.knee.set_aside_levels or []
     assert aside.pass_name == "refine-1" and mode.as_json() == {"set_aside_levels": [{"pass": "refine-1", "level": 2}]}
 
 

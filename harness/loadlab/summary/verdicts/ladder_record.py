@@ -60,11 +60,11 @@ def judge_facts(
     if now is None:
         stopped = _str(facts.get("stopped")) or "the rung's run wrote no summary"
         return _record(facts, words=f"{stopped}: the ladder stops here"), None
-    judged = rung.judge(_pair(below.knee_interval_rps), below.sustained_rps or 0.0, figures(now, facts))
+    judged = rung.judge(_pair(below.knee.interval_rps), below.sustained_rps or 0.0, figures(now, facts))
     record = _record(
         facts,
         predicted_interval_rps=now.predicted.interval_rps,
-        knee_interval_rps=now.knee_interval_rps,
+        knee_interval_rps=now.knee.interval_rps,
         sustained_rps=now.sustained_rps,
         verdict=judged.verdict,
         next_limit=now.prescription.limit if now.prescription is not None else None,
@@ -103,10 +103,10 @@ def figures(now: ModeRecord, facts: Mapping[str, object]) -> rung.Figures:
         why_not_valid="; ".join(reasons) or None,
         sustained_rps=now.sustained_rps or 0.0,
         collapsed=bool(now.collapsed),
-        knee=_pair(now.knee_interval_rps),
+        knee=_pair(now.knee.interval_rps),
         predicted=predicted,
         top_rps=_num(facts.get("top_rps")) or 0.0,
-        bound=now.knee_bound,
+        bound=now.knee.bound,
         agrees=now.predicted.agrees,
     )
 

@@ -176,7 +176,7 @@ def interval(virtual: ModeRecord | None, divisor: ModeRecord | None) -> list[flo
 
 
 def _knee_range(mode: ModeRecord) -> ratio_interval.KneeRange | None:
-    return ratio_interval.knee_range(mode.sustained_rps, mode.collapsed, mode.knee_interval_rps)
+    return ratio_interval.knee_range(mode.sustained_rps, mode.collapsed, mode.knee.interval_rps)
 
 
 def ratio(
@@ -225,4 +225,4 @@ def bound(virtual: ModeRecord | None, platform: ModeRecord | None) -> str | None
 
 def _not_reproduced(mode: ModeRecord) -> bool:
     """Its coarse unhealthy level was healthy when a fine pass measured it again: no knee, short of the top."""
-    return bool(mode.refine and mode.refine.not_reproduced)
+    return bool(mode.knee.refine and mode.knee.refine.not_reproduced)

@@ -37,12 +37,30 @@ from loadlab.summary.schema.detail_records import (
 )
 from loadlab.summary.schema.fit_records import CostsRecord, CpuCeilingRecord, PredictedRecord, PredictionRecord
 from loadlab.summary.schema.level_records import KneeSiteRecord, LevelRecord, RefineRecord, fitted_by_pass
-from loadlab.summary.schema.record_fields import SOME_RUNS, Fields, Inline, Interval, OmitWhileNone
+from loadlab.summary.schema.record_fields import SOME_RUNS, Fields, Inline, Interval, Key, OmitWhileNone
 from loadlab.summary.schema.rung_record import RungRecord
 from loadlab.summary.verdicts.fanout_record import FanoutRecord
 from loadlab.summary.verdicts.prescription_record import PrescriptionRecord
 
 SUMMARY_JSON = "summary.json"
+
+
+# A mode's groups of fields, each spelled inline (record_fields.Inline): summary.json keeps its flat keys, in the order
+# they are declared here, each group's a run of the mode's. Every field is given by whoever builds the group
+# (verdict.mode_summary; failed_mode); a group a mode was built without is `unknown()`: every field None, none written.
+
+
+@dataclass(frozen=True)
+class KneeRecord(Fields):
+    """Where the knee lies: between which offered rates, how the fine passes placed it (REFINE=1), or, where no
+    trusted level was unhealthy, the lower bound in words; and the levels set aside, which prove nothing either way.
+    summary.json's flat `knee_interval_rps`, `refine`, `knee_bound`, `set_aside_levels` (ModeRecord.knee)."""
+
+    interval_rps: Annotated[Interval | None, Key("knee_interval_rps")]
+    refine: RefineRecord | None
+    # no trusted level was unhealthy but some above the highest rate held were set aside: a lower bound, in words
+    bound: Annotated[str | None, Key("knee_bound")]
+    set_aside_levels: list[SetAsideRecord] | None
 
 
 @dataclass(frozen=True)
@@ -68,10 +86,8 @@ class ModeRecord(Fields):
     # LADDER: each rung climbed, its prescription applied and the mode measured again
     # (summary/verdicts/ladder_record.py)
     ladder: Annotated[list[RungRecord] | None, SOME_RUNS] = None
-    knee_interval_rps: Interval | None = None
-    refine: RefineRecord | None = None
-    knee_bound: str | None = None
-    set_aside_levels: list[SetAsideRecord] | None = None
+    # where the knee lies, by the coarse pass and the fine ones: the flat `knee_interval_rps`, ..., `set_aside_levels`
+    knee: Annotated[KneeRecord, Inline()] = field(default_factory=KneeRecord.unknown)
     baseline_p50_ms: float | None = None
     # where the baseline came from: "level 1 (10 rps)", or the level after a first one that broke, and why (baseline.py)
     baseline_from: str | None = None
@@ -125,13 +141,15 @@ class ModeRecord(Fields):
     @property
     def fitted_levels(self) -> list[LevelRecord]:
         """The levels a fit over healthy levels stands on, coarse and fine (level_records.fitted_by_pass)."""
-        passes = [(p.name or "", p.levels or []) for p in self.refine.used_passes] if self.refine else []
+        refine = self.knee.refine
+        passes = [(p.name or "", p.levels or []) for p in refine.used_passes] if refine else []
         return [lv for levels in fitted_by_pass(self.levels or [], passes).values() for lv in levels]
 
     @property
     def fine_levels(self) -> list[LevelRecord]:
         """Every fine pass's levels (REFINE=1), pass after pass."""
-        return [lv for p in (self.refine.passes or [] if self.refine else []) for lv in p.levels or []]
+        refine = self.knee.refine
+        return [lv for p in (refine.passes or [] if refine else []) for lv in p.levels or []]
 
     @property
     def all_levels(self) -> list[LevelRecord]:

@@ -81,11 +81,11 @@ def _mode(label: str, repetitions: list[tuple[int, RunSummary]]) -> ModeSpreadRe
             repetition=k,
             sustained_rps=m.sustained_rps,
             collapsed=m.collapsed,
-            knee_interval_rps=m.knee_interval_rps,
+            knee_interval_rps=m.knee.interval_rps,
             valid=bool(m.valid),
             invalid_reasons=list(m.invalid_reasons or []),
             host_cpu_pct_at_sustained=host_cpu_at(m, m.sustained_rps, healthy=True),
-            host_cpu_pct_at_knee=host_cpu_at(m, (m.knee_interval_rps or [None, None])[1], healthy=False),
+            host_cpu_pct_at_knee=host_cpu_at(m, (m.knee.interval_rps or [None, None])[1], healthy=False),
         )
         for k, rep in repetitions
         if (m := rep.modes.get(label)) is not None

@@ -41,7 +41,7 @@ from loadlab.summary.schema.detail_records import DbPoolRecord
 from loadlab.summary.schema.fit_records import PredictedRecord
 from loadlab.summary.verdicts import brownout_figures as brownout_record
 from loadlab.summary.verdicts import fanout_record, level_notes, mode_predictions, prescription_record
-from loadlab.summary.verdicts.records import ModeRecord
+from loadlab.summary.verdicts.records import KneeRecord, ModeRecord
 
 
 def mode_summary(
@@ -144,11 +144,13 @@ def mode_summary(
         prescription=prescription_record.of(
             models_in, knee, pred.within, pred.met, asked, cost.memory_per_inflight_kb, out_of_cpu
         ),
-        knee_interval_rps=jsonform.interval(knee.interval),
-        refine=knee_record.refine_record(knee, judged.fine, requested, not_refined),
-        # no trusted level was unhealthy but some above the highest rate held were set aside: a lower bound, in words
-        knee_bound=knee.bound,
-        set_aside_levels=[entry.record for entry in aside],
+        knee=KneeRecord(
+            interval_rps=jsonform.interval(knee.interval),
+            refine=knee_record.refine_record(knee, judged.fine, requested, not_refined),
+            # no trusted level was unhealthy but some above the highest rate held were set aside: a lower bound
+            bound=knee.bound,
+            set_aside_levels=[entry.record for entry in aside],
+        ),
         baseline_p50_ms=knee.baseline_p50_ms,
         baseline_from=_baseline_from(judged),
         p99_ms_at_sustained=knee.p99_ms_at_sustained,
@@ -247,6 +249,7 @@ def failed_mode(reason: str) -> ModeRecord:
         predicted=predicted,
         requests=0,
         errors=0,
+        knee=KneeRecord.unknown(),  # no knee placed: none of its keys
         valid=False,
         invalid_reasons=[reason],
         notes=[],
