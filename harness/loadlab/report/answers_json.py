@@ -73,8 +73,8 @@ def mode_entry(summary: RunSummary, label: str, mode: ModeRecord) -> dict[str, o
         "knee_interval_rps": [b for _, _, b in rows],
         "knees": knees,
         "limit_met_first": mode.limit_met_first,
-        "valid": mode.valid,
-        "invalid_reasons": mode.invalid_reasons or [],
+        "valid": mode.validity.valid,
+        "invalid_reasons": mode.validity.invalid_reasons or [],
         "repetitions": len(rows),
         "disagree": disagree,
         "spread": (

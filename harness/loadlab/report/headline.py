@@ -67,7 +67,7 @@ def headline(summary: RunSummary) -> str:
             text += _rough(span)
         else:
             text += f"; no virtual/reactive ratio ({reason})"
-    reasons = [f"{mode}: {r}" for mode, m in modes.items() for r in m.invalid_reasons or []]
+    reasons = [f"{mode}: {r}" for mode, m in modes.items() for r in m.validity.invalid_reasons or []]
     missing = summary.missing_modes or []
     if reasons:
         text += " — invalid because " + "; ".join(reasons)
@@ -87,7 +87,7 @@ def _cpu_notes(m: ModeRecord) -> list[str]:
     if not m.collapsed:
         return []  # its unhealthy level did not reproduce: no knee (a note may still describe that level)
     unexplained = m.app_evidence.unexplained_limit if m.app_evidence else None
-    return [n for n in m.notes or [] if n != unexplained]
+    return [n for n in m.validity.notes or [] if n != unexplained]
 
 
 def crash_when(crashed: CrashRecord) -> str:
@@ -127,7 +127,7 @@ def _divisor(summary: RunSummary, label: ModeLabel) -> str:
 
 def verdict_class(summary: RunSummary) -> str:
     modes = summary.modes
-    if modes and all(m.valid for m in modes.values()) and not summary.missing_modes:
+    if modes and all(m.validity.valid for m in modes.values()) and not summary.missing_modes:
         return "valid"
     return "invalid"
 

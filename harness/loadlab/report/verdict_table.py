@@ -60,7 +60,7 @@ def section(summary: RunSummary) -> str:
             "crashed",
             lambda label, m: f'<span class="no">{escape(crash_when(m.crashed))}</span>' if m.crashed else "no",
         ),
-        ("valid", lambda label, m: yes_no(m.valid)),
+        ("valid", lambda label, m: yes_no(m.validity.valid)),
     ]
     if any(m.db_pool for m in modes.values()):
         rows.insert(-2, ("db pool: size / most in use / most waiting", _of_mode(_pool_cell)))

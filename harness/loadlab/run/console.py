@@ -141,7 +141,8 @@ def table(summary: RunSummary, run_dir: Path) -> None:
     if any(m.brownout is not None for m in summary.modes.values()):
         # PROFILE=brownout holds one rate: no knee, so no knee table; each mode's verdict, then its brownout figures
         for mode, m in summary.modes.items():
-            _print(f"{mode}: {'valid' if m.valid else 'INVALID: ' + '; '.join(m.invalid_reasons or [])}")
+            reasons = "; ".join(m.validity.invalid_reasons or [])
+            _print(f"{mode}: {'valid' if m.validity.valid else 'INVALID: ' + reasons}")
     else:
         rows = _rows(summary.modes)
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
@@ -189,7 +190,7 @@ def _rows(modes: dict[str, ModeRecord]) -> list[tuple[str, ...]]:
         ("mode", "sustained rps", "knee between", "predicted rps", "agrees", "p99 at sustained", "collapsed", "verdict")
     ]
     for mode, m in modes.items():
-        verdict = "valid" if m.valid else "INVALID: " + "; ".join(m.invalid_reasons or [])
+        verdict = "valid" if m.validity.valid else "INVALID: " + "; ".join(m.validity.invalid_reasons or [])
         if m.crashed:
             verdict = "CRASHED, " + verdict
         predicted = prediction_text.predicted(m)

@@ -38,7 +38,7 @@ def test_a_failed_mode_keeps_its_shorter_shape():
     assert "levels" in record.as_json() and record.as_json()["missing"] == ["the analysis of this mode failed: boom"]
     assert ModeRecord.from_mapping(record.as_json()) == record
     assert record.knee.refine is None and "refine" not in record.as_json()
-    assert record.invalid_reasons == ["the analysis of this mode failed: boom"]
+    assert record.validity.invalid_reasons == ["the analysis of this mode failed: boom"]
 
 
 def test_the_prediction_is_one_record_spelled_as_the_modes_flat_keys():

@@ -89,7 +89,7 @@ def _record(facts: Mapping[str, object], **judged: object) -> RungRecord:
 
 
 def figures(now: ModeRecord, facts: Mapping[str, object]) -> rung.Figures:
-    reasons = list(now.invalid_reasons or [])
+    reasons = list(now.validity.invalid_reasons or [])
     if now.crashed is not None:
         reasons.append(f"{now.crashed.role} died")
     interval = now.predicted.interval_rps
@@ -99,7 +99,7 @@ def figures(now: ModeRecord, facts: Mapping[str, object]) -> rung.Figures:
     elif now.predicted.rps is not None:
         predicted = (float(now.predicted.rps), float(now.predicted.rps))
     return rung.Figures(
-        valid=bool(now.valid) and now.crashed is None,
+        valid=bool(now.validity.valid) and now.crashed is None,
         why_not_valid="; ".join(reasons) or None,
         sustained_rps=now.sustained_rps or 0.0,
         collapsed=bool(now.collapsed),

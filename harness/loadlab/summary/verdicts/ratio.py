@@ -70,7 +70,7 @@ def columns_by_jdk(modes: Modes, only_jdk: int | None) -> dict[int | None, JdkCo
 
 
 def judgeable(mode: ModeRecord | None) -> bool:
-    return mode is not None and not mode.crashed and bool(mode.valid) and bool(mode.sustained_rps)
+    return mode is not None and not mode.crashed and bool(mode.validity.valid) and bool(mode.sustained_rps)
 
 
 def best_pool(modes: Modes, platforms: list[str]) -> str | None:
@@ -191,8 +191,8 @@ def ratio(
             return None, f"{name} was not measured"
         if mode.crashed:
             return None, f"{name} crashed: {crashes.headline(mode.crashed)}"
-        if not mode.valid:
-            first = (mode.invalid_reasons or ["see its reasons"])[0]
+        if not mode.validity.valid:
+            first = (mode.validity.invalid_reasons or ["see its reasons"])[0]
             return None, f"{name} is invalid: {first}"
         if not mode.sustained_rps:
             return None, f"{name} sustained no level"

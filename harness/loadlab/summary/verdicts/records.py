@@ -64,6 +64,16 @@ class KneeRecord(Fields):
 
 
 @dataclass(frozen=True)
+class ValidityRecord(Fields):
+    """Whether the mode's figures can be trusted, why not, and the notes that qualify them (analysis/validity.py):
+    summary.json's flat `valid`, `invalid_reasons`, `notes` (ModeRecord.validity)."""
+
+    valid: bool | None
+    invalid_reasons: list[str] | None
+    notes: list[str] | None
+
+
+@dataclass(frozen=True)
 class ModeRecord(Fields):
     """One mode's verdict (summary/verdicts/verdict.py builds it; docs/RESULTS.md says what each field means)."""
 
@@ -96,9 +106,8 @@ class ModeRecord(Fields):
     errors: int | None = None
     # virtual-limited only: the 503s its concurrency limit answered, load shed by design (summary/judge/shedding.py).
     rejections: RejectionsRecord | None = None
-    valid: bool | None = None
-    invalid_reasons: list[str] | None = None
-    notes: list[str] | None = None
+    # whether its figures can be trusted: the flat `valid`, `invalid_reasons`, `notes`
+    validity: Annotated[ValidityRecord, Inline()] = field(default_factory=ValidityRecord.unknown)
     levels: list[LevelRecord] | None = None
     memory_per_inflight_kb: float | None = None
     context_switches_per_request: float | None = None

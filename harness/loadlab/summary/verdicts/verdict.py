@@ -41,7 +41,7 @@ from loadlab.summary.schema.detail_records import DbPoolRecord
 from loadlab.summary.schema.fit_records import PredictedRecord
 from loadlab.summary.verdicts import brownout_figures as brownout_record
 from loadlab.summary.verdicts import fanout_record, level_notes, mode_predictions, prescription_record
-from loadlab.summary.verdicts.records import KneeRecord, ModeRecord
+from loadlab.summary.verdicts.records import KneeRecord, ModeRecord, ValidityRecord
 
 
 def mode_summary(
@@ -157,9 +157,7 @@ def mode_summary(
         requests=tables.requests,
         errors=tables.errors,
         rejections=rejected,
-        valid=not reasons,
-        invalid_reasons=reasons,
-        notes=notes,
+        validity=ValidityRecord(valid=not reasons, invalid_reasons=reasons, notes=notes),
         levels=cost.levels,
         memory_per_inflight_kb=cost.memory_per_inflight_kb,
         context_switches_per_request=cost.context_switches_per_request,
@@ -250,9 +248,7 @@ def failed_mode(reason: str) -> ModeRecord:
         requests=0,
         errors=0,
         knee=KneeRecord.unknown(),  # no knee placed: none of its keys
-        valid=False,
-        invalid_reasons=[reason],
-        notes=[],
+        validity=ValidityRecord(valid=False, invalid_reasons=[reason], notes=[]),
         levels=[],
         stopped_early=False,
         missing=[reason],
