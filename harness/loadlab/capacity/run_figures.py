@@ -88,7 +88,7 @@ def mode_figures(label: str, mode: ModeRecord, asked_pool: int | None, injectors
         int(pool) if pool and base_mode(label) == "platform" else None,
         tuple(mode.predictions or ()),
         points,
-        mode.costs.memory_per_inflight if mode.costs else None,
+        mode.request_cost.fits.memory_per_inflight if mode.request_cost.fits else None,
         rss[0] if rss else None,
     )
 

@@ -28,7 +28,7 @@ def _bytes_built(m: ModeRecord) -> str:
 
 
 def _allocated(m: ModeRecord) -> str:
-    fit = m.costs.bytes_allocated_per_request if m.costs else None
+    fit = m.request_cost.fits.bytes_allocated_per_request if m.request_cost.fits else None
     return "—" if not fit or fit.slope is None else escape(f"{fit.slope:,.0f} B")
 
 

@@ -74,6 +74,19 @@ class ValidityRecord(Fields):
 
 
 @dataclass(frozen=True)
+class RequestCostRecord(Fields):
+    """What a request costs the service, fitted on its healthy levels (summary/judge/cost_fits.py): memory per
+    request in flight, context switches and bytes allocated per request, and the fits they are read from.
+    summary.json's flat `memory_per_inflight_kb`, `context_switches_per_request`, `bytes_allocated_per_request`,
+    `costs` (ModeRecord.request_cost)."""
+
+    memory_per_inflight_kb: float | None
+    context_switches_per_request: float | None
+    bytes_allocated_per_request: float | None
+    fits: Annotated[CostsRecord | None, Key("costs")]
+
+
+@dataclass(frozen=True)
 class ModeRecord(Fields):
     """One mode's verdict (summary/verdicts/verdict.py builds it; docs/RESULTS.md says what each field means)."""
 
@@ -109,10 +122,8 @@ class ModeRecord(Fields):
     # whether its figures can be trusted: the flat `valid`, `invalid_reasons`, `notes`
     validity: Annotated[ValidityRecord, Inline()] = field(default_factory=ValidityRecord.unknown)
     levels: list[LevelRecord] | None = None
-    memory_per_inflight_kb: float | None = None
-    context_switches_per_request: float | None = None
-    bytes_allocated_per_request: float | None = None
-    costs: CostsRecord | None = None
+    # what a request costs the service: the flat `memory_per_inflight_kb`, ..., `costs`
+    request_cost: Annotated[RequestCostRecord, Inline()] = field(default_factory=RequestCostRecord.unknown)
     first_unhealthy_level: int | None = None
     p99_limit_ms: int | None = None
     pinned_virtual_threads: int | None = None

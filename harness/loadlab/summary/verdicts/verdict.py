@@ -41,7 +41,7 @@ from loadlab.summary.schema.detail_records import DbPoolRecord
 from loadlab.summary.schema.fit_records import PredictedRecord
 from loadlab.summary.verdicts import brownout_figures as brownout_record
 from loadlab.summary.verdicts import fanout_record, level_notes, mode_predictions, prescription_record
-from loadlab.summary.verdicts.records import KneeRecord, ModeRecord, ValidityRecord
+from loadlab.summary.verdicts.records import KneeRecord, ModeRecord, RequestCostRecord, ValidityRecord
 
 
 def mode_summary(
@@ -159,10 +159,12 @@ def mode_summary(
         rejections=rejected,
         validity=ValidityRecord(valid=not reasons, invalid_reasons=reasons, notes=notes),
         levels=cost.levels,
-        memory_per_inflight_kb=cost.memory_per_inflight_kb,
-        context_switches_per_request=cost.context_switches_per_request,
-        bytes_allocated_per_request=cost.bytes_allocated_per_request,
-        costs=cost.costs,
+        request_cost=RequestCostRecord(
+            memory_per_inflight_kb=cost.memory_per_inflight_kb,
+            context_switches_per_request=cost.context_switches_per_request,
+            bytes_allocated_per_request=cost.bytes_allocated_per_request,
+            fits=cost.costs,
+        ),
         first_unhealthy_level=first_bad,
         p99_limit_ms=None if verdict.p99_limit_ms is None else round(verdict.p99_limit_ms),
         pinned_virtual_threads=raw.pinned,
@@ -247,9 +249,10 @@ def failed_mode(reason: str) -> ModeRecord:
         predicted=predicted,
         requests=0,
         errors=0,
-        knee=KneeRecord.unknown(),  # no knee placed: none of its keys
+        knee=KneeRecord.unknown(),  # no knee placed, no cost fitted: none of their keys
         validity=ValidityRecord(valid=False, invalid_reasons=[reason], notes=[]),
         levels=[],
+        request_cost=RequestCostRecord.unknown(),
         stopped_early=False,
         missing=[reason],
     )
