@@ -88,7 +88,7 @@ def _pool(basis: str, summary: RunSummary) -> str:
 
 def _limit(result: ModeRecord) -> str | None:
     """The limit the mode met first, when a model's interval met its knee; the machine's CPU when the note says so."""
-    met = str(result.limit_met_first or "")
+    met = str(result.limit.met_first or "")
     if met.startswith(APP_POOL):  # named from the app's own gauges: full, with requests waiting (app_pool.py)
         return "the app's own connection pool"
     if " answered errors: " in met:  # the service said no (knee_record.answered_errors)

@@ -72,7 +72,7 @@ def mode_entry(summary: RunSummary, label: str, mode: ModeRecord) -> dict[str, o
         "collapsed": mode.collapsed,
         "knee_interval_rps": [b for _, _, b in rows],
         "knees": knees,
-        "limit_met_first": mode.limit_met_first,
+        "limit_met_first": mode.limit.met_first,
         "valid": mode.validity.valid,
         "invalid_reasons": mode.validity.invalid_reasons or [],
         "repetitions": len(rows),

@@ -46,7 +46,7 @@ def section(summary: RunSummary) -> str:
             ("predicted by", lambda label, m: escape(m.predicted.formula or _no_model(m))),
             (prediction_cells.AGREEMENT_LABEL, _of_mode(prediction_cells.agreement_cell)),
             ("every prediction (rps)", _of_mode(prediction_cells.predictions_cell)),
-            ("limit met first", lambda label, m: escape(m.limit_met_first or "—")),
+            ("limit met first", lambda label, m: escape(m.limit.met_first or "—")),
             ("CPU ceiling (utilization law)", _of_mode(prediction_cells.ceiling_cell)),
         ),
         ("baseline p50 (ms)", lambda label, m: num(m.baseline_p50_ms)),

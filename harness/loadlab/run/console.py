@@ -163,8 +163,8 @@ def table(summary: RunSummary, run_dir: Path) -> None:
 def _prescription_lines(summary: RunSummary) -> None:
     """What would lift each mode's limit, one line a mode (the page's "What to change": report/prescription_section)."""
     for mode, m in summary.modes.items():
-        if m.prescription is not None and m.prescription.words:
-            _print(f"{mode}: what to change: {m.prescription.words}")
+        if m.limit.prescription is not None and m.limit.prescription.words:
+            _print(f"{mode}: what to change: {m.limit.prescription.words}")
 
 
 def _brownout_lines(summary: RunSummary) -> None:
@@ -217,8 +217,8 @@ def _mode_notes(mode: str, m: ModeRecord) -> None:
 
     for line in prediction_text.lines(mode, m):
         _print(f"  {line}")
-    if m.predicted.agrees is False and m.evidence_at_knee:
-        _print(f"  {mode}: the first unhealthy level, {m.evidence_at_knee}")
+    if m.predicted.agrees is False and m.limit.evidence_at_knee:
+        _print(f"  {mode}: the first unhealthy level, {m.limit.evidence_at_knee}")
     for gap in m.evidence_gaps or []:
         where = "" if gap.pass_name == "coarse" else f"{gap.pass_name}'s "
         _print(

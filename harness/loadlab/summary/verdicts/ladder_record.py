@@ -67,7 +67,7 @@ def judge_facts(
         knee_interval_rps=now.knee.interval_rps,
         sustained_rps=now.sustained_rps,
         verdict=judged.verdict,
-        next_limit=now.prescription.limit if now.prescription is not None else None,
+        next_limit=now.limit.prescription.limit if now.limit.prescription is not None else None,
         words=judged.words,
     )
     return record, now

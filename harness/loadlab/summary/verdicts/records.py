@@ -51,6 +51,22 @@ SUMMARY_JSON = "summary.json"
 
 
 @dataclass(frozen=True)
+class LimitRecord(Fields):
+    """The limit the mode met: which one first, in a sentence, what the machine and each role did at the knee, where
+    the requests waited there (the wait profile, summary/judge/wait_knee.py), and what would lift it: its setting,
+    the value to set, its cost, or the code to change (prescription_record.py). summary.json's flat
+    `limit_met_first`, `evidence_at_knee`, `waits_at_knee`, `waits_at_knee_site`, `prescription` (ModeRecord.limit)."""
+
+    met_first: Annotated[str | None, Key("limit_met_first")]
+    evidence_at_knee: str | None  # None: no knee placed
+    # where the requests waited at the knee, by the wait profile, or why it cannot say
+    waits_at_knee: str | None
+    # the record that sentence is written from, when it names a site; null otherwise (the sentence says why)
+    waits_at_knee_site: KneeSiteRecord | None
+    prescription: PrescriptionRecord | None
+
+
+@dataclass(frozen=True)
 class KneeRecord(Fields):
     """Where the knee lies: between which offered rates, how the fine passes placed it (REFINE=1), or, where no
     trusted level was unhealthy, the lower bound in words; and the levels set aside, which prove nothing either way.
@@ -98,14 +114,8 @@ class ModeRecord(Fields):
     cpu_ceiling_rps: int | None = None
     cpu_ceiling: CpuCeilingRecord | None = None
     predictions: list[PredictionRecord] | None = None
-    limit_met_first: str | None = None
-    evidence_at_knee: str | None = None
-    # where the requests waited at the knee, by the wait profile, or why it cannot say (summary/judge/wait_knee.py)
-    waits_at_knee: str | None = None
-    # the record that sentence is written from, when it names a site; null otherwise (the sentence says why)
-    waits_at_knee_site: KneeSiteRecord | None = None
-    # what would lift the limit: its setting, the value to set, its cost, or the code to change (prescription_record)
-    prescription: PrescriptionRecord | None = None
+    # the limit it met and what would lift it: the flat `limit_met_first`, ..., `prescription`
+    limit: Annotated[LimitRecord, Inline()] = field(default_factory=LimitRecord.unknown)
     # LADDER: each rung climbed, its prescription applied and the mode measured again
     # (summary/verdicts/ladder_record.py)
     ladder: Annotated[list[RungRecord] | None, SOME_RUNS] = None

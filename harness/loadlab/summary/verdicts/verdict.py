@@ -41,7 +41,7 @@ from loadlab.summary.schema.detail_records import DbPoolRecord
 from loadlab.summary.schema.fit_records import PredictedRecord
 from loadlab.summary.verdicts import brownout_figures as brownout_record
 from loadlab.summary.verdicts import fanout_record, level_notes, mode_predictions, prescription_record
-from loadlab.summary.verdicts.records import KneeRecord, ModeRecord, RequestCostRecord, ValidityRecord
+from loadlab.summary.verdicts.records import KneeRecord, LimitRecord, ModeRecord, RequestCostRecord, ValidityRecord
 
 
 def mode_summary(
@@ -137,12 +137,14 @@ def mode_summary(
         cpu_ceiling_rps=pred.cpu_ceiling_rps,
         cpu_ceiling=pred.cpu_ceiling,
         predictions=pred.predictions,
-        limit_met_first=limit_met_first,
-        evidence_at_knee=knee_record.evidence_at(knee.closing, service) if knee.closing is not None else None,
-        waits_at_knee=waits.sentence,
-        waits_at_knee_site=waits.site,
-        prescription=prescription_record.of(
-            models_in, knee, pred.within, pred.met, asked, cost.memory_per_inflight_kb, out_of_cpu
+        limit=LimitRecord(
+            met_first=limit_met_first,
+            evidence_at_knee=knee_record.evidence_at(knee.closing, service) if knee.closing is not None else None,
+            waits_at_knee=waits.sentence,
+            waits_at_knee_site=waits.site,
+            prescription=prescription_record.of(
+                models_in, knee, pred.within, pred.met, asked, cost.memory_per_inflight_kb, out_of_cpu
+            ),
         ),
         knee=KneeRecord(
             interval_rps=jsonform.interval(knee.interval),
@@ -247,12 +249,14 @@ def failed_mode(reason: str) -> ModeRecord:
         sustained_rps=0,
         collapsed=False,
         predicted=predicted,
+        # no limit met, no knee placed, no cost fitted: none of their keys
+        limit=LimitRecord.unknown(),
+        knee=KneeRecord.unknown(),
+        request_cost=RequestCostRecord.unknown(),
         requests=0,
         errors=0,
-        knee=KneeRecord.unknown(),  # no knee placed, no cost fitted: none of their keys
         validity=ValidityRecord(valid=False, invalid_reasons=[reason], notes=[]),
         levels=[],
-        request_cost=RequestCostRecord.unknown(),
         stopped_early=False,
         missing=[reason],
     )
