@@ -55,7 +55,7 @@ def section(summary: RunSummary) -> str:
         ("requests / errors (measured phase)", lambda label, m: f"{num(m.requests)} / {num(m.errors)}"),
         ("pinned virtual threads (JFR)", lambda label, m: num(m.pinned_virtual_threads)),
         ("carriers (virtual scheduler parallelism)", lambda label, m: num(m.carriers)),
-        ("stopped early", lambda label, m: escape(stop_text(m)) if m.stopped_early else "no"),
+        ("stopped early", lambda label, m: escape(stop_text(m)) if m.stop.early else "no"),
         (
             "crashed",
             lambda label, m: f'<span class="no">{escape(crash_when(m.crashed))}</span>' if m.crashed else "no",
@@ -157,12 +157,12 @@ def _pool_cell(m: ModeRecord) -> str:
 
 def stop_text(m: ModeRecord) -> str:
     """Why the simulation stopped a mode's load early, in a reader's words."""
-    cap = m.stop_inflight_cap
+    cap = m.stop.inflight_cap
     if cap:
         return (
             f"yes: {cap.inflight:,} requests were in flight, over the simulation's safety cap of {cap.max_inflight:,}"
         )
-    return f"yes: {m.stop_reason}" if m.stop_reason else "yes"
+    return f"yes: {m.stop.reason}" if m.stop.reason else "yes"
 
 
 def collapsed_cell(label: str, m: ModeRecord) -> str:

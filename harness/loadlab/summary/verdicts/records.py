@@ -103,6 +103,17 @@ class RequestCostRecord(Fields):
 
 
 @dataclass(frozen=True)
+class StopRecord(Fields):
+    """Whether the load generator stopped the mode's stairs before their top, why, and the in-flight cap that stopped
+    it when that was the reason (summary/reading/raw.py): summary.json's flat `stopped_early`, `stop_reason`,
+    `stop_inflight_cap` (ModeRecord.stop)."""
+
+    early: Annotated[bool | None, Key("stopped_early")]
+    reason: Annotated[str | None, Key("stop_reason")]
+    inflight_cap: Annotated[StopCapRecord | None, Key("stop_inflight_cap")]
+
+
+@dataclass(frozen=True)
 class ModeRecord(Fields):
     """One mode's verdict (summary/verdicts/verdict.py builds it; docs/RESULTS.md says what each field means)."""
 
@@ -142,9 +153,8 @@ class ModeRecord(Fields):
     java_runtime: str | None = None  # what the JDK's java said it is at the run's start, "Temurin 25.0.3+9"
     carriers: float | None = None
     db_pool: DbPoolRecord | None = None
-    stopped_early: bool | None = None
-    stop_reason: str | None = None
-    stop_inflight_cap: StopCapRecord | None = None
+    # whether the load generator stopped early, and why: the flat `stopped_early`, `stop_reason`, `stop_inflight_cap`
+    stop: Annotated[StopRecord, Inline()] = field(default_factory=StopRecord.unknown)
     missing: list[str] | None = None
     live_config: dict[str, object] | None = None
     error_kinds: list[str] | None = None

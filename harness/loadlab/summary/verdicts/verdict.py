@@ -41,7 +41,14 @@ from loadlab.summary.schema.detail_records import DbPoolRecord
 from loadlab.summary.schema.fit_records import PredictedRecord
 from loadlab.summary.verdicts import brownout_figures as brownout_record
 from loadlab.summary.verdicts import fanout_record, level_notes, mode_predictions, prescription_record
-from loadlab.summary.verdicts.records import KneeRecord, LimitRecord, ModeRecord, RequestCostRecord, ValidityRecord
+from loadlab.summary.verdicts.records import (
+    KneeRecord,
+    LimitRecord,
+    ModeRecord,
+    RequestCostRecord,
+    StopRecord,
+    ValidityRecord,
+)
 
 
 def mode_summary(
@@ -175,9 +182,11 @@ def mode_summary(
         java_runtime=run.java_runtimes.get(str(jdk)) if jdk is not None else None,
         carriers=as_float(raw.live_config.get(metrics.VIRTUAL_SCHEDULER_PARALLELISM)),
         db_pool=pool_evidence(raw, levels, asked),
-        stopped_early=any(m.stopped_early for m in stops),
-        stop_reason="; ".join(stop_reasons) or None,
-        stop_inflight_cap=inflight_cap_stop(raw.injectors),
+        stop=StopRecord(
+            early=any(m.stopped_early for m in stops),
+            reason="; ".join(stop_reasons) or None,
+            inflight_cap=inflight_cap_stop(raw.injectors),
+        ),
         missing=missing,
         live_config=raw.live_config or None,
         error_kinds=error_kind_order(raw.injectors),
@@ -257,10 +266,10 @@ def failed_mode(reason: str) -> ModeRecord:
         errors=0,
         validity=ValidityRecord(valid=False, invalid_reasons=[reason], notes=[]),
         levels=[],
-        stopped_early=False,
+        stop=StopRecord(early=False, reason=None, inflight_cap=None).only("reason"),
         missing=[reason],
     )
-    unknown = ("baseline_p50_ms", "p99_ms_at_sustained", "first_unhealthy_level", "p99_limit_ms", "stop_reason")
+    unknown = ("baseline_p50_ms", "p99_ms_at_sustained", "first_unhealthy_level", "p99_limit_ms")
     return failed.only(*unknown, "pinned_virtual_threads")
 
 
