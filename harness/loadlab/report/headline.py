@@ -174,7 +174,7 @@ def _mode_phrase(summary: RunSummary, mode: str, m: ModeRecord | None) -> str:
     elif not m.collapsed and m.levels:
         phrase += " (the peak; it never collapsed)"
     phrase += prediction_cells.headline_phrase(m)
-    if m.pinned_virtual_threads:
-        phrase += f" with {num(m.pinned_virtual_threads)} pinned virtual threads"
+    if m.jvm.pinned_virtual_threads:
+        phrase += f" with {num(m.jvm.pinned_virtual_threads)} pinned virtual threads"
 
     return phrase

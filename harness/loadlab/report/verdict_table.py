@@ -38,7 +38,7 @@ def section(summary: RunSummary) -> str:
             ("collapsed", collapsed_cell),
             ("knee between (rps): last healthy – first unhealthy", _of_mode(_bracket_cell)),
         ),
-        ("JDK", lambda label, m: num(m.jdk)),
+        ("JDK", lambda label, m: num(m.jvm.jdk)),
         ("Tomcat threads", _threads_cell),
         *([("repetition shown (the median)", lambda label, m: num(m.repetition))] if summary.repeats else []),
         *knee_rows(
@@ -53,8 +53,8 @@ def section(summary: RunSummary) -> str:
         ("p99 limit (ms)", lambda label, m: num(m.p99_limit_ms)),
         *knee_rows(("p99 at the sustained rate (ms)", lambda label, m: num(m.p99_ms_at_sustained))),
         ("requests / errors (measured phase)", lambda label, m: f"{num(m.requests)} / {num(m.errors)}"),
-        ("pinned virtual threads (JFR)", lambda label, m: num(m.pinned_virtual_threads)),
-        ("carriers (virtual scheduler parallelism)", lambda label, m: num(m.carriers)),
+        ("pinned virtual threads (JFR)", lambda label, m: num(m.jvm.pinned_virtual_threads)),
+        ("carriers (virtual scheduler parallelism)", lambda label, m: num(m.jvm.carriers)),
         ("stopped early", lambda label, m: escape(stop_text(m)) if m.stop.early else "no"),
         (
             "crashed",

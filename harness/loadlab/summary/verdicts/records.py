@@ -103,6 +103,19 @@ class RequestCostRecord(Fields):
 
 
 @dataclass(frozen=True)
+class JvmRecord(Fields):
+    """The JVM the mode ran on: its JDK and what that JDK's java said it is, the virtual scheduler's carriers, the
+    virtual threads its flight recording saw pinned, and THREADLOCAL_KB's builds (summary/judge/threadlocal.py).
+    summary.json's flat `pinned_virtual_threads`, `threadlocal`, `jdk`, `java_runtime`, `carriers` (ModeRecord.jvm)."""
+
+    pinned_virtual_threads: int | None  # None: no flight recording
+    threadlocal: ThreadlocalRecord | None
+    jdk: int | None
+    java_runtime: str | None  # what the JDK's java said it is at the run's start, "Temurin 25.0.3+9"
+    carriers: float | None
+
+
+@dataclass(frozen=True)
 class StopRecord(Fields):
     """Whether the load generator stopped the mode's stairs before their top, why, and the in-flight cap that stopped
     it when that was the reason (summary/reading/raw.py): summary.json's flat `stopped_early`, `stop_reason`,
@@ -147,11 +160,8 @@ class ModeRecord(Fields):
     request_cost: Annotated[RequestCostRecord, Inline()] = field(default_factory=RequestCostRecord.unknown)
     first_unhealthy_level: int | None = None
     p99_limit_ms: int | None = None
-    pinned_virtual_threads: int | None = None
-    threadlocal: ThreadlocalRecord | None = None
-    jdk: int | None = None
-    java_runtime: str | None = None  # what the JDK's java said it is at the run's start, "Temurin 25.0.3+9"
-    carriers: float | None = None
+    # the JVM it ran on: the flat `pinned_virtual_threads`, `threadlocal`, `jdk`, `java_runtime`, `carriers`
+    jvm: Annotated[JvmRecord, Inline()] = field(default_factory=JvmRecord.unknown)
     db_pool: DbPoolRecord | None = None
     # whether the load generator stopped early, and why: the flat `stopped_early`, `stop_reason`, `stop_inflight_cap`
     stop: Annotated[StopRecord, Inline()] = field(default_factory=StopRecord.unknown)

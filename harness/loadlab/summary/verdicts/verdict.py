@@ -42,6 +42,7 @@ from loadlab.summary.schema.fit_records import PredictedRecord
 from loadlab.summary.verdicts import brownout_figures as brownout_record
 from loadlab.summary.verdicts import fanout_record, level_notes, mode_predictions, prescription_record
 from loadlab.summary.verdicts.records import (
+    JvmRecord,
     KneeRecord,
     LimitRecord,
     ModeRecord,
@@ -176,11 +177,13 @@ def mode_summary(
         ),
         first_unhealthy_level=first_bad,
         p99_limit_ms=None if verdict.p99_limit_ms is None else round(verdict.p99_limit_ms),
-        pinned_virtual_threads=raw.pinned,
-        threadlocal=threadlocal.summary_of(raw, tables, asked.threadlocal_kb),
-        jdk=jdk,
-        java_runtime=run.java_runtimes.get(str(jdk)) if jdk is not None else None,
-        carriers=as_float(raw.live_config.get(metrics.VIRTUAL_SCHEDULER_PARALLELISM)),
+        jvm=JvmRecord(
+            pinned_virtual_threads=raw.pinned,
+            threadlocal=threadlocal.summary_of(raw, tables, asked.threadlocal_kb),
+            jdk=jdk,
+            java_runtime=run.java_runtimes.get(str(jdk)) if jdk is not None else None,
+            carriers=as_float(raw.live_config.get(metrics.VIRTUAL_SCHEDULER_PARALLELISM)),
+        ),
         db_pool=pool_evidence(raw, levels, asked),
         stop=StopRecord(
             early=any(m.stopped_early for m in stops),
@@ -266,11 +269,11 @@ def failed_mode(reason: str) -> ModeRecord:
         errors=0,
         validity=ValidityRecord(valid=False, invalid_reasons=[reason], notes=[]),
         levels=[],
+        jvm=JvmRecord.unknown().with_fields(pinned_virtual_threads=None),  # written as null, the rest left out
         stop=StopRecord(early=False, reason=None, inflight_cap=None).only("reason"),
         missing=[reason],
     )
-    unknown = ("baseline_p50_ms", "p99_ms_at_sustained", "first_unhealthy_level", "p99_limit_ms")
-    return failed.only(*unknown, "pinned_virtual_threads")
+    return failed.only("baseline_p50_ms", "p99_ms_at_sustained", "first_unhealthy_level", "p99_limit_ms")
 
 
 def cpu_ran_out(level: Level, ctx: ValidityContext) -> bool:
