@@ -4,7 +4,9 @@ and read by the page (report/) by attribute. `as_json` is the one place a record
 
 A field is None where summary.json has null or leaves it out; which fields a record leaves out (a mode whose
 analysis failed has fewer, `app_evidence` only with APP, `repeats` only with REPEAT > 1) is kept, so the JSON it
-writes is the JSON it was built from, key for key and in the order the fields are declared here.
+writes is the JSON it was built from, key for key and in the order the fields are declared here. A ModeRecord's
+groups (its `limit`, `knee`, `validity`, ...) are records of their own whose keys summary.json spells flat, where the
+group stands among the mode's fields.
 """
 
 from __future__ import annotations
@@ -47,7 +49,9 @@ SUMMARY_JSON = "summary.json"
 
 # A mode's groups of fields, each spelled inline (record_fields.Inline): summary.json keeps its flat keys, in the order
 # they are declared here, each group's a run of the mode's. Every field is given by whoever builds the group
-# (verdict.mode_summary; failed_mode); a group a mode was built without is `unknown()`: every field None, none written.
+# (verdict.mode_summary; failed_mode), so none has a default; it is None where summary.json has null or, read from a
+# mapping, lacks its key (a test's, an older run's). A group a mode was built without is `unknown()`: every field None,
+# none written.
 
 
 @dataclass(frozen=True)
