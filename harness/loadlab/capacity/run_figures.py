@@ -81,14 +81,14 @@ def mode_figures(label: str, mode: ModeRecord, asked_pool: int | None, injectors
     return ModeFigures(
         label,
         base_mode(label),
-        bool(mode.valid),
-        tuple(mode.invalid_reasons or ()),
+        bool(mode.validity.valid),
+        tuple(mode.validity.invalid_reasons or ()),
         as_float(mode.sustained_rps),
         as_float(mode.baseline_p50_ms),
         int(pool) if pool and base_mode(label) == "platform" else None,
         tuple(mode.predictions or ()),
         points,
-        mode.costs.memory_per_inflight if mode.costs else None,
+        mode.request_cost.fits.memory_per_inflight if mode.request_cost.fits else None,
         rss[0] if rss else None,
     )
 

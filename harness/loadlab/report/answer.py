@@ -50,7 +50,7 @@ def answer(summary: RunSummary) -> str | None:
     )
     if summary.ratios_by_pool:
         text += f", the best of the {len(summary.ratios_by_pool)} pools tried"
-    if not virtual.collapsed and virtual.knee_bound:
+    if not virtual.collapsed and virtual.knee.bound:
         text += (
             "; virtual threads did not break on any level that can be trusted (a level above was set aside: the "
             "instrument was saturated there), so the ratio is a floor"
@@ -88,7 +88,7 @@ def _pool(basis: str, summary: RunSummary) -> str:
 
 def _limit(result: ModeRecord) -> str | None:
     """The limit the mode met first, when a model's interval met its knee; the machine's CPU when the note says so."""
-    met = str(result.limit_met_first or "")
+    met = str(result.limit.met_first or "")
     if met.startswith(APP_POOL):  # named from the app's own gauges: full, with requests waiting (app_pool.py)
         return "the app's own connection pool"
     if " answered errors: " in met:  # the service said no (knee_record.answered_errors)

@@ -63,7 +63,7 @@ def mode_entry(summary: RunSummary, label: str, mode: ModeRecord) -> dict[str, o
         rows = [(r.sustained_rps, r.collapsed, r.knee_interval_rps) for r in spread.repetitions]
         low, mid, high = spread.min, spread.median, spread.max
     else:
-        rows = [(mode.sustained_rps, mode.collapsed, mode.knee_interval_rps)]
+        rows = [(mode.sustained_rps, mode.collapsed, mode.knee.interval_rps)]
         low = mid = high = mode.sustained_rps
     disagree = _disagree([ratio_interval.knee_range(s, c, b) for s, c, b in rows])
     knees = [_knee_words(s, c, b) for s, c, b in rows]
@@ -72,9 +72,9 @@ def mode_entry(summary: RunSummary, label: str, mode: ModeRecord) -> dict[str, o
         "collapsed": mode.collapsed,
         "knee_interval_rps": [b for _, _, b in rows],
         "knees": knees,
-        "limit_met_first": mode.limit_met_first,
-        "valid": mode.valid,
-        "invalid_reasons": mode.invalid_reasons or [],
+        "limit_met_first": mode.limit.met_first,
+        "valid": mode.validity.valid,
+        "invalid_reasons": mode.validity.invalid_reasons or [],
         "repetitions": len(rows),
         "disagree": disagree,
         "spread": (

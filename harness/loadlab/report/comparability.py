@@ -99,8 +99,8 @@ def _untrusted(result: records.ModeRecord) -> str | None:
     """Why a mode's figures cannot be compared (an instrument's fault is not a difference between runs), or None."""
     if result.crashed:
         return "it crashed"
-    if not result.valid:
-        return (result.invalid_reasons or ["its verdict is not valid"])[0]
+    if not result.validity.valid:
+        return (result.validity.invalid_reasons or ["its verdict is not valid"])[0]
     return None
 
 

@@ -112,7 +112,7 @@ def verdicts(run: Side, against: Side, home: Path) -> str:
 def _mode_rows(mode: str) -> list[VerdictRow]:
     return [
         (f"{mode}: sustained", lambda s: _sustained(s, mode)),
-        (f"{mode}: knee between", lambda s: bracket_text(_mode(s, mode).knee_interval_rps)),
+        (f"{mode}: knee between", lambda s: bracket_text(_mode(s, mode).knee.interval_rps)),
         (f"{mode}: prediction", lambda s: prediction_cells.predicted_cell(_mode(s, mode))),
         (f"{mode}: knee meets it", lambda s: prediction_cells.agreement_cell(_mode(s, mode))),
     ]

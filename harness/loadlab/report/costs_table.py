@@ -54,7 +54,7 @@ def _level_span(mode: ModeRecord, value: Callable[[LevelRecord], float | None], 
 
 def rows(mode: ModeRecord) -> list[tuple[str, str]]:
     """One mode's costs as (label, cell html)."""
-    costs = mode.costs or CostsRecord()
+    costs = mode.request_cost.fits or CostsRecord()
     switches_source = costs.context_switches_source
     memory = costs.memory_per_inflight
     return [
@@ -77,7 +77,7 @@ def rows(mode: ModeRecord) -> list[tuple[str, str]]:
 
 def section(summary: RunSummary) -> str:
     modes = summary.modes
-    if not any(m.costs for m in modes.values()):
+    if not any(m.request_cost.fits for m in modes.values()):
         return ""
     per_mode = {name: rows(m) for name, m in modes.items()}
     labels = [label for label, _ in next(iter(per_mode.values()))]
@@ -88,7 +88,8 @@ def section(summary: RunSummary) -> str:
         + "</tr>"
         for label in labels
     )
-    missing = [f"{name}: {m}" for name, mode in modes.items() for m in (mode.costs.missing or [] if mode.costs else [])]
+    fits = {name: mode.request_cost.fits for name, mode in modes.items()}
+    missing = [f"{name}: {m}" for name, fit in fits.items() for m in (fit.missing or [] if fit else [])]
     note = "".join(f'<p class="muted">{escape(m)}</p>' for m in missing)
     return (
         '<section id="costs"><h2>What a request and a thread cost</h2>'

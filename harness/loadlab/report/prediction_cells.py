@@ -51,7 +51,7 @@ def predicted_cell(m: ModeRecord) -> str:
 def agreement_cell(m: ModeRecord) -> str:
     word = prediction_text.verdict_word(m)  # the terminal's words (summary/verdicts/prediction_text.py)
     cls = {"yes": "yes", "NO": "no", "NO: contradicted": "no"}.get(word, "muted")
-    evidence = m.evidence_at_knee if m.predicted.agrees is False else None
+    evidence = m.limit.evidence_at_knee if m.predicted.agrees is False else None
     return (
         f'<span class="{cls}">{escape(word)}</span>'
         + _small(m.predicted.check)

@@ -19,7 +19,7 @@ INTRO = (
 
 
 def section(summary: RunSummary) -> str:
-    rows = [(mode, m.prescription) for mode, m in summary.modes.items() if m.prescription is not None]
+    rows = [(mode, m.limit.prescription) for mode, m in summary.modes.items() if m.limit.prescription is not None]
     if not rows:
         return ""
     items = "".join(_mode(mode, p) for mode, p in rows)

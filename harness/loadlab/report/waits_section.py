@@ -51,8 +51,8 @@ def section(summary: RunSummary) -> str:
 
 
 def knee_sentence(mode: str, m: ModeRecord) -> str:
-    if m.waits_at_knee:
-        return f"{mode} at its knee: {m.waits_at_knee}."
+    if m.limit.waits_at_knee:
+        return f"{mode} at its knee: {m.limit.waits_at_knee}."
     # summary/judge/wait_knee.at_knee writes none for a mode that did not collapse: there is no knee to explain.
     return f"{mode}: no knee was placed, so there is none to explain."
 
@@ -60,7 +60,7 @@ def knee_sentence(mode: str, m: ModeRecord) -> str:
 def mode_reason(m: ModeRecord) -> str | None:
     """Why the mode has no profile at all, in summary/reading/waits.read's words without their lead, when the summary
     says."""
-    for text in [*(m.missing or []), m.waits_at_knee]:
+    for text in [*(m.missing or []), m.limit.waits_at_knee]:
         if text and text.startswith(NO_PROFILE):
             return text[len(NO_PROFILE) :]
     return None
@@ -101,7 +101,7 @@ def no_profile_sentence(modes: dict[str, ModeRecord]) -> str:
 
 def _whole_mode_reason(m: ModeRecord) -> str:
     """The mode's `missing` item, else its `waits_at_knee`, else what its first level says."""
-    found = mode_reason(m) or m.waits_at_knee
+    found = mode_reason(m) or m.limit.waits_at_knee
     if found:
         return found
     levels = m.levels or []

@@ -272,7 +272,7 @@ def conclude(run_dir: Path, outcome: ExitCode) -> int:
     result = report.rebuild(run_dir)
     console.table(result, run_dir)
     # With REPEAT > 1 every repetition must be valid, not only the median ones shown.
-    every = all(m.valid for m in result.modes.values())
+    every = all(m.validity.valid for m in result.modes.values())
     every = every and all(r.valid for r in result.repetitions or [])
     if outcome == ExitCode.OK and not every:
         outcome = ExitCode.FAILED

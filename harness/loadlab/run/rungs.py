@@ -67,9 +67,10 @@ def _climb_mode(run_dir: Path, ladder: Ladder[P], label: str, mode: ModeRecord) 
     below, base = mode, ladder.base
     for k in range(1, ladder.rungs + 1):
         facts: dict[str, object] = {"mode": label, "rung": k}
-        p = below.prescription
-        if not below.valid:
-            why = "the run below it cannot be trusted (" + "; ".join(below.invalid_reasons or ["invalid"]) + ")"
+        p = below.limit.prescription
+        if not below.validity.valid:
+            reasons = below.validity.invalid_reasons or ["invalid"]
+            why = "the run below it cannot be trusted (" + "; ".join(reasons) + ")"
             _record(run_dir, {**facts, "not_applied": why})
             console.step(f"rung {k} ({label}): not climbed: {why}")
             return ExitCode.OK

@@ -135,7 +135,7 @@ def _combine_repetitions(run_dir: Path, run: RunRecord, per_rep: list[tuple[int,
             RepetitionRecord(
                 repetition=k,
                 folder=f"rep-{k}",
-                valid=bool(rep.modes) and all(m.valid for m in rep.modes.values()) and not rep.missing_modes,
+                valid=bool(rep.modes) and all(m.validity.valid for m in rep.modes.values()) and not rep.missing_modes,
                 virtual_over_platform=rep.virtual_over_platform,
                 virtual_over_platform_interval=rep.virtual_over_platform_interval,
                 sustained_rps={label: m.sustained_rps for label, m in rep.modes.items()},

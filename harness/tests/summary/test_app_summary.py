@@ -17,7 +17,7 @@ from loadlab.summary.judge.slope_fit import Fit
 from loadlab.summary.reading.raw import RawMode
 from loadlab.summary.schema.fit_records import CostsRecord
 from loadlab.summary.schema.level_records import LevelCostsRecord, LevelRecord
-from loadlab.summary.verdicts.records import ModeRecord, RunSummary
+from loadlab.summary.verdicts.records import ModeRecord, RequestCostRecord, RunSummary
 
 WARMUP, PER_LEVEL = 2, 3  # synthrun.ModeSpec's defaults: the seconds each level covers
 
@@ -153,7 +153,8 @@ def test_a_cost_whose_interval_includes_zero_or_whose_range_is_too_narrow_is_no_
     assert "includes zero" in wide.not_a_figure(5, "requests in flight")
     assert "too narrow" in narrow.not_a_figure(5, "requests in flight")
     assert sure.not_a_figure(5, "requests in flight") is None
-    mode = ModeRecord(costs=CostsRecord(memory_per_inflight=wide.record(1, 5, "requests in flight")))
+    fits = CostsRecord(memory_per_inflight=wide.record(1, 5, "requests in flight"))
+    mode = ModeRecord(request_cost=RequestCostRecord(None, None, None, fits=fits))
     cell = dict(costs_table.rows(mode))[next(label for label, _ in costs_table.rows(mode))]
     assert "no figure" in cell and "includes zero" in cell and "9,727" not in cell, cell
 

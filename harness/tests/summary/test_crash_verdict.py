@@ -11,7 +11,7 @@ from loadlab import report
 from loadlab.report.headline import headline
 from loadlab.summary.judge import crash
 from loadlab.summary.verdicts import ratio
-from loadlab.summary.verdicts.records import ModeRecord, RunSummary
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary, ValidityRecord
 
 
 def rebuild_with_crash(tmp_path, spec, mode="platform", role="thread-service", level=2, second=1, pages=False, **crash):
@@ -237,15 +237,16 @@ def test_the_page_says_what_died_and_when(tmp_path):
 
 
 def test_the_ratio_needs_two_valid_modes(tmp_path):
+    trusted = ValidityRecord(valid=True, invalid_reasons=[], notes=[])
     valid, invalid = (
-        ModeRecord(valid=True, sustained_rps=300, collapsed=True),
-        ModeRecord(valid=False, sustained_rps=900, invalid_reasons=["the injector fell behind"]),
+        ModeRecord(validity=trusted, sustained_rps=300, collapsed=True),
+        ModeRecord(validity=ValidityRecord(False, ["the injector fell behind"], []), sustained_rps=900),
     )
-    assert ratio.ratio(ModeRecord(valid=True, sustained_rps=900), valid) == (3.0, None)
+    assert ratio.ratio(ModeRecord(validity=trusted, sustained_rps=900), valid) == (3.0, None)
     assert ratio.ratio(invalid, valid) == (None, "virtual is invalid: the injector fell behind")
     assert ratio.ratio(valid, invalid) == (None, "platform is invalid: the injector fell behind")
     assert ratio.ratio(valid, None) == (None, "platform was not measured")
-    assert ratio.ratio(valid, ModeRecord(valid=True, sustained_rps=0)) == (None, "platform sustained no level")
+    assert ratio.ratio(valid, ModeRecord(validity=trusted, sustained_rps=0)) == (None, "platform sustained no level")
 
 
 LONG = ((11012, 0.50), (11020, 0.45), (11031, 0.04), (11040, 0.01))

@@ -95,7 +95,7 @@ def fine_levels(ax: Axes, mode: ModeRecord) -> None:
         x, y = gaps(lv.target_rps for lv in fine), gaps(lv.ok_rps for lv in fine)
         ax.scatter(x, y, marker="D", s=16, color=COLORS["fine"], zorder=3, label="OK/s, fine levels")
         _crosses(ax, [(a, b) for lv, a, b in zip(fine, x, y) if not lv.healthy], zorder=4)
-    interval = mode.knee_interval_rps
+    interval = mode.knee.interval_rps
     if mode.collapsed and interval and interval[0] and interval[1] is not None:
         ax.axvspan(
             interval[0],

@@ -9,13 +9,14 @@ have, `Inline()` a record spelled among its holder's own keys (ModeRecord.predic
 A record built by its constructor writes every field, in the order the fields are declared, but those left out
 while None; `only` writes fewer (a mode whose analysis failed). A record read from a mapping writes the keys it read,
 in the order the fields are declared: summary.json is written in that order, so what is read back writes the text
-it was read from.
+it was read from. A field with no default is one every builder gives; a mapping without its key (a test's, an older
+summary.json) reads it as None, so such a field's type says None too, and it is left out when written back.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields, is_dataclass, replace
+from dataclasses import MISSING, dataclass, field, fields, is_dataclass, replace
 from typing import Annotated, Any, TypeVar, get_args, get_origin, get_type_hints
 
 from cattrs import Converter
@@ -58,7 +59,8 @@ SOME_RUNS = OmitWhileNone()
 
 @dataclass(frozen=True)
 class Inline:
-    """A record spelled inline: its keys among its holder's own, where the field stands."""
+    """A record spelled inline: its keys among its holder's own, where the field stands (so an inline record's keys
+    are one run of its holder's). One with every field left out writes none (ModeRecord's groups, `unknown`)."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,11 @@ class Fields:
             return _converter.structure(values, cls)
         except (CattrsError, KeyError, TypeError, AttributeError) as e:
             raise ValueError(f"{cls.__name__} is not summary.json's shape: {e}") from e
+
+    @classmethod
+    def unknown(cls: type[R]) -> R:
+        """This record with nothing known: every field None, none of them written (as read from no key at all)."""
+        return cls.from_mapping({})
 
     def as_json(self) -> dict[str, object]:
         written: dict[str, object] = _converter.unstructure(self)
@@ -183,11 +190,16 @@ def _record_reader(cls: type[Fields]) -> Callable[[object, object], Fields]:
     keys = declared(cls).keys
     owner = {key: name for name, record in declared(cls).inline.items() for key in declared(record).keys.values()}
 
+    # a field every builder gives (no default): a mapping without its key reads it as None, left out when written
+    required = [keys[f.name] for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING]
+
     def read(values: object, _: object) -> Fields:
         if isinstance(values, cls):  # a record already built, in a mapping of others (a test's, a repetition's)
             return values
         gathered = _gathered(_mapping(cls, values), owner)
-        return replace(typed(gathered), absent=frozenset(name for name, key in keys.items() if key not in gathered))
+        unread = {key: None for key in required if key not in gathered}
+        absent = frozenset(name for name, key in keys.items() if key not in gathered)
+        return replace(typed({**gathered, **unread}), absent=absent)
 
     return read
 

@@ -60,14 +60,14 @@ def judge_facts(
     if now is None:
         stopped = _str(facts.get("stopped")) or "the rung's run wrote no summary"
         return _record(facts, words=f"{stopped}: the ladder stops here"), None
-    judged = rung.judge(_pair(below.knee_interval_rps), below.sustained_rps or 0.0, figures(now, facts))
+    judged = rung.judge(_pair(below.knee.interval_rps), below.sustained_rps or 0.0, figures(now, facts))
     record = _record(
         facts,
         predicted_interval_rps=now.predicted.interval_rps,
-        knee_interval_rps=now.knee_interval_rps,
+        knee_interval_rps=now.knee.interval_rps,
         sustained_rps=now.sustained_rps,
         verdict=judged.verdict,
-        next_limit=now.prescription.limit if now.prescription is not None else None,
+        next_limit=now.limit.prescription.limit if now.limit.prescription is not None else None,
         words=judged.words,
     )
     return record, now
@@ -89,7 +89,7 @@ def _record(facts: Mapping[str, object], **judged: object) -> RungRecord:
 
 
 def figures(now: ModeRecord, facts: Mapping[str, object]) -> rung.Figures:
-    reasons = list(now.invalid_reasons or [])
+    reasons = list(now.validity.invalid_reasons or [])
     if now.crashed is not None:
         reasons.append(f"{now.crashed.role} died")
     interval = now.predicted.interval_rps
@@ -99,14 +99,14 @@ def figures(now: ModeRecord, facts: Mapping[str, object]) -> rung.Figures:
     elif now.predicted.rps is not None:
         predicted = (float(now.predicted.rps), float(now.predicted.rps))
     return rung.Figures(
-        valid=bool(now.valid) and now.crashed is None,
+        valid=bool(now.validity.valid) and now.crashed is None,
         why_not_valid="; ".join(reasons) or None,
         sustained_rps=now.sustained_rps or 0.0,
         collapsed=bool(now.collapsed),
-        knee=_pair(now.knee_interval_rps),
+        knee=_pair(now.knee.interval_rps),
         predicted=predicted,
         top_rps=_num(facts.get("top_rps")) or 0.0,
-        bound=now.knee_bound,
+        bound=now.knee.bound,
         agrees=now.predicted.agrees,
     )
 

@@ -109,12 +109,12 @@ def bound_words(kind: str, held_mode: ModeRecord | None = None, divisor: str = "
     divisor: the mode virtual is divided by (`reactive` for virtual / reactive)."""
     held = "virtual" if kind == "lower" else divisor
     start = f"{'an' if kind == 'upper' else 'a'} {kind} bound: "
-    if held_mode and held_mode.knee_bound:
+    if held_mode and held_mode.knee.bound:
         return start + (
             f"{held}'s knee lies at or above {rate_text(held_mode.sustained_rps or 0)} rps, the highest rate it "
             f"held on levels that can be trusted (the levels above were set aside, their instrument saturated)"
         )
-    if held_mode and held_mode.refine and held_mode.refine.not_reproduced:
+    if held_mode and held_mode.knee.refine and held_mode.knee.refine.not_reproduced:
         return start + (
             f"{held}'s unhealthy level did not reproduce, its knee lies above "
             f"{rate_text(held_mode.sustained_rps or 0)} rps, the highest rate it measured healthy"

@@ -70,7 +70,7 @@ def columns_by_jdk(modes: Modes, only_jdk: int | None) -> dict[int | None, JdkCo
 
 
 def judgeable(mode: ModeRecord | None) -> bool:
-    return mode is not None and not mode.crashed and bool(mode.valid) and bool(mode.sustained_rps)
+    return mode is not None and not mode.crashed and bool(mode.validity.valid) and bool(mode.sustained_rps)
 
 
 def best_pool(modes: Modes, platforms: list[str]) -> str | None:
@@ -176,7 +176,7 @@ def interval(virtual: ModeRecord | None, divisor: ModeRecord | None) -> list[flo
 
 
 def _knee_range(mode: ModeRecord) -> ratio_interval.KneeRange | None:
-    return ratio_interval.knee_range(mode.sustained_rps, mode.collapsed, mode.knee_interval_rps)
+    return ratio_interval.knee_range(mode.sustained_rps, mode.collapsed, mode.knee.interval_rps)
 
 
 def ratio(
@@ -191,8 +191,8 @@ def ratio(
             return None, f"{name} was not measured"
         if mode.crashed:
             return None, f"{name} crashed: {crashes.headline(mode.crashed)}"
-        if not mode.valid:
-            first = (mode.invalid_reasons or ["see its reasons"])[0]
+        if not mode.validity.valid:
+            first = (mode.validity.invalid_reasons or ["see its reasons"])[0]
             return None, f"{name} is invalid: {first}"
         if not mode.sustained_rps:
             return None, f"{name} sustained no level"
@@ -225,4 +225,4 @@ def bound(virtual: ModeRecord | None, platform: ModeRecord | None) -> str | None
 
 def _not_reproduced(mode: ModeRecord) -> bool:
     """Its coarse unhealthy level was healthy when a fine pass measured it again: no knee, short of the top."""
-    return bool(mode.refine and mode.refine.not_reproduced)
+    return bool(mode.knee.refine and mode.knee.refine.not_reproduced)

@@ -4,7 +4,9 @@ and read by the page (report/) by attribute. `as_json` is the one place a record
 
 A field is None where summary.json has null or leaves it out; which fields a record leaves out (a mode whose
 analysis failed has fewer, `app_evidence` only with APP, `repeats` only with REPEAT > 1) is kept, so the JSON it
-writes is the JSON it was built from, key for key and in the order the fields are declared here.
+writes is the JSON it was built from, key for key and in the order the fields are declared here. A ModeRecord's
+groups (its `limit`, `knee`, `validity`, ...) are records of their own whose keys summary.json spells flat, where the
+group stands among the mode's fields.
 """
 
 from __future__ import annotations
@@ -37,12 +39,95 @@ from loadlab.summary.schema.detail_records import (
 )
 from loadlab.summary.schema.fit_records import CostsRecord, CpuCeilingRecord, PredictedRecord, PredictionRecord
 from loadlab.summary.schema.level_records import KneeSiteRecord, LevelRecord, RefineRecord, fitted_by_pass
-from loadlab.summary.schema.record_fields import SOME_RUNS, Fields, Inline, Interval, OmitWhileNone
+from loadlab.summary.schema.record_fields import SOME_RUNS, Fields, Inline, Interval, Key, OmitWhileNone
 from loadlab.summary.schema.rung_record import RungRecord
 from loadlab.summary.verdicts.fanout_record import FanoutRecord
 from loadlab.summary.verdicts.prescription_record import PrescriptionRecord
 
 SUMMARY_JSON = "summary.json"
+
+
+# A mode's groups of fields, each spelled inline (record_fields.Inline): summary.json keeps its flat keys, in the order
+# they are declared here, each group's a run of the mode's. Every field is given by whoever builds the group
+# (verdict.mode_summary; failed_mode), so none has a default; it is None where summary.json has null or, read from a
+# mapping, lacks its key (a test's, an older run's). A group a mode was built without is `unknown()`: every field None,
+# none written.
+
+
+@dataclass(frozen=True)
+class LimitRecord(Fields):
+    """The limit the mode met: which one first, in a sentence, what the machine and each role did at the knee, where
+    the requests waited there (the wait profile, summary/judge/wait_knee.py), and what would lift it: its setting,
+    the value to set, its cost, or the code to change (prescription_record.py). summary.json's flat
+    `limit_met_first`, `evidence_at_knee`, `waits_at_knee`, `waits_at_knee_site`, `prescription` (ModeRecord.limit)."""
+
+    met_first: Annotated[str | None, Key("limit_met_first")]
+    evidence_at_knee: str | None  # None: no knee placed
+    # where the requests waited at the knee, by the wait profile, or why it cannot say
+    waits_at_knee: str | None
+    # the record that sentence is written from, when it names a site; null otherwise (the sentence says why)
+    waits_at_knee_site: KneeSiteRecord | None
+    prescription: PrescriptionRecord | None
+
+
+@dataclass(frozen=True)
+class KneeRecord(Fields):
+    """Where the knee lies: between which offered rates, how the fine passes placed it (REFINE=1), or, where no
+    trusted level was unhealthy, the lower bound in words; and the levels set aside, which prove nothing either way.
+    summary.json's flat `knee_interval_rps`, `refine`, `knee_bound`, `set_aside_levels` (ModeRecord.knee)."""
+
+    interval_rps: Annotated[Interval | None, Key("knee_interval_rps")]
+    refine: RefineRecord | None
+    # no trusted level was unhealthy but some above the highest rate held were set aside: a lower bound, in words
+    bound: Annotated[str | None, Key("knee_bound")]
+    set_aside_levels: list[SetAsideRecord] | None
+
+
+@dataclass(frozen=True)
+class ValidityRecord(Fields):
+    """Whether the mode's figures can be trusted, why not, and the notes that qualify them (analysis/validity.py):
+    summary.json's flat `valid`, `invalid_reasons`, `notes` (ModeRecord.validity)."""
+
+    valid: bool | None
+    invalid_reasons: list[str] | None
+    notes: list[str] | None
+
+
+@dataclass(frozen=True)
+class RequestCostRecord(Fields):
+    """What a request costs the service, fitted on its healthy levels (summary/judge/cost_fits.py): memory per
+    request in flight, context switches and bytes allocated per request, and the fits they are read from.
+    summary.json's flat `memory_per_inflight_kb`, `context_switches_per_request`, `bytes_allocated_per_request`,
+    `costs` (ModeRecord.request_cost)."""
+
+    memory_per_inflight_kb: float | None
+    context_switches_per_request: float | None
+    bytes_allocated_per_request: float | None
+    fits: Annotated[CostsRecord | None, Key("costs")]
+
+
+@dataclass(frozen=True)
+class JvmRecord(Fields):
+    """The JVM the mode ran on: its JDK and what that JDK's java said it is, the virtual scheduler's carriers, the
+    virtual threads its flight recording saw pinned, and THREADLOCAL_KB's builds (summary/judge/threadlocal.py).
+    summary.json's flat `pinned_virtual_threads`, `threadlocal`, `jdk`, `java_runtime`, `carriers` (ModeRecord.jvm)."""
+
+    pinned_virtual_threads: int | None  # None: no flight recording
+    threadlocal: ThreadlocalRecord | None
+    jdk: int | None
+    java_runtime: str | None  # what the JDK's java said it is at the run's start, "Temurin 25.0.3+9"
+    carriers: float | None
+
+
+@dataclass(frozen=True)
+class StopRecord(Fields):
+    """Whether the load generator stopped the mode's stairs before their top, why, and the in-flight cap that stopped
+    it when that was the reason (summary/reading/raw.py): summary.json's flat `stopped_early`, `stop_reason`,
+    `stop_inflight_cap` (ModeRecord.stop)."""
+
+    early: Annotated[bool | None, Key("stopped_early")]
+    reason: Annotated[str | None, Key("stop_reason")]
+    inflight_cap: Annotated[StopCapRecord | None, Key("stop_inflight_cap")]
 
 
 @dataclass(frozen=True)
@@ -57,21 +142,13 @@ class ModeRecord(Fields):
     cpu_ceiling_rps: int | None = None
     cpu_ceiling: CpuCeilingRecord | None = None
     predictions: list[PredictionRecord] | None = None
-    limit_met_first: str | None = None
-    evidence_at_knee: str | None = None
-    # where the requests waited at the knee, by the wait profile, or why it cannot say (summary/judge/wait_knee.py)
-    waits_at_knee: str | None = None
-    # the record that sentence is written from, when it names a site; null otherwise (the sentence says why)
-    waits_at_knee_site: KneeSiteRecord | None = None
-    # what would lift the limit: its setting, the value to set, its cost, or the code to change (prescription_record)
-    prescription: PrescriptionRecord | None = None
+    # the limit it met and what would lift it: the flat `limit_met_first`, ..., `prescription`
+    limit: Annotated[LimitRecord, Inline()] = field(default_factory=LimitRecord.unknown)
     # LADDER: each rung climbed, its prescription applied and the mode measured again
     # (summary/verdicts/ladder_record.py)
     ladder: Annotated[list[RungRecord] | None, SOME_RUNS] = None
-    knee_interval_rps: Interval | None = None
-    refine: RefineRecord | None = None
-    knee_bound: str | None = None
-    set_aside_levels: list[SetAsideRecord] | None = None
+    # where the knee lies, by the coarse pass and the fine ones: the flat `knee_interval_rps`, ..., `set_aside_levels`
+    knee: Annotated[KneeRecord, Inline()] = field(default_factory=KneeRecord.unknown)
     baseline_p50_ms: float | None = None
     # where the baseline came from: "level 1 (10 rps)", or the level after a first one that broke, and why (baseline.py)
     baseline_from: str | None = None
@@ -80,25 +157,18 @@ class ModeRecord(Fields):
     errors: int | None = None
     # virtual-limited only: the 503s its concurrency limit answered, load shed by design (summary/judge/shedding.py).
     rejections: RejectionsRecord | None = None
-    valid: bool | None = None
-    invalid_reasons: list[str] | None = None
-    notes: list[str] | None = None
+    # whether its figures can be trusted: the flat `valid`, `invalid_reasons`, `notes`
+    validity: Annotated[ValidityRecord, Inline()] = field(default_factory=ValidityRecord.unknown)
     levels: list[LevelRecord] | None = None
-    memory_per_inflight_kb: float | None = None
-    context_switches_per_request: float | None = None
-    bytes_allocated_per_request: float | None = None
-    costs: CostsRecord | None = None
+    # what a request costs the service: the flat `memory_per_inflight_kb`, ..., `costs`
+    request_cost: Annotated[RequestCostRecord, Inline()] = field(default_factory=RequestCostRecord.unknown)
     first_unhealthy_level: int | None = None
     p99_limit_ms: int | None = None
-    pinned_virtual_threads: int | None = None
-    threadlocal: ThreadlocalRecord | None = None
-    jdk: int | None = None
-    java_runtime: str | None = None  # what the JDK's java said it is at the run's start, "Temurin 25.0.3+9"
-    carriers: float | None = None
+    # the JVM it ran on: the flat `pinned_virtual_threads`, `threadlocal`, `jdk`, `java_runtime`, `carriers`
+    jvm: Annotated[JvmRecord, Inline()] = field(default_factory=JvmRecord.unknown)
     db_pool: DbPoolRecord | None = None
-    stopped_early: bool | None = None
-    stop_reason: str | None = None
-    stop_inflight_cap: StopCapRecord | None = None
+    # whether the load generator stopped early, and why: the flat `stopped_early`, `stop_reason`, `stop_inflight_cap`
+    stop: Annotated[StopRecord, Inline()] = field(default_factory=StopRecord.unknown)
     missing: list[str] | None = None
     live_config: dict[str, object] | None = None
     error_kinds: list[str] | None = None
@@ -125,13 +195,15 @@ class ModeRecord(Fields):
     @property
     def fitted_levels(self) -> list[LevelRecord]:
         """The levels a fit over healthy levels stands on, coarse and fine (level_records.fitted_by_pass)."""
-        passes = [(p.name or "", p.levels or []) for p in self.refine.used_passes] if self.refine else []
+        refine = self.knee.refine
+        passes = [(p.name or "", p.levels or []) for p in refine.used_passes] if refine else []
         return [lv for levels in fitted_by_pass(self.levels or [], passes).values() for lv in levels]
 
     @property
     def fine_levels(self) -> list[LevelRecord]:
         """Every fine pass's levels (REFINE=1), pass after pass."""
-        return [lv for p in (self.refine.passes or [] if self.refine else []) for lv in p.levels or []]
+        refine = self.knee.refine
+        return [lv for p in (refine.passes or [] if refine else []) for lv in p.levels or []]
 
     @property
     def all_levels(self) -> list[LevelRecord]:

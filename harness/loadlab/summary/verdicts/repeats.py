@@ -68,7 +68,7 @@ def aggregate(repetitions: list[tuple[int, RunSummary]]) -> RepeatsRecord:
 def median_repetition(label: str, repetitions: list[tuple[int, RunSummary]]) -> int | None:
     """The repetition whose sustained rate is the median of the valid ones (else of all) for this mode."""
     entries = [(k, rep.modes[label]) for k, rep in repetitions if label in rep.modes]
-    pool = [(k, m) for k, m in entries if m.valid] or entries
+    pool = [(k, m) for k, m in entries if m.validity.valid] or entries
     if not pool:
         return None
     ordered = sorted(pool, key=lambda e: (e[1].sustained_rps or 0, e[0]))
@@ -81,11 +81,11 @@ def _mode(label: str, repetitions: list[tuple[int, RunSummary]]) -> ModeSpreadRe
             repetition=k,
             sustained_rps=m.sustained_rps,
             collapsed=m.collapsed,
-            knee_interval_rps=m.knee_interval_rps,
-            valid=bool(m.valid),
-            invalid_reasons=list(m.invalid_reasons or []),
+            knee_interval_rps=m.knee.interval_rps,
+            valid=bool(m.validity.valid),
+            invalid_reasons=list(m.validity.invalid_reasons or []),
             host_cpu_pct_at_sustained=host_cpu_at(m, m.sustained_rps, healthy=True),
-            host_cpu_pct_at_knee=host_cpu_at(m, (m.knee_interval_rps or [None, None])[1], healthy=False),
+            host_cpu_pct_at_knee=host_cpu_at(m, (m.knee.interval_rps or [None, None])[1], healthy=False),
         )
         for k, rep in repetitions
         if (m := rep.modes.get(label)) is not None

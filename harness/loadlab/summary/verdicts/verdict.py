@@ -41,7 +41,15 @@ from loadlab.summary.schema.detail_records import DbPoolRecord
 from loadlab.summary.schema.fit_records import PredictedRecord
 from loadlab.summary.verdicts import brownout_figures as brownout_record
 from loadlab.summary.verdicts import fanout_record, level_notes, mode_predictions, prescription_record
-from loadlab.summary.verdicts.records import ModeRecord
+from loadlab.summary.verdicts.records import (
+    JvmRecord,
+    KneeRecord,
+    LimitRecord,
+    ModeRecord,
+    RequestCostRecord,
+    StopRecord,
+    ValidityRecord,
+)
 
 
 def mode_summary(
@@ -137,43 +145,51 @@ def mode_summary(
         cpu_ceiling_rps=pred.cpu_ceiling_rps,
         cpu_ceiling=pred.cpu_ceiling,
         predictions=pred.predictions,
-        limit_met_first=limit_met_first,
-        evidence_at_knee=knee_record.evidence_at(knee.closing, service) if knee.closing is not None else None,
-        waits_at_knee=waits.sentence,
-        waits_at_knee_site=waits.site,
-        prescription=prescription_record.of(
-            models_in, knee, pred.within, pred.met, asked, cost.memory_per_inflight_kb, out_of_cpu
+        limit=LimitRecord(
+            met_first=limit_met_first,
+            evidence_at_knee=knee_record.evidence_at(knee.closing, service) if knee.closing is not None else None,
+            waits_at_knee=waits.sentence,
+            waits_at_knee_site=waits.site,
+            prescription=prescription_record.of(
+                models_in, knee, pred.within, pred.met, asked, cost.memory_per_inflight_kb, out_of_cpu
+            ),
         ),
-        knee_interval_rps=jsonform.interval(knee.interval),
-        refine=knee_record.refine_record(knee, judged.fine, requested, not_refined),
-        # no trusted level was unhealthy but some above the highest rate held were set aside: a lower bound, in words
-        knee_bound=knee.bound,
-        set_aside_levels=[entry.record for entry in aside],
+        knee=KneeRecord(
+            interval_rps=jsonform.interval(knee.interval),
+            refine=knee_record.refine_record(knee, judged.fine, requested, not_refined),
+            # no trusted level was unhealthy but some above the highest rate held were set aside: a lower bound
+            bound=knee.bound,
+            set_aside_levels=[entry.record for entry in aside],
+        ),
         baseline_p50_ms=knee.baseline_p50_ms,
         baseline_from=_baseline_from(judged),
         p99_ms_at_sustained=knee.p99_ms_at_sustained,
         requests=tables.requests,
         errors=tables.errors,
         rejections=rejected,
-        valid=not reasons,
-        invalid_reasons=reasons,
-        notes=notes,
+        validity=ValidityRecord(valid=not reasons, invalid_reasons=reasons, notes=notes),
         levels=cost.levels,
-        memory_per_inflight_kb=cost.memory_per_inflight_kb,
-        context_switches_per_request=cost.context_switches_per_request,
-        bytes_allocated_per_request=cost.bytes_allocated_per_request,
-        costs=cost.costs,
+        request_cost=RequestCostRecord(
+            memory_per_inflight_kb=cost.memory_per_inflight_kb,
+            context_switches_per_request=cost.context_switches_per_request,
+            bytes_allocated_per_request=cost.bytes_allocated_per_request,
+            fits=cost.costs,
+        ),
         first_unhealthy_level=first_bad,
         p99_limit_ms=None if verdict.p99_limit_ms is None else round(verdict.p99_limit_ms),
-        pinned_virtual_threads=raw.pinned,
-        threadlocal=threadlocal.summary_of(raw, tables, asked.threadlocal_kb),
-        jdk=jdk,
-        java_runtime=run.java_runtimes.get(str(jdk)) if jdk is not None else None,
-        carriers=as_float(raw.live_config.get(metrics.VIRTUAL_SCHEDULER_PARALLELISM)),
+        jvm=JvmRecord(
+            pinned_virtual_threads=raw.pinned,
+            threadlocal=threadlocal.summary_of(raw, tables, asked.threadlocal_kb),
+            jdk=jdk,
+            java_runtime=run.java_runtimes.get(str(jdk)) if jdk is not None else None,
+            carriers=as_float(raw.live_config.get(metrics.VIRTUAL_SCHEDULER_PARALLELISM)),
+        ),
         db_pool=pool_evidence(raw, levels, asked),
-        stopped_early=any(m.stopped_early for m in stops),
-        stop_reason="; ".join(stop_reasons) or None,
-        stop_inflight_cap=inflight_cap_stop(raw.injectors),
+        stop=StopRecord(
+            early=any(m.stopped_early for m in stops),
+            reason="; ".join(stop_reasons) or None,
+            inflight_cap=inflight_cap_stop(raw.injectors),
+        ),
         missing=missing,
         live_config=raw.live_config or None,
         error_kinds=error_kind_order(raw.injectors),
@@ -245,17 +261,19 @@ def failed_mode(reason: str) -> ModeRecord:
         sustained_rps=0,
         collapsed=False,
         predicted=predicted,
+        # no limit met, no knee placed, no cost fitted: none of their keys
+        limit=LimitRecord.unknown(),
+        knee=KneeRecord.unknown(),
+        request_cost=RequestCostRecord.unknown(),
         requests=0,
         errors=0,
-        valid=False,
-        invalid_reasons=[reason],
-        notes=[],
+        validity=ValidityRecord(valid=False, invalid_reasons=[reason], notes=[]),
         levels=[],
-        stopped_early=False,
+        jvm=JvmRecord.unknown().with_fields(pinned_virtual_threads=None),  # written as null, the rest left out
+        stop=StopRecord(early=False, reason=None, inflight_cap=None).only("reason"),
         missing=[reason],
     )
-    unknown = ("baseline_p50_ms", "p99_ms_at_sustained", "first_unhealthy_level", "p99_limit_ms", "stop_reason")
-    return failed.only(*unknown, "pinned_virtual_threads")
+    return failed.only("baseline_p50_ms", "p99_ms_at_sustained", "first_unhealthy_level", "p99_limit_ms")
 
 
 def cpu_ran_out(level: Level, ctx: ValidityContext) -> bool:
