@@ -2,13 +2,17 @@
 core (parameters, rules, names) < analysis (pure functions of measured levels) < summary (raw files -> judged
 modes) < capacity (`make plan`: a run's costs on other hardware) < report (the page) < run (hosts, services, load;
 it judges a coarse pass to plan the fine one and draws the page after each mode) < cli (the verbs). An import that
-climbs fails here, naming the file and the line."""
+climbs fails here, naming the file and the line. Inside summary the same holds for its sub-packages, by job: schema
+(summary.json's parts as typed records) < writing (the derived files' columns and writer) < reading (raw files into
+typed values, seconds aligned to levels) < judge (a mode judged) < verdicts (the judged modes spelled as summary.json),
+with the package's entry (summary/__init__.py) on top."""
 
 import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "loadlab"
 ORDER = ["core", "analysis", "summary", "capacity", "report", "run"]
+SUMMARY_ORDER = ["schema", "writing", "reading", "judge", "verdicts"]
 
 
 def stage_of(module: str) -> int:
@@ -36,6 +40,40 @@ def test_no_stage_imports_a_stage_above_it():
         for line, module in imports_of(path):
             if module.startswith("loadlab") and module != "loadlab" and stage_of(module) > own:
                 climbs.append(f"{path.relative_to(PACKAGE)}:{line} imports {module}")
+    assert not climbs, climbs
+
+
+def summary_part_of(module: str) -> int:
+    """Rank of a dotted module name among summary's sub-packages (summary's own __init__ is on top)."""
+    parts = module.split(".")
+    if parts[:2] != ["loadlab", "summary"] or len(parts) < 3 or parts[2] not in SUMMARY_ORDER:
+        return len(SUMMARY_ORDER)
+    return SUMMARY_ORDER.index(parts[2])
+
+
+def test_summary_sub_packages_import_only_the_ones_below_them():
+    summary = PACKAGE / "summary"
+    loose = sorted(
+        str(p.relative_to(summary))
+        for p in summary.rglob("*.py")
+        if (p.parent == summary and p.name != "__init__.py")
+        or (p.parent != summary and p.parent.name not in SUMMARY_ORDER)
+    )
+    assert not loose, f"summary modules outside its sub-packages {SUMMARY_ORDER}: {loose}"
+    climbs = []
+    for path in sorted(summary.rglob("*.py")):
+        own = summary_part_of("loadlab." + ".".join(path.relative_to(PACKAGE).with_suffix("").parts))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            # each name imported: `from loadlab.summary import reading` is reading's, `... import write` the entry's
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [f"{node.module}.{a.name}" for a in node.names]
+            else:
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            climbs += [
+                f"{path.relative_to(PACKAGE)}:{node.lineno} imports {name}"
+                for name in names
+                if name.startswith("loadlab.summary.") and summary_part_of(name) > own
+            ]
     assert not climbs, climbs
 
 

@@ -1,6 +1,6 @@
 """PROFILE=brownout judged on a mode's seconds: goodput during the brownout, the share of errors, time to recover, the
 models' predictions with the interval their inputs allow, and whether the delay-service switched on time (its own
-served-delay record against the schedule). Pure functions of per-second rows; summary/brownout_figures.py reads
+served-delay record against the schedule). Pure functions of per-second rows; summary/verdicts/brownout_figures.py reads
 the files.
 
 Seconds are relative to the start of the measured phase; the brownout is [start_s, end_s).

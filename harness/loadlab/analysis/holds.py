@@ -35,7 +35,7 @@ class LevelHold:
 @dataclass(frozen=True)
 class KindHold:
     """One kind of a SCENARIO mix: its share of the requests (0..1) and how long one of its requests holds a thread,
-    read on its own histograms (summary/kinds.py) at the mix's healthy levels."""
+    read on its own histograms (summary/judge/kinds.py) at the mix's healthy levels."""
 
     name: str
     share: float

@@ -20,7 +20,7 @@ it measured (a backlog not drained, a slower minute), so that pass proves nothin
 A knee that did not reproduce is not a knee, and the stairs go on above it: the next pass CLIMBS the coarse stairs on
 from the highest rate measured healthy (plan.py); its first unhealthy level, measured once, is a new bracket's top
 that the pass after it measures again, and a climb that holds to the stairs' top leaves a mode that never collapsed. A
-pass that cannot be trusted (validity.py) or that a dead process ended (summary/crash.py) is kept on the page, not
+pass that cannot be trusted (validity.py) or that a dead process ended (summary/judge/crash.py) is kept on the page, not
 used.
 
 A pass is judged level by level: a level whose instrument was saturated (set_aside.instrument_saturated) is SET ASIDE,

@@ -1,5 +1,5 @@
 """A measured level: its counts, latency and the evidence the hosts sampled over its seconds, merged across
-injectors (summary/seconds.py assigns the seconds; nothing here judges)."""
+injectors (summary/reading/seconds.py assigns the seconds; nothing here judges)."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ class Level:
     ko_latency: hlog.LatencyStats | None = None
     # Failed requests by kind (the simulation's ErrorKind ids); empty when the run did not classify them.
     errors_by_kind: dict[str, int] = field(default_factory=dict)
-    # Why a sampler's rows are missing for part of the level (summary/evidence.py): its evidence is then empty.
+    # Why a sampler's rows are missing for part of the level (summary/judge/evidence.py): its evidence is then empty.
     no_server_evidence: str | None = None
     # The merged histogram of the level's successful requests: the whole spectrum (its .hgrm file, the page's charts).
     histogram: HdrHistogram | None = field(default=None, compare=False, repr=False)
@@ -81,21 +81,23 @@ class Level:
     served_late: str | None = None
     # The rate offered just before the level (the previous level's target, or the warm-up's for the first; None:
     # unknown, or not needed: a level counted by the seconds its requests were sent in has none in flight) and the
-    # whole seconds its completions are read later than it was sent (summary/seconds.py's lag): together they say
-    # how many of its requests a service keeping up still has in flight at its end (health.py).
+    # whole seconds its completions are read later than it was sent (summary/reading/seconds.py's lag): together they
+    # say how many of its requests a service keeping up still has in flight at its end (health.py).
     previous_target_rps: float | None = None
     window_shift_s: int = 0
     # The whole seconds after the level's step that were left out of it (thresholds.settle_seconds): what a service
     # keeping up still completes of the previous rate's requests falls in them first.
     settle_s: int = 0
-    # A level counted by the seconds its requests were sent in and longer than the lag (summary/send_seconds.py): the
-    # OK answers that completed in its evidence seconds, whoever sent them, and the rate offered before it, whose
-    # answers still complete in its first evidence seconds (health.expected_completions_rps: whether the service
-    # answered at its rate, not only eventually). previous_target_rps stays None for it: counted by send second, none
-    # of its own requests are in flight at its end. None: counted by the second its requests completed in.
+    # A level counted by the seconds its requests were sent in and longer than the lag
+    # (summary/reading/send_seconds.py): the OK answers that completed in its evidence seconds, whoever sent them, and
+    # the rate offered before it, whose answers still complete in its first evidence seconds
+    # (health.expected_completions_rps: whether the service answered at its rate, not only eventually).
+    # previous_target_rps stays None for it: counted by send second, none of its own requests are in flight at its end.
+    # None: counted by the second its requests completed in.
     completed_ok: int | None = None
     completed_from_rps: float | None = None
-    # Where its requests waited, from the wait agent's samples over its seconds (summary/waits.py); None: no profile.
+    # Where its requests waited, from the wait agent's samples over its seconds (summary/reading/waits.py); None: no
+    # profile.
     waits: LevelWaits | None = field(default=None, compare=False)
 
     @property
@@ -179,8 +181,8 @@ class LevelBuilder:
         ko_latency: HdrHistogram | None,
         kinds: Mapping[str, int],
     ) -> None:
-        """Requests sent in the level, completed in any second (summary/send_seconds.py): their counts, latencies
-        and failures' kinds, apart from the seconds whose evidence the level is read over."""
+        """Requests sent in the level, completed in any second (summary/reading/send_seconds.py): their counts,
+        latencies and failures' kinds, apart from the seconds whose evidence the level is read over."""
         self.ok += ok
         self.ko += ko
         if ok_latency is not None and ok_latency.get_total_count():

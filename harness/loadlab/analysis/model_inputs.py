@@ -1,4 +1,4 @@
-"""What the models (models.py) need about one mode, in one record: summary/mode_inputs.model_inputs fills it from
+"""What the models (models.py) need about one mode, in one record: summary/judge/mode_inputs.model_inputs fills it from
 the run's live configuration, its parameters and its healthy levels."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class Inputs:
     # A pool no model knows (an app's own Semaphore), sized and timed from the wait profile (measured_pool.py).
     measured_pool: Prediction | None = None
     measured_pool_size: float | None = None  # its size: the most requests seen holding it at once
-    # An application's own connection pool (APP with HikariCP's gauges, summary/app_pool.py): its size and the
+    # An application's own connection pool (APP with HikariCP's gauges, summary/judge/app_pool.py): its size and the
     # connection time per request its usage timer gave.
     app_pool: float | None = None
     app_pool_hold: HoldTime | None = None

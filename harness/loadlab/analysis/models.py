@@ -4,7 +4,7 @@ model's inputs allow — so the page can show how the number was reached and how
 
 - little: a platform pool of N blocking threads, each holding a request for the baseline latency (Little's law).
 - pool: a database pool of DB_POOL connections each held for one query; platform threads beyond the pool only queue.
-  An APP's own HikariCP pool is the same limit, its hold time the app's own usage timer (summary/app_pool.py).
+  An APP's own HikariCP pool is the same limit, its hold time the app's own usage timer (summary/judge/app_pool.py).
 - cpu: CPU_MS of computation per request on the thread-service's cores, less what the other roles on that machine
   spend per request (measured from the samples).
 - connections: Tomcat holds at most max-connections open (MAX_CONNECTIONS), in both modes; with one request per

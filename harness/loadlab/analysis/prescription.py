@@ -1,7 +1,7 @@
 """What would lift a mode's limit: the setting that sizes it (limit_settings.py), its value now and the value to set
 by Little's law at the site — the rate to reach × the time a request holds the resource —, what the new value costs
-or breaks, or, where no setting exists, the code to change. Pure: summary/prescription_record.py gathers a Case from
-the mode's verdict, the LADDER step can call `prescribe` on its own.
+or breaks, or, where no setting exists, the code to change. Pure: summary/verdicts/prescription_record.py gathers a Case
+from the mode's verdict, the LADDER step can call `prescribe` on its own.
 
 The rate to reach is TARGET_RPS when given, else the next rung's predicted knee: the lowest other limit the lab
 predicts above this one. The hold is the model's (its slots over its predicted rate: the hold it divided by) or,

@@ -46,7 +46,7 @@ def interval(numerator: KneeRange | None, divisor: KneeRange | None) -> Interval
     low = None if d_hi is None else round(n_lo / d_hi, DIGITS)
     high = None if n_hi is None else round(n_hi / d_lo, DIGITS)
     if low is None and high is None:
-        return None  # neither knee was reached: no ratio (summary/ratio.py says why)
+        return None  # neither knee was reached: no ratio (summary/verdicts/ratio.py says why)
     return [low, high]
 
 

@@ -1,5 +1,5 @@
 """A rung of the limit ladder judged: the mode measured again with its prescription applied (run/rungs.py), its knee
-set beside the knee before and beside what the next limit predicted. Pure: summary/ladder_record.py reads the
+set beside the knee before and beside what the next limit predicted. Pure: summary/verdicts/ladder_record.py reads the
 figures from the two runs' summaries.
 
 - moved as predicted: the new knee meets the next limit's predicted interval (the rung's own prediction, by the same

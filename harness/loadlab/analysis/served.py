@@ -13,8 +13,8 @@ rule on the raw percentile can tell a slow stand-in from a short level. A late l
 downstream than the one asked for (a late timer, a starved event loop, a machine too busy to answer on time): what it
 measured is the stand-in's, so it is set aside with this reason (analysis/set_aside.instrument_saturated), like any
 level whose instrument was saturated: it costs that level, not the pass. Only a rise counts: a served delay below the
-configured one cannot make the service look worse. Pure functions of the log and the levels; summary/served_check.py
-reads them onto the levels.
+configured one cannot make the service look worse. Pure functions of the log and the levels;
+summary/judge/served_check.py reads them onto the levels.
 """
 
 from __future__ import annotations

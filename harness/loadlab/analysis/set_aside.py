@@ -72,7 +72,7 @@ def judge_trusted(
 ) -> Verdict:
     """A pass judged level by level: every level whose instrument was saturated set aside with why, the knee placed
     on the others (knee.judge). with_crash: levels (by position) counted with a crash that followed them
-    (summary/gc_crash.py), with why: set aside too, the crash's reason first."""
+    (summary/judge/gc_crash.py), with why: set aside too, the crash's reason first."""
     ctx = with_delay_reference(levels, ctx)
     aside = {i: why for i, lv in enumerate(levels) if (why := instrument_saturated(lv, ctx))}
     for i, why in (with_crash or {}).items():

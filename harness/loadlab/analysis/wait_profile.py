@@ -1,7 +1,7 @@
 """A level's wait profile: where its requests' time went, site by site, from the threads the wait agent sampled over
-the level's seconds (summary/waits.py reads them), by Little's law at each site: the mean number of requests there is
-the thread-samples found there over the samples taken, and its share of request time is that over all requests in
-flight. What the samples cannot carry is said in words, never printed as a figure."""
+the level's seconds (summary/reading/waits.py reads them), by Little's law at each site: the mean number of requests
+there is the thread-samples found there over the samples taken, and its share of request time is that over all requests
+in flight. What the samples cannot carry is said in words, never printed as a figure."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ class LevelWaits:
     too_few: str | None = None  # why no site is placed, in words
     # A generic JDK pool (a Semaphore) has no owner in a thread dump: the requests holding it are the request threads
     # inside the code that took it (wait_sites.taker) and not waiting there, mean per dump, by the pool's site; at
-    # every level of the mode, the uncontended ones too (takers: found at any level, summary/waits.py).
+    # every level of the mode, the uncontended ones too (takers: found at any level, summary/reading/waits.py).
     holders: Mapping[str, float] = field(default_factory=dict)
 
     def at(self, category: str, site: str) -> float:

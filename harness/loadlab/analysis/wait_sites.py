@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # The categories, in the order the page stacks them. QUEUED is not sampled: it is the requests in flight at the
-# service that no request thread held (summary/waits.py), Tomcat's queue or a virtual thread not yet started.
+# service that no request thread held (summary/reading/waits.py), Tomcat's queue or a virtual thread not yet started.
 RUNNING = "running"
 READY = "ready"
 DOWNSTREAM = "downstream"
@@ -129,7 +129,7 @@ def frames_top_first(stack: str) -> list[str]:
 def is_request(sample: Sample) -> bool:
     """A thread handling a request; on JDK 25 also a virtual thread started and never yet run (no stack, no carrier):
     Tomcat starts one per request, and under a CPU limit they queue for the carriers. (JDK 21's dump cannot tell
-    such a thread from a platform one: those requests count among the queued, summary/waits.py.)"""
+    such a thread from a platform one: those requests count among the queued, summary/reading/waits.py.)"""
     if sample.kind == "virtual" and sample.state == "RUNNABLE" and not sample.stack:
         return True
     return any(f.startswith(REQUEST_FRAMES) for f in sample.stack.split(";"))

@@ -13,12 +13,12 @@ from loadlab.analysis.levels import Evidence
 from loadlab.core import metrics, runrecord
 from loadlab.core.servicecpus import CpuSplit
 from loadlab.core.servicecpus import of_run as split_of_run
-from loadlab.summary import records
-from loadlab.summary.fit_records import CostSlopeRecord, PredictionRecord
-from loadlab.summary.labels import base_mode
-from loadlab.summary.level_records import LevelRecord
-from loadlab.summary.records import ModeRecord
-from loadlab.summary.values import as_float
+from loadlab.summary.reading.labels import base_mode
+from loadlab.summary.reading.values import as_float
+from loadlab.summary.schema.fit_records import CostSlopeRecord, PredictionRecord
+from loadlab.summary.schema.level_records import LevelRecord
+from loadlab.summary.verdicts import records
+from loadlab.summary.verdicts.records import ModeRecord
 
 # The roles' CPU in a level's evidence (% of one core; the injector's is one injector's).
 SERVICE, DELAY, INJECTORS = "thread-service", "delay-service", "injectors"
@@ -81,14 +81,14 @@ def mode_figures(label: str, mode: ModeRecord, asked_pool: int | None, injectors
     return ModeFigures(
         label,
         base_mode(label),
-        bool(mode.valid),
-        tuple(mode.invalid_reasons or ()),
+        bool(mode.validity.valid),
+        tuple(mode.validity.invalid_reasons or ()),
         as_float(mode.sustained_rps),
         as_float(mode.baseline_p50_ms),
         int(pool) if pool and base_mode(label) == "platform" else None,
         tuple(mode.predictions or ()),
         points,
-        mode.costs.memory_per_inflight if mode.costs else None,
+        mode.request_cost.fits.memory_per_inflight if mode.request_cost.fits else None,
         rss[0] if rss else None,
     )
 

@@ -44,6 +44,9 @@ class Row:
     params: dict[str, str]
     ledger: str  # the runs docs/studies/README.md quotes for the row
     needs: Needs | None = None
+    # the ledger's figures for the row (platform, virtual, ratio), one run each, shown until `make answers` measures
+    # the row: a table with a row not yet measured again still says what was measured, and says it is one run
+    ledger_cells: tuple[str, str, str] | None = None
 
     def command(self, repeat: int) -> str:
         """The row's command as a user would type it, every parameter written out."""
@@ -64,6 +67,12 @@ def _needs(raw: object) -> Needs | None:
     return Needs(str(param), str(path), str(raw["how"]))
 
 
+def _ledger_cells(raw: object) -> tuple[str, str, str] | None:
+    if not isinstance(raw, Mapping):
+        return None
+    return str(raw["platform"]), str(raw["virtual"]), str(raw["ratio"])
+
+
 def load(path: Path = ROWS_FILE) -> list[Row]:
     """Every row of the file, in the README's order."""
     values = json.loads(path.read_text(encoding="utf-8"))
@@ -74,6 +83,7 @@ def load(path: Path = ROWS_FILE) -> list[Row]:
             params={str(k): str(v) for k, v in r["params"].items()},
             ledger=str(r.get("ledger", "")),
             needs=_needs(r.get("needs")),
+            ledger_cells=_ledger_cells(r.get("ledger_cells")),
         )
         for r in values["rows"]
     ]

@@ -40,7 +40,7 @@ TOMCAT_NIO_OWN_THREADS = 2
 
 
 # The app's own Actuator gauges, sampled when it exposes them (GET /actuator/metrics/<name>): the sampler records
-# these names, summary/appcheck.py reads them back.
+# these names, summary/judge/appcheck.py reads them back.
 TOMCAT_BUSY, TOMCAT_MAX = "tomcat.threads.busy", "tomcat.threads.config.max"
 HIKARI_ACTIVE, HIKARI_PENDING, HIKARI_MAX = (
     "hikaricp.connections.active",
@@ -49,7 +49,7 @@ HIKARI_ACTIVE, HIKARI_PENDING, HIKARI_MAX = (
 )
 # HikariCP's usage timer (Micrometer): how long each connection was held, borrowed to returned. A timer has several
 # measurements; `name:STATISTIC` asks the sampler for one of them (its cumulative count and total time, in seconds),
-# so the connection time per request is the total's rise over a level's requests (summary/app_pool.py).
+# so the connection time per request is the total's rise over a level's requests (summary/judge/app_pool.py).
 HIKARI_USAGE = "hikaricp.connections.usage"
 HIKARI_USAGE_TOTAL_S, HIKARI_USAGE_COUNT = f"{HIKARI_USAGE}:TOTAL_TIME", f"{HIKARI_USAGE}:COUNT"
 ACTUATOR_METRICS = (

@@ -33,8 +33,9 @@ class Asked:
     fanout_on_timeout: str
     target_rps: float | None
     service_cpus: float | None
-    # What a mode's label leaves unsaid (summary/labels.py): the run's only JDK, None with several or for a run from
-    # before JDKS (whichever JDK the machine had); its only platform pool, None for a sweep (each label names its own).
+    # What a mode's label leaves unsaid (summary/reading/labels.py): the run's only JDK, None with several or for a run
+    # from before JDKS (whichever JDK the machine had); its only platform pool, None for a sweep (each label names its
+    # own).
     jdk: int | None
     pool: int | None
     # False for a run from before MAX_CONNECTIONS, which asked for no connection cap

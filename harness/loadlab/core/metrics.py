@@ -3,8 +3,8 @@
 else). The harness spells none of them on its own: the sampler records every field of this list (the harness hands
 it the names, so a remote host needs no copy of the file), the live configuration is its info and config fields,
 server.csv copies every gauge and turns every counter into a rate, unless a derived column reads it (DERIVED in
-summary/seconds.py). A new metric is one line in metrics.tsv; a name the Python side uses but the list lacks fails
-test_metrics.py. Standard library only.
+summary/reading/seconds.py). A new metric is one line in metrics.tsv; a name the Python side uses but the list lacks
+fails test_metrics.py. Standard library only.
 """
 
 from __future__ import annotations

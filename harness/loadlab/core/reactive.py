@@ -8,7 +8,7 @@ from loadlab.core.run_params import RunParams
 REACTIVE = "reactive"
 # The reactive service's event loops by their Linux thread name (Linux keeps 15 characters): Reactor Netty's own
 # resources name them reactor-http-epoll-N (the jar), Boot's webflux-http-epoll-N when it makes them (seen in its
-# tests). The host's sampler counts either; the live-config check requires them (summary/reactivecheck.py).
+# tests). The host's sampler counts either; the live-config check requires them (summary/judge/reactivecheck.py).
 EVENT_LOOP_PREFIXES = ("reactor-http-", "webflux-http-")
 
 

@@ -50,7 +50,8 @@ class RunRecord:
     # None when it would not say, {} for a run from before it
     java_runtimes: dict[str, str | None] = field(default_factory=dict)
     # LADDER: each rung bench climbed or refused, as run/rungs.py recorded it (mode, rung, limit, setting, from, to,
-    # run: its folder under the run's, or not_applied: why not); summary/ladder_record.py judges each from its run
+    # run: its folder under the run's, or not_applied: why not); summary/verdicts/ladder_record.py judges each from its
+    # run
     ladder: list[Doc] = field(default_factory=list)
     started_utc: str | None = None  # ISO 8601, when bench began and ended the run
     finished_utc: str | None = None

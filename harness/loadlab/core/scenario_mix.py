@@ -1,6 +1,6 @@
 """SCENARIO as one scenario (`http`, as always) or a weighted mix of the thread-service's own workloads
 (`"http:70 db:20 cpu:10"`), each a kind of one mix sent through APP_REQUESTS's machinery (core/mix.py): Gatling draws
-a kind per request at its share, records it on its own, and the summary judges each kind (summary/kinds.py).
+a kind per request at its share, records it on its own, and the summary judges each kind (summary/judge/kinds.py).
 
 The one rule of the value lives here (standard library only: `make check-params` reads it before .venv exists), and
 every stage asks it what the run's scenario needs (`kinds`): PostgreSQL when a kind is db, the CPU-bound reading of a

@@ -1,7 +1,7 @@
 """What the summary stage reads of a run's parameters, worked out once from its params.json: the load the injectors
 offered (`Load`), what the service was asked for (asked.Asked), the mode labels asked for and the downstream's
-distribution. summary.write builds it at the top of a summary, summary/fine_plan.py at the top of bench's look at a
-mode still running; every summary function below takes these and no RunParams (issue 53).
+distribution. summary.write builds it at the top of a summary, summary/judge/fine_plan.py at the top of bench's look at
+a mode still running; every summary function below takes these and no RunParams (issue 53).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""index.html: the comparison page, drawn from the run's records (summary/records.py) and each mode's server.csv.
+"""index.html: the comparison page, drawn from the run's records (summary/verdicts/records.py) and each mode's
+server.csv.
 
 `rebuild` is what `make bench` (at its end) and `make report` call: the summary writes the
 numbers (summary.write), then each folder's page is drawn from them.
@@ -24,9 +25,9 @@ from loadlab.report.page import document
 from loadlab.report.page_charts import figures
 from loadlab.report.page_style import CSS
 from loadlab.report.service_name import named_page
-from loadlab.summary import records
-from loadlab.summary.outputs import write_text
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts import records
+from loadlab.summary.verdicts.records import RunSummary
+from loadlab.summary.writing.outputs import write_text
 
 
 def rebuild(run_dir: str | os.PathLike[str]) -> RunSummary:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from loadlab.analysis import ratio_interval
 from loadlab.core.modelabel import ModeLabel
 from loadlab.report.formats import rps
-from loadlab.summary.ratio import bound
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.verdicts.ratio import bound
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 # The start of limit_met_first (analysis/prediction.py LIMIT_NAMES) -> what the limit was, in a few words.
 LIMITS = {
@@ -37,7 +37,7 @@ def answer(summary: RunSummary) -> str | None:
             return f"No ratio of virtual over platform threads can be claimed from this run: {reason.split(':')[0]}."
         return None
     platform = modes[basis]
-    # one mode never reached its knee: the ratio is a bound (summary/ratio.bound)
+    # one mode never reached its knee: the ratio is a bound (summary/verdicts/ratio.bound)
     span = summary.virtual_over_platform_interval
     kind = ratio_interval.bound_of(span) or summary.virtual_over_platform_bound or bound(virtual, platform)
     # a bound is said in words ("at least") before the end its brackets carry (ratio_interval.figure), never the
@@ -50,7 +50,7 @@ def answer(summary: RunSummary) -> str | None:
     )
     if summary.ratios_by_pool:
         text += f", the best of the {len(summary.ratios_by_pool)} pools tried"
-    if not virtual.collapsed and virtual.knee_bound:
+    if not virtual.collapsed and virtual.knee.bound:
         text += (
             "; virtual threads did not break on any level that can be trusted (a level above was set aside: the "
             "instrument was saturated there), so the ratio is a floor"
@@ -88,7 +88,7 @@ def _pool(basis: str, summary: RunSummary) -> str:
 
 def _limit(result: ModeRecord) -> str | None:
     """The limit the mode met first, when a model's interval met its knee; the machine's CPU when the note says so."""
-    met = str(result.limit_met_first or "")
+    met = str(result.limit.met_first or "")
     if met.startswith(APP_POOL):  # named from the app's own gauges: full, with requests waiting (app_pool.py)
         return "the app's own connection pool"
     if " answered errors: " in met:  # the service said no (knee_record.answered_errors)

@@ -1,5 +1,6 @@
 """docs/studies/answers.json: what `make answers` measured for each row of the README's table, read from each row's
-run folder by summary/records.read (the one reader of a written summary.json), merged with the rows measured before.
+run folder by summary/verdicts/records.read (the one reader of a written summary.json), merged with the rows measured
+before.
 
 Per row and mode: the median sustained rate with its min–max over the repetitions, each repetition's knee interval,
 the limit met first; the ratio with its interval and bound; the run folder, the date, the machine, the seconds taken;
@@ -19,8 +20,8 @@ from loadlab.core.answer_rows import ANSWERS_JSON, ROWS_FILE, Row
 from loadlab.core.modelabel import ModeLabel
 from loadlab.core.repo import REPO
 from loadlab.report import formats
-from loadlab.summary import records
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.verdicts import records
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 FORMAT = 1
 
@@ -62,7 +63,7 @@ def mode_entry(summary: RunSummary, label: str, mode: ModeRecord) -> dict[str, o
         rows = [(r.sustained_rps, r.collapsed, r.knee_interval_rps) for r in spread.repetitions]
         low, mid, high = spread.min, spread.median, spread.max
     else:
-        rows = [(mode.sustained_rps, mode.collapsed, mode.knee_interval_rps)]
+        rows = [(mode.sustained_rps, mode.collapsed, mode.knee.interval_rps)]
         low = mid = high = mode.sustained_rps
     disagree = _disagree([ratio_interval.knee_range(s, c, b) for s, c, b in rows])
     knees = [_knee_words(s, c, b) for s, c, b in rows]
@@ -71,9 +72,9 @@ def mode_entry(summary: RunSummary, label: str, mode: ModeRecord) -> dict[str, o
         "collapsed": mode.collapsed,
         "knee_interval_rps": [b for _, _, b in rows],
         "knees": knees,
-        "limit_met_first": mode.limit_met_first,
-        "valid": mode.valid,
-        "invalid_reasons": mode.invalid_reasons or [],
+        "limit_met_first": mode.limit.met_first,
+        "valid": mode.validity.valid,
+        "invalid_reasons": mode.validity.invalid_reasons or [],
         "repetitions": len(rows),
         "disagree": disagree,
         "spread": (

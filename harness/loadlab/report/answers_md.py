@@ -3,6 +3,7 @@
 One rule for a cell, here: a mode's median sustained rate — limit met first; its min–max over the repetitions when
 they differ; a mode that held the top written as a bound (`≥ x (held)`); repetitions that disagree beyond their
 intervals said in words with their range, never as one run's figure; a knee with no healthy level below it in words.
+A row not measured yet shows the ledger's figures (one run each), marked so, or says it was not measured.
 The ratio is written by analysis/ratio_interval.text (`2.12× (2.03–2.42)`, `≥ 2.55×`), never a bound's point.
 """
 
@@ -17,12 +18,16 @@ from loadlab.report.answers_json import platform_labels
 
 HEADER = ("| workload | platform threads | virtual threads | virtual / platform |", "|---|---|---|---|")
 NOT_MEASURED = "not yet measured by `make answers`"
+# a row `make answers` has not measured yet shows the ledger's figures (one run each), marked as such
+FROM_LEDGER = " *(one run, from the ledger: not yet measured again by `make answers`)*"
 
 
 def _limit(sentence: object) -> str:
     """limit_met_first's name of the limit, before its sentence's explanation (`threads (Tomcat's pool, Little's
     law)`); a knee no model met is said so (its sentence, with what the machine showed there, is the detail's)."""
     name = str(sentence).split(":", 1)[0].strip() if sentence else ""
+    if name.startswith("none within"):  # the median repetition held the top: no limit to name
+        return ""
     return "a limit no model predicted" if name.startswith(("the knee", "no model")) else name
 
 
@@ -76,6 +81,8 @@ def ratio_cell(ratio: object) -> str:
 
 
 def row_cells(row: Row, entry: Mapping[str, object] | None) -> list[str]:
+    if entry is None and row.ledger_cells is not None:
+        return [row.workload + FROM_LEDGER, *row.ledger_cells]
     if entry is None:
         return [row.workload, NOT_MEASURED, NOT_MEASURED, "—"]
     modes = entry.get("modes")
@@ -135,6 +142,11 @@ def _detail(row: Row, entry: Mapping[str, object]) -> list[str]:
     return [*lines, ""]
 
 
+def _not_measured(row: Row) -> list[str]:
+    said = f"; the table shows the ledger's figures, runs {row.ledger}" if row.ledger_cells else ""
+    return [f"### `{row.id}`: {NOT_MEASURED}{said}", ""]
+
+
 def page(rows: Sequence[Row], answers: Mapping[str, object] | None) -> str:
     """docs/studies/answers.md: the table, then each measured row's command, run, machine and figures."""
     entries = by_id(answers)
@@ -150,5 +162,5 @@ def page(rows: Sequence[Row], answers: Mapping[str, object] | None) -> str:
     ]
     for row in rows:
         entry = entries.get(row.id)
-        lines += _detail(row, entry) if entry is not None else [f"### `{row.id}`: {NOT_MEASURED}", ""]
+        lines += _detail(row, entry) if entry is not None else _not_measured(row)
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from html import escape
 
 from loadlab.report.formats import columns_table, num, small
-from loadlab.summary.detail_records import AppEvidenceRecord
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.schema.detail_records import AppEvidenceRecord
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 
 def _value(read: Callable[[AppEvidenceRecord], float | None]) -> Callable[[ModeRecord], str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts.records import RunSummary
 
 
 def test_fault(summary: RunSummary) -> str:
@@ -57,12 +57,12 @@ def _missing_text(entry: str) -> str:
 
 
 def invalid(summary: RunSummary) -> str:
-    entries = {mode: m.invalid_reasons or [] for mode, m in summary.modes.items()}
+    entries = {mode: m.validity.invalid_reasons or [] for mode, m in summary.modes.items()}
     return _per_mode_box(entries, "invalid", "invalid", "Why this run cannot be trusted")
 
 
 def notes(summary: RunSummary) -> str:
-    return _per_mode_box({mode: m.notes or [] for mode, m in summary.modes.items()}, "note", "notes", "Note")
+    return _per_mode_box({mode: m.validity.notes or [] for mode, m in summary.modes.items()}, "note", "notes", "Note")
 
 
 def _per_mode_box(entries: dict[str, list[str]], kind: str, box_id: str, title: str) -> str:

@@ -15,8 +15,8 @@ from loadlab.report.charts.chart_style import MODE_COLORS, PANEL_SIZE, STYLE
 from loadlab.report.charts.marks import brownout, log_y
 from loadlab.report.charts.svg import to_svg
 from loadlab.report.series import gaps, read_series
-from loadlab.summary.brownout_figures import SERIES
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts.brownout_figures import SERIES
+from loadlab.summary.verdicts.records import RunSummary
 
 NAME = "brownout"
 CAPTION = (

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from loadlab.summary.brownout_record import BrownoutRecord
-from loadlab.summary.records import ModeRecord
+from loadlab.summary.schema.brownout_record import BrownoutRecord
+from loadlab.summary.verdicts.records import ModeRecord
 
 
 def _n(x: float | None, unit: str = "", digits: int = 0) -> str:

@@ -15,8 +15,8 @@ from loadlab.analysis.difference import Change, Span, capacity_change, latency_c
 from loadlab.report.comparability import Shared, Side
 from loadlab.report.formats import rps
 from loadlab.report.spectrum_section import Place
-from loadlab.summary.level_records import LevelRecord
-from loadlab.summary.records import ModeRecord
+from loadlab.summary.schema.level_records import LevelRecord
+from loadlab.summary.verdicts.records import ModeRecord
 
 CAPACITY = ("sustained", "knee")
 LATENCY = ("p50", "p99")
@@ -77,7 +77,7 @@ def spans_of(side: Side, mode: str, figure: str) -> list[Span]:
     if found:
         return found
     result = side.summary.modes[mode]
-    return [_span(result.knee_interval_rps, result.sustained_rps, figure)]
+    return [_span(result.knee.interval_rps, result.sustained_rps, figure)]
 
 
 def _span(interval: list[float | None] | None, sustained: float | None, figure: str) -> Span:
@@ -93,7 +93,7 @@ def _span(interval: list[float | None] | None, sustained: float | None, figure: 
 
 
 def capacity_text(result: ModeRecord, figure: str) -> str:
-    interval = result.knee_interval_rps or []
+    interval = result.knee.interval_rps or []
     closed = len(interval) == 2 and interval[1] is not None
     if figure == "sustained":
         if not result.sustained_rps:  # 0 or none: the first level was already unhealthy

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from loadlab.core.errors import ExitCode, LoadlabError
 from loadlab.report.spectrum_section import Place, common, places
-from loadlab.summary import records
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts import records
+from loadlab.summary.verdicts.records import RunSummary
 
 
 @dataclass(frozen=True)
@@ -99,8 +99,8 @@ def _untrusted(result: records.ModeRecord) -> str | None:
     """Why a mode's figures cannot be compared (an instrument's fault is not a difference between runs), or None."""
     if result.crashed:
         return "it crashed"
-    if not result.valid:
-        return (result.invalid_reasons or ["its verdict is not valid"])[0]
+    if not result.validity.valid:
+        return (result.validity.invalid_reasons or ["its verdict is not valid"])[0]
     return None
 
 

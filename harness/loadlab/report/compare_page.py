@@ -19,8 +19,8 @@ from loadlab.report.formats import bracket_text, small
 from loadlab.report.headline import headline
 from loadlab.report.page_style import CSS
 from loadlab.report.spectrum_section import blocks
-from loadlab.summary.outputs import write_text
-from loadlab.summary.records import ModeRecord
+from loadlab.summary.verdicts.records import ModeRecord
+from loadlab.summary.writing.outputs import write_text
 
 # What a run records beside its parameters that can explain a difference between two runs.
 CONTEXT = ("target", "machine", "scenario")
@@ -112,7 +112,7 @@ def verdicts(run: Side, against: Side, home: Path) -> str:
 def _mode_rows(mode: str) -> list[VerdictRow]:
     return [
         (f"{mode}: sustained", lambda s: _sustained(s, mode)),
-        (f"{mode}: knee between", lambda s: bracket_text(_mode(s, mode).knee_interval_rps)),
+        (f"{mode}: knee between", lambda s: bracket_text(_mode(s, mode).knee.interval_rps)),
         (f"{mode}: prediction", lambda s: prediction_cells.predicted_cell(_mode(s, mode))),
         (f"{mode}: knee meets it", lambda s: prediction_cells.agreement_cell(_mode(s, mode))),
     ]

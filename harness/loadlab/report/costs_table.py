@@ -1,4 +1,4 @@
-"""The page's costs: what each request and each thread cost a mode (summary/cost_fits.py), one column per mode. A
+"""The page's costs: what each request and each thread cost a mode (summary/judge/cost_fits.py), one column per mode. A
 cost the data cannot carry (its interval includes zero, or too narrow a range of requests in flight) is said in
 words, not printed as a figure.
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from html import escape
 
-from loadlab.summary.fit_records import CostSlopeRecord, CostsRecord
-from loadlab.summary.level_records import LevelRecord, healthy_prefix
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.schema.fit_records import CostSlopeRecord, CostsRecord
+from loadlab.summary.schema.level_records import LevelRecord, healthy_prefix
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 
 def _fit_text(fit: CostSlopeRecord | None, unit: str, digits: int = 1) -> str:
@@ -21,7 +21,7 @@ def _fit_text(fit: CostSlopeRecord | None, unit: str, digits: int = 1) -> str:
     if not fit:
         return "—"
     if fit.not_a_figure:
-        # Said in words, never as a number a reader would compare (summary/cost_fits.py Fit.not_a_figure).
+        # Said in words, never as a number a reader would compare (summary/judge/cost_fits.py Fit.not_a_figure).
         return f'<span class="muted">no figure: {escape(fit.not_a_figure)}</span>'
     value = f"{fit.slope:,.{digits}f} {unit}"
     facts = []
@@ -54,7 +54,7 @@ def _level_span(mode: ModeRecord, value: Callable[[LevelRecord], float | None], 
 
 def rows(mode: ModeRecord) -> list[tuple[str, str]]:
     """One mode's costs as (label, cell html)."""
-    costs = mode.costs or CostsRecord()
+    costs = mode.request_cost.fits or CostsRecord()
     switches_source = costs.context_switches_source
     memory = costs.memory_per_inflight
     return [
@@ -77,7 +77,7 @@ def rows(mode: ModeRecord) -> list[tuple[str, str]]:
 
 def section(summary: RunSummary) -> str:
     modes = summary.modes
-    if not any(m.costs for m in modes.values()):
+    if not any(m.request_cost.fits for m in modes.values()):
         return ""
     per_mode = {name: rows(m) for name, m in modes.items()}
     labels = [label for label, _ in next(iter(per_mode.values()))]
@@ -88,7 +88,8 @@ def section(summary: RunSummary) -> str:
         + "</tr>"
         for label in labels
     )
-    missing = [f"{name}: {m}" for name, mode in modes.items() for m in (mode.costs.missing or [] if mode.costs else [])]
+    fits = {name: mode.request_cost.fits for name, mode in modes.items()}
+    missing = [f"{name}: {m}" for name, fit in fits.items() for m in (fit.missing or [] if fit else [])]
     note = "".join(f'<p class="muted">{escape(m)}</p>' for m in missing)
     return (
         '<section id="costs"><h2>What a request and a thread cost</h2>'

@@ -7,7 +7,7 @@ from __future__ import annotations
 from html import escape
 
 from loadlab.report.formats import num, rps
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts.records import RunSummary
 
 PERCENTILES = ("p50", "p90", "p99", "p99.9")
 ANSWERS, MEAN = "answers", "mean"  # the other keys of served_ms and configured_ms beside the percentiles

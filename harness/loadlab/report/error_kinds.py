@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from loadlab.summary.level_records import LevelRecord
+from loadlab.summary.schema.level_records import LevelRecord
 
 
 def error_kinds(levels: list[LevelRecord], listed: list[str]) -> list[str]:

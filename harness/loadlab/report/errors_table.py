@@ -6,7 +6,7 @@ from html import escape
 
 from loadlab.report.error_kinds import error_kinds
 from loadlab.report.formats import num, rps
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts.records import RunSummary
 
 
 def section(summary: RunSummary) -> str:

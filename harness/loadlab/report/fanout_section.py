@@ -8,8 +8,8 @@ from __future__ import annotations
 from html import escape
 
 from loadlab.analysis.knee_words import rate_words
-from loadlab.summary.fanout_record import FanoutLevelRecord, FanoutRecord, TailRecord
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts.fanout_record import FanoutLevelRecord, FanoutRecord, TailRecord
+from loadlab.summary.verdicts.records import RunSummary
 
 TITLE = "One request, N calls"
 UNPLACED = "too few answers to place it"

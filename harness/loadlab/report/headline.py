@@ -10,10 +10,10 @@ from loadlab.core import app, scenario_mix
 from loadlab.core.modelabel import ModeLabel
 from loadlab.report import brownout_words, prediction_cells
 from loadlab.report.formats import num, rps
-from loadlab.summary import crash
-from loadlab.summary.detail_records import CrashRecord
-from loadlab.summary.prediction_text import bound_words
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.judge import crash
+from loadlab.summary.schema.detail_records import CrashRecord
+from loadlab.summary.verdicts.prediction_text import bound_words
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 Span = Sequence[float | None]  # a ratio's interval: [low, high], an end None where it has no bound
 
@@ -67,7 +67,7 @@ def headline(summary: RunSummary) -> str:
             text += _rough(span)
         else:
             text += f"; no virtual/reactive ratio ({reason})"
-    reasons = [f"{mode}: {r}" for mode, m in modes.items() for r in m.invalid_reasons or []]
+    reasons = [f"{mode}: {r}" for mode, m in modes.items() for r in m.validity.invalid_reasons or []]
     missing = summary.missing_modes or []
     if reasons:
         text += " — invalid because " + "; ".join(reasons)
@@ -87,7 +87,7 @@ def _cpu_notes(m: ModeRecord) -> list[str]:
     if not m.collapsed:
         return []  # its unhealthy level did not reproduce: no knee (a note may still describe that level)
     unexplained = m.app_evidence.unexplained_limit if m.app_evidence else None
-    return [n for n in m.notes or [] if n != unexplained]
+    return [n for n in m.validity.notes or [] if n != unexplained]
 
 
 def crash_when(crashed: CrashRecord) -> str:
@@ -127,7 +127,7 @@ def _divisor(summary: RunSummary, label: ModeLabel) -> str:
 
 def verdict_class(summary: RunSummary) -> str:
     modes = summary.modes
-    if modes and all(m.valid for m in modes.values()) and not summary.missing_modes:
+    if modes and all(m.validity.valid for m in modes.values()) and not summary.missing_modes:
         return "valid"
     return "invalid"
 
@@ -156,7 +156,7 @@ def _mode_phrase(summary: RunSummary, mode: str, m: ModeRecord | None) -> str:
             f" ({bound_words(kind).split(':')[0]})" if kind else ""
         )
         phrase += _rough(span, said_above=label.jdk is None)
-    interval = m.knee_interval_rps
+    interval = m.knee.interval_rps
     if m.collapsed and interval and interval[0]:
         phrase += f", knee between {rps(interval[0])} and {rps(interval[1])}"
     spread = summary.spread_of(mode)
@@ -167,14 +167,14 @@ def _mode_phrase(summary: RunSummary, mode: str, m: ModeRecord | None) -> str:
         )
     if m.crashed:
         phrase = _crash_first(mode, m, phrase)
-    elif m.knee_bound:
+    elif m.knee.bound:
         phrase += " (a lower bound: the highest rate held on levels that can be trusted; those above were set aside)"
-    elif m.refine and m.refine.not_reproduced:
+    elif m.knee.refine and m.knee.refine.not_reproduced:
         phrase += " (the highest rate measured healthy: its coarse unhealthy level did not reproduce, no knee)"
     elif not m.collapsed and m.levels:
         phrase += " (the peak; it never collapsed)"
     phrase += prediction_cells.headline_phrase(m)
-    if m.pinned_virtual_threads:
-        phrase += f" with {num(m.pinned_virtual_threads)} pinned virtual threads"
+    if m.jvm.pinned_virtual_threads:
+        phrase += f" with {num(m.jvm.pinned_virtual_threads)} pinned virtual threads"
 
     return phrase

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from loadlab.report.charts.percentile_charts import Curve, spectrum
 from loadlab.report.spectrum_section import CAPTION
-from loadlab.summary import hgrm_files
-from loadlab.summary.kinds import FOLDER, KindRecord
-from loadlab.summary.records import RunSummary
+from loadlab.summary.judge.kinds import FOLDER, KindRecord
+from loadlab.summary.verdicts.records import RunSummary
+from loadlab.summary.writing import hgrm_files
 
 
 def key_rates(kinds: list[KindRecord]) -> list[tuple[str, float]]:

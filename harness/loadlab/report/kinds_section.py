@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from html import escape
 
-from loadlab.summary.kinds import KindLevel, KindRecord
-from loadlab.summary.records import RunSummary
+from loadlab.summary.judge.kinds import KindLevel, KindRecord
+from loadlab.summary.verdicts.records import RunSummary
 
 CROSSED = "✗"  # a kind over its own limit at that level
 ASIDE = "(set aside)"  # the mix's level was set aside: its instrument was saturated, nothing is judged on it

@@ -7,8 +7,8 @@ from __future__ import annotations
 from html import escape
 
 from loadlab.analysis.prediction import interval_text
-from loadlab.summary.record_fields import Interval
-from loadlab.summary.rung_record import RungRecord
+from loadlab.summary.schema.record_fields import Interval
+from loadlab.summary.schema.rung_record import RungRecord
 
 HEAD = ("rung", "limit", "setting", "predicted (next limit)", "knee measured", "verdict")
 

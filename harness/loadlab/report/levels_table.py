@@ -5,8 +5,8 @@ from __future__ import annotations
 from html import escape
 
 from loadlab.report.formats import bracket_text, class_attr, num, pct, rps
-from loadlab.summary.level_records import LevelRecord, PassRecord
-from loadlab.summary.records import RunSummary
+from loadlab.summary.schema.level_records import LevelRecord, PassRecord
+from loadlab.summary.verdicts.records import RunSummary
 
 
 def section(summary: RunSummary) -> str:
@@ -24,7 +24,7 @@ def section(summary: RunSummary) -> str:
         rows = [_level_row(lv, m.sustained_rps) for lv in m.levels or []]
         body = "".join(rows) or '<tr><td colspan="13" class="text muted">no measured level</td></tr>'
         tables.append(f"<div><h3>{escape(mode)}</h3><table>{head}{body}</table></div>")
-        for fine in m.refine.passes or [] if m.refine else []:
+        for fine in m.knee.refine.passes or [] if m.knee.refine else []:
             tables.append(_fine_pass_table(mode, fine, head))
     # One table under the other: side by side, a level's reasons would squeeze both into unreadable columns.
     return f'<section id="levels"><h2>Levels</h2>{"".join(tables)}</section>'

@@ -8,7 +8,7 @@ from pathlib import Path
 from loadlab.report.charts.marks import brownout_window
 from loadlab.report.charts.percentile_charts import Segment, over_time
 from loadlab.report.series import read_series
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts.records import RunSummary
 
 NAME = "percentiles-over-time"
 TITLE = "Percentiles over time"
@@ -27,9 +27,9 @@ def figure(run_dir: Path, summary: RunSummary, folders: dict[str, str]) -> tuple
     for mode, result in summary.modes.items():
         folder = run_dir / folders.get(mode, mode)
         # (name, folder, levels, first unhealthy level, stopped early): the coarse pass, then each fine pass
-        passes = [("coarse", folder, result.levels or [], result.first_unhealthy_level, bool(result.stopped_early))]
+        passes = [("coarse", folder, result.levels or [], result.first_unhealthy_level, bool(result.stop.early))]
         window = brownout_window(result)
-        for fine in result.refine.passes or [] if result.refine else []:
+        for fine in result.knee.refine.passes or [] if result.knee.refine else []:
             name, unhealthy, stopped = fine.name or "", fine.first_unhealthy_level, bool(fine.stopped_early)
             passes.append((name, folder / name, fine.levels or [], unhealthy, stopped))
         segments, offset = [], 0

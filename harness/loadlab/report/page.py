@@ -26,7 +26,7 @@ from loadlab.report import (
 from loadlab.report.answer import answer
 from loadlab.report.headline import headline, mode_names, subject, verdict_class
 from loadlab.report.page_style import CSS
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts.records import RunSummary
 
 
 def document(

@@ -9,7 +9,7 @@ from loadlab.core import app, scenario_mix
 from loadlab.report.charts import level_charts, server_charts
 from loadlab.report.headline import scenario_of
 from loadlab.report.series import read_series
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts.records import RunSummary
 
 CAPTIONS = {
     "throughput": "Each point is one level. OK/s follows the target line while the service keeps up; the knee is "

@@ -9,9 +9,9 @@ from html import escape
 
 from loadlab.analysis.prediction import carried, figure, interval_text, limit_name, range_text, rate_text
 from loadlab.report.formats import small as _small
-from loadlab.summary import prediction_text
-from loadlab.summary.fit_records import PredictionRecord
-from loadlab.summary.records import ModeRecord
+from loadlab.summary.schema.fit_records import PredictionRecord
+from loadlab.summary.verdicts import prediction_text
+from loadlab.summary.verdicts.records import ModeRecord
 
 # The verdict table's rows this module fills: (label, cell).
 AGREEMENT_LABEL = "knee meets the prediction's interval"
@@ -49,9 +49,9 @@ def predicted_cell(m: ModeRecord) -> str:
 
 
 def agreement_cell(m: ModeRecord) -> str:
-    word = prediction_text.verdict_word(m)  # the terminal's words (summary/prediction_text.py)
+    word = prediction_text.verdict_word(m)  # the terminal's words (summary/verdicts/prediction_text.py)
     cls = {"yes": "yes", "NO": "no", "NO: contradicted": "no"}.get(word, "muted")
-    evidence = m.evidence_at_knee if m.predicted.agrees is False else None
+    evidence = m.limit.evidence_at_knee if m.predicted.agrees is False else None
     return (
         f'<span class="{cls}">{escape(word)}</span>'
         + _small(m.predicted.check)

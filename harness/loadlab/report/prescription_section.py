@@ -7,8 +7,8 @@ from __future__ import annotations
 from html import escape
 
 from loadlab.report import ladder_table
-from loadlab.summary.prescription_record import PrescriptionRecord
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts.prescription_record import PrescriptionRecord
+from loadlab.summary.verdicts.records import RunSummary
 
 TITLE = "What to change"
 INTRO = (
@@ -19,7 +19,7 @@ INTRO = (
 
 
 def section(summary: RunSummary) -> str:
-    rows = [(mode, m.prescription) for mode, m in summary.modes.items() if m.prescription is not None]
+    rows = [(mode, m.limit.prescription) for mode, m in summary.modes.items() if m.limit.prescription is not None]
     if not rows:
         return ""
     items = "".join(_mode(mode, p) for mode, p in rows)

@@ -6,8 +6,8 @@ from html import escape
 
 from loadlab.analysis import ratio_interval
 from loadlab.report.formats import rps, small, times
-from loadlab.summary.detail_records import RatioSpreadRecord, RatioValueRecord
-from loadlab.summary.records import RunSummary
+from loadlab.summary.schema.detail_records import RatioSpreadRecord, RatioValueRecord
+from loadlab.summary.verdicts.records import RunSummary
 
 
 def section(summary: RunSummary) -> str:

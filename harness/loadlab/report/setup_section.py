@@ -5,8 +5,8 @@ from __future__ import annotations
 from html import escape
 
 from loadlab.report.formats import none_row, text_of
-from loadlab.summary.detail_records import HostRecord
-from loadlab.summary.records import RunSummary
+from loadlab.summary.schema.detail_records import HostRecord
+from loadlab.summary.verdicts.records import RunSummary
 
 PARAM_ORDER = [
     "TARGET",
@@ -47,7 +47,7 @@ def section(summary: RunSummary) -> str:
         if isinstance(h, HostRecord)
     )
     machine = summary.machine
-    runtimes = {m.jdk: m.java_runtime for m in summary.modes.values() if m.jdk is not None}
+    runtimes = {m.jvm.jdk: m.jvm.java_runtime for m in summary.modes.values() if m.jvm.jdk is not None}
     runtime_rows = "".join(
         f'<tr><th class="text">JDK {jdk}</th><td class="text">'
         f"{escape(name) if name else '<span class=muted>not recorded</span>'}</td></tr>"

@@ -10,9 +10,9 @@ from pathlib import Path
 from loadlab.analysis import hlog
 from loadlab.report.charts.percentile_charts import Curve, spectrum
 from loadlab.report.formats import num as number
-from loadlab.summary import hgrm_files
-from loadlab.summary.level_records import LevelRecord
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.schema.level_records import LevelRecord
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
+from loadlab.summary.writing import hgrm_files
 
 CAPTION = (
     "Every successful request of the level, all injectors added, by percentile: x is 1 / (1 − p) on a log scale, so "
@@ -35,7 +35,7 @@ class Place:
 def places(result: ModeRecord, label: str, folder: Path) -> dict[float, Place]:
     """A mode's measured levels by offered rate (coarse first; a fine pass's where the coarse pass lacks the rate)."""
     passes = [(hgrm_files.COARSE, result.levels or [])]
-    passes += [(p.name or "", p.levels or []) for p in (result.refine.passes or [] if result.refine else [])]
+    passes += [(p.name or "", p.levels or []) for p in (result.knee.refine.passes or [] if result.knee.refine else [])]
     found: dict[float, Place] = {}
     for pass_name, levels in passes:
         for level in levels:
@@ -85,7 +85,7 @@ def section(run_dir: Path, summary: RunSummary, folders: dict[str, str]) -> str:
 def around_knee(mode: str, result: ModeRecord, folder: Path, shared: dict[float, list[Place]]) -> str:
     """A mode's own spectrum on both sides of its knee, when no other mode ran its first unhealthy rate: virtual
     threads' tail near a CPU knee shows here (no time slicing between them), where no equal-load chart reaches."""
-    known = result.knee_interval_rps or []
+    known = result.knee.interval_rps or []
     low, high = known if len(known) == 2 else (None, None)
     if not result.collapsed or low is None or high is None or float(high) in shared:
         return ""

@@ -6,12 +6,12 @@ from __future__ import annotations
 from html import escape
 
 from loadlab.report.formats import columns_table, num, rps, small
-from loadlab.summary.detail_records import ThreadlocalRecord
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.schema.detail_records import ThreadlocalRecord
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 
 def _builds(m: ModeRecord) -> str:
-    use = m.threadlocal or ThreadlocalRecord()
+    use = m.jvm.threadlocal or ThreadlocalRecord()
     per_request = use.builds_per_request
     if per_request is None:
         return "—"
@@ -23,12 +23,12 @@ def _builds(m: ModeRecord) -> str:
 
 
 def _bytes_built(m: ModeRecord) -> str:
-    value = m.threadlocal.bytes_built_per_request if m.threadlocal else None
+    value = m.jvm.threadlocal.bytes_built_per_request if m.jvm.threadlocal else None
     return "—" if value is None else escape(f"{value:,.0f} B")
 
 
 def _allocated(m: ModeRecord) -> str:
-    fit = m.costs.bytes_allocated_per_request if m.costs else None
+    fit = m.request_cost.fits.bytes_allocated_per_request if m.request_cost.fits else None
     return "—" if not fit or fit.slope is None else escape(f"{fit.slope:,.0f} B")
 
 
@@ -60,9 +60,9 @@ ROWS = (
 
 def section(summary: RunSummary) -> str:
     modes = summary.modes
-    if not any(m.threadlocal for m in modes.values()):
+    if not any(m.jvm.threadlocal for m in modes.values()):
         return ""
-    kb = next((m.threadlocal.kb for m in modes.values() if m.threadlocal), None)
+    kb = next((m.jvm.threadlocal.kb for m in modes.values() if m.jvm.threadlocal), None)
     return (
         f'<section id="threadlocal"><h2>The ThreadLocal trap: a {num(kb)} KB object per thread</h2>'
         "<p>Every request uses an object cached in a <code>ThreadLocal</code>, built and filled on a thread's first "

@@ -12,8 +12,8 @@ from loadlab.core.reactive import REACTIVE
 from loadlab.report import prediction_cells
 from loadlab.report.formats import bracket_text, num, rps, small, yes_no
 from loadlab.report.headline import crash_when
-from loadlab.summary.level_records import RefineRecord
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.schema.level_records import RefineRecord
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 # A row of the table: its label, and its cell from a mode's label and summary.
 Cell = Callable[[str, ModeRecord], str]
@@ -38,7 +38,7 @@ def section(summary: RunSummary) -> str:
             ("collapsed", collapsed_cell),
             ("knee between (rps): last healthy – first unhealthy", _of_mode(_bracket_cell)),
         ),
-        ("JDK", lambda label, m: num(m.jdk)),
+        ("JDK", lambda label, m: num(m.jvm.jdk)),
         ("Tomcat threads", _threads_cell),
         *([("repetition shown (the median)", lambda label, m: num(m.repetition))] if summary.repeats else []),
         *knee_rows(
@@ -46,21 +46,21 @@ def section(summary: RunSummary) -> str:
             ("predicted by", lambda label, m: escape(m.predicted.formula or _no_model(m))),
             (prediction_cells.AGREEMENT_LABEL, _of_mode(prediction_cells.agreement_cell)),
             ("every prediction (rps)", _of_mode(prediction_cells.predictions_cell)),
-            ("limit met first", lambda label, m: escape(m.limit_met_first or "—")),
+            ("limit met first", lambda label, m: escape(m.limit.met_first or "—")),
             ("CPU ceiling (utilization law)", _of_mode(prediction_cells.ceiling_cell)),
         ),
         ("baseline p50 (ms)", lambda label, m: num(m.baseline_p50_ms)),
         ("p99 limit (ms)", lambda label, m: num(m.p99_limit_ms)),
         *knee_rows(("p99 at the sustained rate (ms)", lambda label, m: num(m.p99_ms_at_sustained))),
         ("requests / errors (measured phase)", lambda label, m: f"{num(m.requests)} / {num(m.errors)}"),
-        ("pinned virtual threads (JFR)", lambda label, m: num(m.pinned_virtual_threads)),
-        ("carriers (virtual scheduler parallelism)", lambda label, m: num(m.carriers)),
-        ("stopped early", lambda label, m: escape(stop_text(m)) if m.stopped_early else "no"),
+        ("pinned virtual threads (JFR)", lambda label, m: num(m.jvm.pinned_virtual_threads)),
+        ("carriers (virtual scheduler parallelism)", lambda label, m: num(m.jvm.carriers)),
+        ("stopped early", lambda label, m: escape(stop_text(m)) if m.stop.early else "no"),
         (
             "crashed",
             lambda label, m: f'<span class="no">{escape(crash_when(m.crashed))}</span>' if m.crashed else "no",
         ),
-        ("valid", lambda label, m: yes_no(m.valid)),
+        ("valid", lambda label, m: yes_no(m.validity.valid)),
     ]
     if any(m.db_pool for m in modes.values()):
         rows.insert(-2, ("db pool: size / most in use / most waiting", _of_mode(_pool_cell)))
@@ -121,10 +121,10 @@ def _pool_ratio_cell(summary: RunSummary) -> Cell:
 
 
 def _bracket_cell(m: ModeRecord) -> str:
-    interval = m.knee_interval_rps
-    refined = m.refine or RefineRecord()
-    if not interval and m.knee_bound:
-        return f'<span class="muted">≥ {escape(rps(m.sustained_rps))} (a lower bound)</span>' + small(m.knee_bound)
+    interval = m.knee.interval_rps
+    refined = m.knee.refine or RefineRecord()
+    if not interval and m.knee.bound:
+        return f'<span class="muted">≥ {escape(rps(m.sustained_rps))} (a lower bound)</span>' + small(m.knee.bound)
     if not interval and refined.not_reproduced:
         return '<span class="muted">no knee confirmed</span>' + small(refined.not_reproduced)
     if not interval:
@@ -157,23 +157,24 @@ def _pool_cell(m: ModeRecord) -> str:
 
 def stop_text(m: ModeRecord) -> str:
     """Why the simulation stopped a mode's load early, in a reader's words."""
-    cap = m.stop_inflight_cap
+    cap = m.stop.inflight_cap
     if cap:
         return (
             f"yes: {cap.inflight:,} requests were in flight, over the simulation's safety cap of {cap.max_inflight:,}"
         )
-    return f"yes: {m.stop_reason}" if m.stop_reason else "yes"
+    return f"yes: {m.stop.reason}" if m.stop.reason else "yes"
 
 
 def collapsed_cell(label: str, m: ModeRecord) -> str:
-    """A virtual-limited knee made of its own 503s is load shed by design, not a collapse (summary/shedding.py)."""
+    """A virtual-limited knee made of its own 503s is load shed by design, not a collapse
+    (summary/judge/shedding.py)."""
     if m.shed_load:
         return '<span class="muted">shed load (503s of its limit, by design)</span>'
     return yes_no(m.collapsed, good=False)
 
 
 def _limit_cell(m: ModeRecord) -> str:
-    """virtual-limited's VIRTUAL_LIMIT and the requests it shed (summary/shedding.py); none elsewhere."""
+    """virtual-limited's VIRTUAL_LIMIT and the requests it shed (summary/judge/shedding.py); none elsewhere."""
     found = m.rejections
     if not found:
         return "—"

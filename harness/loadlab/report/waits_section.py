@@ -8,12 +8,12 @@ from html import escape
 
 from loadlab.analysis.knee_words import rate_words
 from loadlab.report.charts import wait_charts
-from loadlab.summary.level_records import LevelRecord
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.schema.level_records import LevelRecord
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 TITLE = "Where the time went"
-# How summary/waits.read says a mode has no profile at all (its file missing or unreadable); the item of `missing`
-# that starts so is the reason. at_knee's "no wait profile at <rate>" is about one level, hence the colon.
+# How summary/reading/waits.read says a mode has no profile at all (its file missing or unreadable); the item of
+# `missing` that starts so is the reason. at_knee's "no wait profile at <rate>" is about one level, hence the colon.
 NO_PROFILE = "no wait profile: "
 # wait_knee.at_knee's words for a level of a profiled mode that has none.
 NO_DUMP = "no thread dump fell in the level's seconds"
@@ -51,15 +51,16 @@ def section(summary: RunSummary) -> str:
 
 
 def knee_sentence(mode: str, m: ModeRecord) -> str:
-    if m.waits_at_knee:
-        return f"{mode} at its knee: {m.waits_at_knee}."
-    # summary/wait_knee.at_knee writes none for a mode that did not collapse: there is no knee to explain.
+    if m.limit.waits_at_knee:
+        return f"{mode} at its knee: {m.limit.waits_at_knee}."
+    # summary/judge/wait_knee.at_knee writes none for a mode that did not collapse: there is no knee to explain.
     return f"{mode}: no knee was placed, so there is none to explain."
 
 
 def mode_reason(m: ModeRecord) -> str | None:
-    """Why the mode has no profile at all, in summary/waits.read's words without their lead, when the summary says."""
-    for text in [*(m.missing or []), m.waits_at_knee]:
+    """Why the mode has no profile at all, in summary/reading/waits.read's words without their lead, when the summary
+    says."""
+    for text in [*(m.missing or []), m.limit.waits_at_knee]:
         if text and text.startswith(NO_PROFILE):
             return text[len(NO_PROFILE) :]
     return None
@@ -100,7 +101,7 @@ def no_profile_sentence(modes: dict[str, ModeRecord]) -> str:
 
 def _whole_mode_reason(m: ModeRecord) -> str:
     """The mode's `missing` item, else its `waits_at_knee`, else what its first level says."""
-    found = mode_reason(m) or m.waits_at_knee
+    found = mode_reason(m) or m.limit.waits_at_knee
     if found:
         return found
     levels = m.levels or []

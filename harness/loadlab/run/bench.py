@@ -61,7 +61,7 @@ from loadlab.run.hosts import HostError
 from loadlab.run.java import find_jdk
 from loadlab.run.load import cancel, launch, run_load
 from loadlab.run.topology import DELAY_PORT
-from loadlab.summary import crash as crashes
+from loadlab.summary.judge import crash as crashes
 
 
 class RunStopped(HostError):
@@ -272,7 +272,7 @@ def conclude(run_dir: Path, outcome: ExitCode) -> int:
     result = report.rebuild(run_dir)
     console.table(result, run_dir)
     # With REPEAT > 1 every repetition must be valid, not only the median ones shown.
-    every = all(m.valid for m in result.modes.values())
+    every = all(m.validity.valid for m in result.modes.values())
     every = every and all(r.valid for r in result.repetitions or [])
     if outcome == ExitCode.OK and not every:
         outcome = ExitCode.FAILED

@@ -17,7 +17,7 @@ from loadlab.run.context import Run
 from loadlab.run.hosts import HostError
 from loadlab.run.simulation import COARSE
 from loadlab.run.topology import DELAY_PORT
-from loadlab.summary.raw import read_json
+from loadlab.summary.reading.raw import read_json
 
 # The delay-service's own command (delay-service/…/BrownoutController.java) and the record beside the raw files.
 COMMAND_PATH = "/loadlab/brownout"

@@ -18,8 +18,8 @@ from loadlab.run import console_ratios
 from loadlab.run.console_ratios import fmt
 
 if TYPE_CHECKING:  # `check`, `java-home` and the rest print through this module before .venv exists
-    from loadlab.summary.detail_records import RepeatsRecord
-    from loadlab.summary.records import ModeRecord, RunSummary
+    from loadlab.summary.schema.detail_records import RepeatsRecord
+    from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 _lock = threading.Lock()
 _tty = sys.stdout.isatty()
@@ -141,7 +141,8 @@ def table(summary: RunSummary, run_dir: Path) -> None:
     if any(m.brownout is not None for m in summary.modes.values()):
         # PROFILE=brownout holds one rate: no knee, so no knee table; each mode's verdict, then its brownout figures
         for mode, m in summary.modes.items():
-            _print(f"{mode}: {'valid' if m.valid else 'INVALID: ' + '; '.join(m.invalid_reasons or [])}")
+            reasons = "; ".join(m.validity.invalid_reasons or [])
+            _print(f"{mode}: {'valid' if m.validity.valid else 'INVALID: ' + reasons}")
     else:
         rows = _rows(summary.modes)
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
@@ -162,8 +163,8 @@ def table(summary: RunSummary, run_dir: Path) -> None:
 def _prescription_lines(summary: RunSummary) -> None:
     """What would lift each mode's limit, one line a mode (the page's "What to change": report/prescription_section)."""
     for mode, m in summary.modes.items():
-        if m.prescription is not None and m.prescription.words:
-            _print(f"{mode}: what to change: {m.prescription.words}")
+        if m.limit.prescription is not None and m.limit.prescription.words:
+            _print(f"{mode}: what to change: {m.limit.prescription.words}")
 
 
 def _brownout_lines(summary: RunSummary) -> None:
@@ -183,13 +184,13 @@ def _brownout_lines(summary: RunSummary) -> None:
 
 
 def _rows(modes: dict[str, ModeRecord]) -> list[tuple[str, ...]]:
-    from loadlab.summary import prediction_text
+    from loadlab.summary.verdicts import prediction_text
 
     rows: list[tuple[str, ...]] = [
         ("mode", "sustained rps", "knee between", "predicted rps", "agrees", "p99 at sustained", "collapsed", "verdict")
     ]
     for mode, m in modes.items():
-        verdict = "valid" if m.valid else "INVALID: " + "; ".join(m.invalid_reasons or [])
+        verdict = "valid" if m.validity.valid else "INVALID: " + "; ".join(m.validity.invalid_reasons or [])
         if m.crashed:
             verdict = "CRASHED, " + verdict
         predicted = prediction_text.predicted(m)
@@ -212,34 +213,34 @@ def _rows(modes: dict[str, ModeRecord]) -> list[tuple[str, ...]]:
 def _mode_notes(mode: str, m: ModeRecord) -> None:
     """Under the table: the prediction with its interval and fit, how the knee compares with it, and why a knee was
     not localised."""
-    from loadlab.summary import prediction_text
+    from loadlab.summary.verdicts import prediction_text
 
     for line in prediction_text.lines(mode, m):
         _print(f"  {line}")
-    if m.predicted.agrees is False and m.evidence_at_knee:
-        _print(f"  {mode}: the first unhealthy level, {m.evidence_at_knee}")
+    if m.predicted.agrees is False and m.limit.evidence_at_knee:
+        _print(f"  {mode}: the first unhealthy level, {m.limit.evidence_at_knee}")
     for gap in m.evidence_gaps or []:
         where = "" if gap.pass_name == "coarse" else f"{gap.pass_name}'s "
         _print(
             f"  {mode}: NO SERVER EVIDENCE for {where}measured seconds {gap.first_second}–{gap.last_second}"
             f" ({gap.role}'s sampler {gap.cause})"
         )
-    for entry in m.set_aside_levels or []:
+    for entry in m.knee.set_aside_levels or []:
         where = f"level {entry.level}" if entry.pass_name == "coarse" else f"{entry.pass_name}'s level {entry.level}"
         rate = fmt(entry.target_rps)
-        if counted_with_the_crash(entry.reason or ""):  # the crash's own: not an instrument (summary/gc_crash.py)
+        if counted_with_the_crash(entry.reason or ""):  # the crash's own: not an instrument (summary/judge/gc_crash.py)
             _print(f"  {mode}: {where} ({rate} rps) {entry.reason}")
         else:
             _print(f"  {mode}: SET ASIDE {where} ({rate} rps), its instrument saturated: {entry.reason}")
-    if m.knee_bound:
-        _print(f"  {mode}: a lower bound, no knee: {m.knee_bound}")
+    if m.knee.bound:
+        _print(f"  {mode}: a lower bound, no knee: {m.knee.bound}")
     if m.kinds:  # APP_REQUESTS: each kind of the mix on its own
         # Imported here: the verbs that run before .venv exists (java-home, check) import this module too.
         from loadlab.report import kinds_section
 
         for line in kinds_section.console_lines(mode, m.kinds, m.kind_first):
             _print(f"  {line}")
-    refined = m.refine
+    refined = m.knee.refine
     if refined is None:
         return
     if m.collapsed and refined.not_refined:
@@ -262,19 +263,19 @@ def _ratio_lines(summary: RunSummary, agg: RepeatsRecord | None) -> None:
 
 
 def _bracket(m: ModeRecord) -> str:
-    interval = m.knee_interval_rps
-    if m.knee_bound:
+    interval = m.knee.interval_rps
+    if m.knee.bound:
         return f"≥ {fmt(m.sustained_rps)} (bound)"
     if not m.collapsed or not interval:
         return "-"
     low, high = interval
     # a missing healthy side: the first level was already unhealthy
     between = f"{fmt(low)}–{fmt(high)}" if low is not None else f"below {fmt(high)}"
-    return between + (" (coarse)" if not (m.refine and m.refine.localised) else "")
+    return between + (" (coarse)" if not (m.knee.refine and m.knee.refine.localised) else "")
 
 
 def collapsed_word(m: ModeRecord) -> str:
-    """`yes`/`no`; a virtual-limited knee made of its own 503s is load shed by design (summary/shedding.py)."""
+    """`yes`/`no`; a virtual-limited knee made of its own 503s is load shed by design (summary/judge/shedding.py)."""
     if m.shed_load:
         return "shed load"
     return "yes" if m.collapsed else "no"

@@ -10,8 +10,8 @@ from loadlab.analysis import ratio_interval
 from loadlab.core.reactive import REACTIVE
 
 if TYPE_CHECKING:
-    from loadlab.summary.detail_records import RatioSpreadRecord, RepeatsRecord
-    from loadlab.summary.records import RunSummary
+    from loadlab.summary.schema.detail_records import RatioSpreadRecord, RepeatsRecord
+    from loadlab.summary.verdicts.records import RunSummary
 
 
 def repeat_notes(agg: RepeatsRecord | None) -> list[str]:
@@ -35,7 +35,7 @@ def repeat_notes(agg: RepeatsRecord | None) -> list[str]:
 
 
 def ratio_lines(summary: RunSummary, agg: RepeatsRecord | None) -> list[str]:
-    from loadlab.summary import prediction_text
+    from loadlab.summary.verdicts import prediction_text
 
     lines: list[str] = []
     intervals = summary.ratios_intervals or {}
@@ -92,7 +92,7 @@ def _reactive_ratio_line(summary: RunSummary) -> str:
     figure = ratio_interval.text(reactive, summary.virtual_over_reactive_interval, kind)
     if not kind:
         return f"virtual / reactive sustained throughput: {figure}"
-    from loadlab.summary import prediction_text
+    from loadlab.summary.verdicts import prediction_text
 
     held = summary.modes.get("virtual" if kind == "lower" else REACTIVE)
     words = prediction_text.bound_words(kind, held, REACTIVE)

@@ -1,4 +1,4 @@
-"""REFINE=1: the fine passes of a collapsed mode, each planned by summary/fine_plan.py from the raw files so far
+"""REFINE=1: the fine passes of a collapsed mode, each planned by summary/judge/fine_plan.py from the raw files so far
 (the same code `make report` judges them with), run on the same, drained thread-service (drain.py); each pass's
 Gatling boots during the drain and waits for its go."""
 
@@ -14,7 +14,7 @@ from loadlab.run.drain import drain
 from loadlab.run.load import cancel, launch, run_load
 from loadlab.run.simulation import LoadPass
 from loadlab.run.watch import Crash
-from loadlab.summary import fine_plan
+from loadlab.summary.judge import fine_plan
 
 
 def max_passes() -> int:
@@ -28,7 +28,7 @@ def max_passes() -> int:
 def refine_knee(run: Run, folder: str, refining: bool = True) -> tuple[list[str], Crash | None]:
     """Fine passes until the knee is localised (refine.py); returns the problems seen and a crash, if any.
     refining False (REFINE=0): only the stairs measured again after a second warm-up, when the coarse warm-up ended
-    before the service had caught up (summary/warmup.py), never a fine pass.
+    before the service had caught up (summary/judge/warmup.py), never a fine pass.
 
     At most max_passes() passes localise one bracket. A climb, the stairs going on above an unhealthy level
     that did not reproduce, is not one of them: it opens a new bracket, or reaches the top of the stairs, so a

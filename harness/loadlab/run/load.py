@@ -16,8 +16,8 @@ from loadlab.run.hosts import Host
 from loadlab.run.simulation import COARSE, LoadPass, gatling_props, live_verdict_differs
 from loadlab.run.topology import MGMT_PORT
 from loadlab.run.watch import Crash, EvidenceLoss, Watched, Watcher
-from loadlab.summary import crash as crashes
-from loadlab.summary.raw import read_json
+from loadlab.summary.judge import crash as crashes
+from loadlab.summary.reading.raw import read_json
 
 GATLING_GRACE_S = 120  # Gatling start-up and report generation (the last requests get their own timeout on top)
 # Several injectors start their schedules at one wall-clock instant, this far after the go: every JVM is up and waiting

@@ -11,7 +11,8 @@ from loadlab.run.topology import Topology
 
 def apply(mb: int | None, topo: Topology) -> dict[str, int] | None:
     """mb: SERVICE_MEMORY_MB. The bound for params.json (`service_memory`), said on the console; None when the service
-    has the host's share, as without it. An out-of-memory end inside it is a crash named by it (summary/crash.py)."""
+    has the host's share, as without it. An out-of-memory end inside it is a crash named by it
+    (summary/judge/crash.py)."""
     if mb is None:
         return None
     topo.thread.env[guards.SERVICE_MEMORY_ENV] = str(mb)

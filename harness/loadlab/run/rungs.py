@@ -2,11 +2,11 @@
 
 A rung is a run of its own in the run folder (`ladder/<mode>-rung-<k>/`: its params.json, summary.json and page),
 one mode on short stairs from just below the rate the mode held to past the next limit's predicted knee, with the
-prescription's setting. Its verdict (analysis/rung.py, through summary/ladder_record.py) says whether the knee moved
-as predicted; the next rung lifts the limit the rung itself met. The ladder stops at N rungs, at a limit no setting
-sizes (the CPU: `make plan` names the host; a lock: the code), at a prescription that cannot be applied, at a rung
-that did not move or cannot be trusted, or at Ctrl-C — what was measured stays, in params.json's `ladder` and on the
-page."""
+prescription's setting. Its verdict (analysis/rung.py, through summary/verdicts/ladder_record.py) says whether the knee
+moved as predicted; the next rung lifts the limit the rung itself met. The ladder stops at N rungs, at a limit no
+setting sizes (the CPU: `make plan` names the host; a lock: the code), at a prescription that cannot be applied, at a
+rung that did not move or cannot be trusted, or at Ctrl-C — what was measured stays, in params.json's `ladder` and on
+the page."""
 
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ from loadlab.core.errors import ExitCode
 from loadlab.core.rung_params import Rung
 from loadlab.core.runplan import Stairs
 from loadlab.run import console
-from loadlab.summary import ladder_record
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.verdicts import ladder_record
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 # An APP's Tomcat pool is the lab's PLATFORM_THREADS, which the harness passes to the jar itself.
 APP_PROPERTY_PARAMETER = {s.app: s.parameter for s in SETTINGS.values() if s.app and s.parameter == "PLATFORM_THREADS"}
@@ -67,9 +67,10 @@ def _climb_mode(run_dir: Path, ladder: Ladder[P], label: str, mode: ModeRecord) 
     below, base = mode, ladder.base
     for k in range(1, ladder.rungs + 1):
         facts: dict[str, object] = {"mode": label, "rung": k}
-        p = below.prescription
-        if not below.valid:
-            why = "the run below it cannot be trusted (" + "; ".join(below.invalid_reasons or ["invalid"]) + ")"
+        p = below.limit.prescription
+        if not below.validity.valid:
+            reasons = below.validity.invalid_reasons or ["invalid"]
+            why = "the run below it cannot be trusted (" + "; ".join(reasons) + ")"
             _record(run_dir, {**facts, "not_applied": why})
             console.step(f"rung {k} ({label}): not climbed: {why}")
             return ExitCode.OK

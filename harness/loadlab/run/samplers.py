@@ -4,8 +4,8 @@ through every pass of a mode; each Gatling run gets its own injector sampler.
 
 They are the evidence the verdict's trust rests on, so they are watched with the other processes of a pass
 (watch.py): one that dies or stops writing is an EvidenceLoss, recorded in params.json (`evidence_lost`), and its
-seconds are judged as having no server evidence (summary/evidence.py). The load is not stopped for it (watch.py says
-why)."""
+seconds are judged as having no server evidence (summary/judge/evidence.py). The load is not stopped for it (watch.py
+says why)."""
 
 from __future__ import annotations
 
@@ -93,7 +93,7 @@ def start_service_samplers(run: Run, folder: str) -> None:
 
 def event_loop_args(folder: str, thread_raw: str) -> list[str]:
     """MODES=reactive: the service's Netty event loops counted by name each second (request_pool.csv), the evidence
-    its live-config check reads (summary/reactivecheck.py)."""
+    its live-config check reads (summary/judge/reactivecheck.py)."""
     if ModeLabel.parse(Path(folder).name).mode != REACTIVE:
         return []
     return [

@@ -1,7 +1,8 @@
 """What SCENARIO and JDKS change in a run: the runtimes and the database to have before it starts, the settings the
 thread-service gets, and the one request that proves the wiring before any load.
 
-The models that predict each scenario's knee are in models.py; the verdict that uses them is in summary/verdict.py.
+The models that predict each scenario's knee are in models.py; the verdict that uses them is in
+summary/verdicts/verdict.py.
 """
 
 from __future__ import annotations

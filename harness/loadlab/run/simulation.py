@@ -21,8 +21,8 @@ class LoadPass:
     rates: tuple[float, ...] = ()  # a fine pass's levels (evenly spaced, ascending)
     baseline_p50_ms: float | None = None  # the coarse pass's baseline, which the fine levels are judged against
     warmup_rps: float | None = None  # a fine pass's warm-up rate (refine.warmup_rate)
-    # the stairs again after the coarse warm-up ended before the service had caught up (summary/warmup.py): the whole
-    # WARMUP_SECONDS again, not a fine pass's short warm-up on a service already warm
+    # the stairs again after the coarse warm-up ended before the service had caught up (summary/judge/warmup.py): the
+    # whole WARMUP_SECONDS again, not a fine pass's short warm-up on a service already warm
     full_warmup: bool = False
 
     def raw(self, folder: str, index: int) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ A sampler is watched too, but its end is not a crash: it measures nothing of the
 evidence the verdict's trust rests on (CPU of every role and host, the delay-service's own latency). When one exits
 or stops writing rows (alive but frozen) for its `stale_after_s`, the watcher records an EvidenceLoss and the load
 goes on: what the injectors measure stays real; only the seconds without the sampler's rows cannot be trusted, and
-the summary says so (summary/evidence.py). Stopping the load instead would throw away a real measurement and give
+the summary says so (summary/judge/evidence.py). Stopping the load instead would throw away a real measurement and give
 a user no more than "invalid" for the levels that had their evidence.
 """
 

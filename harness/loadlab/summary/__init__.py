@@ -6,8 +6,10 @@ bench wrote. A half-finished folder (Ctrl-C, a crashed host) is normal
 input: whatever is absent is listed under `missing`, never raised; an older layout is upgraded as it is read
 (runrecord.py for params.json, upgrade.py).
 
-The steps live one per file: `raw` reads, `seconds` aligns seconds to levels, `judging` judges every pass of a
-mode, `verdict` and `ratio` spell the verdict, `outputs` writes.
+The steps live one per file, in a sub-package per job, each importing only the ones before it (test_layers.py):
+schema/ declares summary.json's parts as typed records; writing/ the derived files' columns and their writer
+(`outputs`); reading/ reads the raw files (`raw`) and aligns seconds to levels (`seconds`); judge/ judges every pass
+of a mode (`judging`); verdicts/ spells the verdict (`verdict`, `ratio`) as summary.json's records (`records`).
 """
 
 from __future__ import annotations
@@ -22,16 +24,19 @@ from loadlab.core import runrecord, summary_inputs
 from loadlab.core.runrecord import RunRecord
 from loadlab.core.summary_inputs import Inputs
 from loadlab.core.thresholds import Thresholds
-from loadlab.summary import judging, ladder_record, outputs, raw, records, repeats, served_check, verdict
-from loadlab.summary.detail_records import (
+from loadlab.summary.judge import judging, served_check
+from loadlab.summary.reading import raw
+from loadlab.summary.schema.detail_records import (
     DownstreamRecord,
     HostRecord,
     RepetitionRecord,
     ThresholdsRecord,
 )
-from loadlab.summary.level_upgrade import LEVELS_COUNTED_FROM
-from loadlab.summary.ratio import ratio_fields
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.schema.level_upgrade import LEVELS_COUNTED_FROM
+from loadlab.summary.verdicts import ladder_record, records, repeats, verdict
+from loadlab.summary.verdicts.ratio import ratio_fields
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
+from loadlab.summary.writing import outputs
 
 
 def write(run_dir: str | os.PathLike[str]) -> list[tuple[Path, RunSummary]]:
@@ -130,7 +135,7 @@ def _combine_repetitions(run_dir: Path, run: RunRecord, per_rep: list[tuple[int,
             RepetitionRecord(
                 repetition=k,
                 folder=f"rep-{k}",
-                valid=bool(rep.modes) and all(m.valid for m in rep.modes.values()) and not rep.missing_modes,
+                valid=bool(rep.modes) and all(m.validity.valid for m in rep.modes.values()) and not rep.missing_modes,
                 virtual_over_platform=rep.virtual_over_platform,
                 virtual_over_platform_interval=rep.virtual_over_platform_interval,
                 sustained_rps={label: m.sustained_rps for label, m in rep.modes.items()},

@@ -215,8 +215,8 @@ def test_the_injectors_wait_out_a_full_pools_predicted_queue():
 
 def test_the_words_take_any_mode_name_and_say_a_missing_model_and_a_failed_instrument():
     from loadlab.report import brownout_words
-    from loadlab.summary.brownout_record import BrownoutPrediction, BrownoutRecord
-    from loadlab.summary.records import ModeRecord
+    from loadlab.summary.schema.brownout_record import BrownoutPrediction, BrownoutRecord
+    from loadlab.summary.verdicts.records import ModeRecord
 
     def record(recovered, problems, predicted):
         return BrownoutRecord(

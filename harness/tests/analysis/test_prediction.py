@@ -2,8 +2,8 @@
 interval; a run that holds above the whole interval contradicts it; a knee that moved between passes is fuzzy."""
 
 from loadlab.analysis.prediction import MeasuredKnee, Prediction, agreement
-from loadlab.summary.fit_records import PredictedRecord
-from loadlab.summary.records import ModeRecord
+from loadlab.summary.schema.fit_records import PredictedRecord
+from loadlab.summary.verdicts.records import ModeRecord
 
 LITTLE = Prediction(995, "little", "little: …", interval=(978, 995), fitted_on=(100, 100))
 
@@ -109,7 +109,7 @@ def test_the_limit_met_first_and_agrees_use_one_test_of_the_knee_against_an_inte
     of the predicted intervals" beside an "agrees"."""
     from loadlab.analysis.bracket import Bracket
     from loadlab.analysis.knee import Knee
-    from loadlab.summary.knee_record import limit_met_first
+    from loadlab.summary.judge.knee_record import limit_met_first
 
     pool = Prediction(95, "pool", "pool: 10 connections / 0.105 s", interval=(93.8, 95.2))
     cpu = Prediction(650, "cpu", "cpu: …", interval=(330, None), fitted_on=(20, 96), r2=0.3, levels=9)
@@ -134,7 +134,7 @@ def test_a_prediction_is_printed_only_as_far_as_its_interval_carries_it():
     all the data says (seen: `5,149 (≥ 2,358, cpu)` on a run with the service on one core); reaching 0 rps it is
     said in words."""
     from loadlab.analysis.prediction import figure
-    from loadlab.summary.prediction_text import predicted
+    from loadlab.summary.verdicts.prediction_text import predicted
 
     assert figure(2110, [2100, 2370]) == "2,110"
     assert figure(5149, [2358, None]) == "≥ 2,358"
@@ -159,8 +159,8 @@ def test_a_mode_that_held_lists_as_ahead_only_the_limits_above_the_rate_it_held(
     what the run held, beyond the health rule's resolution) — each said in its own words and `run_verdict`."""
     from loadlab.analysis.knee import Knee
     from loadlab.analysis.prediction import AHEAD, HELD_PAST, REFUTED, held_verdict
-    from loadlab.summary.knee_record import limit_met_first
-    from loadlab.summary.mode_predictions import prediction_record
+    from loadlab.summary.judge.knee_record import limit_met_first
+    from loadlab.summary.verdicts.mode_predictions import prediction_record
 
     cpu = Prediction(247, "cpu", "cpu: …", interval=(220, 280))
     little = Prediction(100, "little", "little: …", interval=(95, 105))
@@ -188,7 +188,7 @@ def test_tomcats_pool_and_the_hosts_thread_limit_are_never_both_called_threads()
     from loadlab.analysis.bracket import Bracket
     from loadlab.analysis.knee import Knee
     from loadlab.analysis.prediction import LIMIT_NAMES, no_limit_text
-    from loadlab.summary.knee_record import limit_met_first
+    from loadlab.summary.judge.knee_record import limit_met_first
 
     little = Prediction(62.5, "little", "little: 5 threads / …", interval=(61.5, 63.5))
     host = Prediction(100_131, "threads", "threads: 31,000 request threads (pids) / …", interval=(100_131, 101_000))

@@ -14,7 +14,7 @@ from loadlab.analysis.prescription import Case, prescribe
 from loadlab.analysis.wait_profile import QUEUED_SITE, LevelWaits, Site, grew, profile
 from loadlab.analysis.wait_sites import DOWNSTREAM, MONITOR, POOL, QUEUED
 from loadlab.core.client import Pool
-from loadlab.summary import waits
+from loadlab.summary.reading import waits
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "waits"
 # The kept agent file (tests/summary/test_waits.py): platform, 10 Tomcat threads, DELAY_MS=100, JDK 25; level 1 at

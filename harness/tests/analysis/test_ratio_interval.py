@@ -15,8 +15,8 @@ from loadlab.analysis import ratio_interval
 from loadlab.analysis.ratio_interval import interval, knee_range, rough, text
 from loadlab.core import summary_inputs
 from loadlab.run import console
-from loadlab.summary import ratio, repeats
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.verdicts import ratio, repeats
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 
 def test_a_ratio_of_two_bracketed_knees_lies_between_the_far_ends_of_their_brackets():
@@ -190,7 +190,7 @@ def test_a_lower_bound_is_said_by_the_end_its_brackets_carry_never_by_the_last_h
 
 def test_the_repetitions_column_says_each_bound_by_its_end():
     from loadlab.report.repeats_table import _ratio_cell
-    from loadlab.summary.detail_records import RatioValueRecord
+    from loadlab.summary.schema.detail_records import RatioValueRecord
 
     value = RatioValueRecord.from_mapping(
         {"virtual_over_platform": 10.0, "virtual_over_platform_interval": [3.57, None]}

@@ -13,7 +13,7 @@ from loadlab.analysis import refine
 from loadlab.analysis.bracket import Bracket
 from loadlab.core import runplan
 from loadlab.run.finepasses import describe
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts.records import RunSummary
 
 STAIRS = {"START_RPS": 150, "PEAK_RPS": 3000, "STEPS": 8}
 COARSE_RATES = runplan.levels(run_params(start_rps=150, peak_rps=3000, steps=8))  # 150, 557.1, 964.3, …, 3,000

@@ -11,7 +11,7 @@ from synthrun import SLOW_TAIL, START_EPOCH, LevelSpec, ModeSpec
 
 from loadlab.analysis import refine
 from loadlab.analysis.bracket import Bracket
-from loadlab.summary import fine_plan
+from loadlab.summary.judge import fine_plan
 
 # An injector that sent 80% of its schedule: its level says nothing about the service.
 BEHIND = {"sent_share": 0.8, "ok_share": 0.8}

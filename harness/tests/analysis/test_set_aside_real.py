@@ -19,7 +19,7 @@ from conftest import summarised
 
 from loadlab.analysis import refine
 from loadlab.analysis.bracket import Bracket
-from loadlab.summary import fine_plan
+from loadlab.summary.judge import fine_plan
 
 DATA = Path(__file__).parents[1] / "data" / "set_aside_injector"
 STARVED = "the injector fell behind: it sent 24 requests/s, 32% of the target (needs 95%)"

@@ -181,7 +181,7 @@ def test_a_fitted_memory_cost_gives_a_memory_limit_on_the_host():
     # summary.json's memory_per_inflight (CostSlopeRecord) counts its levels as `points`: the limit is a fit on them
     from loadlab.capacity.hostspec import HostSpec
     from loadlab.capacity.run_figures import SERVICE, ModeFigures
-    from loadlab.summary.fit_records import CostSlopeRecord
+    from loadlab.summary.schema.fit_records import CostSlopeRecord
 
     memory = CostSlopeRecord(slope=100.0, interval=[80.0, 120.0], r2=0.9, points=4, range=[10.0, 40.0])
     points = {SERVICE: [(500.0, 20.0), (2000.0, 65.0)]}

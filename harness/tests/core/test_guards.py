@@ -11,9 +11,9 @@ from loadlab.analysis import models
 from loadlab.core import guards, param_limits, params, runplan
 from loadlab.core.modelabel import ModeLabel
 from loadlab.core.repo import REPO
-from loadlab.summary import shedding
-from loadlab.summary.detail_records import RejectionsRecord
-from loadlab.summary.level_records import LevelRecord
+from loadlab.summary.judge import shedding
+from loadlab.summary.schema.detail_records import RejectionsRecord
+from loadlab.summary.schema.level_records import LevelRecord
 
 THREAD_MODE_JAVA = REPO / "thread-service/src/main/java/loadlab/thread/mode/ThreadMode.java"
 
@@ -114,7 +114,7 @@ def test_the_limited_column_is_predicted_by_its_limit_over_the_downstream_wait()
 def test_a_knee_of_its_own_503s_is_said_as_load_shed_on_the_console_and_the_page():
     from loadlab.report.verdict_table import collapsed_cell
     from loadlab.run.console import collapsed_word
-    from loadlab.summary.records import ModeRecord
+    from loadlab.summary.verdicts.records import ModeRecord
 
     shed = {"collapsed": True, "rejections": {"shed_load": True}}
     yes = ModeRecord.from_mapping({"collapsed": True})
@@ -125,7 +125,7 @@ def test_a_knee_of_its_own_503s_is_said_as_load_shed_on_the_console_and_the_page
 
 def test_the_verdict_table_gives_the_limit_and_what_it_shed():
     from loadlab.report.verdict_table import _limit_cell
-    from loadlab.summary.records import ModeRecord
+    from loadlab.summary.verdicts.records import ModeRecord
 
     shed = ModeRecord.from_mapping({"rejections": {"limit": 50, "requests": 838, "share": 0.8208}})
     assert _limit_cell(shed) == "50 / 838 (82.1%)"

@@ -20,8 +20,8 @@ from loadlab.report.charts import server_charts as server_charts
 from loadlab.run import liveconfig, samplers
 from loadlab.run.hosts import Host
 from loadlab.run.topology import Topology
-from loadlab.summary import outputs
-from loadlab.summary import server_columns as col
+from loadlab.summary.writing import outputs
+from loadlab.summary.writing import server_columns as col
 
 
 def test_the_list_is_read_from_the_service_and_is_well_formed():
@@ -52,7 +52,7 @@ def test_every_name_the_python_side_spells_is_in_the_list():
     assert set(synthrun.jvm_values(1, 1, 1, 1, 1.0)) <= gauges | counters | live
 
 
-# The one module that spells metric names (server.csv's columns use its constants: summary/server_columns.py).
+# The one module that spells metric names (server.csv's columns use its constants: summary/writing/server_columns.py).
 COLUMN_MODULES = {"core/metrics.py"}
 
 

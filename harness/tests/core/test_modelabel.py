@@ -6,7 +6,7 @@ from builders import run_params
 from loadlab.core import runplan
 from loadlab.core.asked import Asked
 from loadlab.core.modelabel import ModeLabel
-from loadlab.summary.labels import base_mode, mode_jdk
+from loadlab.summary.reading.labels import base_mode, mode_jdk
 
 
 @pytest.mark.parametrize(

@@ -259,9 +259,10 @@ GUARDED = {
     "START_RPS": "40",
     "PEAK_RPS": "300",
     "STEPS": "2",
-    # 8 s: a level of 1 s requests is read from its window shifted by 1 s (summary/seconds.py), whose last second is
-    # the next level's first. There the dying service answered the first level's last requests late (29 of 40 in it,
-    # the rest in the second after) and a 4 s level read 37 OK rps of 40: one such second in 8 keeps it above 95%.
+    # 8 s: a level of 1 s requests is read from its window shifted by 1 s (summary/reading/seconds.py), whose last
+    # second is the next level's first. There the dying service answered the first level's last requests late (29 of 40
+    # in it, the rest in the second after) and a 4 s level read 37 OK rps of 40: one such second in 8 keeps it above
+    # 95%.
     "STEP_SECONDS": "8",
     "WARMUP_SECONDS": "4",
 }

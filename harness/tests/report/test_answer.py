@@ -2,7 +2,7 @@
 met, said only as far as summary.json backs it."""
 
 from loadlab.report.answer import answer
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts.records import RunSummary
 
 
 def summary(virtual, platform=None, **top):

@@ -101,7 +101,17 @@ def test_answers_json_keeps_rows_measured_before_in_the_files_order(tmp_path, di
     assert "| `pinned`: `synchronized` around the call, JDK 21, 50 threads | 200–400 over 3 runs that disagree" in page
     assert "| spring-petclinic `/owners/1`, a public app | skipped (answers.md says why) | — | — |" in page
     assert "- why: skipped: needs APP=x (how)" in page and "12 min 34 s" in page
-    assert f"| {ROWS['http-default'].workload} | {answers_md.NOT_MEASURED} |" in page
+    http = ROWS["http-default"]  # not measured in this table: the ledger's figures, one run, said so
+    assert f"| {http.workload}{answers_md.FROM_LEDGER} | {' | '.join(http.ledger_cells or ())} |" in page
+    assert f"### `http-default`: {answers_md.NOT_MEASURED}; the table shows the ledger's figures, runs " in page
+
+
+def test_a_row_with_no_ledger_figures_and_no_measurement_says_so():
+    bare = answer_rows.Row("bare", "a new row", {"MODES": "platform virtual"}, ledger="")
+    assert (
+        answers_md.table([bare], None)[2]
+        == f"| a new row | {answers_md.NOT_MEASURED} | {answers_md.NOT_MEASURED} | — |"
+    )
 
 
 def test_the_readme_block_is_generated_and_checked(tmp_path, disagreeing):
@@ -133,7 +143,8 @@ def test_the_readme_table_is_what_answers_json_gives():
 
 def test_the_rows_are_the_readmes_rows_in_its_order():
     block = answers_readme.README.read_text().split(answers_readme.BEGIN)[1].split(answers_readme.END)[0]
-    workloads = [line.split(" | ")[0].removeprefix("| ") for line in block.strip().splitlines()[2:]]
+    cells = [line.split(" | ")[0].removeprefix("| ") for line in block.strip().splitlines()[2:]]
+    workloads = [c.removesuffix(answers_md.FROM_LEDGER) for c in cells]
     assert workloads == [r.workload for r in ROWS.values()]
 
 
@@ -160,3 +171,14 @@ def test_the_rows_are_the_readmes_rows_in_its_order():
 )
 def test_a_cell_follows_the_labs_rule(mode, cell):
     assert answers_md.mode_cell(mode) == cell
+
+
+def test_a_mode_whose_median_repetition_held_names_no_limit():
+    held = {
+        "sustained_rps": {"median": 700, "min": 405, "max": 700},
+        "collapsed": False,
+        "repetitions": 3,
+        "disagree": True,
+        "limit_met_first": "none within this run: it held 700 rps; the limits ahead: CPU at 1,222 rps",
+    }
+    assert answers_md.mode_cell(held) == "405–700 over 3 runs that disagree"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from loadlab.report import verdict_table
 from loadlab.report.headline import headline
-from loadlab.summary import records
+from loadlab.summary.verdicts import records
 
 DATA = Path(__file__).parents[1] / "data" / "brownout_busy"
 

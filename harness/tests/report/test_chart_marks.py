@@ -1,7 +1,7 @@
 """The charts mark a prediction's interval, not only its point (report/charts/marks.py)."""
 
 from loadlab.report.charts.level_charts import throughput
-from loadlab.summary.records import ModeRecord
+from loadlab.summary.verdicts.records import ModeRecord
 
 
 def mode(interval, predicted=990, by="little"):

@@ -4,8 +4,8 @@ in words where the level's count cannot place it, the calls left behind; nothing
 import json
 
 from loadlab.report import fanout_section
-from loadlab.summary.fanout_record import FanoutLevelRecord, FanoutRecord, TailRecord
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.verdicts.fanout_record import FanoutLevelRecord, FanoutRecord, TailRecord
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 LEVEL = FanoutLevelRecord(
     level=2,

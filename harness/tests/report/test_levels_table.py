@@ -1,7 +1,7 @@
 """The levels table says when a level's tail was judged by its count past the limit, not by a p99 it cannot place."""
 
 from loadlab.report import levels_table
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts.records import RunSummary
 
 
 def summary(tail_judged_by):

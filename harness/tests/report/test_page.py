@@ -7,7 +7,7 @@ from synthrun import ModeSpec, stairs
 
 from loadlab import report
 from loadlab.report.headline import headline, verdict_class
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts.records import RunSummary
 
 CHARTS = [
     # The percentile charts first; the spectra: platform's 300 and 400 rps levels are unhealthy (slow tail), so the

@@ -18,7 +18,7 @@ from synthrun import LevelSpec, ModeSpec
 
 from loadlab import report
 from loadlab.run.java import JdkNotFound, find_jdk, find_runtime
-from loadlab.summary import flight
+from loadlab.summary.reading import flight
 
 PINNED = 3
 
@@ -70,7 +70,7 @@ def test_a_recording_with_known_pinning_is_counted_and_shown(java, tmp_path):
     found = count(java, tmp_path, record(java, tmp_path, PINNED))
     assert found["virtual_thread_pinned_events"] == PINNED
     # The same recording counts every virtual thread started (the fixture starts one per pinning), the proof an app
-    # under test switched to virtual threads (summary/appcheck.py).
+    # under test switched to virtual threads (summary/judge/appcheck.py).
     assert found["event_counts"]["jdk.VirtualThreadPinned"] == PINNED
     assert found["event_counts"]["jdk.VirtualThreadStart"] >= PINNED
 

@@ -11,8 +11,8 @@ from loadlab.analysis.wait_sites import CATEGORY_WORDS, DOWNSTREAM, QUEUED
 from loadlab.report import waits_section
 from loadlab.report.charts.wait_charts import bar_id
 from loadlab.report.page import document
-from loadlab.summary import waits
-from loadlab.summary.records import RunSummary
+from loadlab.summary.reading import waits
+from loadlab.summary.verdicts.records import RunSummary
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "waits"
 # The real platform run of tests/data/waits (10 Tomcat threads, DELAY_MS=100): its two levels' seconds.

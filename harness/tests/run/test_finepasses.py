@@ -8,7 +8,7 @@ import pytest
 from loadlab.analysis import refine
 from loadlab.analysis.bracket import Bracket
 from loadlab.run import finepasses
-from loadlab.summary.fine_plan import FineStep
+from loadlab.summary.judge.fine_plan import FineStep
 
 FINE = FineStep([100.0, 105.0], Bracket(100.0, 105.0), 200.0, 50.0)
 CLIMB = FineStep([300.0, 400.0], None, 200.0, 150.0, climb=True)

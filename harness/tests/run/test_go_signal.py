@@ -18,7 +18,7 @@ from loadlab.run import bench, finepasses, load, services
 from loadlab.run.context import Run
 from loadlab.run.hosts import Host, HostError
 from loadlab.run.topology import Topology
-from loadlab.summary import fine_plan
+from loadlab.summary.judge import fine_plan
 
 
 @dataclass

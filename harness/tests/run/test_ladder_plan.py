@@ -5,7 +5,7 @@ import zipfile
 
 from loadlab.core import params, rung_params
 from loadlab.run import rungs
-from loadlab.summary.records import ModeRecord
+from loadlab.summary.verdicts.records import ModeRecord
 
 
 def test_platform_threads_raised_on_stairs_around_the_next_knee(tmp_path):

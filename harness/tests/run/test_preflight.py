@@ -369,7 +369,7 @@ def test_a_port_taken_after_the_preflight_keeps_latest(tmp_path):
 
 
 def test_the_disk_estimate_counts_the_stairs_again_and_every_rung_of_the_ladder():
-    """A warm-up that ends behind is followed by the stairs again (summary/warmup.py), and LADDER=N runs up to N
+    """A warm-up that ends behind is followed by the stairs again (summary/judge/warmup.py), and LADDER=N runs up to N
     rungs a mode, each a bench of its own up to 1.4x the rate it is sized for: the preflight counts both."""
     schedule = dict(start_rps=300, peak_rps=3000, steps=10, step_seconds=10, warmup_seconds=30, modes=("platform",))
     plain = preflight.run_bytes(scope(**schedule))

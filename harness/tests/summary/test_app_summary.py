@@ -12,12 +12,12 @@ from loadlab.analysis import models
 from loadlab.analysis.prediction import MeasuredKnee, Prediction, agreement
 from loadlab.core.app import HIKARI_ACTIVE, HIKARI_MAX, HIKARI_PENDING, HIKARI_USAGE_COUNT, HIKARI_USAGE_TOTAL_S
 from loadlab.report import costs_table
-from loadlab.summary import cost_fits, slope_fit
-from loadlab.summary.fit_records import CostsRecord
-from loadlab.summary.level_records import LevelCostsRecord, LevelRecord
-from loadlab.summary.raw import RawMode
-from loadlab.summary.records import ModeRecord, RunSummary
-from loadlab.summary.slope_fit import Fit
+from loadlab.summary.judge import cost_fits, slope_fit
+from loadlab.summary.judge.slope_fit import Fit
+from loadlab.summary.reading.raw import RawMode
+from loadlab.summary.schema.fit_records import CostsRecord
+from loadlab.summary.schema.level_records import LevelCostsRecord, LevelRecord
+from loadlab.summary.verdicts.records import ModeRecord, RequestCostRecord, RunSummary
 
 WARMUP, PER_LEVEL = 2, 3  # synthrun.ModeSpec's defaults: the seconds each level covers
 
@@ -76,9 +76,9 @@ def test_an_app_limited_by_its_own_connection_pool_is_named_with_the_pool_models
 def test_a_pool_that_was_not_full_at_the_knee_is_not_named():
     """The app's pool busy now and then (no second with every connection in use and requests waiting) is no limit:
     the sentence falls back to the models."""
-    from loadlab.summary import app_pool
-    from loadlab.summary.raw import RawMode
-    from loadlab.summary.raw_rows import MetricSample
+    from loadlab.summary.judge import app_pool
+    from loadlab.summary.reading.raw import RawMode
+    from loadlab.summary.reading.raw_rows import MetricSample
 
     def gauges(active: str, pending: str, size: str) -> MetricSample:
         return MetricSample.parse({HIKARI_ACTIVE: active, HIKARI_PENDING: pending, HIKARI_MAX: size})
@@ -112,7 +112,7 @@ def test_the_cpu_with_no_upper_end_is_not_the_limit_met_first_when_a_bounded_lim
     from loadlab.analysis.bracket import Bracket
     from loadlab.analysis.knee import Knee
     from loadlab.analysis.validity import ValidityContext
-    from loadlab.summary import knee_record
+    from loadlab.summary.judge import knee_record
 
     unbounded = Prediction(413, "cpu", "cpu", interval=(413, None))
     threads = Prediction(2000, "little", "little", interval=(1900, 2100))
@@ -153,7 +153,8 @@ def test_a_cost_whose_interval_includes_zero_or_whose_range_is_too_narrow_is_no_
     assert "includes zero" in wide.not_a_figure(5, "requests in flight")
     assert "too narrow" in narrow.not_a_figure(5, "requests in flight")
     assert sure.not_a_figure(5, "requests in flight") is None
-    mode = ModeRecord(costs=CostsRecord(memory_per_inflight=wide.record(1, 5, "requests in flight")))
+    fits = CostsRecord(memory_per_inflight=wide.record(1, 5, "requests in flight"))
+    mode = ModeRecord(request_cost=RequestCostRecord(None, None, None, fits=fits))
     cell = dict(costs_table.rows(mode))[next(label for label, _ in costs_table.rows(mode))]
     assert "no figure" in cell and "includes zero" in cell and "9,727" not in cell, cell
 
@@ -209,7 +210,7 @@ def test_a_pool_named_at_the_knee_is_not_also_a_limit_no_model_explains(tmp_path
 
 
 def test_one_waiting_request_is_said_in_the_singular():
-    from loadlab.summary.app_pool import PoolAtKnee
+    from loadlab.summary.judge.app_pool import PoolAtKnee
 
     assert PoolAtKnee(1, 1, 420).sentence() == (
         "the app's connection pool (HikariCP): at 420 rps its one connection was in use and 1 request waited for it"

@@ -12,8 +12,9 @@ import pytest
 from conftest import rebuilt_copy
 
 from loadlab.run import console
-from loadlab.summary import raw, warmup
-from loadlab.summary.records import RunSummary
+from loadlab.summary.judge import warmup
+from loadlab.summary.reading import raw
+from loadlab.summary.verdicts.records import RunSummary
 
 DATA = Path(__file__).parents[1] / "data" / "app_warmup_backlog"
 

@@ -14,7 +14,7 @@ from loadlab import report
 from loadlab.analysis.prediction import FAR_ABOVE_RUN, Prediction, lowest
 from loadlab.core import params
 from loadlab.run import console
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts.records import RunSummary
 
 RATES = (100, 200, 300, 400)
 

@@ -1,14 +1,14 @@
-"""A brownout column whose service died (summary/brownout_figures.py): what stopped with it — the delay-service's
-slow answers never reaching a dead service, the injectors' load stopped behind it — is the death's doing, named by
-the crash, never "the instrument failed" or "a limit of the lab". Seen: virtual out of memory at second 20 of a
-20/20/40 brownout at 215 rps, its column said "not judged: the instrument failed (2 problems)"."""
+"""A brownout column whose service died (summary/verdicts/brownout_figures.py): what stopped with it — the
+delay-service's slow answers never reaching a dead service, the injectors' load stopped behind it — is the death's
+doing, named by the crash, never "the instrument failed" or "a limit of the lab". Seen: virtual out of memory at second
+20 of a 20/20/40 brownout at 215 rps, its column said "not judged: the instrument failed (2 problems)"."""
 
 from types import SimpleNamespace
 
 from loadlab.analysis import brownout_judge as judge
 from loadlab.core import brownout_profile as brownout
-from loadlab.summary import brownout_figures as figures
-from loadlab.summary.injector_meta import InjectorMeta
+from loadlab.summary.reading.injector_meta import InjectorMeta
+from loadlab.summary.verdicts import brownout_figures as figures
 
 PLAN = brownout.Schedule(rate=215, before_s=20, ms=2000, seconds=20, after_s=40)
 LATE = judge.SwitchCheck(None, None, "its first brownout answer came in second 29, not 22: it switched on late")

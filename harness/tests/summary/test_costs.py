@@ -10,7 +10,7 @@ from conftest import summarised
 from synthrun import START_EPOCH, ModeSpec, stairs
 
 from loadlab import report
-from loadlab.summary import flight
+from loadlab.summary.reading import flight
 
 MB = 1024 * 1024
 RATES = (100, 200, 300, 400)

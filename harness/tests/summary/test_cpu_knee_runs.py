@@ -10,7 +10,7 @@ from synthrun import SLOW_TAIL, START_EPOCH, LevelSpec, ModeSpec
 
 from loadlab import report
 from loadlab.run import console
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts.records import RunSummary
 
 # Deterministic scatter (% of one core) around the thread-service's line: R² 0.57, a poor fit as at 20–200 rps.
 SCATTER = (10.2, -8.5, 6.8, -11.9, 8.5, -5.1, 11.9, -10.2, 5.1, -6.8)

@@ -7,10 +7,11 @@ import synthrun
 from conftest import summarised
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec, stairs
 
-from loadlab import report, summary
+from loadlab import report
 from loadlab.report.headline import headline
-from loadlab.summary import crash
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.judge import crash
+from loadlab.summary.verdicts import ratio
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary, ValidityRecord
 
 
 def rebuild_with_crash(tmp_path, spec, mode="platform", role="thread-service", level=2, second=1, pages=False, **crash):
@@ -43,7 +44,7 @@ def test_a_crash_is_not_a_collapse_and_nothing_after_it_counts(tmp_path):
         "peak_inflight": {"service": 60, "injectors": 0},
         "out_of_memory": False,
         "memory_limit_mb": None,
-        "gc_bound": [],  # no GC-bound level before it (summary/gc_crash.py): a kill nothing puts down to memory
+        "gc_bound": [],  # no GC-bound level before it (summary/judge/gc_crash.py): a kill nothing puts down to memory
     }
     assert platform["collapsed"] is False
     assert [lv["index"] for lv in platform["levels"]] == [1, 2]
@@ -236,15 +237,16 @@ def test_the_page_says_what_died_and_when(tmp_path):
 
 
 def test_the_ratio_needs_two_valid_modes(tmp_path):
+    trusted = ValidityRecord(valid=True, invalid_reasons=[], notes=[])
     valid, invalid = (
-        ModeRecord(valid=True, sustained_rps=300, collapsed=True),
-        ModeRecord(valid=False, sustained_rps=900, invalid_reasons=["the injector fell behind"]),
+        ModeRecord(validity=trusted, sustained_rps=300, collapsed=True),
+        ModeRecord(validity=ValidityRecord(False, ["the injector fell behind"], []), sustained_rps=900),
     )
-    assert summary.ratio.ratio(ModeRecord(valid=True, sustained_rps=900), valid) == (3.0, None)
-    assert summary.ratio.ratio(invalid, valid) == (None, "virtual is invalid: the injector fell behind")
-    assert summary.ratio.ratio(valid, invalid) == (None, "platform is invalid: the injector fell behind")
-    assert summary.ratio.ratio(valid, None) == (None, "platform was not measured")
-    assert summary.ratio.ratio(valid, ModeRecord(valid=True, sustained_rps=0)) == (None, "platform sustained no level")
+    assert ratio.ratio(ModeRecord(validity=trusted, sustained_rps=900), valid) == (3.0, None)
+    assert ratio.ratio(invalid, valid) == (None, "virtual is invalid: the injector fell behind")
+    assert ratio.ratio(valid, invalid) == (None, "platform is invalid: the injector fell behind")
+    assert ratio.ratio(valid, None) == (None, "platform was not measured")
+    assert ratio.ratio(valid, ModeRecord(validity=trusted, sustained_rps=0)) == (None, "platform sustained no level")
 
 
 LONG = ((11012, 0.50), (11020, 0.45), (11031, 0.04), (11040, 0.01))

@@ -16,8 +16,9 @@ from loadlab import report
 from loadlab.core import upgrade
 from loadlab.core.asked import Asked
 from loadlab.report import errors_table
-from loadlab.summary import judging, raw
-from loadlab.summary.records import RunSummary
+from loadlab.summary.judge import judging
+from loadlab.summary.reading import raw
+from loadlab.summary.verdicts.records import RunSummary
 
 ERROR_KIND_JAVA = REPO / "gatling" / "src" / "test" / "java" / "loadlab" / "gatling" / "recorder" / "ErrorKind.java"
 

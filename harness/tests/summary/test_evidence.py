@@ -12,7 +12,7 @@ from synthrun import SLOW_TAIL, START_EPOCH, ModeSpec, stairs
 from loadlab import report
 from loadlab.core import sampling
 from loadlab.run import console
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts.records import RunSummary
 
 SECONDS = 4  # per level
 WARMUP = 2

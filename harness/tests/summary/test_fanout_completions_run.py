@@ -14,7 +14,7 @@ import pytest
 from conftest import summarised_copy
 
 from loadlab.run import console
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts.records import RunSummary
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,6 @@
 """A level bound by garbage collection right before an out-of-memory death is the crash coming, not the service's
-collapse at its rate (summary/gc_crash.py): the knee is not placed at it, and summary.json and the page name both."""
+collapse at its rate (summary/judge/gc_crash.py): the knee is not placed at it, and summary.json and the page name
+both."""
 
 import json
 import time
@@ -11,7 +12,7 @@ from test_crash_verdict import rebuild_with_crash
 from loadlab import report
 from loadlab.analysis.gc_bound import GC_BOUND_SHARE
 from loadlab.run import console
-from loadlab.summary import records
+from loadlab.summary.verdicts import records
 
 OOM = "its log says: memory limit 300 MB: killed by the kernel's OOM killer"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from loadlab import report
-from loadlab.summary import records
+from loadlab.summary.verdicts import records
 
 DATA = Path(__file__).parents[1] / "data"
 GOLDEN = DATA / "golden"

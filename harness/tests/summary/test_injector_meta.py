@@ -1,7 +1,7 @@
-"""An injector's meta.json read once into InjectorMeta (summary/injector_meta.py): what is absent or of the wrong type
-reads as absent, never as an error or a zero that was not written."""
+"""An injector's meta.json read once into InjectorMeta (summary/reading/injector_meta.py): what is absent or of the
+wrong type reads as absent, never as an error or a zero that was not written."""
 
-from loadlab.summary.injector_meta import InflightCapStop, InjectorMeta, MixKind, ScheduledLevel
+from loadlab.summary.reading.injector_meta import InflightCapStop, InjectorMeta, MixKind, ScheduledLevel
 
 
 def test_an_empty_or_odd_file_reads_as_nothing_said():

@@ -23,7 +23,8 @@ def kept_run(tmp_path: Path, runtimes: dict | None) -> Path:
 def test_each_mode_names_the_runtime_its_jdk_was(tmp_path):
     run = kept_run(tmp_path, {"25": "Temurin 25.0.3+9"})
     summary = report.rebuild(run)
-    assert summary.modes and {(m.jdk, m.java_runtime) for m in summary.modes.values()} == {(25, "Temurin 25.0.3+9")}
+    jvms = [m.jvm for m in summary.modes.values()]
+    assert jvms and {(jvm.jdk, jvm.java_runtime) for jvm in jvms} == {(25, "Temurin 25.0.3+9")}
     written = json.loads((run / "summary.json").read_text(encoding="utf-8"))
     assert {m["java_runtime"] for m in written["modes"].values()} == {"Temurin 25.0.3+9"}
     page = (run / "index.html").read_text(encoding="utf-8")
@@ -33,6 +34,6 @@ def test_each_mode_names_the_runtime_its_jdk_was(tmp_path):
 def test_a_run_from_before_the_record_says_not_recorded(tmp_path):
     run = kept_run(tmp_path, None)
     summary = report.rebuild(run)
-    assert all(m.java_runtime is None for m in summary.modes.values())
+    assert all(m.jvm.java_runtime is None for m in summary.modes.values())
     page = (run / "index.html").read_text(encoding="utf-8")
     assert '<th class="text">JDK 25</th><td class="text"><span class=muted>not recorded</span></td>' in page

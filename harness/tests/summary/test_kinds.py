@@ -7,9 +7,9 @@ from builders import measured
 
 from loadlab.core.thresholds import Thresholds
 from loadlab.report import kinds_section
-from loadlab.summary.injector_meta import MixKind
-from loadlab.summary.kinds import KindLevel, KindRecord, kind_record, went_first
-from loadlab.summary.records import ModeRecord, RunSummary, json_text
+from loadlab.summary.judge.kinds import KindLevel, KindRecord, kind_record, went_first
+from loadlab.summary.reading.injector_meta import MixKind
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary, json_text
 
 
 def level(rate, p99, crossed=None, pass_name=""):

@@ -8,7 +8,7 @@ from conftest import summarised
 from synthrun import ModeSpec, stairs
 
 from loadlab.analysis import rung
-from loadlab.summary import ladder_record
+from loadlab.summary.verdicts import ladder_record
 
 
 def _run_with_rung(tmp_path, rung_spec, facts_extra=None):

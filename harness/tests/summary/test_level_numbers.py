@@ -12,7 +12,8 @@ from synthrun import ModeSpec, stairs
 
 from loadlab import cli
 from loadlab.analysis.levels import level_number
-from loadlab.summary import hgrm_files, records
+from loadlab.summary.verdicts import records
+from loadlab.summary.writing import hgrm_files
 
 
 def _run(folder, slow_from):

@@ -70,7 +70,7 @@ def test_injectors_are_merged_before_a_percentile_is_read(tmp_path):
 def test_a_mode_with_no_ok_response_draws_its_errors_and_says_it_has_no_latency():
     # seen with a real app whose every request timed out at the injector: the page failed on a log scale of zeros
     from loadlab.report.charts.percentile_charts import OVER_TIME, Segment, over_time
-    from loadlab.summary.level_records import LevelRecord
+    from loadlab.summary.schema.level_records import LevelRecord
 
     seconds = list(range(4))
     series = {"second": seconds, "ko": [300] * 4, **{c.replace(".", "_") + "_ms": [0] * 4 for c in OVER_TIME}}

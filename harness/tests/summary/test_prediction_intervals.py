@@ -12,10 +12,11 @@ from test_app_verdict import APP, write_app_mode
 from loadlab.analysis import models
 from loadlab.analysis.levels import Level
 from loadlab.core.app import HIKARI_USAGE_TOTAL_S
-from loadlab.summary import app_pool, prediction_text
-from loadlab.summary.raw import RawMode
-from loadlab.summary.raw_rows import MetricSample
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.judge import app_pool
+from loadlab.summary.reading.raw import RawMode
+from loadlab.summary.reading.raw_rows import MetricSample
+from loadlab.summary.verdicts import prediction_text
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 
 def one_level_with_seconds(increments_s):

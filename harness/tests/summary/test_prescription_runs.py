@@ -9,7 +9,7 @@ from pathlib import Path
 
 from loadlab import report
 from loadlab.run import console
-from loadlab.summary import records
+from loadlab.summary.verdicts import records
 
 DATA = Path(__file__).parents[1] / "data"
 
@@ -26,14 +26,14 @@ def kept(tmp_path: Path, target_rps: float | None = None) -> Path:
 
 def test_ten_platform_threads_are_sized_for_target_rps_by_the_model_s_hold(tmp_path):
     run = kept(tmp_path, 500)
-    p = report.rebuild(run).modes["platform"].prescription
+    p = report.rebuild(run).modes["platform"].limit.prescription
     assert (p.limit, p.setting) == ("threads (Tomcat's pool, Little's law)", "PLATFORM_THREADS")
     assert p.app_setting == "server.tomcat.threads.max"
     assert p.current == 10 and p.applicable and (p.rate_rps, p.rate_from) == (500, "TARGET_RPS")
     assert math.isclose(p.hold_ms, 118.0)  # the model's hold: 10 threads / 85 rps
     assert p.to == 59 and p.to_p99 > p.to  # 500 rps × 0.118 s
     assert p.words.startswith("threads (Tomcat's pool, Little's law): PLATFORM_THREADS 10 → 59 (")
-    assert records.read(run).modes["platform"].prescription == p
+    assert records.read(run).modes["platform"].limit.prescription == p
     page = (run / "index.html").read_text(encoding="utf-8")
     assert '<section id="what-to-change"><h2>What to change</h2>' in page and "PLATFORM_THREADS 10 → 59" in page
 
@@ -41,7 +41,7 @@ def test_ten_platform_threads_are_sized_for_target_rps_by_the_model_s_hold(tmp_p
 def test_without_target_rps_a_next_limit_beyond_the_run_gives_no_figure(tmp_path, capsys):
     run = kept(tmp_path)
     summary = report.rebuild(run)
-    p = summary.modes["platform"].prescription
+    p = summary.modes["platform"].limit.prescription
     assert p.setting == "PLATFORM_THREADS" and p.to is None and not p.applicable
     assert "no other limit the lab predicts within the run's reach" in p.reason and "set TARGET_RPS" in p.reason
     console.table(summary, run)  # the run's last lines: each mode's prescription, as the page words it

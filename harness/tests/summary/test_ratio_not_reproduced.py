@@ -9,9 +9,9 @@ from builders import run_params
 from loadlab.core import summary_inputs
 from loadlab.report.answer import answer
 from loadlab.report.headline import headline
-from loadlab.summary import ratio
-from loadlab.summary.prediction_text import bound_words
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.verdicts import ratio
+from loadlab.summary.verdicts.prediction_text import bound_words
+from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 NOT_REPRODUCED = "the level at 840.0 rps was unhealthy (p99 1197 ms) but healthy when measured again (844.0 rps)"
 CPU_NOTE = "the machine was saturated at the first unhealthy level 1 (840 rps): host CPU averaged 96%, so this knee …"

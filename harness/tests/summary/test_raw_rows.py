@@ -1,12 +1,12 @@
-"""The typed raw rows (summary/raw_rows.py): their columns are what the writers write, and each cell reads as the
-summary has always read it (a blank or -1 is "not measured", None; an unwritten count is 0)."""
+"""The typed raw rows (summary/reading/raw_rows.py): their columns are what the writers write, and each cell reads as
+the summary has always read it (a blank or -1 is "not measured", None; an unwritten count is 0)."""
 
 import re
 
 from conftest import REPO
 
 from loadlab.core import app, metrics
-from loadlab.summary.raw_rows import (
+from loadlab.summary.reading.raw_rows import (
     MEASURE_PHASE,
     NO_METRICS,
     NO_SAMPLE,

@@ -11,7 +11,7 @@ from synthrun import START_EPOCH, ModeSpec, stairs
 from loadlab import report
 from loadlab.core import params
 from loadlab.run import console
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts.records import RunSummary
 
 MODES = ("platform", "virtual", "reactive")
 REACTIVE_LIVE = {

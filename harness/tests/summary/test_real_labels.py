@@ -18,7 +18,7 @@ from conftest import summarised
 from loadlab.analysis import bracket, knee
 from loadlab.core import runrecord, summary_inputs
 from loadlab.core.thresholds import Thresholds
-from loadlab.summary import judging
+from loadlab.summary.judge import judging
 
 DATA = Path(__file__).parents[1] / "data"
 

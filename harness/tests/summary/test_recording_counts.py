@@ -1,6 +1,6 @@
 """pinned.json read once into flight.RecordingCounts: "no recording read" stays apart from "none of the events"."""
 
-from loadlab.summary.flight import RecordingCounts
+from loadlab.summary.reading.flight import RecordingCounts
 
 
 def test_no_recording_is_not_zero_events():

@@ -1,5 +1,5 @@
-"""summary.json is written from typed records (summary/records.py) in one place: the text a record writes is the text
-it was read from, key for key and in order, for every shape a run takes (a real run's folders, a failed mode, a
+"""summary.json is written from typed records (summary/verdicts/records.py) in one place: the text a record writes is
+the text it was read from, key for key and in order, for every shape a run takes (a real run's folders, a failed mode, a
 repetition); a field no record declares is refused, so a new one is typed before the page can read it."""
 
 import json
@@ -9,10 +9,10 @@ import pytest
 from conftest import REPO, summarised
 
 from loadlab.report import costs_table
-from loadlab.summary import records, verdict
-from loadlab.summary.fit_records import PredictedRecord
-from loadlab.summary.level_records import LevelRecord, healthy_prefix
-from loadlab.summary.records import ModeRecord, RunSummary
+from loadlab.summary.schema.fit_records import PredictedRecord
+from loadlab.summary.schema.level_records import LevelRecord, healthy_prefix
+from loadlab.summary.verdicts import records, verdict
+from loadlab.summary.verdicts.records import KneeRecord, ModeRecord, RunSummary
 
 REAL_RUNS = ["app_ignores_switch", "fine_pass_all_healthy", "warmup_empty_first_second"]
 
@@ -37,8 +37,8 @@ def test_a_failed_mode_keeps_its_shorter_shape():
     assert list(record.as_json())[:3] == ["sustained_rps", "collapsed", "predicted_rps"]
     assert "levels" in record.as_json() and record.as_json()["missing"] == ["the analysis of this mode failed: boom"]
     assert ModeRecord.from_mapping(record.as_json()) == record
-    assert record.refine is None and "refine" not in record.as_json()
-    assert record.invalid_reasons == ["the analysis of this mode failed: boom"]
+    assert record.knee.refine is None and "refine" not in record.as_json()
+    assert record.validity.invalid_reasons == ["the analysis of this mode failed: boom"]
 
 
 def test_the_prediction_is_one_record_spelled_as_the_modes_flat_keys():
@@ -69,6 +69,37 @@ def test_the_prediction_is_one_record_spelled_as_the_modes_flat_keys():
     assert list(ModeRecord.from_mapping({"sustained_rps": 1}).as_json()) == ["sustained_rps"]
 
 
+def test_a_modes_groups_are_records_spelled_as_its_flat_keys_where_they_stand():
+    """ModeRecord's groups (limit, knee, validity, request_cost, jvm, stop; record_fields.Inline): summary.json's flat
+    keys gathered into a record each and written back in their place; a group the mapping has part of keeps that
+    part, one it lacks is unknown (every field None) and writes no key."""
+    flat = {
+        "sustained_rps": 300,
+        "limit_met_first": "threads",
+        "knee_interval_rps": [300, 400],
+        "knee_bound": None,
+        "requests": 10,
+        "valid": True,
+        "invalid_reasons": [],
+        "levels": [],
+        "costs": {"missing": ["no measured phase"]},
+        "jdk": 25,
+        "stopped_early": False,
+        "missing": [],
+    }
+    mode = ModeRecord.from_mapping(flat)
+    assert (mode.limit.met_first, mode.knee.interval_rps, mode.knee.bound) == ("threads", [300, 400], None)
+    assert (mode.validity.valid, mode.validity.notes, mode.jvm.jdk, mode.stop.early) == (True, None, 25, False)
+    assert mode.request_cost.fits is not None and mode.request_cost.fits.missing == ["no measured phase"]
+    assert mode.as_json() == flat and list(mode.as_json()) == list(flat)
+    assert ModeRecord.from_mapping({}).knee == KneeRecord.unknown() == ModeRecord().knee
+    grouped = {"limit_met_first", "knee_interval_rps", "valid", "costs", "jdk", "stopped_early"}
+    assert not grouped & set(ModeRecord().as_json())  # built without its groups: none of their keys
+    # built by its constructor, a group writes every field, None as null (mode_summary's)
+    knee = KneeRecord(interval_rps=None, refine=None, bound=None, set_aside_levels=[])
+    assert knee.as_json() == {"knee_interval_rps": None, "refine": None, "knee_bound": None, "set_aside_levels": []}
+
+
 def test_a_field_no_record_declares_is_refused():
     with pytest.raises(ValueError, match="no field made_up"):
         ModeRecord.from_mapping({"sustained_rps": 1, "made_up": 2})
@@ -87,7 +118,7 @@ def test_a_field_no_record_declares_is_refused():
 
 def test_a_key_that_is_no_python_name_is_read_and_written_as_summary_json_spells_it():
     mode = ModeRecord.from_mapping({"set_aside_levels": [{"pass": "refine-1", "level": 2}]})
-    (aside,) = mode.set_aside_levels or []
+    (aside,) = mode.knee.set_aside_levels or []
     assert aside.pass_name == "refine-1" and mode.as_json() == {"set_aside_levels": [{"pass": "refine-1", "level": 2}]}
 
 

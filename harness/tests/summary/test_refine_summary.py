@@ -10,7 +10,7 @@ from synthrun import START_EPOCH, LevelSpec, ModeSpec, stairs
 from loadlab import report
 from loadlab.analysis import refine
 from loadlab.analysis.bracket import Bracket
-from loadlab.summary.records import RunSummary
+from loadlab.summary.verdicts.records import RunSummary
 
 # p50 400 ms: healthy against its own first level (limit 800 ms), not against a 201 ms baseline (limit 402 ms).
 SLOW_BASELINE = ((400, 0.5), (420, 0.45), (450, 0.04), (460, 0.01))
@@ -220,7 +220,7 @@ def test_the_page_shows_the_bracket_and_the_fine_pass(tmp_path):
 
 
 def _plan(run_dir, folder="platform"):
-    from loadlab.summary import fine_plan
+    from loadlab.summary.judge import fine_plan
 
     return fine_plan.next_fine_pass(run_dir, folder, json.loads((run_dir / "params.json").read_text()))
 

@@ -8,9 +8,9 @@ from conftest import summarised
 from synthrun import ModeSpec, stairs
 
 from loadlab import report
-from loadlab.summary import repeats
-from loadlab.summary.detail_records import RepeatsRecord
-from loadlab.summary.records import RunSummary
+from loadlab.summary.schema.detail_records import RepeatsRecord
+from loadlab.summary.verdicts import repeats
+from loadlab.summary.verdicts.records import RunSummary
 
 RATES = (100, 200, 300, 400, 500)
 

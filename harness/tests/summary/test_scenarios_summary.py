@@ -12,7 +12,7 @@ from synthrun import SLOW_TAIL, LevelSpec, ModeSpec, stairs
 from loadlab import report
 from loadlab.core import params
 from loadlab.core.asked import Asked
-from loadlab.summary import labels
+from loadlab.summary.reading import labels
 
 
 def test_base_mode_and_jdk_of_a_label():

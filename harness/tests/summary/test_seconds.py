@@ -1,10 +1,10 @@
-"""summary/seconds.py gives each level the rate offered just before it, which the health rule needs to tell a
+"""summary/reading/seconds.py gives each level the rate offered just before it, which the health rule needs to tell a
 service keeping up from one falling behind right after a step up (analysis/health.py expected_answers_rps)."""
 
 import synthrun
 from synthrun import LevelSpec, ModeSpec
 
-from loadlab.summary import raw, seconds
+from loadlab.summary.reading import raw, seconds
 
 
 def test_each_level_knows_the_rate_before_it_the_first_the_warm_ups(tmp_path):

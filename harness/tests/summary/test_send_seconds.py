@@ -1,5 +1,5 @@
-"""A level of requests of a second or more is judged on the requests sent in it (summary/send_seconds.py), not on
-whatever completed in its shifted window: the next level's instant failures are not its errors, and its own answers
+"""A level of requests of a second or more is judged on the requests sent in it (summary/reading/send_seconds.py), not
+on whatever completed in its shifted window: the next level's instant failures are not its errors, and its own answers
 that the next level's overload made late are still its answers, and those it sent while the next one was about to
 start are not judged with it."""
 
@@ -9,7 +9,7 @@ from synthrun import LevelSpec, ModeSpec
 
 from loadlab.analysis import hlog
 from loadlab.analysis.levels import LevelBuilder
-from loadlab.summary import send_seconds
+from loadlab.summary.reading import send_seconds
 
 ONE_SECOND = ((1004, 0.5), (1010, 0.45), (1030, 0.05))
 

@@ -1,6 +1,6 @@
-"""server.csv's columns are named once (summary/server_columns.py): the rows the summary computes from the samplers'
-and the JVM's files, the file it writes, and what the page reads back all hold to that one list. A column computed
-but never written, written but never computed (always blank), or drawn but not in the file fails here. The
+"""server.csv's columns are named once (summary/writing/server_columns.py): the rows the summary computes from the
+samplers' and the JVM's files, the file it writes, and what the page reads back all hold to that one list. A column
+computed but never written, written but never computed (always blank), or drawn but not in the file fails here. The
 thread-service's own gauges are metrics.tsv's names, held to the Java side by test_metrics.py."""
 
 import shutil
@@ -10,8 +10,8 @@ from conftest import REPO, summarised
 
 from loadlab.report.charts import chart_style, server_charts
 from loadlab.report.series import read_series
-from loadlab.summary import raw, seconds
-from loadlab.summary import server_columns as col
+from loadlab.summary.reading import raw, seconds
+from loadlab.summary.writing import server_columns as col
 
 REAL_RUNS = ["app_ignores_switch", "fine_pass_all_healthy", "warmup_empty_first_second"]
 

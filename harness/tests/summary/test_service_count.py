@@ -5,8 +5,8 @@ from types import SimpleNamespace
 
 from builders import level
 
-from loadlab.summary import service_count
-from loadlab.summary.raw_rows import MetricSample
+from loadlab.summary.judge import service_count
+from loadlab.summary.reading.raw_rows import MetricSample
 
 T0 = 1_795_000_000
 

@@ -6,7 +6,8 @@ from types import SimpleNamespace
 from loadlab.analysis.wait_profile import LevelWaits, SecondSamples, Site
 from loadlab.analysis.wait_profile import profile as profile_of
 from loadlab.analysis.wait_sites import Sample
-from loadlab.summary import records, wait_knee
+from loadlab.summary.judge import wait_knee
+from loadlab.summary.verdicts import records
 
 
 def level(rate, waits):
@@ -86,7 +87,8 @@ def test_the_site_at_the_knee_is_a_record_and_its_sentence_is_written_from_it():
     assert "(its threads blocked on java.util.concurrent.SynchronousQueue)" in sentence
     # what summary.json keeps is what the page says: the record read back gives the same sentence
     mode = records.ModeRecord.from_mapping({"waits_at_knee": sentence, "waits_at_knee_site": site.as_json()})
-    assert mode.waits_at_knee_site is not None and wait_knee.words(mode.waits_at_knee_site) == mode.waits_at_knee
+    limit = mode.limit
+    assert limit.waits_at_knee_site is not None and wait_knee.words(limit.waits_at_knee_site) == limit.waits_at_knee
     assert wait_knee.of(knee(healthy, closing), None, expected=True).site == site
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from loadlab.analysis.levels import level_number
 from loadlab.analysis.wait_profile import LevelWaits, SecondSamples, Site, grew, profile
 from loadlab.analysis.wait_sites import DOWNSTREAM, QUEUED, RUNNING, Sample
-from loadlab.summary import waits
+from loadlab.summary.reading import waits
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "waits"
 REPO = Path(__file__).resolve().parents[3]

@@ -48,7 +48,8 @@ cmd_sampler() {
 # pinned JFR_FILE OUT_JSON: counts jdk.VirtualThreadPinned events of the service's recording and every event type it
 # holds at least once (`jfr summary`: virtual threads started, monitor waits), with the GCs' total and longest pause,
 # into OUT_JSON; and writes its per-second cost events as `jfr print --json` beside OUT_JSON, in flight.json, for
-# harness/loadlab/summary/flight.py. The JSON files are the raw files: `make report` rebuilds from them without a JDK.
+# harness/loadlab/summary/reading/flight.py. The JSON files are the raw files: `make report` rebuilds from them
+# without a JDK.
 # Events of service.jfc recorded per occurrence: counted (`pinned`), not exported per second into flight.json.
 COUNTED_ONLY='VirtualThreadPinned|VirtualThreadStart|JavaMonitorEnter'
 cmd_pinned() {

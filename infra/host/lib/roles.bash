@@ -66,8 +66,9 @@ aot_capable() {
 }
 
 # wait_agent: the wait profile's sampler (wait-agent/: thread dumps, virtual threads included, in the service's own
-# process; harness/loadlab/summary/waits.py reads what it writes), when the bundle has it and the measurement-only
-# seam LOADLAB_WAIT_PROFILE=off (never set by a real run: it measures what the profile costs) is not set.
+# process; harness/loadlab/summary/reading/waits.py reads what it writes), when the bundle has it and the
+# measurement-only seam LOADLAB_WAIT_PROFILE=off (never set by a real run: it measures what the profile costs) is not
+# set.
 wait_agent() {
   [ "${LOADLAB_WAIT_PROFILE:-on}" != off ] && [ -f "$(app)/wait-agent.jar" ] && echo "$(app)/wait-agent.jar"
   return 0

@@ -8,7 +8,7 @@ from matplotlib.typing import RcKeyType
 
 from loadlab.analysis import wait_sites as ws
 from loadlab.core import metrics
-from loadlab.summary import server_columns as col
+from loadlab.summary.writing import server_columns as col
 
 STYLE: dict[RcKeyType, object] = {
     "svg.fonttype": "none",  # text stays text: smaller, selectable, searchable

@@ -10,7 +10,7 @@ from matplotlib.figure import Figure
 
 from loadlab.report.charts.chart_style import PANEL_SIZE, STYLE
 from loadlab.report.charts.svg import to_svg
-from loadlab.summary.records import ModeRecord
+from loadlab.summary.verdicts.records import ModeRecord
 
 # More modes than this per row (several JDKs) wrap onto a second row, so each panel stays readable.
 MAX_PANELS_PER_ROW = 2

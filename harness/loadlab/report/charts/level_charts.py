@@ -11,7 +11,7 @@ from loadlab.report.charts.marks import fine_levels, knee_and_prediction, limit_
 from loadlab.report.error_kinds import error_kinds
 from loadlab.report.series import gaps
 from loadlab.report.service_name import named
-from loadlab.summary.records import ModeRecord
+from loadlab.summary.verdicts.records import ModeRecord
 
 TARGET_RATE = "target rate (requests/s)"
 

@@ -11,8 +11,8 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 from loadlab.analysis.prediction import interval_text
 from loadlab.report.charts.chart_style import COLORS
 from loadlab.report.series import gaps
-from loadlab.summary.level_records import LevelRecord
-from loadlab.summary.records import ModeRecord
+from loadlab.summary.schema.level_records import LevelRecord
+from loadlab.summary.verdicts.records import ModeRecord
 
 
 def limit_line(ax: Axes, y: float, label: str, color: str = COLORS["limit"], linewidth: float = 1) -> None:
@@ -95,7 +95,7 @@ def fine_levels(ax: Axes, mode: ModeRecord) -> None:
         x, y = gaps(lv.target_rps for lv in fine), gaps(lv.ok_rps for lv in fine)
         ax.scatter(x, y, marker="D", s=16, color=COLORS["fine"], zorder=3, label="OK/s, fine levels")
         _crosses(ax, [(a, b) for lv, a, b in zip(fine, x, y) if not lv.healthy], zorder=4)
-    interval = mode.knee_interval_rps
+    interval = mode.knee.interval_rps
     if mode.collapsed and interval and interval[0] and interval[1] is not None:
         ax.axvspan(
             interval[0],

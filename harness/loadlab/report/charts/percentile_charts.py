@@ -17,7 +17,7 @@ from loadlab.report.charts.chart_style import COLORS, MODE_COLORS, PANEL_SIZE, S
 from loadlab.report.charts.marks import brownout, knee_line, log_y
 from loadlab.report.charts.svg import to_svg
 from loadlab.report.series import gaps
-from loadlab.summary.level_records import LevelRecord
+from loadlab.summary.schema.level_records import LevelRecord
 
 OVER_TIME = [*(f"p{p:g}" for p in hlog.OVER_TIME), "max"]  # the lines, in percentiles.csv's order
 SPECTRUM_TICKS = (50.0, 90.0, 99.0, 99.9, 99.99)  # the x axis: 1 / (1 - p), from 2 to 10,000

@@ -11,8 +11,8 @@ from loadlab.report.charts.grid import panels
 from loadlab.report.charts.marks import brownout, brownout_window, knee_line, limit_line, log_y
 from loadlab.report.series import gaps
 from loadlab.report.service_name import named
-from loadlab.summary import server_columns as col
-from loadlab.summary.records import ModeRecord
+from loadlab.summary.verdicts.records import ModeRecord
+from loadlab.summary.writing import server_columns as col
 
 # name -> (title, y label, [(server.csv column, legend label)], log scale). On one machine the three host CPU
 # columns are the same figure, so the page draws the first one only, labelled "this machine (every role)".

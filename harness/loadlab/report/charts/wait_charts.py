@@ -13,8 +13,8 @@ from loadlab.report.charts.chart_style import WAIT_COLORS
 from loadlab.report.charts.grid import panels
 from loadlab.report.charts.level_charts import TARGET_RATE
 from loadlab.report.charts.marks import knee_line
-from loadlab.summary.level_records import LevelRecord, WaitsRecord
-from loadlab.summary.records import ModeRecord
+from loadlab.summary.schema.level_records import LevelRecord, WaitsRecord
+from loadlab.summary.verdicts.records import ModeRecord
 
 NAME = "waits"
 NO_PROFILE_MARK = "no profile"

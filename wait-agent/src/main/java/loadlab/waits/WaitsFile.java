@@ -20,7 +20,7 @@ import java.util.Map;
  * E second message                            sampling stopped, and why
  * </pre>
  * {@code second} is the epoch second the sample was taken in; the harness reads the file
- * (harness/loadlab/summary/waits.py) and keeps this layout's version in step ({@link #VERSION}).
+ * (harness/loadlab/summary/reading/waits.py) and keeps this layout's version in step ({@link #VERSION}).
  */
 final class WaitsFile implements AutoCloseable {
 

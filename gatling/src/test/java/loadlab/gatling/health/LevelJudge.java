@@ -66,7 +66,7 @@ public final class LevelJudge {
 
     /**
      * The level's first seconds after its step, not judged: the run's {@code settleSeconds}, none when the level is
-     * not longer than them (harness/loadlab/summary/seconds.py build_tables, the same rule).
+     * not longer than them (harness/loadlab/summary/reading/seconds.py build_tables, the same rule).
      */
     private int settleSeconds(Schedule.Level l) {
         int settle = (int) cfg.settleSeconds();

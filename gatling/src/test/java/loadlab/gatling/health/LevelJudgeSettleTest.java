@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The early stop leaves a level's first {@code settleSeconds} out of its judgment, as the analysis does
- * (harness/loadlab/summary/seconds.py build_tables): a transient right after a step does not stop the pass.
+ * (harness/loadlab/summary/reading/seconds.py build_tables): a transient right after a step does not stop the pass.
  */
 class LevelJudgeSettleTest {
 
