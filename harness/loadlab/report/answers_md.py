@@ -120,7 +120,8 @@ def _detail(row: Row, entry: Mapping[str, object]) -> list[str]:
         f"- command: `{entry.get('command')}`",
         f"- {entry.get('status')} on {entry.get('date')} in {_minutes(entry.get('seconds'))}, exit "
         f"{entry.get('exit_code')}; {machine.get('cores')} cores, load average before it began "
-        f"{machine.get('load_before')}; run `{entry.get('run_folder') or 'none'}`",
+        f"{machine.get('load_before')} (right after another row, that row's own bench is in it: a sign of other "
+        f"work only when the row began idle); run `{entry.get('run_folder') or 'none'}`",
     ]
     if entry.get("reason"):
         lines.append(f"- why: {entry['reason']}")
