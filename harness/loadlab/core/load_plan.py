@@ -7,17 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from loadlab.core import brownout_profile, downstream, fanout, mix, scenario_mix
+from loadlab.core import brownout_profile, downstream, fanout, mix, scenario_mix, stairs
 from loadlab.core.run_params import RunParams
+from loadlab.core.stairs import Stairs
 
 
 @dataclass(frozen=True)
 class LoadPlan:
-    start_rps: int
-    peak_rps: int
-    steps: int
-    step_seconds: int
-    warmup_seconds: int
+    stairs: Stairs  # the coarse stairs (core/stairs.py); a fine pass offers its own rates (run/simulation.py)
     profile: str  # PROFILE as the simulation runs it: a brownout runs as stairs of one rate (its layout's)
     # The one request's settings: SCENARIO, or a SCENARIO mix's first kind, which stands for it (LoadConfig checks
     # them; the mix's kinds are what is sent).
@@ -42,11 +39,7 @@ def of_values(values: RunParams) -> LoadPlan:
         resolved = scenario_mix.as_mix(values).property_value()
         scenario = scenario_mix.kinds(values.scenario)[0]
     return LoadPlan(
-        start_rps=values.start_rps,
-        peak_rps=values.peak_rps,
-        steps=values.steps,
-        step_seconds=values.step_seconds,
-        warmup_seconds=values.warmup_seconds,
+        stairs=stairs.of_values(values),
         profile="stairs" if brownout else values.profile,
         scenario=scenario,
         cpu_ms=values.cpu_ms,

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from loadlab.core import stairs
 from loadlab.core.run_params import RunParams
+from loadlab.core.stairs import Stairs
 
 
 @dataclass(frozen=True)
@@ -19,19 +21,10 @@ class RunScope:
     jdks: tuple[int, ...]
     platform_threads: tuple[int, ...]
     repeat: int
-    start_rps: int
-    peak_rps: int
-    steps: int
-    step_seconds: int
-    warmup_seconds: int
+    stairs: Stairs  # the coarse stairs (core/stairs.py)
     refine: int
     ladder: int | None
     target_rps: float | None
-
-    @property
-    def measured_seconds(self) -> int:
-        """The measured phase of one coarse pass: its levels, warm-up excluded (RunParams.measured_seconds)."""
-        return self.steps * self.step_seconds
 
 
 def of_values(values: RunParams) -> RunScope:
@@ -43,11 +36,7 @@ def of_values(values: RunParams) -> RunScope:
         jdks=values.jdks,
         platform_threads=values.platform_threads,
         repeat=values.repeat,
-        start_rps=values.start_rps,
-        peak_rps=values.peak_rps,
-        steps=values.steps,
-        step_seconds=values.step_seconds,
-        warmup_seconds=values.warmup_seconds,
+        stairs=stairs.of_values(values),
         refine=values.refine,
         ladder=values.ladder,
         target_rps=values.target_rps,

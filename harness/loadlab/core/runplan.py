@@ -44,7 +44,7 @@ def service_pool(mode_run: ModeRun, sizes: tuple[int, ...]) -> int:
 
 
 class Stairs(Protocol):
-    """The coarse stairs' parameters, as RunParams and the records taken from it (run_scope.RunScope) hold them."""
+    """The coarse stairs' parameters, as RunParams and the record taken from it (core/stairs.Stairs) hold them."""
 
     @property
     def start_rps(self) -> int: ...

@@ -60,7 +60,7 @@ def refine_knee(run: Run, folder: str, refining: bool = True) -> tuple[list[str]
             run.meta.setdefault("refine_skipped", {})[folder] = why
             console.warn(f"not refined: {why}")
             return [], None
-        console.step(f"{describe(step, run.plan.step_seconds, run.plan.warmup_seconds)} (pass {k})")
+        console.step(f"{describe(step, run.plan.stairs.step_seconds, run.plan.stairs.warmup_seconds)} (pass {k})")
         problems, crash = run_load(run, folder, load, pending)
         if problems or crash is not None:
             return problems, crash

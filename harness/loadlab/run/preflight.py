@@ -127,9 +127,10 @@ def check_results_dir(pf: Preflight) -> list[str]:
 
 def run_bytes(scope: RunScope) -> int:
     """An upper bound on what the run writes into its folder, from the schedule (an early stop writes less)."""
-    injectors, seconds = scope.injectors, scope.warmup_seconds + scope.measured_seconds
+    injectors, climb = scope.injectors, scope.stairs
+    seconds = climb.warmup_seconds + climb.measured_seconds
     # Stairs and ramp both average (START_RPS + PEAK_RPS) / 2 over the measured phase; the warm-up is at START_RPS.
-    requests = scope.warmup_seconds * scope.start_rps + (scope.start_rps + scope.peak_rps) / 2 * scope.measured_seconds
+    requests = climb.warmup_seconds * climb.start_rps + (climb.start_rps + climb.peak_rps) / 2 * climb.measured_seconds
     stairs = injectors * (BYTES_PER_MODE_INJECTOR + seconds * RAW_BYTES_PER_SECOND) + requests * BYTES_PER_REQUEST
     # Twice: a warm-up that ends before the service is warm is followed by a second and the stairs again (warmup.py).
     per_mode = BYTES_PER_MODE + 2 * (seconds * RECORDING_BYTES_PER_SECOND + stairs)
@@ -147,13 +148,16 @@ def rung_bytes(scope: RunScope) -> float:
     before the run, for which twice PEAK_RPS stands here."""
     if not scope.ladder:
         return 0.0
-    rate = scope.target_rps or 2 * scope.peak_rps
+    rate = scope.target_rps or 2 * scope.stairs.peak_rps
     rung = replace(
         scope,
         modes=scope.modes[:1],
-        start_rps=max(1, math.floor(scope.start_rps * rung_params.START_SHARE)),
-        peak_rps=math.ceil(rate * rung_params.PEAK_MULTIPLE),
-        steps=rung_params.RUNG_STEPS,
+        stairs=replace(
+            scope.stairs,
+            start_rps=max(1, math.floor(scope.stairs.start_rps * rung_params.START_SHARE)),
+            peak_rps=math.ceil(rate * rung_params.PEAK_MULTIPLE),
+            steps=rung_params.RUNG_STEPS,
+        ),
         repeat=1,
         ladder=None,
     )
@@ -163,10 +167,10 @@ def rung_bytes(scope: RunScope) -> float:
 def fine_pass_bytes(scope: RunScope) -> float:
     """REFINE=1: the most a collapsed mode's fine passes write (refine.most_fine_levels): each is a Gatling run of its
     own (a report per injector) with a warm-up at half its first rate, its levels at most at the bracket's top."""
-    injectors, step_s = scope.injectors, scope.step_seconds
-    warmup_s = refine.warmup_seconds(scope.warmup_seconds)
+    injectors, step_s = scope.injectors, scope.stairs.step_seconds
+    warmup_s = refine.warmup_seconds(scope.stairs.warmup_seconds)
     total = 0.0
-    for levels, top in refine.most_fine_levels(runplan.levels(scope)):
+    for levels, top in refine.most_fine_levels(runplan.levels(scope.stairs)):
         requests = warmup_s * refine.warmup_rate(top) + levels * step_s * top
         seconds = warmup_s + levels * step_s
         total += injectors * (BYTES_PER_MODE_INJECTOR + seconds * RAW_BYTES_PER_SECOND) + requests * BYTES_PER_REQUEST

@@ -36,12 +36,12 @@ class LoadPass:
 
     def warmup_seconds(self, plan: LoadPlan) -> int:
         short = self.name and not self.full_warmup
-        return refine.warmup_seconds(plan.warmup_seconds) if short else plan.warmup_seconds
+        return refine.warmup_seconds(plan.stairs.warmup_seconds) if short else plan.stairs.warmup_seconds
 
     def scheduled_seconds(self, plan: LoadPlan) -> int:
         """Warm-up and levels, as scheduled (the simulation may stop earlier, after an unhealthy level)."""
-        levels = len(self.rates) if self.name else plan.steps
-        return self.warmup_seconds(plan) + levels * plan.step_seconds
+        levels = len(self.rates) if self.name else plan.stairs.steps
+        return self.warmup_seconds(plan) + levels * plan.stairs.step_seconds
 
 
 COARSE = LoadPass()  # the coarse stairs of the parameters
@@ -86,12 +86,12 @@ def gatling_props(run: Run, folder: str, index: int, load: LoadPass, go_file: st
         "delayMs": plan.delay_ms,
         # A brownout runs as stairs of one rate (core/brownout.resolved laid them out); the delay-service slows.
         "profile": plan.profile,
-        "startRps": plan.start_rps,
-        "peakRps": plan.peak_rps,
-        "steps": plan.steps,
-        "stepSeconds": plan.step_seconds,
-        "warmupSeconds": plan.warmup_seconds,
-        "warmupRps": plan.start_rps,
+        "startRps": plan.stairs.start_rps,
+        "peakRps": plan.stairs.peak_rps,
+        "steps": plan.stairs.steps,
+        "stepSeconds": plan.stairs.step_seconds,
+        "warmupSeconds": plan.stairs.warmup_seconds,
+        "warmupRps": plan.stairs.start_rps,
         "injectors": len(run.topo.injectors),
         "injectorIndex": index,
         "outDir": inj.work_path(*load.raw(folder, index)),

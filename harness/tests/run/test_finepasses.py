@@ -25,7 +25,9 @@ def _passes_run(monkeypatch, planned: list[FineStep]) -> list[str]:
     monkeypatch.setattr(
         finepasses, "run_load", lambda run, folder, load, pending: (ran.append(load.name), ([], None))[1]
     )
-    run = SimpleNamespace(run_dir=None, meta={}, plan=SimpleNamespace(step_seconds=10, warmup_seconds=30))
+    run = SimpleNamespace(
+        run_dir=None, meta={}, plan=SimpleNamespace(stairs=SimpleNamespace(step_seconds=10, warmup_seconds=30))
+    )
     assert finepasses.refine_knee(run, "virtual") == ([], None)
     return ran
 

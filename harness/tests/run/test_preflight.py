@@ -277,9 +277,7 @@ def test_each_runtime_of_jdks_is_looked_up(monkeypatch):
 def test_the_disk_estimate_grows_with_the_schedule():
     small = preflight.run_bytes(scope())
     default = preflight.run_bytes(
-        values(
-            start_rps=300, peak_rps=3000, steps=10, step_seconds=10, warmup_seconds=30, modes=("platform", "virtual")
-        )
+        scope(start_rps=300, peak_rps=3000, steps=10, step_seconds=10, warmup_seconds=30, modes=("platform", "virtual"))
     )
     # the default run: ~33 MB, mostly Gatling's simulation.log (48 B per request); the bound assumes every fine pass
     # runs to its end through its unhealthy rate, after a first one that did not reproduce a climb through the stairs
