@@ -14,13 +14,13 @@ from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 def _value(read: Callable[[AppEvidenceRecord], float | None]) -> Callable[[ModeRecord], str]:
     def cell(m: ModeRecord) -> str:
-        return num(read(m.app_evidence or AppEvidenceRecord()))
+        return num(read(m.app_evidence or AppEvidenceRecord.unknown()))
 
     return cell
 
 
 def _started(m: ModeRecord) -> str:
-    started, requests = (m.app_evidence or AppEvidenceRecord()).virtual_threads_started, m.requests
+    started, requests = (m.app_evidence or AppEvidenceRecord.unknown()).virtual_threads_started, m.requests
     if started is None:
         return "—"
     per = f"{started / requests:.2f} per request measured" if requests else ""
@@ -28,7 +28,7 @@ def _started(m: ModeRecord) -> str:
 
 
 def _gc(m: ModeRecord) -> str:
-    ev = m.app_evidence or AppEvidenceRecord()
+    ev = m.app_evidence or AppEvidenceRecord.unknown()
     if ev.gc_count is None:
         return "—"
     return num(ev.gc_count) + small(f"{num(ev.gc_pause_total_ms)} ms paused, longest {num(ev.gc_pause_max_ms)} ms")
@@ -40,7 +40,7 @@ def _pointers(m: ModeRecord) -> str:
 
 
 def _hikari(m: ModeRecord) -> str:
-    ev = m.app_evidence or AppEvidenceRecord()
+    ev = m.app_evidence or AppEvidenceRecord.unknown()
     if ev.hikari_max is None and ev.hikari_pending_max is None:
         return "—"
     return f"{num(ev.hikari_max)} / {num(ev.hikari_pending_max)}"

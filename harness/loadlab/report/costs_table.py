@@ -54,7 +54,7 @@ def _level_span(mode: ModeRecord, value: Callable[[LevelRecord], float | None], 
 
 def rows(mode: ModeRecord) -> list[tuple[str, str]]:
     """One mode's costs as (label, cell html)."""
-    costs = mode.request_cost.fits or CostsRecord()
+    costs = mode.request_cost.fits or CostsRecord.unknown()
     switches_source = costs.context_switches_source
     memory = costs.memory_per_inflight
     return [

@@ -49,7 +49,7 @@ def section(summary: RunSummary) -> str:
             f"<td>{'—' if spread is None else f'{spread:.0%}'}</td>"
             f'<td class="reason">{verdict}{small(s.evidence)}</td></tr>'
         )
-    ratio = agg.ratio or RatioSpreadRecord()
+    ratio = agg.ratio or RatioSpreadRecord.unknown()
     values = {v.repetition: v for v in ratio.values or []}
     ratio_cells = "".join(f"<td>{_ratio_cell(values.get(r.repetition))}</td>" for r in reps)
     bounds = ratio.bounds or {}

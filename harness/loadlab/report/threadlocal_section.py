@@ -11,7 +11,7 @@ from loadlab.summary.verdicts.records import ModeRecord, RunSummary
 
 
 def _builds(m: ModeRecord) -> str:
-    use = m.jvm.threadlocal or ThreadlocalRecord()
+    use = m.jvm.threadlocal or ThreadlocalRecord.unknown()
     per_request = use.builds_per_request
     if per_request is None:
         return "—"

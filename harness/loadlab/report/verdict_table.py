@@ -122,7 +122,7 @@ def _pool_ratio_cell(summary: RunSummary) -> Cell:
 
 def _bracket_cell(m: ModeRecord) -> str:
     interval = m.knee.interval_rps
-    refined = m.knee.refine or RefineRecord()
+    refined = m.knee.refine or RefineRecord.unknown()
     if not interval and m.knee.bound:
         return f'<span class="muted">≥ {escape(rps(m.sustained_rps))} (a lower bound)</span>' + small(m.knee.bound)
     if not interval and refined.not_reproduced:

@@ -85,7 +85,7 @@ def test_a_504_is_named_as_the_services_own_timeout_and_a_limited_503_as_load_sh
 
 
 def level(index, rps, ok, **errors):
-    return LevelRecord(index=index, target_rps=rps, ok=ok, errors_by_kind=errors)
+    return LevelRecord.from_mapping({"index": index, "target_rps": rps, "ok": ok, "errors_by_kind": errors})
 
 
 def test_rejections_are_counted_apart_and_a_knee_of_503s_is_load_shed_not_a_collapse():

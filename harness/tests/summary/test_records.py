@@ -55,7 +55,7 @@ def test_the_prediction_is_one_record_spelled_as_the_modes_flat_keys():
         "collapsed": True,
     }
     mode = ModeRecord.from_mapping(flat)
-    assert mode.predicted == PredictedRecord(
+    assert mode.predicted == PredictedRecord.unknown().with_fields(
         rps=995,
         interval_rps=[978, 995],
         predicted_by="little",
@@ -65,7 +65,7 @@ def test_the_prediction_is_one_record_spelled_as_the_modes_flat_keys():
     )
     assert mode.as_json() == flat and list(mode.as_json()) == ["sustained_rps", "collapsed", *list(flat)[1:7]]
     assert "predicted_r2" not in mode.as_json() and "prediction_check" not in mode.as_json()
-    assert ModeRecord.from_mapping({"sustained_rps": 1}).predicted == PredictedRecord()  # no key: nothing known
+    assert ModeRecord.from_mapping({"sustained_rps": 1}).predicted == PredictedRecord.unknown()  # no key: nothing known
     assert list(ModeRecord.from_mapping({"sustained_rps": 1}).as_json()) == ["sustained_rps"]
 
 

@@ -69,6 +69,8 @@ def evidence(raw: RawMode) -> AppEvidenceRecord:
         tomcat_busy_max=_plain(_max_metric(raw.actuator, TOMCAT_BUSY)),
         hikari_pending_max=_plain(_max_metric(raw.actuator, HIKARI_PENDING)),
         hikari_max=_plain(_max_metric(raw.actuator, HIKARI_MAX)),
+        points_to=None,  # app_evidence's, from the mode's judged limits
+        unexplained_limit=None,
     )
 
 

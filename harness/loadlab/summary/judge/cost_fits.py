@@ -159,7 +159,7 @@ def mode_costs(
     """The mode's costs; fine: the used fine passes, whose healthy levels join the fits."""
     flights, samples = raw.flight, raw.thread_samples
     if t0 is None:
-        return ModeCosts(levels, None, None, None, CostsRecord(missing=["no measured phase"]).only())
+        return ModeCosts(levels, None, None, None, CostsRecord.unknown().with_fields(missing=["no measured phase"]))
     per_level = {lv.index: level_costs(raw, t0, lv, flights or {}, samples) for lv in levels if lv.index is not None}
     levels = [_with_costs(lv, per_level.get(lv.index) if lv.index is not None else None) for lv in levels]
     usable = [(f, f.t0) for f in fine if f.t0 is not None]
@@ -259,7 +259,7 @@ def memory_ceiling(
     if not fitted:
         return None
     rates = [float(lv.ok_rps or 0.0) for lv in fitted]
-    lightest = fitted[0].costs or LevelCostsRecord()
+    lightest = fitted[0].costs or LevelCostsRecord.unknown()
     heap_max = max((r.heap_max_mb for r in (raw.flight or {}).values() if r.heap_max_mb), default=None)
     limits = raw.host_limits
     found: list[Prediction] = []

@@ -13,205 +13,205 @@ from loadlab.summary.schema.record_fields import SOME_RUNS, Fields, Interval, Ke
 PassName = Annotated[str | None, Key("pass")]  # summary.json's `pass`: no Python name
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CrashRecord(Fields):
     """`crashed`: where a role died (summary/judge/crash.record)."""
 
-    role: str | None = None
-    host: str | None = None
-    second: int | None = None
-    exit: int | None = None
-    signal: str | None = None
-    cause: str | None = None
-    pass_name: PassName = None
-    level: int | None = None
-    level_rps: float | None = None
+    role: str | None
+    host: str | None
+    second: int | None
+    exit: int | None
+    signal: str | None
+    cause: str | None
+    pass_name: PassName
+    level: int | None
+    level_rps: float | None
     # a death of memory (SERVICE_MEMORY_MB): the most requests in flight before it (`service`, `injectors`)
-    peak_inflight: dict[str, int | None] | None = None
-    out_of_memory: bool | None = None
-    memory_limit_mb: int | None = None
+    peak_inflight: dict[str, int | None] | None
+    out_of_memory: bool | None
+    memory_limit_mb: int | None
     # the GC-bound levels right before a death of memory, counted with it (summary/judge/gc_crash.GcBound.as_json)
-    gc_bound: list[dict[str, object]] | None = None
+    gc_bound: list[dict[str, object]] | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SetAsideRecord(Fields):
     """One entry of `set_aside_levels`: a level whose instrument was saturated (its number counted from 1)."""
 
-    pass_name: PassName = None
-    level: int | None = None
-    target_rps: float | None = None
-    reason: str | None = None
+    pass_name: PassName
+    level: int | None
+    target_rps: float | None
+    reason: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class EvidenceGapRecord(Fields):
     """One entry of `evidence_gaps`: seconds without a sampler's rows (summary/judge/evidence.Gap)."""
 
-    role: str | None = None
-    pass_name: PassName = None
-    first_second: int | None = None
-    last_second: int | None = None
-    seconds: int | None = None
-    cause: str | None = None
-    detail: str | None = None
+    role: str | None
+    pass_name: PassName
+    first_second: int | None
+    last_second: int | None
+    seconds: int | None
+    cause: str | None
+    detail: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class StopCapRecord(Fields):
     """`stop_inflight_cap`: the simulation's in-flight cap stopped the load."""
 
-    inflight: int | None = None
-    max_inflight: int | None = None
+    inflight: int | None
+    max_inflight: int | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RejectionsRecord(Fields):
     """`rejections` (virtual-limited only): the 503s its concurrency limit answered, load shed by design
     (summary/judge/shedding.py)."""
 
-    limit: int | None = None  # VIRTUAL_LIMIT
-    requests: int | None = None  # the 503s over the counted levels
-    share: float | None = None  # of all their requests
-    from_rps: float | None = None  # the first level that shed any
+    limit: int | None  # VIRTUAL_LIMIT
+    requests: int | None  # the 503s over the counted levels
+    share: float | None  # of all their requests
+    from_rps: float | None  # the first level that shed any
     shed_load: bool = False  # the knee is the limit shedding, not a collapse
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DbPoolRecord(Fields):
     """`db_pool`: the database pool's size, its most active and pending connections (SCENARIO=db)."""
 
-    size: float | None = None
-    active_max: float | None = None
-    pending_max: float | None = None
-    first_level_with_pending: int | None = None
+    size: float | None
+    active_max: float | None
+    pending_max: float | None
+    first_level_with_pending: int | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ThreadlocalRecord(Fields):
     """`threadlocal`: THREADLOCAL_KB's builds per request (summary/judge/threadlocal.py)."""
 
-    kb: float | None = None
-    builds: int | None = None
-    requests: int | None = None
-    builds_per_request: float | None = None
-    bytes_built_per_request: int | None = None
-    builds_since_start: float | None = None
-    requests_since_start: float | None = None
+    kb: float | None
+    builds: int | None
+    requests: int | None
+    builds_per_request: float | None
+    bytes_built_per_request: int | None
+    builds_since_start: float | None
+    requests_since_start: float | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class AppEvidenceRecord(Fields):
     """`app_evidence`: what an APP's own JVM showed over the whole mode (summary/judge/appcheck.evidence; None: not
     measured), and what a knee below every prediction points to (appcheck.app_evidence)."""
 
-    virtual_threads_started: int | None = None
-    pinned_events: int | None = None
-    monitor_waits: int | None = None
-    gc_count: int | None = None
-    gc_pause_total_ms: float | None = None
-    gc_pause_max_ms: float | None = None
-    request_pool_threads_max: float | None = None  # Tomcat's platform request threads seen (request_pool.csv)
-    tomcat_threads_max: float | None = None  # the app's own gauge tomcat.threads.config.max (platform mode)
-    tomcat_busy_max: float | None = None
-    hikari_pending_max: float | None = None
-    hikari_max: float | None = None
-    points_to: list[str] | None = None
-    unexplained_limit: str | None = None
+    virtual_threads_started: int | None
+    pinned_events: int | None
+    monitor_waits: int | None
+    gc_count: int | None
+    gc_pause_total_ms: float | None
+    gc_pause_max_ms: float | None
+    request_pool_threads_max: float | None  # Tomcat's platform request threads seen (request_pool.csv)
+    tomcat_threads_max: float | None  # the app's own gauge tomcat.threads.config.max (platform mode)
+    tomcat_busy_max: float | None
+    hikari_pending_max: float | None
+    hikari_max: float | None
+    points_to: list[str] | None
+    unexplained_limit: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RepetitionRow(Fields):
     """One repetition of a mode in `repeats.modes.<label>.repetitions`."""
 
-    repetition: int | None = None
-    sustained_rps: float | None = None
-    collapsed: bool | None = None
-    knee_interval_rps: Interval | None = None
-    valid: bool | None = None
-    invalid_reasons: list[str] | None = None
-    host_cpu_pct_at_sustained: float | None = None
-    host_cpu_pct_at_knee: float | None = None
+    repetition: int | None
+    sustained_rps: float | None
+    collapsed: bool | None
+    knee_interval_rps: Interval | None
+    valid: bool | None
+    invalid_reasons: list[str] | None
+    host_cpu_pct_at_sustained: float | None
+    host_cpu_pct_at_knee: float | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ModeSpreadRecord(Fields):
     """A mode's sustained rate across repetitions (summary/verdicts/repeats.py)."""
 
-    median: float | None = None
-    min: float | None = None
-    max: float | None = None
-    spread_ratio: float | None = None
-    noise: bool | None = None
-    repetitions_used: int | None = None
-    repetitions: list[RepetitionRow] | None = None
-    median_repetition: int | None = None
-    evidence: str | None = None
+    median: float | None
+    min: float | None
+    max: float | None
+    spread_ratio: float | None
+    noise: bool | None
+    repetitions_used: int | None
+    repetitions: list[RepetitionRow] | None
+    median_repetition: int | None
+    evidence: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RatioValueRecord(Fields):
     """One repetition's virtual / platform ratio with its interval."""
 
-    repetition: int | None = None
-    virtual_over_platform: float | None = None
-    virtual_over_platform_interval: Interval | None = None
+    repetition: int | None
+    virtual_over_platform: float | None
+    virtual_over_platform_interval: Interval | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RatioSpreadRecord(Fields):
     """The ratio across repetitions: the median and range of each repetition's quotable figure (a bound's is the end
     its brackets carry, ratio_interval.quotable); `bounds`: repetition → `lower`/`upper` where its ratio is a bound."""
 
-    median: float | None = None
-    min: float | None = None
-    max: float | None = None
-    bounds: dict[str, str] | None = None
-    values: list[RatioValueRecord] | None = None
+    median: float | None
+    min: float | None
+    max: float | None
+    bounds: dict[str, str] | None
+    values: list[RatioValueRecord] | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RepeatsRecord(Fields):
     """`repeats` (REPEAT > 1): each mode's spread across repetitions and the ratio's."""
 
-    n: int | None = None
-    noise_threshold: float | None = None
-    modes: dict[str, ModeSpreadRecord] | None = None
-    ratio: RatioSpreadRecord | None = None
+    n: int | None
+    noise_threshold: float | None
+    modes: dict[str, ModeSpreadRecord] | None
+    ratio: RatioSpreadRecord | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RepetitionRecord(Fields):
     """One entry of `repetitions` (REPEAT > 1): a repetition's folder and verdict."""
 
-    repetition: int | None = None
-    folder: str | None = None
-    valid: bool | None = None
-    virtual_over_platform: float | None = None
-    virtual_over_platform_interval: Interval | None = None
-    sustained_rps: dict[str, float | None] | None = None  # mode label → its sustained rate
+    repetition: int | None
+    folder: str | None
+    valid: bool | None
+    virtual_over_platform: float | None
+    virtual_over_platform_interval: Interval | None
+    sustained_rps: dict[str, float | None] | None  # mode label → its sustained rate
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DownstreamRecord(Fields):
     """`downstream`: the delay-service's configured distribution and failures (summary/judge/served_check.overview)."""
 
-    distribution: str | None = None
-    configured_ms: dict[str, float] | None = None  # `mean`, `p50`, … → ms
-    errors_pct: float | None = None
-    resets_pct: float | None = None
-    served_log: str | None = None
+    distribution: str | None
+    configured_ms: dict[str, float] | None  # `mean`, `p50`, … → ms
+    errors_pct: float | None
+    resets_pct: float | None
+    served_log: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ThresholdsRecord(Fields):
     """`thresholds`: the health rule's thresholds the run judged with (core/thresholds.py)."""
 
-    ok_ratio: float | None = None
-    max_error_ratio: float | None = None
-    p99_factor: float | None = None
-    p99_slack_ms: float | None = None
-    p50_slack_ms: float | None = None
+    ok_ratio: float | None
+    max_error_ratio: float | None
+    p99_factor: float | None
+    p99_slack_ms: float | None
+    p50_slack_ms: float | None
     settle_s: Annotated[float | None, SOME_RUNS] = None  # absent: every second of a level was judged (a run before it)
 
     @classmethod
@@ -228,10 +228,10 @@ class ThresholdsRecord(Fields):
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class HostRecord(Fields):
     """One role's host in `hosts`."""
 
-    host: str | None = None
-    address: str | None = None
-    description: str | None = None
+    host: str | None
+    address: str | None
+    description: str | None

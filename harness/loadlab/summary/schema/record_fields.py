@@ -10,7 +10,10 @@ A record built by its constructor writes every field, in the order the fields ar
 while None; `only` writes fewer (a mode whose analysis failed). A record read from a mapping writes the keys it read,
 in the order the fields are declared: summary.json is written in that order, so what is read back writes the text
 it was read from. A field with no default is one every builder gives; a mapping without its key (a test's, an older
-summary.json) reads it as None, so such a field's type says None too, and it is left out when written back.
+summary.json) reads it as None, so such a field's type says None too, and it is left out when written back. A
+record's fields are keyword-only (`kw_only=True`), so a field every builder gives and one with a default (a part only
+some runs have) stand in summary.json's order; `unknown()` and `nulls()` are a record with nothing known, writing
+no key and every key as null.
 """
 
 from __future__ import annotations
@@ -101,6 +104,11 @@ class Fields:
     def unknown(cls: type[R]) -> R:
         """This record with nothing known: every field None, none of them written (as read from no key at all)."""
         return cls.from_mapping({})
+
+    @classmethod
+    def nulls(cls: type[R]) -> R:
+        """This record with nothing known, every field written as null (a part a mode always writes, unknown)."""
+        return cls.from_mapping(dict.fromkeys(declared(cls).keys.values()))
 
     def as_json(self) -> dict[str, object]:
         written: dict[str, object] = _converter.unstructure(self)

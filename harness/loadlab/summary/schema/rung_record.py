@@ -9,19 +9,19 @@ from typing import Annotated
 from loadlab.summary.schema.record_fields import Fields, Interval, Key
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RungRecord(Fields):
     """One rung in summary.json's `ladder` (the names shared/CONTRACT.md fixes, turn 7)."""
 
-    rung: int | None = None
-    limit: str | None = None
-    setting: str | None = None
-    from_value: Annotated[float | None, Key("from")] = None  # `from`: no Python name
-    to: float | None = None
-    run: str | None = None
-    predicted_interval_rps: Interval | None = None
-    knee_interval_rps: Interval | None = None
-    sustained_rps: float | None = None
-    verdict: str | None = None
-    next_limit: str | None = None
-    words: str | None = None
+    rung: int | None
+    limit: str | None
+    setting: str | None
+    from_value: Annotated[float | None, Key("from")]  # `from`: no Python name
+    to: float | None
+    run: str | None
+    predicted_interval_rps: Interval | None
+    knee_interval_rps: Interval | None
+    sustained_rps: float | None
+    verdict: str | None
+    next_limit: str | None
+    words: str | None

@@ -22,51 +22,51 @@ from loadlab.summary.reading.values import as_float
 from loadlab.summary.schema.record_fields import Fields, Interval
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TailRecord(Fields):
     """One percentile of one level: measured with its 95% interval (None: the level's count cannot place it), the
     predicted interval, and whether they meet (None: not judged)."""
 
-    percentile: float | None = None
-    measured_ms: float | None = None
-    measured_interval_ms: Interval | None = None
-    predicted_interval_ms: Interval | None = None
-    agrees: bool | None = None
-    cut_by_deadline: bool | None = None  # the requests there answered at a partial deadline: not judged
+    percentile: float | None
+    measured_ms: float | None
+    measured_interval_ms: Interval | None
+    predicted_interval_ms: Interval | None
+    agrees: bool | None
+    cut_by_deadline: bool | None  # the requests there answered at a partial deadline: not judged
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class FanoutLevelRecord(Fields):
     """One level: its rate, answers, p50 (the calibration), the service's own time it gives, the checked tail, and the
     calls the stand-in saw left behind in its seconds (None: no served log)."""
 
-    level: int | None = None  # from 1, as the page counts
-    target_rps: float | None = None
-    answered: int | None = None
-    p50_ms: float | None = None
-    own_ms_interval: Interval | None = None
-    tail: list[TailRecord] | None = None
-    orphaned_calls: int | None = None
-    cancelled_calls: int | None = None
+    level: int | None  # from 1, as the page counts
+    target_rps: float | None
+    answered: int | None
+    p50_ms: float | None
+    own_ms_interval: Interval | None
+    tail: list[TailRecord] | None
+    orphaned_calls: int | None
+    cancelled_calls: int | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class FanoutRecord(Fields):
     """`fanout`: what one request did and what the run saw of its shape."""
 
-    calls: int | None = None
-    shape: str | None = None  # as the service reported it (core/fanout.SHAPES), None when it did not
-    shape_words: str | None = None
-    executor_threads: float | None = None  # platform's executor (FANOUT_POOL), as reported
-    deadline_ms: int | None = None
-    on_timeout: str | None = None
-    call_distribution: str | None = None
-    request_wait: str | None = None  # the slowest of the calls, in words with its figures
-    levels: list[FanoutLevelRecord] | None = None
-    tail_checked: int | None = None  # percentiles judged over the healthy levels
-    tail_agreed: int | None = None
-    orphaned_calls: int | None = None  # over the measured levels; None: not counted
-    cancelled_calls: int | None = None
+    calls: int | None
+    shape: str | None  # as the service reported it (core/fanout.SHAPES), None when it did not
+    shape_words: str | None
+    executor_threads: float | None  # platform's executor (FANOUT_POOL), as reported
+    deadline_ms: int | None
+    on_timeout: str | None
+    call_distribution: str | None
+    request_wait: str | None  # the slowest of the calls, in words with its figures
+    levels: list[FanoutLevelRecord] | None
+    tail_checked: int | None  # percentiles judged over the healthy levels
+    tail_agreed: int | None
+    orphaned_calls: int | None  # over the measured levels; None: not counted
+    cancelled_calls: int | None
 
 
 def shape(label: str, live: dict[str, object], asked: Asked, call: Distribution) -> FanoutShape | None:

@@ -17,30 +17,30 @@ from loadlab.summary.judge.wait_knee import last_healthy
 from loadlab.summary.schema.record_fields import Fields
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PrescriptionRecord(Fields):
     """`prescription` (docs/RESULTS.md): the limit, the setting that sizes it, its value now and the value to set,
     the rate and hold that give it, what it costs, or the code to change where no setting exists."""
 
-    limit: str | None = None
-    named_by: str | None = None
-    setting: str | None = None
-    app_setting: str | None = None
-    current: float | None = None
-    to: int | None = None
-    to_p99: int | None = None
-    rate_rps: float | None = None
-    rate_from: str | None = None
-    hold_ms: float | None = None
-    hold_p99_ms: float | None = None
-    hold_from: str | None = None
-    applicable: bool | None = None
-    reason: str | None = None
-    code: str | None = None
-    frames: list[str] | None = None
-    costs: list[str] | None = None
-    holders_elsewhere: str | None = None
-    words: str | None = None
+    limit: str | None
+    named_by: str | None
+    setting: str | None
+    app_setting: str | None
+    current: float | None
+    to: int | None
+    to_p99: int | None
+    rate_rps: float | None
+    rate_from: str | None
+    hold_ms: float | None
+    hold_p99_ms: float | None
+    hold_from: str | None
+    applicable: bool | None
+    reason: str | None
+    code: str | None
+    frames: list[str] | None
+    costs: list[str] | None
+    holders_elsewhere: str | None
+    words: str | None
 
 
 def record(p: prescription.Prescription) -> PrescriptionRecord:

@@ -138,7 +138,7 @@ class ModeRecord(Fields):
     collapsed: bool | None = None
     # the lowest limit within the run and the knee's verdict on it: summary.json's flat `predicted_rps`,
     # `predicted_by`, ..., `prediction_check`, spelled where this field stands (Inline)
-    predicted: Annotated[PredictedRecord, Inline()] = field(default_factory=PredictedRecord)
+    predicted: Annotated[PredictedRecord, Inline()] = field(default_factory=PredictedRecord.nulls)
     cpu_ceiling_rps: int | None = None
     cpu_ceiling: CpuCeilingRecord | None = None
     predictions: list[PredictionRecord] | None = None

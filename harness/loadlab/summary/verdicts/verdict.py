@@ -256,7 +256,7 @@ def pool_evidence(raw: RawMode, levels: list[Level], asked: Asked) -> DbPoolReco
 def failed_mode(reason: str) -> ModeRecord:
     """A mode whose analysis failed: the fields its verdict can still give, and why."""
     # the figures it always wrote, none known, written as null
-    predicted = PredictedRecord().only("rps", "interval_rps", "predicted_by", "formula", "agrees")
+    predicted = PredictedRecord.nulls().only("rps", "interval_rps", "predicted_by", "formula", "agrees")
     failed = ModeRecord(
         sustained_rps=0,
         collapsed=False,
