@@ -156,7 +156,7 @@ def _ratio(side: Side) -> str:
 
 
 def _mode(side: Side, mode: str) -> ModeRecord:
-    return side.summary.modes.get(mode) or ModeRecord()
+    return side.summary.modes.get(mode) or ModeRecord.unknown()
 
 
 def _shown(value: object) -> str:

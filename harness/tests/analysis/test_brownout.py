@@ -4,6 +4,7 @@ delay-service's switch checked against its own served-delay record, and the para
 from __future__ import annotations
 
 import pytest
+from partial_records import partial
 
 from loadlab.analysis import brownout_judge as judge
 from loadlab.analysis import hlog
@@ -226,9 +227,11 @@ def test_the_words_take_any_mode_name_and_say_a_missing_model_and_a_failed_instr
         )  # fmt: skip
 
     modes = {
-        "platform": ModeRecord(brownout=record(5, [], {"recovery_s": BrownoutPrediction(3.5, [3.5, 4.3], "f")})),
-        "virtual-limited": ModeRecord(brownout=record(None, ["the injectors fell behind"], None)),
-        "virtual": ModeRecord(),  # a mode without a brownout record has no column
+        "platform": partial(
+            ModeRecord, brownout=record(5, [], {"recovery_s": BrownoutPrediction(3.5, [3.5, 4.3], "f")})
+        ),
+        "virtual-limited": partial(ModeRecord, brownout=record(None, ["the injectors fell behind"], None)),
+        "virtual": partial(ModeRecord),  # a mode without a brownout record has no column
     }  # fmt: skip
     rows = brownout_words.rows(modes)
     assert rows[0] == ["", "platform", "virtual-limited"]

@@ -1,6 +1,8 @@
 """The prediction record's words and the agreement rule: a knee agrees when its bracket meets the predicted
 interval; a run that holds above the whole interval contradicts it; a knee that moved between passes is fuzzy."""
 
+from partial_records import partial
+
 from loadlab.analysis.prediction import MeasuredKnee, Prediction, agreement
 from loadlab.summary.schema.fit_records import PredictedRecord
 from loadlab.summary.verdicts.records import ModeRecord
@@ -140,8 +142,9 @@ def test_a_prediction_is_printed_only_as_far_as_its_interval_carries_it():
     assert figure(5149, [2358, None]) == "≥ 2,358"
     assert figure(341, [0, 770]) == "no figure (its interval reaches 0 rps)"
     assert figure(990, None) == "990"
-    unbounded = ModeRecord(
-        predicted=PredictedRecord.unknown().with_fields(rps=5149, interval_rps=[2358, None], predicted_by="cpu")
+    unbounded = partial(
+        ModeRecord,
+        predicted=PredictedRecord.unknown().with_fields(rps=5149, interval_rps=[2358, None], predicted_by="cpu"),
     )
     assert predicted(unbounded).startswith("≥ 2,358 (cpu)") and "5,149" not in predicted(unbounded)
 

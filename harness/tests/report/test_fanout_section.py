@@ -3,6 +3,8 @@ in words where the level's count cannot place it, the calls left behind; nothing
 
 import json
 
+from partial_records import partial
+
 from loadlab.report import fanout_section
 from loadlab.summary.verdicts.fanout_record import FanoutLevelRecord, FanoutRecord, TailRecord
 from loadlab.summary.verdicts.records import ModeRecord, RunSummary
@@ -41,7 +43,7 @@ def summary(**fields) -> RunSummary:
         cancelled_calls=12,
         **fields,
     )
-    return RunSummary(modes={"virtual": ModeRecord(fanout=record), "platform": ModeRecord()})
+    return partial(RunSummary, modes={"virtual": partial(ModeRecord, fanout=record), "platform": partial(ModeRecord)})
 
 
 def test_each_percentile_is_shown_with_its_interval_or_said_unplaced():
@@ -58,7 +60,7 @@ def test_a_fail_deadline_says_why_the_tail_is_not_predicted():
 
 
 def test_a_run_without_fan_out_has_no_section_and_the_record_round_trips():
-    assert fanout_section.section(RunSummary(modes={"virtual": ModeRecord()})) == ""
+    assert fanout_section.section(partial(RunSummary, modes={"virtual": partial(ModeRecord)})) == ""
     record = summary().modes["virtual"].fanout
     again = FanoutRecord.from_mapping(json.loads(json.dumps(record.as_json())))
     assert again.as_json() == record.as_json()

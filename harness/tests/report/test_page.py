@@ -3,6 +3,7 @@ from html.parser import HTMLParser
 
 import pytest
 import synthrun
+from partial_records import partial
 from synthrun import ModeSpec, stairs
 
 from loadlab import report
@@ -171,7 +172,7 @@ def test_a_mode_without_levels_says_no_data(tmp_path):
 
 
 def test_fallback_page_keeps_the_verdict():
-    html = report.fallback_page(RunSummary(missing_modes=["virtual"]), "ValueError: boom")
+    html = report.fallback_page(partial(RunSummary, missing_modes=["virtual"]), "ValueError: boom")
     assert "ValueError: boom" in html and "virtual was not measured" in html
 
 

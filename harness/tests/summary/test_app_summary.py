@@ -4,6 +4,7 @@ where its data cannot carry it, and words that fit an app (no "missing jvm.csv",
 
 import synthrun
 from conftest import summarised
+from partial_records import partial
 from synthrun import START_EPOCH, LevelSpec, stairs
 from test_app_verdict import APP, write_app_mode
 
@@ -154,7 +155,7 @@ def test_a_cost_whose_interval_includes_zero_or_whose_range_is_too_narrow_is_no_
     assert "too narrow" in narrow.not_a_figure(5, "requests in flight")
     assert sure.not_a_figure(5, "requests in flight") is None
     fits = CostsRecord.unknown().with_fields(memory_per_inflight=wide.record(1, 5, "requests in flight"))
-    mode = ModeRecord(request_cost=RequestCostRecord(None, None, None, fits=fits))
+    mode = partial(ModeRecord, request_cost=RequestCostRecord(None, None, None, fits=fits))
     cell = dict(costs_table.rows(mode))[next(label for label, _ in costs_table.rows(mode))]
     assert "no figure" in cell and "includes zero" in cell and "9,727" not in cell, cell
 

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import synthrun
 from conftest import summarised
+from partial_records import partial
 from synthrun import SLOW_TAIL, LevelSpec, ModeSpec, stairs
 
 from loadlab import report
@@ -239,14 +240,17 @@ def test_the_page_says_what_died_and_when(tmp_path):
 def test_the_ratio_needs_two_valid_modes(tmp_path):
     trusted = ValidityRecord(valid=True, invalid_reasons=[], notes=[])
     valid, invalid = (
-        ModeRecord(validity=trusted, sustained_rps=300, collapsed=True),
-        ModeRecord(validity=ValidityRecord(False, ["the injector fell behind"], []), sustained_rps=900),
+        partial(ModeRecord, validity=trusted, sustained_rps=300, collapsed=True),
+        partial(ModeRecord, validity=ValidityRecord(False, ["the injector fell behind"], []), sustained_rps=900),
     )
-    assert ratio.ratio(ModeRecord(validity=trusted, sustained_rps=900), valid) == (3.0, None)
+    assert ratio.ratio(partial(ModeRecord, validity=trusted, sustained_rps=900), valid) == (3.0, None)
     assert ratio.ratio(invalid, valid) == (None, "virtual is invalid: the injector fell behind")
     assert ratio.ratio(valid, invalid) == (None, "platform is invalid: the injector fell behind")
     assert ratio.ratio(valid, None) == (None, "platform was not measured")
-    assert ratio.ratio(valid, ModeRecord(validity=trusted, sustained_rps=0)) == (None, "platform sustained no level")
+    assert ratio.ratio(valid, partial(ModeRecord, validity=trusted, sustained_rps=0)) == (
+        None,
+        "platform sustained no level",
+    )
 
 
 LONG = ((11012, 0.50), (11020, 0.45), (11031, 0.04), (11040, 0.01))

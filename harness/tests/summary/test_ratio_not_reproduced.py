@@ -5,6 +5,7 @@ ratio's bound said "platform held the top of the stairs", the page's first line 
 headline put platform's "knee" where the machine ran out of CPU."""
 
 from builders import run_params
+from partial_records import partial
 
 from loadlab.core import summary_inputs
 from loadlab.report.answer import answer
@@ -51,7 +52,7 @@ def test_the_bound_says_platforms_knee_did_not_reproduce_not_that_it_held_the_to
         "rate it measured healthy"
     )
     # a mode that did hold the top keeps the old words
-    assert bound_words("lower", ModeRecord(collapsed=False, sustained_rps=550)).endswith(
+    assert bound_words("lower", partial(ModeRecord, collapsed=False, sustained_rps=550)).endswith(
         "virtual held the top of the stairs"
     )
 

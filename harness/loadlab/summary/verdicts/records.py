@@ -130,18 +130,18 @@ class StopRecord(Fields):
     inflight_cap: Annotated[StopCapRecord | None, Key("stop_inflight_cap")]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ModeRecord(Fields):
     """One mode's verdict (summary/verdicts/verdict.py builds it; docs/RESULTS.md says what each field means)."""
 
-    sustained_rps: float | None = None
-    collapsed: bool | None = None
+    sustained_rps: float | None
+    collapsed: bool | None
     # the lowest limit within the run and the knee's verdict on it: summary.json's flat `predicted_rps`,
     # `predicted_by`, ..., `prediction_check`, spelled where this field stands (Inline)
     predicted: Annotated[PredictedRecord, Inline()] = field(default_factory=PredictedRecord.nulls)
-    cpu_ceiling_rps: int | None = None
-    cpu_ceiling: CpuCeilingRecord | None = None
-    predictions: list[PredictionRecord] | None = None
+    cpu_ceiling_rps: int | None
+    cpu_ceiling: CpuCeilingRecord | None
+    predictions: list[PredictionRecord] | None
     # the limit it met and what would lift it: the flat `limit_met_first`, ..., `prescription`
     limit: Annotated[LimitRecord, Inline()] = field(default_factory=LimitRecord.unknown)
     # LADDER: each rung climbed, its prescription applied and the mode measured again
@@ -149,33 +149,33 @@ class ModeRecord(Fields):
     ladder: Annotated[list[RungRecord] | None, SOME_RUNS] = None
     # where the knee lies, by the coarse pass and the fine ones: the flat `knee_interval_rps`, ..., `set_aside_levels`
     knee: Annotated[KneeRecord, Inline()] = field(default_factory=KneeRecord.unknown)
-    baseline_p50_ms: float | None = None
+    baseline_p50_ms: float | None
     # where the baseline came from: "level 1 (10 rps)", or the level after a first one that broke, and why (baseline.py)
-    baseline_from: str | None = None
-    p99_ms_at_sustained: float | None = None
-    requests: int | None = None
-    errors: int | None = None
+    baseline_from: str | None
+    p99_ms_at_sustained: float | None
+    requests: int | None
+    errors: int | None
     # virtual-limited only: the 503s its concurrency limit answered, load shed by design (summary/judge/shedding.py).
-    rejections: RejectionsRecord | None = None
+    rejections: RejectionsRecord | None
     # whether its figures can be trusted: the flat `valid`, `invalid_reasons`, `notes`
     validity: Annotated[ValidityRecord, Inline()] = field(default_factory=ValidityRecord.unknown)
-    levels: list[LevelRecord] | None = None
+    levels: list[LevelRecord] | None
     # what a request costs the service: the flat `memory_per_inflight_kb`, ..., `costs`
     request_cost: Annotated[RequestCostRecord, Inline()] = field(default_factory=RequestCostRecord.unknown)
-    first_unhealthy_level: int | None = None
-    p99_limit_ms: int | None = None
+    first_unhealthy_level: int | None
+    p99_limit_ms: int | None
     # the JVM it ran on: the flat `pinned_virtual_threads`, `threadlocal`, `jdk`, `java_runtime`, `carriers`
     jvm: Annotated[JvmRecord, Inline()] = field(default_factory=JvmRecord.unknown)
-    db_pool: DbPoolRecord | None = None
+    db_pool: DbPoolRecord | None
     # whether the load generator stopped early, and why: the flat `stopped_early`, `stop_reason`, `stop_inflight_cap`
     stop: Annotated[StopRecord, Inline()] = field(default_factory=StopRecord.unknown)
-    missing: list[str] | None = None
-    live_config: dict[str, object] | None = None
-    error_kinds: list[str] | None = None
-    error_kind_meanings: dict[str, str] | None = None
-    crashed: CrashRecord | None = None
-    levels_dropped_after_crash: list[int] | None = None
-    evidence_gaps: list[EvidenceGapRecord] | None = None
+    missing: list[str] | None
+    live_config: dict[str, object] | None
+    error_kinds: list[str] | None
+    error_kind_meanings: dict[str, str] | None
+    crashed: CrashRecord | None
+    levels_dropped_after_crash: list[int] | None
+    evidence_gaps: list[EvidenceGapRecord] | None
     # the parts only some runs have (SOME_RUNS): left out of a mode built without them
     app_evidence: Annotated[AppEvidenceRecord | None, SOME_RUNS] = None
     # APP_REQUESTS: each kind of the mix on its own (summary/judge/kinds.py), which crossed its own limit first in words
@@ -211,15 +211,15 @@ class ModeRecord(Fields):
         return [*(self.levels or []), *self.fine_levels]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RunSummary(Fields):
     """A comparison's summary: the run folder's, or one repetition's (`rep-<k>/`)."""
 
-    run_id: str | None = None
-    target: str | None = None
-    scenario: str | None = None
+    run_id: str | None
+    target: str | None
+    scenario: str | None
     # every level number in it counts from this (level_upgrade.py); absent: an older summary, read as from 1
-    levels_counted_from: int | None = None
+    levels_counted_from: int | None
     params: RunParams = field(default_factory=defaults)
     modes: dict[str, ModeRecord] = field(default_factory=dict)
     # the parts only some runs have (SOME_RUNS), left out of a summary built without them; the ratios are written
@@ -240,18 +240,18 @@ class RunSummary(Fields):
     ratios_by_pool_reasons: Annotated[dict[str, str] | None, SOME_RUNS] = None
     repeats: Annotated[RepeatsRecord | None, SOME_RUNS] = None
     repetitions: Annotated[list[RepetitionRecord] | None, SOME_RUNS] = None
-    thresholds: ThresholdsRecord | None = None
-    limits: dict[str, object] | None = None  # the request chain's, in ms (core/limits.py)
-    machine: str | None = None
-    hosts: dict[str, HostRecord] | None = None
-    missing_modes: list[str] | None = None
-    missing: list[str] | None = None
-    problems: dict[str, list[str]] | None = None  # mode → what bench saw go wrong
+    thresholds: ThresholdsRecord | None
+    limits: dict[str, object] | None  # the request chain's, in ms (core/limits.py)
+    machine: str | None
+    hosts: dict[str, HostRecord] | None
+    missing_modes: list[str] | None
+    missing: list[str] | None
+    problems: dict[str, list[str]] | None  # mode → what bench saw go wrong
     # LOADLAB_FAULT_CPU_QUOTA of a test that starved the run on purpose
     test_fault: Annotated[str | None, SOME_RUNS] = None
     # The delay-service's configured distribution and failures (summary/judge/served_check.overview); each level's
     # `served_ms` says what it served.
-    downstream: DownstreamRecord | None = None
+    downstream: DownstreamRecord | None
     repetition: Annotated[int | None, SOME_RUNS] = None  # a repetition's own summary: which one
 
     def spread_of(self, label: str) -> ModeSpreadRecord | None:

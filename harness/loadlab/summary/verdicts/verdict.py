@@ -272,6 +272,23 @@ def failed_mode(reason: str) -> ModeRecord:
         jvm=JvmRecord.unknown().with_fields(pinned_virtual_threads=None),  # written as null, the rest left out
         stop=StopRecord(early=False, reason=None, inflight_cap=None).only("reason"),
         missing=[reason],
+        # nothing measured to read these from: the first four written as null, the rest left out (only)
+        baseline_p50_ms=None,
+        p99_ms_at_sustained=None,
+        first_unhealthy_level=None,
+        p99_limit_ms=None,
+        baseline_from=None,
+        cpu_ceiling_rps=None,
+        cpu_ceiling=None,
+        predictions=None,
+        rejections=None,
+        db_pool=None,
+        live_config=None,
+        error_kinds=None,
+        error_kind_meanings=None,
+        crashed=None,
+        levels_dropped_after_crash=None,
+        evidence_gaps=None,
     )
     return failed.only("baseline_p50_ms", "p99_ms_at_sustained", "first_unhealthy_level", "p99_limit_ms")
 
