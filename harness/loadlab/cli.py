@@ -82,7 +82,6 @@ def _bench(args: argparse.Namespace) -> int:
     lock = _single_run_lock()  # first: a second bench must say so, not that the first one's ports are busy
     # Imported late so `check` stays light; preflight and bench need no more than the standard library until the end.
     from loadlab.core import database_use, run_scope
-    from loadlab.run.bench import bench
     from loadlab.run.preflight import preflight
 
     try:
@@ -94,9 +93,25 @@ def _bench(args: argparse.Namespace) -> int:
                 ),
                 ExitCode.USAGE,
             )
-        return bench(values)
+        return _run_bench(values)
     finally:
         lock.close()
+
+
+def _run_bench(values: RunParams, nested: Path | None = None) -> int:
+    """A bench of these parameters, worked out once (core/bench_plan.py); LADDER's rungs after it, each a bench of
+    its own from the parameters core/rung_params.py makes for it (a rung, nested in its run's folder, climbs none)."""
+    from loadlab.core import bench_plan, rung_params
+    from loadlab.run import rungs
+    from loadlab.run.bench import bench
+
+    plan = bench_plan.of_values(values)
+    if nested is not None:
+        return bench(plan, nested=nested)
+    ladder = rungs.Ladder(
+        values.ladder or 0, rung_params.climbable(values), values, rung_params.rung_values, _run_bench
+    )
+    return bench(plan, ladder)
 
 
 def is_run_folder(path: str) -> bool:

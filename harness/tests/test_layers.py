@@ -107,3 +107,19 @@ def test_no_module_is_over_350_lines():
         str(p.relative_to(PACKAGE)): n for p in PACKAGE.rglob("*.py") if (n := len(p.read_text().splitlines())) > 350
     }
     assert not long, f"split by job: {long}"
+
+
+def test_no_stage_function_outside_core_and_the_cli_takes_the_whole_parameters():
+    # Each stage gets the narrow inputs core/ works out once (load_plan, service_plan, bench_plan, summary_inputs, …),
+    # never the whole RunParams: a walk of one parameter's readers stays in core/ and cli.py.
+    takers = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE)
+        if rel.parts[0] == "core" or rel.name in ("cli.py", "__main__.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+                if any(a.annotation is not None and "RunParams" in ast.unparse(a.annotation) for a in args):
+                    takers.append(f"{rel}:{node.lineno} {node.name}")
+    assert takers == [], takers

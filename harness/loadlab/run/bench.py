@@ -18,27 +18,15 @@ from __future__ import annotations
 import os
 import signal
 import threading
-from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 from types import FrameType
 from typing import NoReturn
 
-from loadlab.core import (
-    database_use,
-    downstream,
-    fanout,
-    load_plan,
-    rung_params,
-    runplan,
-    runrecord,
-    service_plan,
-    timeouts,
-)
+from loadlab.core import downstream, runrecord
+from loadlab.core.bench_plan import BenchPlan
 from loadlab.core.errors import ExitCode
-from loadlab.core.run_params import RunParams
 from loadlab.core.runplan import ModeRun
-from loadlab.core.thresholds import settle_seconds
 from loadlab.run import (
     alignment,
     appservice,
@@ -118,24 +106,18 @@ def _raise_interrupt(signum: int, frame: FrameType | None) -> NoReturn:
     raise KeyboardInterrupt
 
 
-def bench(values: RunParams, nested: Path | None = None) -> int:
-    """The run; nested: a rung of the limit ladder's (run/rungs.py), its folder inside its run's, which leaves
+def bench(plan: BenchPlan, ladder: rungs.Ladder[rungs.P] | None = None, nested: Path | None = None) -> int:
+    """The run (its parameters worked out by core/bench_plan.py); ladder: LADDER's rungs to climb after it (cli.py
+    makes them, each rung a bench of its own); nested: a rung's own run, its folder inside its run's, which leaves
     results/latest where it is and climbs no ladder of its own."""
     java_home = find_jdk()
     # What the scenario needs on this machine (a JDK per entry of JDKS, PostgreSQL for db), found or installed
     # before a run folder exists: a missing piece stops here with one line.
-    database = database_use.of_values(values)
-    javas = scenario.prepare(values.target, values.jdks, database)
-    run_dir = _run_dir(values.results_dir, nested)
-    topo = topology.build(values.target, values.injectors, run_dir, java_home)
-    thresholds = replace(
-        downstream.health_thresholds(fanout.request_distribution(values)),
-        settle_s=settle_seconds(values.profile, values.step_seconds),
-    )
-    service = service_plan.of_values(
-        values, topo.delay.work_path(downstream.SERVED_LOG), topo.delay.address, DELAY_PORT
-    )
-    run = Run(topo, run_dir, timeouts.derive(values, thresholds), load_plan.of_values(values), database, service, javas)
+    javas = scenario.prepare(plan.target, plan.jdks, plan.database)
+    run_dir = _run_dir(plan.results_dir, nested)
+    topo = topology.build(plan.target, plan.injectors, run_dir, java_home)
+    service = plan.services(topo.delay.work_path(downstream.SERVED_LOG), topo.delay.address, DELAY_PORT)
+    run = Run(topo, run_dir, plan.limits, plan.load, plan.database, service, javas)
     fault = os.environ.get("LOADLAB_FAULT_CPU_QUOTA")  # test-only starvation, see infra/host/loadlab-host
     if fault:
         for h in topo.hosts():
@@ -143,10 +125,10 @@ def bench(values: RunParams, nested: Path | None = None) -> int:
     run.meta = {
         "format": runrecord.FORMAT,
         "run_id": run_dir.name,
-        "target": values.target,
+        "target": plan.target,
         "started_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "params": values.as_recorded().to_json(),
-        "thresholds": thresholds.as_dict(),
+        "params": plan.recorded,
+        "thresholds": plan.thresholds.as_dict(),
         "hosts": topo.describe(),
         "machine": topology.machine_description(),
         "java": str(java_home),
@@ -155,17 +137,17 @@ def bench(values: RunParams, nested: Path | None = None) -> int:
         # Every limit of the request chain, derived from the workload (timeouts.py): what the analysis checks.
         "limits": run.limits.as_dict(),
         # The delay-service's policy (its distribution with the figures the models use) and its served delay.
-        "downstream": downstream.record(values, downstream.SERVED_LOG),
+        "downstream": plan.downstream,
         **({"test_fault": fault} if fault else {}),
         # the wait agent on the service under test (LOADLAB_WAIT_PROFILE=off: a measurement of what it costs)
         "wait_profile": os.environ.get("LOADLAB_WAIT_PROFILE", "on") != "off",
     }
     # SERVICE_CPUS: every host gets the split before anything starts
-    split = cpushare.apply(values.service_cpus, values.target, topo)
+    split = cpushare.apply(plan.service_cpus, plan.target, topo)
     if split is not None:
         run.meta["cpu_split"] = split
     # SERVICE_MEMORY_MB: the service host's cgroup, before anything starts
-    bound = memorybound.apply(values.service_memory_mb, topo)
+    bound = memorybound.apply(plan.service_memory_mb, topo)
     if bound is not None:
         run.meta["service_memory"] = bound
     run.write_meta()
@@ -179,12 +161,12 @@ def bench(values: RunParams, nested: Path | None = None) -> int:
         if nested is None:  # a rung leaves results/latest on its run
             point_latest(run_dir)
         started = True
-        if database.needed:
+        if plan.database.needed:
             services.start_database(run)
         services.start_delay_service(run)
-        repeat = values.repeat
+        repeat = plan.repeat
         for k in range(1, repeat + 1):
-            for mode_run in runplan.mode_runs(values.modes, values.jdks, values.platform_threads):
+            for mode_run in plan.columns:
                 if repeat == 1:
                     run_mode(run, mode_run)  # the contract's layout: <mode>/…
                 else:
@@ -218,8 +200,6 @@ def bench(values: RunParams, nested: Path | None = None) -> int:
     if refused:
         # Before any load: nothing was measured, so there is no verdict to write (the app's log is in logs/).
         return outcome
-    # LADDER's rungs, each a bench of its own from parameters made from these (a rung itself climbs none)
-    ladder = rungs.Ladder(values.ladder or 0, rung_params.climbable(values), values, rung_params.rung_values, bench)
     return _conclude(run_dir, outcome, ladder if nested is None else None)
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, make
 
-from loadlab.core import database_use, metrics, params, run_scope
+from loadlab.core import bench_plan, database_use, metrics, params, run_scope
 from loadlab.core.run_params import RunParams
 from loadlab.run import bench, java, preflight
 
@@ -358,7 +358,9 @@ def test_a_port_taken_after_the_preflight_keeps_latest(tmp_path):
     results = with_previous_run(tmp_path / "results")
     v = values(results_dir=str(results))
     with listening(8081):
-        rc = bench.bench(v)  # bench itself, without cli's preflight: as if 8081 was taken in between
+        rc = bench.bench(
+            bench_plan.of_values(v)
+        )  # bench itself, without cli's preflight: as if 8081 was taken in between
     assert rc == 2
     assert os.readlink(results / "latest") == PREVIOUS_RUN
     (run,) = [p for p in results.iterdir() if p.name not in (PREVIOUS_RUN, "latest")]
