@@ -152,3 +152,30 @@ def test_fitted_levels_are_the_counted_ones_and_each_used_fine_pass_s_healthy_pr
     }
     mode = ModeRecord.from_mapping({"levels": levels(0, [1, 1, 0, 1]), "refine": refine})
     assert [lv.index for lv in mode.fitted_levels] == [0, 1, 10]
+
+
+def test_every_key_only_some_runs_have_is_said_in_the_docs():
+    # A record's field without a default is given by every builder; one with a default of None is a part only some
+    # runs have, left out while None: docs/RESULTS.md says when each is written, and no other field may default.
+    import dataclasses
+    import importlib
+    import pkgutil
+
+    import loadlab.summary
+    from loadlab.summary.schema.record_fields import Fields, declared
+
+    found: set[str] = set()
+    for info in pkgutil.walk_packages(loadlab.summary.__path__, "loadlab.summary."):
+        for obj in vars(importlib.import_module(info.name)).values():
+            if isinstance(obj, type) and issubclass(obj, Fields) and obj is not Fields:
+                keys = declared(obj).keys
+                found |= {keys[f.name] for f in dataclasses.fields(obj) if f.name != "absent" and f.default is None}
+    doc = (REPO / "docs" / "RESULTS.md").read_text()
+    table = doc.split("### What a missing key or a null says", 1)[1].split("\n### ", 1)[0]
+    said = {
+        cell.strip().strip("`")
+        for row in table.splitlines()
+        if row.startswith("| `")
+        for cell in row.split("|")[1].split(", ")
+    }
+    assert found == said, (sorted(found - said), sorted(said - found))
