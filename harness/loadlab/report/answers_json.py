@@ -59,14 +59,21 @@ def _disagree(knees: list[ratio_interval.KneeRange | None]) -> bool:
 
 def mode_entry(summary: RunSummary, label: str, mode: ModeRecord) -> dict[str, object]:
     spread = summary.repeats.modes.get(label) if summary.repeats and summary.repeats.modes else None
+    invalid: list[str] = []
+    flagged: list[str] = []
     if spread is not None and spread.repetitions:
-        rows = [(r.sustained_rps, r.collapsed, r.knee_interval_rps) for r in spread.repetitions]
+        # an invalid repetition carries no knee (the median is of the valid ones): it is named, with why, apart
+        valid = [r for r in spread.repetitions if r.valid is not False]
+        dropped = [r for r in spread.repetitions if r.valid is False]
+        invalid = [f"repetition {r.repetition}: {'; '.join(r.invalid_reasons or []) or 'invalid'}" for r in dropped]
+        rows = [(r.sustained_rps, r.collapsed, r.knee_interval_rps) for r in valid]
+        flagged = [f"invalid (repetition {r.repetition})" for r in dropped]
         low, mid, high = spread.min, spread.median, spread.max
     else:
         rows = [(mode.sustained_rps, mode.collapsed, mode.knee.interval_rps)]
         low = mid = high = mode.sustained_rps
     disagree = _disagree([ratio_interval.knee_range(s, c, b) for s, c, b in rows])
-    knees = [_knee_words(s, c, b) for s, c, b in rows]
+    knees = [_knee_words(s, c, b) for s, c, b in rows] + flagged
     return {
         "sustained_rps": {"median": mid, "min": low, "max": high},
         "collapsed": mode.collapsed,
@@ -75,6 +82,7 @@ def mode_entry(summary: RunSummary, label: str, mode: ModeRecord) -> dict[str, o
         "limit_met_first": mode.limit.met_first,
         "valid": mode.validity.valid,
         "invalid_reasons": mode.validity.invalid_reasons or [],
+        "invalid_repetitions": invalid,
         "repetitions": len(rows),
         "disagree": disagree,
         "spread": (

@@ -3,7 +3,8 @@
 One rule for a cell, here: a mode's median sustained rate — limit met first; its min–max over the repetitions when
 they differ; a mode that held the top written as a bound (`≥ x (held)`); repetitions that disagree beyond their
 intervals said in words with their range, never as one run's figure; a knee with no healthy level below it in words.
-A row not measured yet shows the ledger's figures (one run each), marked so, or says it was not measured.
+A row not measured yet shows the ledger's figures (one run each), marked so, or says it was not measured; a row
+whose run failed shows its valid repetitions' figures, marked so, and no ratio.
 The ratio is written by analysis/ratio_interval.text (`2.12× (2.03–2.42)`, `≥ 2.55×`), never a bound's point.
 """
 
@@ -20,6 +21,9 @@ HEADER = ("| workload | platform threads | virtual threads | virtual / platform 
 NOT_MEASURED = "not yet measured by `make answers`"
 # a row `make answers` has not measured yet shows the ledger's figures (one run each), marked as such
 FROM_LEDGER = " *(one run, from the ledger: not yet measured again by `make answers`)*"
+# a row whose make bench failed (an invalid repetition, a crash, Ctrl-C) shows what its valid repetitions measured,
+# marked so, and claims no ratio: the lab's rule holds every repetition of a run to be valid
+FAILED_RUN = " *(its run failed: no ratio claimed; answers.md says why)*"
 
 
 def _limit(sentence: object) -> str:
@@ -92,6 +96,8 @@ def row_cells(row: Row, entry: Mapping[str, object] | None) -> list[str]:
         return [row.workload, f"{said} (answers.md says why)", "—", "—"]
     virtual = [m for m in modes if ModeLabel.parse(m).mode == "virtual"]
     platform = _column(modes, platform_labels(dict(modes)))
+    if entry.get("status") == "failed":
+        return [row.workload + FAILED_RUN, platform, _column(modes, virtual), "none claimed"]
     return [row.workload, platform, _column(modes, virtual), ratio_cell(entry.get("ratio"))]
 
 
@@ -133,9 +139,11 @@ def _detail(row: Row, entry: Mapping[str, object]) -> list[str]:
         lines.append(f"- {label}: {mode_cell(mode)}; knees {knees}; limit met first: {mode.get('limit_met_first')}")
         if mode.get("spread"):
             lines.append(f"  - spread: {mode['spread']}")
-        for reason in mode.get("invalid_reasons") or []:
+        for reason in [*(mode.get("invalid_reasons") or []), *(mode.get("invalid_repetitions") or [])]:
             lines.append(f"  - invalid: {reason}")
-    if entry.get("ratio"):
+    if entry.get("ratio") and entry.get("status") == "failed":
+        lines.append("- virtual / platform: none claimed: the run failed (why: above)")
+    elif entry.get("ratio"):
         lines.append(f"- virtual / platform: {ratio_cell(entry['ratio'])}")
         over_reactive = entry["ratio"].get("virtual_over_reactive") if isinstance(entry["ratio"], Mapping) else None
         if over_reactive:

@@ -83,7 +83,8 @@ def _failure_reasons(entry: dict[str, object]) -> str:
     found = [
         f"{label}: {r}"
         for label, m in (modes.items() if isinstance(modes, dict) else [])
-        for r in (m.get("invalid_reasons") or [] if isinstance(m, dict) else [])
+        if isinstance(m, dict)
+        for r in [*(m.get("invalid_reasons") or []), *(m.get("invalid_repetitions") or [])]
     ]
     return "; ".join(found)
 

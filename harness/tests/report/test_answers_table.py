@@ -144,7 +144,7 @@ def test_the_readme_table_is_what_answers_json_gives():
 def test_the_rows_are_the_readmes_rows_in_its_order():
     block = answers_readme.README.read_text().split(answers_readme.BEGIN)[1].split(answers_readme.END)[0]
     cells = [line.split(" | ")[0].removeprefix("| ") for line in block.strip().splitlines()[2:]]
-    workloads = [c.removesuffix(answers_md.FROM_LEDGER) for c in cells]
+    workloads = [c.removesuffix(answers_md.FROM_LEDGER).removesuffix(answers_md.FAILED_RUN) for c in cells]
     assert workloads == [r.workload for r in ROWS.values()]
 
 
@@ -182,3 +182,33 @@ def test_a_mode_whose_median_repetition_held_names_no_limit():
         "limit_met_first": "none within this run: it held 700 rps; the limits ahead: CPU at 1,222 rps",
     }
     assert answers_md.mode_cell(held) == "405–700 over 3 runs that disagree"
+
+
+def test_a_failed_run_shows_its_valid_repetitions_marked_and_claims_no_ratio():
+    # REPEAT=2 where the second repetition was invalid (the stand-in served late): bench exits 1 (make 2), the median
+    # is the valid repetition's. The row names the invalid one with why and claims no ratio from the run.
+    from loadlab.run import answers_run
+    from loadlab.summary.verdicts.records import RunSummary
+
+    reps = [
+        {"repetition": 1, "sustained_rps": 1200, "collapsed": True, "knee_interval_rps": [1200, 1500], "valid": True},
+        {"repetition": 2, "sustained_rps": 0, "valid": False, "invalid_reasons": ["the delay-service served late"]},
+    ]
+    summary = RunSummary.from_mapping(
+        {
+            "modes": {"virtual": {"sustained_rps": 1200, "collapsed": True, "valid": True, "invalid_reasons": []}},
+            "repeats": {"n": 2, "modes": {"virtual": {"median": 1200, "min": 1200, "max": 1200, "repetitions": reps}}},
+        }
+    )
+    mode = answers_json.mode_entry(summary, "virtual", summary.modes["virtual"])
+    assert mode["invalid_repetitions"] == ["repetition 2: the delay-service served late"]
+    assert mode["knees"] == ["1,200–1,500", "invalid (repetition 2)"] and not mode["disagree"]
+
+    entry = {"status": "failed", "modes": {"virtual": mode}, "ratio": {"value": 1.0, "interval": [0.8, 1.25]}}
+    assert "virtual: repetition 2: the delay-service served late" in answers_run._failure_reasons(entry)
+    row = ROWS["pool-sweep"]
+    cells = answers_md.row_cells(row, entry)
+    assert cells[0] == row.workload + answers_md.FAILED_RUN and cells[3] == "none claimed"
+    detail = "\n".join(answers_md._detail(row, entry))
+    assert "  - invalid: repetition 2: the delay-service served late" in detail
+    assert "none claimed: the run failed" in detail and "1.00×" not in detail
