@@ -118,7 +118,8 @@ def run(
             done.append(outcome.seconds)
         entry = answers_json.row_entry(outcome)
         if outcome.status == "failed" and (why := _failure_reasons(entry)):
-            entry["reason"] = f"{entry['reason']}; {why}"
+            # make exits 2 whatever the bench's own exit: the verdict says what failed
+            entry["reason"] = f"the run ended INVALID ({entry['reason']}): {why}"
         entries.append(entry)
         write(entries, rows)
         said = entry["reason"] or f"done in {duration(outcome.seconds)}, {entry['run_folder']}"

@@ -79,7 +79,8 @@ def test_rows_run_in_turn_past_a_failure_with_a_progress_line_each(tmp_path):
     assert [e["status"] for e in written[-1]] == ["measured", "failed", "skipped", "measured"]
     failed = entries["client-apache"]
     assert failed["exit_code"] == 3 and failed["run_id"] == "20261202-010001"
-    assert "make bench exited 3" in failed["reason"] and "the machine saturated before any knee" in failed["reason"]
+    assert failed["reason"].startswith("the run ended INVALID (make bench exited 3): ")
+    assert "the machine saturated before any knee" in failed["reason"]
     skipped = entries["petclinic-owners"]
     assert skipped["reason"] == "skipped: needs APP=no-such-folder/app.jar (build it with ./mvnw package)"
     assert any("(petclinic-owners): skipped: needs APP=no-such-folder/app.jar" in line for line in lines)
