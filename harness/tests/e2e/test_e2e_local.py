@@ -93,7 +93,7 @@ def test_a_run_that_passes_the_preflight_makes_exactly_one_folder(tiny_run):
     new = [p for p in results.iterdir() if p.name not in (PREVIOUS_RUN, "latest")]
     assert new == [run_dir] and os.readlink(results / "latest") == run_dir.name
     written = sum(f.stat().st_size for f in run_dir.rglob("*") if f.is_file())
-    estimate = preflight.run_bytes(params.parse({**TINY, "RESULTS_DIR": str(results)}))
+    estimate = preflight.run_bytes(run_scope.of_values(params.parse({**TINY, "RESULTS_DIR": str(results)})))
     assert written <= estimate, f"the disk estimate ({estimate} bytes) is below a real run's {written} bytes"
 
 
