@@ -254,43 +254,24 @@ def pool_evidence(raw: RawMode, levels: list[Level], asked: Asked) -> DbPoolReco
 
 
 def failed_mode(reason: str) -> ModeRecord:
-    """A mode whose analysis failed: the fields its verdict can still give, and why."""
-    # the figures it always wrote, none known, written as null
-    predicted = PredictedRecord.nulls().only("rps", "interval_rps", "predicted_by", "formula", "agrees")
-    failed = ModeRecord(
+    """A mode whose analysis failed: nothing known (no limit met, no knee placed, no cost fitted: none of their keys)
+    but the fields its verdict can still give, and why; the figures it always writes as null."""
+    return ModeRecord.unknown().with_fields(
         sustained_rps=0,
         collapsed=False,
-        predicted=predicted,
-        # no limit met, no knee placed, no cost fitted: none of their keys
-        limit=LimitRecord.unknown(),
-        knee=KneeRecord.unknown(),
-        request_cost=RequestCostRecord.unknown(),
+        predicted=PredictedRecord.nulls().only("rps", "interval_rps", "predicted_by", "formula", "agrees"),
+        baseline_p50_ms=None,
+        p99_ms_at_sustained=None,
         requests=0,
         errors=0,
         validity=ValidityRecord(valid=False, invalid_reasons=[reason], notes=[]),
         levels=[],
+        first_unhealthy_level=None,
+        p99_limit_ms=None,
         jvm=JvmRecord.unknown().with_fields(pinned_virtual_threads=None),  # written as null, the rest left out
         stop=StopRecord(early=False, reason=None, inflight_cap=None).only("reason"),
         missing=[reason],
-        # nothing measured to read these from: the first four written as null, the rest left out (only)
-        baseline_p50_ms=None,
-        p99_ms_at_sustained=None,
-        first_unhealthy_level=None,
-        p99_limit_ms=None,
-        baseline_from=None,
-        cpu_ceiling_rps=None,
-        cpu_ceiling=None,
-        predictions=None,
-        rejections=None,
-        db_pool=None,
-        live_config=None,
-        error_kinds=None,
-        error_kind_meanings=None,
-        crashed=None,
-        levels_dropped_after_crash=None,
-        evidence_gaps=None,
     )
-    return failed.only("baseline_p50_ms", "p99_ms_at_sustained", "first_unhealthy_level", "p99_limit_ms")
 
 
 def cpu_ran_out(level: Level, ctx: ValidityContext) -> bool:
