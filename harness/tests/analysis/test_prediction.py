@@ -144,7 +144,7 @@ def test_a_prediction_is_printed_only_as_far_as_its_interval_carries_it():
     assert figure(990, None) == "990"
     unbounded = partial(
         ModeRecord,
-        predicted=PredictedRecord.unknown().with_fields(rps=5149, interval_rps=[2358, None], predicted_by="cpu"),
+        predicted=partial(PredictedRecord, rps=5149, interval_rps=[2358, None], predicted_by="cpu"),
     )
     assert predicted(unbounded).startswith("≥ 2,358 (cpu)") and "5,149" not in predicted(unbounded)
 

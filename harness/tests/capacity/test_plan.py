@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import synthrun
 from conftest import make, summarised
+from partial_records import partial
 from synthrun import LevelSpec, ModeSpec, stairs
 
 from loadlab.capacity import host_knees, instances, plan, table
@@ -183,9 +184,7 @@ def test_a_fitted_memory_cost_gives_a_memory_limit_on_the_host():
     from loadlab.capacity.run_figures import SERVICE, ModeFigures
     from loadlab.summary.schema.fit_records import CostSlopeRecord
 
-    memory = CostSlopeRecord.unknown().with_fields(
-        slope=100.0, interval=[80.0, 120.0], r2=0.9, points=4, range=[10.0, 40.0]
-    )
+    memory = partial(CostSlopeRecord, slope=100.0, interval=[80.0, 120.0], r2=0.9, points=4, range=[10.0, 40.0])
     points = {SERVICE: [(500.0, 20.0), (2000.0, 65.0)]}
     figures = ModeFigures("virtual", "virtual", True, (), 2000.0, 200.0, None, (), points, memory, 100.0)
     got = host_knees.memory_limit(figures, HostSpec("test", 2, 4))

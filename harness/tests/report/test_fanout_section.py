@@ -16,14 +16,15 @@ LEVEL = FanoutLevelRecord(
     p50_ms=246.0,
     own_ms_interval=[0.0, 9.0],
     tail=[
-        TailRecord.unknown().with_fields(
+        partial(
+            TailRecord,
             percentile=90.0,
             measured_ms=570.0,
             measured_interval_ms=[554.0, 587.0],
             predicted_interval_ms=[568.0, 577.0],
             agrees=True,
         ),
-        TailRecord.unknown().with_fields(percentile=99.0, predicted_interval_ms=[1228.0, 1237.0]),
+        partial(TailRecord, percentile=99.0, predicted_interval_ms=[1228.0, 1237.0]),
     ],
     orphaned_calls=0,
     cancelled_calls=12,
@@ -31,7 +32,8 @@ LEVEL = FanoutLevelRecord(
 
 
 def summary(**fields) -> RunSummary:
-    record = FanoutRecord.unknown().with_fields(
+    record = partial(
+        FanoutRecord,
         calls=4,
         shape="structured-scope",
         shape_words="a StructuredTaskScope per request",

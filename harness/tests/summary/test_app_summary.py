@@ -154,23 +154,21 @@ def test_a_cost_whose_interval_includes_zero_or_whose_range_is_too_narrow_is_no_
     assert "includes zero" in wide.not_a_figure(5, "requests in flight")
     assert "too narrow" in narrow.not_a_figure(5, "requests in flight")
     assert sure.not_a_figure(5, "requests in flight") is None
-    fits = CostsRecord.unknown().with_fields(memory_per_inflight=wide.record(1, 5, "requests in flight"))
+    fits = partial(CostsRecord, memory_per_inflight=wide.record(1, 5, "requests in flight"))
     mode = partial(ModeRecord, request_cost=RequestCostRecord(None, None, None, fits=fits))
     cell = dict(costs_table.rows(mode))[next(label for label, _ in costs_table.rows(mode))]
     assert "no figure" in cell and "includes zero" in cell and "9,727" not in cell, cell
 
 
 def test_a_narrow_in_flight_range_gives_a_null_memory_figure_and_no_memory_ceiling(tmp_path):
-    costs = CostsRecord.unknown().with_fields(
-        memory_per_inflight=Fit(240.0, (200.0, 280.0), 0.9, 12, (0.2, 1.1)).record(1, 5, "x")
-    )
+    costs = partial(CostsRecord, memory_per_inflight=Fit(240.0, (200.0, 280.0), 0.9, 12, (0.2, 1.1)).record(1, 5, "x"))
     lightest = LevelRecord.from_mapping(
         {
             "index": 0,
             "healthy": True,
             "rss_mb": 200.0,
             "ok_rps": 100.0,
-            "costs": LevelCostsRecord.unknown().with_fields(live_heap_mb=50.0),
+            "costs": partial(LevelCostsRecord, live_heap_mb=50.0),
         }
     )
     assert cost_fits.memory_ceiling(RawMode([], {}, {}, {}, None), costs, [lightest], 200) is None

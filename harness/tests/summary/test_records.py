@@ -56,7 +56,8 @@ def test_the_prediction_is_one_record_spelled_as_the_modes_flat_keys():
         "collapsed": True,
     }
     mode = ModeRecord.from_mapping(flat)
-    assert mode.predicted == PredictedRecord.unknown().with_fields(
+    assert mode.predicted == partial(
+        PredictedRecord,
         rps=995,
         interval_rps=[978, 995],
         predicted_by="little",
